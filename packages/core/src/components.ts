@@ -1,0 +1,177 @@
+/**
+ * The host components: the only elements the serializer reads. Everything else in an agent's tree
+ * is ordinary React (components, hooks, context providers, Suspense).
+ */
+import {
+  Component,
+  createElement,
+  type ErrorInfo,
+  type ReactNode,
+  useContext,
+  useMemo,
+  useSyncExternalStore,
+} from 'react';
+import { markInternal } from './owner.js';
+import { type Runtime, RuntimeContext, SkillContext, type SkillInfo } from './runtime.js';
+import type { ContextPlacement } from './types.js';
+
+/** Props of {@link Agent}. Session options of the same name take precedence. */
+export interface AgentProps {
+  /** How many skills stay loaded at once; reading one more unloads the least recently read. Default 3. */
+  maxLoadedSkills?: number;
+  /** How many transcript messages each request carries at most. Default 60. */
+  maxTranscriptMessages?: number;
+  /** How many characters of an added context line a `contextChanged` line carries. Default 200. */
+  contextLineLimit?: number;
+  /** Where adapters put `<current_context>`: `'end'` (default, cache-friendly) or `'system'`. */
+  contextPlacement?: ContextPlacement;
+  /** Name of the built-in tool that loads a skill. Default `read_skill`. */
+  readToolName?: string;
+  children?: ReactNode;
+}
+
+/** The root of an agent. Its props configure the lifecycle; its children are the prompt. */
+export const Agent = markInternal(function Agent({ children, ...props }: AgentProps) {
+  return createElement('skilltree-agent', props, children);
+});
+
+/** Props of {@link Instructions} and {@link Text}. */
+export interface TextProps {
+  children?: ReactNode;
+}
+
+/**
+ * Instructions for the model. Outside any skill they go to the system prompt; inside a skill they go
+ * to that skill's part of `<current_context>`.
+ */
+export const Instructions = markInternal(function Instructions({ children }: TextProps) {
+  return createElement('skilltree-instructions', null, children);
+});
+
+/**
+ * Text for the model's `<current_context>`: the agent's part outside any skill, the skill's part inside one.
+ * Lines a tool call adds are recorded in the transcript as `contextChanged` lines.
+ */
+export const Text = markInternal(function Text({ children }: TextProps) {
+  return createElement('skilltree-text', null, children);
+});
+
+/** What a tool's `run` receives besides its input. */
+export interface ToolContext {
+  /** The session the call runs in: use it with `store.of(ctx)` or `session.store(def)`. */
+  session: import('./session.js').Session;
+  /** The skill that rendered the tool, or `null` for an agent-level tool. */
+  skill: SkillInfo | null;
+  /** Aborted when the call times out or the turn is aborted. */
+  signal: AbortSignal;
+  /** The id of the tool call, as the model sent it. */
+  toolCallId: string;
+}
+
+/** Anything with a zod-compatible `safeParse`; zod 4 schemas (classic and mini) qualify. */
+export interface InputSchema<Output = unknown> {
+  safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown };
+  /** Zod's inferred output type. */
+  _zod?: { output: Output };
+}
+
+type InferInput<S> = S extends { _zod: { output: infer O } } ? O : S extends InputSchema<infer O> ? O : unknown;
+
+/** Props of {@link Tool}. */
+export interface ToolProps<S extends InputSchema = InputSchema<Record<string, unknown>>> {
+  /** Matches `^[a-zA-Z0-9_-]{1,64}$`, unique among the tools rendered at the same time. */
+  name: string;
+  description: string;
+  /** A zod object schema. Input that fails it gets an error result naming each failing field. */
+  input?: S;
+  /** Runs the tool. Returns a string, or any JSON-serialisable value; may be async. */
+  run: (input: InferInput<S>, ctx: ToolContext) => unknown;
+  /** Milliseconds before a call that has not settled becomes an error result. Default 60 000. */
+  timeout?: number;
+}
+
+/** A tool the model can call while this element is rendered. Render it conditionally to offer it conditionally. */
+export const Tool = markInternal(function Tool<S extends InputSchema>(props: ToolProps<S>) {
+  const skill = useContext(SkillContext);
+  return createElement('skilltree-tool', { ...props, skill: skill?.name ?? null });
+}) as <S extends InputSchema>(props: ToolProps<S>) => ReactNode;
+
+/** Props of {@link Skill}. */
+export interface SkillProps {
+  /** Unique in the agent; the model passes it to `read_skill`. */
+  name: string;
+  /** One line for the catalog in the system prompt. */
+  description: string;
+  /** Mounted only while the skill is loaded. */
+  children?: ReactNode;
+}
+
+function useRuntime(hook: string): Runtime {
+  const runtime = useContext(RuntimeContext);
+  if (!runtime) throw new Error(`${hook} must be used inside a tree rendered by createSession or renderAgent.`);
+  return runtime;
+}
+
+/**
+ * A skill: always listed in the catalog; its children mount when the model reads it and unmount
+ * when newer reads push it out of the loaded set.
+ */
+export const Skill = markInternal(function Skill({ name, description, children }: SkillProps) {
+  const runtime = useRuntime('<Skill>');
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new Error(
+      `<Skill> needs a non-empty "name" prop (got ${JSON.stringify(name)}${description ? ` for "${description}"` : ''}).`,
+    );
+  }
+  const state = useSyncExternalStore(
+    runtime.subscribeSkills,
+    () => runtime.skillState(name),
+    () => runtime.skillState(name),
+  );
+  const active = state === 'active';
+  const info = useMemo<SkillInfo>(() => ({ name, active }), [name, active]);
+  const body =
+    state === 'unloaded'
+      ? null
+      : createElement(
+          SkillContext.Provider,
+          { value: info },
+          createElement(SkillBoundary, { name, runtime, key: 'boundary' }, children),
+        );
+  return createElement('skilltree-skill', { name, description }, body);
+});
+
+interface BoundaryProps {
+  name: string;
+  runtime: Runtime;
+  children?: ReactNode;
+}
+
+/** Keeps one skill's render error from taking the whole agent down: the session unloads the skill instead. */
+class SkillBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  componentDidCatch(error: unknown, _info: ErrorInfo) {
+    this.props.runtime.reportSkillError(this.props.name, error);
+  }
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+markInternal(SkillBoundary);
+
+/** The skill this component renders in: `{ name, active }`. Throws outside a `<Skill>`. */
+export function useSkill(): SkillInfo {
+  const skill = useContext(SkillContext);
+  if (!skill) throw new Error('useSkill() must be called inside a <Skill>.');
+  return skill;
+}
+
+/** The session that renders this tree. */
+export function useSession(): import('./session.js').Session {
+  return useRuntime('useSession()').session;
+}
+
+export { useRuntime };

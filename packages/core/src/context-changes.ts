@@ -1,0 +1,56 @@
+/**
+ * `contextChanged` lines: what the context gained since the last recorded message, written into
+ * the transcript so that it outlives the skill that rendered it.
+ */
+import { escapeContext } from './prompt.js';
+import type { TreeSnapshot } from './serialize.js';
+
+/** The prefix every recorded change starts with. */
+export const CONTEXT_CHANGED = 'contextChanged';
+
+/** Context lines per section: `agent` and each loaded skill. Arrays are shared with the snapshot. */
+export type Sections = Map<string, { label: string; lines: readonly string[] }>;
+
+const AGENT_KEY = '\u0000agent';
+
+/** The sections of `<current_context>` as they are now. */
+export function captureSections(snap: TreeSnapshot, loaded: readonly string[]): Sections {
+  const sections: Sections = new Map();
+  sections.set(AGENT_KEY, { label: 'agent', lines: snap.agentLines });
+  for (const name of loaded) {
+    const skill = snap.skillsByName.get(name);
+    if (skill) sections.set(name, { label: name, lines: skill.lines });
+  }
+  return sections;
+}
+
+/** One `contextChanged` line for a context line that appeared, cut to `limit` characters. */
+export function addedLine(label: string, line: string, limit: number): string {
+  return `${CONTEXT_CHANGED} ${label} added: ${escapeContext(line.slice(0, limit))}`;
+}
+
+/** One `contextChanged` line for a skill that loaded or unloaded. */
+export function lifecycleLine(name: string, change: 'loaded' | 'unloaded'): string {
+  return `${CONTEXT_CHANGED} ${name} ${change}`;
+}
+
+/**
+ * The lines each section gained from `before` to `after`, as `contextChanged` lines. A line counts
+ * as added when it occurs more often than before (so a repeated line is seen); blank lines are not
+ * recorded. Sections whose line array is unchanged are skipped without reading them.
+ */
+export function diffSections(before: Sections, after: Sections, limit: number): string[] {
+  const out: string[] = [];
+  for (const [key, section] of after) {
+    const old = before.get(key)?.lines;
+    if (old === section.lines) continue;
+    const counts = new Map<string, number>();
+    if (old) for (const line of old) counts.set(line, (counts.get(line) ?? 0) + 1);
+    for (const line of section.lines) {
+      const left = counts.get(line) ?? 0;
+      if (left > 0) counts.set(line, left - 1);
+      else if (line.trim() !== '') out.push(addedLine(section.label, line, limit));
+    }
+  }
+  return out;
+}

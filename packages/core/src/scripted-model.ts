@@ -1,0 +1,69 @@
+/**
+ * A model that plays a script: the offline default for demos and tests.
+ */
+import type { Model, ModelRequest, ModelResponse } from './types.js';
+
+/** A tool call in a script; `id` is generated when left out. */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  input?: unknown;
+}
+
+/** One scripted response. */
+export interface ScriptedResponse {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+}
+
+/** A step: a fixed response, or a function of the request that returns one (possibly async). */
+export type ScriptedStep = ScriptedResponse | ((req: ModelRequest) => ScriptedResponse | Promise<ScriptedResponse>);
+
+/** The scripted model; `requests` records what it was sent, `remaining` counts unused steps. */
+export interface ScriptedModel extends Model {
+  readonly requests: ModelRequest[];
+  readonly remaining: number;
+}
+
+/**
+ * A model that answers each request with the next step of `steps`. A step is used up when it is
+ * taken, even if it throws. Asking for more steps than scripted is an error that says so.
+ *
+ * @example
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: 'read_skill', input: { name: 'shopping' } }] },
+ *   { text: 'Done.' },
+ * ]);
+ */
+export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
+  if (!Array.isArray(steps)) throw new Error('scriptedModel(steps) needs an array of steps.');
+  let next = 0;
+  let ids = 0;
+  const requests: ModelRequest[] = [];
+  return {
+    name: 'scripted',
+    requests,
+    get remaining() {
+      return steps.length - next;
+    },
+    async generate(req): Promise<ModelResponse> {
+      requests.push(req);
+      if (next >= steps.length) {
+        throw new Error(
+          `scriptedModel ran out of steps: ${steps.length} scripted, step ${next + 1} was requested. ` +
+            'Add a step (e.g. { text: "..." }) for every model call the conversation makes.',
+        );
+      }
+      const step = steps[next++];
+      const response = typeof step === 'function' ? await step(req) : step;
+      return {
+        text: response?.text ?? '',
+        toolCalls: (response?.toolCalls ?? []).map((call: ScriptedToolCall) => ({
+          id: call.id ?? `call_${++ids}`,
+          name: call.name,
+          input: call.input ?? {},
+        })),
+      };
+    },
+  };
+}

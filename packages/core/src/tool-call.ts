@@ -1,0 +1,108 @@
+/**
+ * Running one `<Tool>` call: validate the input, run with a timeout and an abort signal, and turn
+ * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
+ */
+import type { SkillInfo } from './runtime.js';
+import type { ToolEntry } from './serialize.js';
+import type { Session } from './session.js';
+import type { ToolCall } from './types.js';
+
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+export interface RunOptions {
+  session: Session;
+  signal?: AbortSignal;
+  /** Default timeout; a tool's own `timeout` prop wins. */
+  timeout: number;
+  skillInfo(name: string): SkillInfo;
+}
+
+interface Issue {
+  path?: PropertyKey[];
+  message?: string;
+}
+
+function describeIssues(error: unknown): string {
+  const issues = (error as { issues?: Issue[] } | null)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return String((error as Error)?.message ?? error);
+  return issues
+    .map((issue) => {
+      const path = issue.path && issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
+      return `${path}: ${String(issue.message ?? 'invalid').replace(/^Invalid input: /, '')}`;
+    })
+    .join('; ');
+}
+
+/** Turns a tool's return value into message text. */
+export function resultText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return 'OK';
+  const json = JSON.stringify(value);
+  if (json === undefined) return String(value);
+  return json;
+}
+
+/**
+ * Runs `tool` for `call`. `tool` is a string when the tool is unknown: the string is the refusal.
+ */
+export async function runTool(tool: ToolEntry | string, call: ToolCall, options: RunOptions): Promise<ToolOutcome> {
+  if (typeof tool === 'string') return { content: tool, isError: true };
+  const props = tool.node.props;
+  const schema = props.input;
+  let input: unknown = call.input ?? {};
+  if (schema) {
+    const parse = typeof schema.safeParseAsync === 'function' ? schema.safeParseAsync : schema.safeParse;
+    const parsed = await parse.call(schema, input);
+    if (!parsed.success) {
+      return { content: `Invalid input for tool "${tool.name}": ${describeIssues(parsed.error)}`, isError: true };
+    }
+    input = parsed.data;
+  }
+
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timeout = typeof props.timeout === 'number' && props.timeout > 0 ? props.timeout : options.timeout;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const ctx = {
+      session: options.session,
+      skill: tool.skill ? options.skillInfo(tool.skill) : null,
+      signal: controller.signal,
+      toolCallId: call.id,
+    };
+    // Called synchronously so that setters it calls before its first await commit with this call.
+    const pending = Promise.resolve(props.run(input, ctx));
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
+        controller.abort(error);
+        reject(error);
+      }, timeout);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason ?? new Error('aborted')), {
+        once: true,
+      });
+    });
+    stopped.catch(() => {});
+    const value = await Promise.race([pending, stopped]);
+    try {
+      return { content: resultText(value), isError: false };
+    } catch (error) {
+      return {
+        content: `Tool "${tool.name}" returned a value that is not JSON-serialisable: ${(error as Error).message}`,
+        isError: true,
+      };
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+}
