@@ -449,7 +449,10 @@ export class Session {
   on<T extends SessionEventType>(type: T, listener: (event: EventOf<T>) => void): () => void;
   on(type: string, listener: (event: any) => void): () => void {
     let set = this.#listeners.get(type);
-    if (!set) this.#listeners.set(type, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(type, set);
+    }
     set.add(listener);
     return () => set.delete(listener);
   }
