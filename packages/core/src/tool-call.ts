@@ -53,6 +53,18 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
   const props = tool.node.props;
   const schema = props.input;
   let input: unknown = call.input ?? {};
+  // Adapters pass arguments they could not parse as the raw string (OpenAI sends JSON text).
+  if (typeof input === 'string') {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      const raw = input.length > 200 ? `${input.slice(0, 200)}…` : input;
+      return {
+        content: `Invalid input for tool "${tool.name}": the arguments are not valid JSON (${raw}). Send a JSON object.`,
+        isError: true,
+      };
+    }
+  }
   if (schema) {
     const parse = typeof schema.safeParseAsync === 'function' ? schema.safeParseAsync : schema.safeParse;
     const parsed = await parse.call(schema, input);
