@@ -55,10 +55,11 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
   let input: unknown = call.input ?? {};
   // Adapters pass arguments they could not parse as the raw string (OpenAI sends JSON text).
   if (typeof input === 'string') {
+    const text = input;
     try {
-      input = JSON.parse(input);
+      input = JSON.parse(text);
     } catch {
-      const raw = input.length > 200 ? `${input.slice(0, 200)}…` : input;
+      const raw = text.length > 200 ? `${text.slice(0, 200)}…` : text;
       return {
         content: `Invalid input for tool "${tool.name}": the arguments are not valid JSON (${raw}). Send a JSON object.`,
         isError: true,
