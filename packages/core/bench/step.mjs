@@ -1,0 +1,203 @@
+// The framework's own cost per model step, measured side by side in one run.
+// Run: pnpm bench (builds @skilltree/core first). Plain JS over dist/ so it measures what users run.
+import { performance } from 'node:perf_hooks';
+import { Fragment, createElement as h, useState } from 'react';
+import { z } from 'zod';
+import { Agent, Instructions, placeContext, restoreSession, Skill, Text, Tool } from '../dist/index.js';
+
+const TOOLS_PER_SKILL = 20;
+const LOADED = 3;
+
+function SkillBody({ name }) {
+  const [count, setCount] = useState(0);
+  const tools = [];
+  for (let t = 0; t < TOOLS_PER_SKILL; t++) {
+    tools.push(
+      h(Tool, {
+        key: t,
+        name: `${name}_tool_${t}`,
+        description: `Tool ${t} of ${name}: does one useful thing with an order.`,
+        input: schemas[t % schemas.length],
+        run: () => {
+          setCount((c) => c + 1);
+          return `ok ${t}`;
+        },
+      }),
+    );
+  }
+  return h(
+    Fragment,
+    null,
+    h(Instructions, null, `Use the ${name} tools carefully. Confirm before destructive actions.`),
+    h(Text, null, `${name} calls so far: ${count}`),
+    ...tools,
+  );
+}
+const schemas = [
+  z.object({ id: z.string() }),
+  z.object({ id: z.string(), reason: z.string().optional() }),
+  z.object({ query: z.string(), limit: z.number().int().optional() }),
+];
+
+function makeAgent(skillCount) {
+  const skills = [];
+  for (let s = 0; s < skillCount; s++) {
+    const name = `skill_${s}`;
+    skills.push(
+      h(Skill, { key: name, name, description: `Handles ${name} requests for customers` }, h(SkillBody, { name })),
+    );
+  }
+  return h(
+    Agent,
+    null,
+    h(Instructions, null, 'You are a support agent. Be precise and kind.'),
+    h(Text, null, 'Customer: Ada'),
+    ...skills,
+  );
+}
+
+function syntheticTranscript(size) {
+  const transcript = [];
+  let id = 0;
+  while (transcript.length < size) {
+    transcript.push({
+      role: 'user',
+      content: `Message ${transcript.length}: please check order A-${transcript.length}.`,
+    });
+    const callId = `h${++id}`;
+    transcript.push({
+      role: 'assistant',
+      content: 'Looking.',
+      toolCalls: [{ id: callId, name: 'skill_0_tool_0', input: { id: 'A' } }],
+    });
+    transcript.push({ role: 'tool', toolCallId: callId, name: 'skill_0_tool_0', content: 'ok 0' });
+    transcript.push({ role: 'assistant', content: 'Done: your order is on its way.' });
+  }
+  return transcript.slice(0, size);
+}
+
+async function makeSession(skillCount, transcriptSize, placement = 'end') {
+  const snapshot = {
+    version: 1,
+    transcript: syntheticTranscript(transcriptSize),
+    loadedSkills: Array.from({ length: LOADED }, (_, i) => `skill_${i}`),
+    stores: {},
+  };
+  return restoreSession(makeAgent(skillCount), snapshot, { contextPlacement: placement });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** One step as the loop runs it: the tool call settles and is recorded, then the next request is built. */
+async function measureStep(skillCount, transcriptSize, rounds = 300) {
+  const session = await makeSession(skillCount, transcriptSize);
+  const frameworkTimes = [];
+  const stringifyTimes = [];
+  for (let i = 0; i < rounds + 30; i++) {
+    const tool = `skill_${i % LOADED}_tool_${i % TOOLS_PER_SKILL}`;
+    const [call] = session.addAssistantMessage({
+      content: '',
+      toolCalls: [{ id: '', name: tool, input: { id: 'A', query: 'x' } }],
+    }).toolCalls;
+    const t0 = performance.now();
+    await session.callTool(call);
+    const request = session.request();
+    const t1 = performance.now();
+    JSON.stringify(request);
+    const t2 = performance.now();
+    if (i >= 30) {
+      frameworkTimes.push(t1 - t0);
+      stringifyTimes.push(t2 - t1);
+    }
+  }
+  session.dispose();
+  const framework = median(frameworkTimes);
+  const floor = median(stringifyTimes);
+  return { framework, floor, ratio: framework / floor };
+}
+
+async function measureMemory(count = 1000) {
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const sessions = [];
+  for (let i = 0; i < count; i++) sessions.push(await makeSession(5, 0));
+  global.gc?.();
+  const after = process.memoryUsage().heapUsed;
+  for (const s of sessions) s.dispose();
+  return (after - before) / count;
+}
+
+function placedBytes(req) {
+  const placed = placeContext(req);
+  return JSON.stringify({ tools: req.tools, system: placed.system, messages: placed.messages });
+}
+
+function commonPrefix(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+async function measurePrefix(placement, steps = 20) {
+  const session = await makeSession(5, 10, placement);
+  let previous = placedBytes(session.request());
+  let shared = 0;
+  let total = 0;
+  for (let i = 0; i < steps; i++) {
+    const tool = `skill_${i % LOADED}_tool_0`;
+    const [call] = session.addAssistantMessage({
+      content: '',
+      toolCalls: [{ id: '', name: tool, input: { id: 'A' } }],
+    }).toolCalls;
+    await session.callTool(call);
+    const next = placedBytes(session.request());
+    shared += commonPrefix(previous, next);
+    total += next.length;
+    previous = next;
+  }
+  session.dispose();
+  return { shared: shared / steps, total: total / steps, share: shared / total };
+}
+
+const fmt = (ms) => `${(ms * 1000).toFixed(1)} µs`;
+
+console.log(
+  `skilltree bench — framework time per model step (tool result → next request ready), NODE_ENV=${process.env.NODE_ENV ?? 'development'}\n`,
+);
+console.log('catalog  transcript   framework   JSON.stringify   ratio');
+const results = {};
+for (const skills of [5, 500]) {
+  for (const size of [10, 1_000, 100_000]) {
+    const r = await measureStep(skills, size);
+    results[`${skills}/${size}`] = r;
+    console.log(
+      `${String(skills).padStart(7)}  ${String(size).padStart(10)}   ${fmt(r.framework).padStart(9)}   ${fmt(r.floor).padStart(14)}   ${r.ratio.toFixed(2).padStart(5)}`,
+    );
+  }
+}
+const growth = results['5/100000'].framework / results['5/1000'].framework;
+const growthCatalog = results['500/100000'].framework / results['500/1000'].framework;
+console.log(
+  `\ngrowth 1,000 → 100,000 messages: ×${growth.toFixed(2)} (5 skills), ×${growthCatalog.toFixed(2)} (500 skills)`,
+);
+const worst = Math.max(...Object.values(results).map((r) => r.ratio));
+console.log(`worst ratio to JSON.stringify: ${worst.toFixed(2)} (target ≤ 3)`);
+
+const perSession = await measureMemory();
+console.log(
+  `\nmemory per idle session (5 skills, 3 loaded, empty transcript, 1,000 sessions): ${(perSession / 1024).toFixed(1)} KiB`,
+);
+
+console.log(
+  '\nprompt-cache friendliness over a 20-step tool loop (bytes of each request that prefix the previous one):',
+);
+for (const placement of ['end', 'system']) {
+  const p = await measurePrefix(placement);
+  console.log(
+    `  contextPlacement '${placement}':${' '.repeat(7 - placement.length)} ${Math.round(p.shared)} of ${Math.round(p.total)} bytes (${(p.share * 100).toFixed(1)}%)`,
+  );
+}
