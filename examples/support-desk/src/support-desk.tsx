@@ -1,0 +1,70 @@
+/**
+ * The support desk agent: five skills, one store, one orders database provided through context.
+ */
+import { Agent, Instructions, Skill, Text, useAgentStore } from '@skilltree/core';
+import { useState } from 'react';
+import { OrdersDb, OrdersProvider } from './db.js';
+import { Account } from './skills/account.js';
+import { Escalation } from './skills/escalation.js';
+import { Orders } from './skills/orders.js';
+import { Refunds } from './skills/refunds.js';
+import { Shipping } from './skills/shipping.js';
+import { desk } from './store.js';
+
+export interface SupportDeskProps {
+  /** The orders database. Default: a fresh copy of the seed data, one per session. */
+  db?: OrdersDb;
+  /** Messages per request. The default, 24, is small so the demo shows the window at work. */
+  maxTranscriptMessages?: number;
+}
+
+/** Agent-level text: always in `<current_context>`, whichever skills are loaded. */
+function CaseStatus() {
+  const customer = useAgentStore(desk, (s) => s.customer);
+  const tickets = useAgentStore(desk, (s) => s.tickets);
+  return (
+    <>
+      <Text>
+        {customer
+          ? `Customer: ${customer.name} <${customer.email}> (${customer.id})`
+          : 'Customer: not identified yet (account skill, identify_customer).'}
+      </Text>
+      {tickets.length > 0 && (
+        <Text>
+          {`Tickets: ${tickets.map((t) => `${t.id} ${t.kind}${t.orderId ? ` ${t.orderId}` : ''} (${t.status})`).join('; ')}`}
+        </Text>
+      )}
+    </>
+  );
+}
+
+export function SupportDesk({ db, maxTranscriptMessages = 24 }: SupportDeskProps) {
+  // One database per mounted agent, i.e. per session, unless the caller passes one.
+  const [orders] = useState(() => db ?? new OrdersDb());
+  return (
+    <Agent maxLoadedSkills={3} maxTranscriptMessages={maxTranscriptMessages}>
+      <Instructions>
+        You are the customer support desk of Northwind Goods, an online shop. Be warm, brief and exact: quote order
+        numbers and amounts. Only act on the account of the customer you identified. Today is {orders.today}.
+      </Instructions>
+      <CaseStatus />
+      <OrdersProvider db={orders}>
+        <Skill name="account" description="Identify the customer by email; update their address">
+          <Account />
+        </Skill>
+        <Skill name="orders" description="Look up the customer's orders; cancel one that has not shipped">
+          <Orders />
+        </Skill>
+        <Skill name="shipping" description="Track a parcel: carrier, tracking number, expected delivery">
+          <Shipping />
+        </Skill>
+        <Skill name="refunds" description="Refund policy; check and issue refunds for delivered orders">
+          <Refunds />
+        </Skill>
+        <Skill name="escalation" description="Hand the case to a human with a summary">
+          <Escalation />
+        </Skill>
+      </OrdersProvider>
+    </Agent>
+  );
+}
