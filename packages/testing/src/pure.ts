@@ -1,0 +1,25 @@
+/**
+ * `@skilltree/testing/pure`: everything `@skilltree/testing` exports, without registering
+ * automatic cleanup or setting `IS_REACT_ACT_ENVIRONMENT` on import. Call `cleanup()` yourself.
+ *
+ * @packageDocumentation
+ */
+export { act, getIsReactActEnvironment, setReactActEnvironment, withoutActEnvironment } from './act.js';
+export { cleanup } from './cleanup.js';
+export { type PrettyOptions, prettyMessage, prettyRequest, prettySchema, prettyTool } from './pretty.js';
+export {
+  type BoundQueries,
+  buildQueries,
+  defaultNormalizer,
+  type Matcher,
+  type MatchOptions,
+  type QueryFamily,
+  queryAllSkills,
+  queryAllText,
+  queryAllTools,
+  within,
+} from './queries.js';
+export { type AgentHandle, isAgentHandle, type RenderAgentOptions, renderAgent } from './render-agent.js';
+export { callTool, callTools, type ReadSkillStepOptions, readSkill, reply } from './steps.js';
+export type { SkillView, TextMatch, ToolMatch } from './view.js';
+export { type WaitForOptions, waitFor } from './wait-for.js';

@@ -1,0 +1,73 @@
+/**
+ * Builders for the steps of `scriptedModel([...])`: what the scripted model answers, one request
+ * at a time.
+ */
+import type { ScriptedResponse } from '@skilltree/core';
+
+/**
+ * Tool calls are left without an id (`''`) so the session assigns its own `call_N` ids: unique in
+ * the transcript and the same on every run, so snapshots stay stable.
+ */
+const SESSION_ASSIGNED_ID = '';
+
+/** Options of {@link readSkill}. */
+export interface ReadSkillStepOptions {
+  /** The read tool's name, when the agent renames it with `<Agent readToolName>`. Default `read_skill`. */
+  toolName?: string;
+  /** Text the model says along with the call. */
+  text?: string;
+}
+
+/**
+ * A step in which the model reads a skill (calls `read_skill`).
+ *
+ * @example
+ * scriptedModel([readSkill('shopping'), callTool('add_to_cart', { sku: 'lamp' }), reply('Added.')]);
+ */
+export function readSkill(name: string, options: ReadSkillStepOptions = {}): ScriptedResponse {
+  const step: ScriptedResponse = {
+    toolCalls: [{ id: SESSION_ASSIGNED_ID, name: options.toolName ?? 'read_skill', input: { name } }],
+  };
+  if (options.text) step.text = options.text;
+  return step;
+}
+
+/**
+ * A step in which the model calls one tool. Combine several with {@link callTools} to make them
+ * in one assistant message.
+ *
+ * @example
+ * callTool('add_to_cart', { sku: 'lamp' })
+ */
+export function callTool(name: string, input: unknown = {}, options: { text?: string } = {}): ScriptedResponse {
+  const step: ScriptedResponse = { toolCalls: [{ id: SESSION_ASSIGNED_ID, name, input }] };
+  if (options.text) step.text = options.text;
+  return step;
+}
+
+/**
+ * One step holding the tool calls (and text) of several steps: the model makes the calls in one
+ * assistant message, and the session runs them in order.
+ *
+ * @example
+ * callTools(readSkill('shopping'), callTool('search', { q: 'lamp' }))
+ */
+export function callTools(...steps: ScriptedResponse[]): ScriptedResponse {
+  const text = steps
+    .map((s) => s.text ?? '')
+    .filter(Boolean)
+    .join('\n');
+  const step: ScriptedResponse = { toolCalls: steps.flatMap((s) => s.toolCalls ?? []) };
+  if (text) step.text = text;
+  return step;
+}
+
+/**
+ * A step in which the model replies with text and no tool calls: it ends the turn `agent.say()` runs.
+ *
+ * @example
+ * reply('Your lamp is in the cart.')
+ */
+export function reply(text: string): ScriptedResponse {
+  return { text };
+}
