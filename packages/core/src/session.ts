@@ -202,6 +202,7 @@ export class Session {
 
   /** The loaded skills in LRU order: least recently read first, the active skill last. */
   get loadedSkills(): string[] {
+    if (!this.#disposed) this.#tree();
     return [...this.#loaded];
   }
 
@@ -355,7 +356,8 @@ export class Session {
     this.#busy = true;
     const first = this.#transcript.length;
     try {
-      this.#flush();
+      // Work scheduled since the last message (an effect's update, a timer) is recorded with this one.
+      await this.#settle();
       this.#push({ role: 'user', content: this.#withChanges(text) });
       const { maxSteps } = this.config;
       const usage: Usage = {};
@@ -463,6 +465,7 @@ export class Session {
     this.#element = element;
     this.#render();
     await this.#settle();
+    this.#tree();
   }
 
   /** The transcript, loaded skills (LRU order) and store state, as JSON-serialisable data. */
@@ -542,11 +545,16 @@ export class Session {
     if (validate && snap !== this.#lastSnapForHistory) {
       this.#lastSnapForHistory = snap;
       for (const tool of snap.tools) if (tool.skill) this.#toolHistory.set(tool.name, tool.skill);
-      // A skill that left the tree while loaded leaves the loaded set too.
-      const gone = this.#loaded.filter((name) => !snap.skillsByName.has(name));
-      if (gone.length > 0) {
-        this.#loaded = this.#loaded.filter((name) => snap.skillsByName.has(name));
+      // A skill that left the tree while loaded leaves the loaded set too, and a smaller
+      // maxLoadedSkills (new props) pushes out the least recently read.
+      const max = this.config.maxLoadedSkills;
+      const kept = this.#loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
+      if (kept.length !== this.#loaded.length) {
+        const gone = this.#loaded.filter((name) => !kept.includes(name));
+        this.#loaded = kept;
         for (const name of gone) this.#unloaded(name);
+        this.#notifySkills();
+        return this.#tree();
       }
     }
     return snap;

@@ -487,3 +487,34 @@ describe('rendering mode', () => {
     expect(mounts).toEqual(['mount', 'mount']);
   });
 });
+
+describe('changing the tree', () => {
+  test('a smaller maxLoadedSkills after a rerender pushes out the least recently read', async () => {
+    const session = createSession(<ShopAgent />);
+    for (const name of ['alpha', 'beta', 'refunds']) await session.readSkill(name);
+    await session.rerender(<ShopAgent maxLoadedSkills={1} />);
+    expect(session.loadedSkills).toEqual(['refunds']);
+    expect(session.request().tools.map((t) => t.name)).toEqual(['read_skill', 'refund_order']);
+  });
+
+  test('a skill removed from the tree while loaded leaves the loaded set', async () => {
+    const Conditional = ({ withBeta }: { withBeta: boolean }) => (
+      <Agent>
+        <Skill name="alpha" description="A">
+          <Text>a</Text>
+        </Skill>
+        {withBeta && (
+          <Skill name="beta" description="B">
+            <Text>b</Text>
+          </Skill>
+        )}
+      </Agent>
+    );
+    const session = createSession(<Conditional withBeta />);
+    await session.readSkill('alpha');
+    await session.readSkill('beta');
+    await session.rerender(<Conditional withBeta={false} />);
+    expect(session.loadedSkills).toEqual(['alpha']);
+    expect(session.request().system).not.toContain('beta');
+  });
+});
