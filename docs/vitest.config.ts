@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.{ts,tsx}'], testTimeout: 60_000 },
+  test: { include: ['test/**/*.test.{ts,tsx}', 'snippets/**/*.test.{ts,tsx}'], testTimeout: 60_000 },
 });

@@ -1,0 +1,102 @@
+/**
+ * Generates the API reference (docs/api.md and docs/api/*.md) from the TSDoc comments of every
+ * public entry point of the packages under packages/, with TypeDoc and typedoc-plugin-markdown.
+ *
+ * `pnpm --filter @skilltree/docs update` writes it; the docs test regenerates it in memory and
+ * fails when the committed files are stale.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Application, LogLevel } from 'typedoc';
+
+const docsDir = fileURLToPath(new URL('..', import.meta.url));
+const repoDir = join(docsDir, '..');
+
+/** The source file behind each `exports` entry of every package (`./dist/x.js` → `src/x.ts(x)`). */
+export function entryPoints(): string[] {
+  const out: string[] = [];
+  const packagesDir = join(repoDir, 'packages');
+  for (const name of readdirSync(packagesDir).sort()) {
+    const manifest = join(packagesDir, name, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> };
+    for (const target of Object.values(pkg.exports ?? {})) {
+      const dist = typeof target === 'string' ? target : (target as { default?: string }).default;
+      const match = dist?.match(/^\.\/dist\/(.+)\.js$/);
+      if (!match) continue;
+      for (const ext of ['.ts', '.tsx']) {
+        const source = join(packagesDir, name, 'src', `${match[1]}${ext}`);
+        if (existsSync(source)) {
+          out.push(source);
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function readTree(dir: string, base = dir, files = new Map<string, string>()): Map<string, string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) readTree(path, base, files);
+    else files.set(relative(base, path), readFileSync(path, 'utf8'));
+  }
+  return files;
+}
+
+const HEADER = `# API reference
+
+Generated from the TSDoc comments in \`packages/*/src\` by TypeDoc. Do not edit by hand: run
+\`pnpm --filter @skilltree/docs update\` after changing a public API. For the ideas behind the names,
+start with [the lifecycle](./lifecycle.md).
+
+`;
+
+/**
+ * The generated pages, keyed by their path relative to docs/: `api.md` (the entry) and `api/*.md`
+ * (one page per entry point).
+ */
+export async function generateApi(): Promise<Map<string, string>> {
+  const out = mkdtempSync(join(tmpdir(), 'skilltree-api-'));
+  try {
+    const app = await Application.bootstrapWithPlugins({
+      entryPoints: entryPoints(),
+      tsconfig: join(docsDir, 'tsconfig.typedoc.json'),
+      plugin: ['typedoc-plugin-markdown'],
+      out,
+      readme: 'none',
+      disableSources: true,
+      excludeInternal: true,
+      excludePrivate: true,
+      logLevel: LogLevel.Error,
+      // typedoc-plugin-markdown options
+      outputFileStrategy: 'modules',
+      entryFileName: 'index',
+      hidePageHeader: true,
+      hideBreadcrumbs: true,
+      parametersFormat: 'table',
+      interfacePropertiesFormat: 'table',
+      classPropertiesFormat: 'table',
+      useCodeBlocks: true,
+    } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
+    const project = await app.convert();
+    if (!project) throw new Error('TypeDoc could not convert the packages (see the errors above).');
+    await app.generateOutputs(project);
+    const pages = new Map<string, string>();
+    for (const [path, text] of readTree(out)) {
+      if (path === 'index.md') {
+        // The entry page lives beside the other docs: point its links into api/.
+        const body = text.replace(/^# .*\n+/, '').replace(/\]\((?!https?:|#)/g, '](api/');
+        pages.set('api.md', `${HEADER}${body}`);
+      } else {
+        pages.set(join('api', path), text);
+      }
+    }
+    return pages;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
