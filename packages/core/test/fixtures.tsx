@@ -5,6 +5,7 @@ import {
   type AgentProps,
   createAgentStore,
   Instructions,
+  type Session,
   Skill,
   Text,
   Tool,
@@ -98,3 +99,9 @@ export const ShopAgent = (props: AgentProps) => (
     </Skill>
   </Agent>
 );
+
+/** Runs a tool call as the model would: an assistant message holding the call, then its result. */
+export async function call(session: Session, name: string, input: unknown = {}) {
+  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
+  return session.callTool(toolCall);
+}

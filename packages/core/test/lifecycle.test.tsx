@@ -4,13 +4,7 @@
 import { useEffect, useState } from 'react';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { Agent, createSession, type Session, Skill, scriptedModel, Text, Tool, useAgentStore } from '../src/index.js';
-import { cart, log, ShopAgent } from './fixtures.js';
-
-/** Runs a tool call as the model would: an assistant message holding the call, then its result. */
-async function call(session: Session, name: string, input: unknown = {}) {
-  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
-  return session.callTool(toolCall);
-}
+import { call, cart, log, ShopAgent } from './fixtures.js';
 
 const toolNames = (session: Session) => session.request().tools.map((t) => t.name);
 

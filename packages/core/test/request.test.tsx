@@ -17,12 +17,7 @@ import {
   Tool,
 } from '../src/index.js';
 import { windowStart } from '../src/window.js';
-import { ShopAgent } from './fixtures.js';
-
-async function call(session: Session, name: string, input: unknown = {}) {
-  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
-  return session.callTool(toolCall);
-}
+import { call, ShopAgent } from './fixtures.js';
 
 describe('system and context', () => {
   test('system holds agent-level Instructions, then the skill catalog (name — description)', () => {

@@ -19,12 +19,7 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
-import { cart, ShopAgent } from './fixtures.js';
-
-async function call(session: Session, name: string, input: unknown = {}) {
-  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
-  return session.callTool(toolCall);
-}
+import { call, cart, ShopAgent } from './fixtures.js';
 
 /** Every tool call in the transcript has exactly one result, right after its assistant message. */
 function expectValidTranscript(transcript: readonly Message[]) {
