@@ -1,0 +1,134 @@
+/**
+ * `skilltree chat <module>`: an interactive chat, a piped one (one message per stdin line), or the
+ * module's demo played back.
+ */
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Session } from '@skilltree/core';
+import type { CliArgs } from './args.js';
+import { errorMessage } from './errors.js';
+import type { Io } from './io.js';
+import { type Prepared, prepare, sessionOptions } from './prepare.js';
+import { createStyle, type Style } from './print.js';
+import { openSession, saveSession } from './session-file.js';
+import { runSlash } from './slash.js';
+import { createTurnPrinter } from './turn-printer.js';
+
+interface ChatState {
+  session: Session;
+  failed: number;
+  current: AbortController | null;
+}
+
+function userLine(text: string, style: Style): string {
+  return `${style.bold(style.green('you'))} ${style.dim('›')} ${text}\n`;
+}
+
+/** Runs one turn through `session.stream`, printing it. Returns false when the turn failed. */
+async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style: Style): Promise<boolean> {
+  const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose });
+  const controller = new AbortController();
+  state.current = controller;
+  try {
+    for await (const event of state.session.stream(text, { signal: controller.signal })) printer.event(event);
+    return true;
+  } catch (error) {
+    printer.end();
+    const aborted = controller.signal.aborted;
+    io.stderr.write(`${style.red(aborted ? '(interrupted)' : `error: ${errorMessage(error)}`)}\n`);
+    if (!aborted) state.failed++;
+    return false;
+  } finally {
+    printer.end();
+    state.current = null;
+  }
+}
+
+function save(state: ChatState, prepared: Prepared, io: Io, style: Style): void {
+  try {
+    saveSession(state.session, prepared.setup.file);
+  } catch (error) {
+    io.stderr.write(`${style.red(errorMessage(error))}\n`);
+    state.failed++;
+  }
+}
+
+/**
+ * Runs `chat`. Resolves to the exit code: 0, or 1 when a turn failed while reading messages from
+ * a pipe (interactive chats keep going after errors and exit 0).
+ */
+export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
+  const prepared = await prepare(args, io);
+  const { agent, model, setup } = prepared;
+  const style = createStyle(io.stdout, io.env);
+  const errStyle = createStyle(io.stderr, io.env);
+  const { session, resumed } = openSession(setup);
+  const state: ChatState = { session, failed: 0, current: null };
+  const interactive = io.stdin.isTTY === true;
+  const name = basename(agent.path);
+  if (resumed) {
+    io.stderr.write(
+      `${errStyle.dim(`Resumed ${session.transcript.length} messages from ${args.session} (loaded: ${session.loadedSkills.join(', ') || 'none'}).`)}\n`,
+    );
+  }
+
+  try {
+    // The demo: play the module's scripted conversation, then exit.
+    if (model.kind === 'demo' && agent.demo) {
+      io.stdout.write(
+        `${style.dim(`skilltree chat ${name} · demo: ${agent.demo.messages.length} scripted messages`)}\n`,
+      );
+      for (const message of agent.demo.messages) {
+        io.stdout.write(userLine(message, style));
+        const ok = await turn(state, message, args, io, style);
+        save(state, prepared, io, errStyle);
+        if (!ok) return 1;
+      }
+      io.stdout.write(
+        `${style.dim('Demo finished. Set ANTHROPIC_API_KEY or OPENAI_API_KEY (or pass --model) to chat for real.')}\n`,
+      );
+      return 0;
+    }
+
+    if (interactive) {
+      io.stdout.write(
+        `${style.dim(`skilltree chat ${name} · model ${model.label} · /help for commands, /exit to quit`)}\n`,
+      );
+    }
+    const rl = createInterface({
+      input: io.stdin,
+      output: interactive ? (io.stdout as NodeJS.WritableStream) : undefined,
+      terminal: interactive,
+      prompt: `${style.bold(style.green('you'))} ${style.dim('›')} `,
+    });
+    rl.on('SIGINT', () => {
+      if (state.current) state.current.abort(new Error('Interrupted.'));
+      else rl.close();
+    });
+    if (interactive) rl.prompt();
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (line !== '') {
+        if (!interactive) io.stdout.write(userLine(line, style));
+        if (line.startsWith('/')) {
+          const outcome = runSlash(line, state.session, io.stdout, style);
+          if (outcome === 'exit') break;
+          if (outcome === 'reset') {
+            state.session.dispose();
+            state.session = openSession({ ...setup, options: sessionOptions(args, model) }, true).session;
+            save(state, prepared, io, errStyle);
+            io.stdout.write(`${style.dim('New session: empty transcript, no skills loaded, fresh stores.')}\n`);
+          }
+        } else {
+          await turn(state, line, args, io, style);
+          save(state, prepared, io, errStyle);
+        }
+      }
+      if (interactive) rl.prompt();
+    }
+    rl.close();
+    return !interactive && state.failed > 0 ? 1 : 0;
+  } finally {
+    state.session.dispose();
+  }
+}

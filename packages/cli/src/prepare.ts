@@ -1,0 +1,38 @@
+/**
+ * The steps `chat` and `run` share: load the module, pick the model, describe the session.
+ */
+import type { SessionOptions } from '@skilltree/core';
+import type { CliArgs } from './args.js';
+import type { Io } from './io.js';
+import { type AgentModule, loadAgentModule } from './load-module.js';
+import { type PickedModel, pickModel } from './pick-model.js';
+import { createStyle } from './print.js';
+import { type SessionSetup, sessionPath } from './session-file.js';
+
+/** A loaded agent, its model and how to build its sessions. */
+export interface Prepared {
+  agent: AgentModule;
+  model: PickedModel;
+  setup: SessionSetup;
+}
+
+/** Session options from the flags; `model` is a fresh instance of the picked model. */
+export function sessionOptions(args: CliArgs, model: PickedModel): SessionOptions {
+  const options: SessionOptions = { model: model.create() };
+  if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
+  if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
+  if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
+  return options;
+}
+
+/** Loads `args.module`, picks the model (saying so on stderr when it was picked by default). */
+export async function prepare(args: CliArgs, io: Io): Promise<Prepared> {
+  const agent = await loadAgentModule(args.module!, io.cwd);
+  const model = await pickModel(args.model, { env: io.env, cwd: io.cwd, agent });
+  if (model.notice) io.stderr.write(`${createStyle(io.stderr, io.env).dim(model.notice)}\n`);
+  return {
+    agent,
+    model,
+    setup: { agent, options: sessionOptions(args, model), file: sessionPath(args.session, io.cwd) },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
+ */
+import type { Turn } from '@skilltree/core';
+import type { CliArgs } from './args.js';
+import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
+import type { Io } from './io.js';
+import { prepare } from './prepare.js';
+import { createStyle } from './print.js';
+import { openSession, saveSession } from './session-file.js';
+import { createTurnPrinter } from './turn-printer.js';
+
+async function readAll(stream: Io['stdin']): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return text;
+}
+
+/**
+ * Runs `run`: sends each message in turn and prints the last reply (or, with `--json`,
+ * `{ reply, transcript, request, loadedSkills, steps }`). Resolves to the exit code.
+ */
+export async function runCommand(args: CliArgs, io: Io): Promise<number> {
+  const { agent, model, setup } = await prepare(args, io);
+  let messages = args.messages;
+  if (messages.length === 0) {
+    if (model.kind === 'demo' && agent.demo && agent.demo.messages.length > 0) {
+      messages = agent.demo.messages;
+    } else if (io.stdin.isTTY !== true) {
+      const text = (await readAll(io.stdin)).trim();
+      if (text) messages = [text];
+    }
+  }
+  if (messages.length === 0) {
+    throw new CliError(
+      'run needs a message: skilltree run <module> -m "<message>" (or pipe it on stdin).',
+      USAGE_ERROR,
+    );
+  }
+  const { session } = openSession(setup);
+  const style = createStyle(io.stderr, io.env);
+  const turns: Turn[] = [];
+  try {
+    for (const message of messages) {
+      const printer = args.verbose ? createTurnPrinter(io.stderr, { style, reply: false, spinner: false }) : null;
+      const off = printer ? session.on('event', (event) => printer.event(event)) : () => {};
+      try {
+        turns.push(await session.send(message));
+      } catch (error) {
+        throw new CliError(`The turn failed (model ${model.label}): ${errorMessage(error)}`);
+      } finally {
+        off();
+        printer?.end();
+        saveSession(session, setup.file);
+      }
+    }
+    const last = turns[turns.length - 1];
+    if (args.json) {
+      const out = {
+        reply: last.text,
+        replies: turns.map((t) => t.text),
+        transcript: session.transcript,
+        request: session.request(),
+        loadedSkills: session.loadedSkills,
+        steps: last.steps,
+        ...(last.usage ? { usage: last.usage } : {}),
+      };
+      io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${last.text}\n`);
+    }
+    return 0;
+  } finally {
+    session.dispose();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Helpers shared by the dev-server tests and the playground's end-to-end test: a temp copy of
+ * the fixture agent (so tests can edit it), a dev server in a child process, and an SSE reader.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const cliDir = join(here, '..');
+
+/** A temp copy of test/dev-fixtures/notes-agent whose node_modules links to the CLI's. */
+export function fixtureCopy(): { dir: string; module: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'skilltree-dev-test-'));
+  cpSync(join(here, 'dev-fixtures', 'notes-agent'), dir, { recursive: true });
+  symlinkSync(join(cliDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return { dir, module: join(dir, 'agent.tsx'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the server wrote to stderr (its terminal output). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Runs test/dev-fixtures/serve.ts in a child process; resolves with the URL it listens on. */
+export function startServerProcess(module: string, port = 0): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(here, 'dev-fixtures', 'serve.ts'), module, String(port)],
+    {
+      cwd: cliDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'development' },
+    },
+  );
+  let stderr = '';
+  let stdout = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`The dev server did not start in 20 s.\n${stderr}`));
+    }, 20_000);
+    child.stdout!.on('data', (chunk) => {
+      stdout += String(chunk);
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      if (!line || !stdout.includes('\n')) return;
+      clearTimeout(timer);
+      const parsed = JSON.parse(line) as { url?: string; error?: string };
+      if (parsed.url) resolve({ url: parsed.url, child, output: () => stderr, stop });
+      else reject(new Error(parsed.error ?? stdout));
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The dev server exited with ${code}.\n${stdout}\n${stderr}`));
+    });
+  });
+}
+
+export interface SseReader {
+  events: { event: string; data: any }[];
+  /** Resolves with the first event (already received or future) that matches. */
+  waitFor(
+    match: (e: { event: string; data: any }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ event: string; data: any }>;
+  close(): void;
+}
+
+/** Reads the server-sent events of `url` with fetch. */
+export async function readSse(url: string): Promise<SseReader> {
+  const controller = new AbortController();
+  const res = await fetch(url, { signal: controller.signal, headers: { accept: 'text/event-stream' } });
+  if (!res.ok || !res.body) throw new Error(`SSE ${url}: ${res.status}`);
+  const events: { event: string; data: any }[] = [];
+  const waiters: { match: (e: { event: string; data: any }) => boolean; resolve: (e: any) => void }[] = [];
+  let buffer = '';
+  const decoder = new TextDecoder();
+  const reader = res.body.getReader();
+  (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let index = buffer.indexOf('\n\n');
+        while (index !== -1) {
+          const frame = buffer.slice(0, index);
+          buffer = buffer.slice(index + 2);
+          let event = 'message';
+          let data = '';
+          for (const line of frame.split('\n')) {
+            if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('data: ')) data += line.slice(6);
+          }
+          if (data) {
+            const entry = { event, data: JSON.parse(data) };
+            events.push(entry);
+            for (const waiter of [...waiters]) {
+              if (waiter.match(entry)) {
+                waiters.splice(waiters.indexOf(waiter), 1);
+                waiter.resolve(entry);
+              }
+            }
+          }
+          index = buffer.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })();
+  return {
+    events,
+    waitFor(match, timeoutMs = 10_000) {
+      const found = events.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`No matching event in ${timeoutMs} ms; got ${events.map((e) => e.event).join(', ')}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          match,
+          resolve: (e) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        });
+      });
+    },
+    close: () => controller.abort(),
+  };
+}
