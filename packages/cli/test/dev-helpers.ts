@@ -33,7 +33,7 @@ export function startServerProcess(module: string, port = 0): Promise<ServerProc
     process.execPath,
     ['--import', 'tsx', join(here, 'dev-fixtures', 'serve.ts'), module, String(port)],
     {
-      cwd: cliDir,
+      cwd: dirname(module),
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_ENV: 'development' },
     },

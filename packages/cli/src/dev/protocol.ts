@@ -1,0 +1,140 @@
+/**
+ * The wire protocol between `skilltree dev` (this package) and the playground page
+ * (apps/playground imports these types). JSON only: every field survives `JSON.stringify`.
+ */
+import type { Message, ModelRequest, SessionConfig, ToolSpec } from '@skilltree/core';
+
+/** A skill in the catalog, as the Skills panel shows it. */
+export interface SkillView {
+  name: string;
+  description: string;
+  state: 'unloaded' | 'loaded' | 'active';
+  /** How often it was mounted (read while unloaded) since the server started or was reset. */
+  mounts: number;
+  /** Position in the LRU order (0 = least recently read), or -1 when unloaded. */
+  lru: number;
+  /** The component that rendered the `<Skill>`. */
+  owner: string;
+}
+
+/** One context line with the component that rendered it. */
+export interface LineView {
+  line: string;
+  kind: 'instructions' | 'text';
+  owner: string;
+}
+
+/** One rendered `<Tool>` with the component that rendered it. */
+export interface ToolView {
+  name: string;
+  description: string;
+  owner: string;
+  skill: string | null;
+}
+
+/** The host tree: what each component contributed to the prompt. */
+export interface TreeView {
+  agent: {
+    props: Record<string, unknown>;
+    /** Agent-level `<Instructions>` blocks (they go to the system prompt). */
+    instructions: string[];
+    /** Agent-level `<Text>` lines (the agent's part of `<current_context>`). */
+    lines: LineView[];
+    tools: ToolView[];
+  };
+  skills: {
+    name: string;
+    description: string;
+    owner: string;
+    state: SkillView['state'];
+    lines: LineView[];
+    tools: ToolView[];
+  }[];
+  problems: string[];
+}
+
+/** What one model step changed compared with the step before it. */
+export interface TimelineEntry {
+  /** 1-based index of the turn (user message sent from the page) and of the model call inside it. */
+  turn: number;
+  step: number;
+  /** Milliseconds since the epoch. */
+  at: number;
+  loaded: string[];
+  unloaded: string[];
+  toolsAdded: string[];
+  toolsRemoved: string[];
+  /** Context lines that were not in the previous request's context (the first few in `lineSamples`). */
+  linesAdded: number;
+  linesRemoved: number;
+  lineSamples: string[];
+  /** UTF-8 size of the request as the provider receives it (tools, system, messages with the context placed). */
+  bytes: number;
+  /** Bytes at the start that are identical to the previous request (what a prompt cache can reuse). */
+  prefixBytes: number;
+  /** Messages in the window / in the transcript when the request was made. */
+  messages: number;
+  transcript: number;
+  /** The generation of the agent code that served the request (bumps on every reload). */
+  generation: number;
+}
+
+/** What a reload changed. */
+export interface ReloadInfo {
+  generation: number;
+  at: number;
+  /** Changed files, relative to the agent module's directory. */
+  files: string[];
+  /** Human-readable changes: skills/tools added or removed, system prompt and context edits. */
+  changes: string[];
+  /** Transcript length when the reload happened: the chat draws a divider there. */
+  transcriptLength: number;
+}
+
+/** A line the chat shows between messages: reloads, reload errors, turn errors, resets. */
+export interface ChatNote {
+  kind: 'reload' | 'reload-error' | 'error' | 'info';
+  text: string;
+  /** The note sits after this many transcript messages. */
+  after: number;
+  at: number;
+}
+
+/** Everything the page shows. Sent on connect and after every change. */
+export interface DevState {
+  /** The agent module, as given on the command line. */
+  module: string;
+  generation: number;
+  model: string;
+  busy: boolean;
+  /** The last turn error (model error, maxSteps, ...), cleared by the next successful turn. */
+  error: string | null;
+  /** The module could not be loaded or re-rendered. The page keeps showing the last good session. */
+  loadError: string | null;
+  config: SessionConfig | null;
+  /** The full transcript. `windowStart` is the index of its first message the next request carries. */
+  transcript: Message[];
+  windowStart: number;
+  /** The next request, or null when none can be built (see `requestError`). */
+  request: ModelRequest | null;
+  requestError: string | null;
+  skills: SkillView[];
+  /** LRU order: least recently read first, the active skill last. */
+  loaded: string[];
+  stores: Record<string, unknown>;
+  tree: TreeView | null;
+  timeline: TimelineEntry[];
+  reloads: ReloadInfo[];
+  notes: ChatNote[];
+  /** Suggested messages from the module's `demo` export. */
+  demoMessages: string[];
+}
+
+/** Session events forwarded to the page (the page rebuilds everything else from `state`). */
+export type LiveEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; toolCall: { id: string; name: string; input: unknown } }
+  | { type: 'turn-start'; text: string }
+  | { type: 'turn-end'; ok: boolean; error?: string };
+
+export type { Message, ModelRequest, SessionConfig, ToolSpec };
