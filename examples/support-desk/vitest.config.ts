@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.{ts,tsx}'] },
+  // globals: @skilltree/testing unmounts every rendered agent after each test.
+  test: { include: ['test/**/*.test.{ts,tsx}'], globals: true },
 });

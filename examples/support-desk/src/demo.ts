@@ -33,7 +33,7 @@ export const DEMO_MESSAGES = [
 
 function lastToolMessage(req: ModelRequest): ToolMessage {
   const last = req.messages[req.messages.length - 1];
-  if (!last || last.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
+  if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
   return last;
 }
 

@@ -1,0 +1,49 @@
+import type { ToolMessage } from '@skilltree/core';
+import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
+import { expect } from 'vitest';
+import { OrdersDb } from '../src/db.js';
+import { SupportDesk } from '../src/support-desk.js';
+
+/** The desk over a fresh copy of the seed data; returns the database too, to check what tools wrote. */
+export function renderDesk(options: RenderAgentOptions = {}) {
+  const db = new OrdersDb();
+  const agent = renderAgent(<SupportDesk db={db} />, options);
+  return { agent, db };
+}
+
+type Agent = ReturnType<typeof renderDesk>['agent'];
+
+/**
+ * Reads a skill the way the model does, with a `read_skill` call, so that the load's
+ * `contextChanged` lines land in that call's result (and not in the next tool's).
+ */
+export async function read(agent: Agent, name: string) {
+  return agent.callTool('read_skill', { name });
+}
+
+/** Reads `account` and identifies Dana Whitfield, the customer of the demo. */
+export async function identifyDana(agent: Agent) {
+  await read(agent, 'account');
+  const result = await agent.callTool('identify_customer', { email: 'dana.whitfield@example.com' });
+  expect(result.isError).toBeFalsy();
+  return result;
+}
+
+/** The `contextChanged` lines of a tool or user message. */
+export function changes(message: { content: string }): string[] {
+  return message.content.split('\n').filter((line) => line.startsWith('contextChanged'));
+}
+
+/** The text of a tool message without its `contextChanged` lines. */
+export function own(message: { content: string }): string {
+  return message.content
+    .split('\n')
+    .filter((line) => !line.startsWith('contextChanged'))
+    .join('\n');
+}
+
+/** The tool's own text, after checking the call succeeded. */
+export function ok(message: ToolMessage): string {
+  if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${message.content}`);
+  return own(message);
+}
