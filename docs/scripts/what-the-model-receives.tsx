@@ -1,36 +1,28 @@
 /**
- * Generates docs/what-the-model-receives.md: runs a scripted session of the docs' travel agent and
- * prints every request the model receives, as `session.request()` builds it.
+ * Generates docs/what-the-model-receives.md: plays the scripted demo of the support-desk example
+ * and prints every request the model receives, as `session.request()` builds it.
  *
  * `pnpm --filter @skilltree/docs update` writes the page; the docs test regenerates it in memory
  * and fails when the committed page is stale.
  */
-import { readFileSync } from 'node:fs';
 import {
   createSession,
   type Message,
+  type Model,
   type ModelRequest,
   placeContext,
-  scriptedModel,
   type ToolSpec,
 } from '@skilltree/core';
-import { TravelAgent } from '../snippets/travel-agent.js';
+import { createElement, type ReactElement } from 'react';
+import SupportDesk, { demo } from '../../examples/support-desk/agent.js';
 
-const MAX_TRANSCRIPT_MESSAGES = 10;
+/** A module the CLI can run: the agent as its default export, and a scripted demo conversation. */
+export interface AgentModule {
+  default: (() => ReactElement | null) | ((props: any) => ReactElement | null);
+  demo: { messages: string[]; model: () => Model };
+}
 
-const script = [
-  { toolCalls: [{ name: 'read_skill', input: { name: 'flights' } }] },
-  { toolCalls: [{ name: 'search_flights', input: { to: 'Oslo' } }] },
-  { toolCalls: [{ name: 'book_flight', input: { flight: 'LH179' } }] },
-  { text: 'Booked LH179 to Oslo for 180 EUR.' },
-  { toolCalls: [{ name: 'read_skill', input: { name: 'hotels' } }] },
-  { toolCalls: [{ name: 'search_hotels', input: { city: 'Oslo' } }] },
-  { text: 'Hotel Nord is 95 EUR a night. Shall I book it?' },
-  { toolCalls: [{ name: 'read_skill', input: { name: 'billing' } }] },
-  { toolCalls: [{ name: 'pay', input: {} }] },
-  { text: 'Paid. Have a good trip!' },
-];
-const userTurns = ['Book me a flight to Oslo', 'And a hotel there?', 'Just charge me for the flight'];
+const supportDesk: AgentModule = { default: SupportDesk, demo };
 
 const fence = (lang: string, text: string) => `\`\`\`${lang}\n${text}\n\`\`\``;
 const json = (value: unknown) => fence('json', JSON.stringify(value, null, 2));
@@ -42,21 +34,20 @@ interface Step {
   end: number;
 }
 
-async function run() {
-  const session = createSession(<TravelAgent />, {
-    model: scriptedModel(script),
-    maxTranscriptMessages: MAX_TRANSCRIPT_MESSAGES,
-  });
+async function run(module: AgentModule) {
+  const session = createSession(createElement(module.default), { model: module.demo.model() });
   const steps: Step[] = [];
   let turn = 0;
   session.on('request', ({ request }) => steps.push({ turn, request, end: session.transcript.length }));
-  for (const text of userTurns) {
+  for (const text of module.demo.messages) {
     turn++;
     await session.send(text);
   }
   const transcript = [...session.transcript];
+  const { maxTranscriptMessages } = session.config;
+  const skills = session.skills.map((skill) => ({ name: skill.name, description: skill.description }));
   session.dispose();
-  return { steps, transcript };
+  return { steps, transcript, maxTranscriptMessages, skills };
 }
 
 function describeTools(tools: ToolSpec[], seen: Set<string>): string {
@@ -68,50 +59,57 @@ function describeTools(tools: ToolSpec[], seen: Set<string>): string {
   return `**tools**: ${names}; ${label}:\n\n${json(fresh)}`;
 }
 
-function windowNote(step: Step, transcript: Message[]): string {
+function windowNote(step: Step, transcript: Message[], cap: number): string {
   const { messages } = step.request;
   const start = step.end - messages.length;
   const range = `messages ${start + 1}–${step.end} of ${step.end} in the transcript`;
   if (start === 0) return `**messages**: ${messages.length} (${range}).`;
   const first = transcript[start];
+  const opening = first.role === 'user' ? first.content.split('\n')[0] : '?';
   return (
-    `**messages**: ${messages.length} (${range}). The cap is ${MAX_TRANSCRIPT_MESSAGES}, so the window ` +
-    `drops the oldest ${start} and starts at the user message “${first.role === 'user' ? first.content.split('\n')[0] : '?'}”.`
+    `**messages**: ${messages.length} (${range}). The cap is ${cap}, so the window drops the oldest ${start} ` +
+    `and starts at the user message “${opening}”.`
   );
 }
 
-export async function renderWhatTheModelReceives(): Promise<string> {
-  const { steps, transcript } = await run();
-  const agentSource = readFileSync(new URL('../snippets/travel-agent.tsx', import.meta.url), 'utf8');
+/** The one message `placeContext` changed (with `'end'` placement): the last user-role message. */
+function placedTail(req: ModelRequest): Message | undefined {
+  const placed = placeContext(req);
+  return placed.messages.find((message, i) => message !== req.messages[i]);
+}
+
+/** The page for a scripted session of `module` (default: the support-desk example). */
+export async function renderWhatTheModelReceives(module: AgentModule = supportDesk): Promise<string> {
+  const { steps, transcript, maxTranscriptMessages, skills } = await run(module);
+  const userTurns = module.demo.messages;
   const out: string[] = [];
   out.push(`# What the model receives
 
 <!-- Generated by docs/scripts/what-the-model-receives.tsx: do not edit. Run \`pnpm --filter @skilltree/docs update\`. -->
 
-Each model call gets one request, and \`session.request()\` returns the next one before it is sent.
-It is provider-neutral: \`@skilltree/models\` adapters translate it to each provider's format.
+Every model call gets one request. \`session.request()\` returns the next one before it is sent, and
+the \`request\` event hands you each one as it goes out. It is provider-neutral: the adapters in
+\`@skilltree/models\` translate it into each provider's format.
 
 | field | what it holds |
 |---|---|
-| \`system\` | Agent-level \`<Instructions>\`, then the skill catalog (\`name — description\`). It changes only when the agent part of the tree changes, so provider prompt caches keep hitting. |
-| \`context\` | \`<current_context>…</current_context>\`: agent-level \`<Text>\`, then one \`<skill>\` section per loaded skill, least recently read first; the active skill comes last, marked \`active="true"\`. Always sent, outside the message cap. |
+| \`system\` | Agent-level \`<Instructions>\`, then the skill catalog: every \`<Skill>\`, loaded or not, as \`name — description\`. It changes only when the agent-level part of the tree changes. |
+| \`context\` | \`<current_context>…</current_context>\`: agent-level \`<Text>\` in an \`<agent>\` section, then one \`<skill>\` section per loaded skill, least recently read first; the active skill comes last, marked \`active="true"\`. Always sent: the message cap does not apply to it. |
 | \`messages\` | The transcript window: the newest messages, at most \`maxTranscriptMessages\`, starting at a user message. |
 | \`tools\` | \`read_skill\`, agent-level tools, and the tools of every loaded skill, in tree order, each with a JSON Schema made from its zod input. |
 | \`contextPlacement\` | Where adapters put \`context\`: \`'end'\` (default) or \`'system'\`. |
 
-Everything below was printed by a real session: [\`docs/scripts/what-the-model-receives.tsx\`](./scripts/what-the-model-receives.tsx)
-drives the travel agent from [the lifecycle page](./lifecycle.md) with a scripted model, in three user
-turns, with \`maxTranscriptMessages: ${MAX_TRANSCRIPT_MESSAGES}\` so that the window moves. CI regenerates this page and fails
-if it differs, so it shows what the code does today.
+Everything below was printed by a real session. [\`docs/scripts/what-the-model-receives.tsx\`](./scripts/what-the-model-receives.tsx)
+mounts the [support-desk example](../examples/support-desk) and plays its scripted demo, the same one
+\`skilltree chat examples/support-desk/agent.tsx\` plays without an API key: ${userTurns.length} user turns,
+${steps.length} model calls, \`maxTranscriptMessages\` ${maxTranscriptMessages}. CI regenerates this page and fails
+when it differs, so it shows what the code does today.
 
-<details>
-<summary>The agent (<code>docs/snippets/travel-agent.tsx</code>)</summary>
+The catalog: ${skills.map((skill) => `\`${skill.name}\``).join(', ')}.
 
-${fence('tsx', agentSource.trimEnd())}
-
-</details>
-
-The user says, in turn: ${userTurns.map((t) => `“${t}”`).join(', ')}.
+To keep the page readable, each request shows the system prompt only when it changed, full tool specs
+only the first time a tool appears, and only the messages that are new since the previous request; the
+last request is shown whole at the end.
 `);
 
   const seenTools = new Set<string>();
@@ -130,22 +128,19 @@ The user says, in turn: ${userTurns.map((t) => `“${t}”`).join(', ')}.
     lastSystem = request.system;
     out.push(`**context**:\n\n${fence('xml', request.context)}\n`);
     out.push(`${describeTools(request.tools, seenTools)}\n`);
-    out.push(`${windowNote(step, transcript)}\n`);
+    out.push(`${windowNote(step, transcript, maxTranscriptMessages)}\n`);
     const start = step.end - request.messages.length;
     const fresh = transcript.slice(Math.max(index === 0 ? 0 : lastEnd + 1, start), step.end);
     if (fresh.length > 0) {
-      out.push(
-        `New since the previous request${fresh.some((m) => /contextChanged/.test(m.content)) ? ' (note the `contextChanged` lines)' : ''}:\n`,
-      );
+      const note = fresh.some((m) => m.content.includes('contextChanged')) ? ' (note the `contextChanged` lines)' : '';
+      out.push(`New since the previous request${note}:\n`);
       out.push(`${json(fresh)}\n`);
     }
     lastEnd = step.end;
-    const reply = transcript[step.end];
-    out.push(`The model answers:\n\n${json(reply)}\n`);
+    out.push(`The model answers:\n\n${json(transcript[step.end])}\n`);
   });
 
   const last = steps[steps.length - 1].request;
-  const placed = placeContext(last);
   out.push(`## The last request, whole
 
 This is \`session.request()\` for request ${steps.length}, exactly as the adapter receives it:
@@ -154,20 +149,21 @@ ${json(last)}
 
 ## Where the context goes
 
-With \`contextPlacement: 'end'\` (the default) an adapter calls \`placeContext(request)\` from
-\`@skilltree/core\`, which appends \`context\` to the last user-role message (a user message or a tool
-result). The system prompt and every older message stay byte-identical from one step to the next, so
-the provider's prompt cache keeps hitting; only the tail changes. With \`'system'\` the context is
-appended to the system prompt instead. For the request above, \`placeContext\` gives this system prompt
-and these messages:
+\`context\` is kept apart in the neutral request; an adapter places it with \`placeContext(request)\`
+from \`@skilltree/core\`. With \`contextPlacement: 'end'\` (the default) it is appended to the last
+user-role message of the window (a user message or a tool result). The system prompt, the tools and
+every message before that one are then the same bytes from one step to the next, so a provider's prompt
+cache keeps serving that prefix; only the tail changes. With \`'system'\` it is appended to the system
+prompt instead. For the request above, \`placeContext\` returns the same system prompt and the same
+messages except the last user-role one, which becomes:
 
-${json(placed)}
+${json(placedTail(last))}
 
 ## Next steps
 
-- [Lifecycle](./lifecycle.md): why the context and tools change between these requests.
-- [State and conditional tools](./state.md): how \`pay\` appeared only once there was a booking.
-- [Sessions](./sessions.md): \`session.request()\`, events, and the \`request\` event used to print this page.
+- [Lifecycle](./lifecycle.md): why the context and the tools change between these requests.
+- [State and conditional tools](./state.md): how a tool appears only once its condition holds.
+- [Sessions](./sessions.md): \`session.request()\` and the \`request\` event that printed this page.
 - [Models](./models.md): how the adapters send this request to Anthropic, OpenAI-compatible servers and the AI SDK.
 `);
   return `${out

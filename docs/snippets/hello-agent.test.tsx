@@ -1,31 +1,28 @@
-import { createSession, scriptedModel } from '@skilltree/core';
+import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import { NotesAgent } from './hello-agent.js';
 
 test('add_note saves a note and shows it in the context', async () => {
-  const session = createSession(<NotesAgent />, {
-    model: scriptedModel([
-      { toolCalls: [{ name: 'read_skill', input: { name: 'notes' } }] },
-      { toolCalls: [{ name: 'add_note', input: { text: 'buy milk' } }] },
-      { text: 'Noted.' },
-    ]),
-  });
+  const agent = renderAgent(<NotesAgent />);
+  await agent.readSkill('notes');
 
-  await session.send('Remember to buy milk');
+  const result = await agent.callTool('add_note', { text: 'buy milk' });
 
-  expect(session.loadedSkills).toEqual(['notes']);
-  expect(session.request().context).toContain('Notes: buy milk');
-  expect(session.request().tools.map((t) => t.name)).toEqual(['read_skill', 'add_note']);
-  session.dispose();
+  expect(result.content).toMatch(/^Saved: buy milk/);
+  expect(agent.getSkill('notes').active).toBe(true);
+  agent.getByTool('add_note'); // getBy* throws, printing the request, when nothing matches
+  agent.getByText('Notes: buy milk');
+  agent.unmount();
 });
 
-test('an empty note is refused before run is called', async () => {
-  const session = createSession(<NotesAgent />);
-  await session.readSkill('notes');
+test('an empty note is refused, and run is not called', async () => {
+  const agent = renderAgent(<NotesAgent />);
+  await agent.readSkill('notes');
 
-  const result = await session.callTool({ id: 'call_1', name: 'add_note', input: { text: '' } });
+  const result = await agent.callTool('add_note', { text: '' });
 
   expect(result.isError).toBe(true);
   expect(result.content).toMatch(/^Invalid input for tool "add_note": text:/);
-  session.dispose();
+  expect(agent.queryByText('Notes: none yet')).not.toBeNull();
+  agent.unmount();
 });
