@@ -58,8 +58,9 @@ export interface AgentHandle extends BoundQueries {
   debug(options?: PrettyOptions): void;
   /**
    * Renders a new element into the same session (new props, new code): transcript, loaded skills
-   * and stores are kept. The tree is updated when it returns; await it to also catch errors the
-   * new tree throws while rendering.
+   * and stores are kept. Synchronous like `renderAgent`: the tree is updated (and an error the new
+   * tree throws while rendering is thrown) when it returns. The promise it returns resolves once
+   * the session has settled; awaiting it is optional.
    */
   rerender(element: ReactNode): Promise<void>;
   /** Unmounts the tree (effects clean up) and disposes the session. Queries then see an empty tree. */
@@ -105,7 +106,8 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
   const queries = bindQueries(source);
 
   const assertMounted = (method: string) => {
-    if (unmounted) throw new Error(`agent.${method}() was called after unmount(): render a new agent with renderAgent().`);
+    if (unmounted)
+      throw new Error(`agent.${method}() was called after unmount(): render a new agent with renderAgent().`);
   };
 
   const handle: AgentHandle = {
@@ -140,9 +142,12 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
           ? `agent.say(${JSON.stringify(text)}) asked the model for a response, but renderAgent() was given no model. ` +
             "Script one: renderAgent(<MyAgent />, { model: scriptedModel([readSkill('…'), callTool('…', {…}), reply('…')]) })."
           : `agent.say(${JSON.stringify(text)}): ${(error as Error).message}`;
-        const wrapped = new Error(`${hint}\n\nThe request it could not answer:\n\n${prettyRequest(session.request())}`, {
-          cause: error,
-        });
+        const wrapped = new Error(
+          `${hint}\n\nThe request it could not answer:\n\n${prettyRequest(session.request())}`,
+          {
+            cause: error,
+          },
+        );
         throw wrapped;
       }
     },
@@ -170,11 +175,17 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     },
     rerender(next) {
       assertMounted('rerender');
-      let pending!: Promise<void>;
-      act(() => {
-        pending = session.rerender(next);
-      });
-      return pending;
+      let pending: Promise<void> | undefined;
+      try {
+        act(() => {
+          pending = session.rerender(next);
+        });
+      } catch (error) {
+        // `act` rethrows the render error; the session's own promise must not surface it twice.
+        pending?.catch(() => {});
+        throw error;
+      }
+      return pending ?? Promise.resolve();
     },
     unmount() {
       if (unmounted) return;
