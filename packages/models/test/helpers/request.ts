@@ -1,0 +1,56 @@
+/** A neutral request shaped like the ones a session sends, for asserting what adapters put on the wire. */
+import type { ModelRequest, ToolSpec } from '@skilltree/core';
+
+export const SYSTEM =
+  'You are a shop assistant.\n\nSkills (read one with read_skill):\n- shopping — Find and buy products';
+export const CONTEXT =
+  '<current_context>\nCart: empty\n<skill name="shopping" active>\nSearch first.\n</skill>\n</current_context>';
+
+export const TOOLS: ToolSpec[] = [
+  {
+    name: 'read_skill',
+    description: 'Read a skill',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  },
+  {
+    name: 'add_to_cart',
+    description: 'Add an item',
+    inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+  },
+];
+
+export function sampleRequest(contextPlacement: 'end' | 'system' = 'end'): ModelRequest {
+  return {
+    system: SYSTEM,
+    context: CONTEXT,
+    contextPlacement,
+    tools: TOOLS,
+    messages: [
+      { role: 'user', content: 'I need a lamp' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'shopping' } }] },
+      { role: 'tool', toolCallId: 't1', name: 'read_skill', content: 'Loaded skill "shopping".' },
+      {
+        role: 'assistant',
+        content: 'Adding.',
+        toolCalls: [
+          { id: 't2', name: 'add_to_cart', input: { sku: 'lamp' } },
+          { id: 't3', name: 'nope', input: {} },
+        ],
+      },
+      { role: 'tool', toolCallId: 't2', name: 'add_to_cart', content: 'added lamp' },
+      { role: 'tool', toolCallId: 't3', name: 'nope', content: 'Unknown tool "nope".', isError: true },
+      { role: 'user', content: 'thanks' },
+    ],
+  };
+}
+
+/** A one-message request. */
+export function simpleRequest(content = 'hi'): ModelRequest {
+  return {
+    system: 'Be brief.',
+    context: CONTEXT,
+    contextPlacement: 'end',
+    tools: [],
+    messages: [{ role: 'user', content }],
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * A local HTTP server on 127.0.0.1 (random port) that answers each request with the next queued
+ * handler and records every request it receives.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the server received. */
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+/** Answers one request. */
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: any) => void | Promise<void>;
+
+/** A running test server. */
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  requests: Recorded[];
+  /** Queues handlers, used one per request in order. */
+  queue(...handlers: Handler[]): void;
+  /** Handlers not used yet. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+export async function startServer(): Promise<TestServer> {
+  const handlers: Handler[] = [];
+  const requests: Recorded[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: any = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {}
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const handler = handlers.shift();
+      if (!handler) {
+        res.writeHead(418, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'test_error', message: 'no handler queued for this request' } }));
+        return;
+      }
+      await handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    queue: (...h) => handlers.push(...h),
+    pending: () => handlers.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Responds with JSON. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Handler {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+}
+
+/** One server-sent event: `event:` line (optional) and `data:` line. */
+export interface SseEvent {
+  event?: string;
+  data: unknown;
+}
+
+function frame(e: SseEvent): string {
+  const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+  return `${e.event ? `event: ${e.event}\n` : ''}data: ${data}\n\n`;
+}
+
+/** Responds with a server-sent-event stream, optionally destroying the socket after `dropAfter` events. */
+export function sse(events: SseEvent[], options: { dropAfter?: number } = {}): Handler {
+  return async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const [i, e] of events.entries()) {
+      if (options.dropAfter !== undefined && i >= options.dropAfter) {
+        await new Promise((r) => setTimeout(r, 10));
+        res.socket?.destroy();
+        return;
+      }
+      res.write(frame(e));
+      await new Promise((r) => setImmediate(r));
+    }
+    res.end();
+  };
+}
+
+/** Destroys the connection without answering. */
+export function drop(): Handler {
+  return (req) => {
+    req.socket.destroy();
+  };
+}
+
+/** Responds with a plain-text body. */
+export function text(status: number, body: string, contentType = 'text/plain'): Handler {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': contentType });
+    res.end(body);
+  };
+}
