@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../src/args.js';
+import { CliError } from '../src/errors.js';
+
+function usageError(argv: string[]): CliError {
+  try {
+    parseCliArgs(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(2);
+    return error as CliError;
+  }
+  throw new Error(`expected ${argv.join(' ')} to fail`);
+}
+
+describe('parseCliArgs', () => {
+  it('parses run with messages, model and limits', () => {
+    const args = parseCliArgs([
+      'run',
+      'agent.tsx',
+      '-m',
+      'hi',
+      '--message',
+      'again',
+      '--model',
+      'openai:gpt-4.1',
+      '--json',
+      '--max-loaded-skills',
+      '2',
+      '--max-transcript-messages=40',
+      '--session',
+      's.json',
+    ]);
+    expect(args).toMatchObject({
+      command: 'run',
+      module: 'agent.tsx',
+      messages: ['hi', 'again'],
+      model: 'openai:gpt-4.1',
+      json: true,
+      maxLoadedSkills: 2,
+      maxTranscriptMessages: 40,
+      session: 's.json',
+    });
+  });
+
+  it('parses chat, dev, --help and --version', () => {
+    expect(parseCliArgs(['chat', 'a.tsx']).command).toBe('chat');
+    expect(parseCliArgs(['dev', 'a.tsx', '-p', '0', '--host', '0.0.0.0'])).toMatchObject({ port: 0, host: '0.0.0.0' });
+    expect(parseCliArgs(['--help']).command).toBe('help');
+    expect(parseCliArgs(['--version']).version).toBe(true);
+    expect(parseCliArgs(['run', '--help']).help).toBe(true);
+  });
+
+  it('refuses unknown flags, commands and bad values with usage errors', () => {
+    expect(usageError(['run', 'a.tsx', '--nope']).message).toMatch(/Unknown flag --nope/);
+    expect(usageError(['talk', 'a.tsx']).message).toMatch(/Unknown command "talk"/);
+    expect(usageError(['a.tsx']).message).toMatch(/skilltree chat a\.tsx/);
+    expect(usageError([]).message).toMatch(/Missing command/);
+    expect(usageError(['chat']).message).toMatch(/Missing agent module/);
+    expect(usageError(['chat', 'a.tsx', '-m', 'hi']).message).toMatch(/--message is not a flag of "chat"/);
+    expect(usageError(['run', 'a.tsx', '--max-loaded-skills', '0']).message).toMatch(/whole number from 1/);
+    expect(usageError(['run', 'a.tsx', '--max-transcript-messages', 'ten']).message).toMatch(/"ten"/);
+    expect(usageError(['run', 'a.tsx', 'b.tsx']).message).toMatch(/Unexpected argument "b.tsx"/);
+    expect(usageError(['run', 'a.tsx', '--model']).message).toMatch(/--model/);
+  });
+});

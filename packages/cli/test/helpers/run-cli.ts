@@ -1,0 +1,66 @@
+/**
+ * Runs the real `skilltree` binary (`node bin/skilltree.js`) as a child process.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The package directory (packages/cli). */
+export const CLI_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The fixtures directory. */
+export const FIXTURES = join(CLI_DIR, 'test', 'fixtures');
+
+/** What a run produced. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runCli}. */
+export interface RunOptions {
+  /** Written to stdin, then stdin is closed. Default: stdin closed at once. */
+  stdin?: string;
+  /** Extra environment; model keys are cleared unless given here. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  timeout?: number;
+}
+
+/** Runs `node bin/skilltree.js ...args` and resolves when it exits (it fails the test after `timeout`). */
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(ANTHROPIC|OPENAI)_|^SKILLTREE_MODEL$|^FORCE_COLOR$|^NO_COLOR$/.test(key))
+      env[key] = value;
+  }
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value !== undefined) env[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), ...args], {
+      cwd: options.cwd ?? CLI_DIR,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`skilltree ${args.join(' ')} timed out.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, options.timeout ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}

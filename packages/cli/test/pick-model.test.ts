@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as core from '@skilltree/core';
+import { describe, expect, it } from 'vitest';
+import { CliError } from '../src/errors.js';
+import type { AgentModule } from '../src/load-module.js';
+import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, pickModel, readScript } from '../src/pick-model.js';
+
+const demo = { messages: ['hi'], model: () => core.scriptedModel([{ text: 'demo reply' }]) };
+const withDemo: Pick<AgentModule, 'demo' | 'core'> = { core, demo };
+const noDemo: Pick<AgentModule, 'demo' | 'core'> = { core };
+const cwd = mkdtempSync(join(tmpdir(), 'skilltree-pick-'));
+
+async function failure(promise: Promise<unknown>): Promise<CliError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CliError);
+  return error as CliError;
+}
+
+describe('pickModel defaults', () => {
+  it('prefers Anthropic, then OpenAI, then the demo, saying so', async () => {
+    const a = await pickModel(undefined, {
+      env: { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' },
+      cwd,
+      agent: withDemo,
+    });
+    expect(a.label).toBe(`anthropic:${DEFAULT_ANTHROPIC_MODEL}`);
+    expect(a.notice).toMatch(/ANTHROPIC_API_KEY is set/);
+    const o = await pickModel(undefined, { env: { OPENAI_API_KEY: 'o' }, cwd, agent: withDemo });
+    expect(o.label).toBe(`openai:${DEFAULT_OPENAI_MODEL}`);
+    const d = await pickModel(undefined, { env: {}, cwd, agent: withDemo });
+    expect(d.kind).toBe('demo');
+    expect(d.notice).toMatch(/scripted demo/);
+    expect((await d.create().generate({} as core.ModelRequest, {})).text).toBe('demo reply');
+  });
+
+  it('uses SKILLTREE_MODEL when --model is not given, and --model over it', async () => {
+    const env = { SKILLTREE_MODEL: 'openai:gpt-x', OPENAI_API_KEY: 'o' };
+    expect((await pickModel(undefined, { env, cwd, agent: noDemo })).label).toBe('openai:gpt-x');
+    expect((await pickModel('demo', { env, cwd, agent: withDemo })).label).toBe('demo');
+  });
+
+  it('fails clearly with no model at all', async () => {
+    expect((await failure(pickModel(undefined, { env: {}, cwd, agent: noDemo }))).message).toMatch(
+      /No model: set ANTHROPIC_API_KEY or OPENAI_API_KEY/,
+    );
+  });
+
+  it('fails clearly on a provider without its key, an unknown kind, a demo that is missing', async () => {
+    expect((await failure(pickModel('anthropic:x', { env: {}, cwd, agent: noDemo }))).message).toMatch(
+      /needs ANTHROPIC_API_KEY/,
+    );
+    const unknown = await failure(pickModel('gemini:pro', { env: {}, cwd, agent: noDemo }));
+    expect(unknown.exitCode).toBe(2);
+    expect((await failure(pickModel('demo', { env: {}, cwd, agent: noDemo }))).message).toMatch(/no "demo" export/);
+  });
+});
+
+describe('scripted:<file.json>', () => {
+  it('plays the steps of the file', async () => {
+    writeFileSync(join(cwd, 'ok.json'), JSON.stringify([{ text: 'one' }, { text: 'two' }]));
+    const picked = await pickModel('scripted:ok.json', { env: {}, cwd, agent: noDemo });
+    const model = picked.create();
+    expect((await model.generate({} as core.ModelRequest, {})).text).toBe('one');
+    expect((await model.generate({} as core.ModelRequest, {})).text).toBe('two');
+    // A fresh instance starts the script again.
+    expect((await picked.create().generate({} as core.ModelRequest, {})).text).toBe('one');
+  });
+
+  it('refuses files that are not scripts, naming the problem', () => {
+    writeFileSync(join(cwd, 'obj.json'), '{"text":"x"}');
+    writeFileSync(join(cwd, 'bad-text.json'), '[{"text":1}]');
+    writeFileSync(join(cwd, 'bad-call.json'), '[{"toolCalls":[{"input":{}}]}]');
+    writeFileSync(join(cwd, 'broken.json'), '[{');
+    expect(() => readScript('obj.json', cwd)).toThrow(/JSON array of steps/);
+    expect(() => readScript('bad-text.json', cwd)).toThrow(/step 1: "text" must be a string/);
+    expect(() => readScript('bad-call.json', cwd)).toThrow(/toolCalls\[0\] needs a "name"/);
+    expect(() => readScript('broken.json', cwd)).toThrow(/Could not read the script broken.json/);
+    expect(() => readScript('missing.json', cwd)).toThrow(/Could not read the script missing.json/);
+  });
+});

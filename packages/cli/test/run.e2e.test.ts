@@ -1,0 +1,255 @@
+/**
+ * `skilltree run`, end to end: the real binary against a local OpenAI-compatible server.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type OpenAIServer, type ServerStep, startOpenAIServer } from './helpers/openai-server.js';
+import { runCli } from './helpers/run-cli.js';
+
+const AGENT = 'test/fixtures/shop-agent.tsx';
+let server: OpenAIServer | null = null;
+
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+async function openai(steps: ServerStep[]) {
+  server = await startOpenAIServer(steps);
+  return { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseURL };
+}
+
+const shoppingSteps: ServerStep[] = [
+  { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+  { toolCalls: [{ name: 'search', arguments: { query: 'lamp' } }] },
+  { toolCalls: [{ name: 'add_to_cart', arguments: { sku: 'lamp-1' } }] },
+  { text: 'I added lamp-1 to your cart.' },
+];
+
+describe('skilltree run', () => {
+  it('runs one turn with a .tsx agent (hooks + useAgentStore) and prints only the reply', async () => {
+    const env = await openai(shoppingSteps);
+    const result = await runCli(['run', AGENT, '-m', 'I want a lamp'], { env });
+    expect(result.stderr).toContain('Using openai:gpt-4.1 (OPENAI_API_KEY is set');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('I added lamp-1 to your cart.\n');
+    const requests = server!.requests;
+    expect(requests).toHaveLength(4);
+    expect(requests[0].model).toBe('gpt-4.1');
+    expect(requests[0].messages[0]).toMatchObject({ role: 'system' });
+    expect(requests[0].messages[0].content).toContain('You are a shop assistant.');
+    expect(requests[0].tools.map((t: any) => t.function.name)).toEqual(['read_skill']);
+    // useState in the skill: the search tool's setter shows in the next request's context.
+    expect(JSON.stringify(requests[2].messages)).toContain('Searches so far: 1');
+    // useAgentStore: the cart is in the context and the conditional checkout tool appears.
+    expect(JSON.stringify(requests[3].messages)).toContain('Cart: lamp-1');
+    expect(requests[3].tools.map((t: any) => t.function.name)).toEqual([
+      'read_skill',
+      'search',
+      'add_to_cart',
+      'checkout',
+    ]);
+  });
+
+  it('--json prints { reply, transcript, request }', async () => {
+    const env = await openai(shoppingSteps);
+    const result = await runCli(['run', AGENT, '-m', 'I want a lamp', '--json', '--model', 'openai:my-model'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const out = JSON.parse(result.stdout);
+    expect(out.reply).toBe('I added lamp-1 to your cart.');
+    expect(out.transcript.map((m: any) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(out.request.system).toContain('- shopping — Find and buy products');
+    expect(out.request.context).toContain('Cart: lamp-1');
+    expect(out.request.tools.map((t: any) => t.name)).toContain('checkout');
+    expect(out.loadedSkills).toEqual(['shopping']);
+    expect(out.steps).toBe(4);
+    expect(server!.requests[0].model).toBe('my-model');
+  });
+
+  it('--verbose prints skill loads and tool calls on stderr, stdout stays the reply', async () => {
+    const env = await openai(shoppingSteps);
+    const result = await runCli(['run', AGENT, '-m', 'lamp', '--verbose'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('I added lamp-1 to your cart.\n');
+    expect(result.stderr).toContain('+ skill shopping loaded');
+    expect(result.stderr).toContain('⚙ add_to_cart {"sku":"lamp-1"}');
+    expect(result.stderr).toContain('↳ added lamp-1');
+  });
+
+  it('honours --max-loaded-skills and --max-transcript-messages', async () => {
+    const env = await openai([
+      { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+      { toolCalls: [{ name: 'read_skill', arguments: { name: 'refunds' } }] },
+      { text: 'Both loaded.' },
+    ]);
+    const result = await runCli(
+      ['run', AGENT, '-m', 'hi', '--json', '--max-loaded-skills', '2', '--max-transcript-messages', '3'],
+      { env },
+    );
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.loadedSkills).toEqual(['shopping', 'refunds']);
+    expect(out.request.system).toContain('At most 2 stay loaded');
+    // The window starts at the newest user message even when it is older than the cap.
+    expect(out.request.messages[0]).toMatchObject({ role: 'user', content: 'hi' });
+  });
+
+  it('reads the message from stdin when -m is not given', async () => {
+    const env = await openai([{ text: 'Got it.' }]);
+    const result = await runCli(['run', AGENT], { env, stdin: 'hello from a pipe\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Got it.\n');
+    expect(server!.requests[0].messages[1].content).toMatch(/^hello from a pipe\n/);
+  });
+
+  it('plays a scripted:<file.json> model', async () => {
+    const result = await runCli([
+      'run',
+      AGENT,
+      '-m',
+      'lamp',
+      '--json',
+      '--model',
+      'scripted:test/fixtures/script-lamp.json',
+    ]);
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.reply).toBe('Your cart has lamp-1.');
+    expect(out.request.context).toContain('Searches so far: 1');
+    expect(out.request.tools.map((t: any) => t.name)).toContain('checkout');
+  });
+
+  it('plays the demo with no key and no -m', async () => {
+    const result = await runCli(['run', AGENT]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("playing the module's scripted demo");
+    expect(result.stdout).toBe('Refunded order 7.\n');
+  });
+
+  it('--session saves after each turn and resumes transcript, loaded skills and stores', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    const file = join(dir, 'nested', 'session.json');
+    const env = await openai(shoppingSteps);
+    const first = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', file], { env });
+    expect(first.code).toBe(0);
+    expect(existsSync(file)).toBe(true);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved).toMatchObject({ version: 1, loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
+    expect(saved.transcript).toHaveLength(8);
+
+    server!.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
+    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', file, '--json'], { env });
+    expect(second.code).toBe(0);
+    const out = JSON.parse(second.stdout);
+    expect(out.reply).toBe('Paid.');
+    expect(out.transcript).toHaveLength(12);
+    expect(out.transcript[0]).toEqual({ role: 'user', content: 'I want a lamp' });
+    // The resumed request had the loaded skill's tools, including the store-driven checkout.
+    const resumed = server!.requests[4];
+    expect(resumed.tools.map((t: any) => t.function.name)).toContain('checkout');
+    expect(resumed.messages.filter((m: any) => m.role === 'user')).toHaveLength(2);
+    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(12);
+  });
+});
+
+describe('skilltree run errors', () => {
+  it('a model error exits 1 with the provider message', async () => {
+    const env = await openai([{ status: 401, error: 'Incorrect API key provided' }]);
+    const result = await runCli(['run', AGENT, '-m', 'hi'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/skilltree: The turn failed \(model openai:gpt-4\.1\):.*Incorrect API key provided/);
+  });
+
+  it('a model error still saves a valid session', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    const file = join(dir, 's.json');
+    const env = await openai([
+      { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+      { status: 400, error: 'context too long' },
+    ]);
+    const result = await runCli(['run', AGENT, '-m', 'hi', '--session', file], { env });
+    expect(result.code).toBe(1);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.transcript.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool']);
+  });
+
+  it('a scripted model that runs out of steps exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-script-'));
+    writeFileSync(
+      join(dir, 'short.json'),
+      JSON.stringify([{ toolCalls: [{ name: 'read_skill', input: { name: 'shopping' } }] }]),
+    );
+    const result = await runCli(['run', join(process.cwd(), AGENT), '-m', 'hi', '--model', 'scripted:short.json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/scriptedModel ran out of steps/);
+  });
+
+  it('exits 1 on a missing module, a module without a default export, a module that throws', async () => {
+    const missing = await runCli(['run', 'test/fixtures/nope.tsx', '-m', 'hi']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^skilltree: Agent module not found: test\/fixtures\/nope\.tsx/);
+
+    const noDefault = await runCli([
+      'run',
+      'test/fixtures/no-default.tsx',
+      '-m',
+      'hi',
+      '--model',
+      'scripted:test/fixtures/script-lamp.json',
+    ]);
+    expect(noDefault.code).toBe(1);
+    expect(noDefault.stderr).toMatch(/no default export to run.*\(it exports: Helper\)/);
+
+    const throws = await runCli(['run', 'test/fixtures/throws-on-import.tsx', '-m', 'hi']);
+    expect(throws.code).toBe(1);
+    expect(throws.stderr).toMatch(/Could not load test\/fixtures\/throws-on-import\.tsx: boom at import time/);
+  });
+
+  it('exits 1 when no model is available, 2 on usage errors', async () => {
+    const none = await runCli(['run', 'test/fixtures/element-agent.ts', '-m', 'hi']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/No model: set ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+
+    const flag = await runCli(['run', AGENT, '-m', 'hi', '--temperature', '1']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/Unknown flag --temperature/);
+
+    const noMessage = await runCli([
+      'run',
+      'test/fixtures/element-agent.ts',
+      '--model',
+      'scripted:test/fixtures/script-lamp.json',
+    ]);
+    expect(noMessage.code).toBe(2);
+    expect(noMessage.stderr).toMatch(/run needs a message/);
+
+    const badModel = await runCli(['run', AGENT, '-m', 'hi', '--model', 'llama']);
+    expect(badModel.code).toBe(2);
+    expect(badModel.stderr).toMatch(/Unknown model "llama"/);
+  });
+
+  it('runs a .ts module whose default export is an element', async () => {
+    const env = await openai([{ text: 'Calm.' }]);
+    const result = await runCli(['run', 'test/fixtures/element-agent.ts', '-m', 'mood?', '--json'], { env });
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.reply).toBe('Calm.');
+    expect(out.request.tools).toEqual([]);
+    expect(out.request.context).toContain('Mood: calm');
+  });
+});
