@@ -1,0 +1,157 @@
+/**
+ * `skilltree chat`, end to end: the real binary, messages and slash commands piped on stdin.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type OpenAIServer, type ServerStep, startOpenAIServer } from './helpers/openai-server.js';
+import { runCli } from './helpers/run-cli.js';
+
+const AGENT = 'test/fixtures/shop-agent.tsx';
+let server: OpenAIServer | null = null;
+
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+async function openai(steps: ServerStep[]) {
+  server = await startOpenAIServer(steps);
+  return { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseURL };
+}
+
+const shoppingSteps: ServerStep[] = [
+  { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+  { toolCalls: [{ name: 'search', arguments: { query: 'lamp' } }] },
+  { toolCalls: [{ name: 'add_to_cart', arguments: { sku: 'lamp-1' } }] },
+  { text: 'I added lamp-1 to your cart.' },
+];
+
+describe('skilltree chat (piped stdin)', () => {
+  it('streams replies, prints skill and tool lines, and runs slash commands', async () => {
+    const env = await openai([...shoppingSteps, { text: 'Hello again!' }]);
+    const stdin = [
+      'I want a lamp',
+      '/skills',
+      '/request',
+      '/transcript',
+      '/stores',
+      '/bogus',
+      '',
+      '/reset',
+      '/skills',
+      'hello again',
+      '/exit',
+      'never sent',
+    ].join('\n');
+    const { code, stdout, stderr } = await runCli(['chat', AGENT], { env, stdin });
+    expect(stderr).toContain('Using openai:gpt-4.1');
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/\u001b\[/); // no colors on a pipe
+    expect(stdout).toContain('you › I want a lamp\n');
+    expect(stdout).toContain('  ⚙ read_skill {"name":"shopping"}\n');
+    expect(stdout).toContain('  + skill shopping loaded\n');
+    expect(stdout).toContain('    ↳ found lamp-1\n');
+    expect(stdout).toContain('agent › I added lamp-1 to your cart.\n');
+    // /skills
+    expect(stdout).toMatch(/● shopping\s+active \(mounted 1×\)\s+— Find and buy products/);
+    expect(stdout).toMatch(/○ refunds\s+not loaded/);
+    // /request: the request as the model receives it
+    expect(stdout).toContain('── system');
+    expect(stdout).toContain('You are a shop assistant.');
+    expect(stdout).toMatch(/── context \(placed: after the last user turn\)/);
+    expect(stdout).toContain('<skill name="shopping" active="true">');
+    expect(stdout).toContain('── tools (4)');
+    expect(stdout).toContain('checkout — Pay');
+    expect(stdout).toContain('── messages (8 of 8 in the transcript)');
+    // /transcript
+    expect(stdout).toMatch(/#1 user\n {2}I want a lamp/);
+    expect(stdout).toMatch(/#8 assistant\n {2}I added lamp-1/);
+    // /stores
+    expect(stdout).toMatch(/"cart": \{\s+"items": \[\s+"lamp-1"/);
+    expect(stdout).toContain('Unknown command /bogus.');
+    // /reset: a new session
+    expect(stdout).toContain('New session: empty transcript, no skills loaded, fresh stores.');
+    const afterReset = stdout.slice(stdout.indexOf('New session'));
+    expect(afterReset).toMatch(/○ shopping\s+not loaded/);
+    expect(afterReset).toContain('agent › Hello again!\n');
+    // The model got a fresh transcript after /reset, and nothing after /exit.
+    expect(server!.requests).toHaveLength(5);
+    expect(server!.requests[4].messages.map((m: any) => m.role)).toEqual(['system', 'user']);
+    expect(stdout).not.toContain('never sent');
+  });
+
+  it('keeps going after a model error and exits 1 at the end of the input', async () => {
+    const env = await openai([{ status: 400, error: 'bad request from test' }, { text: 'Recovered.' }]);
+    const { code, stdout, stderr } = await runCli(['chat', AGENT], { env, stdin: 'first\nsecond\n' });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/error: .*bad request from test/);
+    expect(stdout).toContain('agent › Recovered.');
+  });
+
+  it('saves with --session and resumes on the next run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-chat-'));
+    const file = join(dir, 'chat.json');
+    const env = await openai([...shoppingSteps, { text: 'You have lamp-1.' }]);
+    const first = await runCli(['chat', AGENT, '--session', file], { env, stdin: 'I want a lamp\n' });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(8);
+
+    const second = await runCli(['chat', AGENT, '--session', file], {
+      env,
+      stdin: 'what is in my cart?\n/transcript\n',
+    });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`Resumed 8 messages from ${file} (loaded: shopping).`);
+    expect(second.stdout).toContain('agent › You have lamp-1.');
+    expect(second.stdout).toMatch(/#1 user\n {2}I want a lamp/);
+    expect(second.stdout).toMatch(/#9 user\n {2}what is in my cart\?/);
+    expect(server!.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
+    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(10);
+  });
+
+  it('colors with FORCE_COLOR and not with NO_COLOR', async () => {
+    const env = await openai([{ text: 'a' }, { text: 'b' }]);
+    const colored = await runCli(['chat', AGENT], { env: { ...env, FORCE_COLOR: '1' }, stdin: 'hi\n' });
+    expect(colored.stdout).toMatch(/\u001b\[/);
+    const plain = await runCli(['chat', AGENT], { env: { ...env, FORCE_COLOR: '1', NO_COLOR: '1' }, stdin: 'hi\n' });
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('plays scripted:<file.json> from piped messages', async () => {
+    const { code, stdout } = await runCli(['chat', AGENT, '--model', 'scripted:test/fixtures/script-lamp.json'], {
+      stdin: 'lamp please\n',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('agent › Your cart has lamp-1.');
+  });
+});
+
+describe('skilltree chat with the demo', () => {
+  it('plays demo.messages with skill loads and unloads, then exits 0', async () => {
+    const { code, stdout, stderr } = await runCli(['chat', AGENT]);
+    expect(stderr).toContain("No ANTHROPIC_API_KEY or OPENAI_API_KEY set: playing the module's scripted demo.");
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'you › I want a lamp',
+        '  + skill shopping loaded',
+        'agent › Added lamp-1. (1 search)',
+        'you › Refund order 7',
+        '  + skill refunds loaded',
+        '  − skill shopping unloaded',
+        'agent › Refunded order 7.',
+      ]),
+    );
+    expect(lines.indexOf('you › Refund order 7')).toBeGreaterThan(lines.indexOf('agent › Added lamp-1. (1 search)'));
+    expect(stdout).toContain('Demo finished.');
+  });
+
+  it('fails clearly when there is no model and no demo', async () => {
+    const { code, stderr } = await runCli(['chat', 'test/fixtures/element-agent.ts'], { stdin: 'hi\n' });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^skilltree: No model:/);
+  });
+});
