@@ -135,7 +135,7 @@ export class DevSession {
         );
         break;
       case 'text-delta':
-        this.onLive({ type: 'text-delta', text: event.text });
+        this.onLive({ type: 'text-delta', text: event.text, index: this.#session?.transcript.length ?? 0 });
         return;
       case 'tool-call':
         this.onLive({ type: 'tool-call', toolCall: event.toolCall });

@@ -132,7 +132,8 @@ export interface DevState {
 
 /** Session events forwarded to the page (the page rebuilds everything else from `state`). */
 export type LiveEvent =
-  | { type: 'text-delta'; text: string }
+  /** `index`: where the assistant message being streamed will sit in the transcript. */
+  | { type: 'text-delta'; text: string; index: number }
   | { type: 'tool-call'; toolCall: { id: string; name: string; input: unknown } }
   | { type: 'turn-start'; text: string }
   | { type: 'turn-end'; ok: boolean; error?: string };

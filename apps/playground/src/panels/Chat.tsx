@@ -1,0 +1,183 @@
+/**
+ * Chat: the conversation as the transcript holds it. Tool calls and their results sit inline;
+ * `contextChanged` lines (what a call added to the context) are styled apart; reloads and errors
+ * appear as notes between messages.
+ */
+import { type FormEvent, Fragment, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
+import { json, splitContextChanged } from '../format.js';
+import type { ChatNote, Message } from '../protocol.js';
+import type { Streaming } from '../useDevServer.js';
+import { Panel } from './Panel.js';
+
+export interface ChatProps {
+  transcript: Message[];
+  notes: ChatNote[];
+  streaming: Streaming | null;
+  busy: boolean;
+  /** Messages before this index are outside the next request's window. */
+  windowStart: number;
+  demoMessages: string[];
+  disabled?: boolean;
+  onSend(text: string): void;
+  onReset(): void;
+}
+
+function ContextChanges({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <ul className="context-changed" aria-label="contextChanged lines">
+      {lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of one message never reorder
+        <li key={i}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
+function MessageView({ message, outside }: { message: Message; outside: boolean }) {
+  const cls = `msg msg-${message.role}${outside ? ' msg-outside' : ''}`;
+  if (message.role === 'user') {
+    const { text, changes } = splitContextChanged(message.content);
+    return (
+      <div className={cls} data-role="user">
+        <div className="msg-label">you</div>
+        {text ? <div className="msg-text">{text}</div> : null}
+        <ContextChanges lines={changes} />
+      </div>
+    );
+  }
+  if (message.role === 'assistant') {
+    return (
+      <div className={cls} data-role="assistant">
+        <div className="msg-label">assistant</div>
+        {message.content ? <div className="msg-text">{message.content}</div> : null}
+        {message.toolCalls?.map((call) => (
+          <div className="tool-call" key={call.id} data-tool-call={call.name}>
+            <span className="call-name">⚙ {call.name}</span>
+            <code className="tool-input">{json(call.input).replace(/\s*\n\s*/g, ' ')}</code>
+          </div>
+        ))}
+      </div>
+    );
+  }
+  const { text, changes } = splitContextChanged(message.content);
+  return (
+    <div className={`${cls}${message.isError ? ' msg-error' : ''}`} data-role="tool">
+      <div className="msg-label">
+        {message.isError ? '✗' : '↳'} {message.name}
+      </div>
+      {text ? <div className="msg-text">{text}</div> : null}
+      <ContextChanges lines={changes} />
+    </div>
+  );
+}
+
+function NoteView({ note }: { note: ChatNote }) {
+  return (
+    <div
+      className={`note note-${note.kind}`}
+      role={note.kind === 'error' || note.kind === 'reload-error' ? 'alert' : 'status'}
+    >
+      {note.kind === 'reload' ? '↻ ' : note.kind === 'info' ? '' : '⚠ '}
+      {note.text}
+    </div>
+  );
+}
+
+export function Chat(props: ChatProps) {
+  const { transcript, notes, streaming, busy, windowStart, demoMessages, disabled, onSend, onReset } = props;
+  const [draft, setDraft] = useState('');
+  const end = useRef<HTMLDivElement>(null);
+  const count = transcript.length + notes.length + (streaming?.text.length ?? 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when anything new arrives
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [count]);
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const text = draft.trim();
+    if (!text || busy || disabled) return;
+    onSend(text);
+    setDraft('');
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey) submit(event);
+  };
+  const nextDemo = demoMessages.find((m) => !transcript.some((t) => t.role === 'user' && t.content.startsWith(m)));
+
+  const rows: ReactElement[] = [];
+  const notesAt = (index: number) => notes.filter((n) => n.after === index);
+  for (const note of notesAt(0)) rows.push(<NoteView key={`n${note.at}-${note.text}`} note={note} />);
+  transcript.forEach((message, i) => {
+    rows.push(
+      // The transcript only grows: a message's index is its identity.
+      // biome-ignore lint/suspicious/noArrayIndexKey: see above
+      <Fragment key={`m${i}`}>
+        {i === windowStart && windowStart > 0 ? (
+          <div className="window-cut" title="Older messages are not sent to the model">
+            ✂ the next request's window starts here
+          </div>
+        ) : null}
+        <MessageView message={message} outside={i < windowStart} />
+      </Fragment>,
+    );
+    for (const note of notesAt(i + 1)) rows.push(<NoteView key={`n${note.at}-${note.text}`} note={note} />);
+  });
+  const orphanNotes = notes.filter((n) => n.after > transcript.length);
+  for (const note of orphanNotes) rows.push(<NoteView key={`o${note.at}-${note.text}`} note={note} />);
+
+  return (
+    <Panel
+      id="chat"
+      title="Chat"
+      className="chat"
+      extra={
+        <button type="button" className="ghost" onClick={onReset} disabled={busy}>
+          Reset
+        </button>
+      }
+    >
+      <div className="chat-log" aria-live="polite">
+        {transcript.length === 0 && notes.length === 0 ? (
+          <p className="empty">No messages yet. Say something to the agent.</p>
+        ) : null}
+        {rows}
+        {streaming && streaming.index >= transcript.length ? (
+          <div className="msg msg-assistant msg-streaming" data-role="assistant">
+            <div className="msg-label">assistant</div>
+            <div className="msg-text">
+              {streaming.text}
+              <span className="cursor">▍</span>
+            </div>
+          </div>
+        ) : busy ? (
+          <div className="thinking">the agent is working…</div>
+        ) : null}
+        <div ref={end} />
+      </div>
+      <form className="chat-form" onSubmit={submit}>
+        <textarea
+          aria-label="Message"
+          placeholder={disabled ? 'The agent is not loaded' : 'Message the agent (Enter to send)'}
+          value={draft}
+          rows={2}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={disabled}
+        />
+        <button type="submit" disabled={busy || disabled || draft.trim() === ''}>
+          {busy ? 'Working…' : 'Send'}
+        </button>
+      </form>
+      {nextDemo && !busy && !disabled ? (
+        <div className="demo">
+          demo:{' '}
+          <button type="button" className="chip" onClick={() => setDraft(nextDemo)}>
+            {nextDemo}
+          </button>
+        </div>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,70 @@
+/** Skills: the catalog, which skills are loaded (LRU order), the active one, and how often each mounted. */
+import type { SessionConfig, SkillView } from '../protocol.js';
+import { Panel } from './Panel.js';
+
+export interface SkillsProps {
+  skills: SkillView[];
+  loaded: string[];
+  config: SessionConfig | null;
+}
+
+export function Skills({ skills, loaded, config }: SkillsProps) {
+  return (
+    <Panel
+      id="skills"
+      title="Skills"
+      extra={
+        <span className="muted">
+          {loaded.length} of {config?.maxLoadedSkills ?? '?'} loaded
+        </span>
+      }
+    >
+      <div className="lru" title="Loaded skills, least recently read first">
+        <span className="muted">LRU: </span>
+        {loaded.length === 0 ? (
+          <span className="muted">none loaded — the model calls {config?.readToolName ?? 'read_skill'}</span>
+        ) : (
+          loaded.map((name, i) => (
+            <span key={name}>
+              {i > 0 ? <span className="muted"> → </span> : null}
+              <span className={`badge ${i === loaded.length - 1 ? 'badge-active' : 'badge-loaded'}`}>{name}</span>
+            </span>
+          ))
+        )}
+        {loaded.length > 1 ? <span className="muted"> (next read unloads {loaded[0]} when full)</span> : null}
+      </div>
+      {skills.length === 0 ? (
+        <p className="empty">This agent has no skills.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>skill</th>
+              <th>state</th>
+              <th title="Times the skill was mounted (read while unloaded)">mounts</th>
+              <th>rendered by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {skills.map((skill) => (
+              <tr key={skill.name} data-skill={skill.name} data-state={skill.state}>
+                <td>
+                  <strong>{skill.name}</strong>
+                  <div className="muted small">{skill.description}</div>
+                </td>
+                <td>
+                  <span className={`badge badge-${skill.state}`}>{skill.state}</span>
+                  {skill.lru >= 0 ? <span className="muted small"> #{skill.lru + 1}</span> : null}
+                </td>
+                <td className="num">{skill.mounts}</td>
+                <td>
+                  <code>&lt;{skill.owner}&gt;</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,127 @@
+// @vitest-environment node
+/**
+ * End to end: `skilltree dev` on the fixture agent (scripted model) in its own process, the built
+ * playground in Debian's chromium. Sends a message, checks the Skills and Request panels, edits a
+ * skill file and checks that the conversation survived the reload. Saves docs/playground.png.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCopy, type ServerProcess, startServerProcess } from '../../../packages/cli/test/dev-helpers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const appDir = join(here, '..');
+const docsDir = join(appDir, '..', '..', 'docs');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let fixture: ReturnType<typeof fixtureCopy>;
+let server: ServerProcess;
+let browser: BrowserContext;
+let page: Page;
+let profile: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
+  }
+  await build({ root: appDir, configFile: join(appDir, 'vite.config.ts'), logLevel: 'warn' });
+  fixture = fixtureCopy();
+  server = await startServerProcess(fixture.module);
+  profile = mkdtempSync(join(tmpdir(), 'skilltree-chromium-'));
+  // A fresh profile: playwright passes it to chromium as --user-data-dir.
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1600, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  fixture?.cleanup();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('skilltree dev in a browser', () => {
+  it('chats, shows the loaded skill and its tools, and keeps the conversation across a reload', async () => {
+    await page.goto(server.url);
+    await page.getByText('live', { exact: true }).waitFor();
+    await expect(page.locator('[data-panel=skills] [data-skill=notes]').getAttribute('data-state')).resolves.toBe(
+      'unloaded',
+    );
+
+    await page.getByLabel('Message').fill('Remember to buy milk');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const chat = page.locator('[data-panel=chat]');
+    await chat.getByText('Noted: buy milk.').waitFor();
+    await expect(chat.locator('[data-tool-call=add_note]').count()).resolves.toBe(1);
+    await expect(chat.locator('.context-changed').first().textContent()).resolves.toContain(
+      'contextChanged notes loaded',
+    );
+
+    // Skills: notes loaded and active, mounted once.
+    const notes = page.locator('[data-panel=skills] [data-skill=notes]');
+    await expect(notes.getAttribute('data-state')).resolves.toBe('active');
+    await expect(notes.locator('td.num').textContent()).resolves.toBe('1');
+    // Request: the skill's tool with its JSON Schema, its context lines.
+    const request = page.locator('[data-panel=request]');
+    await expect(request.locator('[data-tool=add_note]').count()).resolves.toBe(1);
+    await expect(request.getByTestId('request-context').textContent()).resolves.toContain('Notes: buy milk');
+    await expect(page.locator('[data-panel=stores] [data-store=notes]').textContent()).resolves.toContain('buy milk');
+    await expect(page.locator('[data-panel=timeline] tbody tr').count()).resolves.toBe(3);
+
+    // Edit the skill: new instructions and a new tool.
+    const file = join(fixture.dir, 'notes.tsx');
+    const source = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      source
+        .replace('Version 1.', 'Version 2.')
+        .replace(
+          '      <NoteList />',
+          '      <NoteList />\n      <Tool name="clear_notes" description="Remove every note" input={z.object({})} run={() => "cleared"} />',
+        ),
+    );
+    await page.locator('.banner-ok').getByText('Reloaded notes.tsx').waitFor({ timeout: 15_000 });
+    await expect(page.locator('.banner-ok').textContent()).resolves.toContain('tool clear_notes added');
+
+    // The conversation survived: messages, the loaded skill, the store.
+    await expect(chat.getByText('Remember to buy milk').count()).resolves.toBe(1);
+    await expect(chat.getByText('Noted: buy milk.').count()).resolves.toBe(1);
+    await expect(notes.getAttribute('data-state')).resolves.toBe('active');
+    await expect(request.locator('[data-tool=clear_notes]').count()).resolves.toBe(1);
+    await expect(request.getByTestId('request-context').textContent()).resolves.toContain('Version 2.');
+    await expect(page.locator('[data-panel=tree] [data-tree-tool=clear_notes] .owner').textContent()).resolves.toBe(
+      '<Notes>',
+    );
+
+    // And it goes on with the new code.
+    await page.getByLabel('Message').fill('What are my notes?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await chat.getByText('Your notes: buy milk.').waitFor();
+
+    mkdirSync(docsDir, { recursive: true });
+    await page.screenshot({ path: join(docsDir, 'playground.png') });
+    expect(pageErrors).toEqual([]);
+  });
+});
