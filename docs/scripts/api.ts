@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Application, LogLevel } from 'typedoc';
+import { Application, Converter, LogLevel } from 'typedoc';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = join(docsDir, '..');
@@ -81,7 +81,17 @@ export async function generateApi(): Promise<Map<string, string>> {
       interfacePropertiesFormat: 'table',
       classPropertiesFormat: 'table',
       useCodeBlocks: true,
+      excludeScopesInPaths: true,
     } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
+    // Modules are named after their import path (`@skilltree/models/anthropic`), not their folder.
+    app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+      for (const mod of context.project.children ?? []) {
+        mod.name = mod.name.replace(
+          /^([\w-]+)\/src(?:\/index)?(\/.+)?$/,
+          (_all, pkg: string, sub = '') => `@skilltree/${pkg}${sub}`,
+        );
+      }
+    });
     const project = await app.convert();
     if (!project) throw new Error('TypeDoc could not convert the packages (see the errors above).');
     await app.generateOutputs(project);

@@ -133,3 +133,42 @@ test('what-the-model-receives.md is generated from a real session', async () => 
 test('api.md and api/ are generated from the TSDoc of every package', async () => {
   checkGenerated(await generateApi(), (path) => path.startsWith('api/'));
 }, 120_000);
+
+/** GitHub's heading anchor: lowercase, punctuation dropped, spaces to hyphens. */
+function anchors(markdown: string): Set<string> {
+  const out = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of markdown.replace(/```[\s\S]*?```/g, '').split('\n')) {
+    const heading = line.match(/^#{1,6} (.+)$/);
+    if (!heading) continue;
+    const base = heading[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+test('relative links between the pages resolve', () => {
+  const broken: string[] = [];
+  for (const page of pages) {
+    const text = readFileSync(join(docsDir, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path, hash] = target.split('#');
+      const file = path ? join(docsDir, path) : join(docsDir, page);
+      if (!existsSync(file)) {
+        broken.push(`${page}: ${target} (no such file)`);
+        continue;
+      }
+      if (hash && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(hash)) {
+        broken.push(`${page}: ${target} (no heading with that anchor)`);
+      }
+    }
+  }
+  expect(broken).toEqual([]);
+});
