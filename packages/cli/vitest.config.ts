@@ -4,6 +4,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: 120_000,
   },
 });

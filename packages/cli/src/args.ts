@@ -55,6 +55,7 @@ const ONLY: Record<string, Command[]> = {
   host: ['dev'],
   session: ['chat', 'run'],
   verbose: ['chat', 'run'],
+  'max-steps': ['chat', 'run'],
 };
 
 function usage(message: string): CliError {

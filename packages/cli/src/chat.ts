@@ -65,7 +65,7 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
   const { session, resumed } = openSession(setup);
   const state: ChatState = { session, failed: 0, current: null };
   const interactive = io.stdin.isTTY === true;
-  const name = basename(agent.path);
+  const name = args.module ?? basename(agent.path);
   if (resumed) {
     io.stderr.write(
       `${errStyle.dim(`Resumed ${session.transcript.length} messages from ${args.session} (loaded: ${session.loadedSkills.join(', ') || 'none'}).`)}\n`,
@@ -83,6 +83,7 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
         const ok = await turn(state, message, args, io, style);
         save(state, prepared, io, errStyle);
         if (!ok) return 1;
+        io.stdout.write('\n');
       }
       io.stdout.write(
         `${style.dim('Demo finished. Set ANTHROPIC_API_KEY or OPENAI_API_KEY (or pass --model) to chat for real.')}\n`,
@@ -122,6 +123,7 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
         } else {
           await turn(state, line, args, io, style);
           save(state, prepared, io, errStyle);
+          if (!interactive) io.stdout.write('\n');
         }
       }
       if (interactive) rl.prompt();

@@ -55,7 +55,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`skilltree ${args.join(' ')} timed out.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, options.timeout ?? 20_000);
+    }, options.timeout ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
