@@ -6,6 +6,7 @@ export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true },
   test: {
     environment: 'jsdom',
+    setupFiles: ['./test/setup.ts'],
     include: ['src/**/*.test.tsx', 'test/**/*.test.{ts,tsx}'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

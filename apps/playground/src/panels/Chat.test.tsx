@@ -1,0 +1,90 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { makeState, transcript } from '../../test/state.js';
+import { Chat, type ChatProps } from './Chat.js';
+
+function renderChat(props: Partial<ChatProps> = {}) {
+  const onSend = vi.fn();
+  const onReset = vi.fn();
+  const state = makeState();
+  render(
+    <Chat
+      transcript={state.transcript}
+      notes={state.notes}
+      streaming={null}
+      busy={false}
+      windowStart={0}
+      demoMessages={[]}
+      onSend={onSend}
+      onReset={onReset}
+      {...props}
+    />,
+  );
+  return { onSend, onReset };
+}
+
+describe('Chat', () => {
+  it('shows messages, tool calls inline and contextChanged lines apart from the text', () => {
+    renderChat();
+    expect(screen.getByText('Remember to buy milk')).toBeTruthy();
+    expect(screen.getByText('Noted: buy milk.')).toBeTruthy();
+    const call = document.querySelector('[data-tool-call=add_note]')!;
+    expect(call.textContent).toContain('"text": "buy milk"');
+    const changed = screen.getAllByLabelText('contextChanged lines');
+    expect(changed).toHaveLength(2);
+    expect(
+      within(changed[0])
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['contextChanged notes loaded', 'contextChanged notes added: Notes: none']);
+    // The tool result's own text stays outside the contextChanged list.
+    expect(screen.getByText('Loaded skill "notes"; it is now active.').closest('.context-changed')).toBeNull();
+  });
+
+  it('sends with the button and with Enter, then clears the box', () => {
+    const { onSend } = renderChat();
+    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'hello' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('hello');
+    expect(box.value).toBe('');
+    fireEvent.change(box, { target: { value: 'again' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenLastCalledWith('again');
+  });
+
+  it('does not send while a turn runs and shows the streamed text', () => {
+    const { onSend } = renderChat({ busy: true, streaming: { text: 'Thinking about mi', index: transcript.length } });
+    expect(screen.getByText('Thinking about mi')).toBeTruthy();
+    const box = screen.getByLabelText('Message');
+    fireEvent.change(box, { target: { value: 'hello' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: 'Working…' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows reload and error notes where they happened, and the window cut', () => {
+    renderChat({
+      windowStart: 2,
+      notes: [
+        { kind: 'reload', text: 'Reloaded notes.tsx: tool clear_notes added', after: 6, at: 1 },
+        { kind: 'error', text: 'scriptedModel ran out of steps', after: 3, at: 2 },
+      ],
+    });
+    const log = document.querySelector('.chat-log')!;
+    const text = log.textContent!;
+    expect(text.indexOf('out of steps')).toBeGreaterThan(text.indexOf('Loaded skill'));
+    expect(text.indexOf('Reloaded notes.tsx')).toBeGreaterThan(text.indexOf('Noted: buy milk.'));
+    expect(screen.getByRole('alert').textContent).toContain('scriptedModel ran out of steps');
+    expect(screen.getByText(/window starts here/)).toBeTruthy();
+    expect(document.querySelectorAll('.msg-outside')).toHaveLength(2);
+  });
+
+  it('offers the next demo message and resets', () => {
+    const { onReset } = renderChat({ demoMessages: ['Remember to buy milk', 'What are my notes?'] });
+    fireEvent.click(screen.getByRole('button', { name: 'What are my notes?' }));
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('What are my notes?');
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(onReset).toHaveBeenCalled();
+  });
+});

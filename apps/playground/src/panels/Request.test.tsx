@@ -1,0 +1,64 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeState } from '../../test/state.js';
+import { Request } from './Request.js';
+
+function renderRequest(overrides: Parameters<typeof makeState>[0] = {}) {
+  const state = makeState(overrides);
+  render(
+    <Request
+      request={state.request}
+      requestError={state.requestError}
+      transcript={state.transcript}
+      windowStart={state.windowStart}
+      config={state.config}
+    />,
+  );
+  return state;
+}
+
+describe('Request', () => {
+  it('shows system, context, tools with their JSON Schema, and the messages', () => {
+    renderRequest();
+    expect(screen.getByTestId('request-system').textContent).toContain('- notes — Write and list notes');
+    expect(screen.getByTestId('request-context').textContent).toContain('<skill name="notes" active="true">');
+    const tools = screen.getByLabelText('Tools in the request');
+    expect([...tools.querySelectorAll('[data-tool]')].map((li) => li.getAttribute('data-tool'))).toEqual([
+      'read_skill',
+      'add_note',
+    ]);
+    expect(tools.querySelector('[data-tool=add_note] .schema')!.textContent).toContain(
+      '"required": [\n    "text"\n  ]',
+    );
+    expect(screen.getByText(/2 tools · 6 of 6 messages/)).toBeTruthy();
+  });
+
+  it('places the context after the last user-role message (placement end)', () => {
+    renderRequest();
+    const items = [...document.querySelectorAll('.req-msg')];
+    const placed = items.findIndex((li) => li.querySelector('.placed-context'));
+    expect(placed).toBe(4); // the add_note result, the last tool/user message
+    expect(items[placed].textContent).toContain('</current_context>');
+  });
+
+  it('puts the context into the system prompt with placement system', () => {
+    const state = makeState();
+    renderRequest({ request: { ...state.request!, contextPlacement: 'system' } });
+    expect(screen.getByTestId('request-system').textContent).toContain('<current_context>');
+    expect(document.querySelector('.placed-context')).toBeNull();
+  });
+
+  it('draws the window as a cut line over the full transcript', () => {
+    const state = makeState();
+    renderRequest({ windowStart: 3, request: { ...state.request!, messages: state.transcript.slice(3) } });
+    const cut = screen.getByLabelText('window start');
+    expect(cut.textContent).toContain('the model receives the 3 messages below (the 3 above are not sent)');
+    expect(document.querySelectorAll('.req-msg.outside')).toHaveLength(3);
+    expect(screen.getByText(/3 sent of 6 in the transcript; window: at most 60/)).toBeTruthy();
+  });
+
+  it('says why there is no request instead of rendering nothing', () => {
+    renderRequest({ request: null, requestError: 'Duplicate tool name "add_note"' });
+    expect(screen.getByRole('alert').textContent).toContain('Duplicate tool name "add_note"');
+  });
+});

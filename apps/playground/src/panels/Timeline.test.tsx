@@ -1,0 +1,46 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeState } from '../../test/state.js';
+import { Timeline } from './Timeline.js';
+
+describe('Timeline', () => {
+  it('shows one row per model step with skills, tools, lines, bytes and the cached prefix', () => {
+    const state = makeState();
+    render(<Timeline entries={state.timeline} reloads={[]} />);
+    const second = document.querySelector('[data-step="1.2"]')!;
+    expect(second.textContent).toContain('+notes');
+    expect(second.textContent).toContain('+add_note');
+    expect(second.textContent).toContain('+2');
+    expect(second.textContent).toContain('1.5 kB');
+    expect(second.textContent).toContain('80%');
+    expect(document.querySelector('[data-step="1.1"]')!.textContent).toContain('first');
+    expect(screen.getByText('2 model steps')).toBeTruthy();
+  });
+
+  it('puts reloads between the steps they happened between', () => {
+    const state = makeState();
+    render(
+      <Timeline
+        entries={state.timeline}
+        reloads={[
+          { generation: 2, at: 1.5, files: ['notes.tsx'], changes: ['tool clear_notes added'], transcriptLength: 3 },
+        ]}
+      />,
+    );
+    const rows = [...document.querySelectorAll('tbody tr')].map((r) => r.textContent);
+    expect(rows[1]).toContain('reload #1 (notes.tsx): tool clear_notes added');
+    expect(rows[2]).toContain('1.2');
+  });
+
+  it('shows removed skills and tools', () => {
+    const state = makeState();
+    render(
+      <Timeline
+        entries={[{ ...state.timeline[1], loaded: ['weather'], unloaded: ['notes'], toolsRemoved: ['add_note'] }]}
+        reloads={[]}
+      />,
+    );
+    expect(document.querySelector('.removed')!.textContent).toContain('−notes');
+    expect([...document.querySelectorAll('.removed .pill')].map((p) => p.textContent)).toEqual(['−notes', '−add_note']);
+  });
+});

@@ -1,0 +1,36 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeState } from '../../test/state.js';
+import { Tree } from './Tree.js';
+
+describe('Tree', () => {
+  it('names the component that rendered each instruction, text line and tool', () => {
+    render(<Tree tree={makeState().tree} />);
+    const notes = document.querySelector('[data-tree-skill=notes]')!;
+    const lines = [...notes.querySelectorAll('.tree-line')].map((li) => [
+      li.querySelector('.kind')!.textContent,
+      li.querySelector('.line')!.textContent,
+      li.querySelector('.owner')!.textContent,
+    ]);
+    expect(lines).toEqual([
+      ['Instructions', 'Keep notes short.', '<Notes>'],
+      ['Text', 'Notes: buy milk', '<NoteList>'],
+    ]);
+    expect(notes.querySelector('[data-tree-tool=add_note] .owner')!.textContent).toBe('<Notes>');
+    expect(document.querySelector('[data-tree-tool=now] .owner')!.textContent).toBe('<Clock>');
+    expect(screen.getByText('→ system')).toBeTruthy();
+    expect(screen.getByText(/<Agent maxLoadedSkills=\{2\}>/)).toBeTruthy();
+  });
+
+  it('shows unloaded skills without children, and tree problems', () => {
+    const tree = makeState().tree!;
+    render(<Tree tree={{ ...tree, problems: ['Duplicate tool name "x"'] }} />);
+    expect(document.querySelector('[data-tree-skill=weather]')!.textContent).toContain('children not mounted');
+    expect(screen.getByRole('alert').textContent).toContain('Duplicate tool name "x"');
+  });
+
+  it('says when the agent is not loaded', () => {
+    render(<Tree tree={null} />);
+    expect(screen.getByText('The agent is not loaded.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,154 @@
+/** A DevState like the one `skilltree dev` sends after "Remember to buy milk" on the fixture agent. */
+import type { DevState, Message } from '../src/protocol.js';
+
+export const transcript: Message[] = [
+  { role: 'user', content: 'Remember to buy milk' },
+  {
+    role: 'assistant',
+    content: 'Let me open my notes.',
+    toolCalls: [{ id: 'call_1', name: 'read_skill', input: { name: 'notes' } }],
+  },
+  {
+    role: 'tool',
+    toolCallId: 'call_1',
+    name: 'read_skill',
+    content:
+      'Loaded skill "notes"; it is now active.\ncontextChanged notes loaded\ncontextChanged notes added: Notes: none',
+  },
+  { role: 'assistant', content: '', toolCalls: [{ id: 'call_2', name: 'add_note', input: { text: 'buy milk' } }] },
+  {
+    role: 'tool',
+    toolCallId: 'call_2',
+    name: 'add_note',
+    content: 'added buy milk\ncontextChanged notes added: Notes: buy milk',
+  },
+  { role: 'assistant', content: 'Noted: buy milk.' },
+];
+
+const context =
+  '<current_context>\n<agent>\nThe user is testing the playground.\n</agent>\n<skill name="notes" active="true">\nKeep notes short.\nNotes: buy milk\n</skill>\n</current_context>';
+
+export function makeState(overrides: Partial<DevState> = {}): DevState {
+  return {
+    module: '/tmp/project/agent.tsx',
+    generation: 1,
+    model: 'scripted',
+    busy: false,
+    error: null,
+    loadError: null,
+    config: {
+      maxLoadedSkills: 2,
+      maxTranscriptMessages: 60,
+      contextLineLimit: 200,
+      contextPlacement: 'end',
+      readToolName: 'read_skill',
+      maxSteps: 20,
+      toolTimeout: 60_000,
+    },
+    transcript,
+    windowStart: 0,
+    request: {
+      system:
+        'You keep notes for the user.\n\n## Skills\n- notes — Write and list notes\n- weather — Report the weather',
+      context,
+      messages: transcript,
+      tools: [
+        {
+          name: 'read_skill',
+          description: 'Load a skill by name',
+          inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+        {
+          name: 'add_note',
+          description: 'Add a note',
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        },
+      ],
+      contextPlacement: 'end',
+    },
+    requestError: null,
+    skills: [
+      { name: 'notes', description: 'Write and list notes', state: 'active', mounts: 1, lru: 0, owner: 'NotesAgent' },
+      {
+        name: 'weather',
+        description: 'Report the weather',
+        state: 'unloaded',
+        mounts: 0,
+        lru: -1,
+        owner: 'NotesAgent',
+      },
+    ],
+    loaded: ['notes'],
+    stores: { notes: { notes: ['buy milk'] } },
+    tree: {
+      agent: {
+        props: { maxLoadedSkills: 2 },
+        instructions: ['You keep notes for the user.'],
+        lines: [{ line: 'The user is testing the playground.', kind: 'text', owner: 'NotesAgent' }],
+        tools: [{ name: 'now', description: 'The current time', owner: 'Clock', skill: null }],
+      },
+      skills: [
+        {
+          name: 'notes',
+          description: 'Write and list notes',
+          owner: 'NotesAgent',
+          state: 'active',
+          lines: [
+            { line: 'Keep notes short.', kind: 'instructions', owner: 'Notes' },
+            { line: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },
+          ],
+          tools: [{ name: 'add_note', description: 'Add a note', owner: 'Notes', skill: 'notes' }],
+        },
+        {
+          name: 'weather',
+          description: 'Report the weather',
+          owner: 'NotesAgent',
+          state: 'unloaded',
+          lines: [],
+          tools: [],
+        },
+      ],
+      problems: [],
+    },
+    timeline: [
+      {
+        turn: 1,
+        step: 1,
+        at: 1,
+        loaded: [],
+        unloaded: [],
+        toolsAdded: ['read_skill'],
+        toolsRemoved: [],
+        linesAdded: 1,
+        linesRemoved: 0,
+        lineSamples: ['The user is testing the playground.'],
+        bytes: 800,
+        prefixBytes: 0,
+        messages: 1,
+        transcript: 1,
+        generation: 1,
+      },
+      {
+        turn: 1,
+        step: 2,
+        at: 2,
+        loaded: ['notes'],
+        unloaded: [],
+        toolsAdded: ['add_note'],
+        toolsRemoved: [],
+        linesAdded: 2,
+        linesRemoved: 0,
+        lineSamples: ['Keep notes short.', 'Notes: none'],
+        bytes: 1500,
+        prefixBytes: 1200,
+        messages: 3,
+        transcript: 3,
+        generation: 1,
+      },
+    ],
+    reloads: [],
+    notes: [],
+    demoMessages: ['Remember to buy milk', 'What are my notes?'],
+    ...overrides,
+  };
+}
