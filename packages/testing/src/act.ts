@@ -19,6 +19,9 @@ export function setReactActEnvironment(value: boolean | undefined): void {
 type ReactAct = (callback: () => unknown) => unknown;
 const reactAct = (React as unknown as { act?: ReactAct }).act;
 
+/** How many `act` callbacks of this package are running. */
+let actDepth = 0;
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 }
@@ -45,6 +48,11 @@ export function act(callback: () => unknown): unknown {
   if (!reactAct) return callback();
   const previous = getIsReactActEnvironment();
   setReactActEnvironment(true);
+  actDepth++;
+  const done = () => {
+    actDepth--;
+    setReactActEnvironment(previous);
+  };
   try {
     let async = false;
     const result = reactAct(() => {
@@ -53,21 +61,21 @@ export function act(callback: () => unknown): unknown {
       return value;
     });
     if (!async) {
-      setReactActEnvironment(previous);
+      done();
       return result;
     }
     return Promise.resolve(result as PromiseLike<unknown>).then(
       (value) => {
-        setReactActEnvironment(previous);
+        done();
         return value;
       },
       (error) => {
-        setReactActEnvironment(previous);
+        done();
         throw error;
       },
     );
   } catch (error) {
-    setReactActEnvironment(previous);
+    done();
     throw error;
   }
 }
@@ -90,5 +98,18 @@ export async function withoutActEnvironment<T>(operation: () => Promise<T>): Pro
     return await operation();
   } finally {
     if (--asyncDepth === 0) setReactActEnvironment(savedEnvironment);
+  }
+}
+
+/**
+ * Throws when called inside an `act` callback (of this package's `act`). The session waits for
+ * React's work to finish (renders, effects, the updates effects make); inside `act` React queues
+ * that work until the scope ends, so the session would record a result that misses it.
+ */
+export function assertOutsideAct(method: string): void {
+  if (actDepth > 0) {
+    throw new Error(
+      `${method} was called inside act(...). Call it without act: it settles React's work itself, and inside act React holds that work back until the act scope ends, so the result would miss it.`,
+    );
   }
 }

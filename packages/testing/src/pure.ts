@@ -4,8 +4,25 @@
  *
  * @packageDocumentation
  */
-export { act, getIsReactActEnvironment, setReactActEnvironment, withoutActEnvironment } from './act.js';
+export {
+  act,
+  assertOutsideAct,
+  getIsReactActEnvironment,
+  setReactActEnvironment,
+  withoutActEnvironment,
+} from './act.js';
 export { cleanup } from './cleanup.js';
+export {
+  type MatcherResult,
+  type MatcherTarget,
+  type MatcherThis,
+  matchers,
+  type SkilltreeMatchers,
+  toHaveActiveSkill,
+  toHaveContext,
+  toHaveLoadedSkill,
+  toHaveTool,
+} from './matchers.js';
 export { type PrettyOptions, prettyMessage, prettyRequest, prettySchema, prettyTool } from './pretty.js';
 export {
   type BoundQueries,

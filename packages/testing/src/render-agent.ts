@@ -14,7 +14,7 @@ import {
   type Turn,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
-import { act, withoutActEnvironment } from './act.js';
+import { act, assertOutsideAct, withoutActEnvironment } from './act.js';
 import { track, untrack } from './cleanup.js';
 import { type PrettyOptions, prettyRequest } from './pretty.js';
 import { type BoundQueries, bindQueries } from './queries.js';
@@ -109,6 +109,10 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     if (unmounted)
       throw new Error(`agent.${method}() was called after unmount(): render a new agent with renderAgent().`);
   };
+  const assertCanRun = (method: string) => {
+    assertMounted(method);
+    assertOutsideAct(`agent.${method}()`);
+  };
 
   const handle: AgentHandle = {
     ...queries,
@@ -122,18 +126,18 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     get unmounted() {
       return unmounted;
     },
-    readSkill(name) {
-      assertMounted('readSkill');
+    async readSkill(name) {
+      assertCanRun('readSkill');
       return withoutActEnvironment(() => session.readSkill(name));
     },
     async callTool(name, input = {}) {
-      assertMounted('callTool');
+      assertCanRun('callTool');
       const call = { id: session.nextCallId(), name, input };
       session.addAssistantMessage({ content: '', toolCalls: [call] });
       return withoutActEnvironment(() => session.callTool(call));
     },
     async say(text) {
-      assertMounted('say');
+      assertCanRun('say');
       try {
         return await withoutActEnvironment(() => session.send(text));
       } catch (error) {

@@ -75,3 +75,18 @@ test('async act resolves with the callback value and restores the environment', 
   expect(value).toBe(42);
   expect(getIsReactActEnvironment()).toBe(true);
 });
+
+test('calling a session operation inside act fails with a clear error instead of recording a stale result', async () => {
+  const agent = renderAgent(<ShopAgent />);
+  await expect(act(() => agent.readSkill('shopping'))).rejects.toThrow(
+    'agent.readSkill() was called inside act(...). Call it without act',
+  );
+  await agent.readSkill('shopping');
+  await expect(act(() => agent.callTool('search', { q: 'lamp' }))).rejects.toThrow(
+    'agent.callTool() was called inside act(...)',
+  );
+  expect(agent.transcript).toEqual([]);
+  // The agent keeps working after the failed act.
+  const result = await agent.callTool('search', { q: 'lamp' });
+  expect(result.content).toContain('contextChanged shopping added: Searches: 1');
+});
