@@ -1,0 +1,188 @@
+/**
+ * `startDevServer` in its own process (as `skilltree dev` runs it) on a temp copy of the fixture
+ * agent: the SSE stream, the send endpoint, reloads that keep the conversation, errors.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DevState } from '../src/dev/protocol.js';
+import { fixtureCopy, readSse, type ServerProcess, type SseReader, startServerProcess } from './dev-helpers.js';
+
+let fixture: ReturnType<typeof fixtureCopy>;
+let server: ServerProcess;
+let events: SseReader;
+
+async function api(path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(new URL(path, server.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+const state = async (): Promise<DevState> => (await api('/api/state')).json;
+
+function edit(file: string, change: (source: string) => string): void {
+  const path = join(fixture.dir, file);
+  writeFileSync(path, change(readFileSync(path, 'utf8')));
+}
+
+beforeAll(async () => {
+  fixture = fixtureCopy();
+  server = await startServerProcess(fixture.module);
+  events = await readSse(new URL('/api/events', server.url).href);
+}, 30_000);
+
+afterAll(async () => {
+  events?.close();
+  await server?.stop();
+  fixture?.cleanup();
+});
+
+describe('skilltree dev server', () => {
+  it('streams the state over server-sent events as soon as the page connects', async () => {
+    const first = await events.waitFor((e) => e.event === 'state');
+    const s = first.data as DevState;
+    expect(s.model).toBe('scripted');
+    expect(s.loadError).toBeNull();
+    expect(s.skills.map((k) => [k.name, k.state])).toEqual([
+      ['notes', 'unloaded'],
+      ['weather', 'unloaded'],
+    ]);
+    expect(s.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now']);
+    expect(s.tree?.agent.tools).toEqual([
+      { name: 'now', description: 'The current time', owner: 'Clock', skill: null },
+    ]);
+    expect(s.demoMessages).toEqual(['Remember to buy milk', 'What are my notes?']);
+  });
+
+  it('runs a turn from the send endpoint and streams it', async () => {
+    const { status, json } = await api('/api/send', { text: 'Remember to buy milk' });
+    expect(status).toBe(200);
+    expect(json).toEqual({ ok: true, text: 'Noted: buy milk.', steps: 3 });
+    await events.waitFor(
+      (e) => e.event === 'live' && e.data.type === 'text-delta' && e.data.text === 'Noted: buy milk.',
+    );
+    await events.waitFor(
+      (e) => e.event === 'live' && e.data.type === 'tool-call' && e.data.toolCall.name === 'add_note',
+    );
+    const s = (await events.waitFor((e) => e.event === 'state' && e.data.transcript.length === 6 && !e.data.busy))
+      .data as DevState;
+    expect(s.loaded).toEqual(['notes']);
+    expect(s.skills.find((k) => k.name === 'notes')).toMatchObject({ state: 'active', mounts: 1, owner: 'NotesAgent' });
+    expect(s.stores).toEqual({ notes: { notes: ['buy milk'] } });
+    expect(s.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'add_note']);
+    expect(s.request?.context).toContain('Notes: buy milk');
+    expect(s.tree?.skills[0].lines).toEqual([
+      { line: "Keep the user's notes short. Version 1.", kind: 'instructions', owner: 'Notes' },
+      { line: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },
+    ]);
+    expect(s.timeline.map((t) => `${t.turn}.${t.step}`)).toEqual(['1.1', '1.2', '1.3']);
+    expect(s.timeline[1]).toMatchObject({ loaded: ['notes'], toolsAdded: ['add_note'], linesAdded: 2 });
+    expect(s.timeline[2].prefixBytes).toBeGreaterThan(0);
+    expect(s.timeline[2].prefixBytes).toBeLessThan(s.timeline[2].bytes);
+  });
+
+  it('refuses an empty message', async () => {
+    const { status, json } = await api('/api/send', { text: '  ' });
+    expect(status).toBe(400);
+    expect(json.error).toContain('text');
+    expect((await api('/api/nope')).status).toBe(404);
+  });
+
+  it('reloads an edited skill and keeps transcript, loaded skills and stores', async () => {
+    const before = await state();
+    edit('notes.tsx', (source) =>
+      source
+        .replace('Version 1.', 'Version 2.')
+        .replace(
+          '      <NoteList />',
+          '      <NoteList />\n      <Tool name="clear_notes" description="Remove every note" input={z.object({})} run={() => "cleared"} />',
+        ),
+    );
+    const reloaded = (await events.waitFor((e) => e.event === 'state' && e.data.generation === 2, 15_000))
+      .data as DevState;
+    expect(reloaded.transcript).toEqual(before.transcript);
+    expect(reloaded.loaded).toEqual(['notes']);
+    expect(reloaded.stores).toEqual({ notes: { notes: ['buy milk'] } });
+    expect(reloaded.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'add_note', 'clear_notes']);
+    expect(reloaded.request?.context).toContain("Keep the user's notes short. Version 2.");
+    expect(reloaded.reloads).toHaveLength(1);
+    expect(reloaded.reloads[0].files).toEqual(['notes.tsx']);
+    expect(reloaded.reloads[0].changes).toEqual([
+      'tool clear_notes added',
+      "context + Keep the user's notes short. Version 2.",
+      "context − Keep the user's notes short. Version 1.",
+    ]);
+    expect(reloaded.notes.at(-1)).toMatchObject({ kind: 'reload', after: 6 });
+    expect(server.output()).toContain('reloaded notes.tsx');
+
+    // The conversation goes on with the new code, and the model sees the kept store.
+    const { json } = await api('/api/send', { text: 'What are my notes?' });
+    expect(json).toEqual({ ok: true, text: 'Your notes: buy milk.', steps: 1 });
+    expect((await state()).transcript).toHaveLength(8);
+  }, 30_000);
+
+  it('keeps running the last good code when an edit does not compile, and recovers', async () => {
+    edit('notes.tsx', (source) => source.replace('export function Notes() {', 'export function Notes( {'));
+    const broken = (await events.waitFor((e) => e.event === 'state' && e.data.loadError !== null, 15_000))
+      .data as DevState;
+    expect(broken.loadError).toMatch(/notes\.tsx|Transform failed|Expected/);
+    expect(broken.transcript).toHaveLength(8);
+    expect(broken.request?.tools.map((t) => t.name)).toContain('clear_notes');
+    expect(broken.notes.at(-1)?.kind).toBe('reload-error');
+    expect(server.output()).toContain('reload failed');
+
+    edit('notes.tsx', (source) => source.replace('export function Notes( {', 'export function Notes() {'));
+    const fixed = (
+      await events.waitFor((e) => e.event === 'state' && e.data.loadError === null && e.data.generation > 2, 15_000)
+    ).data as DevState;
+    expect(fixed.transcript).toHaveLength(8);
+    expect(fixed.loaded).toEqual(['notes']);
+    expect(fixed.notes.at(-1)?.text).toContain('the error is fixed');
+  }, 40_000);
+
+  it('reports a model error in the state and the terminal, and the next send still works after a reset', async () => {
+    expect((await api('/api/send', { text: 'Anything?' })).json).toMatchObject({ ok: true, text: 'Anything else?' });
+    const failed = await api('/api/send', { text: 'And now?' });
+    expect(failed.json.ok).toBe(false);
+    expect(failed.json.error).toContain('scriptedModel ran out of steps');
+    const s = await state();
+    expect(s.error).toContain('ran out of steps');
+    expect(s.notes.at(-1)).toMatchObject({ kind: 'error' });
+    expect(server.output()).toContain('the turn failed: scriptedModel ran out of steps');
+
+    const reset = (await api('/api/reset', {})).json as DevState;
+    expect(reset.transcript).toEqual([]);
+    expect(reset.loaded).toEqual([]);
+    expect(reset.timeline).toEqual([]);
+    expect(reset.error).toBeNull();
+    expect((await api('/api/send', { text: 'Remember to buy milk' })).json).toMatchObject({ ok: true, steps: 3 });
+  }, 30_000);
+
+  it('serves the playground page (or a page that says how to build it)', async () => {
+    const res = await fetch(server.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toMatch(/skilltree playground|playground is not built/);
+  });
+});
+
+describe('skilltree dev errors', () => {
+  it('says which port is taken and what to do', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const port = (blocker.address() as { port: number }).port;
+    const copy = fixtureCopy();
+    try {
+      await expect(startServerProcess(copy.module, port)).rejects.toThrow(
+        `Port ${port} on 127.0.0.1 is already in use`,
+      );
+    } finally {
+      blocker.close();
+      copy.cleanup();
+    }
+  }, 30_000);
+});
