@@ -1,5 +1,6 @@
 import { scriptedModel } from '@skilltree/core';
 import { callTool, cleanup, readSkill, renderAgent, reply } from '@skilltree/testing';
+import { useEffect } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { ShopAgent } from './fixtures/shop.js';
 
@@ -113,9 +114,26 @@ test('renderAgent and rerender throw the error the tree throws while rendering',
 });
 
 test('unmount runs effect cleanups, and queries then see an empty tree', async () => {
-  const agent = renderAgent(<ShopAgent />);
+  const events: string[] = [];
+  function Tracked() {
+    useEffect(() => {
+      events.push('mounted');
+      return () => {
+        events.push('cleaned up');
+      };
+    }, []);
+    return null;
+  }
+  const agent = renderAgent(
+    <>
+      <ShopAgent />
+      <Tracked />
+    </>,
+  );
   await agent.readSkill('shopping');
+  expect(events).toEqual(['mounted']);
   agent.unmount();
+  expect(events).toEqual(['mounted', 'cleaned up']);
   expect(agent.unmounted).toBe(true);
   expect(agent.session.disposed).toBe(true);
   expect(agent.queryByTool('add_to_cart')).toBeNull();
