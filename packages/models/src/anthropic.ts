@@ -42,7 +42,7 @@ export interface AnthropicOptions extends RetryOptions {
   timeoutMs?: number;
   /** Extra HTTP headers sent with every request (e.g. `anthropic-beta`). */
   headers?: Record<string, string>;
-  /** Extra fields merged into every request body (e.g. `{ thinking: {…} }`, `{ stop_sequences: […] }`). */
+  /** Extra fields merged into every request body (e.g. `{ stop_sequences: […] }`, `{ metadata: {…} }`). */
   extraBody?: Record<string, unknown>;
   /** A custom `fetch` (proxies, tests). */
   fetch?: typeof globalThis.fetch;

@@ -152,6 +152,7 @@ interface PendingCall {
 /** Converts the chunks of one streamed completion into stream parts. */
 async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): AsyncGenerator<ModelStreamPart> {
   const calls: PendingCall[] = [];
+  const slots = new Map<number, number>();
   let usage: Usage | undefined;
   let finished = false;
   for await (const chunk of chunks) {
@@ -162,11 +163,17 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
     const delta = choice.delta ?? {};
     if (typeof delta.content === 'string' && delta.content) yield { type: 'text-delta', text: delta.content };
     for (const d of delta.tool_calls ?? []) {
-      // Servers that send each call whole may omit `index`: a new id then starts a new call.
-      let index = typeof d.index === 'number' ? d.index : d.id ? calls.length : calls.length - 1;
-      if (index < 0) index = 0;
-      calls[index] ??= { name: '', args: '' };
-      const call = calls[index];
+      // Fragments name their call by `index`. Some servers send every call whole with `index: 0`, or
+      // with no index at all: a new id where a different call already sits starts a new call.
+      const key = typeof d.index === 'number' ? d.index : -1;
+      let slot = slots.get(key);
+      const current = slot === undefined ? undefined : calls[slot];
+      if (slot === undefined || (d.id && current?.id && current.id !== d.id)) {
+        slot = calls.length;
+        calls.push({ name: '', args: '' });
+        slots.set(key, slot);
+      }
+      const call = calls[slot];
       if (d.id) call.id = d.id;
       if (d.function?.name) call.name += d.function.name;
       const args: unknown = d.function?.arguments;
@@ -179,7 +186,6 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
     throw networkError('openai', new Error('the stream ended before a finish_reason (connection dropped?)'));
   }
   for (const [i, call] of calls.entries()) {
-    if (!call) continue;
     if (!call.name) throw malformedError('openai', `streamed tool call ${i} has no function name`);
     const input = call.rawInput !== undefined ? call.rawInput : parseToolArguments(call.args);
     yield { type: 'tool-call', id: call.id ?? `call_${i}`, name: call.name, input };

@@ -187,7 +187,7 @@ describe('openai: responses', () => {
     ]);
   });
 
-  it('accepts whole tool calls without index or id (some local servers send those)', async () => {
+  it('accepts whole tool calls without index, or all with index 0 (some local servers send those)', async () => {
     const chunk = (delta: unknown, finish: string | null = null) => ({
       data: {
         id: 'c',
@@ -203,6 +203,13 @@ describe('openai: responses', () => {
           tool_calls: [{ id: 'a', type: 'function', function: { name: 'add_to_cart', arguments: '{"sku":"x"}' } }],
         }),
         chunk({ tool_calls: [{ id: 'b', type: 'function', function: { name: 'checkout', arguments: '{}' } }] }),
+        chunk({
+          tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'add_to_cart', arguments: '' } }],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"sku":"y"}' } }] }),
+        chunk({
+          tool_calls: [{ index: 0, id: 'd', type: 'function', function: { name: 'checkout', arguments: '{}' } }],
+        }),
         chunk({}, 'tool_calls'),
         { data: '[DONE]' },
       ]),
@@ -211,6 +218,8 @@ describe('openai: responses', () => {
     expect(parts).toEqual([
       { type: 'tool-call', id: 'a', name: 'add_to_cart', input: { sku: 'x' } },
       { type: 'tool-call', id: 'b', name: 'checkout', input: {} },
+      { type: 'tool-call', id: 'c', name: 'add_to_cart', input: { sku: 'y' } },
+      { type: 'tool-call', id: 'd', name: 'checkout', input: {} },
       { type: 'finish', usage: undefined },
     ]);
   });
