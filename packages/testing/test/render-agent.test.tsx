@@ -164,3 +164,11 @@ test('request() is a plain copy: mutating it does not touch the session', () => 
   request.tools.length = 0;
   expect(agent.request().tools.length).toBe(2);
 });
+
+test('tool-call ids stay unique when the test and the scripted model both make calls', async () => {
+  const agent = renderAgent(<ShopAgent />, { model: scriptedModel([callTool('whoami'), reply('Ada.')]) });
+  await agent.callTool('whoami');
+  await agent.say('who am I?');
+  const ids = agent.transcript.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : []));
+  expect(ids).toEqual(['call_1', 'call_2']);
+});
