@@ -107,7 +107,7 @@ describe('skilltree dev server', () => {
     expect(reloaded.transcript).toEqual(before.transcript);
     expect(reloaded.loaded).toEqual(['notes']);
     expect(reloaded.stores).toEqual({ notes: { notes: ['buy milk'] } });
-    expect(reloaded.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'add_note', 'clear_notes']);
+    expect(reloaded.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'clear_notes', 'add_note']);
     expect(reloaded.request?.context).toContain("Keep the user's notes short. Version 2.");
     expect(reloaded.reloads).toHaveLength(1);
     expect(reloaded.reloads[0].files).toEqual(['notes.tsx']);

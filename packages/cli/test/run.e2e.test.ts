@@ -199,7 +199,7 @@ describe('skilltree run errors', () => {
     expect(result.stderr).toMatch(/scriptedModel ran out of steps/);
   });
 
-  it('exits 1 on a missing module, a module without a default export, a module that throws', async () => {
+  it('exits 1 on a missing module, a module without a default export, a module or agent that throws', async () => {
     const missing = await runCli(['run', 'test/fixtures/nope.tsx', '-m', 'hi']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^skilltree: Agent module not found: test\/fixtures\/nope\.tsx/);
@@ -214,6 +214,17 @@ describe('skilltree run errors', () => {
     ]);
     expect(noDefault.code).toBe(1);
     expect(noDefault.stderr).toMatch(/no default export to run.*\(it exports: Helper\)/);
+
+    const render = await runCli([
+      'run',
+      'test/fixtures/throws-on-render.tsx',
+      '-m',
+      'hi',
+      '--model',
+      'scripted:test/fixtures/script-lamp.json',
+    ]);
+    expect(render.code).toBe(1);
+    expect(render.stderr).toMatch(/^skilltree: The agent failed to mount: render exploded/);
 
     const throws = await runCli(['run', 'test/fixtures/throws-on-import.tsx', '-m', 'hi']);
     expect(throws.code).toBe(1);
