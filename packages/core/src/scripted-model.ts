@@ -3,7 +3,7 @@
  */
 import type { Model, ModelRequest, ModelResponse } from './types.js';
 
-/** A tool call in a script; `id` is generated when left out. */
+/** A tool call in a script; when `id` is left out the session assigns one (`call_N`). */
 export interface ScriptedToolCall {
   id?: string;
   name: string;
@@ -38,7 +38,6 @@ export interface ScriptedModel extends Model {
 export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
   if (!Array.isArray(steps)) throw new Error('scriptedModel(steps) needs an array of steps.');
   let next = 0;
-  let ids = 0;
   const requests: ModelRequest[] = [];
   return {
     name: 'scripted',
@@ -59,7 +58,8 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
       return {
         text: response?.text ?? '',
         toolCalls: (response?.toolCalls ?? []).map((call: ScriptedToolCall) => ({
-          id: call.id ?? `call_${++ids}`,
+          // Left empty when not scripted: the session assigns ids unique within it.
+          id: call.id ?? '',
           name: call.name,
           input: call.input ?? {},
         })),

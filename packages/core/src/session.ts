@@ -253,6 +253,8 @@ export class Session {
   /** The next request, exactly as the model will receive it. Reflects every committed state change. */
   request(): ModelRequest {
     this.#assertLive();
+    // Store updates commit on a microtask: flush so the request sees them now.
+    this.#flush();
     const snap = this.#tree();
     this.#validate(snap);
     const config = this.config;
@@ -444,6 +446,16 @@ export class Session {
         };
       },
     };
+  }
+
+  /**
+   * Resolves once React has nothing left to do: sync work, passive effects and the updates they
+   * schedule. Tool calls and `send` settle by themselves; call this after changing state from
+   * outside (a timer, caller code) to read a fresh request.
+   */
+  async settled(): Promise<void> {
+    this.#assertLive();
+    await this.#settle();
   }
 
   /** Subscribes to events: `'event'` for all of them, or one type. Returns the unsubscribe function. */

@@ -433,3 +433,31 @@ describe('snapshots', () => {
     expect(() => session.request()).toThrow('This session is disposed');
   });
 });
+
+describe('ids and freshness from caller code', () => {
+  test('tool-call ids are unique within a session, whoever makes the calls', async () => {
+    const session = createSession(<ShopAgent />, {
+      model: scriptedModel([{ toolCalls: [{ name: 'read_skill', input: { name: 'alpha' } }] }, { text: 'ok' }]),
+    });
+    await call(session, 'read_skill', { name: 'beta' });
+    await session.send('hi');
+    const ids = session.transcript.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []));
+    expect(ids).toEqual(['call_1', 'call_2']);
+  });
+
+  test('request() sees a store update made by caller code at once', async () => {
+    const session = createSession(<ShopAgent />);
+    await session.readSkill('shopping');
+    cart.of(session).setState({ items: ['mug'] });
+    expect(session.request().context).toContain('Cart: mug');
+  });
+
+  test('settled() waits for updates that effects schedule', async () => {
+    const session = createSession(<ShopAgent />);
+    await session.readSkill('shopping');
+    setTimeout(() => cart.of(session).setState({ items: ['late'] }), 1);
+    await new Promise((r) => setTimeout(r, 5));
+    await session.settled();
+    expect(session.request().context).toContain('Cart: late');
+  });
+});
