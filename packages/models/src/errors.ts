@@ -120,6 +120,9 @@ const NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
+/** The SDKs' connection error classes (no HTTP status: the request got no answer). */
+const CONNECTION_ERRORS = new Set(['APIConnectionError', 'APIConnectionTimeoutError']);
+
 /**
  * Whether `error` (or one of its causes) is a network failure: a refused or reset connection, a socket
  * closed mid-response, a timeout, or an SDK's connection error.
@@ -129,7 +132,8 @@ export function isNetworkError(error: unknown): boolean {
   for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
     const e = current as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
     if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
-    if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') return true;
+    const type = (current as { constructor?: { name?: unknown } }).constructor?.name;
+    if (CONNECTION_ERRORS.has(String(e.name)) || CONNECTION_ERRORS.has(String(type))) return true;
     if (
       typeof e.message === 'string' &&
       /^(fetch failed|terminated|other side closed|socket hang up)$/i.test(e.message)

@@ -326,6 +326,24 @@ describe('openai: errors and retries', () => {
     expect(error.message).toMatch(/^openai: network error: .*finish_reason.*not retried\)$/);
   });
 
+  it('an attempt that times out is retried as a network error', async () => {
+    server.queue(() => {}, json(200, openaiCompletion({ text: 'ok' })));
+    expect((await model({ timeoutMs: 100 }).generate(simpleRequest(), {})).text).toBe('ok');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('uses a client you pass, with its own retries switched off', async () => {
+    const { default: OpenAI } = await import('openai');
+    const client = new OpenAI({ apiKey: 'sk-own', baseURL: `${server.url}/v1`, maxRetries: 5 });
+    server.queue(json(500, { error: { message: 'boom' } }));
+    const error = await openai({ model: 'gpt-test', client, maxRetries: 0 })
+      .generate(simpleRequest(), {})
+      .catch((e) => e);
+    expect(error.message).toBe('openai: HTTP 500 boom');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0].headers.authorization).toBe('Bearer sk-own');
+  });
+
   it('passes the AbortSignal through', async () => {
     server.queue(() => {});
     const controller = new AbortController();
