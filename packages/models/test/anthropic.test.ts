@@ -291,6 +291,27 @@ describe('anthropic: errors and retries', () => {
     expect(error.message).toBe('user stopped');
   });
 
+  it('an abort ends a stream that is in progress', async () => {
+    server.queue(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of anthropicEvents({ text: 'Hello there' }).slice(0, 4)) {
+        res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+      }
+      // …and then nothing more: the stream stays open.
+    });
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const part of model().stream!(simpleRequest(), { signal: controller.signal })) {
+        seen.push(part);
+        controller.abort(new Error('user stopped'));
+      }
+    })().catch((e) => e);
+    expect(seen).toEqual([{ type: 'text-delta', text: 'Hello' }]);
+    expect(error.message).toBe('user stopped');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('an abort also ends the wait between retries', async () => {
     server.queue(json(503, { type: 'error', error: { type: 'api_error', message: 'down' } }, { 'retry-after': '30' }));
     const controller = new AbortController();
