@@ -11,7 +11,7 @@ import { type Container, createContainer, hasPendingWork, reconciler } from './r
 import { type Runtime, RuntimeContext, type SkillState } from './runtime.js';
 import { readTree, type ToolEntry, type TreeSnapshot } from './serialize.js';
 import type { AgentStoreDef } from './store.js';
-import { runTool } from './tool-call.js';
+import { decodeInput, runTool } from './tool-call.js';
 import type {
   AssistantMessage,
   ContextPlacement,
@@ -733,9 +733,11 @@ export class Session {
     return `Unknown skill: "${name}". Skills: ${names.join(', ') || 'none'}.`;
   }
 
-  #readFromModel(input: unknown): { content: string; isError: boolean } {
-    const name = (input as { name?: unknown } | null)?.name;
+  #readFromModel(raw: unknown): { content: string; isError: boolean } {
     const read = this.config.readToolName;
+    const decoded = decodeInput(read, raw);
+    if (typeof decoded === 'string') return { content: decoded, isError: true };
+    const name = (decoded.input as { name?: unknown } | null)?.name;
     if (typeof name !== 'string') {
       return { content: `Invalid input for tool "${read}": name: expected a skill name (string).`, isError: true };
     }
@@ -849,8 +851,12 @@ export function createSession(element: ReactNode, options: SessionOptions = {}):
   return new Session(element, options);
 }
 
-/** Mounts an agent from a snapshot: the transcript, the loaded skills in LRU order, and the stores. */
-export function restoreSession(element: ReactNode, snapshot: SessionSnapshot, options: SessionOptions = {}): Session {
+/** Mounts an agent from a snapshot (the object or its JSON text): the transcript, the loaded skills in LRU order, and the stores. */
+export function restoreSession(
+  element: ReactNode,
+  snapshot: SessionSnapshot | string,
+  options: SessionOptions = {},
+): Session {
   const data = typeof snapshot === 'string' ? (JSON.parse(snapshot) as SessionSnapshot) : snapshot;
   if (
     !data ||

@@ -46,26 +46,29 @@ export function resultText(value: unknown): string {
 }
 
 /**
+ * The call's input as a value. Adapters pass arguments they could not parse as the raw string
+ * (OpenAI sends JSON text); a string that is not JSON becomes the refusal text returned here.
+ */
+export function decodeInput(toolName: string, raw: unknown): { input: unknown } | string {
+  if (typeof raw !== 'string') return { input: raw ?? {} };
+  try {
+    return { input: JSON.parse(raw) };
+  } catch {
+    const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+    return `Invalid input for tool "${toolName}": the arguments are not valid JSON (${shown}). Send a JSON object.`;
+  }
+}
+
+/**
  * Runs `tool` for `call`. `tool` is a string when the tool is unknown: the string is the refusal.
  */
 export async function runTool(tool: ToolEntry | string, call: ToolCall, options: RunOptions): Promise<ToolOutcome> {
   if (typeof tool === 'string') return { content: tool, isError: true };
   const props = tool.node.props;
   const schema = props.input;
-  let input: unknown = call.input ?? {};
-  // Adapters pass arguments they could not parse as the raw string (OpenAI sends JSON text).
-  if (typeof input === 'string') {
-    const text = input;
-    try {
-      input = JSON.parse(text);
-    } catch {
-      const raw = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-      return {
-        content: `Invalid input for tool "${tool.name}": the arguments are not valid JSON (${raw}). Send a JSON object.`,
-        isError: true,
-      };
-    }
-  }
+  const decoded = decodeInput(tool.name, call.input);
+  if (typeof decoded === 'string') return { content: decoded, isError: true };
+  let input = decoded.input;
   if (schema) {
     const parse = typeof schema.safeParseAsync === 'function' ? schema.safeParseAsync : schema.safeParse;
     const parsed = await parse.call(schema, input);

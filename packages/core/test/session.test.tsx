@@ -461,3 +461,11 @@ describe('ids and freshness from caller code', () => {
     expect(session.request().context).toContain('Cart: late');
   });
 });
+
+test('read_skill arguments that are not valid JSON get the same clear error', async () => {
+  const session = createSession(<ShopAgent />);
+  expect((await call(session, 'read_skill', '{"name": "alpha"}')).isError).toBeUndefined();
+  const bad = await call(session, 'read_skill', '{"name": ');
+  expect(bad).toMatchObject({ isError: true });
+  expect(bad.content).toContain('Invalid input for tool "read_skill": the arguments are not valid JSON');
+});

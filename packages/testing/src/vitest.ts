@@ -39,7 +39,7 @@ expect.addSnapshotSerializer({
 });
 
 declare module 'vitest' {
-  // `T` repeats vitest's own type parameter: the declarations merge only when they match.
-  interface Assertion<T = any> extends SkilltreeMatchers<void> {}
+  // Vitest 4 merges custom matchers through `Matchers<T>`; `T` repeats its own type parameter.
+  interface Matchers<T = any> extends SkilltreeMatchers<T> {}
   interface AsymmetricMatchersContaining extends SkilltreeMatchers<void> {}
 }
