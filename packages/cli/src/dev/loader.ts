@@ -80,7 +80,10 @@ export class AgentLoader {
   readonly dir: string;
   /** Project files the module imported (absolute paths), for the watcher. */
   readonly files = new Set<string>();
+  /** Successful loads. */
   generation = 0;
+  /** Every load gets a fresh URL: Node caches a module that failed to evaluate under its URL too. */
+  #attempt = 0;
   #unregister: (() => Promise<void>) | null = null;
   #core: CoreModule | null = null;
 
@@ -124,16 +127,17 @@ export class AgentLoader {
   /** Evaluates the module anew and returns its agent element. */
   async load(): Promise<LoadedAgent> {
     await this.#register();
-    const generation = this.generation + 1;
+    const attempt = ++this.#attempt;
     this.files.add(this.file);
     let mod: Record<string, unknown>;
     try {
-      mod = await import(`${pathToFileURL(this.file).href}?${VERSION_PARAM}=${generation}`);
+      mod = await import(`${pathToFileURL(this.file).href}?${VERSION_PARAM}=${attempt}`);
     } catch (error) {
       throw explainImportError(error, this.file);
     }
-    this.generation = generation;
-    return { element: toElement(mod, this.file), demo: toDemo(mod.demo), generation };
+    const element = toElement(mod, this.file);
+    this.generation++;
+    return { element, demo: toDemo(mod.demo), generation: this.generation };
   }
 
   async close(): Promise<void> {
