@@ -391,6 +391,7 @@ export class Session {
           }
           await this.#executeCall(calls[i], opts.signal);
         }
+        if (opts.signal?.aborted) throw abortError(opts.signal);
       }
       throw new Error(
         `maxSteps reached: the model made ${maxSteps} calls without replying without tool calls. ` +
