@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ModelRequest, placeContext } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
+import type { TreeView } from '../src/dev/protocol.js';
 import { findPlaygroundAssets } from '../src/dev/server.js';
 import { contentLines, describeReload, jsonSafe, Timeline } from '../src/dev/state.js';
 
@@ -59,22 +60,21 @@ describe('Timeline', () => {
 
 describe('describeReload', () => {
   it('says which skills, tools, schemas and context lines changed', () => {
-    const tree = (skills: string[]) =>
-      ({
-        agent: { props: {}, instructions: [], lines: [], tools: [] },
-        skills: skills.map((name) => ({
-          name,
-          description: name,
-          owner: 'A',
-          state: 'unloaded',
-          lines: [],
-          tools: [],
-        })),
-        problems: [],
-      }) as const;
+    const tree = (skills: string[]): TreeView => ({
+      agent: { props: {}, instructions: [], lines: [], tools: [] },
+      skills: skills.map((name) => ({
+        name,
+        description: name,
+        owner: 'A',
+        state: 'unloaded',
+        lines: [],
+        tools: [],
+      })),
+      problems: [],
+    });
     const before = {
       request: request({ tools: [tool('a'), tool('b')] }),
-      tree: { ...tree(['notes']), skills: [...tree(['notes']).skills] },
+      tree: tree(['notes']),
     };
     const after = {
       request: request({
@@ -82,7 +82,7 @@ describe('describeReload', () => {
         tools: [tool('a', 'changed'), { ...tool('c') }],
         context: '<current_context>\n<agent>\nbye\n</agent>\n</current_context>',
       }),
-      tree: { ...tree(['notes', 'weather']), skills: [...tree(['notes', 'weather']).skills] },
+      tree: tree(['notes', 'weather']),
     };
     expect(describeReload(before, after)).toEqual([
       'skill "weather" added',
