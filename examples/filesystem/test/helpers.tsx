@@ -1,5 +1,7 @@
 import type { Message, ToolMessage } from '@skilltree/core';
 import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
+// Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
+import '@skilltree/testing/vitest';
 import { FilesystemAgent } from '../src/filesystem-agent.js';
 
 export function renderFs(root: string, options: RenderAgentOptions = {}) {

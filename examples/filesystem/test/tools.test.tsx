@@ -163,21 +163,21 @@ describe('edit skill', () => {
   test('undo_last_edit is offered only while there is an edit to undo', async () => {
     const { root } = makeSandbox();
     const agent = await loaded(root, 'edit');
-    expect(agent.queryByTool('undo_last_edit')).toBeNull();
+    expect(agent).not.toHaveTool('undo_last_edit');
     const todo = path.join(root, 'notes', 'todo.md');
     const before = readFileSync(todo, 'utf8');
 
     const edit = await agent.callTool('replace_in_file', { path: 'notes/todo.md', old: 'Renew', new: 'Renewed' });
     expect(edit.content).toContain('contextChanged edit added: Edited in this conversation: notes/todo.md');
     await agent.callTool('write_file', { path: 'new.md', content: 'hello' });
-    expect(agent.getByText('Edited in this conversation: notes/todo.md, new.md').skill).toBe('edit');
+    expect(agent.getSkill('edit')).toHaveContext('Edited in this conversation: notes/todo.md, new.md');
     expect(agent.getByTool('undo_last_edit').description).toBe('Undo the last edit (new.md).');
 
     expect(ok(await agent.callTool('undo_last_edit', {}))).toBe('Deleted new.md, which the edit had created.');
     expect(existsSync(path.join(root, 'new.md'))).toBe(false);
     expect(ok(await agent.callTool('undo_last_edit', {}))).toBe('Restored notes/todo.md.');
     expect(readFileSync(todo, 'utf8')).toBe(before);
-    expect(agent.queryByTool('undo_last_edit')).toBeNull();
+    expect(agent).not.toHaveTool('undo_last_edit');
     expect(agent.session.store(edits).getState().log).toEqual([]);
   });
 

@@ -1,4 +1,6 @@
 import type { ToolMessage } from '@skilltree/core';
+// Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
+import '@skilltree/testing/vitest';
 
 /** The text of a tool message without its `contextChanged` lines. */
 export function own(message: { content: string }): string {

@@ -67,8 +67,9 @@ describe('notes skill', () => {
     await agent.callTool('read_skill', { name: 'sources' });
     await agent.callTool('read_skill', { name: 'publish' });
     expect(agent.session.loadedSkills).toEqual(['sources', 'publish']);
-    expect(agent.getSkill('notes')).toMatchObject({ loaded: false, text: '', tools: [] });
-    expect(agent.queryByTool('add_note')).toBeNull();
+    expect(agent).not.toHaveLoadedSkill('notes');
+    expect(agent.getSkill('notes')).toMatchObject({ text: '', tools: [] });
+    expect(agent).not.toHaveTool('add_note');
     expect(agent.session.store(notebook).getState().notes).toHaveLength(3);
 
     const back = await agent.callTool('read_skill', { name: 'notes' });

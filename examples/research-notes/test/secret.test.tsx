@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { type ModelRequest, restoreSession, type ScriptedModel } from '@skilltree/core';
-import { renderAgent } from '@skilltree/testing';
+import { type ModelRequest, restoreSession, type ScriptedModel, type Session } from '@skilltree/core';
+import { act, renderAgent, withoutActEnvironment } from '@skilltree/testing';
 import { describe, expect, test } from 'vitest';
 import { demo } from '../agent.js';
 import { notebook } from '../src/notebook.js';
@@ -88,17 +88,19 @@ describe('the wiki token never reaches the model', () => {
     const snapshot = agent.session.snapshot();
     expect(snapshot.stores['research-vault']).toEqual({ credentials: '[redacted]' });
 
-    const restored = restoreSession(<ResearchNotes />, JSON.parse(JSON.stringify(snapshot)));
+    let restored!: Session;
+    act(() => {
+      restored = restoreSession(<ResearchNotes />, JSON.parse(JSON.stringify(snapshot)));
+    });
     try {
-      await restored.readSkill('publish');
+      // Core's session outside renderAgent: run its async work outside act, as renderAgent does.
+      await withoutActEnvironment(() => restored.readSkill('publish'));
       expect(restored.request().context).toContain('Wiki: not connected');
       // The app hands the token over again, from code.
-      restored.store(vault).setState({ credentials: new Credentials(TOKEN) });
-      // The update from caller code is committed by the session's next step (here a read).
-      await restored.readSkill('publish');
+      act(() => restored.store(vault).setState({ credentials: new Credentials(TOKEN) }));
       expect(restored.request().context).toContain('Wiki: connected.');
     } finally {
-      restored.dispose();
+      act(() => restored.dispose());
     }
   });
 });

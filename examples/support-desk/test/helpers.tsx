@@ -1,5 +1,7 @@
 import type { ToolMessage } from '@skilltree/core';
 import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
+// Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
+import '@skilltree/testing/vitest';
 import { expect } from 'vitest';
 import { OrdersDb } from '../src/db.js';
 import { SupportDesk } from '../src/support-desk.js';

@@ -17,8 +17,9 @@ test('five skills, at most three loaded: reads push out the least recently read'
   expect(ok(refunds)).toBe('Loaded skill "refunds"; it is now active. Unloaded "orders" (least recently read).');
   expect(changes(refunds).slice(0, 2)).toEqual(['contextChanged refunds loaded', 'contextChanged orders unloaded']);
   expect(agent.session.loadedSkills).toEqual(['shipping', 'account', 'refunds']);
-  expect(agent.getSkill('refunds').active).toBe(true);
-  expect(agent.getSkill('orders')).toMatchObject({ loaded: false, active: false });
+  expect(agent).toHaveActiveSkill('refunds');
+  expect(agent).not.toHaveLoadedSkill('orders');
+  expect(agent).not.toHaveTool('cancel_order');
 
   // Calling tools does not change the LRU order: shipping is still the next to go.
   await agent.callTool('track_shipment', { orderId: 'A-1042' });
@@ -30,10 +31,10 @@ test('the customer in the store survives the account skill unloading', async () 
   const { agent } = renderDesk();
   await identifyDana(agent);
   for (const name of ['orders', 'shipping', 'refunds']) await read(agent, name);
-  expect(agent.getSkill('account').loaded).toBe(false);
+  expect(agent).not.toHaveLoadedSkill('account');
   expect(agent.session.store(desk).getState().customer?.name).toBe('Dana Whitfield');
   // Agent-level text reads the store, and so do the other skills' tools.
-  expect(agent.getByText('Customer: Dana Whitfield <dana.whitfield@example.com> (C-1001)').skill).toBeNull();
+  expect(agent).toHaveContext('Customer: Dana Whitfield <dana.whitfield@example.com> (C-1001)');
   expect(ok(await agent.callTool('lookup_order', { orderId: 'A-1042' }))).toMatch(/^A-1042 \(2026-03-09\)/);
 
   // Reading account again remounts it and finds the customer already identified.
