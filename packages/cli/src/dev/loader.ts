@@ -158,9 +158,17 @@ function explainImportError(error: unknown, file: string): Error {
 function toElement(mod: Record<string, unknown>, file: string): ReactNode {
   const value = mod.default;
   if (isValidElement(value)) return value;
-  if (typeof value === 'function') return createElement(value as () => ReactNode);
+  // Function components, and memo()/forwardRef() components (objects with a $$typeof).
+  if (
+    typeof value === 'function' ||
+    (typeof value === 'object' && value !== null && typeof (value as { $$typeof?: unknown }).$$typeof === 'symbol')
+  ) {
+    return createElement(value as () => ReactNode);
+  }
+  const named = Object.keys(mod).filter((key) => key !== 'default' && key !== 'demo');
   throw new Error(
-    `${file} has no default export the playground can render: export default an element (<MyAgent />) or a component (function MyAgent() {...}).`,
+    `${file} has no default export the playground can render: export default an element (export default <MyAgent />) or a component (export default MyAgent)` +
+      (named.length > 0 ? `; it exports: ${named.join(', ')}.` : '.'),
   );
 }
 
@@ -178,6 +186,9 @@ export function explainRenderError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/React is not defined/.test(message)) {
     return `${message} (the module was compiled with the classic JSX runtime: set "jsx": "react-jsx" in its tsconfig.json)`;
+  }
+  if (/require\(\) ES Module|Cannot use import statement outside a module/.test(message)) {
+    return `${message} (the module is compiled as CommonJS: add "type": "module" to the nearest package.json)`;
   }
   return message;
 }

@@ -319,7 +319,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
   syncWatchers();
 
-  log(`skilltree dev: ${options.module} at ${url}`);
   if (options.open) openBrowser(url);
 
   let closed = false;
