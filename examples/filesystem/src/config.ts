@@ -1,9 +1,9 @@
 /**
  * Where the sandbox is: `--sandbox <dir>` (or `--sandbox=<dir>`) on the command line, else the
  * `SKILLTREE_SANDBOX` environment variable, else a fresh temporary copy of this example's
- * `sandbox/` folder (so chatting with the example never changes the repository).
+ * `sandbox/` folder (so chatting with the example never changes the repository), deleted on exit.
  */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,14 @@ export function sandboxFromArgs(argv: readonly string[], env: Record<string, str
   return env.SKILLTREE_SANDBOX ? path.resolve(env.SKILLTREE_SANDBOX) : null;
 }
 
-/** The sandbox for this process: from the command line or the environment, else a copy of the seed. */
+/**
+ * The sandbox for this process: from the command line or the environment, else a copy of the
+ * seed, removed when the process exits.
+ */
 export function resolveSandbox(argv = process.argv, env: Record<string, string | undefined> = process.env): string {
-  return sandboxFromArgs(argv, env) ?? copySeed();
+  const given = sandboxFromArgs(argv, env);
+  if (given) return given;
+  const copy = copySeed();
+  process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
+  return copy;
 }
