@@ -247,6 +247,8 @@ export class Session {
 
   /** The host tree, as the serializer reads it (for inspectors and the testing package). */
   inspect(): TreeSnapshot {
+    this.#assertLive();
+    this.#flush();
     return this.#tree();
   }
 

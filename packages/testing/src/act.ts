@@ -55,14 +55,16 @@ export function act(callback: () => unknown): unknown {
   };
   try {
     let async = false;
+    let value: unknown;
     const result = reactAct(() => {
-      const value = callback();
+      value = callback();
       if (isThenable(value)) async = true;
       return value;
     });
     if (!async) {
       done();
-      return result;
+      // React's act returns a thenable even for a sync callback; the caller wants the value.
+      return value;
     }
     return Promise.resolve(result as PromiseLike<unknown>).then(
       (value) => {

@@ -7,8 +7,10 @@ import {
   type Model,
   type ModelRequest,
   type ReadResult,
+  restoreSession,
   type Session,
   type SessionOptions,
+  type SessionSnapshot,
   scriptedModel,
   type ToolMessage,
   type Turn,
@@ -21,7 +23,10 @@ import { type BoundQueries, bindQueries } from './queries.js';
 import { readView, type SkillView, tagSkill, type ViewSource } from './view.js';
 
 /** Options of {@link renderAgent}: every `createSession` option; `model` defaults to a scripted model with no steps. */
-export interface RenderAgentOptions extends SessionOptions {}
+export interface RenderAgentOptions extends SessionOptions {
+  /** Start from a `session.snapshot()` (or its JSON text): transcript, loaded skills and stores. */
+  snapshot?: SessionSnapshot | string;
+}
 
 /** A rendered agent: the queries, and the actions a model (or a user) can take. */
 export interface AgentHandle extends BoundQueries {
@@ -98,8 +103,11 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
   const defaultModel = options.model === undefined;
   const model = options.model ?? scriptedModel([]);
   let session!: Session;
+  const { snapshot, ...sessionOptions } = options;
   act(() => {
-    session = createSession(element, { ...options, model });
+    session = snapshot
+      ? restoreSession(element, snapshot, { ...sessionOptions, model })
+      : createSession(element, { ...sessionOptions, model });
   });
   let unmounted = false;
   const source: ViewSource = () => readView(unmounted ? null : session);

@@ -90,3 +90,7 @@ test('calling a session operation inside act fails with a clear error instead of
   const result = await agent.callTool('search', { q: 'lamp' });
   expect(result.content).toContain('contextChanged shopping added: Searches: 1');
 });
+
+test('act returns the value of a synchronous callback', () => {
+  expect(act(() => 42)).toBe(42);
+});

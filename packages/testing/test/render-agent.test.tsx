@@ -172,3 +172,14 @@ test('tool-call ids stay unique when the test and the scripted model both make c
   const ids = agent.transcript.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : []));
   expect(ids).toEqual(['call_1', 'call_2']);
 });
+
+test('renderAgent({ snapshot }) starts from a saved session: transcript, loaded skills and stores', async () => {
+  const first = renderAgent(<ShopAgent />);
+  await first.readSkill('shopping');
+  await first.callTool('add_to_cart', { sku: 'lamp' });
+  const saved = JSON.stringify(first.session.snapshot());
+  const restored = renderAgent(<ShopAgent />, { snapshot: saved });
+  expect(restored.transcript).toEqual(first.transcript);
+  expect(restored.session.loadedSkills).toEqual(['shopping']);
+  expect(restored.request()).toEqual(first.request());
+});
