@@ -84,7 +84,10 @@ function integer(flag: string, value: string | undefined, min: number, max = Num
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    // Everything after `--` belongs to the agent module (it reads process.argv), not to skilltree.
+    const end = argv.indexOf('--');
+    const own = end === -1 ? [...argv] : argv.slice(0, end);
+    parsed = parseArgs({ args: own, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     // Node's messages are long and mention parseArgs internals; keep the useful first sentence.
     const message = errorMessage(error)

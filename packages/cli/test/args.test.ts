@@ -14,6 +14,12 @@ function usageError(argv: string[]): CliError {
 }
 
 describe('parseCliArgs', () => {
+  it('leaves everything after -- to the agent module', () => {
+    const args = parseCliArgs(['chat', 'agent.tsx', '--', '--sandbox', '/tmp/x', 'extra']);
+    expect(args).toMatchObject({ command: 'chat', module: 'agent.tsx' });
+    expect(() => parseCliArgs(['chat', 'agent.tsx', '--sandbox', '/tmp/x'])).toThrow('Unknown flag --sandbox.');
+  });
+
   it('parses run with messages, model and limits', () => {
     const args = parseCliArgs([
       'run',
