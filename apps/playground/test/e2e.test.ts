@@ -2,7 +2,8 @@
 /**
  * End to end: `skilltree dev` on the fixture agent (scripted model) in its own process, the built
  * playground in Debian's chromium. Sends a message, checks the Skills and Request panels, edits a
- * skill file and checks that the conversation survived the reload. Saves docs/playground.png.
+ * skill file and checks that the conversation survived the reload. With UPDATE_SCREENSHOT=1 it
+ * saves the screenshot as docs/playground.png.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,8 +121,12 @@ describe('skilltree dev in a browser', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await chat.getByText('Your notes: buy milk.').waitFor();
 
-    mkdirSync(docsDir, { recursive: true });
-    await page.screenshot({ path: join(docsDir, 'playground.png') });
+    // The README's screenshot is refreshed on request only, so a test run leaves the checkout clean.
+    const shotDir = process.env.UPDATE_SCREENSHOT === '1' ? docsDir : profile;
+    mkdirSync(shotDir, { recursive: true });
+    const shot = join(shotDir, 'playground.png');
+    await page.screenshot({ path: shot });
+    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
     expect(pageErrors).toEqual([]);
   });
 });

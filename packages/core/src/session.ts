@@ -178,6 +178,11 @@ export class Session {
       this.#transcript.push(...restore.transcript);
       restore.transcript.forEach((message, index) => {
         if (message.role === 'user') this.#userIndices.push(index);
+        // Go on numbering tool calls after the ones the transcript already has.
+        for (const call of message.role === 'assistant' ? (message.toolCalls ?? []) : []) {
+          const n = /^call_(\d+)$/.exec(call.id)?.[1];
+          if (n) this.#callIds = Math.max(this.#callIds, Number(n));
+        }
       });
       this.#savedStores = { ...restore.stores };
     }

@@ -421,6 +421,14 @@ describe('snapshots', () => {
     expect(restored.transcript.at(-2)).toEqual({ role: 'user', content: 'next' });
   });
 
+  test('a restored session goes on numbering tool calls after the ones it has', async () => {
+    const session = createSession(<ShopAgent />);
+    await call(session, 'read_skill', { name: 'alpha' });
+    await call(session, 'alpha_ping');
+    const restored = restoreSession(<ShopAgent />, JSON.stringify(session.snapshot()));
+    expect(restored.nextCallId()).toBe('call_3');
+  });
+
   test('restoreSession rejects what is not a snapshot, clearly', () => {
     expect(() => restoreSession(<ShopAgent />, { nope: 1 } as never)).toThrow(
       'restoreSession needs a snapshot from session.snapshot()',
