@@ -2,7 +2,7 @@
  * Generates the API reference (docs/api.md and docs/api/*.md) from the TSDoc comments of every
  * public entry point of the packages under packages/, with TypeDoc and typedoc-plugin-markdown.
  *
- * `pnpm --filter @skilltree/docs update` writes it; the docs test regenerates it in memory and
+ * `pnpm docs:update` writes it; the docs test regenerates it in memory and
  * fails when the committed files are stale.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -50,7 +50,7 @@ function readTree(dir: string, base = dir, files = new Map<string, string>()): M
 const HEADER = `# API reference
 
 Generated from the TSDoc comments in \`packages/*/src\` by TypeDoc. Do not edit by hand: run
-\`pnpm --filter @skilltree/docs update\` after changing a public API. For the ideas behind the names,
+\`pnpm docs:update\` after changing a public API. For the ideas behind the names,
 start with [the lifecycle](./lifecycle.md).
 
 `;

@@ -6,7 +6,7 @@
  * - every snippet file is shown on some page;
  * - the generated pages (what-the-model-receives.md, api.md, api/*.md) are up to date.
  *
- * `pnpm --filter @skilltree/docs update` rewrites all of it from the sources.
+ * `pnpm docs:update` rewrites all of it from the sources.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,7 +20,7 @@ import { renderWhatTheModelReceives } from '../scripts/what-the-model-receives.j
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const snippetsDir = join(docsDir, 'snippets');
 const UPDATE = process.env.UPDATE_DOCS === '1' && process.env.CI !== 'true';
-const FIX = 'Run `pnpm --filter @skilltree/docs update` to regenerate it, and commit the result.';
+const FIX = 'Run `pnpm docs:update` to regenerate it, and commit the result.';
 
 /** Snippets that need a real model or a terminal: type-checked by `tsc`, not run. */
 const COMPILE_ONLY: Record<string, string> = {
