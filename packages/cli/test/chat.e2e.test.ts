@@ -5,28 +5,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type OpenAIServer, type ServerStep, startOpenAIServer } from './helpers/openai-server.js';
+import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
+import type { ServerStep } from './helpers/openai-server.js';
 import { runCli } from './helpers/run-cli.js';
 
-const AGENT = 'test/fixtures/shop-agent.tsx';
-let server: OpenAIServer | null = null;
-
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
-
-async function openai(steps: ServerStep[]) {
-  server = await startOpenAIServer(steps);
-  return { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseURL };
-}
-
-const shoppingSteps: ServerStep[] = [
-  { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
-  { toolCalls: [{ name: 'search', arguments: { query: 'lamp' } }] },
-  { toolCalls: [{ name: 'add_to_cart', arguments: { sku: 'lamp-1' } }] },
-  { text: 'I added lamp-1 to your cart.' },
-];
+const local = openAIServerPerTest();
+const openai = local.start;
 
 describe('skilltree chat (piped stdin)', () => {
   it('streams replies, prints skill and tool lines, and runs slash commands', async () => {
@@ -77,8 +61,8 @@ describe('skilltree chat (piped stdin)', () => {
     expect(afterReset).toMatch(/○ shopping\s+not loaded/);
     expect(afterReset).toContain('agent › Hello again!\n');
     // The model got a fresh transcript after /reset, and nothing after /exit.
-    expect(server!.requests).toHaveLength(5);
-    expect(server!.requests[4].messages.map((m: any) => m.role)).toEqual(['system', 'user']);
+    expect(local.server.requests).toHaveLength(5);
+    expect(local.server.requests[4].messages.map((m: any) => m.role)).toEqual(['system', 'user']);
     expect(stdout).not.toContain('never sent');
   });
 
@@ -107,7 +91,7 @@ describe('skilltree chat (piped stdin)', () => {
     expect(second.stdout).toContain('agent › You have lamp-1.');
     expect(second.stdout).toMatch(/#1 user\n {2}I want a lamp/);
     expect(second.stdout).toMatch(/#9 user\n {2}what is in my cart\?/);
-    expect(server!.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
+    expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(10);
   });
 

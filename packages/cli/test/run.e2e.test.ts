@@ -5,28 +5,12 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type OpenAIServer, type ServerStep, startOpenAIServer } from './helpers/openai-server.js';
+import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
+import type { ServerStep } from './helpers/openai-server.js';
 import { runCli } from './helpers/run-cli.js';
 
-const AGENT = 'test/fixtures/shop-agent.tsx';
-let server: OpenAIServer | null = null;
-
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
-
-async function openai(steps: ServerStep[]) {
-  server = await startOpenAIServer(steps);
-  return { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: server.baseURL };
-}
-
-const shoppingSteps: ServerStep[] = [
-  { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
-  { toolCalls: [{ name: 'search', arguments: { query: 'lamp' } }] },
-  { toolCalls: [{ name: 'add_to_cart', arguments: { sku: 'lamp-1' } }] },
-  { text: 'I added lamp-1 to your cart.' },
-];
+const local = openAIServerPerTest();
+const openai = local.start;
 
 describe('skilltree run', () => {
   it('runs one turn with a .tsx agent (hooks + useAgentStore) and prints only the reply', async () => {
@@ -35,7 +19,7 @@ describe('skilltree run', () => {
     expect(result.stderr).toContain('Using openai:gpt-4.1 (OPENAI_API_KEY is set');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('I added lamp-1 to your cart.\n');
-    const requests = server!.requests;
+    const requests = local.server.requests;
     expect(requests).toHaveLength(4);
     expect(requests[0].model).toBe('gpt-4.1');
     expect(requests[0].messages[0]).toMatchObject({ role: 'system' });
@@ -75,7 +59,7 @@ describe('skilltree run', () => {
     expect(out.request.tools.map((t: any) => t.name)).toContain('checkout');
     expect(out.loadedSkills).toEqual(['shopping']);
     expect(out.steps).toBe(4);
-    expect(server!.requests[0].model).toBe('my-model');
+    expect(local.server.requests[0].model).toBe('my-model');
   });
 
   it('--verbose prints skill loads and tool calls on stderr, stdout stays the reply', async () => {
@@ -111,7 +95,7 @@ describe('skilltree run', () => {
     const result = await runCli(['run', AGENT], { env, stdin: 'hello from a pipe\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Got it.\n');
-    expect(server!.requests[0].messages[1].content).toMatch(/^hello from a pipe\n/);
+    expect(local.server.requests[0].messages[1].content).toMatch(/^hello from a pipe\n/);
   });
 
   it('plays a scripted:<file.json> model', async () => {
@@ -149,7 +133,7 @@ describe('skilltree run', () => {
     expect(saved).toMatchObject({ version: 1, loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
     expect(saved.transcript).toHaveLength(8);
 
-    server!.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
+    local.server.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
     const second = await runCli(['run', AGENT, '-m', 'check out', '--session', file, '--json'], { env });
     expect(second.code).toBe(0);
     const out = JSON.parse(second.stdout);
@@ -157,7 +141,7 @@ describe('skilltree run', () => {
     expect(out.transcript).toHaveLength(12);
     expect(out.transcript[0]).toEqual({ role: 'user', content: 'I want a lamp' });
     // The resumed request had the loaded skill's tools, including the store-driven checkout.
-    const resumed = server!.requests[4];
+    const resumed = local.server.requests[4];
     expect(resumed.tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(resumed.messages.filter((m: any) => m.role === 'user')).toHaveLength(2);
     expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(12);

@@ -1,0 +1,42 @@
+/**
+ * What the chat and run end-to-end suites share: the fixture agent, a shopping conversation, and a
+ * local OpenAI-compatible server that is closed after each test.
+ */
+import { afterEach } from 'vitest';
+import { type OpenAIServer, type ServerStep, startOpenAIServer } from './openai-server.js';
+
+export const AGENT = 'test/fixtures/shop-agent.tsx';
+
+/** Read the shopping skill, search, add to the cart, reply. */
+export const shoppingSteps: ServerStep[] = [
+  { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+  { toolCalls: [{ name: 'search', arguments: { query: 'lamp' } }] },
+  { toolCalls: [{ name: 'add_to_cart', arguments: { sku: 'lamp-1' } }] },
+  { text: 'I added lamp-1 to your cart.' },
+];
+
+/** A local OpenAI-compatible server per test: `start(steps)` returns the env pointing the CLI at it. */
+export interface ServerPerTest {
+  start(steps: ServerStep[]): Promise<Record<string, string>>;
+  /** The server the current test started (throws when none was). */
+  readonly server: OpenAIServer;
+}
+
+/** Registers an `afterEach` that closes the server, and returns the handle to start one. */
+export function openAIServerPerTest(): ServerPerTest {
+  let current: OpenAIServer | null = null;
+  afterEach(async () => {
+    await current?.close();
+    current = null;
+  });
+  return {
+    async start(steps) {
+      current = await startOpenAIServer(steps);
+      return { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: current.baseURL };
+    },
+    get server() {
+      if (!current) throw new Error('No server: call start(steps) first.');
+      return current;
+    },
+  };
+}
