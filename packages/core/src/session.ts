@@ -149,6 +149,8 @@ export class Session {
   #busy = false;
   #disposed = false;
   #lastSnap: TreeSnapshot | null = null;
+  /** The snapshot whose tools were last added to the `Unknown tool` history. */
+  #lastSnapForHistory: TreeSnapshot | null = null;
   #lastSystem = '';
   #lastTools: ToolSpec[] = [];
   #lastContext: { snap: TreeSnapshot | null; loaded: string[] | null; text: string } = {
@@ -266,8 +268,7 @@ export class Session {
     this.#validate(snap);
     const config = this.config;
     if (snap !== this.#lastSnap) {
-      const system = renderSystem(snap, config.readToolName, config.maxLoadedSkills);
-      if (system !== this.#lastSystem) this.#lastSystem = system;
+      this.#lastSystem = renderSystem(snap, config.readToolName, config.maxLoadedSkills);
       const tools: ToolSpec[] = snap.skills.length > 0 ? [readToolSpec(config.readToolName)] : [];
       for (const tool of snap.tools) tools.push(toolSpec(tool));
       this.#lastTools = tools;
@@ -560,9 +561,13 @@ export class Session {
     this.#throwUncaught();
   }
 
-  #tree(validate = true): TreeSnapshot {
+  /**
+   * The tree as the serializer reads it. With `sync` (the default), a new snapshot also brings the
+   * session in step with it: the `Unknown tool` history, and the loaded set (skills that left).
+   */
+  #tree(sync = true): TreeSnapshot {
     const snap = readTree(this.#container.host);
-    if (validate && snap !== this.#lastSnapForHistory) {
+    if (sync && snap !== this.#lastSnapForHistory) {
       this.#lastSnapForHistory = snap;
       for (const tool of snap.tools) if (tool.skill) this.#toolHistory.set(tool.name, tool.skill);
       // A skill that left the tree while loaded leaves the loaded set too, and a smaller
@@ -579,7 +584,6 @@ export class Session {
     }
     return snap;
   }
-  #lastSnapForHistory: TreeSnapshot | null = null;
 
   #validate(snap: TreeSnapshot = this.#tree()): void {
     const problems = [...snap.problems];
