@@ -88,6 +88,8 @@ export interface ToolProps<S extends InputSchema = InputSchema<Record<string, un
   run: (input: InferInput<S>, ctx: ToolContext) => unknown;
   /** Milliseconds before a call that has not settled becomes an error result. Default 60 000. */
   timeout?: number;
+  /** JSON-safe facts for inspectors (the playground shows them), e.g. the MCP server a tool comes from. Never sent to the model. */
+  meta?: Record<string, unknown>;
 }
 
 /** A tool the model can call while this element is rendered. Render it conditionally to offer it conditionally. */
@@ -104,6 +106,8 @@ export interface SkillProps {
   description: string;
   /** Mounted only while the skill is loaded. */
   children?: ReactNode;
+  /** JSON-safe facts for inspectors (the playground shows them), e.g. a folder skill's files. Never sent to the model. */
+  meta?: Record<string, unknown>;
 }
 
 function useRuntime(hook: string): Runtime {
@@ -116,7 +120,7 @@ function useRuntime(hook: string): Runtime {
  * A skill: always listed in the catalog; its children mount when the model reads it and unmount
  * when newer reads push it out of the loaded set.
  */
-export const Skill = markInternal(function Skill({ name, description, children }: SkillProps) {
+export const Skill = markInternal(function Skill({ name, description, children, meta }: SkillProps) {
   const runtime = useRuntime('<Skill>');
   if (typeof name !== 'string' || name.trim() === '') {
     throw new Error(
@@ -138,7 +142,7 @@ export const Skill = markInternal(function Skill({ name, description, children }
           { value: info },
           createElement(SkillBoundary, { name, runtime, key: 'boundary' }, children),
         );
-  return createElement('skilltree-skill', { name, description }, body);
+  return createElement('skilltree-skill', { name, description, meta }, body);
 });
 
 interface BoundaryProps {

@@ -19,6 +19,7 @@ export {
   useSkill,
 } from './components.js';
 export { CONTEXT_CHANGED } from './context-changes.js';
+export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { placeContext } from './place-context.js';
 export { escapeContext } from './prompt.js';
 export type { SkillInfo, SkillState } from './runtime.js';

@@ -3,6 +3,7 @@
  * what it depends on, so a step that changed one skill re-renders one section.
  */
 import { toJSONSchema } from 'zod/v4/core';
+import { rawJsonSchema } from './json-schema.js';
 import type { ToolEntry, TreeSnapshot } from './serialize.js';
 import type { ToolSpec } from './types.js';
 
@@ -69,6 +70,8 @@ const schemaCache = new WeakMap<object, Record<string, unknown>>();
 /** The JSON Schema of a tool's zod input, cached per schema object. */
 export function inputJsonSchema(input: unknown): Record<string, unknown> {
   if (!input || typeof input !== 'object') return EMPTY_OBJECT_SCHEMA;
+  const raw = rawJsonSchema(input);
+  if (raw) return raw;
   let schema = schemaCache.get(input);
   if (!schema) {
     const { $schema: _drop, ...rest } = toJSONSchema(input as Parameters<typeof toJSONSchema>[0]) as Record<

@@ -14,6 +14,12 @@ export interface ToolEntry {
   owner: string;
 }
 
+/** A host element's `meta` prop when it is a plain object (inspectors show it; the model never sees it). */
+export function metaOf(props: Record<string, any>): Record<string, unknown> | undefined {
+  const meta = props.meta;
+  return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
+}
+
 /** A `<Skill>` in the catalog. `lines` and `tools` are empty while it is unloaded. */
 export interface SkillEntry {
   name: string;

@@ -72,6 +72,7 @@ export type SessionEvent =
   | { type: 'skill-unloaded'; name: string }
   | { type: 'message'; message: Message }
   | { type: 'store-changed'; name: string; state: unknown }
+  | { type: 'warning'; message: string; source?: string }
   | { type: 'finish'; turn: Turn };
 
 export type SessionEventType = SessionEvent['type'];
@@ -159,6 +160,7 @@ export class Session {
     text: '',
   };
   #mounts = new Map<string, number>();
+  readonly #warnings: { message: string; source?: string }[] = [];
 
   /** @internal Use {@link createSession}. */
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot) {
@@ -286,6 +288,22 @@ export class Session {
       tools: this.#lastTools,
       contextPlacement: config.contextPlacement,
     };
+  }
+
+  /**
+   * Reports something the developer should know that does not stop the agent (a skill folder that
+   * bends a rule, say). Emits a `warning` event once per distinct message; see {@link warnings}.
+   */
+  warn(message: string, source?: string): void {
+    if (this.#warnings.some((w) => w.message === message && w.source === source)) return;
+    const warning = source === undefined ? { message } : { message, source };
+    this.#warnings.push(warning);
+    this.#emit({ type: 'warning', ...warning });
+  }
+
+  /** Every warning reported so far, oldest first. */
+  get warnings(): readonly { message: string; source?: string }[] {
+    return this.#warnings;
   }
 
   /** The store instance of `def` in this session, created on first use. */

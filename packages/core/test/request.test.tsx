@@ -255,3 +255,32 @@ describe('context placement', () => {
     expect(placed.messages).toBe(req.messages);
   });
 });
+
+describe('jsonSchema inputs', () => {
+  test('a JSON Schema input is sent as written and validated like a zod input', async () => {
+    const { createSession, jsonSchema, Agent, Tool } = await import('../src/index.js');
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number', minimum: 0 } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    };
+    const session = createSession(
+      <Agent>
+        <Tool
+          name="add"
+          description="Add"
+          input={jsonSchema<{ a: number; b: number }>(schema)}
+          run={({ a, b }) => String(a + b)}
+        />
+      </Agent>,
+    );
+    expect(session.request().tools[0].inputSchema).toEqual(schema);
+    const bad = await session.callTool({ id: 'c1', name: 'add', input: { a: 'x', b: -1 } });
+    expect(bad.isError).toBe(true);
+    expect(bad.content).toMatch(/a: .*expected number/);
+    expect(bad.content).toMatch(/b: /);
+    const good = await session.callTool({ id: 'c2', name: 'add', input: { a: 2, b: 3 } });
+    expect(good.content).toBe('5');
+  });
+});
