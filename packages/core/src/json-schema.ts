@@ -55,7 +55,5 @@ export function jsonSchema<T = Record<string, unknown>>(schema: Record<string, u
 
 /** The JSON Schema of a `jsonSchema()` input, or undefined for any other input. */
 export function rawJsonSchema(input: unknown): Record<string, unknown> | undefined {
-  return input !== null && typeof input === 'object'
-    ? (input as Partial<JsonSchemaInput>)[JSON_SCHEMA]
-    : undefined;
+  return input !== null && typeof input === 'object' ? (input as Partial<JsonSchemaInput>)[JSON_SCHEMA] : undefined;
 }
