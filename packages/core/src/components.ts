@@ -7,26 +7,18 @@ import {
   createElement,
   type ErrorInfo,
   type ReactNode,
+  Suspense,
   useContext,
+  useLayoutEffect,
   useMemo,
   useSyncExternalStore,
 } from 'react';
 import { markInternal } from './owner.js';
-import { type Runtime, RuntimeContext, SkillContext, type SkillInfo } from './runtime.js';
-import type { ContextPlacement } from './types.js';
+import { type Runtime, RuntimeContext, type SessionHandle, SkillContext, type SkillInfo } from './runtime.js';
+import type { LifecycleOptions } from './types.js';
 
 /** Props of {@link Agent}. Session options of the same name take precedence. */
-export interface AgentProps {
-  /** How many skills stay loaded at once; reading one more unloads the least recently read. Default 3. */
-  maxLoadedSkills?: number;
-  /** How many transcript messages each request carries at most. Default 60. */
-  maxTranscriptMessages?: number;
-  /** How many characters of an added context line a `contextChanged` line carries. Default 200. */
-  contextLineLimit?: number;
-  /** Where adapters put `<current_context>`: `'end'` (default, cache-friendly) or `'system'`. */
-  contextPlacement?: ContextPlacement;
-  /** Name of the built-in tool that loads a skill. Default `read_skill`. */
-  readToolName?: string;
+export interface AgentProps extends LifecycleOptions {
   children?: ReactNode;
 }
 
@@ -59,7 +51,7 @@ export const Text = markInternal(function Text({ children }: TextProps) {
 /** What a tool's `run` receives besides its input. */
 export interface ToolContext {
   /** The session the call runs in: use it with `store.of(ctx)` or `session.store(def)`. */
-  session: import('./session.js').Session;
+  session: SessionHandle;
   /** The skill that rendered the tool, or `null` for an agent-level tool. */
   skill: SkillInfo | null;
   /** Aborted when the call times out or the turn is aborted. */
@@ -134,15 +126,30 @@ export const Skill = markInternal(function Skill({ name, description, children, 
   );
   const active = state === 'active';
   const info = useMemo<SkillInfo>(() => ({ name, active }), [name, active]);
+  // Each skill suspends on its own: a skill waiting for data shows nothing (the model sees it as
+  // loaded and empty) while the rest of the agent goes on.
   const body =
     state === 'unloaded'
       ? null
       : createElement(
           SkillContext.Provider,
           { value: info },
-          createElement(SkillBoundary, { name, runtime, key: 'boundary' }, children),
+          createElement(
+            SkillBoundary,
+            { name, runtime, key: 'boundary' },
+            createElement(Suspense, { fallback: createElement(Suspended, { name, runtime }) }, children),
+          ),
         );
   return createElement('skilltree-skill', { name, description, meta }, body);
+});
+
+/** The fallback of a skill's (or, with `name: null`, the agent's) Suspense boundary: tells the session it waits. */
+export const Suspended = markInternal(function Suspended({ name, runtime }: { name: string | null; runtime: Runtime }) {
+  useLayoutEffect(() => {
+    runtime.reportSuspended(name, true);
+    return () => runtime.reportSuspended(name, false);
+  }, [name, runtime]);
+  return null;
 });
 
 interface BoundaryProps {
@@ -152,7 +159,7 @@ interface BoundaryProps {
 }
 
 /** Keeps one skill's render error from taking the whole agent down: the session unloads the skill instead. */
-class SkillBoundary extends Component<BoundaryProps, { failed: boolean }> {
+export class SkillBoundary extends Component<BoundaryProps, { failed: boolean }> {
   state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
@@ -173,8 +180,8 @@ export function useSkill(): SkillInfo {
   return skill;
 }
 
-/** The session that renders this tree. */
-export function useSession(): import('./session.js').Session {
+/** The session that renders this tree: its stores, warnings, loaded skills and transcript. */
+export function useSession(): SessionHandle {
   return useRuntime('useSession()').session;
 }
 

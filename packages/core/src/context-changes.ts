@@ -2,11 +2,8 @@
  * `contextChanged` lines: what the context gained since the last recorded message, written into
  * the transcript so that it outlives the skill that rendered it.
  */
-import { escapeContext } from './prompt.js';
 import type { TreeSnapshot } from './serialize.js';
-
-/** The prefix every recorded change starts with. */
-export const CONTEXT_CHANGED = 'contextChanged';
+import { CONTEXT_CHANGED, cut, escapeContext } from './text.js';
 
 /** Context lines per section: `agent` and each loaded skill. Arrays are shared with the snapshot. */
 export type Sections = Map<string, { label: string; lines: readonly string[] }>;
@@ -26,7 +23,7 @@ export function captureSections(snap: TreeSnapshot, loaded: readonly string[]): 
 
 /** One `contextChanged` line for a context line that appeared, cut to `limit` characters. */
 export function addedLine(label: string, line: string, limit: number): string {
-  return `${CONTEXT_CHANGED} ${label} added: ${escapeContext(line.slice(0, limit))}`;
+  return `${CONTEXT_CHANGED} ${label} added: ${escapeContext(cut(line, limit))}`;
 }
 
 /** One `contextChanged` line for a skill that loaded or unloaded. */
@@ -35,22 +32,32 @@ export function lifecycleLine(name: string, change: 'loaded' | 'unloaded'): stri
 }
 
 /**
- * The lines each section gained from `before` to `after`, as `contextChanged` lines. A line counts
- * as added when it occurs more often than before (so a repeated line is seen); blank lines are not
- * recorded. Sections whose line array is unchanged are skipped without reading them.
+ * The lines of `after` that `before` did not have, in order. A line counts as added when it occurs
+ * more often than before (so a repeated line is seen); blank lines never count. This is the diff
+ * behind every `contextChanged … added:` line.
+ */
+export function addedLines(before: readonly string[] | undefined, after: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  if (before) for (const line of before) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const out: string[] = [];
+  for (const line of after) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) counts.set(line, left - 1);
+    else if (line.trim() !== '') out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The lines each section gained from `before` to `after`, as `contextChanged` lines. Sections whose
+ * line array is unchanged are skipped without reading them.
  */
 export function diffSections(before: Sections, after: Sections, limit: number): string[] {
   const out: string[] = [];
   for (const [key, section] of after) {
     const old = before.get(key)?.lines;
     if (old === section.lines) continue;
-    const counts = new Map<string, number>();
-    if (old) for (const line of old) counts.set(line, (counts.get(line) ?? 0) + 1);
-    for (const line of section.lines) {
-      const left = counts.get(line) ?? 0;
-      if (left > 0) counts.set(line, left - 1);
-      else if (line.trim() !== '') out.push(addedLine(section.label, line, limit));
-    }
+    for (const line of addedLines(old, section.lines)) out.push(addedLine(section.label, line, limit));
   }
   return out;
 }

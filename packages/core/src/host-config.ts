@@ -4,6 +4,7 @@
  * singletons are off.
  */
 import { createContext } from 'react';
+import type { EventPriority, HostConfig } from 'react-reconciler';
 import { DiscreteEventPriority, NoEventPriority } from 'react-reconciler/constants.js';
 import {
   appendChild,
@@ -22,6 +23,36 @@ import {
 import { ownerName } from './owner.js';
 
 type HostContext = { insideText: boolean; textOwner: string };
+type Props = Record<string, any>;
+
+/**
+ * The reconciler's view of our host: element types are strings, instances are {@link HostElement}s
+ * and text nodes, the container is the {@link HostRoot}. No Suspense or Activity instances (no
+ * hydration), no child sets (mutation mode), no transitions status, no suspended commits.
+ */
+export type SkilltreeHostConfig = HostConfig<
+  string, // Type
+  Props,
+  HostRoot, // Container
+  HostElement, // Instance
+  HostTextNode, // TextInstance
+  never, // ActivityInstance
+  never, // SuspenseInstance
+  never, // HydratableInstance
+  never, // FormInstance
+  HostElement | HostTextNode, // PublicInstance
+  HostContext,
+  never, // ChildSet
+  ReturnType<typeof setTimeout>, // TimeoutHandle
+  -1, // NoTimeout
+  null, // TransitionStatus
+  null, // SuspendedState
+  null, // RendererInspectionConfig
+  never, // FormStateMarkerInstance
+  never, // HoistableRoot
+  never // Resource
+>;
+type Part = Partial<SkilltreeHostConfig>;
 
 const HOST_TYPES = new Set<string>([
   'skilltree-agent',
@@ -47,7 +78,7 @@ function shallowEqual(a: Record<string, any>, b: Record<string, any>): boolean {
 }
 
 const creation = {
-  createInstance(type: string, props: Record<string, any>, _root: HostRoot, _ctx: HostContext, fiber: unknown) {
+  createInstance(type, props, _root, _ctx, fiber) {
     if (!HOST_TYPES.has(type)) {
       throw new Error(
         `skilltree cannot render <${type}>: only <Agent>, <Skill>, <Instructions>, <Text> and <Tool> reach the prompt. ` +
@@ -56,7 +87,7 @@ const creation = {
     }
     return createElement(type as HostType, ownProps(props), ownerName(fiber));
   },
-  createTextInstance(text: string, _root: HostRoot, ctx: HostContext) {
+  createTextInstance(text, _root, ctx) {
     if (!ctx.insideText) {
       throw new Error(
         `Text "${text.length > 40 ? `${text.slice(0, 40)}…` : text}" must be rendered inside <Instructions> or <Text>` +
@@ -65,19 +96,19 @@ const creation = {
     }
     return createTextNode(text);
   },
-  appendInitialChild(parent: HostElement, child: HostChild) {
+  appendInitialChild(parent, child) {
     appendChild(parent, child);
   },
   finalizeInitialChildren: () => false,
   shouldSetTextContent: () => false,
   getRootHostContext: (): HostContext => ({ insideText: false, textOwner: 'Agent' }),
-  getChildHostContext(parent: HostContext, type: string): HostContext {
+  getChildHostContext(parent, type) {
     const insideText = TEXT_TYPES.has(type);
     if (insideText === parent.insideText) return parent;
     return { insideText, textOwner: parent.textOwner };
   },
-  getPublicInstance: (instance: HostElement | HostTextNode) => instance,
-};
+  getPublicInstance: (instance) => instance,
+} satisfies Part;
 
 const mutation = {
   supportsMutation: true,
@@ -89,12 +120,12 @@ const mutation = {
   removeChild: (parent: HostParent, child: HostChild) => removeChild(parent, child),
   removeChildFromContainer: (root: HostRoot, child: HostChild) => removeChild(root, child),
   resetTextContent() {},
-  commitTextUpdate(node: HostTextNode, _old: string, text: string) {
+  commitTextUpdate(node, _old, text) {
     node.value = text;
     markDirty(node.parent);
   },
   // React 19 dropped the update payload: commitUpdate gets the old and new props.
-  commitUpdate(instance: HostElement, _type: string, _old: Record<string, any>, next: Record<string, any>) {
+  commitUpdate(instance, _type, _old, next) {
     const props = ownProps(next);
     // Parents re-render often with equal props; only a real change should invalidate the serializer cache.
     if (shallowEqual(props, instance.props)) return;
@@ -102,23 +133,23 @@ const mutation = {
     markDirty(instance);
   },
   commitMount() {},
-  hideInstance(instance: HostElement) {
+  hideInstance(instance) {
     instance.hidden = true;
     markDirty(instance);
   },
-  unhideInstance(instance: HostElement) {
+  unhideInstance(instance) {
     instance.hidden = false;
     markDirty(instance);
   },
-  hideTextInstance(node: HostTextNode) {
+  hideTextInstance(node) {
     node.hidden = true;
     markDirty(node.parent);
   },
-  unhideTextInstance(node: HostTextNode) {
+  unhideTextInstance(node) {
     node.hidden = false;
     markDirty(node.parent);
   },
-  clearContainer(root: HostRoot) {
+  clearContainer(root) {
     for (const child of root.children) child.parent = null;
     root.children = [];
     markDirty(root);
@@ -127,12 +158,12 @@ const mutation = {
   prepareForCommit: () => null,
   resetAfterCommit() {},
   preparePortalMount() {},
-};
+} satisfies Part;
 
-let currentUpdatePriority: number = NoEventPriority;
+let currentUpdatePriority: EventPriority = NoEventPriority;
 
 const priority = {
-  setCurrentUpdatePriority(next: number) {
+  setCurrentUpdatePriority(next) {
     currentUpdatePriority = next;
   },
   getCurrentUpdatePriority: () => currentUpdatePriority,
@@ -144,7 +175,7 @@ const priority = {
   resolveEventTimeStamp: () => -1.1,
   shouldAttemptEagerTransition: () => false,
   trackSchedulerEvent() {},
-};
+} satisfies Part;
 
 const scheduling = {
   scheduleTimeout: setTimeout,
@@ -154,32 +185,40 @@ const scheduling = {
   scheduleMicrotask: queueMicrotask,
   isPrimaryRenderer: false,
   warnsIfNotActing: true,
-};
+} satisfies Part;
 
-// Asked for by React 19 (transitions, forms, Suspense commits, view transitions). A skilltree tree has
-// no forms, images or stylesheets, so nothing ever suspends a commit.
-const react19 = {
+// Asked for by React 19 (transitions and forms): a skilltree tree has no forms.
+const react19Transitions = {
   NotPendingTransition: null,
-  HostTransitionContext: createContext<unknown>(null),
+  HostTransitionContext: createContext<null>(null),
   resetFormInstance() {},
   requestPostPaintCallback() {},
+} satisfies Part;
+
+// Asked for by React 19 (suspended commits: images, stylesheets) and 19.2 (view transitions). A
+// skilltree tree loads no resources, so nothing ever suspends a commit.
+const react19Commits = {
   maySuspendCommit: () => false,
   maySuspendCommitOnUpdate: () => false,
   maySuspendCommitInSyncRender: () => false,
   preloadInstance: () => true,
-  startSuspendingCommit() {},
+  startSuspendingCommit: () => null,
   suspendInstance() {},
   suspendOnActiveViewTransition() {},
   waitForCommitToBeReady: () => null,
   getSuspendedCommitReason: () => null,
+} satisfies Part;
+
+// Asked for by React 18 (focus blur, scopes, DevTools lookups) and 19 (console badges); unused here.
+const legacy = {
   getInstanceFromNode: () => null,
   beforeActiveInstanceBlur() {},
   afterActiveInstanceBlur() {},
   prepareScopeUpdate() {},
   getInstanceFromScope: () => null,
-  bindToConsole: (methodName: string, args: unknown[]) =>
-    (console as unknown as Record<string, (...a: unknown[]) => void>)[methodName].bind(console, ...args),
-};
+  bindToConsole: (methodName, args) =>
+    (console as unknown as Record<string, (...a: unknown[]) => unknown>)[methodName].bind(console, ...args),
+} satisfies Part;
 
 const unsupported = {
   supportsHydration: false,
@@ -187,21 +226,23 @@ const unsupported = {
   supportsSingletons: false,
   supportsTestSelectors: false,
   isHostHoistableType: () => false,
-};
+} satisfies Part;
 
 const metadata = {
   rendererVersion: '0.1.0',
   rendererPackageName: '@skilltree/core',
   extraDevToolsConfig: null,
-};
+} satisfies Part;
 
 /** The merged host config handed to react-reconciler. */
-export const hostConfig = {
+export const hostConfig: SkilltreeHostConfig = {
   ...metadata,
   ...creation,
   ...mutation,
   ...priority,
   ...scheduling,
-  ...react19,
+  ...react19Transitions,
+  ...react19Commits,
+  ...legacy,
   ...unsupported,
 };

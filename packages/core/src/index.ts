@@ -18,11 +18,11 @@ export {
   useSession,
   useSkill,
 } from './components.js';
-export { CONTEXT_CHANGED } from './context-changes.js';
+export { addedLines } from './context-changes.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
-export { placeContext } from './place-context.js';
-export { escapeContext } from './prompt.js';
-export type { SkillInfo, SkillState } from './runtime.js';
+export { type PlacedRequest, placeContext } from './place-context.js';
+export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
+export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';
 export {
   type ScriptedModel,
   type ScriptedResponse,
@@ -30,33 +30,32 @@ export {
   type ScriptedToolCall,
   scriptedModel,
 } from './scripted-model.js';
-export type { LineSource, SkillEntry, ToolEntry, TreeSnapshot } from './serialize.js';
-export {
-  createSession,
-  type ReadResult,
-  restoreSession,
-  type SendOptions,
-  Session,
-  type SessionConfig,
-  type SessionEvent,
-  type SessionEventType,
-  type SessionOptions,
-  type SessionSnapshot,
-  type Turn,
-} from './session.js';
+export { createSession, restoreSession, Session } from './session.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
+export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export type {
   AssistantMessage,
   ContextPlacement,
+  LifecycleOptions,
   Message,
   Model,
   ModelCallOptions,
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
+  ReadResult,
+  SendOptions,
+  SessionConfig,
+  SessionEvent,
+  SessionEventType,
+  SessionOptions,
+  SessionSnapshot,
   ToolCall,
   ToolMessage,
   ToolSpec,
+  Turn,
   Usage,
   UserMessage,
+  Warning,
 } from './types.js';
+export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './view.js';

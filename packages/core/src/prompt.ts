@@ -5,19 +5,8 @@
 import { toJSONSchema } from 'zod/v4/core';
 import { rawJsonSchema } from './json-schema.js';
 import type { ToolEntry, TreeSnapshot } from './serialize.js';
+import { escapeContext } from './text.js';
 import type { ToolSpec } from './types.js';
-
-/** Section tags that text inside the context must never be able to open or close. */
-const FORGEABLE = /<(\/?)(current_context|skill|agent)(?=[\s>/]|$)/gi;
-
-/**
- * Escapes text that would close `<current_context>` or forge a `<skill>`/`<agent>` section, by
- * turning its `<` into `&lt;`. Other text passes through unchanged, so ordinary `<`, `>` and `&`
- * read naturally.
- */
-export function escapeContext(text: string): string {
-  return text.includes('<') ? text.replace(FORGEABLE, '&lt;$1$2') : text;
-}
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

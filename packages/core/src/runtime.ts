@@ -1,20 +1,38 @@
 /**
- * What a rendered tree needs from its session, passed down through React context.
- * Kept separate from `session.ts` so components never import the session loop.
+ * What a rendered tree needs from its session, passed down through React context. Components and
+ * tools see the small {@link SessionHandle}, never the session loop.
  */
 import { createContext } from 'react';
-import type { Session } from './session.js';
+import type { StoreApi } from 'zustand/vanilla';
+import type { AgentStoreDef } from './store.js';
+import type { Message } from './types.js';
 
 /** Where a skill stands in the LRU order. */
 export type SkillState = 'unloaded' | 'loaded' | 'active';
 
+/** The part of a session that components (`useSession()`) and tools (`ctx.session`) use. */
+export interface SessionHandle {
+  /** The store instance of `def` in this session, created on first use. */
+  store<T>(def: AgentStoreDef<T>): StoreApi<T>;
+  /** Reports a warning (a `warning` event, once per distinct message). */
+  warn(message: string, source?: string): void;
+  /** The loaded skills, least recently read first; the last is active. */
+  readonly loadedSkills: string[];
+  /** The skill read last, or null. */
+  readonly activeSkill: string | null;
+  /** The transcript held in memory, oldest first. */
+  readonly transcript: readonly Message[];
+}
+
 export interface Runtime {
-  readonly session: Session;
+  readonly session: SessionHandle;
   /** Subscribes to changes of the loaded-skill order (useSyncExternalStore contract). */
   subscribeSkills(listener: () => void): () => void;
   skillState(name: string): SkillState;
   /** A skill's subtree threw while rendering; the session unloads it and reports the error. */
   reportSkillError(name: string, error: unknown): void;
+  /** A skill (or, with `null`, the agent) shows or stops showing its Suspense fallback. */
+  reportSuspended(name: string | null, suspended: boolean): void;
 }
 
 export const RuntimeContext = createContext<Runtime | null>(null);

@@ -4,6 +4,7 @@
  * reuses the last result for every subtree that did not change since (see `markDirty`).
  */
 import { type HostChild, type HostElement, type HostRoot, textContent } from './host.js';
+import { splitLines } from './text.js';
 
 /** A rendered `<Tool>`. Its `node.props` always hold the latest `run`, schema and description. */
 export interface ToolEntry {
@@ -14,10 +15,17 @@ export interface ToolEntry {
   owner: string;
 }
 
-/** A host element's `meta` prop when it is a plain object (inspectors show it; the model never sees it). */
-export function metaOf(props: Record<string, any>): Record<string, unknown> | undefined {
-  const meta = props.meta;
-  return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
+/** Which component rendered a context line. */
+export interface LineSource {
+  line: string;
+  kind: 'instructions' | 'text';
+  owner: string;
+}
+
+/** A mistake in the tree. `skill` names the loaded skill whose subtree holds it (null: agent level). */
+export interface Problem {
+  message: string;
+  skill: string | null;
 }
 
 /** A `<Skill>` in the catalog. `lines` and `tools` are empty while it is unloaded. */
@@ -29,15 +37,17 @@ export interface SkillEntry {
   /** Its part of `<current_context>`, one entry per line, unescaped. */
   lines: string[];
   tools: ToolEntry[];
-  /** Each line paired with the component that rendered it (for the playground's tree panel). */
+  /** Each line paired with the component that rendered it. */
   sources: LineSource[];
+  /** Mistakes inside its subtree. Kept with the cached entry, so they are reported as long as they exist. */
+  problems: Problem[];
 }
 
-/** Which component rendered a context line. */
-export interface LineSource {
-  line: string;
-  kind: 'instructions' | 'text';
-  owner: string;
+/** Two rendered tools with one name. The request keeps `first` (tree order) and leaves out `second`. */
+export interface Clash {
+  name: string;
+  first: ToolEntry;
+  second: ToolEntry;
 }
 
 /** The whole prompt-bearing content of a tree. Recomputed only when the tree changed. */
@@ -51,31 +61,34 @@ export interface TreeSnapshot {
   agentSources: LineSource[];
   /** Every rendered tool, in tree order: agent level and every mounted skill. */
   tools: ToolEntry[];
+  /** The first tool of each name (a clash keeps the first in tree order). */
   toolsByName: Map<string, ToolEntry>;
   /** The catalog, in tree order. */
   skills: SkillEntry[];
   skillsByName: Map<string, SkillEntry>;
-  /** Mistakes in the tree (duplicate names, invalid names); each names the components involved. */
-  problems: string[];
+  /** Mistakes in the tree (names, nesting, tools); each names the components involved. */
+  problems: Problem[];
+  /** Tool names rendered twice. */
+  clashes: Clash[];
 }
 
-/** Tool names the providers accept. */
+/** Names the providers accept, for tools, skills and the read tool. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-function splitLines(text: string): string[] {
-  return text.split('\n');
+/** A host element's `meta` prop when it is a plain object (inspectors show it; the model never sees it). */
+export function metaOf(props: Record<string, any>): Record<string, unknown> | undefined {
+  const meta = props.meta;
+  return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
 }
 
-function where(entry: { owner: string; skill?: string | null }): string {
+/** Where a tool was rendered, for error messages. */
+export function where(entry: { owner: string; skill?: string | null }): string {
   return entry.skill ? `<${entry.owner}> in skill "${entry.skill}"` : `<${entry.owner}> at agent level`;
 }
 
-function readSkill(node: HostElement, problems: string[]): SkillEntry {
+function readSkill(node: HostElement): SkillEntry {
   const cached = node.cache as SkillEntry | undefined;
-  if (!node.dirty && cached) {
-    for (const tool of cached.tools) checkTool(tool, problems);
-    return cached;
-  }
+  if (!node.dirty && cached) return cached;
   const name = String(node.props.name);
   const entry: SkillEntry = {
     name,
@@ -85,7 +98,9 @@ function readSkill(node: HostElement, problems: string[]): SkillEntry {
     lines: [],
     tools: [],
     sources: [],
+    problems: [],
   };
+  const problem = (message: string) => entry.problems.push({ message, skill: name });
   const visit = (child: HostChild) => {
     if (child.kind === 'text' || child.hidden) return;
     switch (child.type) {
@@ -98,16 +113,19 @@ function readSkill(node: HostElement, problems: string[]): SkillEntry {
         }
         return;
       }
-      case 'skilltree-tool':
-        entry.tools.push({ name: String(child.props.name), node: child, skill: name, owner: child.owner });
+      case 'skilltree-tool': {
+        const tool: ToolEntry = { name: String(child.props.name), node: child, skill: name, owner: child.owner };
+        for (const message of toolProblems(tool)) problem(message);
+        entry.tools.push(tool);
         return;
+      }
       case 'skilltree-skill':
-        problems.push(
+        problem(
           `Skill "${child.props.name}" is rendered inside skill "${name}" (by <${child.owner}>). Skills cannot nest: render every <Skill> at agent level.`,
         );
         return;
       case 'skilltree-agent':
-        problems.push(
+        problem(
           `<Agent> is rendered inside skill "${name}" (by <${child.owner}>). An agent has exactly one <Agent>, at the root.`,
         );
         return;
@@ -116,35 +134,38 @@ function readSkill(node: HostElement, problems: string[]): SkillEntry {
   for (const child of node.children) visit(child);
   node.dirty = false;
   node.cache = entry;
-  for (const tool of entry.tools) checkTool(tool, problems);
   return entry;
 }
 
-function checkTool(tool: ToolEntry, problems: string[]): void {
+/** What is wrong with one tool's props, as messages naming where it was rendered. */
+export function toolProblems(tool: ToolEntry): string[] {
   const { props } = tool.node;
+  const out: string[] = [];
   if (!TOOL_NAME.test(tool.name)) {
-    problems.push(
+    out.push(
       `Invalid tool name "${tool.name}" (rendered by ${where(tool)}): tool names must match ^[a-zA-Z0-9_-]{1,64}$.`,
     );
   }
   if (typeof props.run !== 'function') {
-    problems.push(
-      `Tool "${tool.name}" (rendered by ${where(tool)}) has no run function: pass run={(input, ctx) => ...}.`,
-    );
+    out.push(`Tool "${tool.name}" (rendered by ${where(tool)}) has no run function: pass run={(input, ctx) => ...}.`);
   }
-  if (props.input !== undefined && typeof props.input?.safeParse !== 'function') {
-    problems.push(
-      `Tool "${tool.name}" (rendered by ${where(tool)}) needs a zod schema as input, e.g. input={z.object({})}.`,
-    );
+  const input = props.input;
+  if (input !== undefined && input !== null) {
+    if (typeof input === 'object' && '_def' in input && !('_zod' in input)) {
+      out.push(
+        `Tool "${tool.name}" (rendered by ${where(tool)}) has a zod 3 schema as input. skilltree needs zod 4: npm install zod@^4.3 and import { z } from 'zod'.`,
+      );
+    } else if (typeof (input as { safeParse?: unknown }).safeParse !== 'function') {
+      out.push(
+        `Tool "${tool.name}" (rendered by ${where(tool)}) needs a zod 4 schema as input, e.g. input={z.object({})}, or jsonSchema({...}) from @skilltree/core.`,
+      );
+    }
   }
+  return out;
 }
 
-/** Reads the tree. Returns the previous snapshot when nothing changed since it was taken. */
-export function readTree(root: HostRoot): TreeSnapshot {
-  const cached = root.cache as TreeSnapshot | undefined;
-  if (!root.dirty && cached) return cached;
-
-  const snap: TreeSnapshot = {
+function emptySnapshot(): TreeSnapshot {
+  return {
     agentProps: {},
     instructions: [],
     agentLines: [],
@@ -154,22 +175,38 @@ export function readTree(root: HostRoot): TreeSnapshot {
     skills: [],
     skillsByName: new Map(),
     problems: [],
+    clashes: [],
   };
+}
+
+/** Reads the tree. Returns the previous snapshot (the same object) when nothing changed since it was taken. */
+export function readTree(root: HostRoot): TreeSnapshot {
+  const cached = root.cache as TreeSnapshot | undefined;
+  if (!root.dirty && cached) return cached;
+
+  const snap = emptySnapshot();
+  const agentProblem = (message: string) => snap.problems.push({ message, skill: null });
   let agents = 0;
-  const visit = (node: HostChild) => {
+  const visit = (node: HostChild, insideAgent: boolean) => {
     if (node.kind === 'text' || node.hidden) return;
     // Skills keep their flag: readSkill uses it to decide whether its cached entry is still good.
     if (node.type !== 'skilltree-skill') node.dirty = false;
+    if (!insideAgent && node.type !== 'skilltree-agent') {
+      agentProblem(
+        `<${hostName(node.type)}> is rendered outside <Agent> (by <${node.owner}>). Wrap the whole agent in <Agent>…</Agent>.`,
+      );
+      return;
+    }
     switch (node.type) {
       case 'skilltree-agent':
         agents++;
         if (agents === 2) {
-          snap.problems.push(
+          agentProblem(
             `Two <Agent> elements are rendered (the second by <${node.owner}>). Render exactly one, at the root.`,
           );
         }
-        snap.agentProps = node.props;
-        for (const child of node.children) visit(child);
+        if (agents === 1) snap.agentProps = node.props;
+        for (const child of node.children) visit(child, true);
         return;
       case 'skilltree-instructions':
         snap.instructions.push(textContent(node));
@@ -181,39 +218,52 @@ export function readTree(root: HostRoot): TreeSnapshot {
         }
         return;
       case 'skilltree-tool': {
-        const tool = { name: String(node.props.name), node, skill: null, owner: node.owner };
-        checkTool(tool, snap.problems);
+        const tool: ToolEntry = { name: String(node.props.name), node, skill: null, owner: node.owner };
+        for (const message of toolProblems(tool)) agentProblem(message);
         snap.tools.push(tool);
         return;
       }
       case 'skilltree-skill': {
-        const skill = readSkill(node, snap.problems);
-        const other = snap.skillsByName.get(skill.name);
-        if (other) {
-          snap.problems.push(
-            `Two skills are named "${skill.name}" (rendered by <${other.owner}> and by <${skill.owner}>). Skill names must be unique.`,
+        const skill = readSkill(node);
+        const name = String(node.props.name);
+        if (!TOOL_NAME.test(name)) {
+          agentProblem(
+            `Invalid skill name "${name}" (rendered by <${skill.owner}>): skill names must match ^[a-zA-Z0-9_-]{1,64}$.`,
           );
         }
+        const other = snap.skillsByName.get(skill.name);
+        if (other) {
+          agentProblem(
+            `Two skills are named "${skill.name}" (rendered by <${other.owner}> and by <${skill.owner}>). Skill names must be unique.`,
+          );
+        } else {
+          snap.skillsByName.set(skill.name, skill);
+        }
         snap.skills.push(skill);
-        snap.skillsByName.set(skill.name, skill);
+        for (const problem of skill.problems) snap.problems.push(problem);
         for (const tool of skill.tools) snap.tools.push(tool);
         return;
       }
     }
   };
-  for (const child of root.children) visit(child);
+  for (const child of root.children) visit(child, false);
 
   for (const tool of snap.tools) {
-    const other = snap.toolsByName.get(tool.name);
-    if (other) {
-      snap.problems.push(
-        `Duplicate tool name "${tool.name}": rendered by ${where(other)} and by ${where(tool)}. Tool names must be unique among the tools rendered at the same time.`,
-      );
-    } else {
-      snap.toolsByName.set(tool.name, tool);
-    }
+    const first = snap.toolsByName.get(tool.name);
+    if (first) snap.clashes.push({ name: tool.name, first, second: tool });
+    else snap.toolsByName.set(tool.name, tool);
   }
   root.dirty = false;
   root.cache = snap;
   return snap;
+}
+
+function hostName(type: string): string {
+  const name = type.replace(/^skilltree-/, '');
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** A clash as a message naming both tools' owners. */
+export function clashMessage(clash: Clash): string {
+  return `Duplicate tool name "${clash.name}": rendered by ${where(clash.first)} and by ${where(clash.second)}. Tool names must be unique among the tools rendered at the same time.`;
 }

@@ -1,9 +1,10 @@
 /**
  * Agent stores: zustand stores that live per session, outside the React tree, so their state
- * survives skill unloads and is shared by every skill.
+ * survives skill unloads and is shared by every skill. Instances are keyed by store name, so a
+ * definition re-created by a hot reload finds its state.
  */
 import { useStore } from 'zustand';
-import type { StateCreator, StoreApi } from 'zustand/vanilla';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { useRuntime } from './components.js';
 
 /** Anything that leads to a session: the session itself or a tool's `ctx`. */
@@ -27,8 +28,9 @@ export interface AgentStoreDef<T> {
  * cart.of(ctx).setState((s) => ({ items: [...s.items, 'lamp'] }));
  */
 export function createAgentStore<T>(name: string, initializer: StateCreator<T, [], []>): AgentStoreDef<T> {
-  if (typeof name !== 'string' || name === '')
+  if (typeof name !== 'string' || name === '') {
     throw new Error('createAgentStore needs a non-empty name as its first argument.');
+  }
   if (typeof initializer !== 'function') {
     throw new Error(`createAgentStore("${name}") needs an initializer function, e.g. () => ({ items: [] }).`);
   }
@@ -36,12 +38,13 @@ export function createAgentStore<T>(name: string, initializer: StateCreator<T, [
     name,
     initializer,
     of(owner) {
-      let target = owner as any;
-      while (target && !('store' in target) && 'session' in target) target = target.session;
-      if (!target || typeof target.store !== 'function') {
-        throw new Error(`${name}.of() needs a session or a tool's ctx.`);
+      let target: unknown = owner;
+      while (target && typeof target === 'object' && !('store' in target) && 'session' in target) {
+        target = (target as { session: unknown }).session;
       }
-      return target.store(def);
+      const store = (target as { store?: unknown } | null)?.store;
+      if (typeof store !== 'function') throw new Error(`${name}.of() needs a session or a tool's ctx.`);
+      return store.call(target, def) as StoreApi<T>;
     },
   };
   return def;
@@ -53,4 +56,75 @@ export function useAgentStore<T, U>(def: AgentStoreDef<T>, selector: (state: T) 
 export function useAgentStore<T, U>(def: AgentStoreDef<T>, selector?: (state: T) => U): T | U {
   const { session } = useRuntime('useAgentStore()');
   return useStore(def.of(session), selector ?? ((state: T) => state as unknown as U));
+}
+
+/** A session's store instances, by name. */
+export interface StoreRegistry {
+  instances: Map<string, StoreApi<unknown>>;
+  /** Which definition claimed each name in the current render generation (see `newGeneration`). */
+  claims: Map<string, AgentStoreDef<unknown>>;
+  /** State to start from (a snapshot), by name, for stores not created yet. */
+  saved: Record<string, unknown>;
+  onChange(name: string, state: unknown): void;
+}
+
+export function createStoreRegistry(
+  saved: Record<string, unknown>,
+  onChange: StoreRegistry['onChange'],
+): StoreRegistry {
+  return { instances: new Map(), claims: new Map(), saved: ownData(saved) as Record<string, unknown>, onChange };
+}
+
+/**
+ * The instance for `def`: created on first use from the initializer, with saved state merged over
+ * the initial state (so fields added since the snapshot get their initial values).
+ */
+export function storeOf<T>(registry: StoreRegistry, def: AgentStoreDef<T>): StoreApi<T> {
+  const claim = registry.claims.get(def.name);
+  if (claim && claim !== def) {
+    throw new Error(
+      `Two agent stores are named "${def.name}" in this session. Store names key snapshots: give each createAgentStore its own name.`,
+    );
+  }
+  if (!claim) registry.claims.set(def.name, def as AgentStoreDef<unknown>);
+  let api = registry.instances.get(def.name) as StoreApi<T> | undefined;
+  if (api) return api;
+  api = createStore(def.initializer);
+  const saved = registry.saved[def.name];
+  if (saved !== null && typeof saved === 'object' && !Array.isArray(saved)) api.setState(saved as Partial<T>);
+  registry.instances.set(def.name, api as StoreApi<unknown>);
+  api.subscribe((state) => registry.onChange(def.name, state));
+  return api;
+}
+
+/**
+ * Forgets which definition claimed which name, keeping every instance: after a re-render with new
+ * code (a hot reload), a re-created definition takes over its name and its state.
+ */
+export function newGeneration(registry: StoreRegistry): void {
+  registry.claims.clear();
+}
+
+/** The state of every store, as JSON data (functions such as actions are left out), by name. */
+export function storeStates(registry: StoreRegistry): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...registry.saved };
+  for (const [name, api] of registry.instances) {
+    const json = JSON.stringify(api.getState());
+    out[name] = json === undefined ? null : JSON.parse(json);
+  }
+  return out;
+}
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A deep copy of JSON-like data as own plain properties only: keys that could reach a prototype are dropped. */
+export function ownData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ownData);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN.has(key)) continue;
+    out[key] = ownData((value as Record<string, unknown>)[key]);
+  }
+  return out;
 }

@@ -2,9 +2,8 @@
  * Running one `<Tool>` call: validate the input, run with a timeout and an abort signal, and turn
  * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
  */
-import type { SkillInfo } from './runtime.js';
+import type { SessionHandle, SkillInfo } from './runtime.js';
 import type { ToolEntry } from './serialize.js';
-import type { Session } from './session.js';
 import type { ToolCall } from './types.js';
 
 export interface ToolOutcome {
@@ -13,7 +12,7 @@ export interface ToolOutcome {
 }
 
 export interface RunOptions {
-  session: Session;
+  session: SessionHandle;
   signal?: AbortSignal;
   /** Default timeout; a tool's own `timeout` prop wins. */
   timeout: number;
@@ -36,13 +35,34 @@ function describeIssues(error: unknown): string {
     .join('; ');
 }
 
-/** Turns a tool's return value into message text. */
+/** Why a value cannot be a tool result (functions, symbols, Maps, Sets, class instances without `toJSON`), or null. */
+function unserialisable(value: unknown, path = 'the result', seen = new Set<object>()): string | null {
+  if (typeof value === 'function') return `${path} is a function`;
+  if (typeof value === 'symbol') return `${path} is a symbol`;
+  if (typeof value === 'bigint') return `${path} is a bigint`;
+  if (value === null || typeof value !== 'object') return null;
+  if (seen.has(value)) return `${path} refers to itself`;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
+  if (value instanceof Map || value instanceof Set) {
+    return `${path} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it, e.g. Object.fromEntries(map) or [...set])`;
+  }
+  if (value instanceof Promise) return `${path} is a Promise that was not awaited`;
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) {
+    const reason = unserialisable(item, `${path}.${key}`, seen);
+    if (reason) return reason;
+  }
+  seen.delete(value);
+  return null;
+}
+
+/** Turns a tool's return value into message text, or throws saying why it cannot. */
 export function resultText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return 'OK';
-  const json = JSON.stringify(value);
-  if (json === undefined) return String(value);
-  return json;
+  const reason = unserialisable(value);
+  if (reason) throw new Error(`${reason}; return a string or JSON-serialisable data`);
+  return JSON.stringify(value);
 }
 
 /**
@@ -51,11 +71,34 @@ export function resultText(value: unknown): string {
  */
 export function decodeInput(toolName: string, raw: unknown): { input: unknown } | string {
   if (typeof raw !== 'string') return { input: raw ?? {} };
+  if (raw.trim() === '') return { input: {} };
   try {
     return { input: JSON.parse(raw) };
   } catch {
     const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
     return `Invalid input for tool "${toolName}": the arguments are not valid JSON (${shown}). Send a JSON object.`;
+  }
+}
+
+/** Validates `raw` against the tool's schema; a tool without `input` takes no arguments at all. */
+async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unknown } | string> {
+  const decoded = decodeInput(tool.name, raw);
+  if (typeof decoded === 'string') return decoded;
+  const schema = tool.node.props.input;
+  if (!schema) {
+    const input = decoded.input;
+    const isEmptyObject =
+      input !== null && typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0;
+    if (isEmptyObject) return { input: {} };
+    return `Invalid input for tool "${tool.name}": it takes no arguments; call it with {}.`;
+  }
+  const parse = typeof schema.safeParseAsync === 'function' ? schema.safeParseAsync : schema.safeParse;
+  try {
+    const parsed = await parse.call(schema, decoded.input);
+    if (!parsed.success) return `Invalid input for tool "${tool.name}": ${describeIssues(parsed.error)}`;
+    return { input: parsed.data };
+  } catch (error) {
+    return `Invalid input for tool "${tool.name}": the schema threw (${(error as Error)?.message ?? error}).`;
   }
 }
 
@@ -65,18 +108,8 @@ export function decodeInput(toolName: string, raw: unknown): { input: unknown } 
 export async function runTool(tool: ToolEntry | string, call: ToolCall, options: RunOptions): Promise<ToolOutcome> {
   if (typeof tool === 'string') return { content: tool, isError: true };
   const props = tool.node.props;
-  const schema = props.input;
-  const decoded = decodeInput(tool.name, call.input);
-  if (typeof decoded === 'string') return { content: decoded, isError: true };
-  let input = decoded.input;
-  if (schema) {
-    const parse = typeof schema.safeParseAsync === 'function' ? schema.safeParseAsync : schema.safeParse;
-    const parsed = await parse.call(schema, input);
-    if (!parsed.success) {
-      return { content: `Invalid input for tool "${tool.name}": ${describeIssues(parsed.error)}`, isError: true };
-    }
-    input = parsed.data;
-  }
+  const parsed = await parseInput(tool, call.input);
+  if (typeof parsed === 'string') return { content: parsed, isError: true };
 
   const controller = new AbortController();
   const outer = options.signal;
@@ -93,7 +126,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
       toolCallId: call.id,
     };
     // Called synchronously so that setters it calls before its first await commit with this call.
-    const pending = Promise.resolve(props.run(input, ctx));
+    const pending = Promise.resolve(props.run(parsed.input, ctx));
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
@@ -110,7 +143,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
       return { content: resultText(value), isError: false };
     } catch (error) {
       return {
-        content: `Tool "${tool.name}" returned a value that is not JSON-serialisable: ${(error as Error).message}`,
+        content: `Tool "${tool.name}" returned a value that is not a valid result: ${(error as Error).message}.`,
         isError: true,
       };
     }

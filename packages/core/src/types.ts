@@ -97,3 +97,111 @@ export interface Model {
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }
+
+/** Where `<current_context>` goes when a tree is rendered into a session. */
+export interface LifecycleOptions {
+  /** How many skills stay loaded at once; reading one more unloads the least recently read. Default 3. */
+  maxLoadedSkills?: number;
+  /** How many transcript messages each request carries at most. Default 60. */
+  maxTranscriptMessages?: number;
+  /** How many characters of an added context line a `contextChanged` line carries. Default 200. */
+  contextLineLimit?: number;
+  /** Where adapters put `<current_context>`: `'end'` (default, cache-friendly) or `'system'`. */
+  contextPlacement?: ContextPlacement;
+  /** Name of the built-in tool that loads a skill. Default `read_skill`. */
+  readToolName?: string;
+}
+
+/** Options of `createSession`. Lifecycle options override the `<Agent>` props of the same name. */
+export interface SessionOptions extends LifecycleOptions {
+  /** The model `send` and `stream` call. Default: a model that fails with a message saying to pass one. */
+  model?: Model;
+  /** Model calls per `send` before it fails with a clear error. Default 20. */
+  maxSteps?: number;
+  /** Render inside `<StrictMode>` (effects run twice on mount, as in development React). Default false. */
+  strictMode?: boolean;
+  /**
+   * Milliseconds before a tool call that has not settled becomes an error result (a tool's `timeout`
+   * prop wins). Also bounds how long a read waits for a suspending skill. Default 60 000.
+   */
+  toolTimeout?: number;
+}
+
+/** Options of one `send`/`stream`. */
+export interface SendOptions {
+  /** Aborts the model call and any running tool; the transcript stays valid. */
+  signal?: AbortSignal;
+}
+
+/** What `send` resolves to. */
+export interface Turn {
+  /** The final reply: the text of the last assistant message. */
+  text: string;
+  /** How many model calls the turn took. */
+  steps: number;
+  /** The messages this turn added to the transcript, the user message first. */
+  messages: Message[];
+  /** Usage summed over the turn's model calls, where the model reports it. */
+  usage?: Usage;
+}
+
+/** Something a developer should know that does not stop the agent. */
+export interface Warning {
+  message: string;
+  /** Who reported it, e.g. `agent-skills:pdf`. */
+  source?: string;
+}
+
+/** Everything a session reports while it works. `session.on('event', fn)` receives them all. */
+export type SessionEvent =
+  | { type: 'request'; request: ModelRequest; step: number }
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; toolCall: ToolCall }
+  | { type: 'tool-result'; message: ToolMessage }
+  | { type: 'context-changed'; lines: string[] }
+  | { type: 'skill-loaded'; name: string }
+  | { type: 'skill-unloaded'; name: string }
+  | { type: 'message'; message: Message }
+  | { type: 'store-changed'; name: string; state: unknown }
+  | { type: 'warning'; message: string; source?: string }
+  | { type: 'finish'; turn: Turn };
+
+/** The `type` of a {@link SessionEvent}. */
+export type SessionEventType = SessionEvent['type'];
+
+/** What `readSkill` did. */
+export interface ReadResult {
+  name: string;
+  /** False when the skill was loaded already (the read only made it active). */
+  mounted: boolean;
+  /** Skills the read pushed out, least recently read first. */
+  unloaded: string[];
+}
+
+/** The JSON a session snapshot holds. */
+export interface SessionSnapshot {
+  version: 1;
+  /** The transcript, or its newest part from `transcriptStart` on. */
+  transcript: Message[];
+  /** The loaded skills, least recently read first. */
+  loadedSkills: string[];
+  /** Store state by store name. */
+  stores: Record<string, unknown>;
+  /** `contextChanged` lines not recorded yet: a restored session records them with its next message. */
+  pendingContextChanges?: string[];
+  /** Index of `transcript[0]` in the whole transcript when older messages live elsewhere (a store). Default 0. */
+  transcriptStart?: number;
+  /** The highest `N` of the `call_N` ids assigned so far, so ids never repeat. */
+  lastCallNumber?: number;
+}
+
+/** Resolved lifecycle settings: session options, else `<Agent>` props, else defaults. */
+export interface SessionConfig {
+  maxLoadedSkills: number;
+  maxTranscriptMessages: number;
+  contextLineLimit: number;
+  contextPlacement: ContextPlacement;
+  readToolName: string;
+  maxSteps: number;
+  toolTimeout: number;
+}

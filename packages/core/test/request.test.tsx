@@ -10,7 +10,6 @@ import {
   Instructions,
   type Message,
   placeContext,
-  type Session,
   Skill,
   scriptedModel,
   Text,

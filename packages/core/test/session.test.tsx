@@ -11,7 +11,6 @@ import {
   type Message,
   type Model,
   restoreSession,
-  type Session,
   type SessionEvent,
   Skill,
   scriptedModel,
@@ -195,12 +194,19 @@ describe('the model loop', () => {
 
   test('a second send while a turn runs is refused clearly', async () => {
     let release!: () => void;
+    let started!: () => void;
+    const calling = new Promise<void>((resolve) => (started = resolve));
     const model: Model = {
-      generate: () => new Promise((resolve) => (release = () => resolve({ text: 'done', toolCalls: [] }))),
+      generate: () =>
+        new Promise((resolve) => {
+          release = () => resolve({ text: 'done', toolCalls: [] });
+          started();
+        }),
     };
     const session = createSession(<ShopAgent />, { model });
     const first = session.send('one');
     await expect(session.send('two')).rejects.toThrow('A turn is already running');
+    await calling;
     release();
     await expect(first).resolves.toMatchObject({ text: 'done' });
   });
@@ -299,10 +305,11 @@ describe('mistakes in the tree get errors naming the components', () => {
       </Agent>,
     );
     await session.readSkill('shopping');
-    await session.readSkill('orders');
-    expect(() => session.request()).toThrow(
-      'Duplicate tool name "lookup": rendered by <Shopping> in skill "shopping" and by <Orders> in skill "orders".',
+    await expect(session.readSkill('orders')).rejects.toThrow(
+      'Cannot load skill "orders"; it stays unloaded. Its tool "lookup" (rendered by <Orders>) clashes with tool "lookup" of skill "shopping" (rendered by <Shopping>).',
     );
+    expect(session.loadedSkills).toEqual(['shopping']);
+    expect(session.request().tools.map((t) => t.name)).toEqual(['read_skill', 'lookup']);
   });
 
   test('an invalid tool name', () => {
@@ -431,7 +438,7 @@ describe('snapshots', () => {
 
   test('restoreSession rejects what is not a snapshot, clearly', () => {
     expect(() => restoreSession(<ShopAgent />, { nope: 1 } as never)).toThrow(
-      'restoreSession needs a snapshot from session.snapshot()',
+      'restoreSession: unknown snapshot version undefined; this version of skilltree reads version 1. Pass what session.snapshot() returned (or its JSON text).',
     );
   });
 

@@ -29,7 +29,7 @@ function isSession(value: unknown): value is Session {
     !!value &&
     typeof value === 'object' &&
     typeof (value as Session).request === 'function' &&
-    typeof (value as Session).inspect === 'function' &&
+    typeof (value as Session).view === 'function' &&
     Array.isArray((value as Session).loadedSkills)
   );
 }

@@ -2,7 +2,7 @@
  * What the queries search: one read of a session, turned into tools, text lines and skills, each
  * attributed to the skill that rendered it.
  */
-import { escapeContext, type ModelRequest, type Session } from '@skilltree/core';
+import type { ModelRequest, Session } from '@skilltree/core';
 
 /** A tool in the request, as `*ByTool` queries return it. */
 export interface ToolMatch {
@@ -73,42 +73,42 @@ export function plainRequest(request: ModelRequest): ModelRequest {
   return JSON.parse(JSON.stringify(request)) as ModelRequest;
 }
 
-/** Reads a session (or nothing, once unmounted) into a {@link View}. */
+/** Reads a session (or nothing, once unmounted) into a {@link View}, from core's own view of it. */
 export function readView(session: Session | null): View {
   if (!session || session.disposed) {
     return { request: emptyRequest(), lines: [], tools: [], skills: [], unmounted: true };
   }
   const request = plainRequest(session.request());
-  const snap = session.inspect();
-  const loaded = session.loadedSkills;
-  const active = session.activeSkill;
+  const view = session.view();
   const lines: ViewLine[] = [];
-  for (const text of request.system.split('\n')) {
+  for (const text of view.system.split('\n')) {
     if (text.trim()) lines.push({ text, source: 'system', skill: null });
   }
-  for (const text of snap.agentLines) {
-    if (text.trim()) lines.push({ text: escapeContext(text), source: 'context', skill: null });
-  }
-  for (const name of loaded) {
-    for (const text of snap.skillsByName.get(name)?.lines ?? []) {
-      if (text.trim()) lines.push({ text: escapeContext(text), source: 'context', skill: name });
+  for (const section of view.sections) {
+    for (const line of section.lines) {
+      if (line.text.trim()) lines.push({ text: line.text, source: 'context', skill: section.skill });
     }
   }
-  const tools: ToolMatch[] = request.tools.map((spec) => ({
-    name: spec.name,
-    description: spec.description,
-    inputSchema: spec.inputSchema,
-    skill: snap.toolsByName.get(spec.name)?.skill ?? null,
+  const tools: ToolMatch[] = view.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    skill: tool.skill,
   }));
-  const skills: SkillView[] = snap.skills.map((skill) => {
-    const isLoaded = loaded.includes(skill.name);
+  const sections = new Map(view.sections.map((section) => [section.skill, section]));
+  const skills: SkillView[] = view.skills.map((skill) => {
+    const loaded = skill.state !== 'unloaded';
     return {
       name: skill.name,
       description: skill.description,
-      loaded: isLoaded,
-      active: active === skill.name,
-      text: isLoaded ? skill.lines.map(escapeContext).join('\n') : '',
-      tools: isLoaded ? skill.tools.map((tool) => tool.name) : [],
+      loaded,
+      active: skill.state === 'active',
+      text:
+        sections
+          .get(skill.name)
+          ?.lines.map((line) => line.text)
+          .join('\n') ?? '',
+      tools: loaded ? skill.tools : [],
     };
   });
   return { request, lines, tools, skills, unmounted: false };

@@ -264,7 +264,7 @@ export class DevSession {
     } catch {
       // Reported in state().
     }
-    return { request, tree: treeView(session.inspect(), session) };
+    return { request, tree: treeView(session.view()) };
   }
 
   state(): DevState {
@@ -280,7 +280,7 @@ export class DevSession {
         requestError = message(error);
       }
     }
-    const snap = session?.inspect();
+    const view = session?.view();
     return {
       module: this.#options.module,
       generation: this.loader.generation,
@@ -293,10 +293,10 @@ export class DevSession {
       windowStart,
       request,
       requestError,
-      skills: session && snap ? skillViews(session, snap, this.#mounts) : [],
+      skills: view ? skillViews(view) : [],
       loaded: session ? session.loadedSkills : [],
       stores: session ? (jsonSafe(session.storeStates()) as Record<string, unknown>) : {},
-      tree: session && snap ? treeView(snap, session) : null,
+      tree: view ? treeView(view) : null,
       timeline: this.#timeline.entries,
       reloads: this.#reloads,
       notes: this.#notes,

@@ -2,19 +2,14 @@
  * Turns a live session into the JSON the playground shows: the tree with owners, the catalog,
  * per-step timeline entries and reload summaries.
  */
-import type { ModelRequest, Session, TreeSnapshot } from '@skilltree/core';
+import type { ModelRequest, SessionView } from '@skilltree/core';
 import type { LineView, SkillView, TimelineEntry, ToolView, TreeView } from './protocol.js';
 
 /** `placeContext` from the session's own core (passed in so that one core instance is used). */
 export type PlaceContext = (req: ModelRequest) => { system: string; messages: ModelRequest['messages'] };
 
-function toolView(tool: TreeSnapshot['tools'][number]): ToolView {
-  return {
-    name: tool.name,
-    description: String(tool.node.props.description ?? ''),
-    owner: tool.owner,
-    skill: tool.skill,
-  };
+function toolView(tool: SessionView['tools'][number]): ToolView {
+  return { name: tool.name, description: tool.description, owner: tool.owner, skill: tool.skill };
 }
 
 /** JSON-safe copy of a value: functions and elements become short descriptions, cycles are cut. */
@@ -43,41 +38,44 @@ export function jsonSafe(value: unknown, depth = 0, seen = new WeakSet<object>()
   return out;
 }
 
-export function treeView(snap: TreeSnapshot, session: Session): TreeView {
-  const state = (name: string) => {
-    const index = session.loadedSkills.indexOf(name);
-    if (index === -1) return 'unloaded' as const;
-    return index === session.loadedSkills.length - 1 ? ('active' as const) : ('loaded' as const);
-  };
-  const { children: _children, ...props } = snap.agentProps;
+/** The host tree as the Tree panel shows it, from core's view of the session. */
+export function treeView(view: SessionView): TreeView {
+  const lines = (skill: string | null): LineView[] =>
+    (view.sections.find((section) => section.skill === skill)?.lines ?? []).map((l) => ({
+      line: l.text,
+      kind: l.kind,
+      owner: l.owner,
+    }));
+  const tools = (skill: string | null) =>
+    view.tools.filter((tool) => tool.skill === skill && tool.owner !== 'skilltree').map(toolView);
   return {
     agent: {
-      props: jsonSafe(props) as Record<string, unknown>,
-      instructions: [...snap.instructions],
-      lines: snap.agentSources.map((s): LineView => ({ line: s.line, kind: s.kind, owner: s.owner })),
-      tools: snap.tools.filter((t) => t.skill === null).map(toolView),
+      props: view.agent.props,
+      instructions: view.agent.instructions,
+      lines: lines(null),
+      tools: tools(null),
     },
-    skills: snap.skills.map((skill) => ({
+    skills: view.skills.map((skill) => ({
       name: skill.name,
       description: skill.description,
       owner: skill.owner,
-      state: state(skill.name),
-      lines: skill.sources.map((s): LineView => ({ line: s.line, kind: s.kind, owner: s.owner })),
-      tools: skill.tools.map(toolView),
+      state: skill.state,
+      lines: skill.state === 'unloaded' ? [] : lines(skill.name),
+      tools: tools(skill.name),
     })),
-    problems: [...snap.problems],
+    problems: view.problems.map((problem) => problem.message),
   };
 }
 
-export function skillViews(session: Session, snap: TreeSnapshot, mounts: Map<string, number>): SkillView[] {
-  const loaded = session.loadedSkills;
-  return session.skills.map((skill) => ({
+/** The catalog as the Skills panel shows it. */
+export function skillViews(view: SessionView): SkillView[] {
+  return view.skills.map((skill) => ({
     name: skill.name,
     description: skill.description,
     state: skill.state,
-    mounts: mounts.get(skill.name) ?? skill.mounts,
-    lru: loaded.indexOf(skill.name),
-    owner: snap.skillsByName.get(skill.name)?.owner ?? '',
+    mounts: skill.mounts,
+    lru: view.loadedSkills.indexOf(skill.name),
+    owner: skill.owner,
   }));
 }
 

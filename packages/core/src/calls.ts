@@ -1,0 +1,156 @@
+/**
+ * One tool call from start to recorded result: the built-in read tool or a rendered `<Tool>`, then
+ * settling, checking the skills, and recording the result with its `contextChanged` lines.
+ */
+import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
+import { checkSkills, loadSkill } from './skills.js';
+import {
+  config,
+  emit,
+  errorMessage,
+  flush,
+  pushMessage,
+  type SessionState,
+  settle,
+  skillState,
+  tree,
+  withChanges,
+} from './state.js';
+import { sanitizeText } from './text.js';
+import { decodeInput, runTool, type ToolOutcome } from './tool-call.js';
+import type { ToolCall, ToolMessage } from './types.js';
+
+/** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
+export async function executeCall(state: SessionState, call: ToolCall, signal?: AbortSignal): Promise<ToolMessage> {
+  emit(state, { type: 'tool-call', toolCall: call });
+  let outcome: ToolOutcome;
+  let fatal: unknown = null;
+  try {
+    flush(state);
+    const snap = tree(state);
+    outcome =
+      call.name === config(state).readToolName && snap.skills.length > 0
+        ? await readFromModel(state, call.input)
+        : await runTool(findTool(state, snap, call.name), call, {
+            session: state.runtime.session,
+            signal,
+            timeout: config(state).toolTimeout,
+            skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
+          });
+  } catch (error) {
+    if (state.crashed) fatal = error;
+    outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true };
+  }
+  let { content, isError } = outcome;
+  if (!fatal) {
+    try {
+      await settle(state);
+      const reasons = checkSkills(state);
+      if (reasons.length > 0) {
+        content = `${content}\n${reasons.join('\n')}`;
+        isError = true;
+      }
+    } catch (error) {
+      fatal = error;
+    }
+  }
+  if (fatal) {
+    // The agent's own tree threw while rendering: record the result so the transcript stays
+    // valid, then fail the turn.
+    content = `${content}\nThe agent threw while rendering after this call: ${errorMessage(fatal)}`;
+    isError = true;
+  }
+  const message = recordResult(state, call, content, isError);
+  if (fatal) throw fatal;
+  return message;
+}
+
+/** Appends the result of `call`, with the pending `contextChanged` lines after its text. */
+export function recordResult(state: SessionState, call: ToolCall, content: string, isError: boolean): ToolMessage {
+  const message: ToolMessage = {
+    role: 'tool',
+    toolCallId: call.id,
+    name: call.name,
+    content: state.crashed ? sanitizeText(content) : withChanges(state, sanitizeText(content)),
+  };
+  if (isError) message.isError = true;
+  pushMessage(state, message);
+  emit(state, { type: 'tool-result', message });
+  return message;
+}
+
+async function readFromModel(state: SessionState, raw: unknown): Promise<ToolOutcome> {
+  const read = config(state).readToolName;
+  const decoded = decodeInput(read, raw);
+  if (typeof decoded === 'string') return { content: decoded, isError: true };
+  const name = (decoded.input as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string') {
+    return { content: `Invalid input for tool "${read}": name: expected a skill name (string).`, isError: true };
+  }
+  const outcome = await loadSkill(state, name);
+  if (!outcome.ok) return { content: outcome.error, isError: true };
+  let content = outcome.mounted
+    ? `Loaded skill "${name}"; it is now active.`
+    : `Skill "${name}" was already loaded; it is now active.`;
+  if (outcome.unloaded.length > 0) {
+    content += ` Unloaded ${outcome.unloaded.map((n) => `"${n}"`).join(', ')} (least recently read).`;
+  }
+  if (outcome.stillLoading) {
+    content += ` It is still loading (waited ${config(state).toolTimeout} ms); its tools and text appear once it is ready.`;
+  }
+  return { content, isError: false };
+}
+
+/** The rendered tool the model means, or the refusal that says why there is none. */
+function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEntry | string {
+  const tool = snap.toolsByName.get(name);
+  if (tool) {
+    const problems = toolProblems(tool);
+    return problems.length > 0 ? `Tool "${name}" cannot run: ${problems.join(' ')}` : tool;
+  }
+  return unknownTool(state, snap, name);
+}
+
+/** `Unknown tool: x (…hint…). Tools available now: …` */
+export function unknownTool(state: SessionState, snap: TreeSnapshot, name: string): string {
+  const read = config(state).readToolName;
+  const available = [...(snap.skills.length > 0 ? [read] : []), ...snap.toolsByName.keys()];
+  let hint = '';
+  const owner = state.toolHistory.get(name);
+  if (owner && !state.loaded.includes(owner)) {
+    hint = ` (skill "${owner}" is not loaded; read it first with ${read})`;
+  } else if (owner) {
+    hint = ` (skill "${owner}" is loaded but does not offer it right now)`;
+  } else {
+    const close = closest(name, available);
+    if (close) hint = ` (did you mean "${close}"?)`;
+  }
+  return `Unknown tool: ${name}${hint}. Tools available now: ${available.join(', ') || 'none'}.`;
+}
+
+/** The closest name within edit distance 2, for "did you mean" hints. */
+function closest(name: string, candidates: string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const d = distance(name.toLowerCase(), candidate.toLowerCase(), bestDistance);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
+}

@@ -1,0 +1,98 @@
+/**
+ * The turn: one async generator that sends the user's message and loops model → tools → model
+ * until the model replies without tool calls. `send` runs it to the end, `stream` hands out its
+ * events; both are the same code. Leaving the generator early aborts the turn, and whatever way it
+ * ends, every tool call in the transcript has its result.
+ */
+import { executeCall, recordResult } from './calls.js';
+import { abortError, addUsage, callModel } from './model-call.js';
+import { buildRequest } from './request.js';
+import { config, drainTurn, emit, pushMessage, render, type SessionState, settle, sync, withChanges } from './state.js';
+import { sanitizeText } from './text.js';
+import { transcriptLength, uniqueCallId } from './transcript.js';
+import type { AssistantMessage, Model, SessionEvent, ToolCall, Turn } from './types.js';
+
+/** Tool calls with ids unique in the transcript (a model's own ids are kept when they are). */
+function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
+  const taken = new Set<string>();
+  return calls.map((call) => {
+    const id = uniqueCallId(state.transcript, call.id, taken);
+    taken.add(id);
+    return { id, name: String(call.name), input: call.input };
+  });
+}
+
+/** Runs one turn. The caller owns `signal`; aborting it (or returning from the generator) ends the turn. */
+export async function* runTurn(
+  state: SessionState,
+  model: Model,
+  text: string,
+  signal: AbortSignal,
+): AsyncGenerator<SessionEvent, Turn, undefined> {
+  if (state.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
+  if (typeof text !== 'string') throw new Error(`send() needs the user's message as a string (got ${typeof text}).`);
+  state.busy = true;
+  state.turnEvents = [];
+  const first = transcriptLength(state.transcript);
+  let unanswered: ToolCall[] = [];
+  let why = 'Not run: the turn was aborted.';
+  try {
+    // A crashed agent gets one more render from its last element before anything is sent.
+    if (state.crashed) {
+      render(state);
+      sync(state);
+    }
+    // Work scheduled since the last message (an effect's update, a timer) is recorded with this one.
+    await settle(state);
+    pushMessage(state, { role: 'user', content: withChanges(state, sanitizeText(text)) });
+    yield* drainTurn(state);
+    const { maxSteps } = config(state);
+    let usage: Turn['usage'];
+    for (let step = 1; step <= maxSteps; step++) {
+      if (signal.aborted) throw abortError(signal);
+      const request = buildRequest(state);
+      emit(state, { type: 'request', request, step });
+      yield* drainTurn(state);
+      const response = yield* callModel(state, model, request, signal);
+      usage = addUsage(usage, response.usage);
+      const calls = withIds(state, response.toolCalls);
+      const assistant: AssistantMessage = { role: 'assistant', content: response.text };
+      if (calls.length > 0) assistant.toolCalls = calls;
+      unanswered = calls;
+      pushMessage(state, assistant);
+      yield* drainTurn(state);
+      if (calls.length === 0) {
+        const turn: Turn = {
+          text: response.text,
+          steps: step,
+          messages: state.transcript.messages.slice(first - state.transcript.start),
+        };
+        if (usage) turn.usage = usage;
+        emit(state, { type: 'finish', turn });
+        yield* drainTurn(state);
+        return turn;
+      }
+      for (const call of calls) {
+        if (signal.aborted) throw abortError(signal);
+        try {
+          await executeCall(state, call, signal);
+        } catch (error) {
+          why = 'Not run: the agent crashed while running an earlier call of this turn.';
+          unanswered = unanswered.slice(1);
+          throw error;
+        }
+        unanswered = unanswered.slice(1);
+        yield* drainTurn(state);
+      }
+    }
+    throw new Error(
+      `maxSteps reached: the model made ${maxSteps} calls without replying without tool calls. ` +
+        'Raise createSession(..., { maxSteps }) or check the agent for a tool loop. The transcript is intact; send() again to continue.',
+    );
+  } finally {
+    // However the turn ends, every call gets its result: the transcript stays valid.
+    for (const call of unanswered) recordResult(state, call, why, true);
+    state.turnEvents = null;
+    state.busy = false;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Snapshots: a session as JSON, and the checks that make restoring one safe — whatever the JSON
+ * holds, a restored session has a valid transcript and never runs with a forged prototype.
+ */
+import { recordResult } from './calls.js';
+import { lifecycleLine } from './context-changes.js';
+import { checkSkills } from './skills.js';
+import { config, notifySkills, pendingChanges, type SessionState, sections, tree, warn } from './state.js';
+import { storeStates } from './store.js';
+import { unansweredCalls } from './transcript.js';
+import type { Message, SessionSnapshot } from './types.js';
+
+/**
+ * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
+ * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
+ * are answered as interrupted when it is restored.
+ */
+export function takeSnapshot(state: SessionState): SessionSnapshot {
+  const snapshot: SessionSnapshot = {
+    version: 1,
+    transcript: JSON.parse(JSON.stringify(state.transcript.messages)),
+    loadedSkills: [...state.loaded],
+    stores: storeStates(state.stores),
+  };
+  const pending = pendingChanges(state);
+  if (pending.length > 0) snapshot.pendingContextChanges = pending;
+  if (state.transcript.start > 0) snapshot.transcriptStart = state.transcript.start;
+  if (state.transcript.lastCallNumber > 0) snapshot.lastCallNumber = state.transcript.lastCallNumber;
+  return snapshot;
+}
+
+const HINT = 'Pass what session.snapshot() returned (or its JSON text).';
+
+function fail(message: string): never {
+  throw new Error(`restoreSession: ${message} ${HINT}`);
+}
+
+function checkMessage(message: unknown, index: number): Message {
+  const m = message as Record<string, unknown> | null;
+  if (!m || typeof m !== 'object') fail(`transcript[${index}] is not a message.`);
+  if (typeof m.content !== 'string') fail(`transcript[${index}].content must be a string.`);
+  switch (m.role) {
+    case 'user':
+      return { role: 'user', content: m.content };
+    case 'assistant': {
+      const out: Message = { role: 'assistant', content: m.content };
+      if (m.toolCalls !== undefined) {
+        if (!Array.isArray(m.toolCalls)) fail(`transcript[${index}].toolCalls must be an array.`);
+        out.toolCalls = m.toolCalls.map((call: Record<string, unknown>, j: number) => {
+          if (!call || typeof call.id !== 'string' || typeof call.name !== 'string') {
+            fail(`transcript[${index}].toolCalls[${j}] needs a string id and name.`);
+          }
+          return { id: call.id, name: call.name, input: call.input ?? {} };
+        });
+      }
+      return out;
+    }
+    case 'tool': {
+      if (typeof m.toolCallId !== 'string' || typeof m.name !== 'string') {
+        fail(`transcript[${index}] (a tool result) needs a string toolCallId and name.`);
+      }
+      const out: Message = { role: 'tool', toolCallId: m.toolCallId, name: m.name, content: m.content };
+      if (m.isError === true) out.isError = true;
+      return out;
+    }
+    default:
+      return fail(`transcript[${index}] has role ${JSON.stringify(m.role)}; a role must be user, assistant or tool.`);
+  }
+}
+
+/**
+ * The snapshot as a checked, normalised copy, or a clear error: an unknown version, a message that
+ * is not one, a tool result without its call, or a tool call id used twice.
+ */
+export function parseSnapshot(snapshot: unknown): SessionSnapshot {
+  let data = snapshot;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch (error) {
+      fail(`the snapshot is not valid JSON (${(error as Error).message}).`);
+    }
+  }
+  const d = data as Record<string, unknown> | null;
+  if (!d || typeof d !== 'object') fail('the snapshot is not an object.');
+  if (d.version !== 1)
+    fail(`unknown snapshot version ${JSON.stringify(d.version)}; this version of skilltree reads version 1.`);
+  if (!Array.isArray(d.transcript)) fail('transcript must be an array of messages.');
+  if (!Array.isArray(d.loadedSkills)) fail('loadedSkills must be an array of skill names.');
+  if (d.stores !== undefined && (d.stores === null || typeof d.stores !== 'object' || Array.isArray(d.stores))) {
+    fail('stores must be an object of store states by name.');
+  }
+  const transcript = d.transcript.map(checkMessage);
+  const ids = new Set<string>();
+  let open = new Set<string>();
+  transcript.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      open = new Set();
+      for (const call of message.toolCalls ?? []) {
+        if (ids.has(call.id)) fail(`transcript[${index}] reuses tool call id "${call.id}"; ids must be unique.`);
+        ids.add(call.id);
+        open.add(call.id);
+      }
+    } else if (message.role === 'tool') {
+      if (!open.has(message.toolCallId)) {
+        fail(
+          `transcript[${index}] is a result for tool call "${message.toolCallId}", which no earlier assistant message made (an orphan tool result).`,
+        );
+      }
+      open.delete(message.toolCallId);
+    } else {
+      open = new Set();
+    }
+  });
+  const start = typeof d.transcriptStart === 'number' && d.transcriptStart > 0 ? Math.floor(d.transcriptStart) : 0;
+  const last = typeof d.lastCallNumber === 'number' && d.lastCallNumber > 0 ? Math.floor(d.lastCallNumber) : 0;
+  const pending = Array.isArray(d.pendingContextChanges)
+    ? d.pendingContextChanges.filter((line): line is string => typeof line === 'string')
+    : [];
+  const out: SessionSnapshot = {
+    version: 1,
+    transcript,
+    loadedSkills: d.loadedSkills.filter((name): name is string => typeof name === 'string'),
+    stores: (d.stores as Record<string, unknown> | undefined) ?? {},
+  };
+  if (pending.length > 0) out.pendingContextChanges = pending;
+  if (start > 0) out.transcriptStart = start;
+  if (last > 0) out.lastCallNumber = last;
+  return out;
+}
+
+/**
+ * Mounts the snapshot's loaded skills (each once, known ones only: an unknown one is recorded as
+ * unloaded), answers tool calls left without results as interrupted, and sets the baseline for
+ * `contextChanged` lines. Called once the tree has rendered.
+ */
+export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): void {
+  const snap = tree(state);
+  const unique = [...new Set(snapshot.loadedSkills)];
+  const known = unique.filter((name) => snap.skillsByName.has(name));
+  for (const name of unique) if (!snap.skillsByName.has(name)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  const max = config(state).maxLoadedSkills;
+  state.loaded = known.slice(-max);
+  for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  for (const name of state.loaded) state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
+  notifySkills(state);
+  for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
+  state.baseline = sections(state);
+  for (const call of unansweredCalls(state.transcript)) {
+    recordResult(
+      state,
+      call,
+      'Interrupted: this call did not finish (the process running it stopped). It may or may not have taken effect; check before calling it again.',
+      true,
+    );
+  }
+}
