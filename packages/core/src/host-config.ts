@@ -70,10 +70,11 @@ function ownProps(props: Record<string, any>): Record<string, any> {
   return rest;
 }
 
-function shallowEqual(a: Record<string, any>, b: Record<string, any>): boolean {
+/** Whether `a` and `b` hold the same values, ignoring the keys in `except`. */
+function shallowEqual(a: Record<string, any>, b: Record<string, any>, except?: string): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) if (!Object.is(a[key], b[key])) return false;
+  for (const key of keys) if (key !== except && !Object.is(a[key], b[key])) return false;
   return true;
 }
 
@@ -127,10 +128,17 @@ const mutation = {
   // React 19 dropped the update payload: commitUpdate gets the old and new props.
   commitUpdate(instance, _type, _old, next) {
     const props = ownProps(next);
-    // Parents re-render often with equal props; only a real change should invalidate the serializer cache.
+    // Parents re-render often with equal props; only a real change should invalidate the serializer
+    // cache. A tool's `run` is read at call time, never serialized: an inline closure that is new on
+    // every render must not make every request rebuild.
     if (shallowEqual(props, instance.props)) return;
+    const runOnly =
+      instance.type === 'skilltree-tool' &&
+      typeof props.run === 'function' &&
+      typeof instance.props.run === 'function' &&
+      shallowEqual(props, instance.props, 'run');
     instance.props = props;
-    markDirty(instance);
+    if (!runOnly) markDirty(instance);
   },
   commitMount() {},
   hideInstance(instance) {
