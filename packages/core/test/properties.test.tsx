@@ -117,9 +117,7 @@ function Notes() {
   const lines = useAgentStore(notes, (s) => s.lines);
   return (
     <>
-      {lines.map((line, i) => (
-        <Text key={i}>{line}</Text>
-      ))}
+      <Text>{lines.join('\n')}</Text>
       <Tool
         name="add"
         description="add a line"
