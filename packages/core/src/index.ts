@@ -20,6 +20,7 @@ export {
 } from './components.js';
 export { addedLines } from './context-changes.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
+export { memoryStore } from './memory-store.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
 export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';
@@ -31,6 +32,26 @@ export {
   scriptedModel,
 } from './scripted-model.js';
 export { createSession, restoreSession, Session } from './session.js';
+export {
+  type Commit,
+  checkSessionId,
+  type LoadedSession,
+  SessionBusyError,
+  SessionConflictError,
+  SessionNotFoundError,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+  tailStart,
+} from './session-store.js';
+export {
+  createSessions,
+  type SessionInfo,
+  type SessionReadOptions,
+  type Sessions,
+  type SessionsOptions,
+  type SessionTurnOptions,
+} from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export type {

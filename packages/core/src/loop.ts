@@ -55,6 +55,7 @@ export async function* runTurn(
       yield* drainTurn(state);
       const response = yield* callModel(state, model, request, signal);
       usage = addUsage(usage, response.usage);
+      state.usage = addUsage(state.usage, response.usage);
       const calls = withIds(state, response.toolCalls);
       const assistant: AssistantMessage = { role: 'assistant', content: response.text };
       if (calls.length > 0) assistant.toolCalls = calls;
@@ -95,4 +96,55 @@ export async function* runTurn(
     state.turnEvents = null;
     state.busy = false;
   }
+}
+
+function stopped(): Error {
+  const error = new Error('The turn was stopped: the stream was left before it finished.');
+  error.name = 'AbortError';
+  return error;
+}
+
+/**
+ * Runs `start(signal)`, a turn generator, under its own abort signal that follows `outer`. With
+ * `stopOnReturn`, leaving the iteration early (`break`, `return()`) aborts the turn at once, even
+ * while it waits for the model, instead of when it next yields.
+ */
+export function abortable<T>(
+  start: (signal: AbortSignal) => AsyncGenerator<SessionEvent, T, undefined>,
+  outer: AbortSignal | undefined,
+  stopOnReturn: boolean,
+): AsyncGenerator<SessionEvent, T, undefined> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const done = () => outer?.removeEventListener('abort', onAbort);
+  const inner = start(controller.signal);
+  const wrapper: AsyncGenerator<SessionEvent, T, undefined> = {
+    async next() {
+      try {
+        const result = await inner.next();
+        if (result.done) done();
+        return result;
+      } catch (error) {
+        done();
+        throw error;
+      }
+    },
+    async return(value) {
+      if (stopOnReturn) controller.abort(stopped());
+      done();
+      try {
+        await inner.return(value as T);
+      } catch {
+        // The turn ended with the abort it was asked for.
+      }
+      return { value: value as T, done: true };
+    },
+    throw: (error) => inner.throw(error),
+    [Symbol.asyncIterator]() {
+      return wrapper;
+    },
+  } as AsyncGenerator<SessionEvent, T, undefined>;
+  return wrapper;
 }

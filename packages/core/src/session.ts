@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { executeCall } from './calls.js';
-import { runTurn } from './loop.js';
+import { abortable, runTurn } from './loop.js';
 import { buildRequest } from './request.js';
 import type { SessionHandle, SkillState } from './runtime.js';
 import { checkSkills, loadSkill } from './skills.js';
@@ -45,11 +45,21 @@ import type {
   ToolCall,
   ToolMessage,
   Turn,
+  Usage,
   Warning,
 } from './types.js';
 import { buildView, type SessionView } from './view.js';
 
 type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
+
+const states = new WeakMap<Session, SessionState>();
+
+/** @internal The state behind a session, for `createSessions` (not exported from the package). */
+export function stateOf(session: Session): SessionState {
+  const state = states.get(session);
+  if (!state) throw new Error('Not a skilltree Session.');
+  return state;
+}
 
 const noModel: Model = {
   name: 'none',
@@ -67,6 +77,7 @@ export class Session implements SessionHandle {
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot) {
     const state = createState(element, options, this, restore);
     this.#state = state;
+    states.set(this, state);
     render(state);
     const problems = developerProblems(state);
     if (problems.length > 0) {
@@ -128,6 +139,11 @@ export class Session implements SessionHandle {
   /** True after `dispose()`. */
   get disposed(): boolean {
     return this.#state.disposed;
+  }
+
+  /** Token usage summed over every model call of this session, where the model reports it (cache reads and writes included). */
+  get usage(): Usage | undefined {
+    return this.#state.usage ? { ...this.#state.usage } : undefined;
   }
 
   /** Every warning reported so far, oldest first. */
@@ -230,40 +246,7 @@ export class Session implements SessionHandle {
 
   #turn(text: string, signal: AbortSignal | undefined, stopOnReturn = false): AsyncGenerator<SessionEvent, Turn> {
     assertLive(this.#state);
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-    const inner = runTurn(this.#state, this.model, text, controller.signal);
-    const done = () => signal?.removeEventListener('abort', onAbort);
-    return {
-      next: async () => {
-        try {
-          const result = await inner.next();
-          if (result.done) done();
-          return result;
-        } catch (error) {
-          done();
-          throw error;
-        }
-      },
-      // Leaving a stream early is an abort: the model call and tools stop, unanswered calls get results.
-      return: async (value) => {
-        if (stopOnReturn) controller.abort(stopped());
-        done();
-        try {
-          await inner.return(value as Turn);
-        } catch {
-          // The turn ended with the abort it was asked for.
-        }
-        return { value: value as Turn, done: true };
-      },
-      throw: (error) => inner.throw(error),
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      [Symbol.asyncDispose]: async () => {},
-    } as AsyncGenerator<SessionEvent, Turn>;
+    return abortable((inner) => runTurn(this.#state, this.model, text, inner), signal, stopOnReturn);
   }
 
   /**
@@ -307,10 +290,13 @@ export class Session implements SessionHandle {
     for (const reason of checkSkills(state)) warn(state, reason, 'rerender');
   }
 
-  /** The transcript, loaded skills (LRU order), store state and pending `contextChanged` lines, as JSON data. */
-  snapshot(): SessionSnapshot {
+  /**
+   * The transcript, loaded skills (LRU order), store state, pending `contextChanged` lines and usage,
+   * as JSON data. With `since`, only the messages from that transcript index on (the state is whole).
+   */
+  snapshot(options: { since?: number } = {}): SessionSnapshot {
     assertLive(this.#state);
-    return takeSnapshot(this.#state);
+    return takeSnapshot(this.#state, options.since);
   }
 
   /** Unmounts the tree (effects clean up) and ends the session. */
@@ -355,10 +341,4 @@ export function restoreSession(
   options: SessionOptions = {},
 ): Session {
   return new Session(element, options, parseSnapshot(snapshot));
-}
-
-function stopped(): Error {
-  const error = new Error('The turn was stopped: the stream was left before it finished.');
-  error.name = 'AbortError';
-  return error;
 }

@@ -8,24 +8,27 @@ import { checkSkills } from './skills.js';
 import { config, notifySkills, pendingChanges, type SessionState, sections, tree, warn } from './state.js';
 import { storeStates } from './store.js';
 import { unansweredCalls } from './transcript.js';
-import type { Message, SessionSnapshot } from './types.js';
+import type { Message, SessionSnapshot, Usage } from './types.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
  * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
  * are answered as interrupted when it is restored.
  */
-export function takeSnapshot(state: SessionState): SessionSnapshot {
+export function takeSnapshot(state: SessionState, since = state.transcript.start): SessionSnapshot {
+  const { transcript } = state;
+  const from = Math.min(transcript.messages.length, Math.max(0, since - transcript.start));
   const snapshot: SessionSnapshot = {
     version: 1,
-    transcript: JSON.parse(JSON.stringify(state.transcript.messages)),
+    transcript: JSON.parse(JSON.stringify(transcript.messages.slice(from))),
     loadedSkills: [...state.loaded],
     stores: storeStates(state.stores),
   };
   const pending = pendingChanges(state);
   if (pending.length > 0) snapshot.pendingContextChanges = pending;
-  if (state.transcript.start > 0) snapshot.transcriptStart = state.transcript.start;
-  if (state.transcript.lastCallNumber > 0) snapshot.lastCallNumber = state.transcript.lastCallNumber;
+  if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
+  if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
+  if (state.usage) snapshot.usage = { ...state.usage };
   return snapshot;
 }
 
@@ -126,6 +129,14 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (pending.length > 0) out.pendingContextChanges = pending;
   if (start > 0) out.transcriptStart = start;
   if (last > 0) out.lastCallNumber = last;
+  const usage = d.usage as Record<string, unknown> | undefined;
+  if (usage && typeof usage === 'object') {
+    const clean: Usage = {};
+    for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+      if (typeof usage[key] === 'number' && Number.isFinite(usage[key])) clean[key] = usage[key] as number;
+    }
+    out.usage = clean;
+  }
   return out;
 }
 

@@ -11,7 +11,7 @@ import { type Runtime, RuntimeContext, type SessionHandle, type SkillState } fro
 import { readTree, TOOL_NAME, type TreeSnapshot } from './serialize.js';
 import { createStoreRegistry, type StoreRegistry } from './store.js';
 import { appendMessage, createTranscript, type Transcript } from './transcript.js';
-import type { Message, SessionConfig, SessionEvent, SessionOptions, SessionSnapshot, Warning } from './types.js';
+import type { Message, SessionConfig, SessionEvent, SessionOptions, SessionSnapshot, Usage, Warning } from './types.js';
 
 export type Listener = (event: SessionEvent) => void;
 
@@ -52,6 +52,8 @@ export interface SessionState {
   /** The agent's own tree threw (or looped): requests refuse until it renders again. */
   crashed: Error | null;
   warnings: Warning[];
+  /** Token usage summed over every model call of the session (restored sessions included). */
+  usage: Usage | undefined;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */
@@ -120,6 +122,7 @@ export function createState(
     disposed: false,
     crashed: null,
     warnings: [],
+    usage: restore?.usage,
   } satisfies SessionState);
   return state;
 }

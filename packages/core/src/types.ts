@@ -193,6 +193,8 @@ export interface SessionSnapshot {
   transcriptStart?: number;
   /** The highest `N` of the `call_N` ids assigned so far, so ids never repeat. */
   lastCallNumber?: number;
+  /** Token usage summed over the session so far. */
+  usage?: Usage;
 }
 
 /** Resolved lifecycle settings: session options, else `<Agent>` props, else defaults. */

@@ -1,0 +1,112 @@
+/**
+ * `memoryStore()`: a `SessionStore` in this process's memory, with the same leases and fencing as
+ * the database stores. For tests, demos, and one process that may lose its sessions on restart.
+ */
+import {
+  type Commit,
+  type LoadedSession,
+  SessionConflictError,
+  type SessionRecord,
+  type SessionStore,
+  tailStart,
+} from './session-store.js';
+import type { Message } from './types.js';
+
+interface Entry {
+  record: SessionRecord;
+  messages: Message[];
+  users: number[];
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** A store in memory. Every read returns copies, as a database would. */
+export function memoryStore(): SessionStore {
+  const sessions = new Map<string, Entry>();
+  const leases = new Map<string, { holder: string; expires: number }>();
+  const held = (id: string, holder: string) => {
+    const lease = leases.get(id);
+    return lease !== undefined && lease.holder === holder && lease.expires > Date.now();
+  };
+  return {
+    name: 'memory',
+    async record(id) {
+      const entry = sessions.get(id);
+      return entry ? copy(entry.record) : null;
+    },
+    async load(id, window): Promise<LoadedSession | null> {
+      const entry = sessions.get(id);
+      if (!entry) return null;
+      const start = tailStart(entry.messages.length, entry.users, window);
+      return { ...copy(entry.record), start, messages: copy(entry.messages.slice(start)) };
+    },
+    async messages(id, from, limit) {
+      const entry = sessions.get(id);
+      return entry ? copy(entry.messages.slice(Math.max(0, from), Math.max(0, from) + Math.max(0, limit))) : [];
+    },
+    async acquire(id, holder, ttl) {
+      const lease = leases.get(id);
+      if (lease && lease.holder !== holder && lease.expires > Date.now()) return false;
+      leases.set(id, { holder, expires: Date.now() + ttl });
+      return true;
+    },
+    async release(id, holder) {
+      if (leases.get(id)?.holder === holder) leases.delete(id);
+    },
+    async commit(id, commit: Commit) {
+      if (!held(id, commit.holder)) throw new SessionConflictError(id, 'the turn lease expired and was taken over');
+      const entry = sessions.get(id);
+      const now = Date.now();
+      if (commit.version === 0) {
+        if (entry) throw new SessionConflictError(id, 'another turn created it first');
+        const fresh: Entry = {
+          record: {
+            id,
+            owner: commit.owner ?? null,
+            version: 0,
+            length: 0,
+            state: commit.state,
+            createdAt: now,
+            updatedAt: now,
+          },
+          messages: [],
+          users: [],
+        };
+        sessions.set(id, fresh);
+        return append(fresh, commit, now, leases, id);
+      }
+      if (!entry) throw new SessionConflictError(id, 'it was deleted');
+      if (entry.record.version !== commit.version) {
+        throw new SessionConflictError(id, `version ${entry.record.version}, this turn read ${commit.version}`);
+      }
+      return append(entry, commit, now, leases, id);
+    },
+    async delete(id) {
+      leases.delete(id);
+      return sessions.delete(id);
+    },
+    async close() {},
+  };
+}
+
+function append(
+  entry: Entry,
+  commit: Commit,
+  now: number,
+  leases: Map<string, { holder: string; expires: number }>,
+  id: string,
+): number {
+  for (const message of copy(commit.append)) {
+    if (message.role === 'user') entry.users.push(entry.messages.length);
+    entry.messages.push(message);
+  }
+  entry.record = {
+    ...entry.record,
+    version: entry.record.version + 1,
+    length: entry.messages.length,
+    state: copy(commit.state),
+    updatedAt: now,
+  };
+  leases.set(id, { holder: commit.holder, expires: now + commit.leaseTtl });
+  return entry.record.version;
+}

@@ -1,0 +1,139 @@
+/**
+ * Where sessions outlive a process: the `SessionStore` interface that `createSessions` runs on, and
+ * its errors. Messages are append-only and indexed by position; the rest of a session is a small
+ * record rewritten on every commit. Backends: `memoryStore()` here, SQLite, Postgres and Redis in
+ * `@skilltree/store`.
+ */
+import type { Message, Usage } from './types.js';
+
+/** What a store keeps of a session besides its messages: small, rewritten on every commit. */
+export interface StoredState {
+  /** Loaded skills, least recently read first. */
+  loadedSkills: string[];
+  /** Store state by name (JSON data). */
+  stores: Record<string, unknown>;
+  /** `contextChanged` lines not recorded yet. */
+  pendingContextChanges?: string[];
+  /** The highest `N` of the `call_N` ids assigned so far. */
+  lastCallNumber?: number;
+  /** Token usage summed over the session. */
+  usage?: Usage;
+  /** The window the last request carried: its first message's index and its size. */
+  window?: { start: number; size: number; max: number };
+}
+
+/** A session's record. */
+export interface SessionRecord {
+  id: string;
+  /** Who created the session (see `createSessions`' `owner` option), or null. */
+  owner: string | null;
+  /** Bumped by every commit. A commit names the version it started from and fails if another commit came first. */
+  version: number;
+  /** How many messages the session has. */
+  length: number;
+  state: StoredState;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A record with the newest part of its transcript: the messages from index `start` on. */
+export interface LoadedSession extends SessionRecord {
+  start: number;
+  messages: Message[];
+}
+
+/** One commit: messages to append and the state to write, fenced by version and lease. */
+export interface Commit {
+  /** Who holds the turn lease (see {@link SessionStore.acquire}). */
+  holder: string;
+  /** The version this commit starts from; 0 creates the session. */
+  version: number;
+  /** Messages to append; the first goes to index `record.length`. */
+  append: Message[];
+  state: StoredState;
+  /** Set on creation only. */
+  owner?: string | null;
+  /** The commit also extends the holder's lease by this many milliseconds. */
+  leaseTtl: number;
+}
+
+/**
+ * A place to keep sessions. Every method is safe to call from several processes at once: a turn
+ * holds a lease with an expiry (`acquire`), and a commit only lands when the record is still at the
+ * version the turn read and the lease is still the turn's.
+ */
+export interface SessionStore {
+  /** A short name for errors and logs, e.g. `sqlite:./sessions.db`. */
+  readonly name: string;
+  /** The record, or null when there is no such session. */
+  record(id: string): Promise<SessionRecord | null>;
+  /**
+   * The record and the transcript's tail: the messages a request with a window of `window`
+   * messages needs (from the first user message at or after `length - window`, else from the last
+   * user message on). Never the whole transcript unless the window asks for it.
+   */
+  load(id: string, window: number): Promise<LoadedSession | null>;
+  /** Up to `limit` messages from index `from`, oldest first. */
+  messages(id: string, from: number, limit: number): Promise<Message[]>;
+  /** Takes the turn lease (or renews the holder's own) for `ttl` ms. False while another holder's lease runs. */
+  acquire(id: string, holder: string, ttl: number): Promise<boolean>;
+  /** Gives the lease up (only the holder's own). */
+  release(id: string, holder: string): Promise<void>;
+  /** Appends and writes atomically; returns the new version. Throws {@link SessionConflictError} when fenced out. */
+  commit(id: string, commit: Commit): Promise<number>;
+  /** Deletes the session and its messages. True when there was one. */
+  delete(id: string): Promise<boolean>;
+  /** Closes connections the store opened itself. */
+  close(): Promise<void>;
+}
+
+/** Another turn holds the session, and waiting (`onBusy: 'wait'`, up to `busyTimeout`) did not help, or `onBusy` is `'reject'`. */
+export class SessionBusyError extends Error {
+  override name = 'SessionBusyError';
+  constructor(
+    readonly sessionId: string,
+    message = `Session "${sessionId}" is busy: another turn is running. Wait for it to finish, or raise busyTimeout.`,
+  ) {
+    super(message);
+  }
+}
+
+/** A commit was fenced out: another process took the session over (its lease expired) and wrote first. */
+export class SessionConflictError extends Error {
+  override name = 'SessionConflictError';
+  constructor(
+    readonly sessionId: string,
+    detail: string,
+  ) {
+    super(`Session "${sessionId}" changed under this turn (${detail}); the turn stopped without writing. Send again.`);
+  }
+}
+
+/** No such session (or it belongs to another owner). */
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError';
+  constructor(readonly sessionId: string) {
+    super(`No session "${sessionId}".`);
+  }
+}
+
+/** Session ids: 1 to 200 printable characters, no control characters or slashes at the ends. */
+export function checkSessionId(id: unknown): string {
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200 || /[\p{Cc}\p{Cf}]/u.test(id)) {
+    throw new Error(
+      `Invalid session id ${JSON.stringify(id)}: use 1 to 200 printable characters (e.g. a user or conversation id).`,
+    );
+  }
+  return id;
+}
+
+/**
+ * Where a window of `window` messages starts, given the transcript length and the positions of
+ * its user messages (ascending): the rule every store applies to load a tail.
+ */
+export function tailStart(length: number, userIndices: readonly number[], window: number): number {
+  const earliest = Math.max(0, length - Math.max(1, window));
+  for (const index of userIndices) if (index >= earliest) return index;
+  return userIndices.length > 0 ? userIndices[userIndices.length - 1] : earliest;
+}

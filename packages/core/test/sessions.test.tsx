@@ -1,0 +1,133 @@
+/**
+ * createSessions over memoryStore: turns load, run and commit; a new process (a new createSessions
+ * on the same store) picks the conversation up; one turn at a time per session.
+ */
+import { useState } from 'react';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  createAgentStore,
+  createSessions,
+  type Model,
+  memoryStore,
+  SessionBusyError,
+  Skill,
+  scriptedModel,
+  Text,
+  Tool,
+  useAgentStore,
+} from '../src/index.js';
+
+const counter = createAgentStore('counter', () => ({ count: 0 }));
+function Counter() {
+  const [local, setLocal] = useState(0);
+  const count = useAgentStore(counter, (s) => s.count);
+  return (
+    <>
+      <Text>
+        count {count}, local {local}
+      </Text>
+      <Tool
+        name="bump"
+        description="b"
+        input={z.object({})}
+        run={(_, ctx) => {
+          setLocal((n) => n + 1);
+          counter.of(ctx).setState((s) => ({ count: s.count + 1 }));
+          return 'bumped';
+        }}
+      />
+    </>
+  );
+}
+const App = () => (
+  <Agent>
+    <Skill name="counter" description="c">
+      <Counter />
+    </Skill>
+  </Agent>
+);
+
+/** A model that reads the counter skill when it is not loaded, bumps once, then answers. */
+const bumper = (): Model => ({
+  async generate(req) {
+    const last = req.messages[req.messages.length - 1];
+    if (last.role === 'user') {
+      return req.tools.some((t) => t.name === 'bump')
+        ? { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] }
+        : { text: '', toolCalls: [{ id: '', name: 'read_skill', input: { name: 'counter' } }] };
+    }
+    if (last.role === 'tool' && last.name === 'read_skill')
+      return { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] };
+    return { text: req.context.match(/count \d+, local \d+/)?.[0] ?? '?', toolCalls: [] };
+  },
+});
+
+describe('createSessions', () => {
+  test('a session survives a restart: stores restore exactly, useState re-mounts from its initial state', async () => {
+    const store = memoryStore();
+    const first = createSessions(<App />, { store, model: bumper() });
+    expect((await first.send('u1', 'bump')).text).toBe('count 1, local 1');
+    expect((await first.send('u1', 'bump')).text).toBe('count 2, local 2');
+    await first.close().catch(() => {});
+    const second = createSessions(<App />, { store, model: bumper() });
+    expect((await second.send('u1', 'bump')).text).toBe('count 3, local 1');
+    const info = await second.get('u1');
+    expect(info).toMatchObject({ transcriptLength: 14, loadedSkills: ['counter'], stores: { counter: { count: 3 } } });
+    const page = await second.messages('u1', { from: 0, limit: 2 });
+    expect(page.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  test("sessions are separate, and another owner's session does not exist for you", async () => {
+    const sessions = createSessions(<App />, { model: bumper() });
+    await sessions.send('a', 'bump', { owner: 'alice' });
+    await expect(sessions.send('a', 'bump', { owner: 'bob' })).rejects.toThrow('No session "a"');
+    expect(await sessions.get('a', { owner: 'bob' })).toBeNull();
+    expect(await sessions.messages('a', { owner: 'bob' })).toEqual([]);
+    expect(await sessions.delete('a', { owner: 'bob' })).toBe(false);
+    expect((await sessions.get('a', { owner: 'alice' }))?.owner).toBe('alice');
+    expect(await sessions.delete('a', { owner: 'alice' })).toBe(true);
+    expect(await sessions.get('a')).toBeNull();
+  });
+
+  test("onBusy 'reject' fails a second turn at once with SessionBusyError; 'wait' queues it", async () => {
+    let release!: () => void;
+    const slow: Model = {
+      generate: () => new Promise((resolve) => (release = () => resolve({ text: 'done', toolCalls: [] }))),
+    };
+    const store = memoryStore();
+    const rejecting = createSessions(<App />, { store, model: slow, onBusy: 'reject' });
+    const first = rejecting.send('s', 'one');
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(rejecting.send('s', 'two')).rejects.toBeInstanceOf(SessionBusyError);
+    const waiting = createSessions(<App />, { store, model: scriptedModel([{ text: 'second' }]) });
+    const second = waiting.send('s', 'two');
+    release();
+    expect((await first).text).toBe('done');
+    expect((await second).text).toBe('second');
+    expect((await waiting.messages('s')).map((m) => m.content)).toEqual(['one', 'done', 'two', 'second']);
+  });
+
+  test('a turn left without results by a dead process is answered as interrupted on the next send', async () => {
+    const store = memoryStore();
+    await store.acquire('x', 'dead', 1000);
+    await store.commit('x', {
+      holder: 'dead',
+      version: 0,
+      append: [
+        { role: 'user', content: 'bump' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'bump', input: {} }] },
+      ],
+      state: { loadedSkills: ['counter'], stores: {} },
+      leaseTtl: 1,
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const sessions = createSessions(<App />, { store, model: scriptedModel([{ text: 'ok' }]) });
+    await sessions.send('x', 'again');
+    const messages = await sessions.messages('x');
+    expect(messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call_1', isError: true });
+    expect(messages[2].content).toMatch(/^Interrupted/);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+  });
+});
