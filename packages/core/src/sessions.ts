@@ -10,7 +10,6 @@ import { createSession, restoreSession, type Session, stateOf } from './session.
 import {
   checkSessionId,
   SessionBusyError,
-  SessionConflictError,
   SessionNotFoundError,
   type SessionRecord,
   type SessionStore,
@@ -212,29 +211,13 @@ export function createSessions(
       Math.max(50, leaseTtl / 3),
     );
     let entry: Cached | null = null;
-    let failed = false;
-    try {
-      entry = (await open(id, opts.owner)).entry;
-      const { session } = entry;
-      // Results a process that died mid-turn left unanswered were answered on restore: write them first.
-      if (transcriptLength(stateOf(session).transcript) > entry.committed) await commit(id, holder, entry, opts.owner);
-      let result: Turn | undefined;
-      const events = session.stream(text, { signal });
-      for await (const event of events) {
-        // Each message is durable before the turn goes on: a crash loses at most the step in flight.
-        if (event.type === 'message') await commit(id, holder, entry, opts.owner);
-        if (event.type === 'finish') result = event.turn;
-        yield event;
-      }
-      if (!result) throw new Error('The turn ended without a reply.');
-      return result;
-    } catch (error) {
-      failed = true;
-      throw error;
-    } finally {
+    let finished = false;
+    /** Commits what is left, keeps the session warm, gives the lease up. Throws only a commit error of a turn that succeeded. */
+    const finish = async (failure: unknown) => {
+      finished = true;
       clearInterval(renew);
       try {
-        if (entry && !(failed && entry.version === 0 && entry.committed === 0)) {
+        if (entry && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await commit(id, holder, entry, opts.owner);
           const state = stateOf(entry.session);
           forgetBefore(state.transcript, windowOf(state.transcript, entry.session.config.maxTranscriptMessages).start);
@@ -242,10 +225,37 @@ export function createSessions(
         }
       } catch (error) {
         forget(id);
-        if (!(error instanceof SessionConflictError) || !failed) throw error;
+        if (failure === null) throw error;
       } finally {
         await store.release(id, holder).catch(() => {});
       }
+    };
+    try {
+      let failure: unknown = null;
+      let result: Turn | undefined;
+      try {
+        entry = (await open(id, opts.owner)).entry;
+        const current = entry;
+        // Results a process that died mid-turn left unanswered were answered on restore: write them first.
+        if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
+          await commit(id, holder, current, opts.owner);
+        }
+        for await (const event of current.session.stream(text, { signal })) {
+          // Each message is durable before the turn goes on: a crash loses at most the step in flight.
+          if (event.type === 'message') await commit(id, holder, current, opts.owner);
+          if (event.type === 'finish') result = event.turn;
+          yield event;
+        }
+        if (!result) throw new Error('The turn ended without a reply.');
+      } catch (error) {
+        failure = error;
+      }
+      await finish(failure);
+      if (failure !== null) throw failure;
+      return result as Turn;
+    } finally {
+      // Left early (the consumer stopped iterating): the aborted turn's messages are still written.
+      if (!finished) await finish(new Error('left early')).catch(() => {});
     }
   }
 
