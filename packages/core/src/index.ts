@@ -19,6 +19,7 @@ export {
   useSkill,
 } from './components.js';
 export { addedLines } from './context-changes.js';
+export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
@@ -80,3 +81,4 @@ export type {
   Warning,
 } from './types.js';
 export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './view.js';
+export { estimateTokens, type Tokenizer } from './window.js';

@@ -4,10 +4,8 @@
  * what changed, the window and the loaded skills, never with the whole transcript or catalog.
  */
 import { readToolSpec, renderContext, renderSystem, toolSpec } from './prompt.js';
-import type { TreeSnapshot } from './serialize.js';
-import { toolProblems } from './serialize.js';
-import { AGENT, config, type SessionState, tree } from './state.js';
-import { windowOf } from './transcript.js';
+import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
+import { AGENT, config, currentWindow, type SessionState, tree } from './state.js';
 import type { ModelRequest, ToolSpec } from './types.js';
 
 interface Memo {
@@ -15,6 +13,7 @@ interface Memo {
   key: string;
   system: string;
   tools: ToolSpec[];
+  toolsLoaded: readonly string[] | null;
   contextSnap: TreeSnapshot | null;
   contextLoaded: readonly string[] | null;
   context: string;
@@ -25,27 +24,45 @@ const memos = new WeakMap<SessionState, Memo>();
 function memoOf(state: SessionState): Memo {
   let memo = memos.get(state);
   if (!memo) {
-    memo = { snap: null, key: '', system: '', tools: [], contextSnap: null, contextLoaded: null, context: '' };
+    memo = {
+      snap: null,
+      key: '',
+      system: '',
+      tools: [],
+      toolsLoaded: null,
+      contextSnap: null,
+      contextLoaded: null,
+      context: '',
+    };
     memos.set(state, memo);
   }
   return memo;
 }
 
 /**
- * The tools the model is offered: the read tool (when there are skills), then every rendered tool
- * in tree order, each name once (the first wins) and never one that shadows the read tool or is
- * broken. So tool names in a request are always unique, whatever the tree holds.
+ * The tools the model is offered: the read tool (when there are skills), the agent's tools in tree
+ * order, then each loaded skill's tools, skills in the order they were mounted. Mount order keeps
+ * the longest prefix stable for provider prompt caches: a load appends, a re-read changes nothing.
+ * Each name appears once (the first in tree order wins), never one that shadows the read tool or is
+ * broken: tool names in a request are always unique, whatever the tree holds.
  */
-export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+export function offeredTools(snap: TreeSnapshot, readToolName: string, mounted: readonly string[]): ToolSpec[] {
   const hasSkills = snap.skills.length > 0;
   const tools: ToolSpec[] = hasSkills ? [readToolSpec(readToolName)] : [];
-  for (const tool of snap.tools) {
-    if (snap.toolsByName.get(tool.name) !== tool) continue;
-    if (hasSkills && tool.name === readToolName) continue;
-    if (toolProblems(tool).length > 0) continue;
+  const offer = (tool: ToolEntry) => {
+    if (snap.toolsByName.get(tool.name) !== tool) return;
+    if (hasSkills && tool.name === readToolName) return;
+    if (toolProblems(tool).length > 0) return;
     tools.push(toolSpec(tool));
-  }
+  };
+  for (const tool of snap.tools) if (tool.skill === null) offer(tool);
+  for (const name of mounted) for (const tool of snap.skillsByName.get(name)?.tools ?? []) offer(tool);
   return tools;
+}
+
+/** The loaded skills in the order they were mounted (oldest first). */
+export function mountOrder(state: SessionState): string[] {
+  return [...state.loaded].sort((a, b) => (state.mountedAt.get(a) ?? 0) - (state.mountedAt.get(b) ?? 0));
 }
 
 /** Why no request can be built now, or null. */
@@ -73,9 +90,13 @@ export function buildRequest(state: SessionState): ModelRequest {
   const key = `${cfg.readToolName}\u0000${cfg.maxLoadedSkills}`;
   if (memo.snap !== snap || memo.key !== key) {
     memo.system = renderSystem(snap, cfg.readToolName, cfg.maxLoadedSkills);
-    memo.tools = offeredTools(snap, cfg.readToolName);
     memo.snap = snap;
     memo.key = key;
+    memo.toolsLoaded = null;
+  }
+  if (memo.toolsLoaded !== state.loaded) {
+    memo.tools = offeredTools(snap, cfg.readToolName, mountOrder(state));
+    memo.toolsLoaded = state.loaded;
   }
   if (memo.contextSnap !== snap || memo.contextLoaded !== state.loaded) {
     memo.context = renderContext(snap, state.loaded);
@@ -85,7 +106,7 @@ export function buildRequest(state: SessionState): ModelRequest {
   return {
     system: memo.system,
     context: memo.context,
-    messages: windowOf(state.transcript, cfg.maxTranscriptMessages).messages,
+    messages: currentWindow(state).messages,
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };

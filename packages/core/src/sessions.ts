@@ -15,7 +15,8 @@ import {
   type SessionStore,
   type StoredState,
 } from './session-store.js';
-import { forgetBefore, transcriptLength, windowOf } from './transcript.js';
+import { currentWindow } from './state.js';
+import { forgetBefore, transcriptLength } from './transcript.js';
 import type { Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
@@ -163,6 +164,7 @@ export function createSessions(
         pendingContextChanges: loaded.state.pendingContextChanges,
         lastCallNumber: loaded.state.lastCallNumber,
         usage: loaded.state.usage,
+        windowStart: loaded.state.window?.start,
       },
       sessionOptions,
     );
@@ -176,7 +178,7 @@ export function createSessions(
     const from = entry.committed - state.transcript.start;
     const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
     const max = entry.session.config.maxTranscriptMessages;
-    const window = windowOf(state.transcript, max);
+    const window = currentWindow(state);
     const stored: StoredState = {
       loadedSkills: snapshot.loadedSkills,
       stores: snapshot.stores,
@@ -220,7 +222,7 @@ export function createSessions(
         if (entry && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await commit(id, holder, entry, opts.owner);
           const state = stateOf(entry.session);
-          forgetBefore(state.transcript, windowOf(state.transcript, entry.session.config.maxTranscriptMessages).start);
+          forgetBefore(state.transcript, currentWindow(state).start);
           remember(id, entry);
         }
       } catch (error) {

@@ -10,6 +10,7 @@ import {
   config,
   emit,
   notifySkills,
+  recordMount,
   recordUnloaded,
   type SessionState,
   settle,
@@ -107,7 +108,7 @@ export async function loadSkill(state: SessionState, name: string): Promise<Read
     return { ok: false, error: refused };
   }
   state.loaded = order;
-  state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
+  recordMount(state, name);
   state.pendingLines.push(lifecycleLine(name, 'loaded'));
   emit(state, { type: 'skill-loaded', name });
   for (const gone of evicted) recordUnloaded(state, gone);

@@ -5,7 +5,7 @@
 import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
 import { checkSkills } from './skills.js';
-import { config, notifySkills, pendingChanges, type SessionState, sections, tree, warn } from './state.js';
+import { config, notifySkills, pendingChanges, recordMount, type SessionState, sections, tree, warn } from './state.js';
 import { storeStates } from './store.js';
 import { unansweredCalls } from './transcript.js';
 import type { Message, SessionSnapshot, Usage } from './types.js';
@@ -29,6 +29,7 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
   if (state.usage) snapshot.usage = { ...state.usage };
+  if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
   return snapshot;
 }
 
@@ -129,6 +130,7 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (pending.length > 0) out.pendingContextChanges = pending;
   if (start > 0) out.transcriptStart = start;
   if (last > 0) out.lastCallNumber = last;
+  if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
   const usage = d.usage as Record<string, unknown> | undefined;
   if (usage && typeof usage === 'object') {
     const clean: Usage = {};
@@ -153,7 +155,7 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   const max = config(state).maxLoadedSkills;
   state.loaded = known.slice(-max);
   for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
-  for (const name of state.loaded) state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
+  for (const name of state.loaded) recordMount(state, name);
   notifySkills(state);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
   state.baseline = sections(state);

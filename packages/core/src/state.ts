@@ -10,7 +10,7 @@ import { busyComponents, type Container, createContainer, hasReadyWork, reconcil
 import { type Runtime, RuntimeContext, type SessionHandle, type SkillState } from './runtime.js';
 import { readTree, TOOL_NAME, type TreeSnapshot } from './serialize.js';
 import { createStoreRegistry, type StoreRegistry } from './store.js';
-import { appendMessage, createTranscript, type Transcript } from './transcript.js';
+import { appendMessage, createTranscript, type Transcript, windowOf } from './transcript.js';
 import type { Message, SessionConfig, SessionEvent, SessionOptions, SessionSnapshot, Usage, Warning } from './types.js';
 
 export type Listener = (event: SessionEvent) => void;
@@ -24,6 +24,8 @@ export interface SessionState {
   loaded: string[];
   /** How often each skill was mounted. */
   mounts: Map<string, number>;
+  /** When each loaded skill was mounted (a counter): tools are offered in mount order. */
+  mountedAt: Map<string, number>;
   transcript: Transcript;
   /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
   baseline: Sections;
@@ -54,6 +56,8 @@ export interface SessionState {
   warnings: Warning[];
   /** Token usage summed over every model call of the session (restored sessions included). */
   usage: Usage | undefined;
+  /** Where the last window started, in the whole transcript (the stable window keeps it). */
+  windowStart: number | undefined;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */
@@ -102,6 +106,7 @@ export function createState(
     runtime,
     loaded: [],
     mounts: new Map(),
+    mountedAt: new Map(),
     transcript: createTranscript(restore?.transcript, restore?.transcriptStart ?? 0, restore?.lastCallNumber ?? 0),
     baseline: new Map(),
     pendingLines: [...(restore?.pendingContextChanges ?? [])],
@@ -123,6 +128,7 @@ export function createState(
     crashed: null,
     warnings: [],
     usage: restore?.usage,
+    windowStart: restore?.windowStart,
   } satisfies SessionState);
   return state;
 }
@@ -279,6 +285,13 @@ export function notifySkills(state: SessionState): void {
   flush(state);
 }
 
+/** Counts a mount of `name` and remembers when it happened. */
+export function recordMount(state: SessionState, name: string): void {
+  state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
+  state.mountedAt.set(name, ++mountClock);
+}
+let mountClock = 0;
+
 export function skillState(state: SessionState, name: string): SkillState {
   const index = state.loaded.indexOf(name);
   if (index === -1) return 'unloaded';
@@ -307,7 +320,23 @@ export function config(state: SessionState): SessionConfig {
     readToolName: (o.readToolName ?? props.readToolName) || DEFAULTS.readToolName,
     maxSteps: positive(o.maxSteps, DEFAULTS.maxSteps),
     toolTimeout: positive(o.toolTimeout, DEFAULTS.toolTimeout),
+    maxTranscriptTokens: positive(o.maxTranscriptTokens ?? props.maxTranscriptTokens, Number.NaN) || undefined,
+    windowMode: (o.windowMode ?? props.windowMode) === 'stable' ? 'stable' : 'sliding',
   };
+}
+
+/** The window the next request carries (stable mode remembers where it started). */
+export function currentWindow(state: SessionState): { start: number; messages: Message[] } {
+  const cfg = config(state);
+  const window = windowOf(state.transcript, {
+    maxMessages: cfg.maxTranscriptMessages,
+    maxTokens: cfg.maxTranscriptTokens,
+    tokenizer: state.options.tokenizer,
+    mode: cfg.windowMode,
+    previousStart: state.windowStart,
+  });
+  state.windowStart = window.start;
+  return window;
 }
 
 /**

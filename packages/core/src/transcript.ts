@@ -4,7 +4,7 @@
  * ids that make the window and id checks O(1)/O(log n) per request.
  */
 import type { Message, ToolCall } from './types.js';
-import { windowStart } from './window.js';
+import { chooseWindow, type WindowRules } from './window.js';
 
 export interface Transcript {
   /** Index, in the whole transcript, of `messages[0]`. 0 unless older messages live only in a store. */
@@ -59,9 +59,10 @@ export function uniqueCallId(t: Transcript, id: unknown, taken?: Set<string>): s
   return fresh;
 }
 
-/** The request window: the newest messages, at most `max`, starting at a user message. */
-export function windowOf(t: Transcript, max: number): { start: number; messages: Message[] } {
-  const local = windowStart(t.messages, t.userIndices, max);
+/** The request window by `rules` (see `chooseWindow`); `previousStart` is an index in the whole transcript. */
+export function windowOf(t: Transcript, rules: WindowRules): { start: number; messages: Message[] } {
+  const previousStart = rules.previousStart === undefined ? undefined : rules.previousStart - t.start;
+  const local = chooseWindow(t.messages, t.userIndices, { ...rules, previousStart });
   return { start: t.start + local, messages: t.messages.slice(local) };
 }
 

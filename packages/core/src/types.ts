@@ -61,11 +61,17 @@ export interface ModelRequest {
   contextPlacement: ContextPlacement;
 }
 
-/** Token counts reported by a provider. Cache fields are present where the provider reports them. */
+/**
+ * Token counts reported by a provider. Cache fields are present where the provider reports them,
+ * and are parts of `inputTokens`: uncached input is `inputTokens - cacheReadTokens - cacheWriteTokens`.
+ */
 export interface Usage {
+  /** Every input token the request carried, cached or not. */
   inputTokens?: number;
   outputTokens?: number;
+  /** Input tokens read from the provider's prompt cache (billed at a fraction of the input price). */
   cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache (Anthropic bills them above the input price). */
   cacheWriteTokens?: number;
 }
 
@@ -110,6 +116,17 @@ export interface LifecycleOptions {
   contextPlacement?: ContextPlacement;
   /** Name of the built-in tool that loads a skill. Default `read_skill`. */
   readToolName?: string;
+  /**
+   * A token budget for the transcript window, beside `maxTranscriptMessages` (both apply). Counted
+   * with the session's `tokenizer` (default: an estimate of 4 characters per token). Default: none.
+   */
+  maxTranscriptTokens?: number;
+  /**
+   * `'sliding'` (default, the seed's window): the newest messages that fit. `'stable'`: the window's
+   * first message stays put while the window fits, then jumps ahead by half, so a provider's prompt
+   * cache keeps the message prefix across turns. Both start at a user message and respect the caps.
+   */
+  windowMode?: 'sliding' | 'stable';
 }
 
 /** Options of `createSession`. Lifecycle options override the `<Agent>` props of the same name. */
@@ -125,6 +142,11 @@ export interface SessionOptions extends LifecycleOptions {
    * prop wins). Also bounds how long a read waits for a suspending skill. Default 60 000.
    */
   toolTimeout?: number;
+  /**
+   * Counts tokens for `maxTranscriptTokens`. Default: an estimate (4 characters per token). For an
+   * exact count with OpenAI models, pass `openaiTokenizer()` from `@skilltree/models/tokenizer`.
+   */
+  tokenizer?: (text: string) => number;
 }
 
 /** Options of one `send`/`stream`. */
@@ -195,6 +217,8 @@ export interface SessionSnapshot {
   lastCallNumber?: number;
   /** Token usage summed over the session so far. */
   usage?: Usage;
+  /** Where the last request's window started (index in the whole transcript), for the stable window. */
+  windowStart?: number;
 }
 
 /** Resolved lifecycle settings: session options, else `<Agent>` props, else defaults. */
@@ -206,4 +230,7 @@ export interface SessionConfig {
   readToolName: string;
   maxSteps: number;
   toolTimeout: number;
+  /** Undefined when there is no token budget. */
+  maxTranscriptTokens?: number;
+  windowMode: 'sliding' | 'stable';
 }

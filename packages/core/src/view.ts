@@ -4,13 +4,13 @@
  * The testing package, the CLI, the dev server and the playground read this, never host nodes.
  */
 import { readToolSpec } from './prompt.js';
-import { buildRequest, offeredTools, requestBlocker } from './request.js';
+import { buildRequest, mountOrder, offeredTools, requestBlocker } from './request.js';
 import type { SkillState } from './runtime.js';
 import { metaOf } from './serialize.js';
-import { config, type SessionState, skillState, tree } from './state.js';
+import { config, currentWindow, type SessionState, skillState, tree } from './state.js';
 import { storeStates } from './store.js';
 import { escapeContext } from './text.js';
-import { transcriptLength, windowOf } from './transcript.js';
+import { transcriptLength } from './transcript.js';
 import type { ContextPlacement, SessionConfig, Warning } from './types.js';
 
 /** One line of `<current_context>`, as the model reads it (escaped), and who rendered it. */
@@ -112,7 +112,7 @@ export function buildView(state: SessionState): SessionView {
       if (skill) sections.push({ skill: name, active: name === active, lines: lines(skill.sources) });
     }
   }
-  const offered = blocker ? [] : offeredTools(snap, cfg.readToolName);
+  const offered = blocker ? [] : offeredTools(snap, cfg.readToolName, mountOrder(state));
   const readSpec = readToolSpec(cfg.readToolName);
   const tools: ViewTool[] = offered.map((spec) => {
     const entry = snap.toolsByName.get(spec.name);
@@ -136,7 +136,7 @@ export function buildView(state: SessionState): SessionView {
     if (meta) view.meta = meta;
     return view;
   });
-  const win = windowOf(state.transcript, cfg.maxTranscriptMessages);
+  const win = currentWindow(state);
   return JSON.parse(
     JSON.stringify({
       agent: { props: agentProps(snap.agentProps), instructions: [...snap.instructions] },

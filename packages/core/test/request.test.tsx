@@ -283,3 +283,18 @@ describe('jsonSchema inputs', () => {
     expect(good.content).toBe('5');
   });
 });
+
+describe('tool order for prompt caches', () => {
+  test('skills’ tools follow mount order: a load appends, a re-read changes nothing', async () => {
+    const { createSession } = await import('../src/index.js');
+    const session = createSession(<ShopAgent />);
+    await session.readSkill('beta');
+    await session.readSkill('alpha');
+    const names = () => session.request().tools.map((t) => t.name);
+    expect(names()).toEqual(['read_skill', 'beta_ping', 'alpha_ping']);
+    await session.readSkill('beta');
+    expect(names()).toEqual(['read_skill', 'beta_ping', 'alpha_ping']);
+    await session.readSkill('refunds');
+    expect(names()).toEqual(['read_skill', 'beta_ping', 'alpha_ping', 'refund_order']);
+  });
+});
