@@ -72,7 +72,8 @@ function Shop() {
 function anthropicStream(step: WireStep, deltaInputs: 'repeated' | 'null'): SseEvent[] {
   const events = anthropicEvents(step, ANTHROPIC_WIRE);
   const delta = events.find((e) => (e.data as { type: string }).type === 'message_delta');
-  const usage = (delta?.data as { usage: Record<string, unknown> }).usage;
+  if (!delta) throw new Error('anthropicEvents() made no message_delta');
+  const usage = (delta.data as { usage: Record<string, unknown> }).usage;
   for (const key of ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
     usage[key] = deltaInputs === 'repeated' ? ANTHROPIC_WIRE[key] : null;
   }
