@@ -68,6 +68,7 @@ type RawUsage = Partial<
  * Anthropic usage as skilltree `Usage`. Anthropic's `input_tokens` leaves out the cached part of the
  * prompt, so `inputTokens` adds it back: every input token the request carried, as with the other
  * adapters.
+ *
  * - `inputTokens` = `input_tokens` + `cache_read_input_tokens` + `cache_creation_input_tokens`;
  * - `outputTokens` = `output_tokens`;
  * - `cacheReadTokens` = `cache_read_input_tokens` (billed at about a tenth of the input price);

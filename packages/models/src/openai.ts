@@ -115,6 +115,7 @@ interface RawUsage {
 
 /**
  * Chat Completions usage as skilltree `Usage`:
+ *
  * - `inputTokens` = `prompt_tokens`, which already counts every input token, cached or not;
  * - `outputTokens` = `completion_tokens`;
  * - `cacheReadTokens` = `prompt_tokens_details.cached_tokens` (DeepSeek: `prompt_cache_hit_tokens`);
