@@ -26,6 +26,7 @@ import {
   type ToolCall,
   type Usage,
 } from '@skilltree/core';
+import { type Attempt, type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout } from './deadline.js';
 import {
   headerReader,
   httpError,
@@ -37,6 +38,7 @@ import {
   parseRetryAfter,
 } from './errors.js';
 import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
+import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments, toolInputObject } from './tool-input.js';
 
 export { ModelError, type ModelErrorKind } from './errors.js';
@@ -61,6 +63,14 @@ export interface AiSdkOptions extends RetryOptions {
   providerOptions?: SharedV3ProviderOptions;
   /** Extra HTTP headers for providers that send them. */
   headers?: Record<string, string | undefined>;
+  /**
+   * Milliseconds one attempt may wait: for `doGenerate` to return; for `doStream` to return and then
+   * for each next stream part, so a stream that goes silent fails instead of hanging. The call's
+   * `abortSignal` is then aborted (which aborts the provider's HTTP request) and the attempt fails
+   * as a retryable network error (not retried once text has been streamed). `Infinity` switches it
+   * off. Default 600 000 (ten minutes).
+   */
+  timeoutMs?: number;
 }
 
 const SUPPORTED = new Set(['v2', 'v3', 'v4']);
@@ -117,25 +127,50 @@ function appendMessage(prompt: LanguageModelV3Message[], message: Message): void
   prompt.push({ role: 'assistant', content });
 }
 
-/** AI SDK usage (v3/v4 nested, or v2 flat) as skilltree `Usage`. */
-export function aiSdkUsage(raw: unknown): Usage | undefined {
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+function field(value: unknown, key: string): unknown {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * AI SDK usage as skilltree `Usage`, `inputTokens` meaning every input token the call carried (as
+ * with the other adapters).
+ *
+ * - v3/v4 (nested): `inputTokens.total` (else `noCache + cacheRead + cacheWrite`), `outputTokens.total`,
+ *   `inputTokens.cacheRead` → `cacheReadTokens`, `inputTokens.cacheWrite` → `cacheWriteTokens`.
+ * - v2 (flat): `inputTokens`, `outputTokens`, `cachedInputTokens` → `cacheReadTokens`. v2 has no
+ *   cache-write field; the Anthropic provider reports writes in `providerMetadata.anthropic
+ *   .cacheCreationInputTokens` and leaves cached tokens out of its `inputTokens`, so for it both are
+ *   added back (what its v3 version does itself).
+ *
+ * @param raw the `usage` of a `doGenerate` result or a `finish` stream part
+ * @param providerMetadata the `providerMetadata` next to it (read for v2 Anthropic only)
+ */
+export function aiSdkUsage(raw: unknown, providerMetadata?: unknown): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
-  const u = raw as Record<string, unknown>;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const usage: Usage = {};
-  const input = u.inputTokens;
-  const output = u.outputTokens;
+  const input = field(raw, 'inputTokens');
+  const output = field(raw, 'outputTokens');
   if (input && typeof input === 'object') {
-    const i = input as Record<string, unknown>;
-    usage.inputTokens = num(i.total);
-    usage.cacheReadTokens = num(i.cacheRead);
-    usage.cacheWriteTokens = num(i.cacheWrite);
+    const noCache = num(field(input, 'noCache'));
+    usage.cacheReadTokens = num(field(input, 'cacheRead'));
+    usage.cacheWriteTokens = num(field(input, 'cacheWrite'));
+    usage.inputTokens =
+      num(field(input, 'total')) ??
+      (noCache === undefined ? undefined : noCache + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0));
   } else {
     usage.inputTokens = num(input);
-    usage.cacheReadTokens = num(u.cachedInputTokens);
+    usage.cacheReadTokens = num(field(raw, 'cachedInputTokens'));
+    const anthropic = field(providerMetadata, 'anthropic');
+    if (anthropic && typeof anthropic === 'object' && 'cacheCreationInputTokens' in anthropic) {
+      usage.cacheWriteTokens = num(field(anthropic, 'cacheCreationInputTokens'));
+      if (usage.inputTokens !== undefined) {
+        usage.inputTokens += (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+      }
+    }
   }
-  usage.outputTokens =
-    output && typeof output === 'object' ? num((output as Record<string, unknown>).total) : num(output);
+  usage.outputTokens = output && typeof output === 'object' ? num(field(output, 'total')) : num(output);
   for (const key of Object.keys(usage) as (keyof Usage)[]) if (usage[key] === undefined) delete usage[key];
   return usage;
 }
@@ -187,11 +222,11 @@ function preview(value: unknown): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-function toolCallOf(part: Record<string, unknown>, label: string): ToolCall {
-  if (typeof part.toolCallId !== 'string' || typeof part.toolName !== 'string') {
-    throw malformedError(label, `a tool-call without toolCallId or toolName: ${preview(part)}`);
+function toolCallOf(part: Record<string, unknown>, label: string, idOf: (id: unknown) => string): ToolCall {
+  if (typeof part.toolName !== 'string' || part.toolName === '') {
+    throw malformedError(label, `a tool-call without a toolName: ${preview(part)}`);
   }
-  return { id: part.toolCallId, name: part.toolName, input: parseToolArguments(part.input) };
+  return { id: idOf(part.toolCallId), name: part.toolName, input: parseToolArguments(part.input) };
 }
 
 function readResult(result: unknown, label: string): ModelResponse {
@@ -201,40 +236,62 @@ function readResult(result: unknown, label: string): ModelResponse {
   }
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const idOf = toolCallIds();
   for (const part of content as Array<Record<string, unknown>>) {
     if (part?.type === 'text' && typeof part.text === 'string') text += part.text;
-    else if (part?.type === 'tool-call' && !part.providerExecuted) toolCalls.push(toolCallOf(part, label));
+    else if (part?.type === 'tool-call' && !part.providerExecuted) toolCalls.push(toolCallOf(part, label, idOf));
   }
-  const usage = aiSdkUsage((result as { usage?: unknown }).usage);
+  const { usage: rawUsage, providerMetadata } = result as { usage?: unknown; providerMetadata?: unknown };
+  const usage = aiSdkUsage(rawUsage, providerMetadata);
   return usage ? { text, toolCalls, usage } : { text, toolCalls };
 }
 
-async function* readStream(stream: unknown, label: string): AsyncGenerator<ModelStreamPart> {
+/** The parts of a `doStream` result, read under the attempt's deadline. */
+async function* readStream(stream: unknown, label: string, attempt: Attempt): AsyncGenerator<ModelStreamPart> {
   if (!stream || typeof (stream as ReadableStream).getReader !== 'function') {
     throw malformedError(label, `doStream returned ${preview(stream)} instead of { stream: ReadableStream }`);
   }
   const reader = (stream as ReadableStream<Record<string, unknown>>).getReader();
-  let usage: Usage | undefined;
-  try {
+  // A stalled read never settles by itself; cancelling the stream ends it (and the provider's request).
+  attempt.onExpire(() => {
+    reader.cancel(attempt.expired).catch(() => {});
+  });
+  const parts = (async function* () {
     for (;;) {
-      const { done, value: part } = await reader.read();
-      if (done) break;
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  })();
+  const idOf = toolCallIds();
+  let usage: Usage | undefined;
+  let finished = false;
+  try {
+    for await (const part of attempt.guard(parts)) {
       if (!part || typeof part !== 'object') continue;
       if (part.type === 'text-delta') {
         const text =
           typeof part.delta === 'string' ? part.delta : typeof part.textDelta === 'string' ? part.textDelta : '';
         if (text) yield { type: 'text-delta', text };
       } else if (part.type === 'tool-call') {
-        if (!part.providerExecuted) yield { type: 'tool-call', ...toolCallOf(part, label) };
+        if (!part.providerExecuted) yield { type: 'tool-call', ...toolCallOf(part, label, idOf) };
       } else if (part.type === 'finish') {
-        usage = aiSdkUsage(part.usage);
+        finished = true;
+        usage = aiSdkUsage(part.usage, part.providerMetadata);
       } else if (part.type === 'error') {
         throw part.error instanceof Error ? part.error : new Error(messageOf(part.error));
       }
     }
   } finally {
-    reader.releaseLock();
+    if (!finished) reader.cancel().catch(() => {});
+    try {
+      reader.releaseLock();
+    } catch {
+      // A read still pending after an expiry: the cancel above ends it.
+    }
   }
+  // The same rule as the Anthropic (message_stop) and OpenAI (finish_reason) adapters.
+  if (!finished) throw networkError(label, new Error('the stream ended without a finish part (connection dropped?)'));
   yield { type: 'finish', usage };
 }
 
@@ -249,7 +306,11 @@ async function* readStream(stream: unknown, label: string): AsyncGenerator<Model
  * ```
  *
  * Retries with backoff on 429, 5xx and network errors (errors with `statusCode`, `isRetryable` or a
- * network cause), honouring `retry-after`.
+ * network cause), honouring `retry-after`. `timeoutMs` bounds each call and each wait between
+ * stream parts; a stream that ends without a `finish` part is a (retryable) network error.
+ *
+ * Usage: `inputTokens` is every input token the call carried, cached or not, whatever the
+ * specification version; see {@link aiSdkUsage}. Tool calls without an id get a random `call_…` one.
  */
 export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions = {}): Model {
   if (!languageModel || typeof languageModel !== 'object') {
@@ -269,27 +330,33 @@ export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions =
   const provider = typeof model.provider === 'string' && model.provider ? model.provider : 'unknown';
   const label = `${PROVIDER}:${provider}`;
   const policy = retryPolicy(options);
-  const toError = (error: unknown) => toModelError(error, label);
-  const callOptions = (req: ModelRequest, signal?: AbortSignal) => {
-    const call = aiSdkCallOptions(req, options);
-    if (signal) call.abortSignal = signal;
-    // v2 and v3 call options agree on every field this adapter sets.
-    return call as LanguageModelV3CallOptions & LanguageModelV2CallOptions;
+  const deadline: DeadlineSettings = {
+    timeoutMs: resolveTimeout(options.timeoutMs, 'aiSdk()'),
+    provider: label,
+    model: String(model.modelId),
   };
+  const toError = (error: unknown) => toModelError(error, label);
+  // v2 and v3 call options agree on every field this adapter sets. Each attempt gets its own signal.
+  const withSignal = (call: LanguageModelV3CallOptions, attempt: Attempt) =>
+    ({ ...call, abortSignal: attempt.signal }) as LanguageModelV3CallOptions & LanguageModelV2CallOptions;
 
   return {
     name: `${PROVIDER}:${provider}:${model.modelId}`,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
-      const call = callOptions(req, opts.signal);
-      const result = await withRetry({ policy, signal: opts.signal, toError }, async () => model.doGenerate(call));
+      const call = aiSdkCallOptions(req, options);
+      const result = await withRetry({ policy, signal: opts.signal, toError }, () =>
+        deadlineCall(deadline, opts.signal, (attempt) => model.doGenerate(withSignal(call, attempt))),
+      );
       return readResult(result, label);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
-      const call = callOptions(req, opts.signal);
-      return streamWithRetry({ policy, signal: opts.signal, toError }, async function* () {
-        const result = await model.doStream(call);
-        yield* readStream((result as { stream?: unknown } | null)?.stream, label);
-      });
+      const call = aiSdkCallOptions(req, options);
+      return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
+        deadlineStream(deadline, opts.signal, async function* (attempt) {
+          const result = await attempt.race(model.doStream(withSignal(call, attempt)));
+          yield* readStream((result as { stream?: unknown } | null)?.stream, label, attempt);
+        }),
+      );
     },
   };
 }

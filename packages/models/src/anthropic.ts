@@ -4,22 +4,24 @@
  * @packageDocumentation
  */
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  type Message,
-  type Model,
-  type ModelCallOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamPart,
-  placeContext,
-  type ToolCall,
-  type Usage,
+import type {
+  Model,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ToolCall,
+  Usage,
 } from '@skilltree/core';
+import { anthropicRequestBody } from './anthropic-request.js';
+import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { malformedError, networkError } from './errors.js';
 import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, type ProviderLabels } from './sdk-error.js';
-import { parseToolArguments, toolInputObject } from './tool-input.js';
+import { toolCallIds } from './tool-call-id.js';
+import { parseToolArguments } from './tool-input.js';
 
+export { type AnthropicBodyOptions, anthropicRequestBody } from './anthropic-request.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { RetryOptions } from './retry.js';
 
@@ -34,11 +36,17 @@ export interface AnthropicOptions extends RetryOptions {
   /** `max_tokens` of every request. Default 4096. */
   maxTokens?: number;
   /**
-   * Put `cache_control` breakpoints on the stable prefix (tools, system prompt, older messages) so
-   * Anthropic's prompt cache serves it on the next step. Default true.
+   * Put `cache_control` breakpoints on the stable prefix (last tool, system prompt, the newest
+   * blocks before the context) so that Anthropic's prompt cache serves it on the next step; see
+   * {@link anthropicRequestBody}. `false` sends no breakpoints. Default true.
    */
   cache?: boolean;
-  /** Milliseconds before one HTTP attempt times out (a network error, so retried). Default 600 000. */
+  /**
+   * Milliseconds one attempt may wait: for the whole response with `generate`; for the response and
+   * then for each next event with `stream`, so a stream that goes silent fails instead of hanging.
+   * The request is then aborted and the attempt fails as a retryable network error (not retried once
+   * text has been streamed). `Infinity` switches it off. Default 600 000 (ten minutes).
+   */
   timeoutMs?: number;
   /** Extra HTTP headers sent with every request (e.g. `anthropic-beta`). */
   headers?: Record<string, string>;
@@ -51,116 +59,24 @@ export interface AnthropicOptions extends RetryOptions {
 }
 
 const LABELS: ProviderLabels = { provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', factory: 'anthropic()' };
-const CACHE = { type: 'ephemeral' } as const;
-
-type Block = Anthropic.ContentBlockParam;
-type Turn = { role: 'user' | 'assistant'; content: Block[] };
-
-/** The Messages API body (without `stream`) for a request, exactly as the adapter sends it. */
-export function anthropicRequestBody(
-  req: ModelRequest,
-  options: Pick<AnthropicOptions, 'model' | 'maxTokens' | 'cache' | 'extraBody'>,
-): Anthropic.MessageCreateParamsNonStreaming {
-  const cache = options.cache !== false;
-  const placed = placeContext(req);
-  const body: Anthropic.MessageCreateParamsNonStreaming = {
-    model: options.model,
-    max_tokens: options.maxTokens ?? 4096,
-    messages: [],
-  };
-
-  const system = systemBlocks(req, placed.system, cache);
-  if (system.length > 0) body.system = system;
-
-  if (req.tools.length > 0) {
-    body.tools = req.tools.map((tool, i) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.inputSchema as Anthropic.Tool['input_schema'],
-      ...(cache && i === req.tools.length - 1 ? { cache_control: CACHE } : {}),
-    }));
-  }
-
-  const turns = toTurns(placed.messages);
-  if (cache) {
-    // The stable prefix ends before the turn that carries the context ('end'), or at the last turn ('system').
-    const stableEnd = req.contextPlacement === 'system' ? turns.length - 1 : lastUserTurn(turns) - 1;
-    const turn = turns[stableEnd];
-    if (turn) {
-      const last = turn.content.length - 1;
-      turn.content[last] = { ...turn.content[last], cache_control: CACHE } as Block;
-    }
-  }
-  body.messages = turns;
-  return { ...body, ...(options.extraBody ?? {}) } as Anthropic.MessageCreateParamsNonStreaming;
-}
-
-/** System blocks: with `'system'` placement, the stable prompt and the context are separate blocks. */
-function systemBlocks(req: ModelRequest, placedSystem: string, cache: boolean): Anthropic.TextBlockParam[] {
-  if (!placedSystem) return [];
-  const split = req.contextPlacement === 'system' && req.system !== '' && placedSystem.startsWith(req.system);
-  if (!split) return [{ type: 'text', text: placedSystem, ...(cache ? { cache_control: CACHE } : {}) }];
-  const rest = placedSystem.slice(req.system.length);
-  const blocks: Anthropic.TextBlockParam[] = [
-    { type: 'text', text: req.system, ...(cache ? { cache_control: CACHE } : {}) },
-  ];
-  if (rest) blocks.push({ type: 'text', text: rest });
-  return blocks;
-}
-
-function lastUserTurn(turns: Turn[]): number {
-  for (let i = turns.length - 1; i >= 0; i--) if (turns[i].role === 'user') return i;
-  return -1;
-}
-
-/**
- * Transcript messages as Messages API turns: tool results become `tool_result` blocks in a user turn,
- * consecutive user-role messages are merged into one turn (tool results first), and consecutive
- * assistant messages likewise.
- */
-function toTurns(messages: Message[]): Turn[] {
-  const turns: Turn[] = [];
-  const push = (role: Turn['role'], blocks: Block[]) => {
-    if (blocks.length === 0) return;
-    const last = turns[turns.length - 1];
-    if (last && last.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  };
-  for (const message of messages) {
-    if (message.role === 'user') {
-      push('user', message.content ? [{ type: 'text', text: message.content }] : []);
-    } else if (message.role === 'tool') {
-      push('user', [
-        {
-          type: 'tool_result',
-          tool_use_id: message.toolCallId,
-          content: message.content,
-          ...(message.isError ? { is_error: true } : {}),
-        },
-      ]);
-    } else {
-      const blocks: Block[] = [];
-      if (message.content) blocks.push({ type: 'text', text: message.content });
-      for (const call of message.toolCalls ?? []) {
-        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
-      }
-      push('assistant', blocks);
-    }
-  }
-  for (const turn of turns) {
-    if (turn.role !== 'user') continue;
-    // Anthropic wants a user turn's tool_result blocks before any text.
-    const results = turn.content.filter((b) => b.type === 'tool_result');
-    if (results.length > 0) turn.content = [...results, ...turn.content.filter((b) => b.type !== 'tool_result')];
-  }
-  return turns;
-}
 
 type RawUsage = Partial<
   Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>
 >;
 
-/** Anthropic usage as skilltree `Usage`. `inputTokens` counts every prompt token, cached or not. */
+/**
+ * Anthropic usage as skilltree `Usage`. Anthropic's `input_tokens` leaves out the cached part of the
+ * prompt, so `inputTokens` adds it back: every input token the request carried, as with the other
+ * adapters.
+ *
+ * - `inputTokens` = `input_tokens` + `cache_read_input_tokens` + `cache_creation_input_tokens`;
+ * - `outputTokens` = `output_tokens`;
+ * - `cacheReadTokens` = `cache_read_input_tokens` (billed at about a tenth of the input price);
+ * - `cacheWriteTokens` = `cache_creation_input_tokens` (billed at about 1.25× for the 5-minute cache).
+ *
+ * Tokens at the full input price are `inputTokens - cacheReadTokens - cacheWriteTokens`.
+ * Returns undefined when there is no usage object.
+ */
 export function anthropicUsage(raw: RawUsage | null | undefined): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const read = raw.cache_read_input_tokens ?? undefined;
@@ -187,13 +103,14 @@ function readResponse(response: unknown): ModelResponse {
   }
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const idOf = toolCallIds('toolu');
   for (const block of content as Array<Record<string, unknown>>) {
     if (block?.type === 'text' && typeof block.text === 'string') text += block.text;
     else if (block?.type === 'tool_use') {
-      if (typeof block.id !== 'string' || typeof block.name !== 'string') {
-        throw malformedError('anthropic', `a tool_use block without id or name: ${preview(block)}`);
+      if (typeof block.name !== 'string' || block.name === '') {
+        throw malformedError('anthropic', `a tool_use block without a name: ${preview(block)}`);
       }
-      toolCalls.push({ id: block.id, name: block.name, input: parseToolArguments(block.input) });
+      toolCalls.push({ id: idOf(block.id), name: block.name, input: parseToolArguments(block.input) });
     }
   }
   const usage = anthropicUsage((response as { usage?: RawUsage }).usage);
@@ -208,7 +125,8 @@ function preview(value: unknown): string {
 /** Converts the raw SSE events of one response into stream parts. */
 async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<ModelStreamPart> {
   const usage: RawUsage = {};
-  const tools = new Map<number, { id: string; name: string; json: string; input: unknown }>();
+  const tools = new Map<number, { id: unknown; name: unknown; json: string; input: unknown }>();
+  const idOf = toolCallIds('toolu');
   let stopped = false;
   for await (const event of events) {
     switch (event.type) {
@@ -239,8 +157,11 @@ async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent
         const tool = tools.get(event.index);
         if (tool) {
           tools.delete(event.index);
+          if (typeof tool.name !== 'string' || tool.name === '') {
+            throw malformedError('anthropic', `a streamed tool_use block without a name (block ${event.index})`);
+          }
           const input = tool.json ? parseToolArguments(tool.json) : parseToolArguments(tool.input);
-          yield { type: 'tool-call', id: tool.id, name: tool.name, input };
+          yield { type: 'tool-call', id: idOf(tool.id), name: tool.name, input };
         }
         break;
       }
@@ -268,13 +189,25 @@ async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent
  *
  * Reads `ANTHROPIC_API_KEY` and `ANTHROPIC_BASE_URL` when `apiKey` / `baseURL` are not given.
  * Retries 429, 5xx and network errors with exponential backoff and jitter, honouring `retry-after`.
+ * `timeoutMs` also bounds each wait between stream events.
+ *
+ * Usage: `inputTokens` is every input token the request carried. Anthropic's own `input_tokens`
+ * leaves the cached part out, so the adapter adds `cache_read_input_tokens` and
+ * `cache_creation_input_tokens` back; `cacheReadTokens` and `cacheWriteTokens` are those two. See
+ * {@link anthropicUsage}.
+ *
+ * Caching: with `cache` on (the default) the request carries up to four `cache_control`
+ * breakpoints, placed so that each step of a tool loop reads the previous step's prefix from the
+ * cache; see {@link anthropicRequestBody}.
  */
 export function anthropic(options: AnthropicOptions): Model {
   if (!options || typeof options.model !== 'string' || options.model === '') {
     throw new TypeError('anthropic(): pass { model }, e.g. anthropic({ model: "claude-sonnet-4-5" }).');
   }
   const policy = retryPolicy(options);
-  const timeout = options.timeoutMs ?? 600_000;
+  const timeoutMs = resolveTimeout(options.timeoutMs, 'anthropic()');
+  const timeout = sdkTimeout(timeoutMs);
+  const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model: options.model };
   let client = options.client;
   const getClient = (): Anthropic => {
     client ??= new Anthropic({
@@ -295,16 +228,20 @@ export function anthropic(options: AnthropicOptions): Model {
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const body = anthropicRequestBody(req, options);
       const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
-        getClient().messages.create(body, requestOptions(opts.signal)),
+        deadlineCall(deadline, opts.signal, (attempt) =>
+          getClient().messages.create(body, requestOptions(attempt.signal)),
+        ),
       );
       return readResponse(response);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
       const body = anthropicRequestBody(req, options);
-      return streamWithRetry({ policy, signal: opts.signal, toError }, async function* () {
-        const events = await getClient().messages.create({ ...body, stream: true }, requestOptions(opts.signal));
-        yield* readEvents(events);
-      });
+      return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
+        deadlineStream(deadline, opts.signal, async function* (attempt) {
+          const request = getClient().messages.create({ ...body, stream: true }, requestOptions(attempt.signal));
+          yield* readEvents(attempt.guard(await attempt.race(request)));
+        }),
+      );
     },
   };
 }

@@ -19,6 +19,7 @@ export type ModelErrorKind =
 export interface ModelErrorOptions {
   /** The provider, e.g. `anthropic`, `openai`, `ai-sdk`. */
   provider: string;
+  /** What kind of failure this is. */
   kind: ModelErrorKind;
   /** HTTP status, when the provider answered with one. */
   status?: number;
@@ -46,6 +47,7 @@ export class ModelError extends Error {
   /** The delay the provider asked for, in milliseconds, when it sent `retry-after`. */
   readonly retryAfterMs?: number;
 
+  /** An error with `message` (which should name the provider) and the facts in `options`. */
   constructor(message: string, options: ModelErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ModelError';

@@ -16,9 +16,11 @@ import {
   type Usage,
 } from '@skilltree/core';
 import OpenAI from 'openai';
+import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { malformedError, networkError } from './errors.js';
 import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.js';
+import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments, toolInputJson } from './tool-input.js';
 
 export { ModelError, type ModelErrorKind } from './errors.js';
@@ -45,7 +47,12 @@ export interface OpenAIOptions extends RetryOptions {
   temperature?: number;
   /** Ask for token usage in streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
-  /** Milliseconds before one HTTP attempt times out (a network error, so retried). Default 600 000. */
+  /**
+   * Milliseconds one attempt may wait: for the whole response with `generate`; for the response and
+   * then for each next chunk with `stream`, so a stream that goes silent fails instead of hanging.
+   * The request is then aborted and the attempt fails as a retryable network error (not retried once
+   * text has been streamed). `Infinity` switches it off. Default 600 000 (ten minutes).
+   */
   timeoutMs?: number;
   /** Extra HTTP headers sent with every request. */
   headers?: Record<string, string>;
@@ -102,15 +109,26 @@ interface RawUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  /** DeepSeek's name for the cached part of `prompt_tokens`. */
+  prompt_cache_hit_tokens?: number | null;
 }
 
-/** Chat Completions usage as skilltree `Usage`. `inputTokens` counts every prompt token, cached or not. */
+/**
+ * Chat Completions usage as skilltree `Usage`:
+ *
+ * - `inputTokens` = `prompt_tokens`, which already counts every input token, cached or not;
+ * - `outputTokens` = `completion_tokens`;
+ * - `cacheReadTokens` = `prompt_tokens_details.cached_tokens` (DeepSeek: `prompt_cache_hit_tokens`);
+ * - `cacheWriteTokens` is never set: OpenAI caches prefixes automatically and reports no writes.
+ *
+ * Returns undefined when the response carries no usage object.
+ */
 export function openaiUsage(raw: RawUsage | null | undefined): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const usage: Usage = {};
   if (typeof raw.prompt_tokens === 'number') usage.inputTokens = raw.prompt_tokens;
   if (typeof raw.completion_tokens === 'number') usage.outputTokens = raw.completion_tokens;
-  const cached = raw.prompt_tokens_details?.cached_tokens;
+  const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens;
   if (typeof cached === 'number') usage.cacheReadTokens = cached;
   return usage;
 }
@@ -130,14 +148,14 @@ function readResponse(response: unknown): ModelResponse {
   const text = typeof m.content === 'string' ? m.content : '';
   const toolCalls: ToolCall[] = [];
   const rawCalls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
-  rawCalls.forEach((raw: { id?: unknown; function?: { name?: unknown; arguments?: unknown } }, i: number) => {
+  const idOf = toolCallIds();
+  for (const raw of rawCalls as { id?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
     const name = raw?.function?.name;
     if (typeof name !== 'string' || name === '') {
       throw malformedError('openai', `a tool call without a function name: ${preview(raw)}`);
     }
-    const id = typeof raw.id === 'string' && raw.id ? raw.id : `call_${i}`;
-    toolCalls.push({ id, name, input: parseToolArguments(raw.function?.arguments) });
-  });
+    toolCalls.push({ id: idOf(raw.id), name, input: parseToolArguments(raw.function?.arguments) });
+  }
   const usage = openaiUsage((response as { usage?: RawUsage }).usage);
   return usage ? { text, toolCalls, usage } : { text, toolCalls };
 }
@@ -185,10 +203,11 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
   if (!finished) {
     throw networkError('openai', new Error('the stream ended before a finish_reason (connection dropped?)'));
   }
+  const idOf = toolCallIds();
   for (const [i, call] of calls.entries()) {
     if (!call.name) throw malformedError('openai', `streamed tool call ${i} has no function name`);
     const input = call.rawInput !== undefined ? call.rawInput : parseToolArguments(call.args);
-    yield { type: 'tool-call', id: call.id ?? `call_${i}`, name: call.name, input };
+    yield { type: 'tool-call', id: idOf(call.id), name: call.name, input };
   }
   yield { type: 'finish', usage };
 }
@@ -204,13 +223,23 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
  *
  * Reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` when `apiKey` / `baseURL` are not given.
  * Retries 429, 5xx and network errors with exponential backoff and jitter, honouring `retry-after`.
+ * `timeoutMs` also bounds each wait between stream chunks.
+ *
+ * Usage: `inputTokens` is every input token the request carried (`prompt_tokens`, cached ones
+ * included), `cacheReadTokens` the cached part; see {@link openaiUsage}.
+ *
+ * Tool calls without an id (some compatible servers leave it out) get a random `call_…` id, unique
+ * across steps, adapter instances and processes. Requests are serialised deterministically (fixed
+ * key order, no ids or timestamps of the adapter's own) so that the automatic prefix cache hits.
  */
 export function openai(options: OpenAIOptions): Model {
   if (!options || typeof options.model !== 'string' || options.model === '') {
     throw new TypeError('openai(): pass { model }, e.g. openai({ model: "gpt-4.1-mini" }).');
   }
   const policy = retryPolicy(options);
-  const timeout = options.timeoutMs ?? 600_000;
+  const timeoutMs = resolveTimeout(options.timeoutMs, 'openai()');
+  const timeout = sdkTimeout(timeoutMs);
+  const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model: options.model };
   let client = options.client;
   const getClient = (): OpenAI => {
     if (client) return client;
@@ -234,18 +263,22 @@ export function openai(options: OpenAIOptions): Model {
     name: `openai:${options.model}`,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const body = openaiRequestBody(req, options);
-      const response = await withRetry({ policy, signal: opts.signal, toError }, async () =>
-        getClient().chat.completions.create(body, requestOptions(opts.signal)),
+      const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
+        deadlineCall(deadline, opts.signal, (attempt) =>
+          getClient().chat.completions.create(body, requestOptions(attempt.signal)),
+        ),
       );
       return readResponse(response);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
       const body: OpenAI.ChatCompletionCreateParamsStreaming = { ...openaiRequestBody(req, options), stream: true };
       if (options.streamUsage !== false) body.stream_options = { include_usage: true };
-      return streamWithRetry({ policy, signal: opts.signal, toError }, async function* () {
-        const chunks = await getClient().chat.completions.create(body, requestOptions(opts.signal));
-        yield* readChunks(chunks);
-      });
+      return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
+        deadlineStream(deadline, opts.signal, async function* (attempt) {
+          const chunks = await attempt.race(getClient().chat.completions.create(body, requestOptions(attempt.signal)));
+          yield* readChunks(attempt.guard(chunks));
+        }),
+      );
     },
   };
 }

@@ -76,7 +76,8 @@ describe('aiSdk: call options', () => {
     });
     expect(mock.doGenerateCalls).toHaveLength(1);
     const call = mock.doGenerateCalls[0];
-    expect(call.abortSignal).toBe(controller.signal);
+    // Each attempt has its own signal (for its timeout), linked to the caller's (tested below).
+    expect(call.abortSignal).toBeInstanceOf(AbortSignal);
     const { abortSignal: _, ...rest } = call;
     expect(rest).toEqual({
       prompt: [
@@ -89,6 +90,22 @@ describe('aiSdk: call options', () => {
       maxOutputTokens: 300,
       temperature: 0.2,
     });
+  });
+
+  it("the caller's signal aborts the pending doGenerate", async () => {
+    const mock = new MockLanguageModelV3({
+      doGenerate: (options: LanguageModelV3CallOptions) =>
+        new Promise((_, reject) => {
+          options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason));
+        }),
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('user stopped')), 20);
+    const error = await aiSdk(mock)
+      .generate(simpleRequest(), { signal: controller.signal })
+      .catch((e) => e);
+    expect(error.message).toBe('user stopped');
+    expect(mock.doGenerateCalls[0].abortSignal?.aborted).toBe(true);
   });
 
   it("appends the context to the system message ('system')", () => {

@@ -63,7 +63,7 @@ describe('anthropic: request body', () => {
           content: [
             { type: 'text', text: 'Adding.' },
             { type: 'tool_use', id: 't2', name: 'add_to_cart', input: { sku: 'lamp' } },
-            // The stable prefix ends here: everything before the turn that carries the context.
+            // Breakpoint 3: the end of the turn before the newest stable one.
             { type: 'tool_use', id: 't3', name: 'nope', input: {}, cache_control: CACHE },
           ],
         },
@@ -73,7 +73,9 @@ describe('anthropic: request body', () => {
           content: [
             { type: 'tool_result', tool_use_id: 't2', content: 'added lamp' },
             { type: 'tool_result', tool_use_id: 't3', content: 'Unknown tool "nope".', is_error: true },
-            { type: 'text', text: `thanks\n\n${CONTEXT}` },
+            // Breakpoint 4: the last block before the context, which has a block of its own.
+            { type: 'text', text: 'thanks', cache_control: CACHE },
+            { type: 'text', text: `\n\n${CONTEXT}` },
           ],
         },
       ],
@@ -88,7 +90,7 @@ describe('anthropic: request body', () => {
       { type: 'text', text: SYSTEM, cache_control: CACHE },
       { type: 'text', text: `\n\n${CONTEXT}` },
     ]);
-    // Every message is stable: the breakpoint goes on the last block of the last turn.
+    // Every message is stable: breakpoint 4 goes on the last block of the last turn, 3 on the turn before.
     const last = body.messages[body.messages.length - 1];
     expect(last).toEqual({
       role: 'user',
@@ -99,7 +101,13 @@ describe('anthropic: request body', () => {
       ],
     });
     expect(JSON.stringify(body.messages)).not.toContain('current_context');
-    expect(body.messages[3].content[2]).toEqual({ type: 'tool_use', id: 't3', name: 'nope', input: {} });
+    expect(body.messages[3].content[2]).toEqual({
+      type: 'tool_use',
+      id: 't3',
+      name: 'nope',
+      input: {},
+      cache_control: CACHE,
+    });
   });
 
   it('sends no cache_control with cache: false, and passes maxTokens and extraBody', async () => {

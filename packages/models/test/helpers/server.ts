@@ -11,6 +11,8 @@ export interface Recorded {
   url: string;
   headers: IncomingHttpHeaders;
   body: any;
+  /** The body exactly as it arrived. */
+  raw: string;
 }
 
 /** Answers one request. */
@@ -40,7 +42,7 @@ export async function startServer(): Promise<TestServer> {
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {}
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw: text });
       const handler = handlers.shift();
       if (!handler) {
         res.writeHead(418, { 'content-type': 'application/json' });
@@ -84,8 +86,11 @@ function frame(e: SseEvent): string {
   return `${e.event ? `event: ${e.event}\n` : ''}data: ${data}\n\n`;
 }
 
-/** Responds with a server-sent-event stream, optionally destroying the socket after `dropAfter` events. */
-export function sse(events: SseEvent[], options: { dropAfter?: number } = {}): Handler {
+/**
+ * Responds with a server-sent-event stream, optionally destroying the socket after `dropAfter`
+ * events, optionally waiting `delayMs` before each event.
+ */
+export function sse(events: SseEvent[], options: { dropAfter?: number; delayMs?: number } = {}): Handler {
   return async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const [i, e] of events.entries()) {
@@ -94,11 +99,45 @@ export function sse(events: SseEvent[], options: { dropAfter?: number } = {}): H
         res.socket?.destroy();
         return;
       }
+      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
       res.write(frame(e));
       await new Promise((r) => setImmediate(r));
     }
     res.end();
   };
+}
+
+/** A handler that goes silent; `closed` resolves when the client hangs up (an aborted request). */
+export type StallingHandler = Handler & { closed: Promise<void> };
+
+function stalling(start: (res: ServerResponse) => void): StallingHandler {
+  let hungUp!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    hungUp = resolve;
+  });
+  const handler: Handler = (_req, res) => {
+    res.on('close', () => hungUp());
+    start(res);
+    // …and then nothing more: the connection stays open until the client closes it.
+  };
+  return Object.assign(handler, { closed });
+}
+
+/** Sends the first `count` events of a stream, then goes silent without closing the connection. */
+export function stallAfter(events: SseEvent[], count: number): StallingHandler {
+  return stalling((res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const e of events.slice(0, count)) res.write(frame(e));
+  });
+}
+
+/** Sends the headers and the first half of a JSON body, then goes silent. */
+export function stallMidBody(body: unknown): StallingHandler {
+  return stalling((res) => {
+    const text = JSON.stringify(body);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.write(text.slice(0, Math.floor(text.length / 2)));
+  });
 }
 
 /** Destroys the connection without answering. */

@@ -7,8 +7,11 @@ import type { SseEvent } from './server.js';
 
 export interface WireStep {
   text?: string;
+  /** An empty `id` is left out of the wire format (as some compatible servers do). */
   toolCalls?: { id: string; name: string; input: unknown }[];
 }
+
+const idField = (id: string, key = 'id') => (id ? { [key]: id } : {});
 
 function halves(s: string): string[] {
   if (s.length < 2) return [s];
@@ -26,8 +29,9 @@ const anthropicUsage = {
 /** A non-streaming Messages API response. */
 export function anthropicMessage(step: WireStep, usage: Record<string, number> = anthropicUsage): unknown {
   const content: unknown[] = [];
-  if (step.text) content.push({ type: 'text', text: step.text, citations: null });
-  for (const c of step.toolCalls ?? []) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
+  if (step.text) content.push({ type: 'text', text: step.text });
+  for (const c of step.toolCalls ?? [])
+    content.push({ type: 'tool_use', ...idField(c.id), name: c.name, input: c.input });
   return {
     id: 'msg_1',
     type: 'message',
@@ -73,7 +77,7 @@ export function anthropicEvents(step: WireStep, usage: Record<string, number> = 
       ev({
         type: 'content_block_start',
         index,
-        content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} },
+        content_block: { type: 'tool_use', ...idField(c.id), name: c.name, input: {} },
       }),
     );
     const json = typeof c.input === 'string' ? c.input : JSON.stringify(c.input);
@@ -110,7 +114,7 @@ export function openaiCompletion(step: WireStep, usage: unknown = openaiUsage): 
   const message: Record<string, unknown> = { role: 'assistant', content: step.text ?? null, refusal: null };
   if (step.toolCalls?.length) {
     message.tool_calls = step.toolCalls.map((c) => ({
-      id: c.id,
+      ...idField(c.id),
       type: 'function',
       function: { name: c.name, arguments: args(c.input) },
     }));
@@ -139,7 +143,9 @@ export function openaiChunks(step: WireStep, usage: unknown = openaiUsage): SseE
       chunk([
         {
           index: 0,
-          delta: { tool_calls: [{ index: i, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] },
+          delta: {
+            tool_calls: [{ index: i, ...idField(c.id), type: 'function', function: { name: c.name, arguments: '' } }],
+          },
           finish_reason: null,
         },
       ]),
