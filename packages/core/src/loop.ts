@@ -56,6 +56,10 @@ export async function* runTurn(
       const response = yield* callModel(state, model, request, signal);
       usage = addUsage(usage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
+      emit(
+        state,
+        response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
+      );
       const calls = withIds(state, response.toolCalls);
       const assistant: AssistantMessage = { role: 'assistant', content: response.text };
       if (calls.length > 0) assistant.toolCalls = calls;

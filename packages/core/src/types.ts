@@ -85,6 +85,7 @@ export interface ModelResponse {
 /** One piece of a streamed response. */
 export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
+  | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   | { type: 'finish'; usage?: Usage };
 
@@ -178,6 +179,7 @@ export interface Warning {
 export type SessionEvent =
   | { type: 'request'; request: ModelRequest; step: number }
   | { type: 'text-delta'; text: string }
+  | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'tool-result'; message: ToolMessage }
   | { type: 'context-changed'; lines: string[] }

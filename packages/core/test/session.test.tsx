@@ -260,6 +260,7 @@ describe('the model loop', () => {
     const types = events.map((e) => e.type).filter((t) => t !== 'message' && t !== 'store-changed');
     expect(types).toEqual([
       'request',
+      'step-finish',
       'tool-call',
       'skill-loaded',
       'context-changed',
@@ -267,8 +268,14 @@ describe('the model loop', () => {
       'request',
       'text-delta',
       'text-delta',
+      'step-finish',
       'finish',
     ]);
+    expect(events.filter((e) => e.type === 'step-finish').at(-1)).toEqual({
+      type: 'step-finish',
+      step: 2,
+      usage: { inputTokens: 10, outputTokens: 2 },
+    });
     const finish = events.at(-1) as Extract<SessionEvent, { type: 'finish' }>;
     expect(finish.turn).toMatchObject({ text: 'Hello', steps: 2, usage: { inputTokens: 10, outputTokens: 2 } });
   });
