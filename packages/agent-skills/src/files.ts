@@ -1,0 +1,342 @@
+/**
+ * A skill folder's own files: listing them, resolving a path the model gives (relative only; `..`,
+ * absolute paths and symlinks that leave the folder are refused), and reading a text file a window
+ * at a time without loading it whole.
+ */
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** One file of a folder listing. */
+export interface FolderFile {
+  /** Relative to the folder, `/`-separated. */
+  path: string;
+  /** Bytes. */
+  size: number;
+}
+
+/** What {@link listFolder} found. */
+export interface FolderListing {
+  /** Files, sorted by path; at most `maxEntries`. */
+  files: FolderFile[];
+  /** False when the walk stopped at `maxEntries`: the folder holds more files than `files`. */
+  complete: boolean;
+  /** Symlinks that lead outside the folder (not listed, cannot be read), relative paths. */
+  escapes: string[];
+  /** Symlinks whose target does not exist, relative paths. */
+  broken: string[];
+}
+
+/** Directories the listing never enters. */
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+
+/** Files a folder walk visits at most; a folder with more is listed as incomplete. */
+export const MAX_WALK = 5000;
+
+/** True when `target` (absolute, real) is `root` or inside it. */
+export function contains(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Every file under `root` (a real path), sorted, skipping `.git` and `node_modules`. Symlinks are
+ * followed only while they stay inside `root`. Synchronous: it runs while rendering.
+ */
+export function listFolder(root: string, under = '', maxEntries = MAX_WALK): FolderListing {
+  const out: FolderListing = { files: [], complete: true, escapes: [], broken: [] };
+  const visited = new Set<string>();
+  const walk = (dir: string, rel: string): void => {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      return;
+    }
+    if (visited.has(real)) return;
+    visited.add(real);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!out.complete) return;
+      const full = path.join(dir, entry.name);
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(full);
+        } catch {
+          out.broken.push(relPath);
+          continue;
+        }
+        if (!contains(root, target)) {
+          out.escapes.push(relPath);
+          continue;
+        }
+        const info = statSync(target);
+        isDir = info.isDirectory();
+        isFile = info.isFile();
+      }
+      if (isDir) {
+        if (!SKIPPED_DIRS.has(entry.name)) walk(full, relPath);
+      } else if (isFile) {
+        if (out.files.length >= maxEntries) {
+          out.complete = false;
+          return;
+        }
+        let size = 0;
+        try {
+          size = statSync(full).size;
+        } catch {}
+        out.files.push({ path: relPath, size });
+      }
+    }
+  };
+  walk(under ? path.join(root, under) : root, under.split(path.sep).join('/'));
+  out.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+/** A path the model may not use, with a message that says why. The tool reports it as an error result. */
+export class RefusedPathError extends Error {
+  override name = 'RefusedPathError';
+}
+
+/**
+ * The real path of `input`, a path relative to the folder `root` (a real path). Refuses absolute
+ * paths, any `..` segment, NUL bytes, and a path whose real location (symlinks resolved) is
+ * outside `root`. Throws a plain Error for a path that does not exist.
+ */
+export async function resolveInside(root: string, input: string): Promise<{ real: string; display: string }> {
+  if (typeof input !== 'string' || input.trim() === '') {
+    throw new RefusedPathError('A path is required, relative to the skill folder (e.g. "references/REFERENCE.md").');
+  }
+  if (input.includes('\0')) throw new RefusedPathError('Refused: the path contains a NUL byte.');
+  const slashed = input.trim().replace(/\\/g, '/');
+  if (path.isAbsolute(input) || slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) {
+    throw new RefusedPathError(
+      `Refused: "${input}" is an absolute path. Give a path relative to the skill folder (e.g. "references/REFERENCE.md").`,
+    );
+  }
+  const segments = slashed.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) {
+    throw new RefusedPathError(`Refused: "${input}" uses "..". Paths stay inside the skill folder.`);
+  }
+  const display = segments.join('/') || '.';
+  const lexical = path.join(root, ...segments);
+  let real: string;
+  try {
+    real = await realpath(lexical);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`No such file in the skill folder: "${display}".`);
+    }
+    throw error;
+  }
+  if (!contains(root, real)) {
+    throw new RefusedPathError(
+      `Refused: "${display}" is a symlink that leads outside the skill folder. Only the folder's own files can be read.`,
+    );
+  }
+  return { real, display };
+}
+
+/** True when the start of a file is not text: it holds a NUL byte or is not valid UTF-8. */
+export function looksBinary(head: Uint8Array, wholeFile: boolean): boolean {
+  if (head.includes(0)) return true;
+  try {
+    // `stream: true` keeps a multi-byte character cut at the end of the chunk from counting as invalid.
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !wholeFile });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A window of a text file's lines, from {@link readTextWindow}. */
+export type TextWindow =
+  | { kind: 'binary'; size: number }
+  | {
+      kind: 'text';
+      /** The lines shown, joined with `\n` (a trailing `\r` is dropped from each). */
+      text: string;
+      /** 1-based number of the first line shown. */
+      first: number;
+      /** 1-based number of the last line shown (`first - 1` when none was). */
+      last: number;
+      /** The line to read on from, or null when the window reached the end of the file. */
+      next: number | null;
+      /** True when line `last` alone was longer than `maxBytes` and was cut. */
+      cutLine: boolean;
+      /** Lines in the file, when the read reached its end. */
+      totalLines: number | null;
+      /** Bytes in the file. */
+      size: number;
+    };
+
+/** Bytes read from disk per step. */
+const CHUNK = 64 * 1024;
+/** Bytes the binary check looks at. */
+const HEAD = 8 * 1024;
+
+/**
+ * Reads lines `offset`… of a text file: at most `limit` lines and `maxBytes` bytes of text. Reads
+ * the file a chunk at a time and stops as soon as the window is full, so a large file costs only
+ * the part up to the window.
+ */
+export async function readTextWindow(
+  file: string,
+  { offset = 1, limit, maxBytes }: { offset?: number; limit: number; maxBytes: number },
+): Promise<TextWindow> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const decoder = new TextDecoder('utf-8');
+    const out: string[] = [];
+    let outBytes = 0;
+    let line = 1;
+    let pending = '';
+    let position = 0;
+    let cutLine = false;
+    /** The current line has text that was dropped (it lies before the window). */
+    let skippedText = false;
+
+    const done = (next: number | null, totalLines: number | null = null): TextWindow => ({
+      kind: 'text',
+      text: out.join('\n'),
+      first: offset,
+      last: offset + out.length - 1,
+      next,
+      cutLine,
+      totalLines,
+      size,
+    });
+
+    /** Adds one complete line; returns a window when it is full. */
+    const add = (raw: string, more: () => boolean): TextWindow | null => {
+      const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (line < offset) {
+        line++;
+        return null;
+      }
+      const bytes = Buffer.byteLength(text) + (out.length > 0 ? 1 : 0);
+      if (outBytes + bytes > maxBytes) {
+        if (out.length === 0) {
+          out.push(cutToBytes(text, maxBytes));
+          cutLine = true;
+          line++;
+          return done(more() ? line : null);
+        }
+        return done(line);
+      }
+      out.push(text);
+      outBytes += bytes;
+      line++;
+      if (out.length >= limit) return done(more() ? line : null);
+      return null;
+    };
+
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
+      if (position === 0 && bytesRead > 0) {
+        const head = buffer.subarray(0, Math.min(bytesRead, HEAD));
+        if (looksBinary(head, bytesRead === size && bytesRead <= HEAD)) return { kind: 'binary', size };
+      }
+      position += bytesRead;
+      const eof = bytesRead === 0;
+      pending += eof ? decoder.decode() : decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
+      let start = 0;
+      for (let nl = pending.indexOf('\n', start); nl !== -1; nl = pending.indexOf('\n', start)) {
+        const text = pending.slice(start, nl);
+        start = nl + 1;
+        skippedText = false;
+        const window = add(text, () => start < pending.length || position < size);
+        if (window) return window;
+      }
+      pending = pending.slice(start);
+      if (line < offset) {
+        // Inside a line before the window: its text is not needed, only where it ends.
+        if (pending !== '') skippedText = true;
+        pending = '';
+      } else if (Buffer.byteLength(pending) + outBytes > maxBytes + 1) {
+        // The window cannot take this line whole, wherever it ends.
+        if (out.length === 0) {
+          out.push(cutToBytes(pending, maxBytes));
+          cutLine = true;
+          // Skip to the end of the cut line.
+          const next = await skipLine(handle, position, buffer);
+          line++;
+          return done(next === null ? null : line);
+        }
+        return done(line);
+      }
+      if (eof) {
+        if (skippedText) line++;
+        if (pending !== '') {
+          const window = add(pending, () => false);
+          if (window) return window;
+        }
+        return done(null, line - 1);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Finds the end of the current line from `position`; returns the offset after it, or null at end of file. */
+async function skipLine(
+  handle: import('node:fs/promises').FileHandle,
+  position: number,
+  buffer: Buffer,
+): Promise<number | null> {
+  let at = position;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+    if (bytesRead === 0) return null;
+    const nl = buffer.subarray(0, bytesRead).indexOf(10);
+    if (nl !== -1) {
+      const after = at + nl + 1;
+      const { bytesRead: more } = await handle.read(buffer, 0, 1, after);
+      return more > 0 ? after : null;
+    }
+    at += bytesRead;
+  }
+}
+
+/** The longest prefix of `text` that fits in `max` UTF-8 bytes, without a broken character at the end. */
+function cutToBytes(text: string, max: number): string {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= max) return text;
+  return bytes
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
+}
+
+/** Size in a short human form: `812 B`, `12.3 KB`, `4.0 MB`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The files of `dir` (a real directory inside `root`), relative to `root`, as lines. */
+export async function listDirectory(root: string, dir: string, maxEntries: number): Promise<string[]> {
+  const rel = path.relative(root, dir);
+  const info = await stat(dir);
+  if (!info.isDirectory()) return [];
+  const listing = listFolder(root, rel, maxEntries);
+  const lines = listing.files.map((f) => `${f.path} (${formatSize(f.size)})`);
+  if (!listing.complete) lines.push(`… more files not listed (the first ${maxEntries} are shown).`);
+  return lines;
+}

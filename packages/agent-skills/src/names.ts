@@ -1,0 +1,35 @@
+/**
+ * Tool names for a folder skill: `<skill>_<action>`, valid for every provider
+ * (`^[a-zA-Z0-9_-]{1,64}$`) and distinct for distinct skill names.
+ */
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** FNV-1a over the UTF-16 code units, as 8 hex digits: a short, stable fingerprint of a name. */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * The name of a folder skill's tool: `pdf` + `read_file` → `pdf_read_file`. A skill name that
+ * has other characters than letters, digits, `_` and `-`, or that would make the tool name longer
+ * than 64 characters, is cleaned and cut, and a fingerprint of the full name is appended, so two
+ * skills with different names never get the same tool name.
+ *
+ * @example
+ * folderToolName('pdf', 'read_file'); // 'pdf_read_file'
+ * folderToolName('PDF tools', 'read_file'); // 'PDF_tools_3f2a9c1e_read_file'
+ */
+export function folderToolName(skillName: string, action: string): string {
+  const suffix = `_${action}`;
+  const plain = `${skillName}${suffix}`;
+  if (TOOL_NAME.test(plain) && skillName !== '') return plain;
+  const cleaned = skillName.replace(/[^a-zA-Z0-9_-]/g, '_');
+  const room = 64 - suffix.length - 9;
+  return `${cleaned.slice(0, Math.max(0, room))}_${fingerprint(skillName)}${suffix}`;
+}

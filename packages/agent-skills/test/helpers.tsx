@@ -1,0 +1,48 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Agent,
+  createSession,
+  type Session,
+  type SessionOptions,
+  scriptedModel,
+  type ToolMessage,
+} from '@skilltree/core';
+import type { ReactNode } from 'react';
+import { afterEach } from 'vitest';
+
+/** A fixture folder under test/fixtures. */
+export function fixture(...segments: string[]): string {
+  return path.join(fileURLToPath(new URL('./fixtures/', import.meta.url)), ...segments);
+}
+
+const sessions: Session[] = [];
+const temps: string[] = [];
+
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.dispose();
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A session of `<Agent>{children}</Agent>` on an empty scripted model, disposed after the test. */
+export function mount(children: ReactNode, options: SessionOptions = {}): Session {
+  const session = createSession(<Agent>{children}</Agent>, { model: scriptedModel([]), ...options });
+  sessions.push(session);
+  return session;
+}
+
+/** Calls a tool as the model would: an assistant message with the call, then the tool's result. */
+export async function call(session: Session, name: string, input: unknown = {}): Promise<ToolMessage> {
+  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
+  return session.callTool(toolCall);
+}
+
+/** A fresh temporary folder, removed after the test; with `from`, a copy of that fixture folder. */
+export function tempDir(from?: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agent-skills-'));
+  temps.push(dir);
+  if (from) cpSync(from, dir, { recursive: true });
+  return dir;
+}
