@@ -76,7 +76,7 @@ function trimBody(lines: string[]): string {
 }
 
 function readYaml(lines: string[], issues: SkillFolderIssue[]): Record<string, unknown> {
-  const doc = parseDocument(lines.join('\n'), { prettyErrors: false });
+  const doc = parseDocument(lines.join('\n'));
   if (doc.errors.length === 0) {
     let value: unknown;
     try {

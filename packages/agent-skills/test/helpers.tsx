@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   Agent,
+  CONTEXT_CHANGED,
   createSession,
   type Session,
   type SessionOptions,
@@ -11,7 +12,7 @@ import {
   type ToolMessage,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 /** A fixture folder under test/fixtures. */
 export function fixture(...segments: string[]): string {
@@ -23,6 +24,8 @@ const temps: string[] = [];
 
 afterEach(() => {
   for (const s of sessions.splice(0)) s.dispose();
+});
+afterAll(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -33,13 +36,26 @@ export function mount(children: ReactNode, options: SessionOptions = {}): Sessio
   return session;
 }
 
-/** Calls a tool as the model would: an assistant message with the call, then the tool's result. */
-export async function call(session: Session, name: string, input: unknown = {}): Promise<ToolMessage> {
+/**
+ * Calls a tool as the model would: an assistant message with the call, then the tool's result.
+ * `content` is the tool's own text: the `contextChanged` lines the session appends (the skill
+ * loading, say) are in `message.content` only.
+ */
+export async function call(
+  session: Session,
+  name: string,
+  input: unknown = {},
+): Promise<{ content: string; isError?: boolean; message: ToolMessage }> {
   const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
-  return session.callTool(toolCall);
+  const message = await session.callTool(toolCall);
+  const content = message.content
+    .split('\n')
+    .filter((line) => !line.startsWith(CONTEXT_CHANGED))
+    .join('\n');
+  return message.isError ? { content, isError: true, message } : { content, message };
 }
 
-/** A fresh temporary folder, removed after the test; with `from`, a copy of that fixture folder. */
+/** A fresh temporary folder, removed after the test file; with `from`, a copy of that fixture folder. */
 export function tempDir(from?: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-skills-'));
   temps.push(dir);
