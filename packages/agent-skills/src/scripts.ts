@@ -187,7 +187,6 @@ export async function runScript(
   if (signal.aborted) throw new Error(`${header}\nNot started: ${stopReason()}.`);
 
   return new Promise<string>((resolve, reject) => {
-    const started = Date.now();
     const stdout = new Capture(options.maxOutputBytes);
     const stderr = new Capture(options.maxOutputBytes);
     let stopped: string | null = null;
@@ -254,13 +253,9 @@ export async function runScript(
       finish();
       if (hardKill) clearTimeout(hardKill);
       if (reaper) clearTimeout(reaper);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      if (stopped) reject(new Error(report(`Stopped after ${seconds} s: ${stopped}.`)));
-      else if (code === 0) resolve(report(`exit code 0 (${seconds} s)`));
-      else
-        reject(
-          new Error(report(code === null ? `killed by ${sig} (${seconds} s)` : `exit code ${code} (${seconds} s)`)),
-        );
+      if (stopped) reject(new Error(report(`Stopped: ${stopped}.`)));
+      else if (code === 0) resolve(report('exit code 0'));
+      else reject(new Error(report(code === null ? `killed by ${sig}` : `exit code ${code}`)));
     });
     if (input.stdin) child.stdin?.end(input.stdin);
     else child.stdin?.end();
