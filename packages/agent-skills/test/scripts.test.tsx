@@ -257,3 +257,22 @@ describe('a running script is killed when the skill unloads', () => {
     await until(() => !alive(shell) && !alive(child));
   });
 });
+
+test('under StrictMode (effects run twice on mount) scripts still run, and still die with the skill', async () => {
+  const session = mount(
+    <>
+      <SkillFolder path={lab} scripts />
+      <SkillFolder path={fixture('skills', 'code-review')} />
+    </>,
+    { maxLoadedSkills: 1, strictMode: true },
+  );
+  await session.readSkill('script-lab');
+  expect((await call(session, RUN, { script: 'scripts/report.py' })).isError).toBeUndefined();
+  const file = path.join(tempDir(), 'pids');
+  const running = call(session, RUN, { script: 'scripts/hang.sh', args: [file] });
+  const [shell, child] = await pids(file);
+  await session.readSkill('code-review');
+  expect((await running).content).toMatch(/the skill "script-lab" was unloaded; the script was killed/);
+  await until(() => !alive(shell) && !alive(child));
+  expect(session.warnings).toEqual([]);
+});
