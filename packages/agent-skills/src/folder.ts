@@ -24,7 +24,7 @@ export interface SkillFolderInfo extends SkillFrontmatter {
   displayFile: string;
   /** The Markdown body of `SKILL.md`: the skill's instructions. */
   body: string;
-  /** The frontmatter as parsed, unknown keys included. */
+  /** The frontmatter as parsed, unknown keys included (a JSON copy). */
   frontmatter: Record<string, unknown>;
   /** Each rule the folder breaks. Empty for a folder that follows the specification. */
   issues: SkillFolderIssue[];
@@ -153,6 +153,15 @@ export function readSkillFolder(folder: string | URL, options: ReadSkillFolderOp
   return info;
 }
 
+/** A JSON copy (YAML can hold values JSON cannot, such as `.inf` or a recursive alias). */
+function jsonCopy(data: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
 function read(dir: string, fileName: string, skillFile: string): SkillFolderInfo {
   const folderName = path.basename(dir);
   const realPath = realpathSync(dir);
@@ -186,7 +195,7 @@ function read(dir: string, fileName: string, skillFile: string): SkillFolderInfo
     skillFile,
     displayFile,
     body: parsed.body,
-    frontmatter: parsed.data,
+    frontmatter: jsonCopy(parsed.data),
     issues,
     warnings,
     files: listing.files,

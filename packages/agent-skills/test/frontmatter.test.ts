@@ -138,3 +138,16 @@ describe('readLines (the lenient reading)', () => {
     });
   });
 });
+
+test('readSkillFolder keeps a JSON copy of the frontmatter (YAML values JSON cannot hold become null)', async () => {
+  const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { readSkillFolder } = await import('../src/index.js');
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'agent-skills-')), 'odd');
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: odd\ndescription: Odd values.\nx-limit: .inf\n---\n');
+  const info = readSkillFolder(dir);
+  expect(info.frontmatter).toEqual({ name: 'odd', description: 'Odd values.', 'x-limit': null });
+  expect(JSON.parse(JSON.stringify(info))).toEqual(info);
+});
