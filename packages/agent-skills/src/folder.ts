@@ -167,7 +167,7 @@ function read(dir: string, fileName: string, skillFile: string): SkillFolderInfo
   const realPath = realpathSync(dir);
   const displayFile = display(skillFile);
   const parsed = parseSkillFile(readFileSync(skillFile, 'utf8'));
-  const { fields, issues: fieldIssues } = checkFrontmatter(parsed.data, folderName, parsed.body);
+  const { fields, issues: fieldIssues, notes } = checkFrontmatter(parsed.data, folderName, parsed.body);
   const issues = [...parsed.issues, ...fieldIssues];
   if (fileName !== 'SKILL.md') {
     issues.unshift({
@@ -177,7 +177,7 @@ function read(dir: string, fileName: string, skillFile: string): SkillFolderInfo
     });
   }
   const listing = listFolder(realPath);
-  const warnings = issues.map((issue) => issueMessage(displayFile, issue));
+  const warnings = [...issues, ...notes].map((issue) => issueMessage(displayFile, issue));
   const folderLabel = display(dir);
   for (const link of listing.escapes) {
     warnings.push(

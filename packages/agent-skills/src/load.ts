@@ -6,6 +6,7 @@ import { type Dirent, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createElement, type ReactElement } from 'react';
 import { hasSkillFile, readSkillFolder, SkillFolderError, type SkillFolderInfo, toPath } from './folder.js';
+import { usableSkillName } from './names.js';
 import { SkillFolder, type SkillFolderOptions, type SkillFolderProps } from './skill-folder.js';
 
 /** Options of {@link loadSkillFolders}: those of every `<SkillFolder>` it returns. */
@@ -82,8 +83,9 @@ export function loadSkillFolders(dir: string | URL, options: LoadSkillFoldersOpt
     const extra: string[] = [];
     let name = info.name;
     if (taken.has(name)) {
-      let alternative = taken.has(info.folderName) ? `${info.folderName}-2` : info.folderName;
-      for (let n = 3; taken.has(alternative); n++) alternative = `${info.folderName}-${n}`;
+      const base = usableSkillName(info.folderName);
+      let alternative = taken.has(base) ? `${base.slice(0, 60)}-2` : base;
+      for (let n = 3; taken.has(alternative); n++) alternative = `${base.slice(0, 60)}-${n}`;
       extra.push(
         `${info.displayFile}: "name" ${JSON.stringify(name)} is already used by another folder in ${root}; this skill is listed as ${JSON.stringify(alternative)}.`,
       );

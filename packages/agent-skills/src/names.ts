@@ -6,7 +6,7 @@
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** FNV-1a over the UTF-16 code units, as 8 hex digits: a short, stable fingerprint of a name. */
-function fingerprint(text: string): string {
+export function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -16,14 +16,33 @@ function fingerprint(text: string): string {
 }
 
 /**
+ * `text` as a name skilltree accepts for a skill (`^[a-zA-Z0-9_-]{1,64}$`): unchanged when it is
+ * one; else every run of other characters made one `-` (accents dropped), cut to fit, and a
+ * fingerprint of `text` appended, so two different texts never give one name.
+ *
+ * @example
+ * usableSkillName('pdf-tools'); // 'pdf-tools'
+ * usableSkillName('PDF Tools'); // 'PDF-Tools-' + 8 hex digits
+ */
+export function usableSkillName(text: string): string {
+  if (TOOL_NAME.test(text)) return text;
+  const cleaned = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-zA-Z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${cleaned.slice(0, 55) || 'skill'}-${fingerprint(text)}`;
+}
+
+/**
  * The name of a folder skill's tool: `pdf` + `read_file` → `pdf_read_file`. A skill name that
- * has other characters than letters, digits, `_` and `-`, or that would make the tool name longer
- * than 64 characters, is cleaned and cut, and a fingerprint of the full name is appended, so two
+ * would make the tool name longer than 64 characters (or that has characters other than letters,
+ * digits, `_` and `-`) is cut and cleaned, and a fingerprint of the full name is appended, so two
  * skills with different names never get the same tool name.
  *
  * @example
  * folderToolName('pdf', 'read_file'); // 'pdf_read_file'
- * folderToolName('PDF tools', 'read_file'); // 'PDF_tools_3f2a9c1e_read_file'
+ * folderToolName('a'.repeat(60), 'read_file'); // 'aaaa…aaa_92b9e111_read_file' (64 characters)
  */
 export function folderToolName(skillName: string, action: string): string {
   const suffix = `_${action}`;

@@ -3,6 +3,7 @@
  * field that breaks one. Each broken rule is one {@link SkillFolderIssue}.
  */
 import type { SkillFolderIssue } from './frontmatter.js';
+import { usableSkillName } from './names.js';
 
 /** The fields the Agent Skills specification defines. Any other key is reported as unknown. */
 export const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
@@ -12,7 +13,10 @@ export const LIMITS = { name: 64, description: 1024, compatibility: 500 } as con
 
 /** The fields of a `SKILL.md` frontmatter, as checked and (in lenient mode) repaired. */
 export interface SkillFrontmatter {
-  /** The skill's name: the frontmatter's `name`, else (lenient) the folder name. */
+  /**
+   * The skill's name: the frontmatter's `name`; in lenient mode, when that is missing or not a
+   * name skilltree accepts (`^[a-zA-Z0-9_-]{1,64}$`), the folder name (cleaned the same way).
+   */
   name: string;
   /** The catalog line: the frontmatter's `description` with runs of whitespace made one space. */
   description: string;
@@ -74,36 +78,57 @@ function firstLine(body: string): string {
 
 /**
  * Checks a frontmatter against the specification. Returns the fields to use (repaired the lenient
- * way where a rule is broken) and one issue per broken rule.
+ * way where a rule is broken), one issue per broken rule, and notes: what skilltree had to change
+ * in a folder that follows the specification (warnings in both modes, never a refusal).
  */
 export function checkFrontmatter(
   data: Record<string, unknown>,
   folderName: string,
   body: string,
-): { fields: SkillFrontmatter; issues: SkillFolderIssue[] } {
+): { fields: SkillFrontmatter; issues: SkillFolderIssue[]; notes: SkillFolderIssue[] } {
   const issues: SkillFolderIssue[] = [];
   const issue = (field: string, rule: string, lenient: string) => issues.push({ field, rule, lenient });
 
   // name
-  let name = '';
+  let written = '';
   const rawName = data.name;
+  const nameIssues: SkillFolderIssue[] = [];
   if (rawName === undefined || rawName === null || (typeof rawName === 'string' && rawName.trim() === '')) {
-    issue('name', 'is required', `the folder name ${quote(folderName)} is used`);
+    nameIssues.push({ field: 'name', rule: 'is required', lenient: '' });
   } else if (!isScalar(rawName)) {
-    issue('name', `must be a string (got ${describe(rawName)})`, `the folder name ${quote(folderName)} is used`);
+    nameIssues.push({ field: 'name', rule: `must be a string (got ${describe(rawName)})`, lenient: '' });
   } else {
-    if (typeof rawName !== 'string') issue('name', `must be a string (got ${describe(rawName)})`, 'read as text');
-    name = oneLine(String(rawName)).normalize('NFKC');
-    for (const problem of nameProblems(name)) issue('name', problem, 'used as written');
-    if (name !== folderName.normalize('NFKC')) {
-      issue(
-        'name',
-        `must equal the folder name ${quote(folderName)} (got ${quote(name)})`,
-        `the skill is listed as ${quote(name)}`,
-      );
+    if (typeof rawName !== 'string') {
+      nameIssues.push({ field: 'name', rule: `must be a string (got ${describe(rawName)})`, lenient: '' });
+    }
+    written = oneLine(String(rawName)).normalize('NFKC');
+    for (const problem of nameProblems(written)) nameIssues.push({ field: 'name', rule: problem, lenient: '' });
+    if (written !== folderName.normalize('NFKC')) {
+      nameIssues.push({
+        field: 'name',
+        rule: `must equal the folder name ${quote(folderName)} (got ${quote(written)})`,
+        lenient: '',
+      });
     }
   }
-  if (name === '') name = folderName;
+  // The name to list: the written one if skilltree accepts it as a skill name, else the folder's.
+  const name =
+    written !== '' && usableSkillName(written) === written
+      ? written
+      : usableSkillName(oneLine(folderName).normalize('NFKC') || 'skill');
+  for (const nameIssue of nameIssues) {
+    nameIssue.lenient = name === written ? 'used as written' : `the skill is listed as ${quote(name)}`;
+    issues.push(nameIssue);
+  }
+  // A name the specification allows (lowercase letters of any script) that skilltree does not.
+  const notes: SkillFolderIssue[] = [];
+  if (nameIssues.length === 0 && name !== written) {
+    notes.push({
+      field: 'name',
+      rule: `${quote(written)} is not a skill name skilltree accepts (^[a-zA-Z0-9_-]{1,64}$)`,
+      lenient: `the skill is listed as ${quote(name)}`,
+    });
+  }
 
   // description
   let description = '';
@@ -214,5 +239,5 @@ export function checkFrontmatter(
   const fields: SkillFrontmatter = { name, description, metadata, allowedTools };
   if (license !== undefined) fields.license = license;
   if (compatibility !== undefined) fields.compatibility = compatibility;
-  return { fields, issues };
+  return { fields, issues, notes };
 }

@@ -13,6 +13,7 @@ import {
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { afterAll, afterEach } from 'vitest';
+import type { SkillFolderMeta } from '../src/index.js';
 
 /** A fixture folder under test/fixtures. */
 export function fixture(...segments: string[]): string {
@@ -53,6 +54,13 @@ export async function call(
     .filter((line) => !line.startsWith(CONTEXT_CHANGED))
     .join('\n');
   return message.isError ? { content, isError: true, message } : { content, message };
+}
+
+/** The `meta` a folder skill shows inspectors, as the session's view reports it. */
+export function folderMeta(session: Session, name: string): SkillFolderMeta {
+  const skill = session.view().skills.find((s) => s.name === name);
+  if (!skill?.meta) throw new Error(`No skill "${name}" with meta in this session.`);
+  return skill.meta as unknown as SkillFolderMeta;
 }
 
 /** A fresh temporary folder, removed after the test file; with `from`, a copy of that fixture folder. */

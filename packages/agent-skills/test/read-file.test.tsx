@@ -5,8 +5,8 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { folderToolName, loadSkillFolders, SkillFolder, type SkillFolderMeta } from '../src/index.js';
-import { call, fixture, mount, tempDir } from './helpers.js';
+import { folderToolName, loadSkillFolders, SkillFolder } from '../src/index.js';
+import { call, fixture, folderMeta, mount, tempDir } from './helpers.js';
 
 const pdf = fixture('skills', 'pdf-forms');
 
@@ -126,7 +126,7 @@ describe('paths that leave the folder are refused', () => {
     test('a symlink that stays inside works; escaping and dangling links are left out of the listing and warned about', async () => {
       const session = await loaded(<SkillFolder path={skill} />, 'linked');
       expect((await call(session, 'linked_read_file', { path: 'references/alias.md' })).content).toBe('Inside.');
-      const meta = session.inspect().skillsByName.get('linked')!.node.props.meta as SkillFolderMeta;
+      const meta = folderMeta(session, 'linked');
       expect(meta.files.map((f) => f.path)).toEqual(['SKILL.md', 'references/alias.md', 'references/real.md']);
       expect(session.request().context).not.toContain('escape.md');
       const messages = session.warnings.map((w) => w.message);
@@ -285,7 +285,25 @@ describe('two loaded folder skills never clash on tool names', () => {
     expect((await call(session, 'code-review_read_file', { path: 'references/REFERENCE.md' })).isError).toBe(true);
   });
 
-  test('names that clean up to the same characters still get distinct, valid tool names', async () => {
+  test('long names that share their first 54 characters still get distinct tool names of at most 64', async () => {
+    const root = tempDir();
+    const names = [`${'a'.repeat(58)}-one`, `${'a'.repeat(58)}-two`];
+    for (const name of names) {
+      mkdirSync(path.join(root, name));
+      writeFileSync(path.join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${name.slice(-3)}.\n---\n`);
+    }
+    const session = mount(loadSkillFolders(root, { strict: true }));
+    for (const name of names) await session.readSkill(name);
+    const tools = session.request().tools.map((t) => t.name);
+    expect(new Set(tools).size).toBe(3);
+    for (const tool of tools) expect(tool).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    for (const name of names) {
+      const result = await call(session, folderToolName(name, 'read_file'), { path: 'SKILL.md' });
+      expect(result.content).toContain(`description: ${name.slice(-3)}.`);
+    }
+  });
+
+  test('lenient names skilltree does not accept are listed under the folder name, so tools stay distinct', async () => {
     const root = tempDir();
     const folders = { 'my-skill-a': 'My Skill', 'my-skill-b': 'My_Skill', 'my-skill-c': 'My.Skill' };
     for (const [folder, name] of Object.entries(folders)) {
@@ -293,14 +311,14 @@ describe('two loaded folder skills never clash on tool names', () => {
       writeFileSync(path.join(root, folder, 'SKILL.md'), `---\nname: ${name}\ndescription: ${folder}.\n---\n`);
     }
     const session = mount(loadSkillFolders(root));
-    for (const name of Object.values(folders)) await session.readSkill(name);
-    const names = session.request().tools.map((t) => t.name);
-    expect(new Set(names).size).toBe(4);
-    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    for (const [folder, name] of Object.entries(folders)) {
-      const result = await call(session, folderToolName(name, 'read_file'), { path: 'SKILL.md' });
-      expect(result.content).toContain(`description: ${folder}.`);
-    }
+    expect(session.skills.map((s) => s.name)).toEqual(['my-skill-a', 'My_Skill', 'my-skill-c']);
+    for (const skill of session.skills) await session.readSkill(skill.name);
+    expect(session.request().tools.map((t) => t.name)).toEqual([
+      'read_skill',
+      'my-skill-a_read_file',
+      'My_Skill_read_file',
+      'my-skill-c_read_file',
+    ]);
   });
 
   test('folderToolName: plain names kept, others cleaned, cut to 64 characters and fingerprinted', () => {

@@ -7,22 +7,15 @@
 import path from 'node:path';
 import type { SessionEvent } from '@skilltree/core';
 import { describe, expect, test } from 'vitest';
-import {
-  folderToolName,
-  loadSkillFolders,
-  readSkillFolder,
-  SkillFolder,
-  SkillFolderError,
-  type SkillFolderMeta,
-} from '../src/index.js';
-import { fixture, mount } from './helpers.js';
+import { folderToolName, loadSkillFolders, readSkillFolder, SkillFolder, SkillFolderError } from '../src/index.js';
+import { fixture, folderMeta, mount } from './helpers.js';
 
 interface Case {
   folder: string;
   field: string;
   rule: RegExp;
   /** What lenient mode lists in the catalog. */
-  name?: string;
+  name?: string | RegExp;
   description?: string | RegExp;
   file?: string;
 }
@@ -38,7 +31,8 @@ const cases: Case[] = [
     name: 'Name-Upper',
   },
   { folder: 'name_underscore', field: 'name', rule: /may contain only lowercase letters, digits and hyphens/ },
-  { folder: LONG_NAME, field: 'name', rule: /must be at most 64 characters \(got 65\)/, name: LONG_NAME },
+  // Neither the name nor the folder name is one skilltree accepts: a cleaned, fingerprinted name.
+  { folder: LONG_NAME, field: 'name', rule: /must be at most 64 characters \(got 65\)/, name: /^a{55}-[0-9a-f]{8}$/ },
   { folder: '-leading-hyphen', field: 'name', rule: /must not start or end with a hyphen/ },
   { folder: 'trailing-hyphen-', field: 'name', rule: /must not start or end with a hyphen/ },
   { folder: 'double--hyphen', field: 'name', rule: /must not contain two hyphens in a row/ },
@@ -90,10 +84,6 @@ const label = (field: string) => (field === 'frontmatter' || field === 'SKILL.md
 const rules = fixture('rules');
 const displayFile = (c: Case) => path.relative(process.cwd(), path.join(rules, c.folder, c.file ?? 'SKILL.md'));
 
-function metaOf(session: ReturnType<typeof mount>, name: string): SkillFolderMeta {
-  return session.inspect().skillsByName.get(name)!.node.props.meta as SkillFolderMeta;
-}
-
 describe('strict mode refuses a folder that breaks a rule, naming the file, the field and the rule', () => {
   for (const c of cases) {
     test(`${c.folder}: ${label(c.field)} ${says(c.rule)}`, () => {
@@ -127,11 +117,12 @@ describe('lenient mode renders the folder and reports the rule as a warning even
       expect(warning, JSON.stringify(session.warnings, null, 2)).toBeDefined();
       expect(warning!.message).toMatch(c.rule);
       expect(warning!.source).toBe(`agent-skills:${c.folder}`);
-      expect(metaOf(session, info.name).warnings).toContain(warning!.message);
+      expect(folderMeta(session, info.name).warnings).toContain(warning!.message);
 
       const skill = session.skills.find((s) => s.name === info.name)!;
       expect(skill.state).toBe('active');
-      if (c.name) expect(skill.name).toBe(c.name);
+      if (typeof c.name === 'string') expect(skill.name).toBe(c.name);
+      else if (c.name) expect(skill.name).toMatch(c.name);
       if (typeof c.description === 'string') expect(skill.description).toBe(c.description);
       else if (c.description) expect(skill.description).toMatch(c.description);
       expect(session.request().tools.map((t) => t.name)).toContain(folderToolName(info.name, 'read_file'));
@@ -140,7 +131,9 @@ describe('lenient mode renders the folder and reports the rule as a warning even
 
   test('the warning says what lenient mode did instead of refusing', () => {
     const messages = (folder: string) => readSkillFolder(path.join(rules, folder)).warnings;
-    expect(messages('name-missing')[0]).toMatch(/"name" is required; the folder name "name-missing" is used\.$/);
+    expect(messages('name-missing')[0]).toMatch(/"name" is required; the skill is listed as "name-missing"\.$/);
+    expect(messages('name_underscore')[0]).toMatch(/; used as written\.$/);
+    expect(messages('-leading-hyphen')[0]).toMatch(/; used as written\.$/);
     expect(messages('description-too-long')[0]).toMatch(/; used as written\.$/);
     expect(messages('description-missing')[0]).toMatch(/; the body's first line is used: "Checks invoices"\.$/);
     expect(messages('unknown-keys')).toHaveLength(3);
@@ -185,4 +178,22 @@ test('a folder that follows the specification has no warnings in either mode', (
   }
   const session = mount(loadSkillFolders(fixture('skills'), { strict: true }));
   expect(session.warnings).toEqual([]);
+});
+
+test('a name the specification allows but skilltree does not (lowercase letters of any script) loads in strict mode, renamed with a warning', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { tempDir } = await import('./helpers.js');
+  const dir = path.join(tempDir(), 'données');
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: données\ndescription: Spec-valid, not ASCII.\n---\nBody.\n');
+  const session = mount(<SkillFolder path={dir} strict />);
+  const [skill] = session.skills;
+  expect(skill.name).toMatch(/^donnees-[0-9a-f]{8}$/);
+  expect(session.warnings.map((w) => w.message)).toEqual([
+    expect.stringMatching(
+      /"name" "données" is not a skill name skilltree accepts .*; the skill is listed as "donnees-[0-9a-f]{8}"\.$/,
+    ),
+  ]);
+  await session.readSkill(skill.name);
+  expect(session.request().tools.map((t) => t.name)).toContain(`${skill.name}_read_file`);
 });

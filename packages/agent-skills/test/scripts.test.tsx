@@ -7,8 +7,8 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ReactNode } from 'react';
 import { describe, expect, test } from 'vitest';
-import { type ScriptsOptions, SkillFolder, type SkillFolderMeta } from '../src/index.js';
-import { call, fixture, mount, tempDir } from './helpers.js';
+import { type ScriptsOptions, SkillFolder } from '../src/index.js';
+import { call, fixture, folderMeta, mount, tempDir } from './helpers.js';
 
 const lab = fixture('lab', 'script-lab');
 const RUN = 'script-lab_run_script';
@@ -81,7 +81,7 @@ describe('scripts: true', () => {
     expect(session.request().context).toContain(
       'Run the scripts in scripts/ with script-lab_run_script (.py with python3, .sh with bash, .js with node, .mjs with node; no shell; stopped after 30 s).',
     );
-    const meta = session.inspect().skillsByName.get('script-lab')!.node.props.meta as SkillFolderMeta;
+    const meta = folderMeta(session, 'script-lab');
     expect(meta.tools).toEqual({ read: 'script-lab_read_file', run: RUN });
     expect(meta.scripts).toEqual({ '.py': 'python3', '.sh': 'bash', '.js': 'node', '.mjs': 'node' });
   });

@@ -5,10 +5,10 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Tool } from '@skilltree/core';
+import { Agent, Tool } from '@skilltree/core';
 import { describe, expect, test } from 'vitest';
-import { SkillFolder, type SkillFolderMeta, type SkillFolderWarning } from '../src/index.js';
-import { call, fixture, mount, tempDir } from './helpers.js';
+import { SkillFolder, type SkillFolderWarning } from '../src/index.js';
+import { call, fixture, folderMeta, mount, tempDir } from './helpers.js';
 
 const pdf = fixture('skills', 'pdf-forms');
 const toolNames = (session: ReturnType<typeof mount>) => session.request().tools.map((t) => t.name);
@@ -120,7 +120,7 @@ describe('the catalog and the loaded skill', () => {
 describe('meta for the playground', () => {
   test('kind, path, frontmatter fields, files, warnings and tools, all JSON-safe', () => {
     const session = mount(<SkillFolder path={pdf} />);
-    const meta = session.inspect().skillsByName.get('pdf-forms')!.node.props.meta as SkillFolderMeta;
+    const meta = folderMeta(session, 'pdf-forms');
     expect(JSON.parse(JSON.stringify(meta))).toEqual(meta);
     expect(meta).toMatchObject({
       kind: 'agent-skill',
@@ -153,7 +153,7 @@ describe('meta for the playground', () => {
     const folder = fixture('rules', 'unknown-keys');
     const seen: SkillFolderWarning[] = [];
     const session = mount(<SkillFolder path={folder} onWarning={(w) => seen.push(w)} />);
-    const meta = session.inspect().skillsByName.get('unknown-keys')!.node.props.meta as SkillFolderMeta;
+    const meta = folderMeta(session, 'unknown-keys');
     expect(meta.warnings).toHaveLength(3);
     expect(session.warnings.map((w) => w.message)).toEqual(meta.warnings);
     expect(session.warnings.every((w) => w.source === 'agent-skills:unknown-keys')).toBe(true);
@@ -172,7 +172,11 @@ describe('reading the folder', () => {
     writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: pdf-forms\ndescription: Second.\n---\nTwo.\n');
     const later = new Date(Date.now() + 5000);
     utimesSync(path.join(dir, 'SKILL.md'), later, later);
-    await session.rerender(<SkillFolder path={dir} />);
+    await session.rerender(
+      <Agent>
+        <SkillFolder path={dir} />
+      </Agent>,
+    );
     expect(session.skills[0].description).toBe('Second.');
   });
 
@@ -202,7 +206,7 @@ describe('reading the folder', () => {
     writeFileSync(path.join(dir, 'node_modules', 'x', 'index.js'), '');
     writeFileSync(path.join(dir, 'src', 'a.txt'), 'a');
     const session = mount(<SkillFolder path={dir} />);
-    const meta = session.inspect().skillsByName.get('tidy')!.node.props.meta as SkillFolderMeta;
+    const meta = folderMeta(session, 'tidy');
     expect(meta.files.map((f) => f.path)).toEqual(['SKILL.md', 'src/a.txt']);
   });
 
