@@ -279,7 +279,7 @@ describe('two loaded folder skills never clash on tool names', () => {
     await session.readSkill('pdf-forms');
     await session.readSkill('code-review');
     const names = session.request().tools.map((t) => t.name);
-    expect(names).toEqual(['read_skill', 'code-review_read_file', 'pdf-forms_read_file']);
+    expect([...names].sort()).toEqual(['code-review_read_file', 'pdf-forms_read_file', 'read_skill']);
     expect((await call(session, 'code-review_read_file', { path: 'SKILL.md' })).content).toContain('name: code-review');
     expect((await call(session, 'pdf-forms_read_file', { path: 'SKILL.md' })).content).toContain('name: pdf-forms');
     expect((await call(session, 'code-review_read_file', { path: 'references/REFERENCE.md' })).isError).toBe(true);
@@ -313,12 +313,12 @@ describe('two loaded folder skills never clash on tool names', () => {
     const session = mount(loadSkillFolders(root));
     expect(session.skills.map((s) => s.name)).toEqual(['my-skill-a', 'My_Skill', 'my-skill-c']);
     for (const skill of session.skills) await session.readSkill(skill.name);
-    expect(session.request().tools.map((t) => t.name)).toEqual([
-      'read_skill',
-      'my-skill-a_read_file',
-      'My_Skill_read_file',
-      'my-skill-c_read_file',
-    ]);
+    expect(
+      session
+        .request()
+        .tools.map((t) => t.name)
+        .sort(),
+    ).toEqual(['My_Skill_read_file', 'my-skill-a_read_file', 'my-skill-c_read_file', 'read_skill']);
   });
 
   test('folderToolName: plain names kept, others cleaned, cut to 64 characters and fingerprinted', () => {
