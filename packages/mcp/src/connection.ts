@@ -29,11 +29,12 @@ export type ServerSpec =
   | { kind: 'http'; url: string; headers?: Record<string, string> }
   | { kind: 'custom'; transport: () => Transport | Promise<Transport> };
 
-/** Where a connection is in its life. */
+/** Where a connection is in its life: `failed` never connected; `closed` was connected (or closed while connecting). */
 export type McpConnectionStatus = 'connecting' | 'connected' | 'failed' | 'closed';
 
 /** What `<McpTools>` renders from: replaced, never mutated, on every change. */
 export interface ConnectionState {
+  /** Where the connection is in its life. */
   status: McpConnectionStatus;
   /** The server's tools, as `tools/list` gave them (kept after the server goes away). */
   tools: McpTool[];
@@ -41,6 +42,7 @@ export interface ConnectionState {
   error?: string;
   /** The server's `initialize` answer. */
   serverInfo?: { name: string; version: string };
+  /** The server's instructions for the model, from its `initialize` answer. */
   instructions?: string;
   /** The stdio server's process id, while it runs. */
   pid?: number;

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-export type { ConnectionState, McpConnectionStatus } from './connection.js';
+export type { McpConnectionStatus } from './connection.js';
 export {
   type McpCustomServer,
   type McpHttpServer,

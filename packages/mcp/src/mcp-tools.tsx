@@ -14,7 +14,13 @@ import {
   useSkill,
 } from '@skilltree/core';
 import { type ReactNode, use, useEffect, useMemo, useReducer, useSyncExternalStore } from 'react';
-import { type ConnectionState, getConnection, type McpConnection, type ServerSpec } from './connection.js';
+import {
+  type ConnectionState,
+  getConnection,
+  type McpConnection,
+  type McpConnectionStatus,
+  type ServerSpec,
+} from './connection.js';
 import { toolNames } from './names.js';
 import { formatToolResult } from './result.js';
 
@@ -108,13 +114,19 @@ export interface McpToolMeta {
   kind: 'mcp';
   /** The server's name, as `name` or the URL or command line gives it. */
   server: string;
-  state: ConnectionState['status'];
+  /** `connecting`, `connected`, `failed` (never connected) or `closed` (the server went away). */
+  state: McpConnectionStatus;
   transport: 'stdio' | 'http' | 'custom';
   /** The tool's name on the server (the model sees the sanitised, prefixed one). */
   tool: string;
+  /** The tool's `title` and `annotations` (`readOnlyHint`, `destructiveHint`…), as the server lists them. */
+  title?: string;
+  annotations?: Record<string, unknown>;
   /** The server's own name and version, from its `initialize` answer. */
   serverInfo?: { name: string; version: string };
+  /** The stdio server's process id, while it runs. */
   pid?: number;
+  /** Why it failed or closed. */
   error?: string;
   [key: string]: unknown;
 }
@@ -179,11 +191,14 @@ function connectionKey(skill: string | null, spec: ServerSpec, name: string | un
 
 const inputs = new WeakMap<McpTool, JsonSchemaInput>();
 
+/** The tool's input schema for `<Tool input>`, made once per listed tool. */
 function inputOf(tool: McpTool): JsonSchemaInput {
   let input = inputs.get(tool);
   if (!input) {
-    const schema = tool.inputSchema && typeof tool.inputSchema === 'object' ? tool.inputSchema : { type: 'object' };
-    input = jsonSchema(schema as Record<string, unknown>);
+    const given = tool.inputSchema && typeof tool.inputSchema === 'object' ? tool.inputSchema : { type: 'object' };
+    // As for zod inputs, the model gets the schema without its `$schema` dialect line.
+    const { $schema: _dialect, ...schema } = given as Record<string, unknown>;
+    input = jsonSchema(schema);
     inputs.set(tool, input);
   }
   return input;
@@ -313,8 +328,10 @@ export function McpTools(props: McpToolsProps): ReactNode {
   if (props.suspend ?? skill !== null) use(connection.ready);
 
   const line = statusLine(label, state, offered.length);
-  const meta = (tool: string): McpToolMeta => {
-    const m: McpToolMeta = { kind: 'mcp', server: label, state: state.status, transport: spec.kind, tool };
+  const meta = (tool: McpTool): McpToolMeta => {
+    const m: McpToolMeta = { kind: 'mcp', server: label, state: state.status, transport: spec.kind, tool: tool.name };
+    if (tool.title) m.title = tool.title;
+    if (tool.annotations) m.annotations = { ...tool.annotations };
     if (state.serverInfo) m.serverInfo = state.serverInfo;
     if (state.pid !== undefined) m.pid = state.pid;
     if (state.error !== undefined) m.error = state.error;
@@ -331,7 +348,7 @@ export function McpTools(props: McpToolsProps): ReactNode {
           description={tool.description ?? tool.title ?? `Tool "${tool.name}" of MCP server "${label}".`}
           input={inputOf(tool)}
           timeout={timeout}
-          meta={meta(tool.name)}
+          meta={meta(tool)}
           run={(input, ctx) => runTool(connection, tool.name, input, ctx, timeout)}
         />
       ))}

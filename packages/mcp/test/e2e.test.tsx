@@ -60,6 +60,12 @@ describe('a real stdio server (@modelcontextprotocol/server-everything)', () => 
     expect(names).toContain('ev_echo');
     expect(names).toContain('ev_get-sum');
     expect(names).toContain('ev_get-tiny-image');
+    // The server's JSON Schema, as listed, less its `$schema` dialect line.
+    expect(session.request().tools.find((t) => t.name === 'ev_echo')!.inputSchema).toEqual({
+      type: 'object',
+      properties: { message: { type: 'string', description: 'Message to echo' } },
+      required: ['message'],
+    });
     expect((await call(session, 'ev_echo', { message: 'hello' })).content.split('\n')[0]).toBe('Echo: hello');
     expect((await call(session, 'ev_get-sum', { a: 2, b: 3 })).content).toContain('5');
     expect((await call(session, 'ev_get-tiny-image')).content).toMatch(/\[image: image\/png, \d+ (B|KB)\]/);

@@ -393,6 +393,8 @@ describe('inspectors and agent level', () => {
       state: 'connected',
       transport: 'custom',
       tool: 'add',
+      title: 'Addition',
+      annotations: { readOnlyHint: true },
       serverInfo: { name: 'fixture', version: '1.2.3' },
     });
     expect(JSON.parse(JSON.stringify(meta))).toEqual(meta);
