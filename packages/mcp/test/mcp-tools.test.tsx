@@ -267,6 +267,25 @@ describe('lifecycle', () => {
     expect(openConnections()).toBe(0);
   });
 
+  test('a skill unloaded while its server is still connecting leaves no connection open', async () => {
+    const server = inMemoryServer(defaultTools(), { connectDelay: 200 });
+    const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
+    await call(session, 'read_skill', { name: 'tools' });
+    await call(session, 'read_skill', { name: 'other' }); // before the server has answered
+    await until(() => server.stats.connections === 1 && server.stats.open === 0, 'the server to see the close');
+    await until(() => openConnections() === 0, 'the connection to close');
+    expect(toolNamesOf(session)).toEqual(['read_skill']);
+  });
+
+  test('a session disposed while its server is still connecting leaves no connection open', async () => {
+    const server = inMemoryServer(defaultTools(), { connectDelay: 200 });
+    const session = agentWith(<McpTools name="calc" transport={server.transport} />);
+    await call(session, 'read_skill', { name: 'tools' });
+    session.dispose();
+    await until(() => server.stats.connections === 1 && server.stats.open === 0, 'the server to see the close');
+    await until(() => openConnections() === 0, 'the connection to close');
+  });
+
   test('disposing the session closes the connection', async () => {
     const server = inMemoryServer();
     const session = agentWith(<McpTools name="calc" transport={server.transport} />);
