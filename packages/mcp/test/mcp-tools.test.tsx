@@ -4,6 +4,7 @@
 
 import { Agent, createSession, type Session, Skill, Text } from '@skilltree/core';
 import { McpTools } from '@skilltree/mcp';
+import { Suspense } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openConnections } from '../src/connection.js';
 import { defaultTools, type FixtureTool, inMemoryServer } from './fixtures/server.js';
@@ -39,6 +40,25 @@ describe('connecting', () => {
         required: ['a', 'b'],
       },
     });
+    expect(server.stats.connections).toBe(1);
+  });
+
+  test('inside a Suspense boundary (as core renders each skill) it suspends until listed, and the retry finds the same connection', async () => {
+    const server = inMemoryServer(defaultTools(), { connectDelay: 100 });
+    const session = track(
+      agentWith(
+        <Suspense fallback={<Text>Loading the calculator…</Text>}>
+          <Text>Calculator ready.</Text>
+          <McpTools name="calc" transport={server.transport} />
+        </Suspense>,
+        { strictMode: true },
+      ),
+    );
+    await call(session, 'read_skill', { name: 'tools' });
+    expect(session.inspect().skillsByName.get('tools')!.lines).toEqual(['Loading the calculator…']);
+
+    await until(() => toolNamesOf(session).includes('add'), 'the tools to appear');
+    expect(session.inspect().skillsByName.get('tools')!.lines).toEqual(['Calculator ready.']);
     expect(server.stats.connections).toBe(1);
   });
 
