@@ -31,8 +31,8 @@ const agent = renderAgent(
   </Agent>,
 );
 
-await agent.readSkill('calculator');
-const add = await agent.findByTool('calc_math_add'); // the server's tools, once listed
+await agent.readSkill('calculator'); // waits until the server has listed its tools
+const add = agent.getByTool('calc_math_add');
 console.log(add.name, '—', add.description);
 console.log(JSON.stringify(add.inputSchema));
 

@@ -14,7 +14,7 @@ import {
   type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Session } from '@skilltree/core';
+import type { SessionHandle } from '@skilltree/core';
 
 /** Where a server is: a command to spawn, a Streamable HTTP endpoint, or a transport you make. */
 export type ServerSpec =
@@ -53,7 +53,7 @@ export interface ConnectionOptions {
   /** How the server is named in messages. */
   label: string;
   connectTimeout: number;
-  session: Session;
+  session: SessionHandle;
   skill: string | null;
 }
 
@@ -70,6 +70,14 @@ function errorText(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Error && cause.message && !text.includes(cause.message)) text += ` (${cause.message})`;
   return text;
+}
+
+/**
+ * Whether the session has been disposed. `SessionHandle` does not say; the handle components get is
+ * the `Session` itself, whose `disposed` getter does.
+ */
+function isDisposed(session: SessionHandle): boolean {
+  return (session as { disposed?: unknown }).disposed === true;
 }
 
 /** Live connections: every one is retained, connecting, or waiting for its close to finish. */
@@ -169,7 +177,7 @@ export class McpConnection {
 
   #warn(message: string): void {
     try {
-      if (!this.#options.session.disposed) this.#options.session.warn(message, `mcp:${this.label}`);
+      if (!isDisposed(this.#options.session)) this.#options.session.warn(message, `mcp:${this.label}`);
     } catch {
       // A warning must never break the connection.
     }
@@ -349,7 +357,7 @@ export class McpConnection {
     let gone: boolean;
     try {
       gone =
-        session.disposed ||
+        isDisposed(session) ||
         (skill !== null && !session.loadedSkills.includes(skill)) ||
         Date.now() - this.#created > ORPHAN_LIMIT;
     } catch {
@@ -391,7 +399,7 @@ export class McpConnection {
   }
 }
 
-const bySession = new WeakMap<Session, Map<string, McpConnection>>();
+const bySession = new WeakMap<SessionHandle, Map<string, McpConnection>>();
 
 /**
  * The connection for `key` in `session`: the live one, or a new one that starts connecting now.

@@ -243,6 +243,9 @@ function statusLine(label: string, state: ConnectionState, offered: number): str
   }
 }
 
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMER = 2 ** 31 - 1;
+
 async function runTool(
   connection: McpConnection,
   original: string,
@@ -251,11 +254,11 @@ async function runTool(
   timeout: number | undefined,
 ): Promise<string> {
   const args = (input ?? {}) as Record<string, unknown>;
-  // The session enforces the timeout (and aborts ctx.signal, which cancels the request); the
-  // SDK's own request timeout only needs to be later, so that the session's message is the one seen.
+  // The session enforces the timeout: it aborts ctx.signal, which cancels the request. The SDK's own
+  // request timeout (60 s by default) must not cut in first, so it is set later than the session's.
   const result = await connection.callTool(original, args, {
     signal: ctx.signal,
-    timeout: (timeout ?? ctx.session.config.toolTimeout) + 1000,
+    timeout: timeout !== undefined ? timeout + 1000 : MAX_TIMER,
   });
   const text = formatToolResult(result);
   if ((result as { isError?: unknown }).isError === true) throw new Error(text);

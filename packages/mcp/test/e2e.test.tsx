@@ -12,7 +12,7 @@ import { McpTools } from '@skilltree/mcp';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { openConnections } from '../src/connection.js';
 import { httpServer } from './fixtures/http-server.js';
-import { agentWith, call, readAndWait, toolNamesOf, until } from './helpers.js';
+import { agentWith, call, linesOf, metaOf, read, textOf, toolNamesOf, until } from './helpers.js';
 
 const node = process.execPath;
 const everything = fileURLToPath(
@@ -44,7 +44,7 @@ function alive(pid: number): boolean {
 }
 
 function pidOf(session: Session, tool: string): number {
-  const pid = session.inspect().toolsByName.get(tool)?.node.props.meta?.pid;
+  const pid = metaOf(session, tool)?.pid;
   if (typeof pid !== 'number') throw new Error(`tool ${tool} has no pid in its meta`);
   return pid;
 }
@@ -54,7 +54,7 @@ describe('a real stdio server (@modelcontextprotocol/server-everything)', () => 
     const session = track(
       agentWith(<McpTools name="everything" command={node} args={[everything, 'stdio']} prefix="ev_" />),
     );
-    await readAndWait(session, 'tools', 20_000);
+    await read(session, 'tools');
 
     const names = toolNamesOf(session);
     expect(names).toContain('ev_echo');
@@ -66,7 +66,7 @@ describe('a real stdio server (@modelcontextprotocol/server-everything)', () => 
       properties: { message: { type: 'string', description: 'Message to echo' } },
       required: ['message'],
     });
-    expect((await call(session, 'ev_echo', { message: 'hello' })).content.split('\n')[0]).toBe('Echo: hello');
+    expect(textOf(await call(session, 'ev_echo', { message: 'hello' }))).toBe('Echo: hello');
     expect((await call(session, 'ev_get-sum', { a: 2, b: 3 })).content).toContain('5');
     expect((await call(session, 'ev_get-tiny-image')).content).toMatch(/\[image: image\/png, \d+ (B|KB)\]/);
     const invalid = await call(session, 'ev_get-sum', { a: 'two' });
@@ -80,11 +80,11 @@ describe('a real stdio server (@modelcontextprotocol/server-everything)', () => 
     await until(() => !alive(pid), `server process ${pid} to exit`, 10_000);
     expect(toolNamesOf(session)).toEqual(['read_skill']);
 
-    await readAndWait(session, 'tools', 20_000);
+    await read(session, 'tools');
     const second = pidOf(session, 'ev_echo');
     expect(second).not.toBe(pid);
     expect(alive(second)).toBe(true);
-    expect((await call(session, 'ev_echo', { message: 'again' })).content.split('\n')[0]).toBe('Echo: again');
+    expect(textOf(await call(session, 'ev_echo', { message: 'again' }))).toBe('Echo: again');
   }, 60_000);
 });
 
@@ -96,8 +96,8 @@ describe('an SDK server over stdio', () => {
         strictMode: true,
       }),
     );
-    await readAndWait(session);
-    expect((await call(session, 'echo', { message: 'x' })).content.split('\n')[0]).toBe('echo: x');
+    await read(session);
+    expect(textOf(await call(session, 'echo', { message: 'x' }))).toBe('echo: x');
 
     await call(session, 'read_skill', { name: 'other' });
     const pids = readFileSync(log, 'utf8').trim().split('\n').map(Number);
@@ -107,7 +107,7 @@ describe('an SDK server over stdio', () => {
 
   test('a server that dies: the next call says it is gone (with its stderr), and the session goes on', async () => {
     const session = track(agentWith(<McpTools name="fixture" command={node} args={[fixture]} />));
-    await readAndWait(session);
+    await read(session);
     const pid = pidOf(session, 'echo');
 
     const crash = await call(session, 'crash');
@@ -128,25 +128,28 @@ describe('an SDK server over stdio', () => {
 
     // The session goes on: unloading and reading again starts a new server.
     await call(session, 'read_skill', { name: 'other' });
-    await readAndWait(session);
-    expect((await call(session, 'echo', { message: 'back' })).content.split('\n')[0]).toBe('echo: back');
+    await read(session);
+    expect(textOf(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
   });
 
   test('notifications/tools/list_changed from a real process re-renders the tool list', async () => {
     const session = track(agentWith(<McpTools name="fixture" command={node} args={[fixture]} />));
-    await readAndWait(session);
+    await read(session);
     expect(toolNamesOf(session)).toEqual(['read_skill', 'echo', 'crash', 'grow']);
 
     await call(session, 'grow');
     await until(() => toolNamesOf(session).includes('grown_3'), 'the grown tool to appear');
-    expect((await call(session, 'grown_3')).content.split('\n')[0]).toBe('grown_3 ran');
+    expect(textOf(await call(session, 'grown_3'))).toBe('grown_3 ran');
   });
 
-  test('a command that does not exist: the skill says the server could not start, and the session goes on', async () => {
+  test("a command that does not exist: the read's result says the server could not start, and the session goes on", async () => {
     const session = track(agentWith(<McpTools name="nope" command="skilltree-no-such-mcp-server" />));
-    await readAndWait(session);
+    const result = await read(session);
 
-    expect(session.inspect().skillsByName.get('tools')!.lines).toEqual([
+    expect(result.content.split('\n').at(-1)).toBe(
+      'contextChanged tools added: MCP server "nope" failed: could not start "skilltree-no-such-mcp-server": command not found. Its tools are not available.',
+    );
+    expect(linesOf(session, 'tools')).toEqual([
       'MCP server "nope" failed: could not start "skilltree-no-such-mcp-server": command not found. Its tools are not available.',
     ]);
     expect(toolNamesOf(session)).toEqual(['read_skill']);
@@ -159,7 +162,7 @@ describe('an SDK server over stdio', () => {
         <McpTools name="broken" command={node} args={[fixture]} env={{ FAIL_AT_START: 'missing API_TOKEN' }} />,
       ),
     );
-    await readAndWait(session);
+    await read(session);
     expect(session.request().context).toContain(
       'MCP server "broken" failed: the server closed the connection before it was ready (stderr: missing API_TOKEN). Its tools are not available.',
     );
@@ -171,16 +174,16 @@ describe('Streamable HTTP', () => {
     const server = await httpServer();
     try {
       const session = track(agentWith(<McpTools url={server.url} headers={{ Authorization: 'Bearer t0ken' }} />));
-      await readAndWait(session);
+      await read(session);
 
       expect(toolNamesOf(session)).toEqual(['read_skill', 'shout']);
-      expect(session.inspect().toolsByName.get('shout')!.node.props.meta).toMatchObject({
+      expect(metaOf(session, 'shout')).toMatchObject({
         kind: 'mcp',
         server: server.url,
         transport: 'http',
         state: 'connected',
       });
-      expect((await call(session, 'shout', { text: 'hi' })).content.split('\n')[0]).toBe('HI');
+      expect(textOf(await call(session, 'shout', { text: 'hi' }))).toBe('HI');
       expect(server.stats.authorization.every((h) => h === 'Bearer t0ken')).toBe(true);
 
       await call(session, 'read_skill', { name: 'other' });
@@ -196,7 +199,7 @@ describe('Streamable HTTP', () => {
     const url = server.url;
     await server.close();
     const session = track(agentWith(<McpTools name="web" url={url} />));
-    await readAndWait(session);
+    await read(session);
     expect(session.request().context).toMatch(
       /MCP server "web" failed: .*fetch failed.*\. Its tools are not available\./,
     );

@@ -1,4 +1,4 @@
-import { Agent, createSession, type Session, type SessionOptions, Skill } from '@skilltree/core';
+import { Agent, createSession, type Session, type SessionOptions, Skill, type ToolMessage } from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { until } from './fixtures/server.js';
 
@@ -19,35 +19,43 @@ export function agentWith(children: ReactNode, options: SessionOptions = {}): Se
   );
 }
 
+/** Runs a tool call as the model would: an assistant message with the call, then its result. */
+export async function call(session: Session, name: string, input: unknown = {}): Promise<ToolMessage> {
+  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
+  return session.callTool(toolCall);
+}
+
 /**
- * Reads a skill as the model would (\`read_skill\`) and waits until its MCP servers answered (listed their tools or failed).
- *
- * Core settles React work after a read but does not yet wait for a suspended skill, so this polls
- * (bounded) until the skill's subtree has committed without a "connecting…" line.
+ * Reads a skill as the model would (`read_skill`). The session waits while the skill suspends, so
+ * when this resolves its MCP servers have listed their tools (or failed).
  */
-export async function readAndWait(session: Session, skill = 'tools', timeout = 10_000): Promise<void> {
-  const read = await call(session, 'read_skill', { name: skill });
-  if (read.isError) throw new Error(read.content);
-  await session.settled();
-  await until(
-    () => {
-      const entry = session.inspect().skillsByName.get(skill);
-      if (!entry) return false;
-      const committed = entry.lines.length > 0 || entry.tools.length > 0;
-      return committed && !entry.lines.some((line) => line.includes('connecting…'));
-    },
-    `skill "${skill}" to list its MCP tools`,
-    timeout,
-  );
-  await session.settled();
+export async function read(session: Session, skill = 'tools'): Promise<ToolMessage> {
+  const result = await call(session, 'read_skill', { name: skill });
+  if (result.isError) throw new Error(result.content);
+  return result;
 }
 
 export function toolNamesOf(session: Session): string[] {
   return session.request().tools.map((t) => t.name);
 }
 
-/** Runs a tool call as the model would: an assistant message with the call, then its result. */
-export async function call(session: Session, name: string, input: unknown = {}) {
-  const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
-  return session.callTool(toolCall);
+/** The lines of a skill's part of `<current_context>`, as the model reads them. */
+export function linesOf(session: Session, skill = 'tools'): string[] {
+  return session
+    .view()
+    .sections.filter((s) => s.skill === skill)
+    .flatMap((s) => s.lines.map((l) => l.text));
+}
+
+/** A tool's `meta` prop, as inspectors see it. */
+export function metaOf(session: Session, tool: string): Record<string, unknown> | undefined {
+  return session.view().tools.find((t) => t.name === tool)?.meta;
+}
+
+/** The text of a tool result without the `contextChanged` lines that follow it. */
+export function textOf(message: ToolMessage): string {
+  return message.content
+    .split('\n')
+    .filter((line) => !line.startsWith('contextChanged '))
+    .join('\n');
 }

@@ -2,13 +2,13 @@
  * `<McpTools>` against an in-process server over the SDK's `InMemoryTransport`.
  */
 
-import { Agent, createSession, type Session, Skill, Text } from '@skilltree/core';
+import { Agent, createSession, type Session, Skill, scriptedModel, Text } from '@skilltree/core';
 import { McpTools } from '@skilltree/mcp';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openConnections } from '../src/connection.js';
 import { defaultTools, type FixtureTool, inMemoryServer } from './fixtures/server.js';
-import { agentWith, call, readAndWait, toolNamesOf, until } from './helpers.js';
+import { agentWith, call, linesOf, metaOf, read, textOf, toolNamesOf, until } from './helpers.js';
 
 const sessions: Session[] = [];
 function track(session: Session): Session {
@@ -27,7 +27,7 @@ describe('connecting', () => {
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
     expect(toolNamesOf(session)).toEqual(['read_skill']);
 
-    await readAndWait(session);
+    await read(session);
 
     const tools = session.request().tools;
     expect(tools.map((t) => t.name)).toEqual(['read_skill', 'echo', 'add']);
@@ -43,7 +43,50 @@ describe('connecting', () => {
     expect(server.stats.connections).toBe(1);
   });
 
-  test('inside a Suspense boundary (as core renders each skill) it suspends until listed, and the retry finds the same connection', async () => {
+  test("a model's read_skill waits for the server: its result and the next request already offer the tools", async () => {
+    const server = inMemoryServer(defaultTools(), { connectDelay: 50 });
+    const requests: string[][] = [];
+    const session = track(
+      agentWith(
+        <>
+          <Text>Calculator skill.</Text>
+          <McpTools name="calc" transport={server.transport} />
+        </>,
+        {
+          model: scriptedModel([
+            { toolCalls: [{ id: '', name: 'read_skill', input: { name: 'tools' } }] },
+            (req) => {
+              requests.push(req.tools.map((t) => t.name));
+              return { toolCalls: [{ id: '', name: 'add', input: { a: 1, b: 2 } }] };
+            },
+            { text: 'It is 3.' },
+          ]),
+        },
+      ),
+    );
+
+    await session.send('What is 1 + 2?');
+
+    expect(requests).toEqual([['read_skill', 'echo', 'add']]);
+    expect(session.transcript.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'Loaded skill "tools"; it is now active.\ncontextChanged tools loaded\ncontextChanged tools added: Calculator skill.',
+      '3',
+    ]);
+  });
+
+  test('a server slower than the tool timeout: the read says the skill is still loading, the tools come later', async () => {
+    const server = inMemoryServer(defaultTools(), { connectDelay: 300 });
+    const session = track(agentWith(<McpTools name="calc" transport={server.transport} />, { toolTimeout: 50 }));
+
+    const result = await read(session);
+
+    expect(result.content).toContain('It is still loading (waited 50 ms)');
+    expect(toolNamesOf(session)).toEqual(['read_skill']);
+    await until(() => toolNamesOf(session).includes('add'), 'the tools to appear');
+    expect(server.stats.connections).toBe(1);
+  });
+
+  test('inside its own Suspense boundary it shows the fallback until listed, and the retry finds the same connection', async () => {
     const server = inMemoryServer(defaultTools(), { connectDelay: 100 });
     const session = track(
       agentWith(
@@ -55,10 +98,10 @@ describe('connecting', () => {
       ),
     );
     await call(session, 'read_skill', { name: 'tools' });
-    expect(session.inspect().skillsByName.get('tools')!.lines).toEqual(['Loading the calculator…']);
+    expect(linesOf(session, 'tools')).toEqual(['Loading the calculator…']);
 
     await until(() => toolNamesOf(session).includes('add'), 'the tools to appear');
-    expect(session.inspect().skillsByName.get('tools')!.lines).toEqual(['Calculator ready.']);
+    expect(linesOf(session, 'tools')).toEqual(['Calculator ready.']);
     expect(server.stats.connections).toBe(1);
   });
 
@@ -84,11 +127,11 @@ describe('connecting', () => {
         </Agent>,
       ),
     );
-    await readAndWait(session, 'plain');
-    await readAndWait(session, 'told');
+    await read(session, 'plain');
+    await read(session, 'told');
     const context = session.request().context;
     expect(context.match(/Prefer add over echo\./g)).toHaveLength(1);
-    expect(session.inspect().skillsByName.get('told')!.lines).toEqual(['Prefer add over echo.']);
+    expect(linesOf(session, 'told')).toEqual(['Prefer add over echo.']);
   });
 });
 
@@ -96,7 +139,7 @@ describe('calls', () => {
   test('calls are forwarded to tools/call and text content becomes the result', async () => {
     const server = inMemoryServer();
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
 
     const result = await call(session, 'add', { a: 2, b: 3 });
 
@@ -108,7 +151,7 @@ describe('calls', () => {
   test("input is validated against the tool's JSON Schema: the server is not called", async () => {
     const server = inMemoryServer();
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
 
     const result = await call(session, 'add', { a: 'two' });
 
@@ -128,7 +171,7 @@ describe('calls', () => {
       },
     ];
     const session = track(agentWith(<McpTools name="s" transport={inMemoryServer(tools).transport} />));
-    await readAndWait(session);
+    await read(session);
 
     const result = await call(session, 'fail');
 
@@ -139,7 +182,7 @@ describe('calls', () => {
     const tools: FixtureTool[] = [{ name: 'gone', inputSchema: { type: 'object' } }];
     const server = inMemoryServer(tools);
     const session = track(agentWith(<McpTools name="s" transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
     server.tools.length = 0; // the server forgets the tool without telling the client
 
     const result = await call(session, 'gone');
@@ -176,7 +219,7 @@ describe('calls', () => {
       { name: 'nothing', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) },
     ];
     const session = track(agentWith(<McpTools name="s" transport={inMemoryServer(tools).transport} />));
-    await readAndWait(session);
+    await read(session);
 
     expect((await call(session, 'mixed')).content).toBe(
       [
@@ -202,7 +245,7 @@ describe('calls', () => {
     ];
     const server = inMemoryServer(tools);
     const session = track(agentWith(<McpTools name="s" transport={server.transport} timeout={100} />));
-    await readAndWait(session);
+    await read(session);
 
     const result = await call(session, 'slow');
 
@@ -220,7 +263,7 @@ describe('names and filters', () => {
     }));
     const server = inMemoryServer(tools);
     const session = track(agentWith(<McpTools name="gh" prefix="gh." transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
 
     expect(toolNamesOf(session)).toEqual(['read_skill', 'gh_repo_search', 'gh_repo_search_2', `gh_${'x'.repeat(61)}`]);
     expect((await call(session, 'gh_repo_search_2')).content).toBe('ran repo/search');
@@ -241,8 +284,8 @@ describe('names and filters', () => {
         </Agent>,
       ),
     );
-    await readAndWait(session, 'only');
-    await readAndWait(session, 'but');
+    await read(session, 'only');
+    await read(session, 'but');
 
     expect(toolNamesOf(session)).toEqual(['read_skill', 'add', 'b_echo']);
     expect(session.warnings).toEqual([
@@ -258,7 +301,7 @@ describe('lifecycle', () => {
   test('unloading the skill closes the connection; reading it again reconnects', async () => {
     const server = inMemoryServer();
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
     expect(server.stats.open).toBe(1);
 
     await session.readSkill('other'); // maxLoadedSkills 1: "tools" unloads
@@ -267,7 +310,7 @@ describe('lifecycle', () => {
     expect(openConnections()).toBe(0);
     expect(toolNamesOf(session)).toEqual(['read_skill']);
 
-    await readAndWait(session);
+    await read(session);
     expect(server.stats).toMatchObject({ connections: 2, open: 1 });
     expect((await call(session, 'add', { a: 1, b: 1 })).content).toBe('2');
   });
@@ -275,7 +318,7 @@ describe('lifecycle', () => {
   test('StrictMode: no connection leaks, one open while loaded and none after unload', async () => {
     const server = inMemoryServer();
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />, { strictMode: true }));
-    await readAndWait(session);
+    await read(session);
     await new Promise((resolve) => setTimeout(resolve, 50)); // past the deferred close of a cleanup
     expect(server.stats.open).toBe(1);
     expect(openConnections()).toBe(1);
@@ -288,19 +331,19 @@ describe('lifecycle', () => {
   });
 
   test('a skill unloaded while its server is still connecting leaves no connection open', async () => {
-    const server = inMemoryServer(defaultTools(), { connectDelay: 200 });
-    const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await call(session, 'read_skill', { name: 'tools' });
-    await call(session, 'read_skill', { name: 'other' }); // before the server has answered
+    const server = inMemoryServer(defaultTools(), { connectDelay: 300 });
+    const session = track(agentWith(<McpTools name="calc" transport={server.transport} />, { toolTimeout: 50 }));
+    expect((await read(session)).content).toContain('still loading');
+    await read(session, 'other'); // before the server has answered
     await until(() => server.stats.connections === 1 && server.stats.open === 0, 'the server to see the close');
     await until(() => openConnections() === 0, 'the connection to close');
     expect(toolNamesOf(session)).toEqual(['read_skill']);
   });
 
   test('a session disposed while its server is still connecting leaves no connection open', async () => {
-    const server = inMemoryServer(defaultTools(), { connectDelay: 200 });
-    const session = agentWith(<McpTools name="calc" transport={server.transport} />);
-    await call(session, 'read_skill', { name: 'tools' });
+    const server = inMemoryServer(defaultTools(), { connectDelay: 300 });
+    const session = agentWith(<McpTools name="calc" transport={server.transport} />, { toolTimeout: 50 });
+    expect((await read(session)).content).toContain('still loading');
     session.dispose();
     await until(() => server.stats.connections === 1 && server.stats.open === 0, 'the server to see the close');
     await until(() => openConnections() === 0, 'the connection to close');
@@ -309,7 +352,7 @@ describe('lifecycle', () => {
   test('disposing the session closes the connection', async () => {
     const server = inMemoryServer();
     const session = agentWith(<McpTools name="calc" transport={server.transport} />);
-    await readAndWait(session);
+    await read(session);
     session.dispose();
     await until(() => server.stats.open === 0 && openConnections() === 0, 'the connection to close');
   });
@@ -324,7 +367,7 @@ describe('lifecycle', () => {
         </>,
       ),
     );
-    await readAndWait(session);
+    await read(session);
     expect(toolNamesOf(session)).toEqual(['read_skill', 'add', 'e_echo']);
     expect(server.stats.connections).toBe(1);
   });
@@ -332,7 +375,7 @@ describe('lifecycle', () => {
   test('notifications/tools/list_changed re-renders the tool list', async () => {
     const server = inMemoryServer();
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
 
     server.tools.push({
       name: 'multiply',
@@ -360,7 +403,7 @@ describe('faults', () => {
         </>,
       ),
     );
-    await readAndWait(session);
+    await read(session);
 
     await server.latest().close();
     await until(() => session.request().context.includes('is gone'), 'the skill to say the server is gone');
@@ -378,17 +421,21 @@ describe('faults', () => {
     ]);
     // The session goes on: other reads and a reload (which reconnects) work.
     expect((await call(session, 'read_skill', { name: 'other' })).isError).toBeUndefined();
-    await readAndWait(session);
-    expect((await call(session, 'add', { a: 1, b: 2 })).content.split('\n')[0]).toBe('3');
+    await read(session);
+    expect(textOf(await call(session, 'add', { a: 1, b: 2 }))).toBe('3');
     expect(server.stats).toMatchObject({ connections: 2, open: 1 });
   });
 
-  test('a server that fails to connect: the skill says why, offers no tools, and the session goes on', async () => {
+  test("a server that fails to connect: the read's result says why, no tools are offered, and the session goes on", async () => {
     const server = inMemoryServer(defaultTools(), { failConnect: 'ECONNREFUSED 127.0.0.1:9' });
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await readAndWait(session);
+    const result = await read(session);
 
-    expect(session.inspect().skillsByName.get('tools')!.lines).toEqual([
+    expect(result.content).toBe(
+      'Loaded skill "tools"; it is now active.\ncontextChanged tools loaded\n' +
+        'contextChanged tools added: MCP server "calc" failed: ECONNREFUSED 127.0.0.1:9. Its tools are not available.',
+    );
+    expect(linesOf(session, 'tools')).toEqual([
       'MCP server "calc" failed: ECONNREFUSED 127.0.0.1:9. Its tools are not available.',
     ]);
     expect(toolNamesOf(session)).toEqual(['read_skill']);
@@ -405,7 +452,7 @@ describe('faults', () => {
         />,
       ),
     );
-    await readAndWait(session);
+    await read(session);
     expect(session.request().context).toContain(
       'MCP server "mute" failed: the server did not answer within 100 ms. Its tools are not available.',
     );
@@ -423,9 +470,9 @@ describe('inspectors and agent level', () => {
   test('each tool carries meta for inspectors: kind, server, state', async () => {
     const server = inMemoryServer();
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
-    await readAndWait(session);
+    await read(session);
 
-    const meta = session.inspect().toolsByName.get('add')!.node.props.meta;
+    const meta = metaOf(session, 'add');
     expect(meta).toEqual({
       kind: 'mcp',
       server: 'calc',
@@ -439,10 +486,7 @@ describe('inspectors and agent level', () => {
     expect(JSON.parse(JSON.stringify(meta))).toEqual(meta);
 
     await server.latest().close();
-    await until(
-      () => session.inspect().toolsByName.get('add')?.node.props.meta.state === 'closed',
-      'meta to show the closed state',
-    );
+    await until(() => metaOf(session, 'add')?.state === 'closed', 'meta to show the closed state');
   });
 
   test('at agent level it does not suspend: the model sees "connecting…", then the tools', async () => {
