@@ -1,0 +1,17 @@
+/**
+ * `@skilltree/mcp`: an MCP server's tools inside a skilltree skill. Mount = connect, unmount = close.
+ *
+ * @packageDocumentation
+ */
+export type { McpConnectionStatus } from './connection.js';
+export {
+  type McpCustomServer,
+  type McpHttpServer,
+  type McpStdioServer,
+  type McpToolMeta,
+  McpTools,
+  type McpToolsOptions,
+  type McpToolsProps,
+} from './mcp-tools.js';
+export { toolNames } from './names.js';
+export { formatBytes, formatToolResult } from './result.js';
