@@ -89,8 +89,8 @@ describe('skilltree chat (piped stdin)', () => {
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`Resumed 8 messages from ${file} (loaded: shopping).`);
     expect(second.stdout).toContain('agent › You have lamp-1.');
-    expect(second.stdout).toMatch(/#1 user\n {2}I want a lamp/);
-    expect(second.stdout).toMatch(/#9 user\n {2}what is in my cart\?/);
+    expect(second.stdout).toMatch(/#1 \[user\]\n {2}I want a lamp/);
+    expect(second.stdout).toMatch(/#9 \[user\]\n {2}what is in my cart\?/);
     expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(10);
   });
