@@ -1,113 +1,137 @@
-/** The pure parts of `skilltree dev`: timeline entries, reload summaries, JSON-safe stores, asset lookup. */
+/**
+ * The pure parts of `skilltree dev`: timeline entries and reload summaries, built from core's view
+ * of real sessions (context lines by section, core's line diff), and the asset lookup.
+ */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ModelRequest, placeContext } from '@skilltree/core';
+import { Agent, createSession, Instructions, placeContext, Skill, Text, Tool } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import type { TreeView } from '../src/dev/protocol.js';
+import { z } from 'zod';
 import { findPlaygroundAssets } from '../src/dev/server.js';
-import { contentLines, describeReload, jsonSafe, Timeline } from '../src/dev/state.js';
+import { describeReload, sectionLines, skillViews, Timeline, treeView } from '../src/dev/state.js';
 
-const tool = (name: string, description = name) => ({ name, description, inputSchema: { type: 'object' } });
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    system: 'You keep notes.',
-    context: '<current_context>\n<agent>\nhello\n</agent>\n</current_context>',
-    messages: [{ role: 'user', content: 'hi' }],
-    tools: [tool('read_skill')],
-    contextPlacement: 'end',
-    ...overrides,
-  };
+function NotesAgent({ version = 1, brief = false }: { version?: number; brief?: boolean }) {
+  return (
+    <Agent maxLoadedSkills={1}>
+      <Instructions>You keep notes.</Instructions>
+      <Text>hello</Text>
+      <Skill name="notes" description="Write notes" meta={{ files: 2, source: 'notes/SKILL.md' }}>
+        <Instructions>Keep notes short. Version {version}.</Instructions>
+        <Text>Notes: none</Text>
+        <Tool
+          name="add_note"
+          description="Add a note"
+          input={z.object({ text: z.string() })}
+          run={() => 'added'}
+          meta={{ server: 'notes-mcp', connected: true }}
+        />
+      </Skill>
+      <Skill name="weather" description="Report the weather">
+        <Text>Be brief.</Text>
+        {brief ? <Tool name="forecast" description="Tomorrow" run={() => 'sunny'} /> : null}
+      </Skill>
+    </Agent>
+  );
 }
 
-describe('Timeline', () => {
-  it('records per step what was loaded, which tools and lines changed, and the shared prefix', () => {
-    const timeline = new Timeline();
-    const info = { turn: 1, step: 1, transcript: 1, generation: 1 };
-    const first = timeline.request(request(), info, placeContext);
-    expect(first).toMatchObject({ toolsAdded: ['read_skill'], linesAdded: 1, prefixBytes: 0, messages: 1 });
+const info = { turn: 1, step: 1, transcript: 1, generation: 1 };
 
+describe('Timeline', () => {
+  it('records per step what was loaded, which tools and context lines changed, and the shared prefix', async () => {
+    const session = createSession(<NotesAgent />);
+    const timeline = new Timeline();
+    const step = (n: number) =>
+      timeline.request(session.request(), sectionLines(session.view()), { ...info, step: n }, placeContext);
+    expect(step(1)).toMatchObject({
+      toolsAdded: ['read_skill'],
+      linesAdded: 1,
+      lineSamples: ['hello'],
+      prefixBytes: 0,
+    });
+
+    await session.readSkill('notes');
     timeline.skillLoaded('notes');
-    const second = timeline.request(
-      request({
-        context:
-          '<current_context>\n<agent>\nhello\n</agent>\n<skill name="notes" active="true">\nNotes: none\n</skill>\n</current_context>',
-        messages: [
-          { role: 'user', content: 'hi' },
-          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'notes' } }] },
-          { role: 'tool', toolCallId: 'c1', name: 'read_skill', content: 'Loaded.' },
-        ],
-      }),
-      { ...info, step: 2, transcript: 3 },
-      placeContext,
-    );
-    expect(second).toMatchObject({ loaded: ['notes'], toolsAdded: [], linesAdded: 1, lineSamples: ['Notes: none'] });
-    // Tools and system are unchanged; the first message changed only by losing the context placed on it.
-    expect(second.prefixBytes).toBeGreaterThan(Buffer.byteLength(JSON.stringify([tool('read_skill')])));
+    const second = step(2);
+    expect(second).toMatchObject({
+      loaded: ['notes'],
+      toolsAdded: ['add_note'],
+      linesAdded: 2,
+      lineSamples: ['Keep notes short. Version 1.', 'Notes: none'],
+    });
+    expect(second.prefixBytes).toBeGreaterThan(0);
     expect(second.prefixBytes).toBeLessThan(second.bytes);
 
-    const third = timeline.request(request({ tools: [tool('read_skill'), tool('add_note')] }), info, placeContext);
-    expect(third).toMatchObject({ loaded: [], toolsAdded: ['add_note'], linesRemoved: 1 });
+    await session.readSkill('weather');
+    timeline.skillLoaded('weather');
+    timeline.skillUnloaded('notes');
+    expect(step(3)).toMatchObject({
+      loaded: ['weather'],
+      unloaded: ['notes'],
+      toolsRemoved: ['add_note'],
+      linesAdded: 1,
+      linesRemoved: 2,
+      lineSamples: ['Be brief.'],
+    });
   });
 
-  it('strips the section markup from context lines', () => {
-    expect(contentLines('<current_context>\n<skill name="a" active="true">\nx\n</skill>\n</current_context>')).toEqual([
-      'x',
-    ]);
+  it('diffs context lines per section, as contextChanged does: a line that moves to another skill is removed and added', async () => {
+    function Moving({ where }: { where: 'a' | 'b' }) {
+      return (
+        <Agent maxLoadedSkills={2}>
+          <Skill name="a" description="A">
+            {where === 'a' ? <Text>Shared line</Text> : null}
+          </Skill>
+          <Skill name="b" description="B">
+            {where === 'b' ? <Text>Shared line</Text> : null}
+          </Skill>
+        </Agent>
+      );
+    }
+    const session = createSession(<Moving where="a" />);
+    await session.readSkill('a');
+    await session.readSkill('b');
+    const timeline = new Timeline();
+    timeline.request(session.request(), sectionLines(session.view()), info, placeContext);
+    await session.rerender(<Moving where="b" />);
+    expect(timeline.request(session.request(), sectionLines(session.view()), info, placeContext)).toMatchObject({
+      linesAdded: 1,
+      linesRemoved: 1,
+      lineSamples: ['Shared line'],
+    });
   });
 });
 
 describe('describeReload', () => {
-  it('says which skills, tools, schemas and context lines changed', () => {
-    const tree = (skills: string[]): TreeView => ({
-      agent: { props: {}, instructions: [], lines: [], tools: [] },
-      skills: skills.map((name) => ({
-        name,
-        description: name,
-        owner: 'A',
-        state: 'unloaded',
-        lines: [],
-        tools: [],
-      })),
-      problems: [],
-    });
-    const before = {
-      request: request({ tools: [tool('a'), tool('b')] }),
-      tree: tree(['notes']),
-    };
-    const after = {
-      request: request({
-        system: 'You keep notes. Briefly.',
-        tools: [tool('a', 'changed'), { ...tool('c') }],
-        context: '<current_context>\n<agent>\nbye\n</agent>\n</current_context>',
-      }),
-      tree: tree(['notes', 'weather']),
-    };
-    expect(describeReload(before, after)).toEqual([
-      'skill "weather" added',
-      'tool c added',
-      'tool b removed',
-      'tool a: description changed',
-      'system prompt changed',
-      'context + bye',
-      'context − hello',
+  it('says which skills, tools, schemas and context lines changed, from the views before and after', async () => {
+    const session = createSession(<NotesAgent />);
+    await session.readSkill('weather');
+    const before = session.view();
+    await session.rerender(<NotesAgent version={2} brief />);
+    expect(describeReload(before, session.view())).toEqual(['tool forecast added']);
+
+    await session.readSkill('notes');
+    const loaded = session.view();
+    await session.rerender(<NotesAgent version={3} brief />);
+    expect(describeReload(loaded, session.view())).toEqual([
+      'context + Keep notes short. Version 3.',
+      'context − Keep notes short. Version 2.',
     ]);
-    expect(describeReload(before, before)).toEqual(['no change to the prompt or the tools']);
+    expect(describeReload(loaded, loaded)).toEqual(['no change to the prompt or the tools']);
   });
 });
 
-describe('jsonSafe', () => {
-  it('keeps data and describes functions, cycles and maps', () => {
-    const state: any = { items: ['a'], add: function add() {}, when: new Date(0), tags: new Set(['x']) };
-    state.self = state;
-    expect(jsonSafe(state)).toEqual({
-      items: ['a'],
-      add: 'ƒ add()',
-      when: '1970-01-01T00:00:00.000Z',
-      tags: ['x'],
-      self: '[circular]',
-    });
+describe('views for the panels', () => {
+  it("carry each skill's and tool's meta, never sent to the model", async () => {
+    const session = createSession(<NotesAgent />);
+    await session.readSkill('notes');
+    const view = session.view();
+    expect(skillViews(view)[0]).toMatchObject({ name: 'notes', meta: { files: 2, source: 'notes/SKILL.md' } });
+    expect(skillViews(view)[1].meta).toBeUndefined();
+    const tree = treeView(view);
+    expect(tree.skills[0].meta).toEqual({ files: 2, source: 'notes/SKILL.md' });
+    expect(tree.skills[0].tools[0]).toMatchObject({ name: 'add_note', meta: { server: 'notes-mcp', connected: true } });
+    expect(JSON.stringify(session.request())).not.toContain('notes-mcp');
   });
 });
 
