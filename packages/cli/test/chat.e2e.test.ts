@@ -1,7 +1,7 @@
 /**
  * `skilltree chat`, end to end: the real binary, messages and slash commands piped on stdin.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,6 +93,24 @@ describe('skilltree chat (piped stdin)', () => {
     expect(second.stdout).toMatch(/#9 \[user\]\n {2}what is in my cart\?/);
     expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(10);
+  });
+
+  it('a --session path that cannot be written fails before the model is called', async () => {
+    const env = await openai(shoppingSteps);
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    // A file is where the session's directory would have to be.
+    writeFileSync(join(dir, 'cart.json'), '{}');
+    const file = join(dir, 'cart.json', 'session.json');
+    const { code, stdout, stderr } = await runCli(['chat', AGENT, '--session', file], {
+      env,
+      stdin: 'I want a lamp\n',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `skilltree: Cannot write the session file ${file}: ${join(dir, 'cart.json')} is a file, not a directory.`,
+    );
+    expect(stdout).not.toContain('I want a lamp');
+    expect(local.server.requests).toHaveLength(0);
   });
 
   it('colors with FORCE_COLOR and not with NO_COLOR', async () => {
