@@ -33,6 +33,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     module: '/tmp/project/agent.tsx',
     generation: 1,
     model: 'scripted',
+    scripted: true,
     busy: false,
     error: null,
     loadError: null,
@@ -80,6 +81,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     ],
     loaded: ['notes'],
     stores: { notes: { notes: ['buy milk'] } },
+    warnings: [],
     tree: {
       agent: {
         props: { maxLoadedSkills: 2 },
