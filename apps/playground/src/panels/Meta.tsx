@@ -25,7 +25,7 @@ export function Meta({ meta, label }: { meta: Record<string, unknown> | undefine
   const entries = Object.entries(meta ?? {});
   if (entries.length === 0) return null;
   return (
-    <ul className="meta" aria-label={label}>
+    <ul className="meta-chips" aria-label={label}>
       {entries.map(([key, value]) => {
         const text = metaText(value);
         return (
