@@ -66,6 +66,21 @@ describe('Playground', () => {
     expect(screen.getByText(/No model: pass/)).toBeTruthy();
   });
 
+  it("shows the session's warnings above the panels", () => {
+    render(
+      <Playground
+        server={server({
+          state: makeState({
+            warnings: [{ message: 'folder skill "pdf" has no description', source: 'agent-skills' }],
+          }),
+        })}
+      />,
+    );
+    expect(screen.getByRole('status', { name: 'Session warnings' }).textContent).toContain(
+      'agent-skills folder skill "pdf" has no description',
+    );
+  });
+
   it('announces a reload and what changed', () => {
     const state = makeState({
       generation: 2,

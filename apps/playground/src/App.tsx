@@ -9,6 +9,7 @@ import { Skills } from './panels/Skills.js';
 import { Stores } from './panels/Stores.js';
 import { Timeline } from './panels/Timeline.js';
 import { Tree } from './panels/Tree.js';
+import { Warnings } from './panels/Warnings.js';
 import { type DevServer, useDevServer } from './useDevServer.js';
 
 export function App({ base = '' }: { base?: string }) {
@@ -76,6 +77,7 @@ export function Playground({ server }: { server: DevServer }) {
             </button>
           </div>
         ) : null}
+        {state ? <Warnings warnings={state.warnings} /> : null}
         {lastReload && lastReload.generation > dismissedReload ? (
           <div className="banner banner-ok" role="status">
             ↻ Reloaded{lastReload.files.length > 0 ? ` ${lastReload.files.join(', ')}` : ''} — conversation kept (
@@ -96,6 +98,7 @@ export function Playground({ server }: { server: DevServer }) {
               busy={state.busy || sending}
               windowStart={state.windowStart}
               demoMessages={state.demoMessages}
+              scripted={state.scripted}
               disabled={!state.request && !!state.loadError}
               onSend={(text) => void server.send(text)}
               onReset={() => void server.reset()}

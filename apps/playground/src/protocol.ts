@@ -13,4 +13,5 @@ export type {
   ToolSpec,
   ToolView,
   TreeView,
+  Warning,
 } from '../../../packages/cli/src/dev/protocol.js';

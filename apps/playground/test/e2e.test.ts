@@ -1,11 +1,11 @@
 // @vitest-environment node
 /**
  * End to end: `skilltree dev` on the fixture agent (scripted model) in its own process, the built
- * playground in Debian's chromium. Sends a message, checks the Skills and Request panels, edits a
- * skill file and checks that the conversation survived the reload. With UPDATE_SCREENSHOT=1 it
- * saves the screenshot as docs/playground.png.
+ * playground in Debian's chromium at 1,400 px wide. Sends a message, checks the Skills and Request
+ * panels and that no panel is clipped, edits a skill file and checks that the conversation survived
+ * the reload. With UPDATE_SCREENSHOT=1 it saves the screenshot as docs/playground.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,24 @@ let page: Page;
 let profile: string;
 const pageErrors: string[] = [];
 
+/** Panels (and their parts) whose content is wider than they are, or that reach past the window. */
+function clippedPanels(): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const panel of document.querySelectorAll<HTMLElement>('[data-panel]')) {
+      const name = panel.getAttribute('data-panel');
+      if (panel.getBoundingClientRect().right > window.innerWidth) out.push(`${name} reaches past the window`);
+      for (const part of [panel, ...panel.querySelectorAll<HTMLElement>('.panel-header, .panel-body, .chat-log')]) {
+        if (part.scrollWidth > part.clientWidth + 1) {
+          out.push(`${name} ${part.className}: ${part.scrollWidth} px of content in ${part.clientWidth} px`);
+        }
+      }
+    }
+    if (document.documentElement.scrollWidth > window.innerWidth) out.push('the page scrolls sideways');
+    return out;
+  });
+}
+
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
@@ -37,7 +55,7 @@ beforeAll(async () => {
   // A fresh profile: playwright passes it to chromium as --user-data-dir.
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    viewport: { width: 1600, height: 1000 },
+    viewport: { width: 1400, height: 900 },
     args: [
       '--headless',
       '--no-sandbox',
@@ -64,14 +82,32 @@ afterAll(async () => {
 });
 
 describe('skilltree dev in a browser', () => {
+  it('bundles only the text helpers it imports from @skilltree/core, not the renderer', () => {
+    const assets = join(appDir, 'dist', 'assets');
+    const js = readdirSync(assets)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(assets, f), 'utf8'))
+      .join('\n');
+    expect(js).toContain('contextChanged');
+    // Host types and reconciler entry points exist only in the parts of core the page must not ship.
+    expect(js).not.toContain('skilltree-skill');
+    expect(js).not.toContain('updateContainerSync');
+  });
+
   it('chats, shows the loaded skill and its tools, and keeps the conversation across a reload', async () => {
     await page.goto(server.url);
     await page.getByText('live', { exact: true }).waitFor();
     await expect(page.locator('[data-panel=skills] [data-skill=notes]').getAttribute('data-state')).resolves.toBe(
       'unloaded',
     );
+    // The demo's script answers its messages in order; typed text does not change what it says.
+    const demo = page.getByRole('note', { name: 'Demo' });
+    await expect(demo.textContent()).resolves.toContain('Next in the script: Remember to buy milk');
+    await page.getByLabel('Message').fill('Tell me a joke');
+    await expect(demo.textContent()).resolves.toContain('The scripted model ignores what you typed');
+    await demo.getByRole('button', { name: 'Remember to buy milk' }).click();
+    await expect(page.getByLabel('Message').inputValue()).resolves.toBe('Remember to buy milk');
 
-    await page.getByLabel('Message').fill('Remember to buy milk');
     await page.getByRole('button', { name: 'Send' }).click();
     const chat = page.locator('[data-panel=chat]');
     await chat.getByText('Noted: buy milk.').waitFor();
@@ -90,6 +126,9 @@ describe('skilltree dev in a browser', () => {
     await expect(request.getByTestId('request-context').textContent()).resolves.toContain('Notes: buy milk');
     await expect(page.locator('[data-panel=stores] [data-store=notes]').textContent()).resolves.toContain('buy milk');
     await expect(page.locator('[data-panel=timeline] tbody tr').count()).resolves.toBe(3);
+    await expect(demo.textContent()).resolves.toContain('Next in the script: What are my notes?');
+    // At 1,400 px wide, with a conversation, tools and a timeline on screen, no panel is clipped.
+    await expect(clippedPanels()).resolves.toEqual([]);
 
     // Edit the skill: new instructions and a new tool.
     const file = join(fixture.dir, 'notes.tsx');
@@ -120,6 +159,7 @@ describe('skilltree dev in a browser', () => {
     await page.getByLabel('Message').fill('What are my notes?');
     await page.getByRole('button', { name: 'Send' }).click();
     await chat.getByText('Your notes: buy milk.').waitFor();
+    await expect(clippedPanels()).resolves.toEqual([]);
 
     // The README's screenshot is refreshed on request only, so a test run leaves the checkout clean.
     const shotDir = process.env.UPDATE_SCREENSHOT === '1' ? docsDir : profile;

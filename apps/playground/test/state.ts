@@ -33,6 +33,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     module: '/tmp/project/agent.tsx',
     generation: 1,
     model: 'scripted',
+    scripted: true,
     busy: false,
     error: null,
     loadError: null,
@@ -44,6 +45,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
       readToolName: 'read_skill',
       maxSteps: 20,
       toolTimeout: 60_000,
+      windowMode: 'sliding',
     },
     transcript,
     windowStart: 0,
@@ -80,6 +82,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     ],
     loaded: ['notes'],
     stores: { notes: { notes: ['buy milk'] } },
+    warnings: [],
     tree: {
       agent: {
         props: { maxLoadedSkills: 2 },

@@ -7,7 +7,7 @@ import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
 import { type PickedModel, pickModel } from './pick-model.js';
 import { createStyle } from './print.js';
-import { type SessionSetup, sessionPath } from './session-file.js';
+import { checkSessionPath, type SessionSetup, sessionPath } from './session-file.js';
 
 /** A loaded agent, its model and how to build its sessions. */
 export interface Prepared {
@@ -25,14 +25,19 @@ export function sessionOptions(args: CliArgs, model: PickedModel): SessionOption
   return options;
 }
 
-/** Loads `args.module`, picks the model (saying so on stderr when it was picked by default). */
+/**
+ * Checks that the `--session` file can be written, loads `args.module`, picks the model (saying so
+ * on stderr when it was picked by default).
+ */
 export async function prepare(args: CliArgs, io: Io): Promise<Prepared> {
+  const file = sessionPath(args.session, io.cwd);
+  checkSessionPath(file);
   const agent = await loadAgentModule(args.module!, io.cwd);
   const model = await pickModel(args.model, { env: io.env, cwd: io.cwd, agent });
   if (model.notice) io.stderr.write(`${createStyle(io.stderr, io.env).dim(model.notice)}\n`);
   return {
     agent,
     model,
-    setup: { agent, options: sessionOptions(args, model), file: sessionPath(args.session, io.cwd) },
+    setup: { agent, options: sessionOptions(args, model), file },
   };
 }

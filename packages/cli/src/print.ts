@@ -1,8 +1,16 @@
 /**
  * Text formatting: colors (only on a terminal, honouring NO_COLOR and FORCE_COLOR), the request as
- * the model receives it, the transcript, the skill catalog.
+ * the model receives it and the transcript (core's printer with an ANSI styler, so the CLI and the
+ * testing package print the same text), the skill catalog.
  */
-import type { Message, ModelRequest, Session } from '@skilltree/core';
+import {
+  type Message,
+  type ModelRequest,
+  printMessage,
+  printRequest,
+  type Session,
+  type Styler,
+} from '@skilltree/core';
 import type { Output } from './io.js';
 
 /** ANSI styling functions; each is the identity when colors are off. */
@@ -62,62 +70,34 @@ export function compactJson(value: unknown, max = 80): string {
   return compact(json, max);
 }
 
-/** Splits a tool result into its own text and the `contextChanged` lines the runtime appended. */
-export function splitContextChanges(content: string): { text: string; changes: string[] } {
-  const lines = content.split('\n');
-  const changes = lines.filter((line) => line.startsWith('contextChanged'));
-  const text = lines.filter((line) => !line.startsWith('contextChanged')).join('\n');
-  return { text, changes };
+/**
+ * Core's {@link Styler} in ANSI colors: headings bold cyan, `[user]` green, `[assistant]` magenta,
+ * `[tool …]` yellow (red for error results), tool calls yellow, placeholders dim.
+ */
+export function ansiStyler(style: Style): Styler {
+  return {
+    heading: (text) => style.bold(style.cyan(text)),
+    label: (text, role, isError) => {
+      if (role === 'user') return style.bold(style.green(text));
+      if (role === 'assistant') return style.bold(style.magenta(text));
+      return style.bold(isError ? style.red(text) : style.yellow(text));
+    },
+    call: (text) => style.yellow(text),
+    dim: (text) => style.dim(text),
+  };
 }
 
-function heading(title: string, style: Style): string {
-  return style.bold(style.cyan(`── ${title} ${'─'.repeat(Math.max(3, 60 - title.length))}`));
-}
-
-function indent(text: string, prefix = '  '): string {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? '' : `${prefix}${line}`))
-    .join('\n');
-}
-
-/** One transcript message, multi-line. */
+/** One transcript message, multi-line: core's printer, in color. */
 export function formatMessage(message: Message, style: Style): string {
-  if (message.role === 'user') return `${style.bold(style.green('user'))}\n${indent(message.content)}`;
-  if (message.role === 'assistant') {
-    const parts = [style.bold(style.magenta('assistant'))];
-    if (message.content) parts.push(indent(message.content));
-    for (const call of message.toolCalls ?? []) {
-      parts.push(indent(style.yellow(`→ ${call.name}(${JSON.stringify(call.input)})  [${call.id}]`)));
-    }
-    return parts.join('\n');
-  }
-  const label = `tool ${message.name} [${message.toolCallId}]${message.isError ? ' error' : ''}`;
-  return `${style.bold(message.isError ? style.red(label) : style.yellow(label))}\n${indent(message.content)}`;
+  return printMessage(message, ansiStyler(style));
 }
 
-/** The request exactly as the model receives it: system, context, tools, messages. */
+/**
+ * The request exactly as the model receives it (system, context, tools, messages): core's
+ * printer, in color and never cut (a terminal scrolls).
+ */
 export function formatRequest(request: ModelRequest, style: Style, transcriptLength?: number): string {
-  const out: string[] = [];
-  out.push(heading('system', style), request.system || style.dim('(empty)'));
-  out.push(
-    heading(
-      `context (placed: ${request.contextPlacement === 'system' ? 'in the system prompt' : 'after the last user turn'})`,
-      style,
-    ),
-    request.context || style.dim('(empty)'),
-  );
-  out.push(heading(`tools (${request.tools.length})`, style));
-  for (const tool of request.tools) {
-    out.push(`${style.bold(tool.name)} — ${tool.description}`);
-    out.push(style.dim(indent(JSON.stringify(tool.inputSchema))));
-  }
-  if (request.tools.length === 0) out.push(style.dim('(none)'));
-  const of = transcriptLength !== undefined ? ` of ${transcriptLength} in the transcript` : '';
-  out.push(heading(`messages (${request.messages.length}${of})`, style));
-  for (const message of request.messages) out.push(formatMessage(message, style));
-  if (request.messages.length === 0) out.push(style.dim('(none)'));
-  return out.join('\n');
+  return printRequest(request, { style: ansiStyler(style), maxLength: Number.POSITIVE_INFINITY, transcriptLength });
 }
 
 /** The whole transcript, numbered. */

@@ -1,7 +1,7 @@
 /**
  * Creating the session, restoring it from a `--session` file, and saving it after each turn.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Session, SessionOptions, SessionSnapshot } from '@skilltree/core';
 import { CliError, errorMessage } from './errors.js';
@@ -18,6 +18,33 @@ export interface SessionSetup {
 /** Resolves the `--session` path against `cwd`. */
 export function sessionPath(file: string | undefined, cwd: string): string | undefined {
   return file === undefined ? undefined : resolve(cwd, file);
+}
+
+/**
+ * Fails now, before the module is loaded or any model is called, when `--session` names a path
+ * that cannot be written: a directory, or a file whose directory cannot be created or written.
+ * It tries exactly what {@link saveSession} does (create the directory, write a temporary file
+ * next to the file) and removes the temporary file again. Otherwise the model would run a whole
+ * turn, and only then would the save fail.
+ */
+export function checkSessionPath(file: string | undefined): void {
+  if (!file) return;
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new CliError(`--session ${file} is a directory: pass a file path, e.g. --session ${file}/session.json.`);
+  }
+  const fail = (why: string) =>
+    new CliError(`Cannot write the session file ${file}: ${why}. Pass --session a path in a directory you can write.`);
+  let existing = dirname(file);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (!statSync(existing).isDirectory()) throw fail(`${existing} is a file, not a directory`);
+  const probe = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(probe, '');
+  } catch (error) {
+    throw fail(errorMessage(error));
+  }
+  rmSync(probe, { force: true });
 }
 
 /**

@@ -2,9 +2,9 @@
  * Prints a turn as it happens: the reply streamed as it arrives, and skill loads/unloads, tool calls
  * and tool results as dim compact lines.
  */
-import type { SessionEvent } from '@skilltree/core';
+import { type SessionEvent, splitContextChanges } from '@skilltree/core';
 import type { Output } from './io.js';
-import { compact, compactJson, type Style, splitContextChanges } from './print.js';
+import { compact, compactJson, type Style } from './print.js';
 import { createSpinner, type Spinner } from './spinner.js';
 
 /** Options of {@link createTurnPrinter}. */

@@ -1,12 +1,11 @@
 /**
  * `skilltree chat`, end to end: the real binary, messages and slash commands piped on stdin.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
-import type { ServerStep } from './helpers/openai-server.js';
 import { runCli } from './helpers/run-cli.js';
 
 const local = openAIServerPerTest();
@@ -41,17 +40,17 @@ describe('skilltree chat (piped stdin)', () => {
     // /skills
     expect(stdout).toMatch(/● shopping\s+active \(mounted 1×\)\s+— Find and buy products/);
     expect(stdout).toMatch(/○ refunds\s+not loaded/);
-    // /request: the request as the model receives it
+    // /request: the request as the model receives it, printed by core's printer
     expect(stdout).toContain('── system');
     expect(stdout).toContain('You are a shop assistant.');
-    expect(stdout).toMatch(/── context \(placed: after the last user turn\)/);
+    expect(stdout).toContain('── context (placement: end)');
     expect(stdout).toContain('<skill name="shopping" active="true">');
     expect(stdout).toContain('── tools (4)');
-    expect(stdout).toContain('checkout — Pay');
-    expect(stdout).toContain('── messages (8 of 8 in the transcript)');
+    expect(stdout).toContain('checkout({}) — Pay');
+    expect(stdout).toContain('── messages (8 of 8)');
     // /transcript
-    expect(stdout).toMatch(/#1 user\n {2}I want a lamp/);
-    expect(stdout).toMatch(/#8 assistant\n {2}I added lamp-1/);
+    expect(stdout).toMatch(/#1 \[user\]\n {2}I want a lamp/);
+    expect(stdout).toMatch(/#8 \[assistant\]\n {2}I added lamp-1/);
     // /stores
     expect(stdout).toMatch(/"cart": \{\s+"items": \[\s+"lamp-1"/);
     expect(stdout).toContain('Unknown command /bogus.');
@@ -89,10 +88,28 @@ describe('skilltree chat (piped stdin)', () => {
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`Resumed 8 messages from ${file} (loaded: shopping).`);
     expect(second.stdout).toContain('agent › You have lamp-1.');
-    expect(second.stdout).toMatch(/#1 user\n {2}I want a lamp/);
-    expect(second.stdout).toMatch(/#9 user\n {2}what is in my cart\?/);
+    expect(second.stdout).toMatch(/#1 \[user\]\n {2}I want a lamp/);
+    expect(second.stdout).toMatch(/#9 \[user\]\n {2}what is in my cart\?/);
     expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(10);
+  });
+
+  it('a --session path that cannot be written fails before the model is called', async () => {
+    const env = await openai(shoppingSteps);
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    // A file is where the session's directory would have to be.
+    writeFileSync(join(dir, 'cart.json'), '{}');
+    const file = join(dir, 'cart.json', 'session.json');
+    const { code, stdout, stderr } = await runCli(['chat', AGENT, '--session', file], {
+      env,
+      stdin: 'I want a lamp\n',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `skilltree: Cannot write the session file ${file}: ${join(dir, 'cart.json')} is a file, not a directory.`,
+    );
+    expect(stdout).not.toContain('I want a lamp');
+    expect(local.server.requests).toHaveLength(0);
   });
 
   it('colors with FORCE_COLOR and not with NO_COLOR', async () => {

@@ -7,7 +7,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevState } from '../src/dev/protocol.js';
-import { fixtureCopy, readSse, type ServerProcess, type SseReader, startServerProcess } from './dev-helpers.js';
+import { cliDir, fixtureCopy, readSse, type ServerProcess, type SseReader, startServerProcess } from './dev-helpers.js';
+import { runCli } from './helpers/run-cli.js';
 
 let fixture: ReturnType<typeof fixtureCopy>;
 let server: ServerProcess;
@@ -46,6 +47,8 @@ describe('skilltree dev server', () => {
     const first = await events.waitFor((e) => e.event === 'state');
     const s = first.data as DevState;
     expect(s.model).toBe('scripted');
+    expect(s.scripted).toBe(true);
+    expect(s.warnings).toEqual([]);
     expect(s.loadError).toBeNull();
     expect(s.skills.map((k) => [k.name, k.state])).toEqual([
       ['notes', 'unloaded'],
@@ -144,6 +147,31 @@ describe('skilltree dev server', () => {
     expect(fixed.notes.at(-1)?.text).toContain('the error is fixed');
   }, 40_000);
 
+  it('keeps running the last good code when the new tree throws while rendering, and recovers', async () => {
+    edit('agent.tsx', (source) =>
+      source.replace('function Clock() {', "function Clock() {\n  throw new Error('the clock broke');"),
+    );
+    const broken = (
+      await events.waitFor((e) => e.event === 'state' && /the clock broke/.test(e.data.loadError ?? ''), 15_000)
+    ).data as DevState;
+    expect(broken.transcript).toHaveLength(8);
+    expect(broken.loaded).toEqual(['notes']);
+    expect(broken.requestError).toBeNull();
+    expect(broken.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'clear_notes', 'add_note']);
+    expect(broken.notes.at(-1)?.text).toContain('Reload failed, still running the previous code: the clock broke');
+
+    edit('agent.tsx', (source) => source.replace("\n  throw new Error('the clock broke');", ''));
+    const fixed = (
+      await events.waitFor(
+        (e) => e.event === 'state' && e.data.loadError === null && e.data.generation > broken.generation,
+        15_000,
+      )
+    ).data as DevState;
+    expect(fixed.loaded).toEqual(['notes']);
+    expect(fixed.skills.find((k) => k.name === 'notes')?.mounts).toBe(1);
+    expect(fixed.stores).toEqual({ notes: { notes: ['buy milk'] } });
+  }, 40_000);
+
   it('reports a model error in the state and the terminal, and the next send still works after a reset', async () => {
     expect((await api('/api/send', { text: 'Anything?' })).json).toMatchObject({ ok: true, text: 'Anything else?' });
     const failed = await api('/api/send', { text: 'And now?' });
@@ -170,7 +198,69 @@ describe('skilltree dev server', () => {
   });
 });
 
+describe('skilltree dev reloads the same session', () => {
+  it('keeps store state (Stores panel), mount counts and the LRU order when the store definition is re-created', async () => {
+    const copy = fixtureCopy();
+    const lru = await startServerProcess(join(copy.dir, 'lru-agent.tsx'));
+    const call = async (path: string, body?: unknown) =>
+      (
+        await fetch(new URL(path, lru.url), {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      ).json();
+    try {
+      expect(await call('/api/send', { text: 'Remember to buy milk' })).toMatchObject({ ok: true, text: 'Noted.' });
+      const before = (await call('/api/state')) as DevState;
+      const mounts = (s: DevState) => Object.fromEntries(s.skills.map((k) => [k.name, [k.state, k.mounts, k.lru]]));
+      expect(mounts(before)).toEqual({ notes: ['active', 2, 0], weather: ['unloaded', 1, -1] });
+      expect(before.stores).toEqual({ notes: { notes: ['buy milk'] } });
+
+      // A new initializer: the reload re-creates the definition; the store is found by its name.
+      const store = join(copy.dir, 'store.ts');
+      writeFileSync(store, readFileSync(store, 'utf8').replace('notes: [] as string[]', 'notes: ["seed"] as string[]'));
+      let after: DevState | undefined;
+      for (let i = 0; i < 150 && after?.generation !== 2; i++) {
+        await new Promise((done) => setTimeout(done, 100));
+        after = (await call('/api/state')) as DevState;
+      }
+      expect(after?.generation).toBe(2);
+      expect(after?.loadError).toBeNull();
+      expect(after?.reloads[0].files).toEqual(['store.ts']);
+      expect(after?.stores).toEqual({ notes: { notes: ['buy milk'] } });
+      expect(mounts(after!)).toEqual({ notes: ['active', 2, 0], weather: ['unloaded', 1, -1] });
+      expect(after?.loaded).toEqual(['notes']);
+      expect(after?.transcript).toEqual(before.transcript);
+
+      // The new code's tool writes the same store, and the panel and the model both see it.
+      expect(await call('/api/send', { text: 'Also eggs' })).toMatchObject({
+        ok: true,
+        text: 'Your notes: buy milk, eggs.',
+      });
+      expect(((await call('/api/state')) as DevState).stores).toEqual({ notes: { notes: ['buy milk', 'eggs'] } });
+    } finally {
+      await lru.stop();
+      copy.cleanup();
+    }
+  }, 60_000);
+});
+
 describe('skilltree dev errors', () => {
+  it('loads modules with the loader chat and run use: the same checks, the same message', async () => {
+    const module = join(cliDir, 'test', 'fixtures', 'no-default.tsx');
+    const run = await runCli(['run', module, '-m', 'hi']);
+    const said = /has no default export to run\..*/.exec(run.stderr)?.[0];
+    expect(said).toContain('(it exports: Helper)');
+    const dev = await startServerProcess(module);
+    try {
+      const state = (await (await fetch(new URL('/api/state', dev.url))).json()) as DevState;
+      expect(state.loadError).toBe(`${module} ${said}`);
+    } finally {
+      await dev.stop();
+    }
+  }, 60_000);
+
   it('says which port is taken and what to do', async () => {
     const blocker = createServer();
     await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));

@@ -1,9 +1,34 @@
-import type { ModelRequest } from '@skilltree/core';
+import { type ModelRequest, printRequest } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, compact, createStyle, formatRequest, splitContextChanges } from '../src/print.js';
+import { colorEnabled, compact, createStyle, formatRequest, formatTranscript } from '../src/print.js';
 
 const tty = { write: () => true, isTTY: true };
 const pipe = { write: () => true, isTTY: false };
+
+const request: ModelRequest = {
+  system: 'Be kind.',
+  context: '<current_context>\nMood: calm\n</current_context>',
+  tools: [
+    {
+      name: 'read_skill',
+      description: 'Load a skill',
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    },
+  ],
+  messages: [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'x' } }] },
+    { role: 'tool', toolCallId: 'c1', name: 'read_skill', content: 'Unknown skill', isError: true },
+  ],
+  contextPlacement: 'end',
+};
+
+/** `text` without its ANSI color codes (`ESC [ n m`). */
+const uncolored = (text: string) =>
+  text
+    .split('\u001b[')
+    .map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, '')))
+    .join('');
 
 describe('colors', () => {
   it('are on for terminals only, off with NO_COLOR, forced with FORCE_COLOR', () => {
@@ -23,33 +48,30 @@ describe('formatting', () => {
     expect(compact('x'.repeat(20), 10)).toBe(`${'x'.repeat(9)}…`);
   });
 
-  it('splits contextChanged lines from a tool result', () => {
-    expect(splitContextChanges('done\ncontextChanged shop loaded')).toEqual({
-      text: 'done',
-      changes: ['contextChanged shop loaded'],
-    });
+  it("prints the request with core's printer: without colors, the very text the testing package prints", () => {
+    const text = formatRequest(request, createStyle(pipe, {}), 5);
+    expect(text).toBe(printRequest(request, { maxLength: Number.POSITIVE_INFINITY, transcriptLength: 5 }));
+    expect(text).toContain('── messages (3 of 5)');
+    expect(text).toContain('read_skill({ name: string }) — Load a skill');
+    expect(text).toContain('→ read_skill({"name":"x"}) #c1');
+    expect(text).toContain('[tool read_skill #c1 error]');
   });
 
-  it('prints every part of the request', () => {
-    const request: ModelRequest = {
-      system: 'Be kind.',
-      context: '<current_context>\nMood: calm\n</current_context>',
-      tools: [{ name: 'read_skill', description: 'Load a skill', inputSchema: { type: 'object' } }],
-      messages: [
-        { role: 'user', content: 'hi' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'x' } }] },
-        { role: 'tool', toolCallId: 'c1', name: 'read_skill', content: 'Unknown skill', isError: true },
-      ],
-      contextPlacement: 'end',
-    };
-    const text = formatRequest(request, createStyle(pipe, {}), 5);
-    expect(text).toContain('── system');
-    expect(text).toContain('Be kind.');
-    expect(text).toContain('Mood: calm');
-    expect(text).toContain('── tools (1)');
-    expect(text).toContain('read_skill — Load a skill');
-    expect(text).toContain('── messages (3 of 5 in the transcript)');
-    expect(text).toContain('→ read_skill({"name":"x"})  [c1]');
-    expect(text).toContain('tool read_skill [c1] error');
+  it('colors headings, roles, calls and error results on a terminal, and only adds colors', () => {
+    const text = formatRequest(request, createStyle(tty, {}), 5);
+    expect(uncolored(text)).toBe(formatRequest(request, createStyle(pipe, {}), 5));
+    expect(text).toContain('\u001b[1m\u001b[36m── system');
+    expect(text).toContain('\u001b[1m\u001b[32m[user]');
+    expect(text).toContain('\u001b[33m→ read_skill');
+    expect(text).toContain('\u001b[1m\u001b[31m[tool read_skill #c1 error]');
+  });
+
+  it('never cuts the request: a terminal scrolls', () => {
+    const long = { ...request, system: 'x'.repeat(20_000) };
+    expect(formatRequest(long, createStyle(pipe, {}))).not.toContain('more characters');
+  });
+
+  it('numbers the whole transcript', () => {
+    expect(formatTranscript(request.messages, createStyle(pipe, {}))).toMatch(/^#1 \[user\]\n {2}hi\n#2 \[assistant\]/);
   });
 });

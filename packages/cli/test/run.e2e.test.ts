@@ -1,12 +1,11 @@
 /**
  * `skilltree run`, end to end: the real binary against a local OpenAI-compatible server.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
-import type { ServerStep } from './helpers/openai-server.js';
 import { runCli } from './helpers/run-cli.js';
 
 const local = openAIServerPerTest();
@@ -155,6 +154,36 @@ describe('skilltree run errors', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/skilltree: The turn failed \(model openai:gpt-4\.1\):.*Incorrect API key provided/);
+  });
+
+  it('a --session path that cannot be written fails before the model is called', async () => {
+    const env = await openai(shoppingSteps);
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    const notADirectory = join(dir, 'notes.txt');
+    writeFileSync(notADirectory, 'a file, not a directory');
+    const cases: [string, RegExp][] = [
+      // Its directory cannot be created: a file is in the way.
+      [
+        join(notADirectory, 'session.json'),
+        /Cannot write the session file .*notes\.txt\/session\.json: .*notes\.txt is a file, not a directory/,
+      ],
+      // A read-only place, even for root: sysfs refuses new directories and files.
+      [
+        '/sys/skilltree-test/session.json',
+        /Cannot write the session file \/sys\/skilltree-test\/session\.json: E(PERM|ACCES|ROFS)/,
+      ],
+      // The path is a directory.
+      [dir, /--session .* is a directory: pass a file path/],
+    ];
+    for (const [path, message] of cases) {
+      const result = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', path], { env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toMatch(/Pass --session a path in a directory you can write|pass a file path/);
+    }
+    expect(local.server.requests).toHaveLength(0);
+    // Nothing was left behind.
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
   });
 
   it('a model error still saves a valid session', async () => {

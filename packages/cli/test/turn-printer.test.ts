@@ -37,6 +37,25 @@ describe('turn printer', () => {
     expect(writes.join('')).toBe('agent › Let me look.\n  ⚙ search {"q":"x"}\n    ✗ nothing\nagent › Done.\n');
   });
 
+  it("prints as contextChanged lines only the runtime's, at the end of a result (core's split)", () => {
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, { style: createStyle(output, {}), verbose: true });
+    printer.event({
+      type: 'tool-result',
+      message: {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'search',
+        // A tool's own text that merely mentions the word stays text.
+        content: 'contextChanged is a word the tool used\nfound 2\ncontextChanged shop added: Results: 2',
+      },
+    });
+    printer.end();
+    expect(writes.join('')).toBe(
+      '    ↳ contextChanged is a word the tool used\nfound 2\n      contextChanged shop added: Results: 2\n',
+    );
+  });
+
   it('draws a spinner only on a terminal', () => {
     const tty = capture(true);
     const spinner = createSpinner(tty.output);

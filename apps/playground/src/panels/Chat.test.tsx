@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeState, transcript } from '../../test/state.js';
 import { Chat, type ChatProps } from './Chat.js';
@@ -81,10 +81,47 @@ describe('Chat', () => {
   });
 
   it('offers the next demo message and resets', () => {
-    const { onReset } = renderChat({ demoMessages: ['Remember to buy milk', 'What are my notes?'] });
+    const { onReset } = renderChat({ demoMessages: ['Remember to buy milk', 'What are my notes?'], scripted: false });
+    expect(screen.getByRole('note', { name: 'Demo' }).textContent).toBe('demo: What are my notes?');
     fireEvent.click(screen.getByRole('button', { name: 'What are my notes?' }));
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('What are my notes?');
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     expect(onReset).toHaveBeenCalled();
+  });
+
+  it("follows the script: the suggestion is the script's next message, even after something else was typed", () => {
+    // The user typed their own first message; the script answered it with its first step anyway.
+    renderChat({
+      transcript: [
+        { role: 'user', content: 'hello there' },
+        { role: 'assistant', content: 'Noted: buy milk.' },
+      ],
+      demoMessages: ['Remember to buy milk', 'What are my notes?'],
+      scripted: true,
+    });
+    const demo = screen.getByRole('note', { name: 'Demo' });
+    expect(within(demo).getByRole('button').textContent).toBe('What are my notes?');
+    expect(demo.textContent).toContain('Next in the script: What are my notes?');
+  });
+
+  it('says that a scripted model ignores typed input, louder when the text is not the next scripted message', () => {
+    renderChat({ demoMessages: ['Remember to buy milk', 'What are my notes?'], scripted: true });
+    const demo = screen.getByRole('note', { name: 'Demo' });
+    expect(demo.textContent).toContain('Scripted model: it replies from its script and ignores what you type.');
+    expect(demo.className).not.toContain('demo-ignored');
+    const box = screen.getByLabelText('Message');
+    fireEvent.change(box, { target: { value: 'Tell me a joke' } });
+    expect(demo.className).toContain('demo-ignored');
+    expect(demo.textContent).toContain('The scripted model ignores what you typed');
+    fireEvent.change(box, { target: { value: 'What are my notes?' } });
+    expect(demo.className).not.toContain('demo-ignored');
+  });
+
+  it('says when the demo script has no messages left, and says nothing for a real model without a demo', () => {
+    renderChat({ demoMessages: ['Remember to buy milk'], scripted: true });
+    expect(screen.getByRole('note', { name: 'Demo' }).textContent).toContain('all sent: Reset to play it again');
+    cleanup();
+    renderChat({ demoMessages: [], scripted: false });
+    expect(screen.queryByRole('note', { name: 'Demo' })).toBeNull();
   });
 });

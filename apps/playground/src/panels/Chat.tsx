@@ -1,10 +1,13 @@
 /**
  * Chat: the conversation as the transcript holds it. Tool calls and their results sit inline;
  * `contextChanged` lines (what a call added to the context) are styled apart; reloads and errors
- * appear as notes between messages.
+ * appear as notes between messages. With a demo, the next message of its script is offered; a
+ * scripted model answers by position in its script, so the chat says that typed text is ignored.
  */
+
+import { splitContextChanges } from '@skilltree/core';
 import { type FormEvent, Fragment, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
-import { json, splitContextChanged } from '../format.js';
+import { json } from '../format.js';
 import type { ChatNote, Message } from '../protocol.js';
 import type { Streaming } from '../useDevServer.js';
 import { Panel } from './Panel.js';
@@ -16,7 +19,10 @@ export interface ChatProps {
   busy: boolean;
   /** Messages before this index are outside the next request's window. */
   windowStart: number;
+  /** The demo's user messages, in the order its script answers them. */
   demoMessages: string[];
+  /** The model plays a script: it ignores what is typed. */
+  scripted?: boolean;
   disabled?: boolean;
   onSend(text: string): void;
   onReset(): void;
@@ -37,7 +43,7 @@ function ContextChanges({ lines }: { lines: string[] }) {
 function MessageView({ message, outside }: { message: Message; outside: boolean }) {
   const cls = `msg msg-${message.role}${outside ? ' msg-outside' : ''}`;
   if (message.role === 'user') {
-    const { text, changes } = splitContextChanged(message.content);
+    const { text, changes } = splitContextChanges(message.content);
     return (
       <div className={cls} data-role="user">
         <div className="msg-label">you</div>
@@ -60,7 +66,7 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
       </div>
     );
   }
-  const { text, changes } = splitContextChanged(message.content);
+  const { text, changes } = splitContextChanges(message.content);
   return (
     <div className={`${cls}${message.isError ? ' msg-error' : ''}`} data-role="tool">
       <div className="msg-label">
@@ -85,7 +91,7 @@ function NoteView({ note }: { note: ChatNote }) {
 }
 
 export function Chat(props: ChatProps) {
-  const { transcript, notes, streaming, busy, windowStart, demoMessages, disabled, onSend, onReset } = props;
+  const { transcript, notes, streaming, busy, windowStart, demoMessages, scripted, disabled, onSend, onReset } = props;
   const [draft, setDraft] = useState('');
   const end = useRef<HTMLDivElement>(null);
   const count = transcript.length + notes.length + (streaming?.text.length ?? 0);
@@ -104,7 +110,11 @@ export function Chat(props: ChatProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey) submit(event);
   };
-  const nextDemo = demoMessages.find((m) => !transcript.some((t) => t.role === 'user' && t.content.startsWith(m)));
+  // The script answers the demo's messages in order, whatever was typed: the next one is at the
+  // position of the next user message.
+  const nextDemo = demoMessages[transcript.filter((m) => m.role === 'user').length];
+  const typed = draft.trim();
+  const offScript = scripted === true && typed !== '' && typed !== nextDemo;
 
   const rows: ReactElement[] = [];
   const notesAt = (index: number) => notes.filter((n) => n.after === index);
@@ -170,12 +180,25 @@ export function Chat(props: ChatProps) {
           {busy ? 'Working…' : 'Send'}
         </button>
       </form>
-      {nextDemo && !busy && !disabled ? (
-        <div className="demo">
-          demo:{' '}
-          <button type="button" className="chip" onClick={() => setDraft(nextDemo)}>
-            {nextDemo}
-          </button>
+      {scripted || nextDemo ? (
+        <div className={`demo${offScript ? ' demo-ignored' : ''}`} role="note" aria-label="Demo">
+          {scripted ? (
+            <span className="demo-scripted">
+              {offScript
+                ? 'The scripted model ignores what you typed: it replies with the next step of its script.'
+                : 'Scripted model: it replies from its script and ignores what you type.'}{' '}
+            </span>
+          ) : null}
+          {nextDemo ? (
+            <>
+              {scripted ? 'Next in the script: ' : 'demo: '}
+              <button type="button" className="chip" onClick={() => setDraft(nextDemo)} disabled={busy || disabled}>
+                {nextDemo}
+              </button>
+            </>
+          ) : scripted && demoMessages.length > 0 ? (
+            <span>The demo's messages are all sent: Reset to play it again.</span>
+          ) : null}
         </div>
       ) : null}
     </Panel>

@@ -1,5 +1,9 @@
-/** Skills: the catalog, which skills are loaded (LRU order), the active one, and how often each mounted. */
+/**
+ * Skills: the catalog, which skills are loaded (LRU order), the active one, how often each mounted,
+ * and each skill's `meta` (what an integration reports about it).
+ */
 import type { SessionConfig, SkillView } from '../protocol.js';
+import { Meta } from './Meta.js';
 import { Panel } from './Panel.js';
 
 export interface SkillsProps {
@@ -51,6 +55,7 @@ export function Skills({ skills, loaded, config }: SkillsProps) {
                 <td>
                   <strong>{skill.name}</strong>
                   <div className="muted small">{skill.description}</div>
+                  <Meta meta={skill.meta} label={`meta of ${skill.name}`} />
                 </td>
                 <td>
                   <span className={`badge badge-${skill.state}`}>{skill.state}</span>

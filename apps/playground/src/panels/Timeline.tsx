@@ -16,7 +16,7 @@ export interface TimelineProps {
 function List({ items, sign, cls }: { items: string[]; sign: string; cls: string }) {
   if (items.length === 0) return null;
   return (
-    <span className={cls}>
+    <span className={`${cls} pills`}>
       {items.map((item) => (
         <span key={item} className="pill">
           {sign}

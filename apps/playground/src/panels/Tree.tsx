@@ -1,5 +1,9 @@
-/** Tree: the host tree — which React component rendered each instruction, text line and tool. */
+/**
+ * Tree: the host tree — which React component rendered each instruction, text line and tool, with
+ * each skill's and tool's `meta`.
+ */
 import type { LineView, ToolView, TreeView } from '../protocol.js';
+import { Meta } from './Meta.js';
 import { Panel } from './Panel.js';
 
 function Owner({ name }: { name: string }) {
@@ -29,6 +33,7 @@ function Tools({ tools }: { tools: ToolView[] }) {
           <span className="kind">Tool</span>
           <span className="line">
             <code>{tool.name}</code> <span className="muted">{tool.description}</span>
+            <Meta meta={tool.meta} label={`meta of ${tool.name}`} />
           </span>
           <Owner name={tool.owner} />
         </li>
@@ -75,6 +80,7 @@ export function Tree({ tree }: { tree: TreeView | null }) {
                   &lt;Skill name="{skill.name}"&gt; <span className={`badge badge-${skill.state}`}>{skill.state}</span>{' '}
                   <Owner name={skill.owner} />
                 </span>
+                <Meta meta={skill.meta} label={`meta of ${skill.name}`} />
                 {skill.state === 'unloaded' ? (
                   <div className="muted small indent">children not mounted</div>
                 ) : (

@@ -1,13 +1,15 @@
 /**
  * The session `skilltree dev` runs: loads the agent module, sends messages, reloads the code
- * without losing the conversation, and keeps everything the playground shows.
+ * without losing the conversation, and keeps what only the playground needs (timeline, reload
+ * notes). Everything about the session itself (busy, window, skills, mounts, stores) is read from
+ * the session and its view when the page asks: nothing here mirrors it.
  */
 import { relative } from 'node:path';
-import type { Model, Session, SessionEvent, SessionOptions } from '@skilltree/core';
-import type { ReactNode } from 'react';
-import { AgentLoader, type CoreModule, type DemoExport, explainRenderError } from './loader.js';
-import type { ChatNote, DevState, LiveEvent, ReloadInfo, TreeView } from './protocol.js';
-import { describeReload, jsonSafe, skillViews, Timeline, treeView } from './state.js';
+import type { Model, Session, SessionEvent, SessionOptions, SessionView } from '@skilltree/core';
+import type { ReactElement } from 'react';
+import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../load-module.js';
+import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
+import { describeReload, sectionLines, skillViews, Timeline, treeView } from './state.js';
 
 export interface DevSessionOptions {
   module: string;
@@ -31,15 +33,15 @@ export class DevSession {
   #core: CoreModule | null = null;
   #session: Session | null = null;
   #off: (() => void) | null = null;
-  #element: ReactNode = null;
-  #demo: DemoExport | null = null;
+  /** The last module that loaded and rendered: new sessions (reset) start from it. */
+  #agent: AgentModule | null = null;
+  /** The element the session renders now: a reload whose code fails to render goes back to it. */
+  #element: ReactElement | null = null;
   #model: Model | undefined;
-  #mounts = new Map<string, number>();
   #timeline = new Timeline();
   #reloads: ReloadInfo[] = [];
   #notes: ChatNote[] = [];
   #turn = 0;
-  #busy = false;
   #error: string | null = null;
   #loadError: string | null = null;
   #pendingReload: Set<string> | null = null;
@@ -62,19 +64,21 @@ export class DevSession {
     return this.#loadError;
   }
 
+  /** A turn is running (the session's own flag). */
   get busy(): boolean {
-    return this.#busy;
+    return this.#session?.busy ?? false;
   }
 
   /** Loads the module and mounts the agent. A module that fails to load is reported, not thrown. */
   async start(): Promise<void> {
     this.#core = await this.loader.core();
     try {
-      const loaded = await this.loader.load();
-      this.#element = loaded.element;
-      this.#demo = loaded.demo;
-      this.#model = this.#options.model ?? this.#demo?.model?.();
-      this.#attach(this.#core.createSession(this.#element, this.#sessionOptions()));
+      const agent = await this.loader.load();
+      this.#model = this.#options.model ?? agent.demo?.model();
+      const element = agent.element();
+      this.#attach(this.#core.createSession(element, this.#sessionOptions()));
+      this.#agent = agent;
+      this.#element = element;
     } catch (error) {
       this.#fail('load', error);
     }
@@ -91,7 +95,7 @@ export class DevSession {
   }
 
   #fail(kind: 'load' | 'reload', error: unknown): void {
-    const text = explainRenderError(error);
+    const text = explainError(error);
     this.#loadError = text;
     this.#notes.push({
       kind: 'reload-error',
@@ -114,28 +118,30 @@ export class DevSession {
   }
 
   #onEvent(event: SessionEvent): void {
+    const session = this.#session;
     switch (event.type) {
       case 'skill-loaded':
-        this.#mounts.set(event.name, (this.#mounts.get(event.name) ?? 0) + 1);
         this.#timeline.skillLoaded(event.name);
         break;
       case 'skill-unloaded':
         this.#timeline.skillUnloaded(event.name);
         break;
       case 'request':
+        if (!session) break;
         this.#timeline.request(
           event.request,
+          sectionLines(session.view()),
           {
             turn: this.#turn,
             step: event.step,
-            transcript: this.#session?.transcript.length ?? 0,
+            transcript: session.transcript.length,
             generation: this.loader.generation,
           },
           this.#core!.placeContext,
         );
         break;
       case 'text-delta':
-        this.onLive({ type: 'text-delta', text: event.text, index: this.#session?.transcript.length ?? 0 });
+        this.onLive({ type: 'text-delta', text: event.text, index: session?.transcript.length ?? 0 });
         return;
       case 'tool-call':
         this.onLive({ type: 'tool-call', toolCall: event.toolCall });
@@ -149,16 +155,17 @@ export class DevSession {
     await this.#reloading;
     const session = this.#session;
     if (!session) throw new Error(this.#loadError ?? 'The agent is not loaded.');
-    if (this.#busy) throw new BusyError('A turn is running: wait for the reply before sending another message.');
-    this.#busy = true;
+    if (session.busy) throw new BusyError('A turn is running: wait for the reply before sending another message.');
     this.#turn++;
     this.#error = null;
     this.onLive({ type: 'turn-start', text });
+    // The session is busy from this call on (send marks it before its first await).
+    const turn = session.send(text);
     this.onChange();
     try {
-      const turn = await session.send(text);
+      const done = await turn;
       this.onLive({ type: 'turn-end', ok: true });
-      return { text: turn.text, steps: turn.steps };
+      return { text: done.text, steps: done.steps };
     } catch (error) {
       const text = message(error);
       this.#error = text;
@@ -167,7 +174,6 @@ export class DevSession {
       this.onLive({ type: 'turn-end', ok: false, error: text });
       throw error;
     } finally {
-      this.#busy = false;
       this.onChange();
       if (this.#pendingReload) {
         const files = [...this.#pendingReload];
@@ -179,7 +185,7 @@ export class DevSession {
 
   /** Re-imports the module and re-renders the agent with the new code, keeping the conversation. */
   reload(files: string[]): Promise<void> {
-    if (this.#busy) {
+    if (this.busy) {
       this.#pendingReload ??= new Set();
       for (const file of files) this.#pendingReload.add(file);
       return this.#reloading;
@@ -188,45 +194,71 @@ export class DevSession {
     return this.#reloading;
   }
 
+  /**
+   * The reload: the same session re-renders with the new element (`session.rerender`), so the
+   * transcript, the loaded skills (LRU order, mount counts) and the stores (found by name when the
+   * new code re-creates their definitions) stay as they are. New code that does not render is
+   * reported and the previous element is rendered again.
+   */
   async #reload(files: string[]): Promise<void> {
     const core = this.#core ?? (await this.loader.core());
     this.#core = core;
-    const old = this.#session;
-    const before = this.#views();
-    let next: Session;
+    const session = this.#session;
+    const before = this.#view();
+    const wasBroken = this.#loadError !== null;
+    let agent: AgentModule;
     try {
-      const loaded = await this.loader.load();
-      // A module that had no demo model (or failed to load at start) may have one now.
-      if (!this.#model && loaded.demo?.model) this.#model = loaded.demo.model();
-      next = old
-        ? core.restoreSession(loaded.element, old.snapshot(), this.#sessionOptions())
-        : core.createSession(loaded.element, this.#sessionOptions());
-      this.#element = loaded.element;
-      this.#demo = loaded.demo;
+      agent = await this.loader.load();
     } catch (error) {
       this.#fail('reload', error);
       return;
     }
-    const wasBroken = this.#loadError !== null;
+    const element = agent.element();
+    try {
+      if (session && this.#model === undefined && agent.demo) {
+        // The session was made without a model; one comes with the new code. A session's model is
+        // fixed, so the conversation moves to a new session restored from this one.
+        this.#model = agent.demo.model();
+        const next = core.restoreSession(element, session.snapshot(), this.#sessionOptions());
+        session.dispose();
+        this.#attach(next);
+      } else if (session) {
+        await session.rerender(element);
+      } else {
+        if (this.#model === undefined) this.#model = agent.demo?.model();
+        this.#attach(core.createSession(element, this.#sessionOptions()));
+      }
+    } catch (error) {
+      if (session && !session.disposed && this.#element) {
+        try {
+          await session.rerender(this.#element);
+        } catch {
+          // The previous code fails now too (its render depends on something that changed): the
+          // page shows the session as blocked, with the reason.
+        }
+      }
+      this.#fail('reload', error);
+      return;
+    }
+    this.#agent = agent;
+    this.#element = element;
     this.#loadError = null;
-    old?.dispose();
-    this.#attach(next);
-    const after = this.#views();
+    const current = this.#session!;
     const names = files.map((file) => relative(this.loader.dir, file) || file);
-    const changes = describeReload(before, after);
+    const changes = describeReload(before, this.#view());
     const info: ReloadInfo = {
       generation: this.loader.generation,
       at: Date.now(),
       files: names,
       changes,
-      transcriptLength: next.transcript.length,
+      transcriptLength: current.transcript.length,
     };
     this.#reloads.push(info);
     const what = names.length > 0 ? names.join(', ') : 'the agent';
     this.#notes.push({
       kind: 'reload',
       text: `Reloaded ${what}${wasBroken ? ' (the error is fixed)' : ''}: ${changes.join('; ')}`,
-      after: next.transcript.length,
+      after: current.transcript.length,
       at: info.at,
     });
     this.#options.log(`skilltree dev: reloaded ${what} — ${changes.join('; ')}`);
@@ -235,72 +267,76 @@ export class DevSession {
 
   /** Starts over: a fresh session (empty transcript, no skills loaded, fresh stores and demo model). */
   async reset(): Promise<void> {
-    if (this.#busy) throw new BusyError('A turn is running: wait for it to finish before resetting.');
+    if (this.busy) throw new BusyError('A turn is running: wait for it to finish before resetting.');
     await this.#reloading;
     const core = this.#core ?? (await this.loader.core());
-    if (!this.#options.model && this.#demo?.model) this.#model = this.#demo.model();
-    this.#mounts.clear();
+    if (!this.#options.model && this.#agent?.demo) this.#model = this.#agent.demo.model();
     this.#timeline.reset();
     this.#reloads = [];
     this.#notes = [];
     this.#turn = 0;
     this.#error = null;
-    if (this.#session === null && this.#loadError) return void this.onChange();
+    if (!this.#agent) return void this.onChange();
     try {
-      const next = core.createSession(this.#element, this.#sessionOptions());
+      const element = this.#agent.element();
+      const next = core.createSession(element, this.#sessionOptions());
       this.#session?.dispose();
       this.#attach(next);
+      this.#element = element;
     } catch (error) {
       this.#fail('load', error);
     }
   }
 
-  #views(): { request: DevState['request']; tree: TreeView | null } {
+  /** The session's view, or null when there is no session (or it is disposed). */
+  #view(): SessionView | null {
     const session = this.#session;
-    if (!session) return { request: null, tree: null };
-    let request: DevState['request'] = null;
+    if (!session || session.disposed) return null;
     try {
-      request = session.request();
+      return session.view();
     } catch {
-      // Reported in state().
+      // A pending update crashed the agent: that commit throws once, then the view reports the
+      // session as blocked, with the reason.
+      return session.view();
     }
-    return { request, tree: treeView(session.view()) };
   }
 
   state(): DevState {
     const session = this.#session;
+    const view = this.#view();
     let request: DevState['request'] = null;
-    let requestError: string | null = null;
-    let windowStart = 0;
-    if (session) {
+    let requestError: string | null = view?.blocked ?? null;
+    if (session && view && !view.blocked) {
       try {
         request = session.request();
-        windowStart = session.transcript.length - request.messages.length;
       } catch (error) {
         requestError = message(error);
       }
     }
-    const view = session?.view();
+    const model = this.#model;
     return {
       module: this.#options.module,
       generation: this.loader.generation,
-      model: this.#model ? (this.#model.name ?? 'custom model') : 'none',
-      busy: this.#busy,
+      model: model ? (model.name ?? 'custom model') : 'none',
+      scripted: model?.name === 'scripted',
+      busy: view?.busy ?? false,
       error: this.#error,
       loadError: this.#loadError,
-      config: session ? session.config : null,
+      config: view?.config ?? null,
       transcript: session ? [...session.transcript] : [],
-      windowStart,
+      // The view counts from the start of the whole transcript; the page gets the part in memory.
+      windowStart: view && session ? view.window.start - session.transcriptStart : 0,
       request,
       requestError,
       skills: view ? skillViews(view) : [],
-      loaded: session ? session.loadedSkills : [],
-      stores: session ? (jsonSafe(session.storeStates()) as Record<string, unknown>) : {},
+      loaded: view?.loadedSkills ?? [],
+      stores: view?.stores ?? {},
+      warnings: view?.warnings ?? [],
       tree: view ? treeView(view) : null,
       timeline: this.#timeline.entries,
       reloads: this.#reloads,
       notes: this.#notes,
-      demoMessages: this.#demo?.messages ?? [],
+      demoMessages: this.#agent?.demo?.messages ?? [],
     };
   }
 

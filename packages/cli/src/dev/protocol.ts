@@ -2,7 +2,7 @@
  * The wire protocol between `skilltree dev` (this package) and the playground page
  * (apps/playground imports these types). JSON only: every field survives `JSON.stringify`.
  */
-import type { Message, ModelRequest, SessionConfig, ToolSpec } from '@skilltree/core';
+import type { Message, ModelRequest, SessionConfig, ToolSpec, Warning } from '@skilltree/core';
 
 /** A skill in the catalog, as the Skills panel shows it. */
 export interface SkillView {
@@ -15,6 +15,8 @@ export interface SkillView {
   lru: number;
   /** The component that rendered the `<Skill>`. */
   owner: string;
+  /** The skill's `meta` prop (e.g. a folder skill's files and warnings): shown, never sent to the model. */
+  meta?: Record<string, unknown>;
 }
 
 /** One context line with the component that rendered it. */
@@ -30,6 +32,8 @@ export interface ToolView {
   description: string;
   owner: string;
   skill: string | null;
+  /** The tool's `meta` prop (e.g. an MCP tool's server and connection state): shown, never sent to the model. */
+  meta?: Record<string, unknown>;
 }
 
 /** The host tree: what each component contributed to the prompt. */
@@ -49,6 +53,7 @@ export interface TreeView {
     state: SkillView['state'];
     lines: LineView[];
     tools: ToolView[];
+    meta?: Record<string, unknown>;
   }[];
   problems: string[];
 }
@@ -106,6 +111,8 @@ export interface DevState {
   module: string;
   generation: number;
   model: string;
+  /** The model plays a script (a `scriptedModel`, e.g. the module's demo): it ignores what the user types. */
+  scripted: boolean;
   busy: boolean;
   /** The last turn error (model error, maxSteps, ...), cleared by the next successful turn. */
   error: string | null;
@@ -122,11 +129,13 @@ export interface DevState {
   /** LRU order: least recently read first, the active skill last. */
   loaded: string[];
   stores: Record<string, unknown>;
+  /** Warnings the session reported (`session.warn`, skills that could not load on a reload, …), oldest first. */
+  warnings: Warning[];
   tree: TreeView | null;
   timeline: TimelineEntry[];
   reloads: ReloadInfo[];
   notes: ChatNote[];
-  /** Suggested messages from the module's `demo` export. */
+  /** The user messages of the module's `demo` export, in the order its script answers them. */
   demoMessages: string[];
 }
 
@@ -138,4 +147,4 @@ export type LiveEvent =
   | { type: 'turn-start'; text: string }
   | { type: 'turn-end'; ok: boolean; error?: string };
 
-export type { Message, ModelRequest, SessionConfig, ToolSpec };
+export type { Message, ModelRequest, SessionConfig, ToolSpec, Warning };

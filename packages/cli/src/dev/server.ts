@@ -8,8 +8,9 @@
  * - `POST /api/send` `{ text }` — runs a turn; answers when it ends: `{ ok, text, steps }` or `{ ok: false, error }`
  * - `POST /api/reset` — a fresh session; `POST /api/reload` — reload the module now
  *
- * Editing a file the agent module imports reloads it: the module is imported anew and the tree
- * re-rendered from a snapshot, so transcript, loaded skills (LRU order) and stores are kept.
+ * Editing a file the agent module imports reloads it: the module is imported anew and the same
+ * session re-renders with it (`session.rerender`), so transcript, loaded skills (LRU order, mount
+ * counts) and stores are kept.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, type FSWatcher, readFileSync, statSync, watch } from 'node:fs';

@@ -1,41 +1,34 @@
 /**
- * Turns a live session into the JSON the playground shows: the tree with owners, the catalog,
- * per-step timeline entries and reload summaries.
+ * Turns core's view of a live session into the JSON the playground shows: the tree with owners,
+ * the catalog, per-step timeline entries and reload summaries. Context lines always come from the
+ * view's sections, and line diffs from core's `addedLines` (the diff behind `contextChanged`):
+ * nothing here parses the `<current_context>` string.
  */
-import type { ModelRequest, SessionView } from '@skilltree/core';
+import { addedLines, type ModelRequest, type SessionView } from '@skilltree/core';
 import type { LineView, SkillView, TimelineEntry, ToolView, TreeView } from './protocol.js';
 
 /** `placeContext` from the session's own core (passed in so that one core instance is used). */
 export type PlaceContext = (req: ModelRequest) => { system: string; messages: ModelRequest['messages'] };
 
-function toolView(tool: SessionView['tools'][number]): ToolView {
-  return { name: tool.name, description: tool.description, owner: tool.owner, skill: tool.skill };
+/** Context lines per section of a view: `null` is the agent's part, a name a loaded skill's. */
+export type SectionLines = Map<string | null, string[]>;
+
+/** The context lines of `view`, by section. */
+export function sectionLines(view: SessionView): SectionLines {
+  return new Map(view.sections.map((section) => [section.skill, section.lines.map((line) => line.text)]));
 }
 
-/** JSON-safe copy of a value: functions and elements become short descriptions, cycles are cut. */
-export function jsonSafe(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'undefined') return undefined;
-  if (typeof value === 'function') return `ƒ ${value.name || 'anonymous'}()`;
-  if (typeof value === 'symbol') return value.toString();
-  if (typeof value !== 'object') return String(value);
-  if (seen.has(value)) return '[circular]';
-  if (depth > 8) return '[…]';
-  seen.add(value);
-  if ((value as { $$typeof?: unknown }).$$typeof) return '[React element]';
-  if (value instanceof Date) return value.toISOString();
-  if (value instanceof Map)
-    return Object.fromEntries([...value].map(([k, v]) => [String(k), jsonSafe(v, depth + 1, seen)]));
-  if (value instanceof Set) return [...value].map((v) => jsonSafe(v, depth + 1, seen));
-  if (Array.isArray(value)) return value.map((v) => jsonSafe(v, depth + 1, seen) ?? null);
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const safe = jsonSafe(v, depth + 1, seen);
-    if (safe !== undefined) out[key] = safe;
-  }
+/** Lines each section of `after` gained over the same section of `before`, in order. */
+function gained(before: SectionLines, after: SectionLines): string[] {
+  const out: string[] = [];
+  for (const [skill, lines] of after) out.push(...addedLines(before.get(skill), lines));
   return out;
+}
+
+function toolView(tool: SessionView['tools'][number]): ToolView {
+  const view: ToolView = { name: tool.name, description: tool.description, owner: tool.owner, skill: tool.skill };
+  if (tool.meta) view.meta = tool.meta;
+  return view;
 }
 
 /** The host tree as the Tree panel shows it, from core's view of the session. */
@@ -62,6 +55,7 @@ export function treeView(view: SessionView): TreeView {
       state: skill.state,
       lines: skill.state === 'unloaded' ? [] : lines(skill.name),
       tools: tools(skill.name),
+      ...(skill.meta ? { meta: skill.meta } : {}),
     })),
     problems: view.problems.map((problem) => problem.message),
   };
@@ -76,6 +70,7 @@ export function skillViews(view: SessionView): SkillView[] {
     mounts: skill.mounts,
     lru: view.loadedSkills.indexOf(skill.name),
     owner: skill.owner,
+    ...(skill.meta ? { meta: skill.meta } : {}),
   }));
 }
 
@@ -94,28 +89,10 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-/** Lines of `after` that are not in `before`, counted as multisets. */
-export function addedLines(before: readonly string[], after: readonly string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const line of before) counts.set(line, (counts.get(line) ?? 0) + 1);
-  const out: string[] = [];
-  for (const line of after) {
-    const left = counts.get(line) ?? 0;
-    if (left > 0) counts.set(line, left - 1);
-    else if (line.trim() !== '') out.push(line);
-  }
-  return out;
-}
-
-/** Context lines without the section markup. */
-export function contentLines(context: string): string[] {
-  return context.split('\n').filter((line) => !/^<\/?(current_context|skill|agent)\b[^>]*>$/.test(line.trim()));
-}
-
 /** Builds one timeline entry per model request, each compared with the previous request. */
 export class Timeline {
   entries: TimelineEntry[] = [];
-  #previous: { text: string; tools: string[]; lines: string[] } | null = null;
+  #previous: { text: string; tools: string[]; lines: SectionLines } | null = null;
   #loaded: string[] = [];
   #unloaded: string[] = [];
 
@@ -127,17 +104,18 @@ export class Timeline {
     this.#unloaded.push(name);
   }
 
+  /** Records `request`, whose context lines (by section) are `lines`. */
   request(
     request: ModelRequest,
+    lines: SectionLines,
     info: { turn: number; step: number; transcript: number; generation: number },
     place: PlaceContext,
   ): TimelineEntry {
     const text = linearize(request, place);
     const tools = request.tools.map((t) => t.name);
-    const lines = contentLines(request.context);
     const prev = this.#previous;
-    const added = addedLines(prev?.lines ?? [], lines);
-    const removed = prev ? addedLines(lines, prev.lines) : [];
+    const added = gained(prev?.lines ?? new Map(), lines);
+    const removed = prev ? gained(lines, prev.lines) : [];
     const prefixChars = prev ? commonPrefix(prev.text, text) : 0;
     const entry: TimelineEntry = {
       turn: info.turn,
@@ -171,22 +149,21 @@ export class Timeline {
   }
 }
 
-/** What differs between the tree before and after a reload, in words. */
-export function describeReload(
-  before: { request: ModelRequest | null; tree: TreeView | null },
-  after: { request: ModelRequest | null; tree: TreeView | null },
-): string[] {
+const cut = (line: string) => (line.length > 120 ? `${line.slice(0, 120)}…` : line);
+
+/** What differs between the session's view before and after a reload, in words. */
+export function describeReload(before: SessionView | null, after: SessionView | null): string[] {
   const changes: string[] = [];
-  const skillsBefore = new Map((before.tree?.skills ?? []).map((s) => [s.name, s]));
-  const skillsAfter = new Map((after.tree?.skills ?? []).map((s) => [s.name, s]));
+  const skillsBefore = new Map((before?.skills ?? []).map((s) => [s.name, s]));
+  const skillsAfter = new Map((after?.skills ?? []).map((s) => [s.name, s]));
   for (const name of skillsAfter.keys()) if (!skillsBefore.has(name)) changes.push(`skill "${name}" added`);
   for (const name of skillsBefore.keys()) if (!skillsAfter.has(name)) changes.push(`skill "${name}" removed`);
   for (const [name, skill] of skillsAfter) {
     const old = skillsBefore.get(name);
     if (old && old.description !== skill.description) changes.push(`skill "${name}": description changed`);
   }
-  const toolsBefore = new Map((before.request?.tools ?? []).map((t) => [t.name, t]));
-  const toolsAfter = new Map((after.request?.tools ?? []).map((t) => [t.name, t]));
+  const toolsBefore = new Map((before?.tools ?? []).map((t) => [t.name, t]));
+  const toolsAfter = new Map((after?.tools ?? []).map((t) => [t.name, t]));
   for (const name of toolsAfter.keys()) if (!toolsBefore.has(name)) changes.push(`tool ${name} added`);
   for (const name of toolsBefore.keys()) if (!toolsAfter.has(name)) changes.push(`tool ${name} removed`);
   for (const [name, tool] of toolsAfter) {
@@ -196,18 +173,16 @@ export function describeReload(
     if (JSON.stringify(old.inputSchema) !== JSON.stringify(tool.inputSchema))
       changes.push(`tool ${name}: input schema changed`);
   }
-  if (before.request && after.request && before.request.system !== after.request.system) {
+  if (before && after && !before.blocked && !after.blocked && before.system !== after.system) {
     changes.push('system prompt changed');
   }
-  const linesBefore = contentLines(before.request?.context ?? '');
-  const linesAfter = contentLines(after.request?.context ?? '');
-  const added = addedLines(linesBefore, linesAfter);
-  const removed = addedLines(linesAfter, linesBefore);
-  for (const line of added.slice(0, 5))
-    changes.push(`context + ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
+  const linesBefore = before ? sectionLines(before) : new Map();
+  const linesAfter = after ? sectionLines(after) : new Map();
+  const added = gained(linesBefore, linesAfter);
+  const removed = gained(linesAfter, linesBefore);
+  for (const line of added.slice(0, 5)) changes.push(`context + ${cut(line)}`);
   if (added.length > 5) changes.push(`context: ${added.length - 5} more lines added`);
-  for (const line of removed.slice(0, 5))
-    changes.push(`context − ${line.length > 120 ? `${line.slice(0, 120)}…` : line}`);
+  for (const line of removed.slice(0, 5)) changes.push(`context − ${cut(line)}`);
   if (removed.length > 5) changes.push(`context: ${removed.length - 5} more lines removed`);
   if (changes.length === 0) changes.push('no change to the prompt or the tools');
   return changes;
