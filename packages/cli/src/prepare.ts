@@ -7,7 +7,7 @@ import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
 import { type PickedModel, pickModel } from './pick-model.js';
 import { createStyle } from './print.js';
-import { type SessionSetup, sessionPath } from './session-file.js';
+import { type SessionSetup, storePath } from './session-file.js';
 
 /** A loaded agent, its model and how to build its sessions. */
 export interface Prepared {
@@ -33,6 +33,11 @@ export async function prepare(args: CliArgs, io: Io): Promise<Prepared> {
   return {
     agent,
     model,
-    setup: { agent, options: sessionOptions(args, model), file: sessionPath(args.session, io.cwd) },
+    setup: {
+      agent,
+      options: sessionOptions(args, model),
+      session: args.session,
+      storePath: args.session === undefined ? undefined : storePath(args.store, io.cwd),
+    },
   };
 }

@@ -1,13 +1,14 @@
 /**
  * `skilltree run`, end to end: the real binary against a local OpenAI-compatible server.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import type { ServerStep } from './helpers/openai-server.js';
-import { runCli } from './helpers/run-cli.js';
+import { CLI_DIR, runCli } from './helpers/run-cli.js';
+import { storedSession } from './helpers/stored-session.js';
 
 const local = openAIServerPerTest();
 const openai = local.start;
@@ -122,19 +123,22 @@ describe('skilltree run', () => {
     expect(result.stdout).toBe('Refunded order 7.\n');
   });
 
-  it('--session saves after each turn and resumes transcript, loaded skills and stores', async () => {
+  it('--session saves after each turn to SQLite and resumes transcript, loaded skills and stores', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
-    const file = join(dir, 'nested', 'session.json');
+    const file = join(dir, 'nested', 'sessions.db');
+    const store = `sqlite:${file}`;
     const env = await openai(shoppingSteps);
-    const first = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', file], { env });
+    const first = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', 'cart', '--store', store], { env });
     expect(first.code).toBe(0);
     expect(existsSync(file)).toBe(true);
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved).toMatchObject({ version: 1, loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
-    expect(saved.transcript).toHaveLength(8);
+    const saved = await storedSession(file, 'cart');
+    expect(saved.record).toMatchObject({ version: 1, length: 8 });
+    expect(saved.record?.state).toMatchObject({ loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
 
     local.server.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
-    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', file, '--json'], { env });
+    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', 'cart', '--store', store, '--json'], {
+      env,
+    });
     expect(second.code).toBe(0);
     const out = JSON.parse(second.stdout);
     expect(out.reply).toBe('Paid.');
@@ -144,7 +148,16 @@ describe('skilltree run', () => {
     const resumed = local.server.requests[4];
     expect(resumed.tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(resumed.messages.filter((m: any) => m.role === 'user')).toHaveLength(2);
-    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(12);
+    expect((await storedSession(file, 'cart')).messages).toHaveLength(12);
+  });
+
+  it('--session without --store keeps sessions in .skilltree/sessions.db of the working directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    const env = await openai([{ text: 'Hi.' }]);
+    const result = await runCli(['run', join(CLI_DIR, AGENT), '-m', 'hello', '--session', 'mine'], { env, cwd: dir });
+    expect(result.code).toBe(0);
+    const saved = await storedSession(join(dir, '.skilltree', 'sessions.db'), 'mine');
+    expect(saved.messages.map((m) => m.content)).toEqual(['hello', 'Hi.']);
   });
 });
 
@@ -159,15 +172,15 @@ describe('skilltree run errors', () => {
 
   it('a model error still saves a valid session', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
-    const file = join(dir, 's.json');
+    const file = join(dir, 's.db');
     const env = await openai([
       { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
       { status: 400, error: 'context too long' },
     ]);
-    const result = await runCli(['run', AGENT, '-m', 'hi', '--session', file], { env });
+    const result = await runCli(['run', AGENT, '-m', 'hi', '--session', 's', '--store', file], { env });
     expect(result.code).toBe(1);
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved.transcript.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    const saved = await storedSession(file, 's');
+    expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
   it('a scripted model that runs out of steps exits 1', async () => {
