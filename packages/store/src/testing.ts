@@ -2,14 +2,13 @@
  * `@skilltree/store/testing`: the conformance suite every `SessionStore` passes, for vitest. Run it
  * on your own store to check it keeps the contract `createSessions` relies on.
  *
+ * @packageDocumentation
  * @example
  * // sessions-store.test.ts
  * import { memoryStore } from '@skilltree/core';
  * import { sessionStoreConformance } from '@skilltree/store/testing';
  * const store = memoryStore();
  * sessionStoreConformance('memoryStore', { open: () => store });
- *
- * @packageDocumentation
  */
 import {
   Agent,
