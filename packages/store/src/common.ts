@@ -2,7 +2,7 @@
  * What the three backends share: the schema version they write, name checks, and the errors they
  * throw when fenced out.
  */
-import { type Commit, SessionConflictError } from '@skilltree/core';
+import { SessionConflictError } from '@skilltree/core';
 
 /**
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
@@ -36,9 +36,6 @@ export const conflict = {
   version: (id: string, found: number, read: number) =>
     new SessionConflictError(id, `version ${found}, this turn read ${read}`),
 };
-
-/** The role of each appended message, for the index of user messages. */
-export const roles = (commit: Commit): string[] => commit.append.map((m) => m.role);
 
 /** Non-negative whole numbers for paging arguments. */
 export const whole = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);

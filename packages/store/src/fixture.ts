@@ -16,7 +16,7 @@ import {
 import { Fragment, createElement as h, type ReactNode } from 'react';
 
 /** The counter every `bump` call increments: after any run, it equals the `bump` results that landed. */
-export const tally = createAgentStore('tally', () => ({ count: 0 }));
+const tally = createAgentStore('tally', () => ({ count: 0 }));
 
 /** Called inside every `bump` tool call, before it counts (tests crash or stall a process here). */
 export const hooks: { onBump?: () => void | Promise<void> } = {};

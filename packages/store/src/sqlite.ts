@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import type { Commit, LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
 import Database from 'better-sqlite3';
 import { checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
@@ -160,7 +160,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     return { ...toRecord(row), start, messages };
   });
 
-  const commit = db.transaction((id: string, c: Parameters<SessionStore['commit']>[1]): number => {
+  const commit = db.transaction((id: string, c: Commit): number => {
     const now = Date.now();
     if (!q.held.get(id, c.holder, now)) throw conflict.lease(id);
     let row = q.record.get(id);

@@ -75,7 +75,7 @@ export function checkTranscript(messages: readonly Message[]): string[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A handle that can die (every call fails from then on) or stall (calls wait until it resumes), like a process. */
-function process(store: SessionStore) {
+function simulatedProcess(store: SessionStore) {
   let dead = false;
   let stalled: Promise<void> | null = null;
   let resume = () => {};
@@ -386,7 +386,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
 
     test("a stalled process's turn cannot overwrite the newer turn of the process that took over", async () => {
       const id = newId('stalled-turn');
-      const slow = process(await open());
+      const slow = simulatedProcess(await open());
       const entered = gate();
       const go = gate();
       const first = createSessions(counterAgent(), {
@@ -479,7 +479,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
 
     test('a crash mid-turn loses at most the step in flight; the next send answers its call as interrupted', async () => {
       const id = newId('crash');
-      const dying = process(await open());
+      const dying = simulatedProcess(await open());
       const crashed = createSessions(counterAgent(), { store: dying.store, model: bumpModel(), leaseTtl: 300 });
       hooks.onBump = () => dying.kill(); // dies while `bump` runs, after the call was committed
       await expect(crashed.send(id, 'crash')).rejects.toThrow(/died/);
