@@ -24,8 +24,10 @@ export interface CliArgs {
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
   maxSteps?: number;
-  /** `--session <file>`: save after each turn, resume when the file exists. */
+  /** `--session <name>`: save after each turn, resume when the store has it. */
   session?: string;
+  /** `--store sqlite:<file>`: where `--session` keeps sessions. */
+  store?: string;
   port?: number;
   host?: string;
   help: boolean;
@@ -41,6 +43,7 @@ const OPTIONS = {
   'max-transcript-messages': { type: 'string' },
   'max-steps': { type: 'string' },
   session: { type: 'string' },
+  store: { type: 'string' },
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -54,6 +57,7 @@ const ONLY: Record<string, Command[]> = {
   port: ['dev'],
   host: ['dev'],
   session: ['chat', 'run'],
+  store: ['chat', 'run'],
   verbose: ['chat', 'run'],
   'max-steps': ['chat', 'run'],
 };
@@ -125,6 +129,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (model !== undefined && model.trim() === '')
     throw usage('--model needs a value, e.g. anthropic:claude-sonnet-4-5.');
   const messages = values.message ?? [];
+  const { session, store } = values;
+  if (session !== undefined && (session === '' || session.length > 200 || /[\p{Cc}\p{Cf}]/u.test(session))) {
+    throw usage('--session needs a name: 1 to 200 printable characters, e.g. --session cart.');
+  }
+  if (store !== undefined && session === undefined)
+    throw usage('--store needs --session <name>: the session to keep in it.');
+  if (store !== undefined && !/^sqlite:./.test(store) && !/\.(db|sqlite3?)$/i.test(store)) {
+    throw usage(`--store takes sqlite:<file> (got "${store}"): chat and run keep sessions in SQLite.`);
+  }
   return {
     command,
     module,
@@ -135,7 +148,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     maxLoadedSkills: integer('max-loaded-skills', values['max-loaded-skills'], 1),
     maxTranscriptMessages: integer('max-transcript-messages', values['max-transcript-messages'], 1),
     maxSteps: integer('max-steps', values['max-steps'], 1),
-    session: values.session,
+    session,
+    store,
     port: integer('port', values.port, 0, 65535),
     host: values.host,
     help,

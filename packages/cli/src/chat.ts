@@ -44,9 +44,9 @@ async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style
   }
 }
 
-function save(state: ChatState, prepared: Prepared, io: Io, style: Style): void {
+async function save(state: ChatState, prepared: Prepared, io: Io, style: Style): Promise<void> {
   try {
-    saveSession(state.session, prepared.setup.file);
+    await saveSession(state.session, prepared.setup);
   } catch (error) {
     io.stderr.write(`${style.red(errorMessage(error))}\n`);
     state.failed++;
@@ -62,7 +62,7 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
   const { agent, model, setup } = prepared;
   const style = createStyle(io.stdout, io.env);
   const errStyle = createStyle(io.stderr, io.env);
-  const { session, resumed } = openSession(setup);
+  const { session, resumed } = await openSession(setup);
   const state: ChatState = { session, failed: 0, current: null };
   const interactive = io.stdin.isTTY === true;
   const name = args.module ?? basename(agent.path);
@@ -81,7 +81,7 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
       for (const message of agent.demo.messages) {
         io.stdout.write(userLine(message, style));
         const ok = await turn(state, message, args, io, style);
-        save(state, prepared, io, errStyle);
+        await save(state, prepared, io, errStyle);
         if (!ok) return 1;
         io.stdout.write('\n');
       }
@@ -116,13 +116,13 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
           if (outcome === 'exit') break;
           if (outcome === 'reset') {
             state.session.dispose();
-            state.session = openSession({ ...setup, options: sessionOptions(args, model) }, true).session;
-            save(state, prepared, io, errStyle);
+            state.session = (await openSession({ ...setup, options: sessionOptions(args, model) }, true)).session;
+            await save(state, prepared, io, errStyle);
             io.stdout.write(`${style.dim('New session: empty transcript, no skills loaded, fresh stores.')}\n`);
           }
         } else {
           await turn(state, line, args, io, style);
-          save(state, prepared, io, errStyle);
+          await save(state, prepared, io, errStyle);
           if (!interactive) io.stdout.write('\n');
         }
       }

@@ -29,7 +29,8 @@ The module's default export is the agent (an element or a component); it may exp
 
 Options:
 ${MODEL_FLAGS}
-  --session <file>                 save the session after each turn; resume from it when it exists
+  --session <name>                 save the session after each turn; resume it when it exists
+  --store sqlite:<file>            where --session keeps sessions (default sqlite:.skilltree/sessions.db)
   -h, --help                       show help
   -v, --version                    show the version
 
@@ -56,7 +57,8 @@ Commands inside chat:
 
 Options:
 ${MODEL_FLAGS}
-  --session <file>                 save after each turn; resume when the file exists
+  --session <name>                 save after each turn; resume when the session exists
+  --store sqlite:<file>            where sessions are kept (default sqlite:.skilltree/sessions.db)
   --verbose                        also print contextChanged lines, store changes and whole tool results
 
 ${ENV}`,
@@ -69,7 +71,8 @@ Options:
   -m, --message <text>             the user message (repeatable)
   --json                           print { reply, transcript, request, loadedSkills, steps } as JSON
 ${MODEL_FLAGS}
-  --session <file>                 save after each turn; resume when the file exists
+  --session <name>                 save after each turn; resume when the session exists
+  --store sqlite:<file>            where sessions are kept (default sqlite:.skilltree/sessions.db)
   --verbose                        print skill loads, tool calls and results on stderr
 
 Exit code: 0 on success, 1 when the module or the model fails, 2 on a usage error.

@@ -7,7 +7,7 @@ import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
 import { type PickedModel, pickModel } from './pick-model.js';
 import { createStyle } from './print.js';
-import { checkSessionPath, type SessionSetup, sessionPath } from './session-file.js';
+import { checkStorePath, type SessionSetup, storePath } from './session-file.js';
 
 /** A loaded agent, its model and how to build its sessions. */
 export interface Prepared {
@@ -26,18 +26,23 @@ export function sessionOptions(args: CliArgs, model: PickedModel): SessionOption
 }
 
 /**
- * Checks that the `--session` file can be written, loads `args.module`, picks the model (saying so
+ * Checks that the `--session` store can be written, loads `args.module`, picks the model (saying so
  * on stderr when it was picked by default).
  */
 export async function prepare(args: CliArgs, io: Io): Promise<Prepared> {
-  const file = sessionPath(args.session, io.cwd);
-  checkSessionPath(file);
+  const path = args.session === undefined ? undefined : storePath(args.store, io.cwd);
+  checkStorePath(path);
   const agent = await loadAgentModule(args.module!, io.cwd);
   const model = await pickModel(args.model, { env: io.env, cwd: io.cwd, agent });
   if (model.notice) io.stderr.write(`${createStyle(io.stderr, io.env).dim(model.notice)}\n`);
   return {
     agent,
     model,
-    setup: { agent, options: sessionOptions(args, model), file },
+    setup: {
+      agent,
+      options: sessionOptions(args, model),
+      session: args.session,
+      storePath: path,
+    },
   };
 }

@@ -37,7 +37,7 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
       USAGE_ERROR,
     );
   }
-  const { session } = openSession(setup);
+  const { session } = await openSession(setup);
   const style = createStyle(io.stderr, io.env);
   const turns: Turn[] = [];
   try {
@@ -51,7 +51,7 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
       } finally {
         off();
         printer?.end();
-        saveSession(session, setup.file);
+        await saveSession(session, setup);
       }
     }
     const last = turns[turns.length - 1];

@@ -1,39 +1,46 @@
 /**
- * Creating the session, restoring it from a `--session` file, and saving it after each turn.
+ * Creating the session, resuming it from `--session <name>`, and saving it after each turn. Sessions
+ * live in a SQLite file (`--store sqlite:<file>`, default {@link DEFAULT_STORE}), the same store and
+ * format `createSessions` uses with `sqliteStore`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Session, SessionOptions, SessionSnapshot } from '@skilltree/core';
+import type { Session, SessionOptions, SessionStore } from '@skilltree/core';
 import { CliError, errorMessage } from './errors.js';
 import type { AgentModule } from './load-module.js';
+
+/** Where `--session` keeps sessions when `--store` is not given (relative to the working directory). */
+export const DEFAULT_STORE = 'sqlite:.skilltree/sessions.db';
 
 /** How to build sessions for one CLI invocation. */
 export interface SessionSetup {
   agent: AgentModule;
   options: SessionOptions;
-  /** Absolute path of the `--session` file, if any. */
-  file?: string;
+  /** `--session <name>`: the session's id in the store, if any. */
+  session?: string;
+  /** Absolute path of the SQLite file that keeps it. */
+  storePath?: string;
 }
 
-/** Resolves the `--session` path against `cwd`. */
-export function sessionPath(file: string | undefined, cwd: string): string | undefined {
-  return file === undefined ? undefined : resolve(cwd, file);
+/** The SQLite file of `--store` (`sqlite:<file>` or a `.db` path), else of {@link DEFAULT_STORE}, resolved against `cwd`. */
+export function storePath(store: string | undefined, cwd: string): string {
+  const spec = store ?? DEFAULT_STORE;
+  return resolve(cwd, spec.startsWith('sqlite:') ? spec.slice('sqlite:'.length) : spec);
 }
 
 /**
- * Fails now, before the module is loaded or any model is called, when `--session` names a path
- * that cannot be written: a directory, or a file whose directory cannot be created or written.
- * It tries exactly what {@link saveSession} does (create the directory, write a temporary file
- * next to the file) and removes the temporary file again. Otherwise the model would run a whole
- * turn, and only then would the save fail.
+ * Fails now, before the module is loaded or any model is called, when the session store's file
+ * cannot be written: a directory, or a file whose directory cannot be created or written. It tries
+ * what opening the store does (create the directory, write a file beside the database) and removes
+ * the probe again. Otherwise the model would run a whole turn, and only then would the save fail.
  */
-export function checkSessionPath(file: string | undefined): void {
+export function checkStorePath(file: string | undefined): void {
   if (!file) return;
   if (existsSync(file) && statSync(file).isDirectory()) {
-    throw new CliError(`--session ${file} is a directory: pass a file path, e.g. --session ${file}/session.json.`);
+    throw new CliError(`--store ${file} is a directory: pass a file path, e.g. --store sqlite:${file}/sessions.db.`);
   }
   const fail = (why: string) =>
-    new CliError(`Cannot write the session file ${file}: ${why}. Pass --session a path in a directory you can write.`);
+    new CliError(`Cannot write the session store ${file}: ${why}. Pass --store a path in a directory you can write.`);
   let existing = dirname(file);
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   if (!statSync(existing).isDirectory()) throw fail(`${existing} is a file, not a directory`);
@@ -47,42 +54,113 @@ export function checkSessionPath(file: string | undefined): void {
   rmSync(probe, { force: true });
 }
 
-/**
- * Opens the session: restored from `setup.file` when it exists, fresh otherwise.
- * `resumed` tells which, so the caller can say so. `fresh` ignores the file (for `/reset`).
- */
-export function openSession(setup: SessionSetup, fresh = false): { session: Session; resumed: boolean } {
-  const { agent, options, file } = setup;
-  const { createSession, restoreSession } = agent.core;
-  if (!fresh && file && existsSync(file)) {
-    let snapshot: SessionSnapshot;
-    try {
-      snapshot = JSON.parse(readFileSync(file, 'utf8')) as SessionSnapshot;
-    } catch (error) {
-      throw new CliError(`Could not read the session file ${file}: ${errorMessage(error)}`);
-    }
-    try {
-      return { session: restoreSession(agent.element(), snapshot, options), resumed: true };
-    } catch (error) {
-      throw new CliError(`Could not resume the session from ${file}: ${errorMessage(error)}`);
-    }
+/** What the store has of a session this process holds: the version it read and the messages it has. */
+const saved = new WeakMap<Session, { version: number; committed: number }>();
+const stores = new Map<string, Promise<SessionStore>>();
+
+function openStore(path: string): Promise<SessionStore> {
+  let store = stores.get(path);
+  if (!store) {
+    store = import('@skilltree/store/sqlite').then(({ sqliteStore }) => sqliteStore({ path }));
+    stores.set(path, store);
   }
+  return store.catch((error) => {
+    stores.delete(path);
+    throw new CliError(`Could not open the session store ${path}: ${errorMessage(error)}`);
+  });
+}
+
+function mount(setup: SessionSetup): Session {
   try {
-    return { session: createSession(agent.element(), options), resumed: false };
+    return setup.agent.core.createSession(setup.agent.element(), setup.options);
   } catch (error) {
     throw new CliError(`The agent failed to mount: ${errorMessage(error)}`);
   }
 }
 
-/** Writes `session.snapshot()` to `file` (atomically: a temporary file, then a rename). */
-export function saveSession(session: Session, file: string | undefined): void {
-  if (!file) return;
+/**
+ * Opens the session: resumed from the store when `--session` names one it has, fresh otherwise.
+ * `resumed` tells which, so the caller can say so. `fresh` starts over (for `/reset`): the stored
+ * session is deleted.
+ */
+export async function openSession(setup: SessionSetup, fresh = false): Promise<{ session: Session; resumed: boolean }> {
+  const { agent, options, session: id, storePath: path } = setup;
+  if (id === undefined || path === undefined) return { session: mount(setup), resumed: false };
+  const store = await openStore(path);
+  let loaded: Awaited<ReturnType<SessionStore['load']>>;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(session.snapshot(), null, 2)}\n`);
-    renameSync(temp, file);
+    if (fresh) await store.delete(id);
+    // The whole transcript: the CLI shows it (/transcript, --json), not only the window.
+    loaded = fresh ? null : await store.load(id, Number.MAX_SAFE_INTEGER);
   } catch (error) {
-    throw new CliError(`Could not save the session to ${file}: ${errorMessage(error)}`);
+    throw new CliError(`Could not read session "${id}" from ${path}: ${errorMessage(error)}`);
+  }
+  if (!loaded) {
+    const session = mount(setup);
+    saved.set(session, { version: 0, committed: 0 });
+    return { session, resumed: false };
+  }
+  try {
+    const session = agent.core.restoreSession(
+      agent.element(),
+      {
+        version: 1,
+        transcript: loaded.messages,
+        transcriptStart: loaded.start,
+        loadedSkills: loaded.state.loadedSkills,
+        stores: loaded.state.stores,
+        pendingContextChanges: loaded.state.pendingContextChanges,
+        lastCallNumber: loaded.state.lastCallNumber,
+        usage: loaded.state.usage,
+      },
+      options,
+    );
+    saved.set(session, { version: loaded.version, committed: loaded.length });
+    return { session, resumed: true };
+  } catch (error) {
+    throw new CliError(`Could not resume session "${id}" from ${path}: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * Commits what the session has that the store has not: the new messages and the state (loaded
+ * skills, stores). Fails when another process wrote the session since this one loaded it.
+ */
+export async function saveSession(session: Session, setup: SessionSetup): Promise<void> {
+  const { session: id, storePath: path } = setup;
+  const at = saved.get(session);
+  if (id === undefined || path === undefined || !at) return;
+  const store = await openStore(path);
+  const holder = `skilltree-cli:${process.pid}:${Math.random().toString(36).slice(2)}`;
+  try {
+    if (!(await store.acquire(id, holder, 30_000))) {
+      throw new CliError(`Session "${id}" is busy in another process; its last turn here was not saved.`);
+    }
+    const snapshot = session.snapshot({ since: at.committed });
+    const version = await store.commit(id, {
+      holder,
+      version: at.version,
+      append: snapshot.transcript,
+      state: {
+        loadedSkills: snapshot.loadedSkills,
+        stores: snapshot.stores,
+        ...(snapshot.pendingContextChanges ? { pendingContextChanges: snapshot.pendingContextChanges } : {}),
+        ...(snapshot.lastCallNumber ? { lastCallNumber: snapshot.lastCallNumber } : {}),
+        ...(snapshot.usage ? { usage: snapshot.usage } : {}),
+      },
+      owner: null,
+      leaseTtl: 30_000,
+    });
+    saved.set(session, { version, committed: at.committed + snapshot.transcript.length });
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const changed = (error as Error)?.name === 'SessionConflictError';
+    throw new CliError(
+      changed
+        ? `Session "${id}" changed in another process since this one loaded it; this turn was not saved. Run the command again to continue from the saved session.`
+        : `Could not save session "${id}" to ${path}: ${errorMessage(error)}`,
+    );
+  } finally {
+    await store.release(id, holder).catch(() => {});
   }
 }

@@ -35,7 +35,9 @@ describe('parseCliArgs', () => {
       '2',
       '--max-transcript-messages=40',
       '--session',
-      's.json',
+      'cart',
+      '--store',
+      'sqlite:./s.db',
     ]);
     expect(args).toMatchObject({
       command: 'run',
@@ -45,7 +47,8 @@ describe('parseCliArgs', () => {
       json: true,
       maxLoadedSkills: 2,
       maxTranscriptMessages: 40,
-      session: 's.json',
+      session: 'cart',
+      store: 'sqlite:./s.db',
     });
   });
 
@@ -68,5 +71,11 @@ describe('parseCliArgs', () => {
     expect(usageError(['run', 'a.tsx', '--max-transcript-messages', 'ten']).message).toMatch(/"ten"/);
     expect(usageError(['run', 'a.tsx', 'b.tsx']).message).toMatch(/Unexpected argument "b.tsx"/);
     expect(usageError(['run', 'a.tsx', '--model']).message).toMatch(/--model/);
+    expect(usageError(['run', 'a.tsx', '--store', 'sqlite:s.db']).message).toMatch(/--store needs --session <name>/);
+    expect(usageError(['run', 'a.tsx', '--session', 'x', '--store', 'redis://h']).message).toMatch(
+      /--store takes sqlite:<file>/,
+    );
+    expect(usageError(['run', 'a.tsx', '--session', '']).message).toMatch(/--session needs a name/);
+    expect(usageError(['dev', 'a.tsx', '--session', 'x']).message).toMatch(/--session is not a flag of "dev"/);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * `skilltree chat`, end to end: the real binary, messages and slash commands piped on stdin.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import { runCli } from './helpers/run-cli.js';
+import { storedSession } from './helpers/stored-session.js';
 
 const local = openAIServerPerTest();
 const openai = local.start;
@@ -75,38 +76,39 @@ describe('skilltree chat (piped stdin)', () => {
 
   it('saves with --session and resumes on the next run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-chat-'));
-    const file = join(dir, 'chat.json');
+    const file = join(dir, 'chat.db');
+    const flags = ['--session', 'chat', '--store', `sqlite:${file}`];
     const env = await openai([...shoppingSteps, { text: 'You have lamp-1.' }]);
-    const first = await runCli(['chat', AGENT, '--session', file], { env, stdin: 'I want a lamp\n' });
+    const first = await runCli(['chat', AGENT, ...flags], { env, stdin: 'I want a lamp\n' });
     expect(first.code).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(8);
+    expect((await storedSession(file, 'chat')).messages).toHaveLength(8);
 
-    const second = await runCli(['chat', AGENT, '--session', file], {
+    const second = await runCli(['chat', AGENT, ...flags], {
       env,
       stdin: 'what is in my cart?\n/transcript\n',
     });
     expect(second.code).toBe(0);
-    expect(second.stderr).toContain(`Resumed 8 messages from ${file} (loaded: shopping).`);
+    expect(second.stderr).toContain('Resumed 8 messages from chat (loaded: shopping).');
     expect(second.stdout).toContain('agent › You have lamp-1.');
     expect(second.stdout).toMatch(/#1 \[user\]\n {2}I want a lamp/);
     expect(second.stdout).toMatch(/#9 \[user\]\n {2}what is in my cart\?/);
     expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');
-    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(10);
+    expect((await storedSession(file, 'chat')).messages).toHaveLength(10);
   });
 
-  it('a --session path that cannot be written fails before the model is called', async () => {
+  it('a --session store that cannot be written fails before the model is called', async () => {
     const env = await openai(shoppingSteps);
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
-    // A file is where the session's directory would have to be.
+    // A file is where the store's directory would have to be.
     writeFileSync(join(dir, 'cart.json'), '{}');
-    const file = join(dir, 'cart.json', 'session.json');
-    const { code, stdout, stderr } = await runCli(['chat', AGENT, '--session', file], {
+    const file = join(dir, 'cart.json', 'sessions.db');
+    const { code, stdout, stderr } = await runCli(['chat', AGENT, '--session', 'cart', '--store', `sqlite:${file}`], {
       env,
       stdin: 'I want a lamp\n',
     });
     expect(code).toBe(1);
     expect(stderr).toContain(
-      `skilltree: Cannot write the session file ${file}: ${join(dir, 'cart.json')} is a file, not a directory.`,
+      `skilltree: Cannot write the session store ${file}: ${join(dir, 'cart.json')} is a file, not a directory.`,
     );
     expect(stdout).not.toContain('I want a lamp');
     expect(local.server.requests).toHaveLength(0);

@@ -1,12 +1,13 @@
 /**
  * `skilltree run`, end to end: the real binary against a local OpenAI-compatible server.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
-import { runCli } from './helpers/run-cli.js';
+import { CLI_DIR, runCli } from './helpers/run-cli.js';
+import { storedSession } from './helpers/stored-session.js';
 
 const local = openAIServerPerTest();
 const openai = local.start;
@@ -121,19 +122,22 @@ describe('skilltree run', () => {
     expect(result.stdout).toBe('Refunded order 7.\n');
   });
 
-  it('--session saves after each turn and resumes transcript, loaded skills and stores', async () => {
+  it('--session saves after each turn to SQLite and resumes transcript, loaded skills and stores', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
-    const file = join(dir, 'nested', 'session.json');
+    const file = join(dir, 'nested', 'sessions.db');
+    const store = `sqlite:${file}`;
     const env = await openai(shoppingSteps);
-    const first = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', file], { env });
+    const first = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', 'cart', '--store', store], { env });
     expect(first.code).toBe(0);
     expect(existsSync(file)).toBe(true);
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved).toMatchObject({ version: 1, loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
-    expect(saved.transcript).toHaveLength(8);
+    const saved = await storedSession(file, 'cart');
+    expect(saved.record).toMatchObject({ version: 1, length: 8 });
+    expect(saved.record?.state).toMatchObject({ loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
 
     local.server.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
-    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', file, '--json'], { env });
+    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', 'cart', '--store', store, '--json'], {
+      env,
+    });
     expect(second.code).toBe(0);
     const out = JSON.parse(second.stdout);
     expect(out.reply).toBe('Paid.');
@@ -143,7 +147,16 @@ describe('skilltree run', () => {
     const resumed = local.server.requests[4];
     expect(resumed.tools.map((t: any) => t.function.name)).toContain('checkout');
     expect(resumed.messages.filter((m: any) => m.role === 'user')).toHaveLength(2);
-    expect(JSON.parse(readFileSync(file, 'utf8')).transcript).toHaveLength(12);
+    expect((await storedSession(file, 'cart')).messages).toHaveLength(12);
+  });
+
+  it('--session without --store keeps sessions in .skilltree/sessions.db of the working directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    const env = await openai([{ text: 'Hi.' }]);
+    const result = await runCli(['run', join(CLI_DIR, AGENT), '-m', 'hello', '--session', 'mine'], { env, cwd: dir });
+    expect(result.code).toBe(0);
+    const saved = await storedSession(join(dir, '.skilltree', 'sessions.db'), 'mine');
+    expect(saved.messages.map((m) => m.content)).toEqual(['hello', 'Hi.']);
   });
 });
 
@@ -156,7 +169,7 @@ describe('skilltree run errors', () => {
     expect(result.stderr).toMatch(/skilltree: The turn failed \(model openai:gpt-4\.1\):.*Incorrect API key provided/);
   });
 
-  it('a --session path that cannot be written fails before the model is called', async () => {
+  it('a --session store that cannot be written fails before the model is called', async () => {
     const env = await openai(shoppingSteps);
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
     const notADirectory = join(dir, 'notes.txt');
@@ -164,22 +177,21 @@ describe('skilltree run errors', () => {
     const cases: [string, RegExp][] = [
       // Its directory cannot be created: a file is in the way.
       [
-        join(notADirectory, 'session.json'),
-        /Cannot write the session file .*notes\.txt\/session\.json: .*notes\.txt is a file, not a directory/,
+        join(notADirectory, 'sessions.db'),
+        /Cannot write the session store .*notes\.txt\/sessions\.db: .*notes\.txt is a file, not a directory/,
       ],
       // A read-only place, even for root: sysfs refuses new directories and files.
-      [
-        '/sys/skilltree-test/session.json',
-        /Cannot write the session file \/sys\/skilltree-test\/session\.json: E(PERM|ACCES|ROFS)/,
-      ],
+      ['/sys/skilltree-test/sessions.db', /Cannot write the session store \/sys\/skilltree-test\/sessions\.db: E(PERM|ACCES|ROFS)/],
       // The path is a directory.
-      [dir, /--session .* is a directory: pass a file path/],
+      [dir, /--store .* is a directory: pass a file path/],
     ];
     for (const [path, message] of cases) {
-      const result = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', path], { env });
+      const result = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', 's', '--store', `sqlite:${path}`], {
+        env,
+      });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
-      expect(result.stderr).toMatch(/Pass --session a path in a directory you can write|pass a file path/);
+      expect(result.stderr).toMatch(/Pass --store a path in a directory you can write|pass a file path/);
     }
     expect(local.server.requests).toHaveLength(0);
     // Nothing was left behind.
@@ -188,15 +200,15 @@ describe('skilltree run errors', () => {
 
   it('a model error still saves a valid session', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
-    const file = join(dir, 's.json');
+    const file = join(dir, 's.db');
     const env = await openai([
       { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
       { status: 400, error: 'context too long' },
     ]);
-    const result = await runCli(['run', AGENT, '-m', 'hi', '--session', file], { env });
+    const result = await runCli(['run', AGENT, '-m', 'hi', '--session', 's', '--store', file], { env });
     expect(result.code).toBe(1);
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved.transcript.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    const saved = await storedSession(file, 's');
+    expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
   it('a scripted model that runs out of steps exits 1', async () => {

@@ -1,0 +1,112 @@
+/**
+ * `--session` on SQLite: a session saved by one CLI run resumes in the next; a session another
+ * process wrote in between is not overwritten; `/reset` starts over.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as core from '@skilltree/core';
+import { createElement as h } from 'react';
+import { describe, expect, it } from 'vitest';
+import type { AgentModule } from '../src/load-module.js';
+import { DEFAULT_STORE, openSession, type SessionSetup, saveSession, storePath } from '../src/session-file.js';
+import { storedSession } from './helpers/stored-session.js';
+
+const notes = core.createAgentStore('notes', () => ({ items: [] as string[] }));
+const agent: AgentModule = {
+  path: '/virtual/agent.tsx',
+  core,
+  element: () =>
+    h(
+      core.Agent,
+      null,
+      h(core.Tool, {
+        name: 'note',
+        description: 'Keeps a note.',
+        run: (_: unknown, ctx: core.ToolContext) => {
+          notes.of(ctx).setState((s) => ({ items: [...s.items, 'n'] }));
+          return 'noted';
+        },
+      }),
+    ),
+};
+
+const setup = (file: string, steps: core.ScriptedStep[]): SessionSetup => ({
+  agent,
+  options: { model: core.scriptedModel(steps) },
+  session: 'cart',
+  storePath: file,
+});
+const noting: core.ScriptedStep[] = [{ toolCalls: [{ name: 'note' }] }, { text: 'Noted.' }];
+
+describe('--session on SQLite', () => {
+  it('resolves --store sqlite:<file>, a .db path, and the default against the working directory', () => {
+    expect(storePath('sqlite:./a/b.db', '/w')).toBe('/w/a/b.db');
+    expect(storePath('/abs/c.db', '/w')).toBe('/abs/c.db');
+    expect(storePath(undefined, '/w')).toBe(`/w/${DEFAULT_STORE.slice('sqlite:'.length)}`);
+  });
+
+  it('a saved session resumes with its transcript and stores; each save appends only what is new', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
+    const first = await openSession(setup(file, noting));
+    expect(first.resumed).toBe(false);
+    await first.session.send('note this');
+    await saveSession(first.session, setup(file, noting));
+    await saveSession(first.session, setup(file, noting)); // nothing new: nothing appended twice
+    first.session.dispose();
+    expect((await storedSession(file, 'cart')).messages).toHaveLength(4);
+
+    const second = await openSession(setup(file, noting));
+    expect(second.resumed).toBe(true);
+    expect(second.session.transcript).toHaveLength(4);
+    expect(second.session.store(notes).getState().items).toEqual(['n']);
+    await second.session.send('and this');
+    await saveSession(second.session, setup(file, noting));
+    second.session.dispose();
+    const saved = await storedSession(file, 'cart');
+    expect(saved.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(saved.record?.state.stores).toEqual({ notes: { items: ['n', 'n'] } });
+  });
+
+  it('a session another process saved in between is not overwritten: the save fails and says so', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
+    const base = await openSession(setup(file, noting));
+    await base.session.send('one');
+    await saveSession(base.session, setup(file, noting));
+    base.session.dispose();
+    const a = await openSession(setup(file, [{ text: 'A' }]));
+    const b = await openSession(setup(file, [{ text: 'B' }]));
+    await a.session.send('from a');
+    await b.session.send('from b');
+    await saveSession(a.session, setup(file, []));
+    await expect(saveSession(b.session, setup(file, []))).rejects.toThrow(
+      'Session "cart" changed in another process since this one loaded it',
+    );
+    const contents = (await storedSession(file, 'cart')).messages.map((m) => m.content);
+    expect(contents.slice(-2)).toEqual(['from a', 'A']);
+    a.session.dispose();
+    b.session.dispose();
+  });
+
+  it('/reset (fresh) deletes the stored session and starts an empty one', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
+    const first = await openSession(setup(file, noting));
+    await first.session.send('one');
+    await saveSession(first.session, setup(file, noting));
+    first.session.dispose();
+    const fresh = await openSession(setup(file, []), true);
+    expect(fresh.resumed).toBe(false);
+    await saveSession(fresh.session, setup(file, []));
+    expect(await storedSession(file, 'cart')).toMatchObject({ record: { version: 1, length: 0 }, messages: [] });
+    fresh.session.dispose();
+  });
+});

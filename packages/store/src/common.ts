@@ -1,0 +1,55 @@
+/**
+ * What the three backends share: the schema version they write, name checks, and the errors they
+ * throw when fenced out.
+ */
+import { SessionConflictError } from '@skilltree/core';
+
+/**
+ * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
+ * database written by a newer version of this package rather than misreading it.
+ */
+export const SCHEMA_VERSION = 1;
+
+/** Checks a table or key prefix: letters, digits and `_` (and `:` for Redis keys), at most 40. */
+export function checkPrefix(prefix: string, allowColon = false): string {
+  const pattern = allowColon ? /^[A-Za-z][A-Za-z0-9_:.-]{0,39}$/ : /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
+  if (typeof prefix !== 'string' || !pattern.test(prefix)) {
+    throw new Error(
+      `Invalid prefix ${JSON.stringify(prefix)}: start with a letter, then letters, digits or _${allowColon ? ', :, ., -' : ''} (at most 40).`,
+    );
+  }
+  return prefix;
+}
+
+/** The error for a database whose layout is newer than this package knows. */
+export function schemaTooNew(store: string, found: number): Error {
+  return new Error(
+    `${store}: the database has schema version ${found}, but this @skilltree/store writes version ${SCHEMA_VERSION}. Upgrade @skilltree/store in every process that uses it.`,
+  );
+}
+
+/** Why a commit was refused, as the message of a {@link SessionConflictError}. */
+export const conflict = {
+  lease: (id: string) => new SessionConflictError(id, 'the turn lease expired and was taken over'),
+  created: (id: string) => new SessionConflictError(id, 'another turn created it first'),
+  deleted: (id: string) => new SessionConflictError(id, 'it was deleted'),
+  version: (id: string, found: number, read: number) =>
+    new SessionConflictError(id, `version ${found}, this turn read ${read}`),
+};
+
+/** Non-negative whole numbers for paging arguments. */
+export const whole = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);
+
+/** Runs `init` once, on first call; a failure is not kept, so the next call tries again. */
+export function once(init: () => Promise<void>): () => Promise<void> {
+  let ready: Promise<void> | null = null;
+  return () => {
+    if (!ready) {
+      ready = init();
+      ready.catch(() => {
+        ready = null;
+      });
+    }
+    return ready;
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * `@skilltree/store/postgres`: sessions in PostgreSQL, with pg. For several processes or machines
+ * serving the same sessions.
+ *
+ * @packageDocumentation
+ */
+import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import pg from 'pg';
+import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+
+/** Options of {@link postgresStore}: a connection string, or a pool you manage. */
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database`. The store opens a pool and `close()` ends it. */
+  connectionString?: string;
+  /** A `pg.Pool` you created instead. `close()` leaves it open. */
+  pool?: pg.Pool;
+  /** Connections of the pool the store opens. Default 10. */
+  max?: number;
+  /** Prefix of the table names. Default `skilltree_`. */
+  prefix?: string;
+}
+
+interface SessionRow {
+  id: string;
+  owner: string | null;
+  version: number;
+  length: number;
+  state: StoredState;
+  created_at: Date;
+  updated_at: Date;
+}
+
+// Bodies and state are `json`, not `jsonb`: json keeps the text exactly as written (key order
+// included), so a restored transcript serialises byte for byte as it did, and prompt caches hold.
+const MIGRATIONS = [
+  (p: string) => `
+    CREATE TABLE ${p}sessions (
+      id text PRIMARY KEY,
+      owner text,
+      version integer NOT NULL,
+      length integer NOT NULL,
+      state json NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL
+    );
+    CREATE TABLE ${p}messages (
+      session_id text NOT NULL,
+      seq integer NOT NULL,
+      role text NOT NULL,
+      body json NOT NULL,
+      PRIMARY KEY (session_id, seq)
+    );
+    CREATE INDEX ${p}messages_user ON ${p}messages (session_id, seq) WHERE role = 'user';
+    CREATE TABLE ${p}leases (
+      session_id text PRIMARY KEY,
+      holder text NOT NULL,
+      expires_at timestamptz NOT NULL
+    );`,
+];
+
+const toRecord = (row: SessionRow): SessionRecord => ({
+  id: row.id,
+  owner: row.owner,
+  version: row.version,
+  length: row.length,
+  state: row.state,
+  createdAt: row.created_at.getTime(),
+  updatedAt: row.updated_at.getTime(),
+});
+
+/**
+ * A session store in PostgreSQL. Tables (created and migrated on first use, versioned):
+ * `sessions` (one small row per session: version, length, state, owner), `messages` (append-only,
+ * keyed by session and position, with an index of the user messages) and `leases` (one row per
+ * busy session, with an expiry from the database's clock). A load is one query; a commit is one
+ * statement that checks the lease and the version, appends and bumps, so a stalled process whose
+ * lease expired can never write over a newer turn.
+ *
+ * @example
+ * import { postgresStore } from '@skilltree/store/postgres';
+ * const store = postgresStore({ connectionString: process.env.DATABASE_URL });
+ */
+export function postgresStore(options: PostgresStoreOptions): SessionStore {
+  const p = checkPrefix(options.prefix ?? 'skilltree_');
+  if (!options.pool && typeof options.connectionString !== 'string') {
+    throw new Error('postgresStore needs { connectionString } or { pool } (a pg.Pool).');
+  }
+  const own = options.pool === undefined;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const name = own ? `postgres:${redact(options.connectionString!)}` : 'postgres:pool';
+  if (own) pool.on('error', () => {}); // An idle client's error (a restarted server): the next query reconnects.
+
+  const migrate = once(async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // One process migrates at a time; the others wait, then see the tables.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`skilltree-store:${p}`]);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${p}meta (key text PRIMARY KEY, value text NOT NULL)`);
+      const { rows } = await client.query<{ value: string }>(`SELECT value FROM ${p}meta WHERE key = 'schema_version'`);
+      const current = rows.length > 0 ? Number(rows[0].value) : 0;
+      if (current > SCHEMA_VERSION) throw schemaTooNew(name, current);
+      for (let version = current; version < SCHEMA_VERSION; version++) await client.query(MIGRATIONS[version](p));
+      await client.query(
+        `INSERT INTO ${p}meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        [String(SCHEMA_VERSION)],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    await migrate();
+    return pool.query<R>({ text, values });
+  };
+
+  const earliest = `GREATEST(0, s.length - GREATEST(1, $2::int))`;
+  const sql = {
+    record: `SELECT * FROM ${p}sessions WHERE id = $1`,
+    load: `
+      WITH s AS (
+        SELECT s.*, COALESCE(
+          (SELECT min(seq) FROM ${p}messages WHERE session_id = $1 AND role = 'user' AND seq >= ${earliest}),
+          (SELECT max(seq) FROM ${p}messages WHERE session_id = $1 AND role = 'user'),
+          ${earliest}) AS start
+        FROM ${p}sessions s WHERE s.id = $1
+      )
+      SELECT s.*, (SELECT json_agg(body ORDER BY seq) FROM ${p}messages
+                   WHERE session_id = $1 AND seq >= s.start AND seq < s.length) AS messages
+      FROM s`,
+    page: `SELECT body FROM ${p}messages WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+    acquire: `
+      INSERT INTO ${p}leases (session_id, holder, expires_at)
+      VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+      ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+      WHERE ${p}leases.holder = EXCLUDED.holder OR ${p}leases.expires_at <= clock_timestamp()
+      RETURNING 1`,
+    release: `DELETE FROM ${p}leases WHERE session_id = $1 AND holder = $2`,
+    // $1 id, $2 holder, $3 version read, $4 lease ttl, $5 state, $6 messages (a JSON array), $7 owner.
+    // One statement, so one transaction: the lease row is locked and renewed, the session row
+    // bumped only at the version the turn read, and the messages appended at its old length.
+    commit: `
+      WITH lease AS (
+        UPDATE ${p}leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+        WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
+        RETURNING 1
+      ), bumped AS (
+        UPDATE ${p}sessions SET version = version + 1, length = length + json_array_length($6::json),
+          state = $5::json, updated_at = clock_timestamp()
+        WHERE id = $1 AND version = $3 AND $3 > 0 AND EXISTS (SELECT 1 FROM lease)
+        RETURNING version, length - json_array_length($6::json) AS start
+      ), created AS (
+        INSERT INTO ${p}sessions (id, owner, version, length, state, created_at, updated_at)
+        SELECT $1, $7, 1, json_array_length($6::json), $5::json, clock_timestamp(), clock_timestamp()
+        WHERE $3 = 0 AND EXISTS (SELECT 1 FROM lease)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING version, 0 AS start
+      ), done AS (
+        SELECT * FROM bumped UNION ALL SELECT * FROM created
+      ), appended AS (
+        INSERT INTO ${p}messages (session_id, seq, role, body)
+        SELECT $1, done.start + m.ord::int - 1, m.value->>'role', m.value
+        FROM done, json_array_elements($6::json) WITH ORDINALITY AS m(value, ord)
+      )
+      SELECT (SELECT count(*) FROM lease)::int AS leased, (SELECT version FROM done) AS version,
+        (SELECT version FROM ${p}sessions WHERE id = $1) AS found`,
+    deleteSession: `DELETE FROM ${p}sessions WHERE id = $1`,
+    deleteMessages: `DELETE FROM ${p}messages WHERE session_id = $1`,
+    deleteLease: `DELETE FROM ${p}leases WHERE session_id = $1`,
+  };
+
+  let closed = false;
+  return {
+    name,
+    async record(id) {
+      const { rows } = await query<SessionRow>(sql.record, [id]);
+      return rows.length > 0 ? toRecord(rows[0]) : null;
+    },
+    async load(id, window): Promise<LoadedSession | null> {
+      const { rows } = await query<SessionRow & { start: number; messages: Message[] | null }>(sql.load, [
+        id,
+        whole(window),
+      ]);
+      if (rows.length === 0) return null;
+      return { ...toRecord(rows[0]), start: rows[0].start, messages: rows[0].messages ?? [] };
+    },
+    async messages(id, from, limit) {
+      const { rows } = await query<{ body: Message }>(sql.page, [id, whole(from), whole(limit)]);
+      return rows.map((row) => row.body);
+    },
+    async acquire(id, holder, ttl) {
+      const { rowCount } = await query(sql.acquire, [id, holder, whole(ttl)]);
+      return rowCount === 1;
+    },
+    async release(id, holder) {
+      await query(sql.release, [id, holder]);
+    },
+    async commit(id, c) {
+      const { rows } = await query<{ leased: number; version: number | null; found: number | null }>(sql.commit, [
+        id,
+        c.holder,
+        c.version,
+        whole(c.leaseTtl),
+        JSON.stringify(c.state),
+        JSON.stringify(c.append),
+        c.owner ?? null,
+      ]);
+      const [{ leased, version, found }] = rows;
+      if (version !== null) return version;
+      if (leased === 0) throw conflict.lease(id);
+      if (c.version === 0) throw conflict.created(id);
+      if (found === null) throw conflict.deleted(id);
+      throw conflict.version(id, found, c.version);
+    },
+    async delete(id) {
+      await migrate();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        // The session row first: a commit in flight holds it, so this waits for that commit and
+        // then deletes its messages too.
+        const { rowCount } = await client.query(sql.deleteSession, [id]);
+        await client.query(sql.deleteMessages, [id]);
+        await client.query(sql.deleteLease, [id]);
+        await client.query('COMMIT');
+        return (rowCount ?? 0) > 0;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (own && !closed) await pool.end();
+      closed = true;
+    },
+  };
+}
+
+/** The connection string without its password, for names and errors. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}

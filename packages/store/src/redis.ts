@@ -1,0 +1,211 @@
+/**
+ * `@skilltree/store/redis`: sessions in Redis, with ioredis. For several processes or machines
+ * serving the same sessions, when Redis is what you run.
+ *
+ * @packageDocumentation
+ */
+import { createHash } from 'node:crypto';
+import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import { type Cluster, Redis } from 'ioredis';
+import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+
+/** Options of {@link redisStore}: a URL, or a client you manage. */
+export interface RedisStoreOptions {
+  /** `redis://[:password@]host:port[/db]`. The store opens a client and `close()` quits it. */
+  url?: string;
+  /** An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected. */
+  client?: Redis | Cluster;
+  /** Prefix of every key. Default `skilltree:`. */
+  prefix?: string;
+}
+
+/** A Lua script, run with EVALSHA (and EVAL when the server does not have it cached yet). */
+class Script {
+  readonly sha: string;
+  constructor(readonly lua: string) {
+    this.sha = createHash('sha1').update(lua).digest('hex');
+  }
+  async run(client: Redis | Cluster, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await client.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+      return client.eval(this.lua, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+// Keys of one session (the id in braces, so a Redis Cluster keeps them in one slot):
+//   s  hash: version, length, state, owner, created, updated
+//   m  list of message JSON, index = position in the transcript
+//   u  sorted set of the positions of user messages
+//   l  the turn lease: the holder, with an expiry (SET NX PX semantics)
+const NOW = `local t = redis.call('TIME'); local now = t[1] * 1000 + math.floor(t[2] / 1000)`;
+
+// KEYS s, u, m; ARGV window. Returns false, or { record fields, start, messages }.
+const LOAD = new Script(`
+local rec = redis.call('HGETALL', KEYS[1])
+if #rec == 0 then return false end
+local len = tonumber(redis.call('HGET', KEYS[1], 'length'))
+local earliest = math.max(0, len - math.max(1, tonumber(ARGV[1])))
+local start = earliest
+local first = redis.call('ZRANGEBYSCORE', KEYS[2], earliest, '+inf', 'LIMIT', 0, 1)
+if #first > 0 then start = tonumber(first[1]) else
+  local last = redis.call('ZREVRANGE', KEYS[2], 0, 0)
+  if #last > 0 then start = tonumber(last[1]) end
+end
+return { rec, start, redis.call('LRANGE', KEYS[3], start, len - 1) }`);
+
+// KEYS l; ARGV holder, ttl. 1 when the caller holds the lease now.
+const ACQUIRE = new Script(`
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`);
+
+// KEYS l; ARGV holder.
+const RELEASE = new Script(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`);
+
+// KEYS s, m, u, l; ARGV holder, version, ttl, state, owner ('=' + owner, or '' for none), roles (u/-, one per
+// message), messages... Returns { new version } or { error code, found version }.
+const COMMIT = new Script(`
+if redis.call('GET', KEYS[4]) ~= ARGV[1] then return { -1 } end
+${NOW}
+local read = tonumber(ARGV[2])
+local found = redis.call('HGET', KEYS[1], 'version')
+if read == 0 then
+  if found then return { -2, tonumber(found) } end
+  redis.call('DEL', KEYS[2], KEYS[3])
+  redis.call('HSET', KEYS[1], 'version', 0, 'length', 0, 'created', now)
+  if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'owner', string.sub(ARGV[5], 2)) end
+  found = 0
+elseif not found then return { -3 }
+elseif tonumber(found) ~= read then return { -2, tonumber(found) } end
+local len = tonumber(redis.call('HGET', KEYS[1], 'length'))
+local roles = ARGV[6]
+for i = 7, #ARGV do
+  local seq = len + i - 7
+  redis.call('RPUSH', KEYS[2], ARGV[i])
+  if string.sub(roles, i - 6, i - 6) == 'u' then redis.call('ZADD', KEYS[3], seq, seq) end
+end
+local version = tonumber(found) + 1
+redis.call('HSET', KEYS[1], 'version', version, 'length', len + #ARGV - 6, 'state', ARGV[4], 'updated', now)
+redis.call('PEXPIRE', KEYS[4], ARGV[3])
+return { version }`);
+
+// KEYS s, m, u, l. 1 when there was a session.
+const DELETE = new Script(`
+local n = redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+return n`);
+
+function toRecord(id: string, h: Record<string, string>): SessionRecord {
+  return {
+    id,
+    owner: h.owner ?? null,
+    version: Number(h.version),
+    length: Number(h.length),
+    state: JSON.parse(h.state ?? '{"loadedSkills":[],"stores":{}}') as StoredState,
+    createdAt: Number(h.created),
+    updatedAt: Number(h.updated ?? h.created),
+  };
+}
+
+/**
+ * A session store in Redis. Per session: a hash (version, length, state, owner), a list of
+ * messages by position, a sorted set of user-message positions, and the lease, a key set with
+ * `SET NX PX`-style expiry. Load, commit, acquire and release are Lua scripts, so each is atomic:
+ * a commit checks the lease and the version, appends and bumps in one step.
+ *
+ * @example
+ * import { redisStore } from '@skilltree/store/redis';
+ * const store = redisStore({ url: 'redis://127.0.0.1:6379' });
+ */
+export function redisStore(options: RedisStoreOptions): SessionStore {
+  const prefix = checkPrefix(options.prefix ?? 'skilltree:', true);
+  if (!options.client && typeof options.url !== 'string') {
+    throw new Error('redisStore needs { url } or { client } (an ioredis client).');
+  }
+  const own = options.client === undefined;
+  const client = options.client ?? new Redis(options.url!, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const name = own ? `redis:${options.url!.replace(/\/\/([^@/]*)@/, '//***@')}` : 'redis:client';
+  const keys = (id: string) => {
+    const base = `${prefix}{${id}}:`;
+    return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
+  };
+
+  const check = once(async () => {
+    const key = `${prefix}schema`;
+    await client.set(key, String(SCHEMA_VERSION), 'NX');
+    const found = Number(await client.get(key));
+    if (found > SCHEMA_VERSION) throw schemaTooNew(name, found);
+  });
+  const c = async () => {
+    await check();
+    return client;
+  };
+
+  let closed = false;
+  return {
+    name,
+    async record(id) {
+      const k = keys(id);
+      const flat = await (await c()).hgetall(k.s);
+      return Object.keys(flat).length > 0 ? toRecord(id, flat) : null;
+    },
+    async load(id, window): Promise<LoadedSession | null> {
+      const k = keys(id);
+      const out = (await LOAD.run(await c(), [k.s, k.u, k.m], [whole(window)])) as [string[], number, string[]] | null;
+      if (!out) return null;
+      const [flat, start, bodies] = out;
+      const hash: Record<string, string> = {};
+      for (let i = 0; i < flat.length; i += 2) hash[flat[i]] = flat[i + 1];
+      return { ...toRecord(id, hash), start, messages: bodies.map((b) => JSON.parse(b) as Message) };
+    },
+    async messages(id, from, limit) {
+      const n = whole(limit);
+      if (n === 0) return [];
+      const start = whole(from);
+      const bodies = await (await c()).lrange(keys(id).m, start, start + n - 1);
+      return bodies.map((b) => JSON.parse(b) as Message);
+    },
+    async acquire(id, holder, ttl) {
+      return (await ACQUIRE.run(await c(), [keys(id).l], [holder, Math.max(1, whole(ttl))])) === 1;
+    },
+    async release(id, holder) {
+      await RELEASE.run(await c(), [keys(id).l], [holder]);
+    },
+    async commit(id, commit) {
+      const k = keys(id);
+      const [code, found] = (await COMMIT.run(
+        await c(),
+        [k.s, k.m, k.u, k.l],
+        [
+          commit.holder,
+          commit.version,
+          Math.max(1, whole(commit.leaseTtl)),
+          JSON.stringify(commit.state),
+          commit.owner == null ? '' : `=${commit.owner}`,
+          commit.append.map((m) => (m.role === 'user' ? 'u' : '-')).join(''),
+          ...commit.append.map((m) => JSON.stringify(m)),
+        ],
+      )) as [number, number?];
+      if (code > 0) return code;
+      if (code === -1) throw conflict.lease(id);
+      if (code === -3) throw conflict.deleted(id);
+      if (commit.version === 0) throw conflict.created(id);
+      throw conflict.version(id, found ?? -1, commit.version);
+    },
+    async delete(id) {
+      const k = keys(id);
+      return (await DELETE.run(await c(), [k.s, k.m, k.u, k.l], [])) === 1;
+    },
+    async close() {
+      if (own && !closed && client.status !== 'end' && client.status !== 'wait') await client.quit();
+      else if (own && client.status === 'wait') client.disconnect();
+      closed = true;
+    },
+  };
+}

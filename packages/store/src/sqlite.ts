@@ -1,0 +1,223 @@
+/**
+ * `@skilltree/store/sqlite`: sessions in one SQLite file, with better-sqlite3. The embedded
+ * default: no server, several processes on one machine may share the file.
+ *
+ * @packageDocumentation
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Commit, LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import Database from 'better-sqlite3';
+import { checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+
+/** Options of {@link sqliteStore}: a file path, or a database you opened. */
+export interface SqliteStoreOptions {
+  /** The database file, created (with its folder) when missing. `':memory:'` keeps it in this process. */
+  path?: string;
+  /** A better-sqlite3 database you opened instead of `path`. `close()` leaves it open. */
+  database?: Database.Database;
+  /** Prefix of the table names. Default `skilltree_`. */
+  prefix?: string;
+  /** Milliseconds a statement waits for another process's write lock before failing. Default 5 000. */
+  busyTimeout?: number;
+}
+
+interface SessionRow {
+  id: string;
+  owner: string | null;
+  version: number;
+  length: number;
+  state: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const MIGRATIONS = [
+  (p: string) => `
+    CREATE TABLE ${p}sessions (
+      id TEXT PRIMARY KEY,
+      owner TEXT,
+      version INTEGER NOT NULL,
+      length INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE ${p}messages (
+      session_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      role TEXT NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (session_id, seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX ${p}messages_user ON ${p}messages (session_id, seq) WHERE role = 'user';
+    CREATE TABLE ${p}leases (
+      session_id TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      expires_at INTEGER NOT NULL
+    );`,
+];
+
+function migrate(db: Database.Database, p: string, name: string): void {
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS ${p}meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const row = db.prepare(`SELECT value FROM ${p}meta WHERE key = 'schema_version'`).get() as
+      | { value: string }
+      | undefined;
+    const current = row ? Number(row.value) : 0;
+    if (current > SCHEMA_VERSION) throw schemaTooNew(name, current);
+    for (let version = current; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version](p));
+    db.prepare(
+      `INSERT INTO ${p}meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ).run(String(SCHEMA_VERSION));
+  }).immediate();
+}
+
+const toRecord = (row: SessionRow): SessionRecord => ({
+  id: row.id,
+  owner: row.owner,
+  version: row.version,
+  length: row.length,
+  state: JSON.parse(row.state) as StoredState,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * A session store in a SQLite file (WAL mode). Messages are rows keyed by session and position,
+ * with an index of the user messages, so a turn reads the session's record and the window's tail
+ * only. Commits run in `BEGIN IMMEDIATE` transactions, fenced by version and lease; several
+ * processes may share the file (they wait up to `busyTimeout` for each other's writes).
+ *
+ * @example
+ * import { createSessions } from '@skilltree/core';
+ * import { sqliteStore } from '@skilltree/store/sqlite';
+ * const sessions = createSessions(<ShopAgent />, { store: sqliteStore({ path: './sessions.db' }), model });
+ */
+export function sqliteStore(options: SqliteStoreOptions): SessionStore {
+  const p = checkPrefix(options.prefix ?? 'skilltree_');
+  const own = options.database === undefined;
+  if (own && typeof options.path !== 'string') {
+    throw new Error('sqliteStore needs { path } (a file, or ":memory:") or { database } (a better-sqlite3 database).');
+  }
+  const path = options.path ?? options.database?.name ?? ':memory:';
+  const name = `sqlite:${path}`;
+  if (own && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const db = options.database ?? new Database(path, { timeout: options.busyTimeout ?? 5_000 });
+  if (!own && options.busyTimeout !== undefined) db.pragma(`busy_timeout = ${whole(options.busyTimeout)}`);
+  db.pragma('journal_mode = WAL');
+  // WAL with synchronous=NORMAL survives a crashed process; a power cut may lose the last commits.
+  db.pragma('synchronous = NORMAL');
+  migrate(db, p, name);
+
+  const q = {
+    record: db.prepare<[string], SessionRow>(`SELECT * FROM ${p}sessions WHERE id = ?`),
+    firstUser: db.prepare<[string, number], { seq: number | null }>(
+      `SELECT min(seq) AS seq FROM ${p}messages WHERE session_id = ? AND role = 'user' AND seq >= ?`,
+    ),
+    lastUser: db.prepare<[string], { seq: number | null }>(
+      `SELECT max(seq) AS seq FROM ${p}messages WHERE session_id = ? AND role = 'user'`,
+    ),
+    tail: db.prepare<[string, number, number], { body: string }>(
+      `SELECT body FROM ${p}messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq`,
+    ),
+    page: db.prepare<[string, number, number], { body: string }>(
+      `SELECT body FROM ${p}messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
+    ),
+    acquire: db.prepare<[{ id: string; holder: string; expires: number; now: number }]>(
+      `INSERT INTO ${p}leases (session_id, holder, expires_at) VALUES (@id, @holder, @expires)
+       ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE ${p}leases.holder = excluded.holder OR ${p}leases.expires_at <= @now`,
+    ),
+    release: db.prepare<[string, string]>(`DELETE FROM ${p}leases WHERE session_id = ? AND holder = ?`),
+    held: db.prepare<[string, string, number], { one: number }>(
+      `SELECT 1 AS one FROM ${p}leases WHERE session_id = ? AND holder = ? AND expires_at > ?`,
+    ),
+    renew: db.prepare<[number, string, string]>(
+      `UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND holder = ?`,
+    ),
+    create: db.prepare<[string, string | null, number, number]>(
+      `INSERT INTO ${p}sessions (id, owner, version, length, state, created_at, updated_at) VALUES (?, ?, 0, 0, '{}', ?, ?)`,
+    ),
+    bump: db.prepare<[number, string, number, string, number]>(
+      `UPDATE ${p}sessions SET version = version + 1, length = length + ?, state = ?, updated_at = ?
+       WHERE id = ? AND version = ?`,
+    ),
+    append: db.prepare<[string, number, string, string]>(
+      `INSERT INTO ${p}messages (session_id, seq, role, body) VALUES (?, ?, ?, ?)`,
+    ),
+    deleteSession: db.prepare<[string]>(`DELETE FROM ${p}sessions WHERE id = ?`),
+    deleteMessages: db.prepare<[string]>(`DELETE FROM ${p}messages WHERE session_id = ?`),
+    deleteLease: db.prepare<[string]>(`DELETE FROM ${p}leases WHERE session_id = ?`),
+  };
+
+  const load = db.transaction((id: string, window: number): LoadedSession | null => {
+    const row = q.record.get(id);
+    if (!row) return null;
+    const earliest = Math.max(0, row.length - Math.max(1, whole(window)));
+    const start = q.firstUser.get(id, earliest)?.seq ?? q.lastUser.get(id)?.seq ?? earliest;
+    const messages = q.tail.all(id, start, row.length).map((m) => JSON.parse(m.body) as Message);
+    return { ...toRecord(row), start, messages };
+  });
+
+  const commit = db.transaction((id: string, c: Commit): number => {
+    const now = Date.now();
+    if (!q.held.get(id, c.holder, now)) throw conflict.lease(id);
+    let row = q.record.get(id);
+    if (c.version === 0) {
+      if (row) throw conflict.created(id);
+      q.create.run(id, c.owner ?? null, now, now);
+      row = q.record.get(id)!;
+    } else if (!row) {
+      throw conflict.deleted(id);
+    } else if (row.version !== c.version) {
+      throw conflict.version(id, row.version, c.version);
+    }
+    for (let i = 0; i < c.append.length; i++) {
+      const message = c.append[i];
+      q.append.run(id, row.length + i, message.role, JSON.stringify(message));
+    }
+    q.bump.run(c.append.length, JSON.stringify(c.state), now, id, row.version);
+    q.renew.run(now + c.leaseTtl, id, c.holder);
+    return row.version + 1;
+  });
+
+  const remove = db.transaction((id: string): boolean => {
+    const removed = q.deleteSession.run(id).changes > 0;
+    q.deleteMessages.run(id);
+    q.deleteLease.run(id);
+    return removed;
+  });
+
+  let closed = false;
+  return {
+    name,
+    async record(id) {
+      const row = q.record.get(id);
+      return row ? toRecord(row) : null;
+    },
+    async load(id, window) {
+      return load(id, window);
+    },
+    async messages(id, from, limit) {
+      return q.page.all(id, whole(from), whole(limit)).map((m) => JSON.parse(m.body) as Message);
+    },
+    async acquire(id, holder, ttl) {
+      const now = Date.now();
+      return q.acquire.run({ id, holder, expires: now + ttl, now }).changes > 0;
+    },
+    async release(id, holder) {
+      q.release.run(id, holder);
+    },
+    async commit(id, c) {
+      return commit.immediate(id, c);
+    },
+    async delete(id) {
+      return remove.immediate(id);
+    },
+    async close() {
+      if (own && !closed) db.close();
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,589 @@
+/**
+ * `@skilltree/store/testing`: the conformance suite every `SessionStore` passes, for vitest. Run it
+ * on your own store to check it keeps the contract `createSessions` relies on.
+ *
+ * @packageDocumentation
+ * @example
+ * // sessions-store.test.ts
+ * import { memoryStore } from '@skilltree/core';
+ * import { sessionStoreConformance } from '@skilltree/store/testing';
+ * const store = memoryStore();
+ * sessionStoreConformance('memoryStore', { open: () => store });
+ */
+import {
+  Agent,
+  type Commit,
+  createAgentStore,
+  createSessions,
+  type Message,
+  SessionBusyError,
+  SessionConflictError,
+  type SessionStore,
+  type SessionsOptions,
+  Skill,
+  type StoredState,
+  Text,
+  Tool,
+  tailStart,
+  useAgentStore,
+} from '@skilltree/core';
+import { createElement as h } from 'react';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bumpModel, counterAgent, hooks } from './fixture.js';
+
+/** What {@link sessionStoreConformance} needs to know about the store under test. */
+export interface ConformanceOptions {
+  /**
+   * Opens a handle on the store under test. The suite calls it several times and treats each
+   * handle as another process: every handle must see the same sessions (for a database, open a
+   * new connection or pool on it; for an in-memory store, return the same instance). The suite
+   * closes every handle it opened.
+   */
+  open: () => SessionStore | Promise<SessionStore>;
+  /** Sessions the "many sessions" test creates. Default 1 000. */
+  sessions?: number;
+}
+
+/**
+ * Problems with a transcript, or an empty list when it is valid: every tool result answers a call
+ * of the assistant message before it, no call is left without its result when the next user or
+ * assistant message comes, and tool-call ids are unique.
+ */
+export function checkTranscript(messages: readonly Message[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  let open = new Set<string>();
+  messages.forEach((m, i) => {
+    if (m.role === 'tool') {
+      if (!open.delete(m.toolCallId)) problems.push(`#${i}: result for ${m.toolCallId}, which no open call made`);
+      return;
+    }
+    if (open.size > 0) problems.push(`#${i}: ${m.role} message while ${[...open].join(', ')} had no result`);
+    open = new Set();
+    if (m.role === 'assistant') {
+      for (const call of m.toolCalls ?? []) {
+        if (seen.has(call.id)) problems.push(`#${i}: tool call id ${call.id} used twice`);
+        seen.add(call.id);
+        open.add(call.id);
+      }
+    }
+  });
+  if (open.size > 0) problems.push(`the last calls (${[...open].join(', ')}) have no result`);
+  return problems;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A handle that can die (every call fails from then on) or stall (calls wait until it resumes), like a process. */
+function simulatedProcess(store: SessionStore) {
+  let dead = false;
+  let stalled: Promise<void> | null = null;
+  let resume = () => {};
+  const wrapped = {} as SessionStore;
+  for (const key of ['record', 'load', 'messages', 'acquire', 'release', 'commit', 'delete', 'close'] as const) {
+    (wrapped as unknown as Record<string, unknown>)[key] = async (...args: unknown[]) => {
+      if (stalled) await stalled;
+      if (dead) throw new Error('this process died');
+      return (store[key] as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
+  }
+  Object.defineProperty(wrapped, 'name', { value: store.name });
+  return {
+    store: wrapped,
+    kill: () => {
+      dead = true;
+    },
+    stall: () => {
+      stalled = new Promise((r) => (resume = r));
+    },
+    resume: () => {
+      stalled = null;
+      resume();
+    },
+  };
+}
+
+const state = (stores: Record<string, unknown> = {}): StoredState => ({ loadedSkills: [], stores });
+
+/** A deferred: a promise and the function that settles it. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/**
+ * Registers the conformance suite in a vitest `describe` block: round trips, paging, the window's
+ * tail, leases and fencing, deletion, concurrent sends from several processes, a crash mid-turn,
+ * schema evolution of the agent, and 1 000 sessions. Every rule is a test named after it.
+ */
+export function sessionStoreConformance(name: string, options: ConformanceOptions): void {
+  describe(`SessionStore conformance: ${name}`, () => {
+    const run = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    let n = 0;
+    const newId = (label: string) => `${run}-${label}-${++n}`;
+    const opened: SessionStore[] = [];
+    const open = async () => {
+      const store = await options.open();
+      opened.push(store);
+      return store;
+    };
+    let a!: SessionStore;
+    let b!: SessionStore;
+    let c!: SessionStore;
+    const commit = (store: SessionStore, id: string, partial: Partial<Commit> & { holder: string }) =>
+      store.commit(id, { version: 0, append: [], state: state(), leaseTtl: 5_000, ...partial });
+    /** Creates a session with `messages` (in one commit) and returns its version. */
+    const seed = async (id: string, messages: Message[], store = a) => {
+      expect(await store.acquire(id, 'seed', 5_000)).toBe(true);
+      const version = await commit(store, id, { holder: 'seed', append: messages });
+      await store.release(id, 'seed');
+      return version;
+    };
+    const sessions = (store: SessionStore, extra: SessionsOptions = {}) =>
+      createSessions(counterAgent(), { store, model: bumpModel(), ...extra });
+
+    beforeAll(async () => {
+      a = await open();
+      b = await open();
+      c = await open();
+    });
+    afterAll(async () => {
+      hooks.onBump = undefined;
+      for (const store of opened) await store.close().catch(() => {});
+    });
+
+    test('round trip: a committed session comes back exactly (record, load, messages), from any process', async () => {
+      const id = newId('round-trip');
+      const messages: Message[] = [
+        { role: 'user', content: 'Ünïcödé, emoji 🦊, quotes " and \\ and a\nnew line' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'call_1', name: 'look_up', input: { zeta: 1, alpha: { b: [1, 2, { y: null, x: true }] } } },
+          ],
+        },
+        { role: 'tool', toolCallId: 'call_1', name: 'look_up', content: 'failed', isError: true },
+        { role: 'assistant', content: 'x'.repeat(20_000) },
+      ];
+      const stored: StoredState = {
+        loadedSkills: ['b', 'a'],
+        stores: { cart: { zeta: [1, 2], alpha: 'ä', nested: { n: 1.5, flag: false } } },
+        pendingContextChanges: ['contextChanged: something'],
+        lastCallNumber: 1,
+        usage: { inputTokens: 10, outputTokens: 2 },
+        window: { start: 0, size: 4, max: 60 },
+      };
+      const before = Date.now();
+      expect(await a.acquire(id, 'h', 5_000)).toBe(true);
+      expect(await commit(a, id, { holder: 'h', append: messages, state: stored, owner: 'alice' })).toBe(1);
+      for (const store of [a, b]) {
+        const record = await store.record(id);
+        expect(record).toMatchObject({ id, owner: 'alice', version: 1, length: 4 });
+        expect(JSON.stringify(record?.state)).toBe(JSON.stringify(stored));
+        expect(record!.createdAt).toBeGreaterThanOrEqual(before - 2_000);
+        expect(record!.createdAt).toBeLessThanOrEqual(Date.now() + 2_000);
+        expect(record!.updatedAt).toBeGreaterThanOrEqual(record!.createdAt);
+        const loaded = await store.load(id, 60);
+        expect(loaded).toMatchObject({ id, version: 1, length: 4, start: 0 });
+        // Byte for byte, key order included: a restored transcript serialises as it did.
+        expect(JSON.stringify(loaded?.messages)).toBe(JSON.stringify(messages));
+        expect(JSON.stringify(await store.messages(id, 0, 10))).toBe(JSON.stringify(messages));
+      }
+    });
+
+    test('a missing session: record and load are null, messages empty, delete false', async () => {
+      const id = newId('missing');
+      expect(await a.record(id)).toBeNull();
+      expect(await a.load(id, 60)).toBeNull();
+      expect(await a.messages(id, 0, 10)).toEqual([]);
+      expect(await a.delete(id)).toBe(false);
+    });
+
+    test('commits append after what is there; each bumps the version and replaces the state', async () => {
+      const id = newId('append');
+      expect(await a.acquire(id, 'h', 5_000)).toBe(true);
+      let version = await commit(a, id, {
+        holder: 'h',
+        append: [{ role: 'user', content: 'one' }],
+        state: state({ s: 1 }),
+      });
+      const created = (await a.record(id))!.createdAt;
+      version = await commit(b, id, {
+        holder: 'h',
+        version,
+        append: [
+          { role: 'assistant', content: 'two' },
+          { role: 'user', content: 'three' },
+        ],
+        state: state({ t: 2 }),
+      });
+      version = await commit(a, id, { holder: 'h', version, append: [], state: state({ u: 3 }) });
+      expect(version).toBe(3);
+      const record = await c.record(id);
+      expect(record).toMatchObject({ version: 3, length: 3, createdAt: created, state: { stores: { u: 3 } } });
+      expect(record!.state.stores).toEqual({ u: 3 });
+      expect((await c.messages(id, 0, 10)).map((m) => m.content)).toEqual(['one', 'two', 'three']);
+    });
+
+    test("load reads only the window's tail, from the user message tailStart names", async () => {
+      const id = newId('tail');
+      const messages: Message[] = [];
+      const users: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const user = i % 7 === 0 || i % 11 === 3;
+        if (user) users.push(i);
+        messages.push(user ? { role: 'user', content: `m${i}` } : { role: 'assistant', content: `m${i}` });
+      }
+      // Appended in three commits, so positions continue across commits.
+      expect(await a.acquire(id, 'h', 5_000)).toBe(true);
+      let version = await commit(a, id, { holder: 'h', append: messages.slice(0, 13) });
+      version = await commit(a, id, { holder: 'h', version, append: messages.slice(13, 14) });
+      await commit(a, id, { holder: 'h', version, append: messages.slice(14) });
+      for (const window of [0, 1, 2, 3, 5, 10, 17, 26, 39, 40, 41, 1_000]) {
+        const start = tailStart(40, users, window);
+        const loaded = await b.load(id, window);
+        expect({ window, start: loaded?.start }).toEqual({ window, start });
+        expect(loaded?.messages.map((m) => m.content)).toEqual(messages.slice(start).map((m) => m.content));
+      }
+      // Without any user message, the window is the last `window` messages.
+      const bare = newId('tail-bare');
+      await seed(bare, [
+        { role: 'assistant', content: 'a' },
+        { role: 'assistant', content: 'b' },
+        { role: 'assistant', content: 'c' },
+      ]);
+      const loaded = await b.load(bare, 2);
+      expect(loaded?.start).toBe(1);
+      expect(loaded?.messages.map((m) => m.content)).toEqual(['b', 'c']);
+    });
+
+    test('messages pages through the transcript in order: from, limit, past the end', async () => {
+      const id = newId('paging');
+      const messages: Message[] = Array.from({ length: 25 }, (_, i) => ({ role: 'user' as const, content: `p${i}` }));
+      await seed(id, messages);
+      const pages: string[] = [];
+      for (let from = 0; from < 30; from += 10) pages.push(...(await b.messages(id, from, 10)).map((m) => m.content));
+      expect(pages).toEqual(messages.map((m) => m.content));
+      expect((await b.messages(id, 24, 10)).map((m) => m.content)).toEqual(['p24']);
+      expect(await b.messages(id, 25, 10)).toEqual([]);
+      expect(await b.messages(id, 3, 0)).toEqual([]);
+    });
+
+    test('one lease holder at a time: others are refused until it is released or expires; the holder renews', async () => {
+      const id = newId('lease');
+      expect(await a.acquire(id, 'first', 5_000)).toBe(true);
+      expect(await b.acquire(id, 'second', 5_000)).toBe(false);
+      expect(await a.acquire(id, 'first', 5_000)).toBe(true);
+      await b.release(id, 'second'); // not the holder: nothing happens
+      expect(await c.acquire(id, 'third', 5_000)).toBe(false);
+      await a.release(id, 'first');
+      expect(await b.acquire(id, 'second', 150)).toBe(true);
+      expect(await c.acquire(id, 'third', 5_000)).toBe(false);
+      await sleep(400);
+      expect(await c.acquire(id, 'third', 5_000)).toBe(true);
+      await c.release(id, 'third');
+    });
+
+    test('a commit needs the live lease: without it, or after it expired, it is refused and writes nothing', async () => {
+      const id = newId('no-lease');
+      await expect(
+        commit(a, id, { holder: 'nobody', append: [{ role: 'user', content: 'x' }] }),
+      ).rejects.toBeInstanceOf(SessionConflictError);
+      expect(await a.record(id)).toBeNull();
+      expect(await a.acquire(id, 'brief', 100)).toBe(true);
+      await sleep(300);
+      await expect(commit(a, id, { holder: 'brief', append: [{ role: 'user', content: 'x' }] })).rejects.toThrow(
+        /lease/,
+      );
+      expect(await b.record(id)).toBeNull();
+      expect(await b.messages(id, 0, 10)).toEqual([]);
+    });
+
+    test('fencing: a stalled holder whose lease was taken over cannot commit, even at the right version', async () => {
+      const id = newId('takeover');
+      const version = await seed(id, [{ role: 'user', content: 'start' }]);
+      expect(await a.acquire(id, 'stalled', 150)).toBe(true);
+      await sleep(400);
+      expect(await b.acquire(id, 'fresh', 5_000)).toBe(true);
+      const next = await commit(b, id, { holder: 'fresh', version, append: [{ role: 'user', content: 'fresh' }] });
+      await expect(
+        commit(a, id, { holder: 'stalled', version, append: [{ role: 'user', content: 'stale' }] }),
+      ).rejects.toBeInstanceOf(SessionConflictError);
+      // The stalled holder takes the lease back once it is free: the version still fences it out.
+      await b.release(id, 'fresh');
+      expect(await a.acquire(id, 'stalled', 5_000)).toBe(true);
+      await expect(
+        commit(a, id, { holder: 'stalled', version, append: [{ role: 'user', content: 'stale' }] }),
+      ).rejects.toThrow(`version ${next}, this turn read ${version}`);
+      expect((await c.messages(id, 0, 10)).map((m) => m.content)).toEqual(['start', 'fresh']);
+      expect(await c.record(id)).toMatchObject({ version: next, length: 2 });
+      await a.release(id, 'stalled');
+    });
+
+    test('commits race at one version: exactly one lands; creating an existing session is refused', async () => {
+      const id = newId('race');
+      const version = await seed(id, [{ role: 'user', content: 'start' }]);
+      expect(await a.acquire(id, 'h', 5_000)).toBe(true);
+      const results = await Promise.allSettled(
+        [a, b, c, a, b, c].map((store, i) =>
+          commit(store, id, { holder: 'h', version, append: [{ role: 'user', content: `r${i}` }] }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(SessionConflictError);
+      expect(await c.record(id)).toMatchObject({ version: version + 1, length: 2 });
+      await expect(commit(b, id, { holder: 'h', version: 0, append: [] })).rejects.toThrow(/created it first/);
+      await a.release(id, 'h');
+    });
+
+    test('a commit extends the lease by its leaseTtl', async () => {
+      const id = newId('extend');
+      expect(await a.acquire(id, 'h', 150)).toBe(true);
+      await commit(a, id, { holder: 'h', append: [{ role: 'user', content: 'x' }], leaseTtl: 10_000 });
+      await sleep(400);
+      expect(await b.acquire(id, 'other', 5_000)).toBe(false);
+      await a.release(id, 'h');
+      expect(await b.acquire(id, 'other', 5_000)).toBe(true);
+      await b.release(id, 'other');
+    });
+
+    test('delete removes the session, its messages and its lease; the id can start over', async () => {
+      const id = newId('delete');
+      const version = await seed(id, [
+        { role: 'user', content: 'old' },
+        { role: 'assistant', content: 'old reply' },
+      ]);
+      expect(await a.acquire(id, 'running', 5_000)).toBe(true);
+      expect(await b.delete(id)).toBe(true);
+      expect(await a.record(id)).toBeNull();
+      expect(await a.load(id, 60)).toBeNull();
+      expect(await a.messages(id, 0, 10)).toEqual([]);
+      expect(await b.delete(id)).toBe(false);
+      await expect(commit(a, id, { holder: 'running', version, append: [] })).rejects.toBeInstanceOf(
+        SessionConflictError,
+      );
+      expect(await c.acquire(id, 'new', 5_000)).toBe(true);
+      await commit(c, id, { holder: 'new', append: [{ role: 'user', content: 'new' }] });
+      expect(await a.record(id)).toMatchObject({ version: 1, length: 1 });
+      expect((await a.messages(id, 0, 10)).map((m) => m.content)).toEqual(['new']);
+      await c.release(id, 'new');
+    });
+
+    test('a turn commits each model step as it happens', async () => {
+      const id = newId('per-step');
+      const seen: number[] = [];
+      const model = bumpModel(async () => {
+        seen.push((await b.record(id))?.length ?? 0);
+      });
+      const s = createSessions(counterAgent(), { store: a, model });
+      await s.send(id, 'go');
+      // Before each model call, the store already has every message so far.
+      expect(seen).toEqual([1, 3, 5]);
+      expect((await b.record(id))?.length).toBe(6);
+    });
+
+    test("a stalled process's turn cannot overwrite the newer turn of the process that took over", async () => {
+      const id = newId('stalled-turn');
+      const slow = simulatedProcess(await open());
+      const entered = gate();
+      const go = gate();
+      const first = createSessions(counterAgent(), {
+        store: slow.store,
+        leaseTtl: 300,
+        model: bumpModel(async (req) => {
+          if (req.messages.length === 1) {
+            entered.open();
+            await go.opened;
+          }
+        }),
+      });
+      const stalledTurn = first.send(id, 'one');
+      await entered.opened;
+      slow.stall(); // the process freezes: no lease renewals reach the store
+      await sleep(700);
+      const second = sessions(b);
+      expect((await second.send(id, 'two')).text).toBe('done: two');
+      slow.resume();
+      go.open();
+      await expect(stalledTurn).rejects.toBeInstanceOf(SessionConflictError);
+      const messages = await c.messages(id, 0, 100);
+      expect(checkTranscript(messages)).toEqual([]);
+      expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['one', 'two']);
+      expect(messages.filter((m) => m.role === 'assistant' && m.toolCalls === undefined).map((m) => m.content)).toEqual(
+        ['done: two'],
+      );
+      expect((await c.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
+    });
+
+    test("onBusy: 'reject' fails at once with SessionBusyError; 'wait' queues behind the running turn, up to busyTimeout", async () => {
+      const id = newId('busy');
+      const entered = gate();
+      const go = gate();
+      const first = createSessions(counterAgent(), {
+        store: a,
+        model: bumpModel(async () => {
+          entered.open();
+          await go.opened;
+        }),
+      });
+      const running = first.send(id, 'first');
+      await entered.opened;
+      const rejecting = sessions(b, { onBusy: 'reject' });
+      const started = Date.now();
+      await expect(rejecting.send(id, 'rejected')).rejects.toBeInstanceOf(SessionBusyError);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const impatient = sessions(c, { busyTimeout: 200 });
+      await expect(impatient.send(id, 'timed out')).rejects.toBeInstanceOf(SessionBusyError);
+      const waiting = sessions(c);
+      const queued = waiting.send(id, 'queued');
+      await sleep(100);
+      go.open();
+      expect((await running).text).toBe('done: first');
+      expect((await queued).text).toBe('done: queued');
+      const users = (await a.messages(id, 0, 100)).filter((m) => m.role === 'user').map((m) => m.content);
+      expect(users).toEqual(['first', 'queued']);
+    });
+
+    test('concurrent sends from several processes: each lands exactly once, whole, one turn at a time', async () => {
+      const ids = [newId('concurrent'), newId('concurrent'), newId('concurrent')];
+      const handles = [a, b, c];
+      const procs = handles.map((store) => sessions(store, { leaseTtl: 5_000 }));
+      const sent: Record<string, string[]> = Object.fromEntries(ids.map((id) => [id, []]));
+      await Promise.all(
+        procs.map(async (proc, p) => {
+          for (let i = 0; i < 6; i++) {
+            const id = ids[(p + i * 2) % ids.length];
+            const text = `p${p}-${i}`;
+            expect((await proc.send(id, text)).text).toBe(`done: ${text}`);
+            sent[id].push(text);
+          }
+        }),
+      );
+      for (const id of ids) {
+        const messages = await a.messages(id, 0, 1_000);
+        expect(checkTranscript(messages)).toEqual([]);
+        const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
+        expect([...users].sort()).toEqual([...sent[id]].sort());
+        // Turns never interleave: each user message is followed by its own turn, ending in its reply.
+        let current = '';
+        for (const m of messages) {
+          if (m.role === 'user') current = m.content;
+          else if (m.role === 'assistant' && !m.toolCalls) expect(m.content).toBe(`done: ${current}`);
+        }
+        const bumps = messages.filter((m) => m.role === 'tool' && m.name === 'bump' && !m.isError).length;
+        expect((await a.record(id))?.state.stores).toEqual({ tally: { count: bumps } });
+      }
+    });
+
+    test('a crash mid-turn loses at most the step in flight; the next send answers its call as interrupted', async () => {
+      const id = newId('crash');
+      const dying = simulatedProcess(await open());
+      const crashed = createSessions(counterAgent(), { store: dying.store, model: bumpModel(), leaseTtl: 300 });
+      hooks.onBump = () => dying.kill(); // dies while `bump` runs, after the call was committed
+      await expect(crashed.send(id, 'crash')).rejects.toThrow(/died/);
+      hooks.onBump = undefined;
+      const left = await b.messages(id, 0, 100);
+      expect(left.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(left[3]).toMatchObject({ toolCalls: [{ name: 'bump' }] });
+      const next = sessions(b);
+      expect((await next.send(id, 'after')).text).toBe('done: after');
+      const messages = await c.messages(id, 0, 100);
+      expect(checkTranscript(messages)).toEqual([]);
+      expect(messages[4]).toMatchObject({ role: 'tool', name: 'bump', isError: true });
+      expect((messages[4] as { content: string }).content).toMatch(/^Interrupted/);
+      // The interrupted bump never counted; the next one did.
+      expect((await c.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
+    });
+
+    test('schema evolution: a loaded skill the agent no longer has is dropped, with a recorded line', async () => {
+      const id = newId('renamed-skill');
+      await sessions(a).send(id, 'bump');
+      expect((await a.record(id))?.state.loadedSkills).toEqual(['counter']);
+      // The next deploy renamed the skill `counter` to `tally`.
+      const renamed = h(Agent, null, h(Skill, { name: 'tally', description: 'Counts.' }, h(Text, null, 'renamed')));
+      const seen: Message[][] = [];
+      const s = createSessions(renamed, {
+        store: b,
+        model: {
+          async generate(req) {
+            seen.push(req.messages);
+            return { text: 'ok', toolCalls: [] };
+          },
+        },
+      });
+      expect((await s.send(id, 'still there?')).text).toBe('ok');
+      expect((await b.record(id))?.state.loadedSkills).toEqual([]);
+      const last = seen[0][seen[0].length - 1];
+      expect(last).toMatchObject({ role: 'user' });
+      expect((last as { content: string }).content).toMatch(/counter.*unloaded/);
+      expect(checkTranscript(await b.messages(id, 0, 100))).toEqual([]);
+    });
+
+    test('schema evolution: saved store state is merged over the new initial state', async () => {
+      const id = newId('store-fields');
+      await sessions(a).send(id, 'bump');
+      expect((await a.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
+      // The next deploy added a field to the store with the same name.
+      const agent = h(Agent, null, h(Skill, { name: 'counter', description: 'Counts.' }, h(Show)));
+      const s = createSessions(agent, {
+        store: b,
+        model: {
+          async generate(req) {
+            const last = req.messages[req.messages.length - 1];
+            if (last.role === 'user') return { text: '', toolCalls: [{ id: '', name: 'show', input: {} }] };
+            return { text: last.role === 'tool' ? last.content : '?', toolCalls: [] };
+          },
+        },
+      });
+      expect((await s.send(id, 'show')).text).toBe('1/new field');
+      expect((await b.record(id))?.state.stores).toEqual({ tally: { count: 1, label: 'new field' } });
+    });
+
+    test(`many sessions: ${options.sessions ?? 1_000} sessions each keep their own record and transcript`, async () => {
+      const count = options.sessions ?? 1_000;
+      const procs = [a, b, c].map((store) => createSessions(counterAgent(), { store, model: echo, cacheSize: 50 }));
+      const id = (i: number) => `${run}-many-${i}`;
+      const lanes = 12;
+      await Promise.all(
+        Array.from({ length: lanes }, async (_, lane) => {
+          for (let i = lane; i < count; i += lanes)
+            await procs[i % 3].send(id(i), `hello ${i}`, { owner: `u${i % 7}` });
+        }),
+      );
+      await Promise.all(
+        Array.from({ length: lanes }, async (_, lane) => {
+          for (let i = lane; i < count; i += lanes) {
+            const info = await procs[(i + 1) % 3].get(id(i));
+            expect(info).toMatchObject({ id: id(i), owner: `u${i % 7}`, transcriptLength: 2 });
+            const messages = await procs[(i + 2) % 3].messages(id(i));
+            expect(messages.map((m) => m.content)).toEqual([`hello ${i}`, `echo: hello ${i}`]);
+          }
+        }),
+      );
+      await Promise.all(
+        Array.from({ length: lanes }, async (_, lane) => {
+          for (let i = lane; i < count; i += lanes) expect(await procs[i % 3].delete(id(i))).toBe(true);
+        }),
+      );
+      expect(await a.record(id(0))).toBeNull();
+      expect(await a.record(id(count - 1))).toBeNull();
+    }, 120_000);
+  });
+}
+
+// The same store name as the fixture's `tally`, as a later deploy might define it: one field more.
+const wider = createAgentStore('tally', () => ({ count: 0, label: 'new field' }));
+function Show() {
+  const s = useAgentStore(wider, (x) => `${x.count}/${x.label}`);
+  return h(Tool, { name: 'show', description: 's', run: () => s });
+}
+
+const echo = {
+  name: 'echo',
+  async generate(req: { messages: Message[] }) {
+    const last = req.messages[req.messages.length - 1];
+    return { text: `echo: ${last.role === 'user' ? last.content : ''}`, toolCalls: [] };
+  },
+};

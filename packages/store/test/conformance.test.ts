@@ -1,0 +1,29 @@
+/**
+ * The conformance suite on every backend: memoryStore (core's reference), SQLite, and real
+ * PostgreSQL and Redis servers.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memoryStore } from '@skilltree/core';
+import { postgresStore } from '@skilltree/store/postgres';
+import { redisStore } from '@skilltree/store/redis';
+import { sqliteStore } from '@skilltree/store/sqlite';
+import { sessionStoreConformance } from '@skilltree/store/testing';
+import { runPrefix, server } from './servers.js';
+
+const memory = memoryStore();
+sessionStoreConformance('memoryStore', { open: () => memory });
+
+const file = join(mkdtempSync(join(tmpdir(), 'skilltree-store-')), 'sessions.db');
+sessionStoreConformance('sqliteStore', { open: () => sqliteStore({ path: file }) });
+
+const pgPrefix = runPrefix('');
+sessionStoreConformance('postgresStore', {
+  open: () => postgresStore({ connectionString: server('SKILLTREE_TEST_POSTGRES_URL'), prefix: pgPrefix }),
+});
+
+const redisPrefix = `${runPrefix('')}:`;
+sessionStoreConformance('redisStore', {
+  open: () => redisStore({ url: server('SKILLTREE_TEST_REDIS_URL'), prefix: redisPrefix }),
+});
