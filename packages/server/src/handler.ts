@@ -192,12 +192,9 @@ export function createHandler(options: HandlerOptions): Handler {
       const decision = await limits.rateLimiter.take(user);
       if (!decision.ok) {
         const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        throw new HttpError(
-          429,
-          'rate_limited',
-          `Too many messages: try again in ${seconds} s.`,
-          { 'retry-after': String(seconds) },
-        );
+        throw new HttpError(429, 'rate_limited', `Too many messages: try again in ${seconds} s.`, {
+          'retry-after': String(seconds),
+        });
       }
     }
     const controller = new AbortController();
@@ -274,7 +271,8 @@ export function createHandler(options: HandlerOptions): Handler {
         return chat(request, user);
       case 'chat-id':
         if (method === 'DELETE') {
-          if (!(await sessions.delete(found.id, { owner: user }))) throw new HttpError(404, 'not_found', 'No such chat.');
+          if (!(await sessions.delete(found.id, { owner: user })))
+            throw new HttpError(404, 'not_found', 'No such chat.');
           return new Response(null, { status: 204 });
         }
         return history(found.id, user);

@@ -19,6 +19,7 @@ export {
 export { HttpError, isUnmatched } from './http.js';
 export {
   type Limits,
+  type MemoryRateLimiter,
   type MemoryRateLimiterOptions,
   memoryRateLimiter,
   type RateDecision,

@@ -41,6 +41,11 @@ export interface MemoryRateLimiterOptions {
   maxKeys?: number;
 }
 
+/** The in-process limiter: it decides at once. */
+export interface MemoryRateLimiter extends RateLimiter {
+  take(key: string): RateDecision;
+}
+
 /**
  * A token bucket per key in this process: `perMinute` tokens, one more every `60 000 / perMinute` ms.
  *
@@ -48,7 +53,7 @@ export interface MemoryRateLimiterOptions {
  * const limiter = memoryRateLimiter({ perMinute: 10 });
  * limiter.take('user-42'); // { ok: true }
  */
-export function memoryRateLimiter(options: MemoryRateLimiterOptions): RateLimiter {
+export function memoryRateLimiter(options: MemoryRateLimiterOptions): MemoryRateLimiter {
   const { perMinute, now = Date.now, maxKeys = 100_000 } = options;
   if (!(perMinute > 0)) throw new Error(`memoryRateLimiter: perMinute must be a positive number (got ${perMinute}).`);
   const interval = 60_000 / perMinute;
@@ -69,7 +74,7 @@ export function memoryRateLimiter(options: MemoryRateLimiterOptions): RateLimite
     }
   };
   return {
-    take(key) {
+    take(key: string): RateDecision {
       const t = now();
       let bucket = buckets.get(key);
       if (!bucket) {

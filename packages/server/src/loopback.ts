@@ -17,8 +17,8 @@ export function isLoopbackAddress(address: string | undefined | null): boolean {
   const version = isIP(ip);
   if (version === 4) return ip.split('.')[0] === '127';
   if (version === 6) {
-    const groups = expand(ip);
-    return groups !== null && groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1;
+    const groups = expand(ip) ?? [];
+    return groups.length === 8 && groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1;
   }
   return false;
 }

@@ -38,7 +38,11 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     const parsed = (req as IncomingMessage & { body?: unknown }).body;
     if (parsed !== undefined && req.readableEnded) {
       init.body =
-        typeof parsed === 'string' ? parsed : parsed instanceof Uint8Array ? Buffer.from(parsed) : JSON.stringify(parsed);
+        typeof parsed === 'string'
+          ? parsed
+          : parsed instanceof Uint8Array
+            ? Buffer.from(parsed)
+            : JSON.stringify(parsed);
       headers.delete('content-length');
     } else {
       init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;

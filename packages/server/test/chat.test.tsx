@@ -64,10 +64,7 @@ describe('POST /api/chat', () => {
       {
         type: 'data-context-changed',
         data: {
-          lines: [
-            "contextChanged notes added: Keep the user's notes.",
-            'contextChanged notes added: Notes: none',
-          ],
+          lines: ["contextChanged notes added: Keep the user's notes.", 'contextChanged notes added: Notes: none'],
         },
       },
       { type: 'step-start' },
