@@ -3,7 +3,13 @@
  * header the client sent), and the `Host`/`Origin` a browser sent, so that a web page cannot reach a
  * local server through DNS rebinding or a cross-site form.
  */
-import { isIP } from 'node:net';
+
+/** 4 for a dotted IPv4 address, 6 for an IPv6 address (without a zone), else 0 (as `node:net` `isIP`, without Node). */
+function isIP(ip: string): 0 | 4 | 6 {
+  if (/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(ip)) return 4;
+  if (!/^[0-9a-f:]+$/i.test(ip) || !ip.includes(':')) return 0;
+  return expand(ip) === null ? 0 : 6;
+}
 
 /** Whether `address` (as `socket.remoteAddress` gives it) is a loopback address: 127.0.0.0/8 or ::1. */
 export function isLoopbackAddress(address: string | undefined | null): boolean {
@@ -25,14 +31,15 @@ export function isLoopbackAddress(address: string | undefined | null): boolean {
 
 /** The eight 16-bit groups of an IPv6 address without an embedded IPv4 part, or null. */
 function expand(ip: string): number[] | null {
-  if (ip.includes('.')) return null;
+  if (ip.includes('.') || ip.split('::').length > 2) return null;
   const [head, tail] = ip.includes('::') ? ip.split('::') : [ip, undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const missing = 8 - left.length - right.length;
   if (tail === undefined ? missing !== 0 : missing < 1) return null;
   const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right];
-  return groups.map((g) => Number.parseInt(g || '0', 16));
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/i.test(g))) return null;
+  return groups.map((g) => Number.parseInt(g, 16));
 }
 
 /**

@@ -4,7 +4,6 @@
  * request's signal when the client goes away, and streams the response with backpressure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { ClientInfo } from './handler.js';
 import { isUnmatched } from './http.js';
 
@@ -45,11 +44,26 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
             : JSON.stringify(parsed);
       headers.delete('content-length');
     } else {
-      init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+      init.body = bodyStream(req);
       init.duplex = 'half';
     }
   }
   return new Request(url, init);
+}
+
+/** The request body as a Web stream, read only as the handler pulls (so a refused body is never read). */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
 }
 
 /** Writes `response` to `res`, chunk by chunk, waiting for `drain`; stops when the client goes away. */

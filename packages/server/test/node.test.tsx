@@ -154,3 +154,19 @@ describe('toNodeListener', () => {
     expect(await response.text()).not.toContain('secret');
   });
 });
+
+describe('runtimes', () => {
+  it('the package loads no Node built-in at run time (the handler runs on edge runtimes, Deno and Bun)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../src/', import.meta.url);
+    const offenders = readdirSync(dir)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) =>
+        readFileSync(new URL(file, dir), 'utf8')
+          .split('\n')
+          .filter((line) => /^import (?!type ).*from '(node:|fs|http|net|stream|crypto)/.test(line))
+          .map((line) => `${file}: ${line}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
