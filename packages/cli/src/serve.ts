@@ -39,6 +39,8 @@ function replaying(create: () => Model): Model {
       }
     },
   };
+  // A demo that streams keeps streaming (a scripted model does not: it only generates).
+  if (model.stream) wrapped.stream = (req, opts) => model.stream!(req, opts);
   return wrapped;
 }
 
