@@ -198,7 +198,7 @@ export function createHandler(options: HandlerOptions): Handler {
       }
     }
     const controller = new AbortController();
-    const signal = AbortSignal.any([request.signal, controller.signal]);
+    const signal = follow(request.signal, controller);
     const events = sessions.stream(id, text, { signal, owner: user })[Symbol.asyncIterator]();
     let first: IteratorResult<unknown>;
     try {
@@ -295,6 +295,13 @@ export function createHandler(options: HandlerOptions): Handler {
       return errorResponse(new HttpError(500, 'internal', 'The server failed to answer this request.'));
     }
   };
+}
+
+/** `controller`'s signal, aborted also when `outer` aborts (AbortSignal.any, which Node 20.0–20.2 lack). */
+function follow(outer: AbortSignal, controller: AbortController): AbortSignal {
+  if (outer.aborted) controller.abort(outer.reason);
+  else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+  return controller.signal;
 }
 
 function safePath(url: string): string {
