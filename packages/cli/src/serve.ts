@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Model, SessionsOptions } from '@skilltree/core';
-import { type Authorize, createHandler, toNodeListener } from '@skilltree/server';
+import { type Authorize, createHandler, isLoopbackHost, toNodeListener } from '@skilltree/server';
 import { CliError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
@@ -253,6 +253,11 @@ function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
       `  model ${p.modelLabel} · store ${describeStore(p.store)} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
   );
+  if (!p.authorize && !isLoopbackHost(args.host)) {
+    io.stderr.write(
+      `skilltree serve: listening on ${args.host}, but without an "authorize" export only this machine may chat (others get 403).\n`,
+    );
+  }
 }
 
 /**
