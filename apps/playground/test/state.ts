@@ -44,6 +44,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
       readToolName: 'read_skill',
       maxSteps: 20,
       toolTimeout: 60_000,
+      windowMode: 'sliding',
     },
     transcript,
     windowStart: 0,
