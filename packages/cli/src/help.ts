@@ -22,6 +22,7 @@ Usage:
   skilltree chat <module>                 chat with the agent (plays its demo when no model key is set)
   skilltree run <module> -m "<message>"   one turn, print the reply
   skilltree dev <module>                  open the playground: the request, skills, transcript, stores, live
+  skilltree serve <module>                serve it to web apps (AI SDK useChat) with a chat page (skilltree help serve)
   skilltree help [command]
 
 The module's default export is the agent (an element or a component); it may export

@@ -9,6 +9,7 @@ import { CliError, errorMessage, RUNTIME_ERROR } from './errors.js';
 import { helpText } from './help.js';
 import { type Io, processIo } from './io.js';
 import { runCommand } from './run.js';
+import { SERVE_HELP } from './serve-args.js';
 
 /** The version of `@skilltree/cli`. */
 export function version(): string {
@@ -25,6 +26,8 @@ export function version(): string {
  */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   try {
+    // `serve` parses its own flags; its module (and the server) load only when it runs.
+    if (argv[0] === 'serve') return await (await import('./serve.js')).serveCommand(argv.slice(1), io);
     const args = parseCliArgs(argv);
     if (args.version) {
       io.stdout.write(`${version()}\n`);
@@ -32,6 +35,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     }
     if (args.command === 'help') {
       const topic = args.module;
+      if (topic === 'serve') {
+        io.stdout.write(SERVE_HELP);
+        return 0;
+      }
       io.stdout.write(helpText(topic === 'chat' || topic === 'run' || topic === 'dev' ? topic : 'help'));
       return 0;
     }

@@ -9,7 +9,11 @@ import { CLI_DIR } from './run-cli.js';
 
 export default function setup(): void {
   const require = createRequire(join(CLI_DIR, 'package.json'));
-  for (const dep of ['@skilltree/core/package.json', '@skilltree/models/package.json']) {
+  for (const dep of [
+    '@skilltree/core/package.json',
+    '@skilltree/models/package.json',
+    '@skilltree/server/package.json',
+  ]) {
     const dir = join(require.resolve(dep), '..');
     if (!existsSync(join(dir, 'dist'))) {
       throw new Error(

@@ -1,0 +1,90 @@
+/**
+ * `skilltree serve`: the real binary serves the agent module to the AI SDK's own client
+ * (DefaultChatTransport + readUIMessageStream), restores chats, keeps users apart, and stops on Ctrl+C.
+ */
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/run-cli.js';
+import { type ServeProcess, startServe } from './serve-helpers.js';
+
+let serve: ServeProcess | undefined;
+afterEach(async () => {
+  await serve?.stop();
+  serve = undefined;
+});
+
+async function chat(url: string, chatId: string, text: string, headers: Record<string, string> = {}) {
+  const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat`, headers });
+  const stream = await transport.sendMessages({
+    chatId,
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+  });
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
+  return last!;
+}
+
+describe('skilltree serve', () => {
+  it('serves the agent module to useChat: a streamed reply with tool parts and the skill load, restored by GET', async () => {
+    serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
+    expect(serve.stdout()).toContain('model demo · store memory (lost on exit) · 1 worker · loopback clients only');
+    const reply = await chat(serve.url, 'c1', 'I want a lamp');
+    expect(reply.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added lamp-1. (1 search)' });
+    expect(reply.parts).toContainEqual({ type: 'data-skill-loaded', data: { name: 'shopping' } });
+    expect(reply.parts.filter((p) => p.type === 'dynamic-tool').map((p) => p.toolName)).toEqual([
+      'read_skill',
+      'search',
+      'add_to_cart',
+    ]);
+    const history = await fetch(`${serve.url}/api/chat/c1`);
+    const restored = (await history.json()) as UIMessage[];
+    expect(restored.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(JSON.parse(JSON.stringify(restored[1].parts))).toEqual(JSON.parse(JSON.stringify(reply.parts)));
+    const view = await (await fetch(`${serve.url}/api/sessions/c1`)).json();
+    expect(view).toMatchObject({ loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
+    expect(serve.stderr()).toContain('no authorize option, so only loopback clients');
+    expect(await serve.stop()).toBe(0);
+    serve = undefined;
+  });
+
+  it('serves the built-in chat page at / with a strict Content-Security-Policy', async () => {
+    serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
+    const page = await fetch(serve.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'sha256-/);
+    const html = await page.text();
+    expect(html).toContain('<title>shop-agent.tsx · skilltree</title>');
+    expect(html).toContain('data-api="/api"');
+  });
+
+  it("uses the module's authorize export: users are kept apart (404), and no user is 401", async () => {
+    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo']);
+    expect(serve.stdout()).toContain('users from the module\'s "authorize"');
+    await chat(serve.url, 'c1', 'I want a lamp', { 'x-user': 'alice' });
+    expect((await fetch(`${serve.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })).status).toBe(200);
+    expect((await fetch(`${serve.url}/api/chat/c1`, { headers: { 'x-user': 'bob' } })).status).toBe(404);
+    expect((await fetch(`${serve.url}/api/chat/c1`)).status).toBe(401);
+  });
+
+  it('--workers needs a store the processes share', async () => {
+    const result = await runCli(['serve', 'test/fixtures/shop-agent.tsx', '--workers', '2', '--model', 'demo']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--workers 2 needs a store the processes share');
+  });
+
+  it('prints its help, and refuses bad flags with exit code 2', async () => {
+    const help = await runCli(['help', 'serve']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: skilltree serve <module> [options]');
+    const bad = await runCli(['serve', 'test/fixtures/shop-agent.tsx', '--store', 'mysql://x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown store "mysql://x"');
+    const noModule = await runCli(['serve']);
+    expect(noModule.code).toBe(2);
+    expect(noModule.stderr).toContain('Missing agent module');
+  });
+});

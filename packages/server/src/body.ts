@@ -1,0 +1,117 @@
+/**
+ * Reading `POST /chat`: a JSON body of bounded size, in the shape the AI SDK's `DefaultChatTransport`
+ * sends (`{ id, messages, trigger, messageId, … }`), or `{ id, message }` from a transport that sends
+ * only the new message.
+ */
+import { HttpError } from './http.js';
+
+/** Chat ids the handler accepts: 1 to 128 of `A-Z a-z 0-9 _ - . : @`, not starting with a dot. */
+export const CHAT_ID = /^[A-Za-z0-9_\-:@][A-Za-z0-9_\-.:@]{0,127}$/;
+
+/** Checks a chat id from a path or a body; throws a 400 {@link HttpError} for anything else. */
+export function checkChatId(id: unknown): string {
+  if (typeof id !== 'string' || !CHAT_ID.test(id)) {
+    throw new HttpError(
+      400,
+      'invalid_id',
+      'Invalid chat id: use 1 to 128 letters, digits and _ - . : @ (not starting with a dot).',
+    );
+  }
+  return id;
+}
+
+/** Reads the body as text, refusing more than `max` bytes (by `Content-Length` first, then while reading). */
+export async function readBody(request: Request, max: number): Promise<string> {
+  const tooLarge = () => new HttpError(413, 'body_too_large', `The request body is larger than ${max} bytes.`);
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > max) throw tooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** What a chat request asks for. */
+export interface ChatRequest {
+  /** The chat (session) id. */
+  id: string;
+  /** The new user message's text. */
+  text: string;
+}
+
+const bad = (message: string) => new HttpError(400, 'invalid_body', message);
+
+/** The text of a `UIMessage`-like value's text parts (or its `content` string), or null. */
+function textOf(message: Record<string, unknown>): string | null {
+  if (Array.isArray(message.parts)) {
+    const texts = message.parts
+      .filter((p): p is { type: 'text'; text: string } => {
+        const part = p as { type?: unknown; text?: unknown } | null;
+        return part !== null && typeof part === 'object' && part.type === 'text' && typeof part.text === 'string';
+      })
+      .map((p) => p.text);
+    return texts.length > 0 ? texts.join('\n') : null;
+  }
+  return typeof message.content === 'string' ? message.content : null;
+}
+
+/**
+ * Parses and checks a chat body. Only the last message counts (the server keeps the conversation);
+ * it must be a user message with text.
+ */
+export function parseChatBody(raw: string, maxMessageLength: number): ChatRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw bad('The request body is not valid JSON.');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw bad('The request body must be a JSON object: { id, messages } as useChat sends it.');
+  }
+  const fields = body as Record<string, unknown>;
+  const id = checkChatId(fields.id);
+  if (fields.trigger !== undefined && fields.trigger !== 'submit-message') {
+    throw bad(
+      `trigger "${String(fields.trigger)}" is not supported: a skilltree chat keeps its transcript on the server, so send a new message instead of regenerating one.`,
+    );
+  }
+  let last: unknown;
+  if (fields.message !== undefined) last = fields.message;
+  else if (Array.isArray(fields.messages)) last = fields.messages[fields.messages.length - 1];
+  else throw bad('The request body needs "messages" (an array, as useChat sends it) or "message".');
+  if (last === null || typeof last !== 'object' || Array.isArray(last)) throw bad('The last message is not an object.');
+  const message = last as Record<string, unknown>;
+  if (message.role !== 'user') throw bad('The last message must be a user message.');
+  const text = textOf(message);
+  if (text === null || text.trim() === '') throw bad('The user message has no text.');
+  if (text.length > maxMessageLength) {
+    throw new HttpError(
+      413,
+      'message_too_long',
+      `The message is ${text.length} characters long; the limit is ${maxMessageLength}.`,
+    );
+  }
+  return { id, text };
+}

@@ -1,0 +1,164 @@
+/**
+ * One turn's session events as the AI SDK UI message stream: `start`, a `start-step`/`finish-step`
+ * pair per model call, text parts, `dynamic-tool` parts (input, then output or error), data parts for
+ * skill loads and `contextChanged` lines, and `finish`. Built with the `ai` package's own
+ * `createUIMessageStream`.
+ */
+import type { SessionEvent } from '@skilltree/core';
+import { createUIMessageStream, type InferUIMessageChunk, type UIMessageStreamWriter } from 'ai';
+import { changeParts, type SkilltreeUIMessage, toolResult } from './ui-messages.js';
+
+/** A chunk of a skilltree chat's UI message stream. */
+export type SkilltreeUIChunk = InferUIMessageChunk<SkilltreeUIMessage>;
+
+/** What {@link turnStream} needs. */
+export interface TurnStreamOptions {
+  /** The turn's events; the first one may already have been taken (see `first`). */
+  events: AsyncIterator<SessionEvent>;
+  /** The event taken before the response started (to answer errors before it with a status). */
+  first?: IteratorResult<SessionEvent>;
+  /** The text the client sees for an error that ends the turn. */
+  onError: (error: unknown) => string;
+  /** Called once the turn is over, however it ended. */
+  onClose?: () => void;
+  /** Called when the consumer cancels the stream (the client went away), before the turn is stopped. */
+  onCancel?: (reason: unknown) => void;
+}
+
+/**
+ * Maps events to chunks. Keeps the open text part and step, and the tool calls without a result, so
+ * that a turn that fails still leaves every tool part in a final state.
+ */
+class ChunkWriter {
+  private text: string | null = null;
+  private texts = 0;
+  private step = false;
+  private readonly open = new Set<string>();
+
+  constructor(private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>) {}
+
+  private endText(): void {
+    if (this.text === null) return;
+    this.writer.write({ type: 'text-end', id: this.text });
+    this.text = null;
+  }
+
+  private endStep(): void {
+    this.endText();
+    if (!this.step) return;
+    this.writer.write({ type: 'finish-step' });
+    this.step = false;
+  }
+
+  event(event: SessionEvent): void {
+    const w = this.writer;
+    switch (event.type) {
+      case 'request':
+        this.endStep();
+        w.write({ type: 'start-step' });
+        this.step = true;
+        return;
+      case 'text-delta':
+        if (event.text === '') return;
+        if (this.text === null) {
+          this.text = `text-${++this.texts}`;
+          w.write({ type: 'text-start', id: this.text });
+        }
+        w.write({ type: 'text-delta', id: this.text, delta: event.text });
+        return;
+      case 'tool-call':
+        this.endText();
+        this.open.add(event.toolCall.id);
+        w.write({
+          type: 'tool-input-available',
+          toolCallId: event.toolCall.id,
+          toolName: event.toolCall.name,
+          input: event.toolCall.input,
+          dynamic: true,
+        });
+        return;
+      case 'context-changed':
+        this.endText();
+        for (const part of changeParts(event.lines)) w.write(part as SkilltreeUIChunk);
+        return;
+      case 'tool-result': {
+        const { message } = event;
+        if (!this.open.delete(message.toolCallId)) return;
+        const { text } = toolResult(message.content);
+        w.write(
+          message.isError
+            ? { type: 'tool-output-error', toolCallId: message.toolCallId, errorText: text, dynamic: true }
+            : { type: 'tool-output-available', toolCallId: message.toolCallId, output: text, dynamic: true },
+        );
+        return;
+      }
+      case 'finish':
+        this.endStep();
+        w.write({ type: 'finish', finishReason: 'stop' });
+        return;
+      default:
+      // message, skill-loaded/-unloaded (carried by the contextChanged lines), store-changed, warning.
+    }
+  }
+
+  /** The turn failed: calls without a result were not run (the transcript records them so too). */
+  fail(reason: string): void {
+    this.endText();
+    for (const id of this.open) {
+      this.writer.write({ type: 'tool-output-error', toolCallId: id, errorText: reason, dynamic: true });
+    }
+    this.open.clear();
+    this.endStep();
+  }
+}
+
+/**
+ * The UI message stream of one turn. Cancelling it (the client went away) stops the iteration, which
+ * aborts the turn; what the turn recorded until then stays committed and valid.
+ */
+export function turnStream(options: TurnStreamOptions): ReadableStream<SkilltreeUIChunk> {
+  const { events, first, onError, onClose, onCancel } = options;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    onClose?.();
+  };
+  const stream = createUIMessageStream<SkilltreeUIMessage>({
+    onError,
+    execute: async ({ writer }) => {
+      const chunks = new ChunkWriter(writer);
+      writer.write({ type: 'start' });
+      try {
+        if (first && !first.done) chunks.event(first.value);
+        if (!first?.done) {
+          for (;;) {
+            const next = await events.next();
+            if (next.done) break;
+            chunks.event(next.value);
+          }
+        }
+      } catch (error) {
+        chunks.fail('Not run: the turn stopped before this call finished.');
+        throw error;
+      } finally {
+        close();
+      }
+    },
+  });
+  // createUIMessageStream does not hear the consumer cancel: pass the cancel on to the turn.
+  const reader = stream.getReader();
+  return new ReadableStream<SkilltreeUIChunk>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel(reason) {
+      onCancel?.(reason);
+      await events.return?.().catch(() => {});
+      close();
+      await reader.cancel(reason).catch(() => {});
+    },
+  });
+}

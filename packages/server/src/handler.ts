@@ -1,0 +1,313 @@
+/**
+ * `createHandler`: a Web-standard `(Request) => Promise<Response>` that serves skilltree sessions to
+ * the AI SDK's `useChat`. Routes, under `basePath` (default `/api`):
+ *
+ * - `POST /chat`: one turn; the body is what `DefaultChatTransport` sends; the answer is the UI
+ *   message stream (SSE).
+ * - `GET /chat/:id`: the conversation as `UIMessage[]` (a reloaded page restores the chat).
+ * - `DELETE /chat/:id`: deletes the conversation.
+ * - `GET /chat/:id/stream`: 204 (no stream to resume; what `useChat({ resume: true })` asks).
+ * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
+ */
+import type { Sessions } from '@skilltree/core';
+import { createUIMessageStreamResponse } from 'ai';
+import { checkChatId, parseChatBody, readBody } from './body.js';
+import { turnStream } from './chat-stream.js';
+import { errorResponse, HttpError, json, notOurs } from './http.js';
+import { type Limits, resolveLimits } from './limits.js';
+import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
+import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
+
+/** What the server knows about the client beyond the `Request`: its address, as the socket reported it. */
+export interface ClientInfo {
+  /** The peer address of the connection (`socket.remoteAddress`), never a header. */
+  remoteAddress?: string;
+}
+
+/**
+ * A Web-standard request handler. The second argument is optional: {@link toNodeListener} passes the
+ * client's address; frameworks that pass their own context (Next.js) are fine, it is only read for
+ * `remoteAddress`.
+ */
+export type Handler = (request: Request, client?: ClientInfo) => Promise<Response>;
+
+/** Who is asking: a user id, or null for nobody (401). */
+export type Authorize = (
+  request: Request,
+  client: ClientInfo,
+) => string | null | undefined | Promise<string | null | undefined>;
+
+/** Options of {@link createHandler}. */
+export interface HandlerOptions {
+  /** The sessions to serve (`createSessions(...)` from `@skilltree/core`). */
+  sessions: Sessions;
+  /**
+   * Returns the user id of the request (from a cookie, a bearer token, your auth provider…) or null,
+   * which answers 401. A session belongs to the user whose first message created it; to every other
+   * user it does not exist (404). Without `authorize`, the handler serves loopback clients only, all
+   * as the user {@link LOCAL_USER}, and says so when it is created.
+   */
+  authorize?: Authorize;
+  /** Path prefix of the routes. Default `/api` (what `DefaultChatTransport` posts to: `/api/chat`). */
+  basePath?: string;
+  /** Body size, message length, turn rate and history limits (see {@link Limits}). */
+  limits?: Limits;
+  /**
+   * The text the client sees when a turn fails while it streams. Default: a generic sentence (server
+   * details stay on the server; the error goes to `log`). Return `error.message` to show it.
+   */
+  onError?: (error: unknown) => string;
+  /** Where the handler reports (start-up notice, failed turns). Default `console.warn`; `false` for silence. */
+  log?: ((message: string) => void) | false;
+}
+
+/** The user id every loopback client has when the handler has no `authorize`. */
+export const LOCAL_USER = 'local';
+
+const GENERIC_ERROR = 'The agent could not finish this turn. Try again.';
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** A route under the base path: its segments, decoded. */
+type Route =
+  | { name: 'chat' }
+  | { name: 'chat-id'; id: string }
+  | { name: 'chat-stream'; id: string }
+  | { name: 'session'; id: string };
+
+const ALLOW: Record<Route['name'], string> = {
+  chat: 'POST',
+  'chat-id': 'GET, DELETE',
+  'chat-stream': 'GET',
+  session: 'GET',
+};
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'invalid_id', 'Invalid percent-encoding in the path.');
+  }
+}
+
+function route(pathname: string, base: string): Route | null {
+  if (pathname !== base && !pathname.startsWith(`${base}/`)) return null;
+  const segments = pathname.slice(base.length).split('/').slice(1);
+  if (segments.length === 1 && segments[0] === 'chat') return { name: 'chat' };
+  if (segments.length === 2 && segments[0] === 'chat') return { name: 'chat-id', id: checkChatId(decode(segments[1])) };
+  if (segments.length === 3 && segments[0] === 'chat' && segments[2] === 'stream') {
+    return { name: 'chat-stream', id: checkChatId(decode(segments[1])) };
+  }
+  if (segments.length === 2 && segments[0] === 'sessions') {
+    return { name: 'session', id: checkChatId(decode(segments[1])) };
+  }
+  return null;
+}
+
+function normalizeBase(basePath: string): string {
+  const trimmed = basePath.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  if (!trimmed.startsWith('/')) throw new Error(`createHandler: basePath must start with "/" (got "${basePath}").`);
+  return trimmed;
+}
+
+/**
+ * Creates the handler. It works wherever a `(Request) => Response` does: a Hono route, a Next.js route
+ * handler, Deno/Bun, and Node's `http` or Express through {@link toNodeListener}.
+ *
+ * @example
+ * const handler = createHandler({
+ *   sessions: createSessions(<ShopAgent />, { store: sqliteStore({ path: './sessions.db' }), model }),
+ *   authorize: async (request) => (await auth.userFrom(request))?.id ?? null,
+ * });
+ * app.all('/api/*', (c) => handler(c.req.raw));   // Hono
+ */
+export function createHandler(options: HandlerOptions): Handler {
+  const { sessions, authorize } = options;
+  if (!sessions || typeof sessions.stream !== 'function') {
+    throw new Error('createHandler: pass { sessions } made with createSessions() from @skilltree/core.');
+  }
+  const base = normalizeBase(options.basePath ?? '/api');
+  const limits = resolveLimits(options.limits);
+  const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.warn(line)));
+  const onError =
+    options.onError ??
+    ((error: unknown) => {
+      log(`@skilltree/server: a turn failed: ${errorText(error)}`);
+      return GENERIC_ERROR;
+    });
+  if (!authorize) {
+    log(
+      '@skilltree/server: no authorize option, so only loopback clients (127.0.0.1, ::1) are served, all as one user ' +
+        `("${LOCAL_USER}"). Pass authorize(request) => userId to serve other clients.`,
+    );
+  }
+
+  async function identify(request: Request, client: ClientInfo): Promise<string> {
+    if (authorize) {
+      const user = await authorize(request, client);
+      if (typeof user !== 'string' || user === '') {
+        throw new HttpError(401, 'unauthorized', 'Sign in first: this request has no valid credentials.');
+      }
+      return user;
+    }
+    if (client.remoteAddress === undefined) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        'This server has no authorize option and does not know the client address, so it serves nobody. ' +
+          'Pass authorize, or serve it with toNodeListener (which passes the address).',
+      );
+    }
+    if (!isLoopbackAddress(client.remoteAddress)) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        'This server has no authorize option: it serves loopback clients (127.0.0.1, ::1) only.',
+      );
+    }
+    // A page elsewhere must not reach a local server by DNS rebinding or a cross-site request.
+    if (!isLoopbackHost(request.headers.get('host') ?? new URL(request.url).host)) {
+      throw new HttpError(403, 'forbidden', 'This server has no authorize option: use it through localhost.');
+    }
+    if (!isLoopbackOrigin(request.headers.get('origin'))) {
+      throw new HttpError(403, 'forbidden', 'This server has no authorize option: pages on other sites cannot use it.');
+    }
+    return LOCAL_USER;
+  }
+
+  async function chat(request: Request, user: string): Promise<Response> {
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+      throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).');
+    }
+    const { id, text } = parseChatBody(await readBody(request, limits.maxBodyBytes), limits.maxMessageLength);
+    if (limits.rateLimiter) {
+      const decision = await limits.rateLimiter.take(user);
+      if (!decision.ok) {
+        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        throw new HttpError(429, 'rate_limited', `Too many messages: try again in ${seconds} s.`, {
+          'retry-after': String(seconds),
+        });
+      }
+    }
+    const controller = new AbortController();
+    const signal = follow(request.signal, controller);
+    const events = sessions.stream(id, text, { signal, owner: user })[Symbol.asyncIterator]();
+    let first: IteratorResult<unknown>;
+    try {
+      // The first event comes once the turn holds the session: refusals before it get a status.
+      first = await events.next();
+    } catch (error) {
+      const name = error instanceof Error ? error.name : '';
+      if (name === 'SessionNotFoundError') throw new HttpError(404, 'not_found', 'No such chat.');
+      if (name === 'SessionBusyError') {
+        throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
+      }
+      throw error;
+    }
+    let cancelled = false;
+    const stream = turnStream({
+      events: events as AsyncIterator<never>,
+      first: first as IteratorResult<never>,
+      onError: (error) => (cancelled || signal.aborted || isAbort(error) ? 'The turn was stopped.' : onError(error)),
+      onCancel: (reason) => {
+        cancelled = true;
+        controller.abort(reason);
+      },
+    });
+    return createUIMessageStreamResponse({ stream, headers: { 'cache-control': 'no-cache, no-transform' } });
+  }
+
+  async function history(id: string, user: string): Promise<Response> {
+    const info = await sessions.get(id, { owner: user });
+    if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
+    let from = Math.max(0, info.transcriptLength - limits.maxHistoryMessages);
+    const start = from;
+    const messages = [];
+    while (from < info.transcriptLength) {
+      const page = await sessions.messages(id, {
+        from,
+        limit: Math.min(1_000, info.transcriptLength - from),
+        owner: user,
+      });
+      if (page.length === 0) break;
+      messages.push(...page);
+      from += page.length;
+    }
+    // A cut history starts at a user message: no tool result without its call.
+    let skip = 0;
+    if (start > 0) {
+      skip = messages.findIndex((m) => m.role === 'user');
+      if (skip === -1) skip = messages.length;
+    }
+    const ui: SkilltreeUIMessage[] = toUIMessages(messages.slice(skip), { start: start + skip });
+    return json(ui);
+  }
+
+  async function handle(request: Request, client: ClientInfo): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw new HttpError(400, 'bad_request', 'Invalid request URL.');
+    }
+    const found = route(url.pathname, base);
+    if (!found) return notOurs();
+    const method = request.method.toUpperCase();
+    const allowed = ALLOW[found.name].split(', ');
+    if (!allowed.includes(method)) {
+      throw new HttpError(405, 'method_not_allowed', `Use ${ALLOW[found.name]} here.`, { allow: ALLOW[found.name] });
+    }
+    const user = await identify(request, client);
+    switch (found.name) {
+      case 'chat':
+        return chat(request, user);
+      case 'chat-id':
+        if (method === 'DELETE') {
+          if (!(await sessions.delete(found.id, { owner: user })))
+            throw new HttpError(404, 'not_found', 'No such chat.');
+          return new Response(null, { status: 204 });
+        }
+        return history(found.id, user);
+      case 'chat-stream':
+        return new Response(null, { status: 204 });
+      case 'session': {
+        const info = await sessions.get(found.id, { owner: user });
+        if (!info) throw new HttpError(404, 'not_found', 'No such session.');
+        return json(info);
+      }
+    }
+  }
+
+  return async (request, client) => {
+    try {
+      return await handle(request, { remoteAddress: client?.remoteAddress });
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error);
+      log(`@skilltree/server: ${request.method} ${safePath(request.url)} failed: ${errorText(error)}`);
+      return errorResponse(new HttpError(500, 'internal', 'The server failed to answer this request.'));
+    }
+  };
+}
+
+/** `controller`'s signal, aborted also when `outer` aborts (AbortSignal.any, which Node 20.0–20.2 lack). */
+function follow(outer: AbortSignal, controller: AbortController): AbortSignal {
+  if (outer.aborted) controller.abort(outer.reason);
+  else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+  return controller.signal;
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '(invalid url)';
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * `@skilltree/server`: serve skilltree agents to web apps. `createHandler` is a Web-standard
+ * `(Request) => Promise<Response>` that speaks the AI SDK UI message stream, so the AI SDK's `useChat`
+ * talks to a skilltree agent as it would to `streamText`; `toNodeListener` runs it on `node:http`
+ * and Express.
+ *
+ * @packageDocumentation
+ */
+export { CHAT_ID, type ChatRequest, checkChatId, parseChatBody } from './body.js';
+export { type SkilltreeUIChunk, type TurnStreamOptions, turnStream } from './chat-stream.js';
+export {
+  type Authorize,
+  type ClientInfo,
+  createHandler,
+  type Handler,
+  type HandlerOptions,
+  LOCAL_USER,
+} from './handler.js';
+export { HttpError, isUnmatched } from './http.js';
+export {
+  type Limits,
+  type MemoryRateLimiter,
+  type MemoryRateLimiterOptions,
+  memoryRateLimiter,
+  type RateDecision,
+  type RateLimiter,
+} from './limits.js';
+export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
+export {
+  changeParts,
+  type SkilltreeDataParts,
+  type SkilltreeUIMessage,
+  type SkilltreeUIPart,
+  type ToUIMessagesOptions,
+  toUIMessages,
+} from './ui-messages.js';

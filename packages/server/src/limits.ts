@@ -1,0 +1,122 @@
+/**
+ * Per-user limits: how big a request body and a message may be, how many turns a user may start, and
+ * how much history `GET /chat/:id` returns.
+ */
+
+/** Limits of {@link createHandler}. Every field has a default; `turnsPerMinute: false` turns rate limiting off. */
+export interface Limits {
+  /** Largest request body in bytes; larger answers 413. Default 1 MiB (1 048 576). */
+  maxBodyBytes?: number;
+  /** Longest user message in characters; longer answers 413. Default 32 000. */
+  maxMessageLength?: number;
+  /**
+   * Turns one user may start per minute (a token bucket of this size that refills evenly); more
+   * answer 429 with `Retry-After`. Default 30. `false`: no limit. Ignored when `rateLimiter` is set.
+   */
+  turnsPerMinute?: number | false;
+  /**
+   * Decides whether a user may start a turn. Default: {@link memoryRateLimiter} with `turnsPerMinute`,
+   * which counts per process; give several processes a shared limiter (e.g. on Redis) to count across them.
+   */
+  rateLimiter?: RateLimiter;
+  /** Most messages of the transcript `GET /chat/:id` converts (the newest ones). Default 1 000. */
+  maxHistoryMessages?: number;
+}
+
+/** The answer of a {@link RateLimiter}. */
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
+
+/** Decides whether a key (a user id) may take one more turn now. */
+export interface RateLimiter {
+  take(key: string): RateDecision | Promise<RateDecision>;
+}
+
+/** Options of {@link memoryRateLimiter}. */
+export interface MemoryRateLimiterOptions {
+  /** Turns per minute, refilled evenly; also the burst size. */
+  perMinute: number;
+  /** Milliseconds since some epoch; for tests. Default `Date.now`. */
+  now?: () => number;
+  /** Most keys kept; full buckets are dropped first when there are more. Default 100 000. */
+  maxKeys?: number;
+}
+
+/** The in-process limiter: it decides at once. */
+export interface MemoryRateLimiter extends RateLimiter {
+  take(key: string): RateDecision;
+}
+
+/**
+ * A token bucket per key in this process: `perMinute` tokens, one more every `60 000 / perMinute` ms.
+ *
+ * @example
+ * const limiter = memoryRateLimiter({ perMinute: 10 });
+ * limiter.take('user-42'); // { ok: true }
+ */
+export function memoryRateLimiter(options: MemoryRateLimiterOptions): MemoryRateLimiter {
+  const { perMinute, now = Date.now, maxKeys = 100_000 } = options;
+  if (!(perMinute > 0)) throw new Error(`memoryRateLimiter: perMinute must be a positive number (got ${perMinute}).`);
+  const interval = 60_000 / perMinute;
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const refill = (bucket: { tokens: number; at: number }, t: number) => {
+    bucket.tokens = Math.min(perMinute, bucket.tokens + (t - bucket.at) / interval);
+    bucket.at = t;
+  };
+  const prune = (t: number) => {
+    for (const [key, bucket] of buckets) {
+      refill(bucket, t);
+      if (bucket.tokens >= perMinute) buckets.delete(key);
+    }
+    // Still too many: drop the oldest (a new key starts full, so at worst they get a fresh bucket).
+    for (const key of buckets.keys()) {
+      if (buckets.size < maxKeys) break;
+      buckets.delete(key);
+    }
+  };
+  return {
+    take(key: string): RateDecision {
+      const t = now();
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        if (buckets.size >= maxKeys) prune(t);
+        bucket = { tokens: perMinute, at: t };
+        buckets.set(key, bucket);
+      }
+      refill(bucket, t);
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return { ok: true };
+      }
+      return { ok: false, retryAfterMs: Math.ceil((1 - bucket.tokens) * interval) };
+    },
+  };
+}
+
+/** The limits in effect. */
+export interface ResolvedLimits {
+  maxBodyBytes: number;
+  maxMessageLength: number;
+  maxHistoryMessages: number;
+  rateLimiter: RateLimiter | null;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(typeof value === 'number' && value > 0)) {
+    throw new Error(`createHandler: limits.${name} must be a positive number (got ${String(value)}).`);
+  }
+  return value;
+}
+
+/** Fills in the defaults and checks the values. */
+export function resolveLimits(limits: Limits = {}): ResolvedLimits {
+  const perMinute = limits.turnsPerMinute ?? 30;
+  return {
+    maxBodyBytes: positive('maxBodyBytes', limits.maxBodyBytes, 1_048_576),
+    maxMessageLength: positive('maxMessageLength', limits.maxMessageLength, 32_000),
+    maxHistoryMessages: Math.floor(positive('maxHistoryMessages', limits.maxHistoryMessages, 1_000)),
+    rateLimiter:
+      limits.rateLimiter ??
+      (perMinute === false ? null : memoryRateLimiter({ perMinute: positive('turnsPerMinute', perMinute, 30) })),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * A skilltree transcript as the AI SDK's `UIMessage[]`: what `GET /chat/:id` answers, and the shape
+ * the live stream builds on the client. Both go through the functions here, so a page reloaded after
+ * a turn shows exactly what it showed while the turn streamed.
+ */
+import { CONTEXT_CHANGED, type Message, splitContextChanges } from '@skilltree/core';
+import type { UIMessage } from 'ai';
+
+/**
+ * The `data-*` parts a skilltree chat carries, by name (the AI SDK's `UIDataTypes`):
+ * - `skill-loaded` / `skill-unloaded`: a skill entered or left the model's context;
+ * - `context-changed`: the `contextChanged … added:` lines a tool call (or the user's message) recorded.
+ */
+export type SkilltreeDataParts = {
+  'skill-loaded': { name: string };
+  'skill-unloaded': { name: string };
+  'context-changed': { lines: string[] };
+};
+
+/** A `UIMessage` of a skilltree chat: text, `dynamic-tool` parts, `step-start` parts and {@link SkilltreeDataParts}. */
+export type SkilltreeUIMessage = UIMessage<unknown, SkilltreeDataParts>;
+
+/** One part of a {@link SkilltreeUIMessage}. */
+export type SkilltreeUIPart = SkilltreeUIMessage['parts'][number];
+
+const LIFECYCLE = new RegExp(`^${CONTEXT_CHANGED} ([a-zA-Z0-9_-]{1,64}) (loaded|unloaded)$`);
+
+/**
+ * The data parts for a message's `contextChanged` lines, in order: each load or unload as its own
+ * typed part, and the lines the context gained as one `data-context-changed` part.
+ *
+ * @example
+ * changeParts(['contextChanged notes loaded', 'contextChanged notes added: Notes: milk']);
+ * // [{ type: 'data-skill-loaded', data: { name: 'notes' } },
+ * //  { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: milk'] } }]
+ */
+export function changeParts(lines: readonly string[]): SkilltreeUIPart[] {
+  const parts: SkilltreeUIPart[] = [];
+  let added: string[] = [];
+  const flush = () => {
+    if (added.length > 0) parts.push({ type: 'data-context-changed', data: { lines: added } });
+    added = [];
+  };
+  for (const line of lines) {
+    const lifecycle = LIFECYCLE.exec(line);
+    if (lifecycle) {
+      flush();
+      parts.push({ type: `data-skill-${lifecycle[2] as 'loaded' | 'unloaded'}`, data: { name: lifecycle[1] } });
+    } else {
+      added.push(line);
+    }
+  }
+  flush();
+  return parts;
+}
+
+/** A tool message's result, as a tool part's output or error text, and its `contextChanged` lines. */
+export function toolResult(content: string): { text: string; changes: string[] } {
+  return splitContextChanges(content);
+}
+
+/** Options of {@link toUIMessages}. */
+export interface ToUIMessagesOptions {
+  /** The index of `messages[0]` in the whole transcript; message ids are `m<index>`. Default 0. */
+  start?: number;
+}
+
+/**
+ * Converts transcript messages (oldest first, starting at a user message) to `UIMessage[]`: each user
+ * message becomes a user message with one text part; the assistant and tool messages up to the next
+ * user message become one assistant message with a `step-start` part per model call, its text, a
+ * `dynamic-tool` part per call (`output-available`, or `output-error` when the result is an error),
+ * and data parts for the `contextChanged` lines each result recorded. Lines recorded with a user
+ * message open the assistant message that answers it.
+ *
+ * @example
+ * const messages = await sessions.messages('chat-1', { limit: 1000, owner: 'user-42' });
+ * const ui = toUIMessages(messages);
+ */
+export function toUIMessages(messages: readonly Message[], options: ToUIMessagesOptions = {}): SkilltreeUIMessage[] {
+  const start = options.start ?? 0;
+  const out: SkilltreeUIMessage[] = [];
+  let assistant: SkilltreeUIMessage | null = null;
+  /** `contextChanged` lines of the last user message, for the assistant message that follows. */
+  let carried: string[] = [];
+  /** Calls of the current step that have no result yet, in order. */
+  let pending: { id: string; name: string; input: unknown }[] = [];
+
+  const flushPending = () => {
+    if (!assistant) return;
+    for (const call of pending) {
+      assistant.parts.push({
+        type: 'dynamic-tool',
+        toolName: call.name,
+        toolCallId: call.id,
+        state: 'input-available',
+        input: call.input,
+      });
+    }
+    pending = [];
+  };
+  const open = (index: number): SkilltreeUIMessage => {
+    if (assistant) return assistant;
+    assistant = { id: `m${start + index}`, role: 'assistant', parts: changeParts(carried) };
+    carried = [];
+    out.push(assistant);
+    return assistant;
+  };
+
+  messages.forEach((message, index) => {
+    if (message.role === 'user') {
+      flushPending();
+      if (carried.length > 0) open(index);
+      const { text, changes } = splitContextChanges(message.content);
+      out.push({ id: `m${start + index}`, role: 'user', parts: [{ type: 'text', text }] });
+      assistant = null;
+      carried = changes;
+      return;
+    }
+    const target = open(index);
+    if (message.role === 'assistant') {
+      flushPending();
+      target.parts.push({ type: 'step-start' });
+      if (message.content !== '') target.parts.push({ type: 'text', text: message.content, state: 'done' });
+      pending = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, input: call.input }));
+      return;
+    }
+    const at = pending.findIndex((call) => call.id === message.toolCallId);
+    const call = at === -1 ? { id: message.toolCallId, name: message.name, input: undefined } : pending[at];
+    if (at !== -1) pending.splice(at, 1);
+    const { text, changes } = toolResult(message.content);
+    target.parts.push(
+      message.isError
+        ? {
+            type: 'dynamic-tool',
+            toolName: call.name,
+            toolCallId: call.id,
+            state: 'output-error',
+            input: call.input,
+            errorText: text,
+          }
+        : {
+            type: 'dynamic-tool',
+            toolName: call.name,
+            toolCallId: call.id,
+            state: 'output-available',
+            input: call.input,
+            output: text,
+          },
+    );
+    target.parts.push(...changeParts(changes));
+  });
+  flushPending();
+  if (carried.length > 0) {
+    out.push({ id: `m${start + messages.length}`, role: 'assistant', parts: changeParts(carried) });
+  }
+  return out;
+}

@@ -1,0 +1,269 @@
+/**
+ * Shared test pieces: a notes agent, a rule-driven model (no script to run out of), a handler on a
+ * real loopback server, and a client made of the `ai` package's own transport and stream reader.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Agent,
+  createAgentStore,
+  createSessions,
+  Instructions,
+  type Message,
+  type Model,
+  type ModelRequest,
+  type ModelStreamPart,
+  memoryStore,
+  type Sessions,
+  type SessionsOptions,
+  Skill,
+  Text,
+  Tool,
+  useAgentStore,
+} from '@skilltree/core';
+import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
+import { z } from 'zod';
+import { createHandler, type HandlerOptions, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+
+const notes = createAgentStore('notes', () => ({ items: [] as string[] }));
+
+function Notes() {
+  const items = useAgentStore(notes, (s) => s.items);
+  return (
+    <>
+      <Instructions>Keep the user's notes.</Instructions>
+      <Text>Notes: {items.join(', ') || 'none'}</Text>
+      <Tool
+        name="add_note"
+        description="Add a note"
+        input={z.object({ text: z.string() })}
+        run={({ text }, ctx) => {
+          notes.of(ctx).setState((s) => ({ items: [...s.items, text] }));
+          return `added ${text}`;
+        }}
+      />
+      <Tool
+        name="explode"
+        description="Always fails"
+        run={() => {
+          throw new Error('the fuse was lit');
+        }}
+      />
+      <Tool
+        name="wait"
+        description="Waits until the turn is aborted"
+        run={(_input, ctx) =>
+          new Promise<string>((_resolve, reject) => {
+            waiting.count++;
+            ctx.signal.addEventListener('abort', () => reject(new Error('aborted while waiting')), { once: true });
+          })
+        }
+      />
+    </>
+  );
+}
+
+/** How many `wait` calls have started (a test waits for one before it disconnects). */
+export const waiting = { count: 0 };
+
+/** The agent every test serves: one skill, `notes`. */
+export function NotesAgent() {
+  return (
+    <Agent>
+      <Instructions>You help with notes.</Instructions>
+      <Skill name="notes" description="Keep notes">
+        <Notes />
+      </Skill>
+    </Agent>
+  );
+}
+
+type Step = { text?: string; toolCalls?: { id: string; name: string; input: unknown }[] };
+
+/** What the rule model does at `step` (0-based, model calls since the user's message) for `text`. */
+function decide(text: string, step: number): Step | 'fail' | 'wait' {
+  const read = { id: 'r', name: 'read_skill', input: { name: 'notes' } };
+  const note = /^note (.+)$/.exec(text);
+  if (note) {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'a', name: 'add_note', input: { text: note[1] } }] };
+    return { text: `Noted: ${note[1]}.` };
+  }
+  if (text === 'two notes') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) {
+      return {
+        text: 'Adding both.',
+        toolCalls: [
+          { id: 'a', name: 'add_note', input: { text: 'one' } },
+          { id: 'b', name: 'add_note', input: { text: 'two' } },
+        ],
+      };
+    }
+    return { text: 'Both added.' };
+  }
+  if (text === 'explode') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'x', name: 'explode', input: {} }] };
+    return { text: 'That failed.' };
+  }
+  if (text === 'wait') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'w', name: 'wait', input: {} }] };
+    return 'wait';
+  }
+  if (text === 'fail') {
+    if (step === 0) return { toolCalls: [read] };
+    return 'fail';
+  }
+  return { text: `echo: ${text}` };
+}
+
+function situation(req: ModelRequest): { text: string; step: number } {
+  let last = req.messages.length - 1;
+  while (last >= 0 && req.messages[last].role !== 'user') last--;
+  const user = req.messages[last] as Extract<Message, { role: 'user' }>;
+  const text = user.content.split('\n')[0];
+  const step = req.messages.slice(last + 1).filter((m) => m.role === 'assistant').length;
+  return { text, step };
+}
+
+/** A model that follows fixed rules on the user's message: it never runs out, and streams its text in pieces. */
+export function ruleModel(): Model {
+  return {
+    name: 'rules',
+    async generate(req) {
+      const { text, step } = situation(req);
+      const decision = decide(text, step);
+      if (decision === 'fail') throw new Error('the model is down');
+      if (decision === 'wait') throw new Error('unexpected wait');
+      return { text: decision.text ?? '', toolCalls: decision.toolCalls ?? [] };
+    },
+    async *stream(req, { signal }): AsyncIterable<ModelStreamPart> {
+      const { text, step } = situation(req);
+      const decision = decide(text, step);
+      if (decision === 'fail') throw new Error('the model is down');
+      if (decision === 'wait') {
+        await new Promise((_r, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
+        return;
+      }
+      if (decision.text) {
+        const words = decision.text.split(/(?<= )/);
+        for (const word of words) yield { type: 'text-delta', text: word };
+      }
+      for (const call of decision.toolCalls ?? []) yield { type: 'tool-call', ...call };
+      yield { type: 'finish', usage: { inputTokens: 10, outputTokens: 5 } };
+    },
+  };
+}
+
+/** A handler on a real server on 127.0.0.1 (a loopback client, as the handler sees it). */
+export interface TestServer {
+  url: string;
+  sessions: Sessions;
+  server: Server;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Starts sessions of the notes agent and a handler over them. */
+export async function startServer(
+  options: Partial<HandlerOptions> & { sessionsOptions?: SessionsOptions } = {},
+): Promise<TestServer> {
+  const { sessionsOptions, ...handlerOptions } = options;
+  const sessions = createSessions(<NotesAgent />, { store: memoryStore(), model: ruleModel(), ...sessionsOptions });
+  const logs: string[] = [];
+  const handler = createHandler({
+    sessions,
+    authorize: (request) => request.headers.get('x-user'),
+    log: (line) => logs.push(line),
+    ...handlerOptions,
+  });
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    sessions,
+    server,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sessions.close();
+    },
+  };
+}
+
+/** A user message as useChat makes it. */
+export function userMessage(text: string, id = `u-${Math.random().toString(36).slice(2)}`): SkilltreeUIMessage {
+  return { id, role: 'user', parts: [{ type: 'text', text }] };
+}
+
+/** The `ai` package's own client: `DefaultChatTransport` sends, `readUIMessageStream` reads. */
+export function client(url: string, user: string | null = 'alice') {
+  const transport = new DefaultChatTransport<SkilltreeUIMessage>({
+    api: `${url}/api/chat`,
+    headers: user === null ? {} : { 'x-user': user },
+  });
+  return {
+    transport,
+    /** Sends `text` to chat `chatId` and reads the whole reply: the final assistant message and every chunk. */
+    async send(chatId: string, text: string, signal?: AbortSignal) {
+      const stream = await transport.sendMessages({
+        chatId,
+        messages: [userMessage(text)],
+        trigger: 'submit-message',
+        messageId: undefined,
+        abortSignal: signal,
+      });
+      const chunks: UIMessageChunk[] = [];
+      const errors: unknown[] = [];
+      const tapped = stream.pipeThrough(
+        new TransformStream<UIMessageChunk, UIMessageChunk>({
+          transform(chunk, controller) {
+            chunks.push(chunk);
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      let message: SkilltreeUIMessage | undefined;
+      for await (const m of readUIMessageStream<SkilltreeUIMessage>({
+        stream: tapped,
+        onError: (e) => errors.push(e),
+      })) {
+        message = m;
+      }
+      return { message: message as SkilltreeUIMessage, chunks, errors };
+    },
+    /** `GET /api/chat/:id` */
+    async history(chatId: string): Promise<Response> {
+      return fetch(`${url}/api/chat/${encodeURIComponent(chatId)}`, {
+        headers: user === null ? {} : { 'x-user': user },
+      });
+    },
+  };
+}
+
+/** A JSON-roundtripped copy: drops `undefined` fields the stream reader leaves on parts. */
+export function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Every tool call in `messages` has exactly one result after it. */
+export function transcriptIsValid(messages: Message[]): boolean {
+  const open = new Set<string>();
+  for (const m of messages) {
+    if (m.role === 'assistant') for (const call of m.toolCalls ?? []) open.add(call.id);
+    if (m.role === 'tool' && !open.delete(m.toolCallId)) return false;
+    if (m.role === 'user' && open.size > 0) return false;
+  }
+  return open.size === 0;
+}
+
+/** Reads a Response's UI message stream as raw SSE text (for header and wire checks). */
+export async function chunksOf(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
+  const out: UIMessageChunk[] = [];
+  for await (const chunk of stream as unknown as AsyncIterable<UIMessageChunk>) out.push(chunk);
+  return out;
+}
