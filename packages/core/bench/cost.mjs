@@ -14,11 +14,13 @@ import { anthropicRequestBody } from '../../models/dist/anthropic.js';
 import { openaiRequestBody } from '../../models/dist/openai.js';
 import { createSession, estimateCost, PRICES } from '../dist/index.js';
 import { addUsage, anthropicCache, openaiCache } from './cost/cache.mjs';
+import { checkSimulators } from './cost/check.mjs';
 import { legacyAnthropicBody, treeOrder } from './cost/legacy.mjs';
 import { OpsAgent, planConversation, planModel, SKILL_NAMES } from './cost/long-conversation.mjs';
 import { measureTokenizer } from './cost/tokens.mjs';
 
 const started = performance.now();
+checkSimulators();
 const ANTHROPIC = 'claude-sonnet-4-5';
 const OPENAI = 'gpt-4o';
 const OPENAI_OTHERS = ['gpt-4.1', 'gpt-5'];
