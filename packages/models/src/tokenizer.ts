@@ -7,10 +7,6 @@
  * `@skilltree/models` to use this entry point. The encoding's tables (1–2 MB) load on the first
  * `openaiTokenizer()` call for that encoding, never when the package is imported.
  *
- * @example
- * import { openaiTokenizer } from '@skilltree/models/tokenizer';
- * const session = createSession(<Agent />, { maxTranscriptTokens: 30_000, tokenizer: openaiTokenizer('gpt-4.1') });
- *
  * @packageDocumentation
  */
 import { createRequire } from 'node:module';
@@ -82,6 +78,10 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
  * each message's count, so a message is counted once.
  *
  * @throws when `gpt-tokenizer` is not installed.
+ *
+ * @example
+ * import { openaiTokenizer } from '@skilltree/models/tokenizer';
+ * const session = createSession(<Agent />, { maxTranscriptTokens: 30_000, tokenizer: openaiTokenizer('gpt-4.1') });
  */
 export function openaiTokenizer(model?: string): Tokenizer {
   const encoding = openaiEncoding(model);
