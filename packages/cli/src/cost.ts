@@ -1,0 +1,81 @@
+/**
+ * The per-turn cost line: tokens, the cached share and an estimate, priced with `--price` or with
+ * core's dated `PRICES` table by the model's name.
+ */
+import { estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
+import { CliError, USAGE_ERROR } from './errors.js';
+import type { Style } from './print.js';
+
+/** A price and where it came from, for the line's label. */
+export interface PriceChoice {
+  price: Price;
+  /** e.g. `claude-sonnet-4-5, list prices of 2025-11-01`, or `--price`. */
+  label: string;
+}
+
+const listed = (name: string): PriceChoice => ({
+  price: PRICES.models[name],
+  label: `${name}, list prices of ${PRICES.asOf}`,
+});
+
+/**
+ * Parses `--price`: a model name from `PRICES`, or `input,output[,cacheRead[,cacheWrite]]` in US
+ * dollars per million tokens. Throws a usage error otherwise.
+ */
+export function parsePrice(spec: string): PriceChoice {
+  const name = spec.trim();
+  if (PRICES.models[name]) return listed(name);
+  const parts = name.split(',').map((p) => p.trim());
+  const numbers = parts.map(Number);
+  if (parts.length >= 2 && parts.length <= 4 && parts.every((p) => p !== '') && numbers.every((n) => n >= 0)) {
+    const [input, output, cacheRead, cacheWrite] = numbers;
+    const price: Price = { input, output };
+    if (cacheRead !== undefined) price.cacheRead = cacheRead;
+    if (cacheWrite !== undefined) price.cacheWrite = cacheWrite;
+    return { price, label: '--price' };
+  }
+  throw new CliError(
+    `--price needs a model from the price table (${Object.keys(PRICES.models).join(', ')}) or "input,output[,cacheRead[,cacheWrite]]" in dollars per million tokens, e.g. 3,15,0.3,3.75 (got "${spec}").`,
+    USAGE_ERROR,
+  );
+}
+
+/**
+ * The `PRICES` entry for a model name such as `anthropic:claude-sonnet-4-5-20250929`: the provider
+ * prefix is dropped, then the longest table name the id starts with wins (so `gpt-4.1-mini` is not
+ * priced as `gpt-4.1`). Undefined when none fits.
+ */
+export function priceForModel(modelName: string | undefined): PriceChoice | undefined {
+  if (!modelName) return undefined;
+  const id = modelName.includes(':') ? modelName.slice(modelName.indexOf(':') + 1) : modelName;
+  const match = Object.keys(PRICES.models)
+    .filter((name) => id === name || id.startsWith(`${name}-`))
+    .sort((a, b) => b.length - a.length)[0];
+  return match ? listed(match) : undefined;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const share = (part: number, whole: number) => `${Math.round((part / whole) * 100)}%`;
+
+/** `$0.0093` below a dollar, `$1.24` above. */
+export function dollars(amount: number): string {
+  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
+}
+
+/**
+ * One line for a turn's usage, or null when the model reported none:
+ * `⌁ 12,840 in (81% cache read, 9% written) · 212 out · ≈ $0.0093 (claude-sonnet-4-5, list prices of 2025-11-01)`.
+ * Without a price the estimate is left out.
+ */
+export function usageLine(usage: Usage | undefined, price: PriceChoice | undefined, style: Style): string | null {
+  if (!usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return null;
+  const input = usage.inputTokens ?? 0;
+  const parts: string[] = [];
+  const cache: string[] = [];
+  if (input > 0 && usage.cacheReadTokens !== undefined) cache.push(`${share(usage.cacheReadTokens, input)} cache read`);
+  if (input > 0 && usage.cacheWriteTokens !== undefined) cache.push(`${share(usage.cacheWriteTokens, input)} written`);
+  parts.push(`${count(input)} in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}`);
+  parts.push(`${count(usage.outputTokens ?? 0)} out`);
+  if (price) parts.push(`≈ ${dollars(estimateCost(usage, price.price).total)} (${price.label})`);
+  return style.dim(`  ⌁ ${parts.join(' · ')}`);
+}

@@ -1,0 +1,68 @@
+/**
+ * Rule: the per-turn cost line shows every input token, the shares read from and written to the
+ * cache, the output tokens, and `estimateCost` with `--price` or the `PRICES` entry of the model.
+ */
+import { PRICES } from '@skilltree/core';
+import { describe, expect, it } from 'vitest';
+import { dollars, parsePrice, priceForModel, usageLine } from '../src/cost.js';
+import { createStyle } from '../src/print.js';
+
+const plain = createStyle({ isTTY: false, write: () => {} }, {});
+
+describe('the cost line', () => {
+  it('shows input with its cache-read and written shares, output, and the estimate with its source', () => {
+    const line = usageLine(
+      { inputTokens: 12_840, cacheReadTokens: 10_400, cacheWriteTokens: 1_156, outputTokens: 212 },
+      priceForModel('anthropic:claude-sonnet-4-5'),
+      plain,
+    );
+    // (1,284 uncached × $3 + 10,400 × $0.30 + 1,156 × $3.75 + 212 × $15) per million = $0.0145.
+    expect(line).toBe(
+      `  ⌁ 12,840 in (81% cache read, 9% written) · 212 out · ≈ $0.0145 (claude-sonnet-4-5, list prices of ${PRICES.asOf})`,
+    );
+  });
+
+  it('leaves out what the provider does not report: OpenAI reports no cache writes', () => {
+    // (976 uncached × $2.50 + 1,024 × $1.25 + 50 × $10) per million = $0.0042.
+    const line = usageLine(
+      { inputTokens: 2_000, cacheReadTokens: 1_024, outputTokens: 50 },
+      parsePrice('gpt-4o'),
+      plain,
+    );
+    expect(line).toBe(`  ⌁ 2,000 in (51% cache read) · 50 out · ≈ $0.0042 (gpt-4o, list prices of ${PRICES.asOf})`);
+  });
+
+  it('shows tokens only when no price is known, and nothing when the model reports no usage', () => {
+    expect(usageLine({ inputTokens: 100, outputTokens: 5 }, undefined, plain)).toBe('  ⌁ 100 in · 5 out');
+    expect(usageLine(undefined, undefined, plain)).toBeNull();
+    expect(usageLine({}, undefined, plain)).toBeNull();
+  });
+});
+
+describe('prices', () => {
+  it('finds the PRICES entry by model name: provider prefix dropped, dated ids and the longest name win', () => {
+    expect(priceForModel('anthropic:claude-sonnet-4-5-20250929')?.price).toEqual(PRICES.models['claude-sonnet-4-5']);
+    expect(priceForModel('openai:gpt-4.1-mini')?.price).toEqual(PRICES.models['gpt-4.1-mini']);
+    expect(priceForModel('gpt-4.1')?.price).toEqual(PRICES.models['gpt-4.1']);
+    expect(priceForModel('ollama:qwen3:8b')).toBeUndefined();
+    expect(priceForModel('scripted')).toBeUndefined();
+    expect(priceForModel(undefined)).toBeUndefined();
+  });
+
+  it('--price takes a table name or input,output[,cacheRead[,cacheWrite]] per million tokens', () => {
+    expect(parsePrice('claude-haiku-4-5').price).toEqual(PRICES.models['claude-haiku-4-5']);
+    expect(parsePrice('3, 15, 0.3, 3.75')).toEqual({
+      price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      label: '--price',
+    });
+    expect(parsePrice('0.5,1.5').price).toEqual({ input: 0.5, output: 1.5 });
+    for (const bad of ['cheap', '3', '3,x', '1,2,3,4,5', '-1,2', '3,,1']) {
+      expect(() => parsePrice(bad)).toThrow('--price needs a model from the price table');
+    }
+  });
+
+  it('writes dollars with four decimals below one dollar and two above', () => {
+    expect(dollars(0.00931)).toBe('$0.0093');
+    expect(dollars(12.345)).toBe('$12.35');
+  });
+});
