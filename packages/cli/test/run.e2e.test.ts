@@ -4,9 +4,8 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
-import type { ServerStep } from './helpers/openai-server.js';
 import { runCli } from './helpers/run-cli.js';
 
 const local = openAIServerPerTest();
