@@ -18,6 +18,7 @@ import { join, relative } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import semver from 'semver';
+import ts from 'typescript';
 import { log, mapLimit, run, shortDir } from './lib/workspace.mjs';
 import { packAll } from './pack-all.mjs';
 
@@ -30,14 +31,6 @@ function packageOf(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
-
-const IMPORT_PATTERNS = [
-  /\bfrom\s*['"]([^'"\n]+)['"]/g,
-  /\bimport\s*['"]([^'"\n]+)['"]/g,
-  /\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g,
-  /\brequire\(\s*['"]([^'"\n]+)['"]\s*\)/g,
-  /\/\/\/\s*<reference\s+types=['"]([^'"\n]+)['"]/g,
-];
 
 function* walk(dir) {
   for (const entry of readdirSync(dir)) {
@@ -59,15 +52,12 @@ function importedPackages(unpacked) {
     }
     for (const file of files) {
       if (!/\.(m?js|cjs|d\.m?ts|d\.cts)$/.test(file)) continue;
-      // Comments hold examples (`import { anthropic } from '@ai-sdk/anthropic'`): drop them first.
-      const text = readFileSync(file, 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .replace(/^\s*\/\/(?!\/\s*<reference).*$/gm, '');
-      for (const pattern of IMPORT_PATTERNS) {
-        for (const match of text.matchAll(pattern)) {
-          const name = packageOf(match[1]);
-          if (name && !found.has(name)) found.set(name, relative(unpacked, file));
-        }
+      // TypeScript's scanner finds import/export/require/import() and `/// <reference types>`,
+      // and skips comments and strings (examples in TSDoc, the templates of create-skilltree).
+      const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+      for (const ref of [...info.importedFiles, ...info.typeReferenceDirectives]) {
+        const name = packageOf(ref.fileName);
+        if (name && !found.has(name)) found.set(name, relative(unpacked, file));
       }
     }
   }
