@@ -11,10 +11,10 @@
 //   (in dependencies or peerDependencies), and has dev versions that satisfy its peer ranges:
 //   a peer range has to allow exactly what the repository tests with.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import semver from 'semver';
@@ -41,7 +41,7 @@ function* walk(dir) {
 }
 
 /** Bare packages imported by the built files (dist/**, bin/**) of an unpacked package. */
-function importedPackages(unpacked) {
+function importedPackages(unpacked, { declarationsOnly = false } = {}) {
   const found = new Map();
   for (const top of ['dist', 'bin']) {
     let files;
@@ -52,6 +52,7 @@ function importedPackages(unpacked) {
     }
     for (const file of files) {
       if (!/\.(m?js|cjs|d\.m?ts|d\.cts)$/.test(file)) continue;
+      if (declarationsOnly && !/\.d\.[mc]?ts$/.test(file)) continue;
       // TypeScript's scanner finds import/export/require/import() and `/// <reference types>`,
       // and skips comments and strings (examples in TSDoc, the templates of create-skilltree).
       const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
@@ -111,6 +112,35 @@ function checkManifest(pkg, manifest, files) {
   return problems;
 }
 
+/** True when the installed package `name` (as `pkg` resolves it) ships its own type declarations. */
+function shipsTypes(pkg, name) {
+  const file = join(pkg.dir, 'node_modules', name, 'package.json');
+  if (!existsSync(file)) return true; // not installed here: nothing to judge
+  const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  if (manifest.types || manifest.typings) return true;
+  if (JSON.stringify(manifest.exports ?? null).includes('"types"')) return true;
+  return existsSync(join(dirname(file), 'index.d.ts'));
+}
+
+/** A package's .d.ts files import a package without types: its `@types/x` must be a dependency. */
+function checkDeclarationTypes(pkg, manifest, unpacked) {
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
+  const problems = [];
+  for (const [name, file] of importedPackages(unpacked, { declarationsOnly: true })) {
+    if (name === manifest.name || name.startsWith('@types/') || shipsTypes(pkg, name)) continue;
+    const typesName = name.startsWith('@') ? `@types/${name.slice(1).replace('/', '__')}` : `@types/${name}`;
+    if (!declared.has(typesName)) {
+      problems.push(
+        `${file} imports types from "${name}", which has none of its own: add ${typesName} to dependencies (users without skipLibCheck need it)`,
+      );
+    }
+  }
+  return problems;
+}
+
 function checkImports(manifest, unpacked) {
   const declared = new Set([
     manifest.name,
@@ -137,6 +167,7 @@ async function checkPackage(entry) {
     const files = readdirSync(unpacked);
     problems.push(...checkManifest(entry, entry.manifest, files));
     problems.push(...checkImports(entry.manifest, unpacked));
+    problems.push(...checkDeclarationTypes(entry, entry.manifest, unpacked));
 
     const data = readFileSync(entry.tarball);
     const tarball = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
