@@ -23,4 +23,10 @@ await session.send('Where is A-1042, and is it in stock?');
 
 for (const message of session.transcript) console.log(show(message));
 console.log('loaded:', session.loadedSkills.join(', '));
-console.log('tools:', session.request().tools.map((t) => t.name).join(', '));
+console.log(
+  'tools:',
+  session
+    .request()
+    .tools.map((t) => t.name)
+    .join(', '),
+);
