@@ -14,6 +14,12 @@ import { Application, Converter, LogLevel } from 'typedoc';
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = join(docsDir, '..');
 
+/** The package name of `packages/<folder>` (`core` → `@skilltree/core`, `create-skilltree` → itself). */
+function packageName(folder: string): string {
+  const manifest = join(repoDir, 'packages', folder, 'package.json');
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name: string }).name : folder;
+}
+
 /** The source file behind each `exports` entry of every package (`./dist/x.js` → `src/x.ts(x)`). */
 export function entryPoints(): string[] {
   const out: string[] = [];
@@ -88,7 +94,7 @@ export async function generateApi(): Promise<Map<string, string>> {
       for (const mod of context.project.children ?? []) {
         mod.name = mod.name.replace(
           /^([\w-]+)\/src(?:\/index)?(\/.+)?$/,
-          (_all, pkg: string, sub = '') => `@skilltree/${pkg}${sub}`,
+          (_all, folder: string, sub = '') => `${packageName(folder)}${sub}`,
         );
       }
     });

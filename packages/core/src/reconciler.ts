@@ -2,6 +2,8 @@
  * The one reconciler instance, and the root container each session renders into: how a tree is
  * rendered, flushed, settled and torn down.
  */
+// First: refuses an unsupported react before react-reconciler touches its internals.
+import './react-version.js';
 import type { ReactNode } from 'react';
 import createReconciler from 'react-reconciler';
 import { ConcurrentRoot } from 'react-reconciler/constants.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const LAYERS: Record<string, string[]> = {
-  types: ['types', 'text', 'cost'],
+  types: ['types', 'text', 'cost', 'react-version'],
   host: ['host', 'owner', 'runtime', 'store', 'components', 'json-schema', 'lru', 'window', 'scripted-model'],
   reconciler: ['host-config', 'reconciler'],
   tree: ['serialize'],

@@ -39,7 +39,10 @@ expect.addSnapshotSerializer({
 });
 
 declare module 'vitest' {
-  // Vitest 4 merges custom matchers through `Matchers<T>`; `T` repeats its own type parameter.
+  // Vitest 4 merges custom matchers through `Matchers<T>` alone: `expect(x).toHaveTool()`,
+  // `expect.not` and the asymmetric `expect.toHaveTool()` all read it. `T` repeats its own type
+  // parameter. Augmenting `AsymmetricMatchersContaining` as well makes vitest's own `ExpectStatic`
+  // extend two different signatures of each matcher: an error in vitest's .d.ts that only projects
+  // without `skipLibCheck` see.
   interface Matchers<T = any> extends SkilltreeMatchers<T> {}
-  interface AsymmetricMatchersContaining extends SkilltreeMatchers<void> {}
 }

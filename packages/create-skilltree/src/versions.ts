@@ -1,0 +1,95 @@
+/**
+ * The versions a scaffolded project pins: every public `@skilltree/*` package at the version this
+ * release of `create-skilltree` was built with, and the third-party packages at the exact versions
+ * the skilltree repository tests with on Node 20 (react 19, zod 4, vitest 4, TypeScript 6).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Versions a scaffolded project uses. */
+export interface Versions {
+  /** Public packages of the skilltree repository, name → version. */
+  skilltree: Record<string, string>;
+  /** Third-party packages, exact versions tested together. */
+  tools: {
+    react: string;
+    zod: string;
+    vitest: string;
+    typescript: string;
+    tsx: string;
+    '@types/react': string;
+    '@types/node': string;
+  };
+}
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function readManifest(file: string): Manifest {
+  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+}
+
+function exact(name: string, value: string | undefined, where: string): string {
+  if (!value || !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(value)) {
+    throw new Error(`create-skilltree: ${where} must pin ${name} to an exact version (found ${value ?? 'nothing'}).`);
+  }
+  return value;
+}
+
+/**
+ * Reads the versions from a skilltree checkout: `root` is the repository root (with `packages/*`).
+ * The build writes the result to `dist/versions.json`.
+ */
+export function workspaceVersions(root: string): Versions {
+  const packagesDir = join(root, 'packages');
+  const manifests = new Map<string, Manifest>();
+  for (const entry of readdirSync(packagesDir)) {
+    const file = join(packagesDir, entry, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = readManifest(file);
+    if (manifest.private !== true) manifests.set(manifest.name, manifest);
+  }
+  const skilltree: Record<string, string> = {};
+  for (const [name, manifest] of [...manifests].sort(([a], [b]) => a.localeCompare(b))) {
+    if (name !== 'create-skilltree') skilltree[name] = manifest.version;
+  }
+  const core = manifests.get('@skilltree/core');
+  const testing = manifests.get('@skilltree/testing');
+  const cli = manifests.get('@skilltree/cli');
+  if (!core || !testing || !cli) throw new Error('create-skilltree: packages/core, testing and cli are needed.');
+  const rootManifest = readManifest(join(root, 'package.json'));
+  return {
+    skilltree,
+    tools: {
+      react: exact('react', core.devDependencies?.react, 'packages/core devDependencies'),
+      zod: exact('zod', core.devDependencies?.zod, 'packages/core devDependencies'),
+      vitest: exact('vitest', testing.devDependencies?.vitest, 'packages/testing devDependencies'),
+      typescript: exact('typescript', rootManifest.devDependencies?.typescript, 'the root devDependencies'),
+      tsx: exact('tsx', cli.dependencies?.tsx, 'packages/cli dependencies'),
+      '@types/react': exact('@types/react', core.devDependencies?.['@types/react'], 'packages/core devDependencies'),
+      '@types/node': exact('@types/node', core.devDependencies?.['@types/node'], 'packages/core devDependencies'),
+    },
+  };
+}
+
+let cached: Versions | undefined;
+
+/**
+ * The versions this copy of `create-skilltree` pins: `dist/versions.json` when it was built, else
+ * (running from the sources inside the repository) read from the checkout.
+ */
+export function bundledVersions(): Versions {
+  if (cached) return cached;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const file = join(here, 'versions.json');
+  cached = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Versions)
+    : workspaceVersions(join(here, '..', '..', '..'));
+  return cached;
+}

@@ -1,0 +1,152 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import {
+  bundledVersions,
+  createProject,
+  detectPackageManager,
+  findTarballs,
+  type Io,
+  main,
+  toPackageName,
+  workspaceVersions,
+} from '../src/index.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'create-skilltree-test-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function io(cwd: string, env: Record<string, string> = {}): Io & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  return {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    stdin,
+    env,
+    cwd,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const manifest = (project: string) => JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+
+test('writes the project with the scripts, and pins the versions the repository tests with', async () => {
+  const session = io(dir);
+  expect(await main(['my-agent'], session)).toBe(0);
+  const project = join(dir, 'my-agent');
+  const pkg = manifest(project);
+  const versions = bundledVersions();
+
+  expect(pkg.name).toBe('my-agent');
+  expect(pkg.type).toBe('module');
+  expect(pkg.scripts).toEqual({
+    dev: 'skilltree dev agent.tsx',
+    chat: 'skilltree chat agent.tsx',
+    demo: 'skilltree run agent.tsx',
+    test: 'vitest run',
+    typecheck: 'tsc --noEmit',
+  });
+  expect(pkg.dependencies).toEqual({
+    '@skilltree/core': `^${versions.skilltree['@skilltree/core']}`,
+    react: versions.tools.react,
+    zod: versions.tools.zod,
+  });
+  expect(pkg.devDependencies['@skilltree/cli']).toBe(`^${versions.skilltree['@skilltree/cli']}`);
+  expect(pkg.devDependencies['@skilltree/testing']).toBe(`^${versions.skilltree['@skilltree/testing']}`);
+  expect(pkg.devDependencies.vitest).toMatch(/^4\.\d+\.\d+$/);
+  expect(pkg.overrides).toBeUndefined();
+
+  for (const file of ['agent.tsx', 'agent.test.tsx', 'tsconfig.json', 'README.md', '.gitignore']) {
+    expect(readFileSync(join(project, file), 'utf8').length).toBeGreaterThan(0);
+  }
+  const tsconfig = JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'));
+  expect(tsconfig.compilerOptions.strict).toBe(true);
+  expect(tsconfig.compilerOptions.skipLibCheck).toBeUndefined();
+  expect(readFileSync(join(project, 'agent.tsx'), 'utf8')).toMatch(/createAgentStore/);
+  expect(session.out()).toContain('npm install');
+  expect(session.out()).toContain('npm test');
+});
+
+test('the versions come from the checkout: the packages of packages/* and what they test with', () => {
+  const versions = workspaceVersions(join(import.meta.dirname, '..', '..', '..'));
+  const core = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'core', 'package.json'), 'utf8'));
+  expect(versions.skilltree['@skilltree/core']).toBe(core.version);
+  expect(versions.tools.react).toBe(core.devDependencies.react);
+  expect(versions.skilltree).not.toHaveProperty('create-skilltree');
+});
+
+test('--from writes file: specs and overrides every @skilltree package to its tarball', async () => {
+  const packs = join(dir, 'packs');
+  mkdirSync(packs);
+  for (const f of ['skilltree-core-0.1.0.tgz', 'skilltree-testing-0.1.0.tgz', 'skilltree-cli-0.1.0.tgz']) {
+    writeFileSync(join(packs, f), '');
+  }
+  writeFileSync(join(packs, 'skilltree-agent-skills-0.2.0-beta.1.tgz'), '');
+  writeFileSync(join(packs, 'create-skilltree-0.1.0.tgz'), '');
+
+  expect(await main(['app', '--from', 'packs'], io(dir))).toBe(0);
+  const pkg = manifest(join(dir, 'app'));
+  expect(pkg.dependencies['@skilltree/core']).toBe(`file:${join(packs, 'skilltree-core-0.1.0.tgz')}`);
+  expect(pkg.devDependencies['@skilltree/cli']).toBe(`file:${join(packs, 'skilltree-cli-0.1.0.tgz')}`);
+  expect(pkg.overrides).toEqual({
+    '@skilltree/agent-skills': `file:${join(packs, 'skilltree-agent-skills-0.2.0-beta.1.tgz')}`,
+    '@skilltree/cli': `file:${join(packs, 'skilltree-cli-0.1.0.tgz')}`,
+    '@skilltree/core': `file:${join(packs, 'skilltree-core-0.1.0.tgz')}`,
+    '@skilltree/testing': `file:${join(packs, 'skilltree-testing-0.1.0.tgz')}`,
+  });
+  expect(pkg.pnpm.overrides).toEqual(pkg.overrides);
+});
+
+test('--from a directory without the tarballs says how to make them', async () => {
+  mkdirSync(join(dir, 'empty'));
+  const session = io(dir);
+  expect(await main(['app', '--from', 'empty'], session)).toBe(1);
+  expect(session.err()).toMatch(/has no tarball of @skilltree\/core\. Run `pnpm pack:all`/);
+  expect(() => findTarballs(join(dir, 'missing'))).toThrow(/is not a directory/);
+});
+
+test('refuses a non-empty directory unless --force', async () => {
+  mkdirSync(join(dir, 'taken'));
+  writeFileSync(join(dir, 'taken', 'notes.txt'), 'mine');
+  const session = io(dir);
+  expect(await main(['taken'], session)).toBe(1);
+  expect(session.err()).toMatch(/taken is not empty \(use --force/);
+  expect(await main(['taken', '--force'], io(dir))).toBe(0);
+  expect(readFileSync(join(dir, 'taken', 'notes.txt'), 'utf8')).toBe('mine');
+});
+
+test('asks nothing without a terminal: no directory means my-agent', async () => {
+  expect(await main([], io(dir))).toBe(0);
+  expect(manifest(join(dir, 'my-agent')).name).toBe('my-agent');
+});
+
+test('usage errors exit 2; --help and --version print on stdout', async () => {
+  const bad = io(dir);
+  expect(await main(['--nope'], bad)).toBe(2);
+  expect(bad.err()).toMatch(/Unknown option '--nope'/);
+  expect(await main(['a', 'b'], io(dir))).toBe(2);
+  const help = io(dir);
+  expect(await main(['--help'], help)).toBe(0);
+  expect(help.out()).toMatch(/^Usage: create-skilltree \[directory\]/);
+  const version = io(dir);
+  expect(await main(['-v'], version)).toBe(0);
+  expect(version.out()).toMatch(/^\d+\.\d+\.\d+/);
+});
+
+test('names and package managers', () => {
+  expect(toPackageName('My Agent!')).toBe('my-agent');
+  expect(toPackageName('...')).toBe('my-agent');
+  expect(detectPackageManager({ npm_config_user_agent: 'pnpm/10.34.9 npm/? node/v20.20.0 linux x64' })).toBe('pnpm');
+  expect(detectPackageManager({})).toBe('npm');
+  const project = createProject({ dir: join(dir, 'p'), packageManager: 'pnpm' });
+  expect(readFileSync(join(project.dir, 'README.md'), 'utf8')).toContain('pnpm chat');
+});
