@@ -1,7 +1,7 @@
 /**
  * `skilltree chat`, end to end: the real binary, messages and slash commands piped on stdin.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -181,14 +181,20 @@ describe('skilltree run errors', () => {
         /Cannot write the session store .*notes\.txt\/sessions\.db: .*notes\.txt is a file, not a directory/,
       ],
       // A read-only place, even for root: sysfs refuses new directories and files.
-      ['/sys/skilltree-test/sessions.db', /Cannot write the session store \/sys\/skilltree-test\/sessions\.db: E(PERM|ACCES|ROFS)/],
+      [
+        '/sys/skilltree-test/sessions.db',
+        /Cannot write the session store \/sys\/skilltree-test\/sessions\.db: E(PERM|ACCES|ROFS)/,
+      ],
       // The path is a directory.
       [dir, /--store .* is a directory: pass a file path/],
     ];
     for (const [path, message] of cases) {
-      const result = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', 's', '--store', `sqlite:${path}`], {
-        env,
-      });
+      const result = await runCli(
+        ['run', AGENT, '-m', 'I want a lamp', '--session', 's', '--store', `sqlite:${path}`],
+        {
+          env,
+        },
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).toMatch(/Pass --store a path in a directory you can write|pass a file path/);
