@@ -134,7 +134,16 @@ try {
 
   await step('install every public package, their peers (scripts off) and TypeScript 5.9', async () => {
     const present = (name) => existsSync(join(project, 'node_modules', name, 'package.json'));
-    const specs = libraries.filter((p) => !present(p.name)).map((p) => `${p.name}@file:${p.tarball}`);
+    // The other libraries go into package.json with exactly the spec of the project's `overrides`:
+    // npm refuses a direct dependency whose spec differs from its override, and it rewrites a
+    // `file:` spec given on the command line to a relative one.
+    const manifestPath = join(project, 'package.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    for (const p of libraries.filter((p) => !present(p.name))) {
+      manifest.devDependencies[p.name] = manifest.overrides?.[p.name] ?? `file:${p.tarball}`;
+    }
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    const specs = [];
     const peers = new Map();
     for (const pkg of libraries) {
       const dev = pkg.manifest.devDependencies ?? {};

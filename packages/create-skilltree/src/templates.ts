@@ -193,7 +193,7 @@ test('the demo conversation, played by its scripted model', async () => {
 const TSCONFIG = `{
   "compilerOptions": {
     "target": "ES2022",
-    "lib": ["ES2023"],
+    "lib": ["ES2023", "DOM"],
     "module": "NodeNext",
     "moduleResolution": "NodeNext",
     "jsx": "react-jsx",
