@@ -57,7 +57,7 @@ function withoutBreakpoint(body, which) {
 /**
  * Bills each request of one session under each layout:
  * - `today`: tools in tree order, and for Anthropic the body the adapter built before issue 14;
- * - `now`: the request as core builds it (tools in mount order) and this build's adapters;
+ * - `now`: the request as core builds it (tools in tree order) and this build's adapters;
  * - `tree`: this build's adapters with the tools in tree order (what core would send with tree order);
  * - with `ablate`, `now` without each Anthropic breakpoint in turn.
  */
@@ -177,7 +177,7 @@ console.log('token-equivalents, and its share of the same input without any cach
 console.log(
   '  today = main before issue 14: tools in tree order; Anthropic: context inside the last user message, 3 breakpoints',
 );
-console.log('  now   = this build: tools in mount order (core); Anthropic: context in its own block, 4 breakpoints');
+console.log('  now   = this build: tools in tree order (core); Anthropic: context in its own block, 4 breakpoints');
 console.log("  tree  = this build's adapters with the tools in tree order (for OpenAI, the same bytes as today)\n");
 
 const results = {};
@@ -236,7 +236,7 @@ const PROVIDERS = [
 ];
 console.log('Targets');
 for (const [variant, label] of [
-  ['now', 'this build (core offers tools in mount order)'],
+  ['now', 'this build (core offers tools in tree order)'],
   ['tree', 'this build with tools in tree order'],
 ]) {
   const worse = [];

@@ -40,13 +40,14 @@ function memoOf(state: SessionState): Memo {
 }
 
 /**
- * The tools the model is offered: the read tool (when there are skills), the agent's tools in tree
- * order, then each loaded skill's tools, skills in the order they were mounted. Mount order keeps
- * the longest prefix stable for provider prompt caches: a load appends, a re-read changes nothing.
+ * The tools the model is offered: the read tool (when there are skills), then the agent's and the
+ * loaded skills' tools in tree order. Tree order depends only on which skills are loaded, so a
+ * conversation that comes back to a set of skills sends the bytes of an earlier request again, which
+ * provider prompt caches reuse; `pnpm bench` measured it against mount order (docs/cost.md).
  * Each name appears once (the first in tree order wins), never one that shadows the read tool or is
  * broken: tool names in a request are always unique, whatever the tree holds.
  */
-export function offeredTools(snap: TreeSnapshot, readToolName: string, mounted: readonly string[]): ToolSpec[] {
+export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
   const hasSkills = snap.skills.length > 0;
   const tools: ToolSpec[] = hasSkills ? [readToolSpec(readToolName)] : [];
   const offer = (tool: ToolEntry) => {
@@ -55,14 +56,8 @@ export function offeredTools(snap: TreeSnapshot, readToolName: string, mounted: 
     if (toolProblems(tool).length > 0) return;
     tools.push(toolSpec(tool));
   };
-  for (const tool of snap.tools) if (tool.skill === null) offer(tool);
-  for (const name of mounted) for (const tool of snap.skillsByName.get(name)?.tools ?? []) offer(tool);
+  for (const tool of snap.tools) offer(tool);
   return tools;
-}
-
-/** The loaded skills in the order they were mounted (oldest first). */
-export function mountOrder(state: SessionState): string[] {
-  return [...state.loaded].sort((a, b) => (state.mountedAt.get(a) ?? 0) - (state.mountedAt.get(b) ?? 0));
 }
 
 /** Why no request can be built now, or null. */
@@ -95,7 +90,7 @@ export function buildRequest(state: SessionState): ModelRequest {
     memo.toolsLoaded = null;
   }
   if (memo.toolsLoaded !== state.loaded) {
-    memo.tools = offeredTools(snap, cfg.readToolName, mountOrder(state));
+    memo.tools = offeredTools(snap, cfg.readToolName);
     memo.toolsLoaded = state.loaded;
   }
   if (memo.contextSnap !== snap || memo.contextLoaded !== state.loaded) {

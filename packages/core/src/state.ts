@@ -24,8 +24,6 @@ export interface SessionState {
   loaded: string[];
   /** How often each skill was mounted. */
   mounts: Map<string, number>;
-  /** When each loaded skill was mounted (a counter): tools are offered in mount order. */
-  mountedAt: Map<string, number>;
   transcript: Transcript;
   /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
   baseline: Sections;
@@ -106,7 +104,6 @@ export function createState(
     runtime,
     loaded: [],
     mounts: new Map(),
-    mountedAt: new Map(),
     transcript: createTranscript(restore?.transcript, restore?.transcriptStart ?? 0, restore?.lastCallNumber ?? 0),
     baseline: new Map(),
     pendingLines: [...(restore?.pendingContextChanges ?? [])],
@@ -285,12 +282,10 @@ export function notifySkills(state: SessionState): void {
   flush(state);
 }
 
-/** Counts a mount of `name` and remembers when it happened. */
+/** Counts a mount of `name`. */
 export function recordMount(state: SessionState, name: string): void {
   state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
-  state.mountedAt.set(name, ++mountClock);
 }
-let mountClock = 0;
 
 export function skillState(state: SessionState, name: string): SkillState {
   const index = state.loaded.indexOf(name);

@@ -4,7 +4,7 @@
  * The testing package, the CLI, the dev server and the playground read this, never host nodes.
  */
 import { readToolSpec } from './prompt.js';
-import { buildRequest, mountOrder, offeredTools, requestBlocker } from './request.js';
+import { buildRequest, offeredTools, requestBlocker } from './request.js';
 import type { SkillState } from './runtime.js';
 import { metaOf } from './serialize.js';
 import { config, currentWindow, type SessionState, skillState, tree } from './state.js';
@@ -112,7 +112,7 @@ export function buildView(state: SessionState): SessionView {
       if (skill) sections.push({ skill: name, active: name === active, lines: lines(skill.sources) });
     }
   }
-  const offered = blocker ? [] : offeredTools(snap, cfg.readToolName, mountOrder(state));
+  const offered = blocker ? [] : offeredTools(snap, cfg.readToolName);
   const readSpec = readToolSpec(cfg.readToolName);
   const tools: ViewTool[] = offered.map((spec) => {
     const entry = snap.toolsByName.get(spec.name);

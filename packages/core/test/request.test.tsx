@@ -285,16 +285,20 @@ describe('jsonSchema inputs', () => {
 });
 
 describe('tool order for prompt caches', () => {
-  test('skills’ tools follow mount order: a load appends, a re-read changes nothing', async () => {
+  test('tools follow tree order: the same loaded skills give the same tool bytes, whatever the read order', async () => {
     const { createSession } = await import('../src/index.js');
     const session = createSession(<ShopAgent />);
+    const tools = () => JSON.stringify(session.request().tools);
+    const names = () => session.request().tools.map((t) => t.name);
     await session.readSkill('beta');
     await session.readSkill('alpha');
-    const names = () => session.request().tools.map((t) => t.name);
-    expect(names()).toEqual(['read_skill', 'beta_ping', 'alpha_ping']);
+    expect(names()).toEqual(['read_skill', 'alpha_ping', 'beta_ping']);
+    const first = tools();
     await session.readSkill('beta');
-    expect(names()).toEqual(['read_skill', 'beta_ping', 'alpha_ping']);
-    await session.readSkill('refunds');
-    expect(names()).toEqual(['read_skill', 'beta_ping', 'alpha_ping', 'refund_order']);
+    expect(tools()).toBe(first);
+    const other = createSession(<ShopAgent />);
+    await other.readSkill('alpha');
+    await other.readSkill('beta');
+    expect(JSON.stringify(other.request().tools)).toBe(first);
   });
 });
