@@ -116,7 +116,11 @@ export function createSessions(
     cache.get(id)?.session.dispose();
     cache.delete(id);
   };
+  /** Puts a session back after its turn (the newest last). The oldest beyond `cacheSize` are disposed. */
   const remember = (id: string, entry: Cached) => {
+    if (closed) return entry.session.dispose();
+    const other = cache.get(id);
+    if (other && other !== entry) other.session.dispose();
     cache.delete(id);
     cache.set(id, entry);
     while (cache.size > cacheSize) {
@@ -145,9 +149,11 @@ export function createSessions(
   async function open(id: string, owner: string | undefined): Promise<{ entry: Cached; record: SessionRecord | null }> {
     const record = await store.record(id);
     if (record && owner !== undefined && record.owner !== owner) throw new SessionNotFoundError(id);
+    // A turn takes its session out of the cache, so evicting other sessions never disposes it mid-turn.
     const cached = cache.get(id);
+    cache.delete(id);
     if (cached && record && cached.version === record.version) return { entry: cached, record };
-    if (cached) forget(id);
+    cached?.session.dispose();
     if (!record)
       return { entry: { session: createSession(element(id), sessionOptions), version: 0, committed: 0 }, record };
     const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
@@ -224,9 +230,12 @@ export function createSessions(
           const state = stateOf(entry.session);
           forgetBefore(state.transcript, currentWindow(state).start);
           remember(id, entry);
+        } else {
+          // A new session whose first turn failed before anything was written: nothing to keep.
+          entry?.session.dispose();
         }
       } catch (error) {
-        forget(id);
+        entry?.session.dispose();
         if (failure === null) throw error;
       } finally {
         await store.release(id, holder).catch(() => {});

@@ -109,6 +109,30 @@ describe('createSessions', () => {
     expect((await waiting.messages('s')).map((m) => m.content)).toEqual(['one', 'done', 'two', 'second']);
   });
 
+  test('a session in a turn is never disposed by the cache making room for others', async () => {
+    let hold = false;
+    let release!: () => void;
+    const model: Model = {
+      generate: () =>
+        hold
+          ? new Promise((resolve) => (release = () => resolve({ text: 'slow', toolCalls: [] })))
+          : Promise.resolve({ text: 'quick', toolCalls: [] }),
+    };
+    const sessions = createSessions(<App />, { model, cacheSize: 1 });
+    expect((await sessions.send('a', 'one')).text).toBe('quick'); // a is cached
+    hold = true;
+    const slow = sessions.send('a', 'two'); // a's turn waits for the model
+    await new Promise((r) => setTimeout(r, 20));
+    hold = false;
+    expect((await sessions.send('b', 'one')).text).toBe('quick'); // b is cached, the cache is full
+    expect((await sessions.send('c', 'one')).text).toBe('quick');
+    release();
+    expect((await slow).text).toBe('slow');
+    expect((await sessions.messages('a')).map((m) => m.content)).toEqual(['one', 'quick', 'two', 'slow']);
+    expect((await sessions.send('a', 'three')).text).toBe('quick');
+    await sessions.close();
+  });
+
   test('a turn left without results by a dead process is answered as interrupted on the next send', async () => {
     const store = memoryStore();
     await store.acquire('x', 'dead', 1000);

@@ -254,6 +254,11 @@ async function main() {
     console.log(`| messages checked | ${checked} |`);
     console.log(`| lost / duplicated / chats out of order | ${lost} / ${duplicated} / ${wrong} |`);
     if (errors.length > 0) console.log(`\nfirst errors:\n  ${[...new Set(errors)].slice(0, 5).join('\n  ')}`);
+    const serverLog = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('failed'));
+    if (serverLog.length > 0) console.log(`\nwhat the server logged:\n  ${serverLog.slice(0, 5).join('\n  ')}`);
     if (lost > 0 || duplicated > 0 || wrong > 0 || errors.length > 0) {
       console.error('\nload test FAILED: every turn must finish and every chat must hold exactly what was sent.');
       process.exitCode = 1;
