@@ -14,7 +14,18 @@
 //    every public package and a test using the model adapters: `typecheck` with TypeScript 6 and 5.9,
 //    and `test` again.
 // Any failing step fails the run. Budget: three minutes.
-import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import semver from 'semver';
@@ -57,6 +68,24 @@ async function step(name, fn) {
   }
 }
 
+/**
+ * better-sqlite3 (the CLI's session store) installs a prebuilt binary from GitHub, or compiles for
+ * ~100 s when it cannot reach it (CI cannot). prebuild-install's documented `local_prebuilds` option
+ * gets it the same binary from a folder: the one pnpm already built for this workspace.
+ */
+function localPrebuilds(dir) {
+  const pkg = join(root, 'node_modules', '.pnpm');
+  const found = existsSync(pkg) ? readdirSync(pkg).find((name) => /^better-sqlite3@\d/.test(name)) : undefined;
+  if (!found) return {};
+  const source = join(pkg, found, 'node_modules', 'better-sqlite3');
+  if (!existsSync(join(source, 'build', 'Release', 'better_sqlite3.node'))) return {};
+  const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-czf', join(dir, name), '-C', source, 'build/Release/better_sqlite3.node']);
+  return { npm_config_better_sqlite3_local_prebuilds: dir };
+}
+
 const env = userEnv();
 const npm = (args, cwd, options = {}) => run('npm', args, { cwd, env, stdout: 'capture', ...options });
 
@@ -87,6 +116,7 @@ try {
     if (!out.includes('npm install')) throw new Error(`create-skilltree printed no next steps:\n${out}`);
   });
 
+  Object.assign(env, localPrebuilds(join(work, 'prebuilds')));
   await step('npm install (no workspace, no links)', async () => {
     await npm(['install', '--no-audit', '--no-fund', '--prefer-offline'], project, { timeoutMs: 150_000 });
     for (const pkg of ['@skilltree/core', '@skilltree/testing', '@skilltree/cli']) {
@@ -130,6 +160,16 @@ try {
       project,
     );
     if (out !== 'Done: call mum.\n') throw new Error(`stdout: ${JSON.stringify(out)}`);
+  });
+
+  await step('npx skilltree run agent.tsx --session (SQLite, twice: saved, then resumed)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const out = await npm(['exec', '--', 'skilltree', 'run', 'agent.tsx', '--session', 'first', '--json'], project);
+      const result = JSON.parse(out);
+      if (!result.reply) throw new Error(`run ${i + 1} gave no reply:\n${out}`);
+    }
+    if (!existsSync(join(project, '.skilltree', 'sessions.db')))
+      throw new Error('.skilltree/sessions.db was not written');
   });
 
   await step('install every public package, their peers (scripts off) and TypeScript 5.9', async () => {
