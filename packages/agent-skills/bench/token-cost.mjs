@@ -117,7 +117,7 @@ try {
     ['skilltree, nothing loaded (the catalog)', await skilltreeRequest(servers, [])],
     ['skilltree, 3 folder skills loaded', await skilltreeRequest(servers, three)],
     [
-      'skilltree, 2 folders + 1 MCP server loaded',
+      'skilltree, 2 folders and 1 MCP server loaded',
       await skilltreeRequest(servers, [...three.slice(0, 2), bySize[0].name]),
     ],
     [
@@ -127,7 +127,7 @@ try {
         bySize.slice(0, 3).map((s) => s.name),
       ),
     ],
-    ['load everything (100 SKILL.md + all MCP tools)', await everythingRequest(folders, servers)],
+    [`load everything (${folders.length} SKILL.md, all ${mcpTools} tools)`, await everythingRequest(folders, servers)],
   ];
 
   const everything = rows.at(-1)[1].total;
