@@ -27,6 +27,23 @@ export function renderSystem(snap: TreeSnapshot, readToolName: string, maxLoaded
   return parts.join('\n\n');
 }
 
+/**
+ * Whether two snapshots give the same system prompt: the same agent instructions and catalog. A step
+ * re-renders some skill almost every time, and comparing names is far cheaper than rebuilding a
+ * catalog of hundreds of skills.
+ */
+export function sameSystem(a: TreeSnapshot | null, b: TreeSnapshot): boolean {
+  if (a === b) return true;
+  if (!a || a.instructions.length !== b.instructions.length || a.skills.length !== b.skills.length) return false;
+  for (let i = 0; i < a.instructions.length; i++) if (a.instructions[i] !== b.instructions[i]) return false;
+  for (let i = 0; i < a.skills.length; i++) {
+    const x = a.skills[i];
+    const y = b.skills[i];
+    if (x !== y && (x.name !== y.name || x.description !== y.description)) return false;
+  }
+  return true;
+}
+
 const sectionCache = new WeakMap<string[], string>();
 
 function body(lines: string[]): string {

@@ -3,7 +3,7 @@
  * the tree snapshot, the context on the snapshot and the loaded order, so a step's cost grows with
  * what changed, the window and the loaded skills, never with the whole transcript or catalog.
  */
-import { readToolSpec, renderContext, renderSystem, toolSpec } from './prompt.js';
+import { readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from './prompt.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
 import { AGENT, config, currentWindow, type SessionState, tree } from './state.js';
 import type { ModelRequest, ToolSpec } from './types.js';
@@ -84,7 +84,9 @@ export function buildRequest(state: SessionState): ModelRequest {
   const memo = memoOf(state);
   const key = `${cfg.readToolName}\u0000${cfg.maxLoadedSkills}`;
   if (memo.snap !== snap || memo.key !== key) {
-    memo.system = renderSystem(snap, cfg.readToolName, cfg.maxLoadedSkills);
+    if (memo.key !== key || !sameSystem(memo.snap, snap)) {
+      memo.system = renderSystem(snap, cfg.readToolName, cfg.maxLoadedSkills);
+    }
     memo.snap = snap;
     memo.key = key;
     memo.toolsLoaded = null;
