@@ -19,6 +19,24 @@ import { windowStart } from '../src/window.js';
 import { call, ShopAgent } from './fixtures.js';
 
 describe('system and context', () => {
+  test('the system prompt follows the catalog and the agent instructions, and nothing else', async () => {
+    const App = ({ about, rule }: { about: string; rule: string }) => (
+      <Agent>
+        <Instructions>{rule}</Instructions>
+        <Skill name="notes" description={about}>
+          <Text>body</Text>
+        </Skill>
+      </Agent>
+    );
+    const session = createSession(<App about="Keeps notes" rule="Be brief." />);
+    expect(session.request().system).toContain('- notes — Keeps notes');
+    session.rerender(<App about="Keeps and files notes" rule="Be brief." />);
+    expect(session.request().system).toContain('- notes — Keeps and files notes');
+    session.rerender(<App about="Keeps and files notes" rule="Be kind." />);
+    expect(session.request().system).toMatch(/^Be kind\./);
+    expect(session.request().system).not.toContain('Be brief.');
+  });
+
   test('system holds agent-level Instructions, then the skill catalog (name — description)', () => {
     const { system } = createSession(<ShopAgent />).request();
     expect(system).toBe(
