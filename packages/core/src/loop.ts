@@ -42,8 +42,9 @@ export async function* runTurn(
       render(state);
       sync(state);
     }
-    // Work scheduled since the last message (an effect's update, a timer) is recorded with this one.
-    await settle(state);
+    // Work scheduled since the last message (an effect's update, a timer) is recorded with this one,
+    // and a loaded skill still waiting for data (restored, or re-mounted) gets it before the model asks.
+    await settle(state, { loaded: true });
     pushMessage(state, { role: 'user', content: withChanges(state, sanitizeText(text)) });
     yield* drainTurn(state);
     const { maxSteps } = config(state);

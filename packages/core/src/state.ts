@@ -38,6 +38,8 @@ export interface SessionState {
   skillErrors: Map<string, string>;
   /** Skills (and `AGENT` for the agent itself) showing their Suspense fallback. */
   suspended: Set<string>;
+  /** Loaded skills a settle already waited for since they mounted: a skill stuck loading delays one turn, not every one. */
+  awaited: Set<string>;
   skillListeners: Set<() => void>;
   /** Tool name → the skill that rendered it most recently, for `Unknown tool` hints. */
   toolHistory: Map<string, string>;
@@ -115,6 +117,7 @@ export function createState(
     uncaught: [],
     skillErrors: new Map(),
     suspended: new Set(),
+    awaited: new Set(),
     skillListeners: new Set(),
     toolHistory: new Map(),
     toolOwners: new Map(),
@@ -178,6 +181,8 @@ export function unmount(state: SessionState): void {
 export interface SettleOptions {
   /** Also wait while this skill shows its Suspense fallback. */
   skill?: string;
+  /** Also wait while any loaded skill shows its fallback (a turn's start: a restored skill still fetching). */
+  loaded?: boolean;
   /** When to stop waiting for suspended data (epoch ms). Default: now + the tool timeout. */
   deadline?: number;
 }
@@ -206,10 +211,15 @@ export async function settle(state: SessionState, options: SettleOptions = {}): 
       await macrotask();
       continue;
     }
-    const waiting = state.suspended.has(AGENT) || (options.skill !== undefined && state.suspended.has(options.skill));
+    const waiting =
+      state.suspended.has(AGENT) ||
+      (options.skill !== undefined && state.suspended.has(options.skill)) ||
+      (options.loaded === true && state.loaded.some((name) => state.suspended.has(name) && !state.awaited.has(name)));
     if (!waiting || Date.now() >= deadline) break;
     await pause(2);
   }
+  if (options.skill !== undefined) state.awaited.add(options.skill);
+  if (options.loaded) for (const name of state.loaded) state.awaited.add(name);
   sync(state);
 }
 
@@ -285,6 +295,7 @@ export function notifySkills(state: SessionState): void {
 /** Counts a mount of `name`. */
 export function recordMount(state: SessionState, name: string): void {
   state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
+  state.awaited.delete(name);
 }
 
 export function skillState(state: SessionState, name: string): SkillState {

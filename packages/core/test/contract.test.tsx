@@ -11,6 +11,7 @@ import {
   Instructions,
   type Message,
   type Model,
+  type ModelRequest,
   restoreSession,
   Skill,
   scriptedModel,
@@ -217,6 +218,63 @@ describe('Suspense', () => {
     await call(session, 'read_skill', { name: 'fine' });
     expect((await call(session, 'ping')).content).toBe('pong');
     expect(session.view().skills.find((s) => s.name === 'stuck')?.suspended).toBe(true);
+  });
+
+  test('a restored session waits for a loaded skill still loading its data before the first request, once per mount', async () => {
+    const data = deferred<string>();
+    function Orders() {
+      const orders = use(data.promise);
+      return (
+        <>
+          <Text>Orders: {orders}</Text>
+          <Tool name="list_orders" description="List" run={() => orders} />
+        </>
+      );
+    }
+    const seen: ModelRequest[] = [];
+    const model: Model = {
+      async generate(req) {
+        seen.push(req);
+        return { text: 'ok', toolCalls: [] };
+      },
+    };
+    const agent = (
+      <Agent>
+        <Skill name="orders" description="o">
+          <Orders />
+        </Skill>
+      </Agent>
+    );
+    const session = restoreSession(
+      agent,
+      { version: 1, transcript: [], loadedSkills: ['orders'], stores: {} },
+      { model },
+    );
+    setTimeout(() => data.resolve('A-1'), 20);
+    await session.send('what are my orders?');
+    expect(seen[0].context).toContain('Orders: A-1');
+    expect(seen[0].tools.map((t) => t.name)).toContain('list_orders');
+
+    // A skill stuck loading delays the first turn by the tool timeout, and no later turn.
+    const never = new Promise<string>(() => {});
+    function Stuck(): ReactNode {
+      return <Text>{use(never)}</Text>;
+    }
+    const stuck = restoreSession(
+      <Agent>
+        <Skill name="stuck" description="s">
+          <Stuck />
+        </Skill>
+      </Agent>,
+      { version: 1, transcript: [], loadedSkills: ['stuck'], stores: {} },
+      { model, toolTimeout: 80 },
+    );
+    let started = Date.now();
+    await stuck.send('one');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+    started = Date.now();
+    await stuck.send('two');
+    expect(Date.now() - started).toBeLessThan(60);
   });
 
   test('a lazy component inside a skill loads before the read returns', async () => {
