@@ -3,38 +3,26 @@
  * `redis://…` (from `@skilltree/store`, resolved next to the agent module first, then next to the CLI).
  */
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SessionStore } from '@skilltree/core';
+import { parseStoreSpec as parse, type StoreSpec } from '@skilltree/store';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 
-/** A parsed `--store` value. */
-export type StoreSpec =
-  | { kind: 'memory' }
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; connectionString: string }
-  | { kind: 'redis'; url: string };
+/** A parsed `--store` value (the forms `@skilltree/store` takes). */
+export type { StoreSpec };
 
 /**
- * Parses `--store`. Throws a usage error for anything else.
+ * Parses `--store` with `@skilltree/store`'s parser. Throws a usage error for anything it refuses.
  *
  * @example
  * parseStoreSpec('sqlite:./sessions.db', '/work'); // { kind: 'sqlite', path: '/work/sessions.db' }
  */
 export function parseStoreSpec(spec: string, cwd: string): StoreSpec {
-  const value = spec.trim();
-  if (value === 'memory') return { kind: 'memory' };
-  if (/^sqlite:/i.test(value)) {
-    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (file === '') throw new CliError('--store sqlite:<file> needs a file, e.g. sqlite:./sessions.db.', USAGE_ERROR);
-    return { kind: 'sqlite', path: file === ':memory:' ? file : resolve(cwd, file) };
+  try {
+    return parse(spec, cwd);
+  } catch (error) {
+    throw new CliError(`--store: ${errorMessage(error)}`, USAGE_ERROR);
   }
-  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', connectionString: value };
-  if (/^rediss?:\/\//i.test(value)) return { kind: 'redis', url: value };
-  throw new CliError(
-    `Unknown store "${spec}". Use memory, sqlite:./sessions.db, postgres://user@host/db or redis://host:6379.`,
-    USAGE_ERROR,
-  );
 }
 
 /** The store as it may be shown (no password). */

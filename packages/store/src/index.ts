@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { resolve } from 'node:path';
 import type { SessionStore } from '@skilltree/core';
 
 export { SCHEMA_VERSION } from './common.js';
@@ -21,35 +22,64 @@ export interface OpenStoreOptions {
 /** What a store spec may look like, for error messages. */
 export const STORE_SPECS = 'sqlite:<file>, postgres://…, redis://… or memory';
 
+/** A parsed store spec: which backend, and what it connects to. */
+export type StoreSpec =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; connectionString: string }
+  | { kind: 'redis'; url: string };
+
 /**
- * Opens the store a spec names, importing only that backend (and its driver):
- * `sqlite:./sessions.db` (or a path ending in `.db`/`.sqlite`), `postgres://…` or
- * `postgresql://…`, `redis://…` or `rediss://…`, and `memory` (core's `memoryStore()`).
+ * Parses a store spec as command lines and configuration files name stores: `memory`,
+ * `sqlite:./sessions.db` (also `sqlite:///abs/path.db`, or a bare path ending in `.db`/`.sqlite`),
+ * `postgres://…`/`postgresql://…`, `redis://…`/`rediss://…`. Relative SQLite paths resolve against
+ * `cwd`. Throws, naming the spec and the accepted forms, for anything else.
+ *
+ * @example
+ * parseStoreSpec('sqlite:./sessions.db', '/srv'); // { kind: 'sqlite', path: '/srv/sessions.db' }
+ */
+export function parseStoreSpec(spec: string, cwd: string = process.cwd()): StoreSpec {
+  const value = spec.trim();
+  if (value === 'memory' || value === 'memory:') return { kind: 'memory' };
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', connectionString: value };
+  if (/^rediss?:\/\//i.test(value)) return { kind: 'redis', url: value };
+  const prefixed = /^sqlite:/i.test(value);
+  const file = prefixed
+    ? value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+    : /\.(db|sqlite3?)$/i.test(value)
+      ? value
+      : null;
+  if (file === null) throw new Error(`Unknown store "${spec}": use ${STORE_SPECS}.`);
+  if (file === '') throw new Error('A sqlite: store needs a file, e.g. sqlite:./sessions.db.');
+  return { kind: 'sqlite', path: file === ':memory:' ? file : resolve(cwd, file) };
+}
+
+/**
+ * Opens the store a spec names (see {@link parseStoreSpec}), importing only that backend (and its
+ * driver). `memory` is core's `memoryStore()`.
  *
  * @example
  * const store = await openStore(process.env.SESSION_STORE ?? 'sqlite:./sessions.db');
  */
 export async function openStore(spec: string, options: OpenStoreOptions = {}): Promise<SessionStore> {
-  const value = spec.trim();
+  const parsed = parseStoreSpec(spec, options.cwd);
   const prefix = options.prefix === undefined ? {} : { prefix: options.prefix };
-  if (value === 'memory' || value === 'memory:') return (await import('@skilltree/core')).memoryStore();
-  if (/^postgres(ql)?:\/\//i.test(value)) {
-    const { postgresStore } = await driver('postgres', 'pg', () => import('./postgres.js'));
-    return postgresStore({ connectionString: value, ...prefix });
+  switch (parsed.kind) {
+    case 'memory':
+      return (await import('@skilltree/core')).memoryStore();
+    case 'postgres': {
+      const { postgresStore } = await driver('postgres', 'pg', () => import('./postgres.js'));
+      return postgresStore({ connectionString: parsed.connectionString, ...prefix });
+    }
+    case 'redis': {
+      const { redisStore } = await driver('redis', 'ioredis', () => import('./redis.js'));
+      return redisStore({ url: parsed.url, ...prefix });
+    }
+    case 'sqlite': {
+      const { sqliteStore } = await driver('sqlite', 'better-sqlite3', () => import('./sqlite.js'));
+      return sqliteStore({ path: parsed.path, ...prefix });
+    }
   }
-  if (/^rediss?:\/\//i.test(value)) {
-    const { redisStore } = await driver('redis', 'ioredis', () => import('./redis.js'));
-    return redisStore({ url: value, ...prefix });
-  }
-  const file = value.startsWith('sqlite:')
-    ? value.slice('sqlite:'.length)
-    : /\.(db|sqlite3?)$/i.test(value)
-      ? value
-      : '';
-  if (file === '') throw new Error(`Unknown session store "${spec}": use ${STORE_SPECS}.`);
-  const { sqliteStore } = await driver('sqlite', 'better-sqlite3', () => import('./sqlite.js'));
-  const { resolve } = await import('node:path');
-  return sqliteStore({ path: file === ':memory:' ? file : resolve(options.cwd ?? process.cwd(), file), ...prefix });
 }
 
 async function driver<T>(backend: string, pkg: string, load: () => Promise<T>): Promise<T> {

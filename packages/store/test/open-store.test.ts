@@ -27,7 +27,7 @@ describe('openStore', () => {
   });
 
   test('an unknown spec names the ones it takes', async () => {
-    await expect(openStore('mysql://x')).rejects.toThrow(/Unknown session store "mysql:\/\/x": use sqlite:<file>/);
+    await expect(openStore('mysql://x')).rejects.toThrow(/Unknown store "mysql:\/\/x": use sqlite:<file>/);
   });
 
   test('a password in a URL does not show in the store name', async () => {
