@@ -73,7 +73,8 @@ ${ENV}`,
   run: `Usage: skilltree run <module> -m "<message>" [options]
 
 Send one message (or several: -m a -m b, one turn each), print the final reply on stdout and each
-turn's cost line (tokens, cached share, estimate) on stderr. Without -m the message is read from stdin; with the demo model and no -m, the demo's messages are sent.
+turn's cost line (tokens, cached share, estimate) on stderr. Without -m the message is read from
+stdin; with the demo model and no -m, the demo's messages are sent.
 
 Options:
   -m, --message <text>             the user message (repeatable)
