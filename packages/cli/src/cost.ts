@@ -9,6 +9,7 @@ import type { Style } from './print.js';
 
 /** A price and where it came from, for the line's label. */
 export interface PriceChoice {
+  /** US dollars per million tokens. */
   price: Price;
   /** e.g. `claude-sonnet-4-5, list prices of 2025-11-01`, or `--price`. */
   label: string;
