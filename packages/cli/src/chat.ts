@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Session, Usage } from '@skilltree/core';
 import type { CliArgs } from './args.js';
-import { type CostPrinter, choosePrice, createCostPrinter } from './cost.js';
+import { type CostPrinter, choosePrice, createCostPrinter, sumUsage } from './cost.js';
 import { errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { type Prepared, prepare, sessionOptions } from './prepare.js';
@@ -32,11 +32,13 @@ async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style
   const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose });
   const controller = new AbortController();
   state.current = controller;
+  // Summed from each model call's step-finish, so that a turn that fails or is interrupted after
+  // some calls still shows what they used (for a finished turn it equals turn.usage).
+  let usage: Usage | undefined;
   try {
-    let usage: Usage | undefined;
     for await (const event of state.session.stream(text, { signal: controller.signal })) {
       printer.event(event);
-      if (event.type === 'finish') usage = event.turn.usage;
+      if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
     }
     printer.end();
     state.cost.turn(usage);
@@ -45,6 +47,7 @@ async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style
     printer.end();
     const aborted = controller.signal.aborted;
     io.stderr.write(`${style.red(aborted ? '(interrupted)' : `error: ${errorMessage(error)}`)}\n`);
+    state.cost.turn(usage);
     if (!aborted) state.failed++;
     return false;
   } finally {

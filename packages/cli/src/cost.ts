@@ -82,6 +82,16 @@ export function usageLine(usage: Usage | undefined, price: PriceChoice | undefin
   return style.dim(`  ⌁ ${parts.join(' · ')}`);
 }
 
+/** `total` plus `more`, field by field (a field stays absent when neither has it). */
+export function sumUsage(total: Usage | undefined, more: Usage): Usage {
+  const out: Usage = { ...total };
+  for (const key of Object.keys(more) as (keyof Usage)[]) {
+    const value = more[key];
+    if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
+  }
+  return out;
+}
+
 /** The price a command uses: `--price` when given, else the `PRICES` entry of the model's name. */
 export function choosePrice(flag: PriceChoice | undefined, modelName: string | undefined): PriceChoice | undefined {
   return flag ?? priceForModel(modelName);

@@ -127,6 +127,24 @@ describe('skilltree run: the cost line', () => {
 });
 
 describe('skilltree chat: the cost line', () => {
+  it('a turn that fails after some model calls still shows what they used', async () => {
+    const env = await openai([
+      { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+      { status: 400, error: 'context too long' },
+    ]);
+    const result = await runCli(['chat', AGENT], { env, stdin: 'I want a lamp\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error: .*context too long/);
+    // Only the first call was answered, with usage; the failed one reported none.
+    expect(local.server.usages).toHaveLength(1);
+    const usage = total(local.server.usages);
+    const price = PRICES.models['gpt-4.1'];
+    const estimate = priced(usage, { input: price.input, output: price.output, cacheRead: price.cacheRead ?? 0 });
+    expect(result.stderr).toContain(
+      `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.asOf})\n`,
+    );
+  });
+
   it('prints one line per turn on stderr, the reply stays on stdout', async () => {
     const env = await openai([...shoppingSteps, { text: 'Anything else?' }]);
     const result = await runCli(['chat', AGENT, '--price', 'gpt-4o'], { env, stdin: 'I want a lamp\nthanks\n' });

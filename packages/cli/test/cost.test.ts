@@ -11,6 +11,7 @@ import {
   jsonEstimate,
   parsePrice,
   priceForModel,
+  sumUsage,
   usageLine,
 } from '../src/cost.js';
 import { createStyle } from '../src/print.js';
@@ -76,6 +77,15 @@ describe('prices', () => {
 });
 
 describe('the cost printer and the --json estimate', () => {
+  it('sums usage field by field, leaving out what no step reported', () => {
+    expect(sumUsage(undefined, { inputTokens: 10, outputTokens: 2 })).toEqual({ inputTokens: 10, outputTokens: 2 });
+    expect(sumUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, cacheReadTokens: 4 })).toEqual({
+      inputTokens: 15,
+      outputTokens: 2,
+      cacheReadTokens: 4,
+    });
+  });
+
   const usage = { inputTokens: 2_000, cacheReadTokens: 1_024, outputTokens: 50 };
 
   it('--price wins over the model name; the model name is the fallback', () => {

@@ -3,7 +3,7 @@
  * with `estimateCost` like the CLI's cost line, and the totals.
  */
 import { estimateCost, type Usage } from '@skilltree/core';
-import type { PriceChoice } from '../cost.js';
+import { type PriceChoice, sumUsage } from '../cost.js';
 import type { CostView } from './protocol.js';
 
 interface Logged {
@@ -11,15 +11,6 @@ interface Logged {
   step: number;
   at: number;
   usage: Usage;
-}
-
-function add(total: Usage, more: Usage): Usage {
-  const out: Usage = { ...total };
-  for (const key of Object.keys(more) as (keyof Usage)[]) {
-    const value = more[key];
-    if (typeof value === 'number') out[key] = (out[key] ?? 0) + value;
-  }
-  return out;
 }
 
 /** Records the usage of each model call; {@link CostLog.view} prices it. */
@@ -42,7 +33,7 @@ export class CostLog {
   /** The steps priced with `price` (no estimates without one), and their totals. */
   view(price: PriceChoice | undefined): CostView {
     const cost = (usage: Usage) => (price ? estimateCost(usage, price.price).total : null);
-    const total = this.#steps.reduce<Usage>((sum, s) => add(sum, s.usage), {});
+    const total = this.#steps.reduce<Usage>((sum, s) => sumUsage(sum, s.usage), {});
     return {
       price: price ? { price: price.price, label: price.label } : null,
       steps: this.#steps.map((s) => ({ ...s, cost: cost(s.usage) })),
