@@ -1,9 +1,9 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import type { Turn } from '@skilltree/core';
+import type { Turn, Usage } from '@skilltree/core';
 import type { CliArgs } from './args.js';
-import { choosePrice, createCostPrinter, jsonEstimate } from './cost.js';
+import { choosePrice, createCostPrinter, jsonEstimate, sumUsage } from './cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 import type { Io } from './io.js';
 import { prepare } from './prepare.js';
@@ -47,13 +47,20 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
   try {
     for (const message of messages) {
       const printer = args.verbose ? createTurnPrinter(io.stderr, { style, reply: false, spinner: false }) : null;
-      const off = printer ? session.on('event', (event) => printer.event(event)) : () => {};
+      // Usage summed from each model call's step-finish: a turn that fails after some calls still
+      // shows what they used (for a finished turn it equals turn.usage).
+      let usage: Usage | undefined;
+      const off = session.on('event', (event) => {
+        printer?.event(event);
+        if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+      });
       try {
-        const turn = await session.send(message);
-        turns.push(turn);
+        turns.push(await session.send(message));
         printer?.end();
-        cost?.turn(turn.usage);
+        cost?.turn(usage);
       } catch (error) {
+        printer?.end();
+        cost?.turn(usage);
         throw new CliError(`The turn failed (model ${model.label}): ${errorMessage(error)}`);
       } finally {
         off();

@@ -118,6 +118,24 @@ describe('skilltree run: the cost line', () => {
     expect(out.estimate).toBeNull();
   });
 
+  it('a turn that fails after some model calls still shows what they used', async () => {
+    const env = await openai([
+      { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
+      { status: 400, error: 'context too long' },
+    ]);
+    const result = await runCli(['run', AGENT, '-m', 'I want a lamp'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(local.server.usages).toHaveLength(1);
+    const usage = total(local.server.usages);
+    const price = PRICES.models['gpt-4.1'];
+    const estimate = priced(usage, { input: price.input, output: price.output, cacheRead: price.cacheRead ?? 0 });
+    const line = `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.asOf})\n`;
+    // The line comes before the error, which stays the last line.
+    expect(result.stderr).toContain(line);
+    expect(result.stderr.indexOf(line)).toBeLessThan(result.stderr.indexOf('skilltree: The turn failed'));
+  });
+
   it('a bad --price is a usage error that lists the choices', async () => {
     const result = await runCli(['run', AGENT, '-m', 'hi', '--price', 'cheap']);
     expect(result.code).toBe(2);
