@@ -40,7 +40,7 @@ function server(overrides: Partial<DevServer> = {}): DevServer {
 describe('Playground', () => {
   it('shows every panel', () => {
     render(<Playground server={server()} />);
-    for (const name of ['Chat', 'Request', 'Skills', 'Stores', 'Timeline', 'Tree']) {
+    for (const name of ['Chat', 'Request', 'Skills', 'Stores', 'Timeline', 'Cost', 'Tree']) {
       expect(screen.getByRole('heading', { name })).toBeTruthy();
     }
     expect(screen.getByText('live')).toBeTruthy();

@@ -1,9 +1,10 @@
 /**
- * The playground: Chat on the left, the Request in the middle, Skills, Stores, Timeline and the
- * Tree on the right. Errors (module, model, connection) are banners: the page is never blank.
+ * The playground: Chat on the left, the Request, Timeline and Cost in the middle, Skills, Stores
+ * and the Tree on the right. Errors (module, model, connection) are banners: the page is never blank.
  */
 import { useState } from 'react';
 import { Chat } from './panels/Chat.js';
+import { Cost } from './panels/Cost.js';
 import { Request } from './panels/Request.js';
 import { Skills } from './panels/Skills.js';
 import { Stores } from './panels/Stores.js';
@@ -113,6 +114,7 @@ export function Playground({ server }: { server: DevServer }) {
               config={state.config}
             />
             <Timeline entries={state.timeline} reloads={state.reloads} />
+            <Cost cost={state.cost} model={state.model} />
           </div>
           <div className="col col-side">
             <Skills skills={state.skills} loaded={state.loaded} config={state.config} />

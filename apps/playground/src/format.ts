@@ -18,3 +18,14 @@ export function percent(part: number, whole: number): string {
   if (whole <= 0) return '—';
   return `${Math.round((part / whole) * 100)}%`;
 }
+
+/** A token count with thousands separators: `12,840`. */
+export function formatCount(n: number | undefined): string {
+  return n === undefined ? '—' : n.toLocaleString('en-US');
+}
+
+/** US dollars as the CLI's cost line writes them: `$0.0093` below a dollar, `$1.24` above. */
+export function formatDollars(amount: number | null): string {
+  if (amount === null) return '—';
+  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
+}

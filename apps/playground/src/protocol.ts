@@ -1,11 +1,14 @@
 /** The wire protocol of `skilltree dev`; the server (packages/cli/src/dev) owns the definitions. */
 export type {
   ChatNote,
+  CostStep,
+  CostView,
   DevState,
   LineView,
   LiveEvent,
   Message,
   ModelRequest,
+  Price,
   ReloadInfo,
   SessionConfig,
   SkillView,
@@ -13,5 +16,6 @@ export type {
   ToolSpec,
   ToolView,
   TreeView,
+  Usage,
   Warning,
 } from '../../../packages/cli/src/dev/protocol.js';

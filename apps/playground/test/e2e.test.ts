@@ -169,4 +169,67 @@ describe('skilltree dev in a browser', () => {
     expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
     expect(pageErrors).toEqual([]);
   });
+
+  it('shows the Cost view with every model call and the totals, unclipped at 1,400 px', async () => {
+    // The demo's scripted model reports no usage: serve the page the real state with a long run of
+    // steps whose usage a provider could report (large numbers included) and see that it fits.
+    const real = await (await fetch(new URL('/api/state', server.url))).json();
+    const usage = {
+      inputTokens: 1_234_567,
+      cacheReadTokens: 1_100_000,
+      cacheWriteTokens: 98_765,
+      outputTokens: 43_210,
+    };
+    const steps = Array.from({ length: 12 }, (_, i) => ({
+      turn: 1 + Math.floor(i / 4),
+      step: 1 + (i % 4),
+      at: i,
+      usage,
+      cost: 123.4567,
+    }));
+    const state = {
+      ...real,
+      cost: {
+        price: {
+          price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+          label: 'claude-sonnet-4-5, list prices of 2025-11-01',
+        },
+        steps,
+        unreported: 0,
+        total: {
+          usage: {
+            inputTokens: 14_814_804,
+            cacheReadTokens: 13_200_000,
+            cacheWriteTokens: 1_185_180,
+            outputTokens: 518_520,
+          },
+          cost: 1481.48,
+        },
+      },
+    };
+    const costPage = await browser.newPage();
+    await costPage.route('**/api/events', (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+        body: `retry: 60000\nevent: state\ndata: ${JSON.stringify(state)}\n\n`,
+      }),
+    );
+    await costPage.goto(server.url);
+    const cost = costPage.locator('[data-panel=cost]');
+    await cost.locator('[data-cost-total]').waitFor();
+    await expect(cost.locator('tbody tr').count()).resolves.toBe(12);
+    await expect(cost.locator('[data-price]').textContent()).resolves.toBe(
+      'priced as claude-sonnet-4-5, list prices of 2025-11-01',
+    );
+    await expect(cost.locator('[data-cost-total]').textContent()).resolves.toContain('$1481.48');
+    const previous = page;
+    page = costPage;
+    try {
+      await expect(clippedPanels()).resolves.toEqual([]);
+    } finally {
+      page = previous;
+      await costPage.close();
+    }
+  });
 });

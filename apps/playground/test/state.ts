@@ -149,6 +149,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
         generation: 1,
       },
     ],
+    cost: { price: null, steps: [], unreported: 3, total: { usage: {}, cost: null } },
     reloads: [],
     notes: [],
     demoMessages: ['Remember to buy milk', 'What are my notes?'],

@@ -2,6 +2,7 @@
  * Command-line parsing with `node:util` `parseArgs`: one command, one agent module, flags.
  */
 import { parseArgs } from 'node:util';
+import { type PriceChoice, parsePrice } from './cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 
 /** The subcommands `skilltree` knows. */
@@ -28,6 +29,8 @@ export interface CliArgs {
   session?: string;
   /** `--store sqlite:<file>`: where `--session` keeps sessions. */
   store?: string;
+  /** `--price`: what the per-turn cost line (and the playground's Cost view) prices usage with. */
+  price?: PriceChoice;
   port?: number;
   host?: string;
   help: boolean;
@@ -44,6 +47,7 @@ const OPTIONS = {
   'max-steps': { type: 'string' },
   session: { type: 'string' },
   store: { type: 'string' },
+  price: { type: 'string' },
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -60,6 +64,7 @@ const ONLY: Record<string, Command[]> = {
   store: ['chat', 'run'],
   verbose: ['chat', 'run'],
   'max-steps': ['chat', 'run'],
+  price: ['chat', 'run', 'dev'],
 };
 
 function usage(message: string): CliError {
@@ -150,6 +155,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     maxSteps: integer('max-steps', values['max-steps'], 1),
     session,
     store,
+    price: values.price === undefined ? undefined : parsePrice(values.price),
     port: integer('port', values.port, 0, 65535),
     host: values.host,
     help,

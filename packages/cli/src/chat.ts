@@ -4,8 +4,9 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Session } from '@skilltree/core';
+import type { Session, Usage } from '@skilltree/core';
 import type { CliArgs } from './args.js';
+import { type CostPrinter, choosePrice, createCostPrinter, sumUsage } from './cost.js';
 import { errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { type Prepared, prepare, sessionOptions } from './prepare.js';
@@ -18,6 +19,8 @@ interface ChatState {
   session: Session;
   failed: number;
   current: AbortController | null;
+  /** Prints each turn's cost line on stderr. */
+  cost: CostPrinter;
 }
 
 function userLine(text: string, style: Style): string {
@@ -29,13 +32,22 @@ async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style
   const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose });
   const controller = new AbortController();
   state.current = controller;
+  // Summed from each model call's step-finish, so that a turn that fails or is interrupted after
+  // some calls still shows what they used (for a finished turn it equals turn.usage).
+  let usage: Usage | undefined;
   try {
-    for await (const event of state.session.stream(text, { signal: controller.signal })) printer.event(event);
+    for await (const event of state.session.stream(text, { signal: controller.signal })) {
+      printer.event(event);
+      if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+    }
+    printer.end();
+    state.cost.turn(usage);
     return true;
   } catch (error) {
     printer.end();
     const aborted = controller.signal.aborted;
     io.stderr.write(`${style.red(aborted ? '(interrupted)' : `error: ${errorMessage(error)}`)}\n`);
+    state.cost.turn(usage);
     if (!aborted) state.failed++;
     return false;
   } finally {
@@ -54,7 +66,7 @@ async function save(state: ChatState, prepared: Prepared, io: Io, style: Style):
 }
 
 /**
- * Runs `chat`. Resolves to the exit code: 0, or 1 when a turn failed while reading messages from
+ * Runs `chat`; after each turn its cost line (tokens, cached share, estimate) goes to stderr. Resolves to the exit code: 0, or 1 when a turn failed while reading messages from
  * a pipe (interactive chats keep going after errors and exit 0).
  */
 export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
@@ -63,7 +75,8 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
   const style = createStyle(io.stdout, io.env);
   const errStyle = createStyle(io.stderr, io.env);
   const { session, resumed } = await openSession(setup);
-  const state: ChatState = { session, failed: 0, current: null };
+  const cost = createCostPrinter(io.stderr, errStyle, model.label, choosePrice(args.price, model.label));
+  const state: ChatState = { session, failed: 0, current: null, cost };
   const interactive = io.stdin.isTTY === true;
   const name = args.module ?? basename(agent.path);
   if (resumed) {

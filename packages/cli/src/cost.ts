@@ -2,12 +2,14 @@
  * The per-turn cost line: tokens, the cached share and an estimate, priced with `--price` or with
  * core's dated `PRICES` table by the model's name.
  */
-import { estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
+import { type Cost, estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
 import { CliError, USAGE_ERROR } from './errors.js';
+import type { Output } from './io.js';
 import type { Style } from './print.js';
 
 /** A price and where it came from, for the line's label. */
 export interface PriceChoice {
+  /** US dollars per million tokens. */
   price: Price;
   /** e.g. `claude-sonnet-4-5, list prices of 2025-11-01`, or `--price`. */
   label: string;
@@ -78,4 +80,69 @@ export function usageLine(usage: Usage | undefined, price: PriceChoice | undefin
   parts.push(`${count(usage.outputTokens ?? 0)} out`);
   if (price) parts.push(`≈ ${dollars(estimateCost(usage, price.price).total)} (${price.label})`);
   return style.dim(`  ⌁ ${parts.join(' · ')}`);
+}
+
+/** `total` plus `more`, field by field (a field stays absent when neither has it). */
+export function sumUsage(total: Usage | undefined, more: Usage): Usage {
+  const out: Usage = { ...total };
+  for (const key of Object.keys(more) as (keyof Usage)[]) {
+    const value = more[key];
+    if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
+  }
+  return out;
+}
+
+/** The price a command uses: `--price` when given, else the `PRICES` entry of the model's name. */
+export function choosePrice(flag: PriceChoice | undefined, modelName: string | undefined): PriceChoice | undefined {
+  return flag ?? priceForModel(modelName);
+}
+
+/** What to say when no price is known for `modelName`. */
+export function noPriceHint(modelName: string): string {
+  return `  (no list price for ${modelName}: pass --price <model|input,output[,cacheRead[,cacheWrite]]> in dollars per million tokens, e.g. --price 3,15,0.3,3.75, for an estimate)`;
+}
+
+/** Prints one cost line per turn; see {@link createCostPrinter}. */
+export interface CostPrinter {
+  /** Writes the line for a turn's usage (nothing when the model reported none). */
+  turn(usage: Usage | undefined): void;
+}
+
+/**
+ * A printer of per-turn cost lines on `output` (the CLI gives it stderr, so that stdout stays the
+ * reply). Without a price, the first line is followed by a hint on how to pass `--price`.
+ */
+export function createCostPrinter(
+  output: Output,
+  style: Style,
+  modelName: string,
+  price: PriceChoice | undefined,
+): CostPrinter {
+  let hinted = false;
+  return {
+    turn(usage) {
+      const line = usageLine(usage, price, style);
+      if (line === null) return;
+      output.write(`${line}\n`);
+      if (!price && !hinted) {
+        hinted = true;
+        output.write(`${style.dim(noPriceHint(modelName))}\n`);
+      }
+    },
+  };
+}
+
+/** The estimate `run --json` prints: `estimateCost`'s parts in US dollars, with the price used. */
+export interface JsonEstimate extends Cost {
+  currency: 'USD';
+  /** US dollars per million tokens. */
+  price: Price;
+  /** Where the price came from, as the cost line says it. */
+  priceLabel: string;
+}
+
+/** The `estimate` field of `run --json`, or null without usage or without a price. */
+export function jsonEstimate(usage: Usage | undefined, price: PriceChoice | undefined): JsonEstimate | null {
+  if (!usage || !price) return null;
+  return { ...estimateCost(usage, price.price), currency: 'USD', price: price.price, priceLabel: price.label };
 }

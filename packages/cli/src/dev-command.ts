@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Model } from '@skilltree/core';
 import type { CliArgs } from './args.js';
+import type { PriceChoice } from './cost.js';
 import { CliError, errorMessage } from './errors.js';
 import type { Io } from './io.js';
 import { pickModel } from './pick-model.js';
@@ -19,6 +20,8 @@ export interface DevServerOptions {
   model?: Model;
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
+  /** `--price` for the Cost view. */
+  price?: PriceChoice;
   /** Resolves a relative `module`. */
   cwd?: string;
   /** Where terminal messages go. */
@@ -61,6 +64,7 @@ export async function devCommand(args: CliArgs, io: Io): Promise<number> {
       model,
       maxLoadedSkills: args.maxLoadedSkills,
       maxTranscriptMessages: args.maxTranscriptMessages,
+      price: args.price,
       cwd: io.cwd,
       log: (line) => io.stderr.write(`${line}\n`),
     });

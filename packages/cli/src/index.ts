@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { type CliArgs, type Command, parseCliArgs } from './args.js';
+export { type PriceChoice, parsePrice, priceForModel } from './cost.js';
 export { CliError, RUNTIME_ERROR, USAGE_ERROR } from './errors.js';
 export type { Io, Output } from './io.js';
 export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './load-module.js';

@@ -1,8 +1,9 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import type { Turn } from '@skilltree/core';
+import type { Turn, Usage } from '@skilltree/core';
 import type { CliArgs } from './args.js';
+import { choosePrice, createCostPrinter, jsonEstimate, sumUsage } from './cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 import type { Io } from './io.js';
 import { prepare } from './prepare.js';
@@ -17,8 +18,9 @@ async function readAll(stream: Io['stdin']): Promise<string> {
 }
 
 /**
- * Runs `run`: sends each message in turn and prints the last reply (or, with `--json`,
- * `{ reply, transcript, request, loadedSkills, steps }`). Resolves to the exit code.
+ * Runs `run`: sends each message in turn and prints the last reply, with each turn's cost line on
+ * stderr (or, with `--json`, `{ reply, transcript, request, loadedSkills, steps, usage, estimate }`
+ * and nothing on stderr). Resolves to the exit code.
  */
 export async function runCommand(args: CliArgs, io: Io): Promise<number> {
   const { agent, model, setup } = await prepare(args, io);
@@ -40,13 +42,25 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
   const { session } = await openSession(setup);
   const style = createStyle(io.stderr, io.env);
   const turns: Turn[] = [];
+  const price = choosePrice(args.price, model.label);
+  const cost = args.json ? null : createCostPrinter(io.stderr, style, model.label, price);
   try {
     for (const message of messages) {
       const printer = args.verbose ? createTurnPrinter(io.stderr, { style, reply: false, spinner: false }) : null;
-      const off = printer ? session.on('event', (event) => printer.event(event)) : () => {};
+      // Usage summed from each model call's step-finish: a turn that fails after some calls still
+      // shows what they used (for a finished turn it equals turn.usage).
+      let usage: Usage | undefined;
+      const off = session.on('event', (event) => {
+        printer?.event(event);
+        if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+      });
       try {
         turns.push(await session.send(message));
+        printer?.end();
+        cost?.turn(usage);
       } catch (error) {
+        printer?.end();
+        cost?.turn(usage);
         throw new CliError(`The turn failed (model ${model.label}): ${errorMessage(error)}`);
       } finally {
         off();
@@ -64,6 +78,7 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
         loadedSkills: session.loadedSkills,
         steps: last.steps,
         ...(last.usage ? { usage: last.usage } : {}),
+        estimate: jsonEstimate(last.usage, price),
       };
       io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     } else {

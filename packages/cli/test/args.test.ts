@@ -60,6 +60,17 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['run', '--help']).help).toBe(true);
   });
 
+  it('parses --price for chat, run and dev into a price and its label', () => {
+    expect(parseCliArgs(['run', 'a.tsx', '--price', '3,15,0.3,3.75']).price).toEqual({
+      price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      label: '--price',
+    });
+    expect(parseCliArgs(['chat', 'a.tsx', '--price', 'gpt-4o']).price?.label).toMatch(/^gpt-4o, list prices of /);
+    expect(parseCliArgs(['dev', 'a.tsx', '--price=1,2']).price?.price).toEqual({ input: 1, output: 2 });
+    expect(parseCliArgs(['run', 'a.tsx']).price).toBeUndefined();
+    expect(usageError(['run', 'a.tsx', '--price', '3']).message).toMatch(/--price needs a model from the price table/);
+  });
+
   it('refuses unknown flags, commands and bad values with usage errors', () => {
     expect(usageError(['run', 'a.tsx', '--nope']).message).toMatch(/Unknown flag --nope/);
     expect(usageError(['talk', 'a.tsx']).message).toMatch(/Unknown command "talk"/);

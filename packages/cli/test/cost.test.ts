@@ -4,7 +4,16 @@
  */
 import { PRICES } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { dollars, parsePrice, priceForModel, usageLine } from '../src/cost.js';
+import {
+  choosePrice,
+  createCostPrinter,
+  dollars,
+  jsonEstimate,
+  parsePrice,
+  priceForModel,
+  sumUsage,
+  usageLine,
+} from '../src/cost.js';
 import { createStyle } from '../src/print.js';
 
 const plain = createStyle({ isTTY: false, write: () => {} }, {});
@@ -64,5 +73,61 @@ describe('prices', () => {
   it('writes dollars with four decimals below one dollar and two above', () => {
     expect(dollars(0.00931)).toBe('$0.0093');
     expect(dollars(12.345)).toBe('$12.35');
+  });
+});
+
+describe('the cost printer and the --json estimate', () => {
+  it('sums usage field by field, leaving out what no step reported', () => {
+    expect(sumUsage(undefined, { inputTokens: 10, outputTokens: 2 })).toEqual({ inputTokens: 10, outputTokens: 2 });
+    expect(sumUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, cacheReadTokens: 4 })).toEqual({
+      inputTokens: 15,
+      outputTokens: 2,
+      cacheReadTokens: 4,
+    });
+  });
+
+  const usage = { inputTokens: 2_000, cacheReadTokens: 1_024, outputTokens: 50 };
+
+  it('--price wins over the model name; the model name is the fallback', () => {
+    expect(choosePrice(parsePrice('1,2'), 'openai:gpt-4o')?.label).toBe('--price');
+    expect(choosePrice(undefined, 'openai:gpt-4o')?.label).toBe(`gpt-4o, list prices of ${PRICES.asOf}`);
+    expect(choosePrice(undefined, 'openai:my-model')).toBeUndefined();
+  });
+
+  it('writes one line per turn that reported usage, and the --price hint once when no price is known', () => {
+    let out = '';
+    const printer = createCostPrinter(
+      {
+        isTTY: false,
+        write: (text) => {
+          out += text;
+        },
+      },
+      plain,
+      'ollama:qwen',
+      undefined,
+    );
+    printer.turn(usage);
+    printer.turn(undefined);
+    printer.turn(usage);
+    const lines = out.split('\n').filter(Boolean);
+    expect(lines).toEqual([
+      '  ⌁ 2,000 in (51% cache read) · 50 out',
+      expect.stringMatching(/^ {2}\(no list price for ollama:qwen: pass --price <model\|input,output/),
+      '  ⌁ 2,000 in (51% cache read) · 50 out',
+    ]);
+  });
+
+  it('the estimate of run --json: the parts of estimateCost in dollars, the price and its label', () => {
+    const estimate = jsonEstimate(usage, parsePrice('gpt-4o'));
+    expect(estimate).toMatchObject({
+      currency: 'USD',
+      price: PRICES.models['gpt-4o'],
+      priceLabel: expect.stringMatching(/^gpt-4o/),
+    });
+    // (976 × $2.50 + 1,024 × $1.25 + 50 × $10) per million.
+    expect(estimate?.total).toBeCloseTo(0.00422, 8);
+    expect(jsonEstimate(usage, undefined)).toBeNull();
+    expect(jsonEstimate(undefined, parsePrice('gpt-4o'))).toBeNull();
   });
 });

@@ -86,6 +86,8 @@ describe('skilltree dev server', () => {
     expect(s.timeline[1]).toMatchObject({ loaded: ['notes'], toolsAdded: ['add_note'], linesAdded: 2 });
     expect(s.timeline[2].prefixBytes).toBeGreaterThan(0);
     expect(s.timeline[2].prefixBytes).toBeLessThan(s.timeline[2].bytes);
+    // The scripted model reports no usage: the Cost view counts its calls and prices nothing.
+    expect(s.cost).toEqual({ price: null, steps: [], unreported: 3, total: { usage: {}, cost: null } });
   });
 
   it('refuses an empty message', async () => {

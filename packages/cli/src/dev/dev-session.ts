@@ -7,7 +7,9 @@
 import { relative } from 'node:path';
 import type { Model, Session, SessionEvent, SessionOptions, SessionView } from '@skilltree/core';
 import type { ReactElement } from 'react';
+import { choosePrice, type PriceChoice } from '../cost.js';
 import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../load-module.js';
+import { CostLog } from './cost-log.js';
 import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
 import { describeReload, sectionLines, skillViews, Timeline, treeView } from './state.js';
 
@@ -16,6 +18,8 @@ export interface DevSessionOptions {
   model?: Model;
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
+  /** `--price`; default: the `PRICES` entry of the model's name. */
+  price?: PriceChoice;
   cwd?: string;
   log: (line: string) => void;
 }
@@ -39,6 +43,7 @@ export class DevSession {
   #element: ReactElement | null = null;
   #model: Model | undefined;
   #timeline = new Timeline();
+  #cost = new CostLog();
   #reloads: ReloadInfo[] = [];
   #notes: ChatNote[] = [];
   #turn = 0;
@@ -139,6 +144,9 @@ export class DevSession {
           },
           this.#core!.placeContext,
         );
+        break;
+      case 'step-finish':
+        this.#cost.step(this.#turn, event.step, event.usage);
         break;
       case 'text-delta':
         this.onLive({ type: 'text-delta', text: event.text, index: session?.transcript.length ?? 0 });
@@ -272,6 +280,7 @@ export class DevSession {
     const core = this.#core ?? (await this.loader.core());
     if (!this.#options.model && this.#agent?.demo) this.#model = this.#agent.demo.model();
     this.#timeline.reset();
+    this.#cost.reset();
     this.#reloads = [];
     this.#notes = [];
     this.#turn = 0;
@@ -334,6 +343,7 @@ export class DevSession {
       warnings: view?.warnings ?? [],
       tree: view ? treeView(view) : null,
       timeline: this.#timeline.entries,
+      cost: this.#cost.view(choosePrice(this.#options.price, model?.name)),
       reloads: this.#reloads,
       notes: this.#notes,
       demoMessages: this.#agent?.demo?.messages ?? [],

@@ -2,7 +2,7 @@
  * The wire protocol between `skilltree dev` (this package) and the playground page
  * (apps/playground imports these types). JSON only: every field survives `JSON.stringify`.
  */
-import type { Message, ModelRequest, SessionConfig, ToolSpec, Warning } from '@skilltree/core';
+import type { Message, ModelRequest, Price, SessionConfig, ToolSpec, Usage, Warning } from '@skilltree/core';
 
 /** A skill in the catalog, as the Skills panel shows it. */
 export interface SkillView {
@@ -84,6 +84,31 @@ export interface TimelineEntry {
   generation: number;
 }
 
+/** One model call's usage, as the Cost view lists it. */
+export interface CostStep {
+  /** 1-based index of the turn and of the model call inside it, as in the timeline. */
+  turn: number;
+  step: number;
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** What the provider reported (the `step-finish` event's usage); fields it does not report are absent. */
+  usage: Usage;
+  /** Estimated US dollars (`estimateCost`), or null without a price. */
+  cost: number | null;
+}
+
+/** What the conversation has cost so far, step by step, priced like the CLI's cost line. */
+export interface CostView {
+  /** The price in US dollars per million tokens and where it came from (`--price` or the `PRICES` entry of the model's name); null when none is known. */
+  price: { price: Price; label: string } | null;
+  /** Model calls that reported usage, oldest first (since the server started or was reset). */
+  steps: CostStep[];
+  /** Model calls that reported no usage (a scripted model reports none). */
+  unreported: number;
+  /** The steps summed. */
+  total: { usage: Usage; cost: number | null };
+}
+
 /** What a reload changed. */
 export interface ReloadInfo {
   generation: number;
@@ -133,6 +158,8 @@ export interface DevState {
   warnings: Warning[];
   tree: TreeView | null;
   timeline: TimelineEntry[];
+  /** Usage and estimated cost per model call, with totals. */
+  cost: CostView;
   reloads: ReloadInfo[];
   notes: ChatNote[];
   /** The user messages of the module's `demo` export, in the order its script answers them. */
@@ -147,4 +174,4 @@ export type LiveEvent =
   | { type: 'turn-start'; text: string }
   | { type: 'turn-end'; ok: boolean; error?: string };
 
-export type { Message, ModelRequest, SessionConfig, ToolSpec, Warning };
+export type { Message, ModelRequest, Price, SessionConfig, ToolSpec, Usage, Warning };

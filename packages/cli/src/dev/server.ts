@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Model } from '@skilltree/core';
+import type { PriceChoice } from '../cost.js';
 import { BusyError, DevSession } from './dev-session.js';
 
 export interface DevServerOptions {
@@ -33,6 +34,8 @@ export interface DevServerOptions {
   model?: Model;
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
+  /** `--price` for the Cost view; default: the `PRICES` entry of the model's name. */
+  price?: PriceChoice;
   /** Open the page in the default browser. */
   open?: boolean;
   /** Reload when a file the module imports changes. Default true. */
@@ -171,6 +174,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     model: options.model,
     maxLoadedSkills: options.maxLoadedSkills,
     maxTranscriptMessages: options.maxTranscriptMessages,
+    price: options.price,
     cwd: options.cwd,
     log,
   });
