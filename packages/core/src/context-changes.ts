@@ -31,6 +31,29 @@ export function lifecycleLine(name: string, change: 'loaded' | 'unloaded'): stri
   return `${CONTEXT_CHANGED} ${name} ${change}`;
 }
 
+/** One `contextChanged` line, read back: which section, and whether it loaded, unloaded or gained a line. */
+export type ContextChange =
+  | { kind: 'loaded' | 'unloaded'; skill: string }
+  | { kind: 'added'; section: string; text: string };
+
+const LIFECYCLE = new RegExp(`^${CONTEXT_CHANGED} (\\S+) (loaded|unloaded)$`);
+const ADDED = new RegExp(`^${CONTEXT_CHANGED} (\\S+) added: `);
+
+/**
+ * Reads a line {@link lifecycleLine} or {@link addedLine} wrote (from `splitContextChanges`), or null
+ * for anything else. `section` is `agent` or a skill's name; `text` is the (cut, escaped) line.
+ *
+ * @example
+ * parseContextChange('contextChanged notes added: Notes: milk'); // { kind: 'added', section: 'notes', text: 'Notes: milk' }
+ */
+export function parseContextChange(line: string): ContextChange | null {
+  const lifecycle = LIFECYCLE.exec(line);
+  if (lifecycle) return { kind: lifecycle[2] as 'loaded' | 'unloaded', skill: lifecycle[1] };
+  const added = ADDED.exec(line);
+  if (added) return { kind: 'added', section: added[1], text: line.slice(added[0].length) };
+  return null;
+}
+
 /**
  * The lines of `after` that `before` did not have, in order. A line counts as added when it occurs
  * more often than before (so a repeated line is seen); blank lines never count. This is the diff

@@ -18,7 +18,7 @@ export {
   useSession,
   useSkill,
 } from './components.js';
-export { addedLines } from './context-changes.js';
+export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
 export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';

@@ -3,7 +3,7 @@
  * the live stream builds on the client. Both go through the functions here, so a page reloaded after
  * a turn shows exactly what it showed while the turn streamed.
  */
-import { CONTEXT_CHANGED, type Message, splitContextChanges } from '@skilltree/core';
+import { type Message, parseContextChange, splitContextChanges } from '@skilltree/core';
 import type { UIMessage } from 'ai';
 
 /**
@@ -23,8 +23,6 @@ export type SkilltreeUIMessage = UIMessage<unknown, SkilltreeDataParts>;
 /** One part of a {@link SkilltreeUIMessage}. */
 export type SkilltreeUIPart = SkilltreeUIMessage['parts'][number];
 
-const LIFECYCLE = new RegExp(`^${CONTEXT_CHANGED} ([a-zA-Z0-9_-]{1,64}) (loaded|unloaded)$`);
-
 /**
  * The data parts for a message's `contextChanged` lines, in order: each load or unload as its own
  * typed part, and the lines the context gained as one `data-context-changed` part.
@@ -42,10 +40,10 @@ export function changeParts(lines: readonly string[]): SkilltreeUIPart[] {
     added = [];
   };
   for (const line of lines) {
-    const lifecycle = LIFECYCLE.exec(line);
-    if (lifecycle) {
+    const change = parseContextChange(line);
+    if (change && change.kind !== 'added') {
       flush();
-      parts.push({ type: `data-skill-${lifecycle[2] as 'loaded' | 'unloaded'}`, data: { name: lifecycle[1] } });
+      parts.push({ type: `data-skill-${change.kind}`, data: { name: change.skill } });
     } else {
       added.push(line);
     }
