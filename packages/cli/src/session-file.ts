@@ -101,20 +101,7 @@ export async function openSession(setup: SessionSetup, fresh = false): Promise<{
     return { session, resumed: false };
   }
   try {
-    const session = agent.core.restoreSession(
-      agent.element(),
-      {
-        version: 1,
-        transcript: loaded.messages,
-        transcriptStart: loaded.start,
-        loadedSkills: loaded.state.loadedSkills,
-        stores: loaded.state.stores,
-        pendingContextChanges: loaded.state.pendingContextChanges,
-        lastCallNumber: loaded.state.lastCallNumber,
-        usage: loaded.state.usage,
-      },
-      options,
-    );
+    const session = agent.core.restoreSession(agent.element(), agent.core.snapshotFromStore(loaded), options);
     saved.set(session, { version: loaded.version, committed: loaded.length });
     return { session, resumed: true };
   } catch (error) {
@@ -141,13 +128,7 @@ export async function saveSession(session: Session, setup: SessionSetup): Promis
       holder,
       version: at.version,
       append: snapshot.transcript,
-      state: {
-        loadedSkills: snapshot.loadedSkills,
-        stores: snapshot.stores,
-        ...(snapshot.pendingContextChanges ? { pendingContextChanges: snapshot.pendingContextChanges } : {}),
-        ...(snapshot.lastCallNumber ? { lastCallNumber: snapshot.lastCallNumber } : {}),
-        ...(snapshot.usage ? { usage: snapshot.usage } : {}),
-      },
+      state: setup.agent.core.storedState(snapshot),
       owner: null,
       leaseTtl: 30_000,
     });

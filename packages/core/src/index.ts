@@ -43,6 +43,8 @@ export {
   type SessionRecord,
   type SessionStore,
   type StoredState,
+  snapshotFromStore,
+  storedState,
   tailStart,
 } from './session-store.js';
 export {

@@ -4,7 +4,7 @@
  * record rewritten on every commit. Backends: `memoryStore()` here, SQLite, Postgres and Redis in
  * `@skilltree/store`.
  */
-import type { Message, Usage } from './types.js';
+import type { Message, SessionSnapshot, Usage } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
 export interface StoredState {
@@ -136,4 +136,34 @@ export function tailStart(length: number, userIndices: readonly number[], window
   const earliest = Math.max(0, length - Math.max(1, window));
   for (const index of userIndices) if (index >= earliest) return index;
   return userIndices.length > 0 ? userIndices[userIndices.length - 1] : earliest;
+}
+
+/**
+ * The snapshot `restoreSession` takes, from what a store loaded: the window's tail and the state
+ * record. One mapping, for `createSessions` and for anyone who drives a store by hand (the CLI).
+ */
+export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
+  const { state } = loaded;
+  const snapshot: SessionSnapshot = {
+    version: 1,
+    transcript: loaded.messages,
+    transcriptStart: loaded.start,
+    loadedSkills: state.loadedSkills,
+    stores: state.stores,
+  };
+  if (state.pendingContextChanges) snapshot.pendingContextChanges = state.pendingContextChanges;
+  if (state.lastCallNumber !== undefined) snapshot.lastCallNumber = state.lastCallNumber;
+  if (state.usage) snapshot.usage = state.usage;
+  if (state.window) snapshot.windowStart = state.window.start;
+  return snapshot;
+}
+
+/** The state record a commit writes, from a snapshot (its messages go to `append`). */
+export function storedState(snapshot: SessionSnapshot, window?: StoredState['window']): StoredState {
+  const stored: StoredState = { loadedSkills: snapshot.loadedSkills, stores: snapshot.stores };
+  if (snapshot.pendingContextChanges) stored.pendingContextChanges = snapshot.pendingContextChanges;
+  if (snapshot.lastCallNumber) stored.lastCallNumber = snapshot.lastCallNumber;
+  if (snapshot.usage) stored.usage = snapshot.usage;
+  if (window) stored.window = window;
+  return stored;
 }

@@ -13,7 +13,8 @@ import {
   SessionNotFoundError,
   type SessionRecord,
   type SessionStore,
-  type StoredState,
+  snapshotFromStore,
+  storedState,
 } from './session-store.js';
 import { currentWindow } from './state.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
@@ -159,21 +160,7 @@ export function createSessions(
     const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
     const loaded = await store.load(id, window);
     if (!loaded) throw new SessionNotFoundError(id);
-    const session = restoreSession(
-      element(id),
-      {
-        version: 1,
-        transcript: loaded.messages,
-        transcriptStart: loaded.start,
-        loadedSkills: loaded.state.loadedSkills,
-        stores: loaded.state.stores,
-        pendingContextChanges: loaded.state.pendingContextChanges,
-        lastCallNumber: loaded.state.lastCallNumber,
-        usage: loaded.state.usage,
-        windowStart: loaded.state.window?.start,
-      },
-      sessionOptions,
-    );
+    const session = restoreSession(element(id), snapshotFromStore(loaded), sessionOptions);
     return { entry: { session, version: loaded.version, committed: loaded.length }, record: loaded };
   }
 
@@ -185,14 +172,7 @@ export function createSessions(
     const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
     const max = entry.session.config.maxTranscriptMessages;
     const window = currentWindow(state);
-    const stored: StoredState = {
-      loadedSkills: snapshot.loadedSkills,
-      stores: snapshot.stores,
-      window: { start: window.start, size: window.messages.length, max },
-    };
-    if (snapshot.pendingContextChanges) stored.pendingContextChanges = snapshot.pendingContextChanges;
-    if (snapshot.lastCallNumber) stored.lastCallNumber = snapshot.lastCallNumber;
-    if (snapshot.usage) stored.usage = snapshot.usage;
+    const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
     entry.version = await store.commit(id, {
       holder,
       version: entry.version,

@@ -14,6 +14,8 @@ import {
   SessionBusyError,
   Skill,
   scriptedModel,
+  snapshotFromStore,
+  storedState,
   Text,
   Tool,
   useAgentStore,
@@ -107,6 +109,24 @@ describe('createSessions', () => {
     expect((await first).text).toBe('done');
     expect((await second).text).toBe('second');
     expect((await waiting.messages('s')).map((m) => m.content)).toEqual(['one', 'done', 'two', 'second']);
+  });
+
+  test('storedState and snapshotFromStore map a snapshot to the store and back', async () => {
+    const sessions = createSessions(<App />, { model: bumper() });
+    await sessions.send('m', 'bump');
+    const loaded = await sessions.store.load('m', 60);
+    if (!loaded) throw new Error('not stored');
+    const snapshot = snapshotFromStore(loaded);
+    expect(snapshot).toMatchObject({
+      version: 1,
+      transcriptStart: 0,
+      loadedSkills: ['counter'],
+      stores: { counter: { count: 1 } },
+    });
+    expect(snapshot.transcript).toEqual(loaded.messages);
+    expect(snapshot.windowStart).toBe(loaded.state.window?.start);
+    expect(storedState(snapshot, loaded.state.window)).toEqual(loaded.state);
+    await sessions.close();
   });
 
   test('a session in a turn is never disposed by the cache making room for others', async () => {
