@@ -50,6 +50,11 @@ export function memoryStore(): SessionStore {
       leases.set(id, { holder, expires: Date.now() + ttl });
       return true;
     },
+    async renew(id, holder, ttl) {
+      if (!held(id, holder)) return false;
+      leases.set(id, { holder, expires: Date.now() + ttl });
+      return true;
+    },
     async release(id, holder) {
       if (leases.get(id)?.holder === holder) leases.delete(id);
     },
@@ -63,6 +68,7 @@ export function memoryStore(): SessionStore {
           record: {
             id,
             owner: commit.owner ?? null,
+            epoch: String(commit.epoch),
             version: 0,
             length: 0,
             state: commit.state,
@@ -76,6 +82,9 @@ export function memoryStore(): SessionStore {
         return append(fresh, commit, now, leases, id);
       }
       if (!entry) throw new SessionConflictError(id, 'it was deleted');
+      if (entry.record.epoch !== commit.epoch) {
+        throw new SessionConflictError(id, 'it was deleted and created again');
+      }
       if (entry.record.version !== commit.version) {
         throw new SessionConflictError(id, `version ${entry.record.version}, this turn read ${commit.version}`);
       }

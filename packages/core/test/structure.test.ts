@@ -14,7 +14,16 @@ const LAYERS: Record<string, string[]> = {
   request: ['prompt', 'context-changes', 'transcript', 'place-context', 'print', 'state', 'request', 'view'],
   tools: ['tool-call', 'skills', 'calls'],
   loop: ['model-call', 'loop', 'snapshot'],
-  session: ['session', 'session-store', 'memory-store', 'sessions'],
+  session: [
+    'session',
+    'session-store',
+    'memory-store',
+    'sessions-key',
+    'sessions-cache',
+    'sessions-lease',
+    'sessions-turns',
+    'sessions',
+  ],
   index: ['index'],
 };
 const ORDER = Object.keys(LAYERS);

@@ -8,7 +8,13 @@ import { SessionConflictError } from '@skilltree/core';
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
  * database written by a newer version of this package rather than misreading it.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The epoch of a Redis session written before schema version 2, which had none. Only one such
+ * incarnation can exist per id (a session created since gets a random epoch), so it is an identity.
+ */
+export const LEGACY_EPOCH = 'v1';
 
 /** Checks a table or key prefix: letters, digits and `_` (and `:` for Redis keys), at most 40. */
 export function checkPrefix(prefix: string, allowColon = false): string {
@@ -33,6 +39,7 @@ export const conflict = {
   lease: (id: string) => new SessionConflictError(id, 'the turn lease expired and was taken over'),
   created: (id: string) => new SessionConflictError(id, 'another turn created it first'),
   deleted: (id: string) => new SessionConflictError(id, 'it was deleted'),
+  epoch: (id: string) => new SessionConflictError(id, 'it was deleted and created again'),
   version: (id: string, found: number, read: number) =>
     new SessionConflictError(id, `version ${found}, this turn read ${read}`),
 };
