@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { createSessions, memoryStore } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, isLoopbackAddress, isLoopbackHost, LOCAL_USER } from '../src/index.js';
-import { client, NotesAgent, ruleModel, startServer, type TestServer } from './helpers.js';
+import { NotesAgent, ruleModel, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
