@@ -244,12 +244,14 @@ export function createSessions(
     else signal.addEventListener('abort', follow, { once: true });
     let fenced: Error | null = null;
     let ended = () => {};
+    // True while the turn waits at a `yield` for its consumer to pull the next event.
+    let parked = false;
     const me: RunningTurn = {
       key: null,
       stop(reason) {
         stop.abort(reason);
-        // A stream whose consumer stopped pulling waits at a `yield`: end it there.
-        void self.it?.return(undefined as never).catch(() => {});
+        // A consumer that stopped pulling leaves the turn parked, where no abort reaches it: end it there.
+        if (parked) void self.it?.return(undefined as never).catch(() => {});
       },
       fence(error) {
         fenced ??= error;
@@ -315,7 +317,9 @@ export function createSessions(
               }
             }
             if (event.type === 'finish') result = event.turn;
+            parked = true;
             yield event;
+            parked = false;
           }
           if (!result) throw new Error('The turn ended without a reply.');
         } catch (error) {
@@ -394,7 +398,9 @@ export function createSessions(
         const timeout = opts.timeout ?? 5_000;
         await running.drain(
           Number.isNaN(timeout) ? 0 : timeout,
-          new Error('The sessions are closing (sessions.close()): this turn was stopped, and what it did is saved.'),
+          new Error(
+            'Interrupted: the sessions were closed (sessions.close()) while this turn ran; what it did is saved.',
+          ),
         );
         cache.close();
         await store.close();

@@ -625,6 +625,34 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       }
     });
 
+    test('close() mid-turn loses nothing: the call in flight is committed as interrupted, and the next send from another process runs at once', async () => {
+      const id = newId('close');
+      const inBump = gate();
+      const never = gate();
+      const stopping = createSessions(counterAgent(), { store: await open(), model: bumpModel() });
+      hooks.onBump = () => {
+        inBump.open();
+        return never.opened; // the tool runs until it is stopped
+      };
+      const turn = stopping.send(id, 'stop me').then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await inBump.opened;
+      hooks.onBump = undefined;
+      await stopping.close({ timeout: 50 });
+      expect(String(await turn)).toMatch(/Interrupted/);
+      const left = await b.messages(id, 0, 100);
+      expect(left.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+      expect(left[4]).toMatchObject({ role: 'tool', name: 'bump', isError: true });
+      expect((left[4] as { content: string }).content).toMatch(/Interrupted/);
+      expect(checkTranscript(left)).toEqual([]);
+      // No lease is left behind: another process that may not wait answers at once.
+      expect((await sessions(b, { onBusy: 'reject' }).send(id, 'after')).text).toBe('done: after');
+      expect((await c.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
+      never.open();
+    });
+
     test('a crash mid-turn loses at most the step in flight; the next send answers its call as interrupted', async () => {
       const id = newId('crash');
       const dying = simulatedProcess(await open());
