@@ -22,7 +22,7 @@ import { type Mounted, MountedCache, matches } from './sessions-cache.js';
 import { chatKey, checkOwner } from './sessions-key.js';
 import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
 import { type RunningTurn, RunningTurns } from './sessions-turns.js';
-import { currentWindow, errorMessage } from './state.js';
+import { currentWindow } from './state.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
 import type { Message, SendOptions, SessionEvent, SessionOptions, ToolMessage, Turn, Usage } from './types.js';
 
@@ -129,12 +129,13 @@ function named(error: unknown, key: string, id: string): unknown {
 
 /**
  * What the stream says of a call that ran but whose result the commit after it did not save: its
- * own result when a later commit saved it after all, else that the result could not be saved.
+ * own result when a later commit saved it after all, else that the result could not be saved (the
+ * store's error is the turn's; its text may name servers, so it stays out of the result).
  */
-function unsavedResult(message: ToolMessage, saved: boolean, failure: unknown): SessionEvent {
+function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
   if (saved) return { type: 'tool-result', message };
   const content =
-    `Tool "${message.name}" ran, but its result could not be saved (${errorMessage(failure)}). ` +
+    `Tool "${message.name}" ran, but its result could not be saved. ` +
     'It may have taken effect; check before calling it again.';
   return { type: 'tool-result', message: { ...message, content, isError: true } };
 }
@@ -329,7 +330,7 @@ export function createSessions(
         }
         if (fenced) failure = fenced;
         const saved = await finish(failure);
-        if (unsaved) yield unsavedResult(unsaved, saved, failure);
+        if (unsaved) yield unsavedResult(unsaved, saved);
         if (failure !== null) throw failure;
         return result as Turn;
       } finally {
