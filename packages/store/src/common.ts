@@ -44,6 +44,39 @@ export const conflict = {
     new SessionConflictError(id, `version ${found}, this turn read ${read}`),
 };
 
+/** What a store does with its connection's errors: one report per outage, not one per reconnection attempt. */
+export interface OutageReporter {
+  /** The connection failed (an `error` event): reported unless this outage was reported already. */
+  report(error: unknown): void;
+  /** The connection works again: the next error is a new outage. */
+  recovered(): void;
+}
+
+/**
+ * Reports the first error of each outage with `onError`, by default as one line on stderr. The
+ * driver reconnects by itself; meanwhile the turns that need the store fail with the error.
+ */
+export function outageReporter(store: string, onError?: (error: Error) => void): OutageReporter {
+  let down = false;
+  const report =
+    onError ??
+    ((error: Error) => console.warn(`${store}: ${error.message}. Reconnecting; turns fail until the store is back.`));
+  return {
+    report(error) {
+      if (down) return;
+      down = true;
+      try {
+        report(error instanceof Error ? error : new Error(String(error)));
+      } catch {
+        // A reporter that throws must not turn a connection error into a crash.
+      }
+    },
+    recovered() {
+      down = false;
+    },
+  };
+}
+
 /** Non-negative whole numbers for paging arguments. */
 export const whole = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);
 

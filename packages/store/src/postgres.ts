@@ -6,18 +6,33 @@
  */
 import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
 import pg from 'pg';
-import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import { checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
 /** Options of {@link postgresStore}: a connection string, or a pool you manage. */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`. The store opens a pool and `close()` ends it. */
   connectionString?: string;
-  /** A `pg.Pool` you created instead. `close()` leaves it open. */
+  /**
+   * A `pg.Pool` you created instead. `close()` leaves it open, and its options are yours (see
+   * `timeout`). If it has no `error` listener, the store adds its own (see `onError`): without
+   * one, an idle connection that breaks (a restarted server) would crash the process.
+   */
   pool?: pg.Pool;
   /** Connections of the pool the store opens. Default 10. */
   max?: number;
   /** Prefix of the table names. Default `skilltree_`. */
   prefix?: string;
+  /**
+   * Milliseconds the pool the store opens waits to connect, and a query to answer, before it
+   * fails: a turn fails instead of waiting for a server that is unreachable or hung. Default 10 000.
+   */
+  timeout?: number;
+  /**
+   * Called with the first error of each outage of the pool's connections (an idle connection
+   * that broke; the next query connects again, and once one works the next error is a new
+   * outage). Default: one line on stderr.
+   */
+  onError?: (error: Error) => void;
 }
 
 interface SessionRow {
@@ -93,9 +108,19 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     throw new Error('postgresStore needs { connectionString } or { pool } (a pg.Pool).');
   }
   const own = options.pool === undefined;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const timeout = options.timeout ?? 10_000;
+  const pool =
+    options.pool ??
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: timeout,
+      query_timeout: timeout,
+    });
   const name = own ? `postgres:${redact(options.connectionString!)}` : 'postgres:pool';
-  if (own) pool.on('error', () => {}); // An idle client's error (a restarted server): the next query reconnects.
+  const outage = outageReporter(name, options.onError);
+  // An idle client's error (a restarted server): reported once; the next query connects again.
+  if (own || pool.listenerCount('error') === 0) pool.on('error', (error) => outage.report(error));
 
   const migrate = once(async () => {
     const client = await pool.connect();
@@ -122,7 +147,9 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
   });
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
     await migrate();
-    return pool.query<R>({ text, values });
+    const result = await pool.query<R>({ text, values });
+    outage.recovered();
+    return result;
   };
 
   const earliest = `GREATEST(0, s.length - GREATEST(1, $2::int))`;

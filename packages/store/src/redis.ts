@@ -7,16 +7,40 @@
 import { createHash } from 'node:crypto';
 import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
 import { type Cluster, Redis } from 'ioredis';
-import { checkPrefix, conflict, LEGACY_EPOCH, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import {
+  checkPrefix,
+  conflict,
+  LEGACY_EPOCH,
+  once,
+  outageReporter,
+  SCHEMA_VERSION,
+  schemaTooNew,
+  whole,
+} from './common.js';
 
 /** Options of {@link redisStore}: a URL, or a client you manage. */
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]`. The store opens a client and `close()` quits it. */
   url?: string;
-  /** An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected. */
+  /**
+   * An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected,
+   * and its options are yours (see `timeout`). If it has no `error` listener, the store adds its
+   * own (see `onError`), so a lost connection never prints "Unhandled error event" or crashes.
+   */
   client?: Redis | Cluster;
   /** Prefix of every key. Default `skilltree:`. */
   prefix?: string;
+  /**
+   * Milliseconds a command of the client the store opens may take, waiting for a connection
+   * included, before it fails; also the time to connect. While Redis is down or hung, a turn
+   * fails within a few of these instead of waiting for reconnection attempts. Default 2 000.
+   */
+  timeout?: number;
+  /**
+   * Called with the first error of each outage of the connection (the client reconnects by
+   * itself; once it is back, the next error is a new outage). Default: one line on stderr.
+   */
+  onError?: (error: Error) => void;
 }
 
 /** A Lua script, run with EVALSHA (and EVAL when the server does not have it cached yet). */
@@ -143,8 +167,25 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     throw new Error('redisStore needs { url } or { client } (an ioredis client).');
   }
   const own = options.client === undefined;
-  const client = options.client ?? new Redis(options.url!, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const timeout = options.timeout ?? 2_000;
+  const client =
+    options.client ??
+    new Redis(options.url!, {
+      lazyConnect: true,
+      // Bounded waits: a command (queued while reconnecting, or sent to a server that hangs) fails
+      // after `timeout`, or at the first reconnection attempt that fails (Redis is down).
+      commandTimeout: timeout,
+      connectTimeout: timeout,
+      maxRetriesPerRequest: 0,
+      // Reconnect soon once Redis is back (ioredis backs off to 5 s by default).
+      retryStrategy: (times) => Math.min(100 * times, 1_000),
+    });
   const name = own ? `redis:${options.url!.replace(/\/\/([^@/]*)@/, '//***@')}` : 'redis:client';
+  if (own || client.listenerCount('error') === 0) {
+    const outage = outageReporter(name, options.onError);
+    client.on('error', (error: unknown) => outage.report(error));
+    client.on('ready', () => outage.recovered());
+  }
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
     return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
