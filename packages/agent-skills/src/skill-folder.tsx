@@ -9,7 +9,15 @@ import { stat } from 'node:fs/promises';
 import { Instructions, Skill, Text, Tool, useSession } from '@skilltree/core';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
-import { formatSize, listDirectory, listFolder, RefusedPathError, readTextWindow, resolveInside } from './files.js';
+import {
+  checkRegular,
+  formatSize,
+  listDirectory,
+  listFolder,
+  RefusedPathError,
+  readTextWindow,
+  resolveInside,
+} from './files.js';
 import { readSkillFolder, type SkillFolderInfo } from './folder.js';
 import { folderToolName } from './names.js';
 import { type ResolvedScripts, resolveScripts, runScript, type ScriptsOptions } from './scripts.js';
@@ -243,9 +251,12 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
       const entries = await listDirectory(info.realPath, real, Math.max(maxListedFiles, 500));
       return entries.length > 0 ? `Files in ${display}/:\n${entries.join('\n')}` : `${display}/ holds no files.`;
     }
-    if (!stats.isFile()) throw new RefusedPathError(`Refused: "${display}" is not a regular file.`);
+    checkRegular(stats, display);
     const limit = Math.min(input.limit ?? maxReadLines, maxReadLines);
-    const window = await readTextWindow(real, { offset: input.offset ?? 1, limit, maxBytes: maxReadBytes });
+    const window = await readTextWindow(
+      { real, display, stats },
+      { offset: input.offset ?? 1, limit, maxBytes: maxReadBytes },
+    );
     if (window.kind === 'binary') {
       throw new RefusedPathError(
         `Refused: "${display}" is a binary file (${formatSize(window.size)}); ${tools.read} reads text files only.`,
