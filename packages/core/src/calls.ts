@@ -17,7 +17,7 @@ import {
   withChanges,
 } from './state.js';
 import { sanitizeText } from './text.js';
-import { decodeInput, runTool, type ToolOutcome } from './tool-call.js';
+import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 import type { ToolCall, ToolMessage } from './types.js';
 
 /** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
@@ -35,6 +35,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
             session: state.runtime.session,
             signal,
             timeout: config(state).toolTimeout,
+            maxResultChars: config(state).maxToolResultChars,
             skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
           });
   } catch (error) {
@@ -42,6 +43,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true };
   }
   let { content, isError } = outcome;
+  content = cutResult(content, config(state).maxToolResultChars);
   if (!fatal) {
     try {
       await settle(state);

@@ -56,8 +56,13 @@ export interface ToolContext {
   skill: SkillInfo | null;
   /** Aborted when the call times out or the turn is aborted. */
   signal: AbortSignal;
-  /** The id of the tool call, as the model sent it. */
+  /** The id of the tool call: the model's own when it is safe and unused, else one the session made. */
   toolCallId: string;
+  /**
+   * The most characters the result may have (the session's `maxToolResultChars`): a longer one is
+   * cut, with a note. A tool that can return its output in parts sizes a part by it.
+   */
+  maxResultChars: number;
 }
 
 /** Anything with a zod-compatible `safeParse`; zod 4 schemas (classic and mini) qualify. */
