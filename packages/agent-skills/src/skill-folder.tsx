@@ -122,6 +122,8 @@ export function SkillFolder(props: SkillFolderProps): ReactNode {
     }),
     [name, scripts],
   );
+  // Declared for Unknown tool hints: a call of the read tool before the skill was read names it.
+  const declared = useMemo(() => (tools.run ? [tools.read, tools.run] : [tools.read]), [tools]);
   const extraKey = (props.extraWarnings ?? []).join('\n');
   const warnings = useMemo(
     () => (extraKey === '' ? info.warnings : [...info.warnings, ...extraKey.split('\n')]),
@@ -161,7 +163,12 @@ export function SkillFolder(props: SkillFolderProps): ReactNode {
   }, [info, warnings, strict, tools, scripts]);
 
   return (
-    <Skill name={name} description={info.description} meta={meta as unknown as Record<string, unknown>}>
+    <Skill
+      name={name}
+      description={info.description}
+      meta={meta as unknown as Record<string, unknown>}
+      tools={declared}
+    >
       <FolderBody
         info={info}
         skillName={name}
