@@ -222,6 +222,24 @@ describe('a symlink loop is an error that names the folder as it was given, neve
     }
   });
 
+  test('a skills folder given to loadSkillFolders that links to itself', () => {
+    const dir = local();
+    try {
+      symlinkSync('skills', path.join(dir.absolute, 'skills'));
+      let message = '';
+      try {
+        loadSkillFolders(`${dir.relative}/skills`);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toBe(
+        `loadSkillFolders: ${dir.relative}/skills is a symlink loop (it leads back to itself). Point it at a real folder.`,
+      );
+    } finally {
+      dir.done();
+    }
+  });
+
   test('a file of the folder that links to itself: the read tool names it relative to the folder', async () => {
     const dir = path.join(tempDir(), 'loopy');
     mkdirSync(dir);

@@ -5,7 +5,7 @@
  */
 import { drainTurn, emit, type SessionState } from './state.js';
 import { wellFormed } from './text.js';
-import type { Model, ModelRequest, ModelResponse, SessionEvent, ToolCall, Usage } from './types.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
 
 /** The error a turn ends with when its signal aborts. */
 export function abortError(signal: AbortSignal): Error {
@@ -68,8 +68,11 @@ export async function* callModel(
     for (;;) {
       const next = await raceAbort(parts.next(), signal);
       if (next.done) break;
-      const part = next.value;
+      const part = next.value as ModelStreamPart | null;
+      // A part that is not one (null, a string) carries nothing: skip it rather than fail the turn.
+      if (part === null || typeof part !== 'object') continue;
       if (part.type === 'text-delta') {
+        if (typeof part.text !== 'string') continue;
         const delta = wellFormed(part.text);
         text += delta;
         emit(state, { type: 'text-delta', text: delta });

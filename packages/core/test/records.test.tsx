@@ -343,6 +343,18 @@ describe("a model's tool calls are repaired before the transcript keeps them", (
     expect(session.warnings).toHaveLength(1);
   });
 
+  test('stream parts that are not parts, or text-deltas without text, are skipped, never read as "undefined"', async () => {
+    const model = streams([
+      null,
+      'text',
+      { type: 'text-delta' },
+      { type: 'text-delta', text: 'Hi.' },
+      { type: 'finish' },
+    ]);
+    const session = createSession(<Agent>{null}</Agent>, { model });
+    expect((await session.send('hello')).text).toBe('Hi.');
+  });
+
   test('addAssistantMessage applies the same rule, and refuses an entry that is not a call', () => {
     const session = createSession(<Agent>{echo}</Agent>);
     const message = session.addAssistantMessage({ content: '', toolCalls: [{ id: 'a.b', name: 'echo', input: {} }] });
