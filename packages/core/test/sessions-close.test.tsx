@@ -115,6 +115,17 @@ describe('sessions.close()', () => {
     expect((await events.next()).done).toBe(true);
   });
 
+  test('a timeout that is not a number of milliseconds (NaN, negative) stops the running turns at once', async () => {
+    for (const timeout of [Number.NaN, -5]) {
+      const { sessions, store, running } = setup();
+      const turn = sessions.send('c', 'slow please').catch((error: unknown) => error);
+      await running;
+      await sessions.close({ timeout });
+      expect(String(await turn)).toMatch(/Interrupted: the sessions were closed/);
+      expect((await store.messages('c', 0, 10)).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    }
+  });
+
   test('called twice, it returns the same promise; with nothing running it closes at once', async () => {
     const { sessions, events } = setup();
     const first = sessions.close();
