@@ -4,6 +4,7 @@
  */
 import {
   type Commit,
+  checkEpoch,
   type LoadedSession,
   SessionConflictError,
   type SessionRecord,
@@ -59,6 +60,7 @@ export function memoryStore(): SessionStore {
       if (leases.get(id)?.holder === holder) leases.delete(id);
     },
     async commit(id, commit: Commit) {
+      checkEpoch(commit.epoch);
       if (!held(id, commit.holder)) throw new SessionConflictError(id, 'the turn lease expired and was taken over');
       const entry = sessions.get(id);
       const now = Date.now();
@@ -68,7 +70,7 @@ export function memoryStore(): SessionStore {
           record: {
             id,
             owner: commit.owner ?? null,
-            epoch: String(commit.epoch),
+            epoch: commit.epoch,
             version: 0,
             length: 0,
             state: commit.state,

@@ -160,6 +160,19 @@ export function checkSessionId(id: unknown): string {
 }
 
 /**
+ * A commit's epoch (see {@link Commit.epoch}): a non-empty string of at most 100 characters. Every
+ * store checks it, so a caller that forgot it gets this error instead of a chat nobody can write.
+ */
+export function checkEpoch(epoch: unknown): string {
+  if (typeof epoch !== 'string' || epoch.length === 0 || epoch.length > 100) {
+    throw new Error(
+      `Invalid commit epoch ${JSON.stringify(epoch)}: a commit carries the epoch of the record it read, or a new random one (crypto.randomUUID()) when it creates the session.`,
+    );
+  }
+  return epoch;
+}
+
+/**
  * Where a window of `window` messages starts, given the transcript length and the positions of
  * its user messages (ascending): the rule every store applies to load a tail.
  */

@@ -55,16 +55,18 @@ export function keepLease(
   let stopped = false;
   const timer = setInterval(
     () => {
-      void store.renew(key, holder, ttl).then(
-        (held) => {
-          if (!held && !stopped) {
-            stopped = true;
-            clearInterval(timer);
-            onLost();
-          }
-        },
-        () => {},
-      );
+      void Promise.resolve()
+        .then(() => store.renew(key, holder, ttl))
+        .then(
+          (held) => {
+            if (!held && !stopped) {
+              stopped = true;
+              clearInterval(timer);
+              onLost();
+            }
+          },
+          () => {},
+        );
     },
     Math.max(50, ttl / 3),
   );

@@ -115,6 +115,11 @@ export function createSessions(
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  if (typeof store.renew !== 'function') {
+    throw new Error(
+      `createSessions: the store ${store.name ?? ''} has no renew(id, holder, ttl), which a running turn needs to keep its lease. Update the store to the SessionStore of this @skilltree/core.`,
+    );
+  }
   const sessionOptions: SessionOptions = { ...options };
   for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];

@@ -123,4 +123,11 @@ describe('a chat is an incarnation, not just an id', () => {
     expect(second).not.toBe(first);
     for (const epoch of [first, second]) expect(epoch).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  test('a store without renew() (an older SessionStore) is refused up front, saying what to update', () => {
+    const { renew: _, ...older } = memoryStore();
+    expect(() => createSessions(<App />, { store: older as never, model: model() })).toThrow(
+      /has no renew\(id, holder, ttl\)/,
+    );
+  });
 });

@@ -4,7 +4,14 @@
  *
  * @packageDocumentation
  */
-import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import {
+  checkEpoch,
+  type LoadedSession,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+} from '@skilltree/core';
 import pg from 'pg';
 import { checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
@@ -257,7 +264,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
         JSON.stringify(c.state),
         JSON.stringify(c.append),
         c.owner ?? null,
-        String(c.epoch),
+        checkEpoch(c.epoch),
       ]);
       const [{ leased, version, found, epoch }] = rows;
       if (version !== null) return version;

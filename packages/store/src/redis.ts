@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
-import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import {
+  checkEpoch,
+  type LoadedSession,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+} from '@skilltree/core';
 import { type Cluster, Redis } from 'ioredis';
 import {
   checkPrefix,
@@ -246,7 +253,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
           Math.max(1, whole(commit.leaseTtl)),
           JSON.stringify(commit.state),
           commit.owner == null ? '' : `=${commit.owner}`,
-          String(commit.epoch),
+          checkEpoch(commit.epoch),
           commit.append.map((m) => (m.role === 'user' ? 'u' : '-')).join(''),
           ...commit.append.map((m) => JSON.stringify(m)),
         ],

@@ -6,7 +6,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Commit, LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import {
+  type Commit,
+  checkEpoch,
+  type LoadedSession,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+} from '@skilltree/core';
 import Database from 'better-sqlite3';
 import { checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
@@ -176,7 +184,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     let row = q.record.get(id);
     if (c.version === 0) {
       if (row) throw conflict.created(id);
-      q.create.run(id, c.owner ?? null, String(c.epoch), now, now);
+      q.create.run(id, c.owner ?? null, c.epoch, now, now);
       row = q.record.get(id)!;
     } else if (!row) {
       throw conflict.deleted(id);
@@ -226,6 +234,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
       q.release.run(id, holder);
     },
     async commit(id, c) {
+      checkEpoch(c.epoch);
       return commit.immediate(id, c);
     },
     async delete(id) {

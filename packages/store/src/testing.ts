@@ -455,6 +455,18 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await a.release(id, 'old');
       expect(await b.record(id)).toMatchObject({ epoch: 'second', version: old, length: 1, state: { stores: {} } });
       expect((await b.messages(id, 0, 10)).map((m) => m.content)).toEqual(['new']);
+      // A commit without an epoch is a caller's bug: refused with an error that says so, nothing written.
+      const bare = newId('no-epoch');
+      expect(await a.acquire(bare, 'h', 5_000)).toBe(true);
+      await expect(
+        commit(a, bare, {
+          holder: 'h',
+          epoch: undefined as unknown as string,
+          append: [{ role: 'user', content: 'x' }],
+        }),
+      ).rejects.toThrow(/epoch/);
+      expect(await b.record(bare)).toBeNull();
+      await a.release(bare, 'h');
     });
 
     test('a turn running when its chat is deleted in another process stops, writes nothing more, and nothing of it reaches the new chat under that id', async () => {
