@@ -20,6 +20,7 @@ export {
 } from './components.js';
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
 export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
+export { lifecycleProblems } from './deltas.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
@@ -58,8 +59,12 @@ export {
 export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export type {
+  AnnouncedSkill,
   AssistantMessage,
   ContextPlacement,
+  LifecycleDelta,
+  LifecycleEntry,
+  LifecycleLogData,
   LifecycleOptions,
   Message,
   Model,
@@ -68,6 +73,7 @@ export type {
   ModelResponse,
   ModelStreamPart,
   ReadResult,
+  RequestLifecycle,
   SendOptions,
   SessionConfig,
   SessionEvent,
