@@ -271,7 +271,7 @@ describe('restore', () => {
       { baseAt: -1, base: [], records: [] },
       JSON.parse('{"baseAt":0,"base":[{"skill":"__proto__","lines":[],"tools":[{"name":"a"}]}],"records":[]}'),
     ]) {
-      const session = restoreSession(<ShopAgent />, { ...base, lifecycle });
+      const session = restoreSession(<ShopAgent />, JSON.stringify({ ...base, lifecycle }));
       expect(session.snapshot().lifecycle).toBeUndefined();
       expect(lifecycleProblems(session.request())).toEqual([]);
     }
