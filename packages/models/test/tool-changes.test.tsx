@@ -334,3 +334,49 @@ describe('the test server refuses what the API refuses', () => {
     );
   });
 });
+
+describe('the AI SDK bridge passes the deltas through @ai-sdk/anthropic’s toolChanges', () => {
+  it('a real @ai-sdk/anthropic provider sends a load as a tool_addition of a deferred tool, accepted by the rules', async () => {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    const { aiSdk } = await import('../src/ai-sdk.js');
+    for (const step of [read('refunds', 't1'), read('billing', 't2'), read('shipping', 't3'), { text: 'ok' }]) {
+      server.queue(checked(sse(anthropicEvents(step))));
+    }
+    const provider = createAnthropic({ apiKey: 'sk-test', baseURL: `${server.url}/v1` });
+    const s = createSession(<Ops />, {
+      model: aiSdk(provider('claude-opus-4-8'), { maxRetries: 0 }),
+      windowMode: 'stable',
+    });
+    await s.send('go');
+    expect(statuses()).toEqual([null, null, null, null]);
+    const last = server.requests[3];
+    expect(String(last.headers['anthropic-beta'])).toContain(TOOL_CHANGES_BETA);
+    expect(
+      last.body.tools.map(
+        (t: { name: string; defer_loading?: boolean }) => `${t.name}${t.defer_loading ? ' (deferred)' : ''}`,
+      ),
+    ).toEqual(['read_skill', 'refund_order (deferred)', 'send_invoice (deferred)', 'track (deferred)']);
+    const changes = systemMessages(last).map((m) =>
+      (m as { content: { type: string; tool?: { name: string } }[] }).content
+        .filter((b) => b.type !== 'text')
+        .map((b) => `${b.type} ${b.tool?.name}`),
+    );
+    expect(changes).toEqual([
+      ['tool_addition refund_order'],
+      ['tool_addition send_invoice'],
+      ['tool_removal refund_order', 'tool_addition track'],
+    ]);
+  });
+
+  it('another provider gets the classic layout (flattened): no system messages inside the prompt', async () => {
+    const { aiSdkCallOptions, aiSdkUsesToolChanges } = await import('../src/ai-sdk.js');
+    const s = createSession(<Ops />, { windowMode: 'stable' });
+    await s.readSkill('refunds');
+    const req = s.request();
+    expect(aiSdkUsesToolChanges(req, { provider: 'openai.responses', modelId: 'gpt-5' })).toBe(false);
+    expect(aiSdkUsesToolChanges(req, { provider: 'anthropic.messages', modelId: 'claude-opus-4-8' })).toBe(true);
+    const call = aiSdkCallOptions(req, {});
+    expect(call.prompt.filter((m) => m.role === 'system')).toHaveLength(1);
+    expect(call.tools?.map((t) => t.name)).toEqual(['read_skill', 'refund_order']);
+  });
+});
