@@ -357,7 +357,7 @@ describe('the AI SDK bridge passes the deltas through @ai-sdk/anthropic’s tool
       ),
     ).toEqual(['read_skill', 'refund_order (deferred)', 'send_invoice (deferred)', 'track (deferred)']);
     const changes = systemMessages(last).map((m) =>
-      (m as { content: { type: string; tool?: { name: string } }[] }).content
+      (m as unknown as { content: { type: string; tool?: { name: string } }[] }).content
         .filter((b) => b.type !== 'text')
         .map((b) => `${b.type} ${b.tool?.name}`),
     );
