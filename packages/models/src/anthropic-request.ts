@@ -232,6 +232,22 @@ export function usesToolChanges(req: ModelRequest, model: string, setting: ToolC
   return life.windowMode === 'stable' && supportsToolChanges(model);
 }
 
+/**
+ * Marks the first block of the newest delta that an assistant turn follows. A load adds a system
+ * message of one text block and a block per tool; the cache looks back only about 20 blocks from a
+ * breakpoint for an earlier entry, so without a mark right after the previous request's last one, a
+ * skill with many tools would make the next step miss the whole conversation.
+ */
+function markDelta(turns: (Turn | SystemTurn)[]): boolean {
+  for (let t = turns.length - 2; t >= 0; t--) {
+    const turn = turns[t];
+    if (turn.role !== 'system' || turns[t + 1].role !== 'assistant') continue;
+    turn.content[0] = { ...turn.content[0], cache_control: CACHE };
+    return true;
+  }
+  return false;
+}
+
 /** Options of {@link anthropicDeltaBody}. */
 export interface AnthropicDeltaOptions extends AnthropicBodyOptions {
   /**
@@ -305,13 +321,16 @@ export function anthropicDeltaBody(req: ModelRequest, options: AnthropicDeltaOpt
 
   const body: BetaBody = { model: options.model, max_tokens: options.maxTokens ?? 4096, messages: [] };
   if (system.length > 0) body.system = system;
+  const { turns, context } = toTurns(layout, (i) => byAfter.get(i));
+  // The tools never change here, so the system prompt's breakpoint covers them; the breakpoint the
+  // classic layout puts on the last tool marks the newest delta instead (see markDelta).
+  const marked = cache && markDelta(turns);
   const tools: Anthropic.Beta.BetaToolUnion[] = life.tools.map((tool, i) => ({
     ...betaTool(tool),
-    ...(cache && i === life.tools.length - 1 ? { cache_control: CACHE } : {}),
+    ...(cache && !marked && i === life.tools.length - 1 ? { cache_control: CACHE } : {}),
   }));
   for (const tool of deferred.values()) tools.push({ ...betaTool(tool), defer_loading: true });
   if (tools.length > 0) body.tools = tools;
-  const { turns, context } = toTurns(layout, (i) => byAfter.get(i));
   if (cache) markStablePrefix(turns, context);
   body.messages = turns as Anthropic.Beta.BetaMessageParam[];
   if (betas.size > 0) body.betas = [...betas].sort();
