@@ -325,7 +325,7 @@ describe('the test server refuses what the API refuses', () => {
     expect(problem([user, add], TOOL_CHANGES_BETA, { tools })).toMatch(/defer_loading/);
   });
   it('refuses tool changes before a user message, between a call and its result, first, or without the beta', () => {
-    expect(problem([user, add, user])).toMatch(/right before an assistant message/);
+    expect(problem([user, add, user])).toMatch(/must precede an 'assistant' message or end the array/);
     expect(problem([user, callRefund, add, result])).toMatch(/between a tool_use/);
     expect(problem([add, user])).toMatch(/top-level 'system'/);
     expect(problem([user, add], '')).toMatch(/beta/);

@@ -58,8 +58,8 @@ export function anthropicProblem(body: any, betaHeader: string | undefined): str
       }
       const toolBlocks = blocks(m).filter((b) => b.type === 'tool_addition' || b.type === 'tool_removal');
       const next = messages[i + 1];
-      if (toolBlocks.length > 0 && next && next.role !== 'assistant') {
-        return `messages.${i}: a system message with tool changes must come right before an assistant message or last`;
+      if (next && next.role !== 'assistant' && next.role !== 'system') {
+        return `messages.${i}: role 'system' must precede an 'assistant' message or end the array`;
       }
       for (const [j, b] of toolBlocks.entries()) {
         const at = `messages.${i}.content.${j}`;
