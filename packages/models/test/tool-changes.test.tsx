@@ -57,6 +57,9 @@ function Ops() {
         <Text>Open invoices: 2</Text>
         <Tool name="send_invoice" description="Send" input={z.object({})} run={() => 'sent'} />
       </Skill>
+      <Skill name="notes" description="House notes">
+        <Instructions>Write dates as YYYY-MM-DD.</Instructions>
+      </Skill>
       <Skill name="shipping" description="Shipments">
         <Tool
           name="track"
@@ -197,6 +200,16 @@ describe('the wire', () => {
         { type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'send_invoice' } } },
       ],
     });
+  });
+
+  it('a load of a skill without tools is a system message with text only: no beta header', async () => {
+    const s = session([read('notes', 't1'), { text: 'ok' }]);
+    await s.send('dates?');
+    expect(statuses()).toEqual([null, null]);
+    expect(server.requests[1].headers['anthropic-beta']).toBeUndefined();
+    expect(systemMessages(server.requests[1])).toEqual([
+      { role: 'system', content: [{ type: 'text', text: expect.stringContaining('Write dates as YYYY-MM-DD.') }] },
+    ]);
   });
 
   it("a model without tool changes ('auto') gets the classic body: no system messages, no header", async () => {
