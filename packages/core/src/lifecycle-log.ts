@@ -52,12 +52,20 @@ export function applyEntries(
   return next;
 }
 
-/** The loaded skills as the request would announce them now: lines and offered tools, LRU order. */
+let last: { snap: TreeSnapshot; loaded: readonly string[]; readToolName: string; out: Map<string, Current> } | null =
+  null;
+
+/**
+ * The loaded skills as the request would announce them now: lines and offered tools, LRU order.
+ * The last answer is reused while the tree and the loaded set are the same objects (a message is
+ * recorded and the next request built from one commit).
+ */
 export function currentSkills(
   snap: TreeSnapshot,
   loaded: readonly string[],
   readToolName: string,
 ): Map<string, Current> {
+  if (last && last.snap === snap && last.loaded === loaded && last.readToolName === readToolName) return last.out;
   const out = new Map<string, Current>();
   for (const name of loaded) {
     const skill = snap.skillsByName.get(name);
@@ -67,6 +75,7 @@ export function currentSkills(
     const owner = tool.skill === null ? undefined : out.get(tool.skill);
     if (owner && isOffered(snap, tool, readToolName)) (owner.tools as ToolSpec[]).push(toolSpec(tool));
   }
+  last = { snap, loaded, readToolName, out };
   return out;
 }
 
@@ -75,6 +84,9 @@ const specText = new WeakMap<ToolSpec, string>();
 /** Whether two specs say the same: compared by content, since a re-render makes a new spec object. */
 function sameSpec(a: ToolSpec, b: ToolSpec): boolean {
   if (a === b) return true;
+  if (a.name !== b.name || a.description !== b.description) return false;
+  // Schemas are cached per zod object, so the same input usually gives the same schema object.
+  if (a.inputSchema === b.inputSchema) return true;
   const text = (spec: ToolSpec) => {
     let out = specText.get(spec);
     if (out === undefined) {

@@ -133,8 +133,17 @@ export function unofferedToolSpec(name: string): ToolSpec {
 export function isOffered(snap: TreeSnapshot, tool: ToolEntry, readToolName: string): boolean {
   if (snap.toolsByName.get(tool.name) !== tool) return false;
   if (snap.skills.length > 0 && tool.name === readToolName) return false;
-  return toolProblems(tool).length === 0;
+  // Problems follow the props (replaced on every update) and the name, which are both in the props.
+  let sound = soundTools.get(tool.node.props);
+  if (sound === undefined) {
+    sound = toolProblems(tool).length === 0;
+    soundTools.set(tool.node.props, sound);
+  }
+  return sound;
 }
+
+/** Whether a rendered tool's props have no problems. */
+const soundTools = new WeakMap<object, boolean>();
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
 const schemaCache = new WeakMap<object, Record<string, unknown>>();
