@@ -120,6 +120,10 @@ export function lifecycleChanges(
       continue;
     }
     const before = log.announced.get(name) as AnnouncedSkill;
+    // The common case, a re-render that changed no tool: the same specs in the same order.
+    if (before.tools.length === skill.tools.length && before.tools.every((t, i) => sameSpec(t, skill.tools[i]))) {
+      continue;
+    }
     const now = new Map(skill.tools.map((t) => [t.name, t]));
     const removed = before.tools.filter((t) => {
       const spec = now.get(t.name);
@@ -158,7 +162,8 @@ export function record(
 /** The log with every record before `start` folded into the base: no window starts before it. */
 export function foldBefore(log: LifecycleLog, start: number): LifecycleLog {
   const { data } = log;
-  if (start <= data.baseAt) return log;
+  // Nothing to fold: the base already holds for any window from `baseAt` on.
+  if (start <= data.baseAt || data.records.length === 0 || data.records[0].at >= start) return log;
   const keep = data.records.findIndex((r) => r.at >= start);
   const folded = keep === -1 ? data.records : data.records.slice(0, keep);
   let base = new Map(data.base.map((s) => [s.skill, s]));
