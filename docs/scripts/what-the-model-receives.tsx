@@ -107,8 +107,8 @@ async function deltasSection(module: AgentModule): Promise<string> {
 Models that take tool changes inside the conversation get the skill lifecycle as deltas instead:
 \`request.lifecycle\` describes it provider-neutrally, and \`anthropic({ model, toolChanges })\` sends it
 as mid-conversation system messages (see [Lifecycle](./lifecycle.md#how-a-load-and-an-unload-reach-the-model)
-and [Models](./models.md#tool-changes)). \`lifecycle\` is not enumerable, so it is not part of the
-request's JSON above. This is the same demo played with \`windowMode: 'stable'\` (with which
+and [Models](./models.md#tool-changes)). \`lifecycle\` is a getter built on first read, not one of the
+request's own properties, so it is not part of the JSON above. This is the same demo played with \`windowMode: 'stable'\` (with which
 \`toolChanges: 'auto'\` sends deltas to a model that supports them); request ${steps.length}:
 
 | field | what it holds |
@@ -158,7 +158,7 @@ the \`request\` event hands you each one as it goes out. It is provider-neutral:
 | \`messages\` | The transcript window: the newest messages, at most \`maxTranscriptMessages\`, starting at a user message. |
 | \`tools\` | \`read_skill\`, agent-level tools, and the tools of every loaded skill, in tree order, each with a JSON Schema made from its zod input. |
 | \`contextPlacement\` | Where adapters put \`context\`: \`'end'\` (default) or \`'system'\`. |
-| \`lifecycle\` | The same request with the skill lifecycle as deltas positioned in the messages, for models that take tool changes inside the conversation ([below](#the-same-conversation-as-deltas)). Not enumerable. |
+| \`lifecycle\` | The same request with the skill lifecycle as deltas positioned in the messages, for models that take tool changes inside the conversation ([below](#the-same-conversation-as-deltas)). Built on first read; not part of the request's JSON. |
 
 Everything below was printed by a real session. [\`docs/scripts/what-the-model-receives.tsx\`](./scripts/what-the-model-receives.tsx)
 mounts the [support-desk example](../examples/support-desk) and plays its scripted demo, the same one

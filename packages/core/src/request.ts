@@ -71,6 +71,18 @@ function prefixTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
 
 const CHECK_DELTAS = globalThis.process?.env?.SKILLTREE_CHECK_DELTAS === '1';
 
+const lifecycles = new WeakMap<object, () => RequestLifecycle>();
+
+/** The prototype of a request with skills: an `Object` whose `lifecycle` is built on first read. */
+const WITH_LIFECYCLE: object = Object.create(Object.prototype, {
+  lifecycle: {
+    enumerable: false,
+    get(this: object) {
+      return lifecycles.get(this)?.();
+    },
+  },
+});
+
 /** Why no request can be built now, or null. */
 export function requestBlocker(state: SessionState): Error | null {
   if (state.crashed) {
@@ -113,14 +125,17 @@ export function buildRequest(state: SessionState): ModelRequest {
     memo.contextLoaded = state.loaded;
   }
   const window = currentWindow(state);
-  const request: ModelRequest = {
+  const fields = {
     system: memo.system,
     context: memo.context,
     messages: window.messages,
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };
-  if (snap.skills.length === 0) return request;
+  if (snap.skills.length === 0) return fields;
+  // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
+  // unchanged); `lifecycle` is a getter on its prototype.
+  const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
   // No window starts before this one again (unless the settings change): fold older records.
   state.lifecycle = foldBefore(state.lifecycle, window.start);
   const mounts = new Map(state.loaded.map((name) => [name, state.mounts.get(name) ?? 0]));
@@ -138,12 +153,9 @@ export function buildRequest(state: SessionState): ModelRequest {
   };
   // Built on first read, from values that never change afterwards: adapters without deltas pay nothing.
   let built: RequestLifecycle | undefined;
-  Object.defineProperty(request, 'lifecycle', {
-    enumerable: false,
-    get: () => {
-      built ??= lifecycleOf(memo, inputs);
-      return built;
-    },
+  lifecycles.set(request, () => {
+    built ??= lifecycleOf(memo, inputs);
+    return built;
   });
   if (CHECK_DELTAS) {
     const problems = lifecycleProblems(request);

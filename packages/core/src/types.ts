@@ -62,7 +62,8 @@ export interface ModelRequest {
   /**
    * The same request with the skill lifecycle as deltas positioned in the messages, for adapters
    * whose model takes tool changes inside the conversation (see {@link RequestLifecycle}). Absent
-   * when the tree has no skills. Not enumerable: the request's JSON is the classic layout, and
+   * when the tree has no skills. A getter on the request's prototype, built on first read: the
+   * request's own properties and JSON are the classic layout (a spread copy leaves it out), and
    * adapters without such support ignore it (flattening is the classic fields).
    */
   readonly lifecycle?: RequestLifecycle;
