@@ -87,15 +87,17 @@ const PROVIDER = 'ai-sdk';
 
 /**
  * Whether a request to `model` goes out as deltas (see {@link AiSdkOptions.toolChanges}): only for
- * Anthropic's provider, whose `toolChanges` system-message option carries them.
+ * Anthropic's provider from specification v3 on, whose `toolChanges` system-message option carries them.
  */
 export function aiSdkUsesToolChanges(
   req: ModelRequest,
-  model: { provider: string; modelId: string },
+  model: { provider: string; modelId: string; specificationVersion?: string },
   setting: ToolChanges = 'auto',
 ): boolean {
   const life = req.lifecycle;
   if (!life || setting === false || !String(model.provider).startsWith('anthropic')) return false;
+  // @ai-sdk/anthropic 2.x (specification v2) has no toolChanges option.
+  if (model.specificationVersion === 'v2') return false;
   return setting === true || (life.windowMode === 'stable' && supportsToolChanges(String(model.modelId)));
 }
 

@@ -388,6 +388,9 @@ describe('the AI SDK bridge passes the deltas through @ai-sdk/anthropic’s tool
     const req = s.request();
     expect(aiSdkUsesToolChanges(req, { provider: 'openai.responses', modelId: 'gpt-5' })).toBe(false);
     expect(aiSdkUsesToolChanges(req, { provider: 'anthropic.messages', modelId: 'claude-opus-4-8' })).toBe(true);
+    // @ai-sdk/anthropic 2.x has no toolChanges: classic.
+    const v2 = { provider: 'anthropic.messages', modelId: 'claude-opus-4-8', specificationVersion: 'v2' };
+    expect(aiSdkUsesToolChanges(req, v2, true)).toBe(false);
     const call = aiSdkCallOptions(req, {});
     expect(call.prompt.filter((m) => m.role === 'system')).toHaveLength(1);
     expect(call.tools?.map((t) => t.name)).toEqual(['read_skill', 'refund_order']);
