@@ -52,8 +52,10 @@ export function applyEntries(
   return next;
 }
 
-let last: { snap: TreeSnapshot; loaded: readonly string[]; readToolName: string; out: Map<string, Current> } | null =
-  null;
+const lastOf = new WeakMap<
+  TreeSnapshot,
+  { loaded: readonly string[]; readToolName: string; out: Map<string, Current> }
+>();
 
 /**
  * The loaded skills as the request would announce them now: lines and offered tools, LRU order.
@@ -65,7 +67,8 @@ export function currentSkills(
   loaded: readonly string[],
   readToolName: string,
 ): Map<string, Current> {
-  if (last && last.snap === snap && last.loaded === loaded && last.readToolName === readToolName) return last.out;
+  const last = lastOf.get(snap);
+  if (last && last.loaded === loaded && last.readToolName === readToolName) return last.out;
   const out = new Map<string, Current>();
   for (const name of loaded) {
     const skill = snap.skillsByName.get(name);
@@ -75,7 +78,7 @@ export function currentSkills(
     const owner = tool.skill === null ? undefined : out.get(tool.skill);
     if (owner && isOffered(snap, tool, readToolName)) (owner.tools as ToolSpec[]).push(toolSpec(tool));
   }
-  last = { snap, loaded, readToolName, out };
+  lastOf.set(snap, { loaded, readToolName, out });
   return out;
 }
 
