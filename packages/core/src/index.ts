@@ -20,6 +20,7 @@ export {
 } from './components.js';
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
 export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
+export { lifecycleProblems } from './deltas.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
@@ -61,8 +62,12 @@ export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } fro
 export { cutResult, truncationNote } from './tool-call.js';
 export { isSafeToolCallId } from './transcript.js';
 export type {
+  AnnouncedSkill,
   AssistantMessage,
   ContextPlacement,
+  LifecycleDelta,
+  LifecycleEntry,
+  LifecycleLogData,
   LifecycleOptions,
   Message,
   Model,
@@ -71,6 +76,7 @@ export type {
   ModelResponse,
   ModelStreamPart,
   ReadResult,
+  RequestLifecycle,
   SendOptions,
   SessionConfig,
   SessionEvent,

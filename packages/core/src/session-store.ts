@@ -4,7 +4,7 @@
  * record rewritten on every commit. Backends: `memoryStore()` here, SQLite, Postgres and Redis in
  * `@skilltree/store`.
  */
-import type { Message, SessionSnapshot, Usage } from './types.js';
+import type { LifecycleLogData, Message, SessionSnapshot, Usage } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
 export interface StoredState {
@@ -20,6 +20,8 @@ export interface StoredState {
   usage?: Usage;
   /** The window the last request carried: its first message's index and its size. */
   window?: { start: number; size: number; max: number };
+  /** What the model was told about the skills (the request's deltas), kept so another process sends the same. */
+  lifecycle?: LifecycleLogData;
 }
 
 /** A session's record. */
@@ -199,6 +201,7 @@ export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   if (state.lastCallNumber !== undefined) snapshot.lastCallNumber = state.lastCallNumber;
   if (state.usage) snapshot.usage = state.usage;
   if (state.window) snapshot.windowStart = state.window.start;
+  if (state.lifecycle) snapshot.lifecycle = state.lifecycle;
   return snapshot;
 }
 
@@ -209,5 +212,6 @@ export function storedState(snapshot: SessionSnapshot, window?: StoredState['win
   if (snapshot.lastCallNumber) stored.lastCallNumber = snapshot.lastCallNumber;
   if (snapshot.usage) stored.usage = snapshot.usage;
   if (window) stored.window = window;
+  if (snapshot.lifecycle) stored.lifecycle = snapshot.lifecycle;
   return stored;
 }

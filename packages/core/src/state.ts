@@ -6,11 +6,12 @@
 import { createElement, type ReactNode, StrictMode, Suspense } from 'react';
 import { SkillBoundary, Suspended } from './components.js';
 import { captureSections, diffSections, lifecycleLine, type Sections } from './context-changes.js';
+import { createLog, currentSkills, type LifecycleLog, lifecycleChanges, record } from './lifecycle-log.js';
 import { busyComponents, type Container, createContainer, hasReadyWork, reconciler, renderSync } from './reconciler.js';
 import { type Runtime, RuntimeContext, type SessionHandle, type SkillState } from './runtime.js';
 import { readTree, TOOL_NAME, type TreeSnapshot } from './serialize.js';
 import { createStoreRegistry, type StoreRegistry } from './store.js';
-import { appendMessage, createTranscript, type Transcript, windowOf } from './transcript.js';
+import { appendMessage, createTranscript, type Transcript, transcriptLength, windowOf } from './transcript.js';
 import type { Message, SessionConfig, SessionEvent, SessionOptions, SessionSnapshot, Usage, Warning } from './types.js';
 
 export type Listener = (event: SessionEvent) => void;
@@ -58,6 +59,8 @@ export interface SessionState {
   usage: Usage | undefined;
   /** Where the last window started, in the whole transcript (the stable window keeps it). */
   windowStart: number | undefined;
+  /** What the model has been told about the skills, message by message (the request's deltas). */
+  lifecycle: LifecycleLog;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */
@@ -130,6 +133,7 @@ export function createState(
     warnings: [],
     usage: restore?.usage,
     windowStart: restore?.windowStart,
+    lifecycle: createLog(restore?.lifecycle),
   } satisfies SessionState);
   return state;
 }
@@ -387,11 +391,17 @@ export function pendingChanges(state: SessionState): string[] {
   return [...state.pendingLines, ...diffSections(state.baseline, sections(state), config(state).contextLineLimit)];
 }
 
-/** Takes the pending `contextChanged` lines: they go into the message being recorded. */
+/**
+ * Takes the pending `contextChanged` lines: they go into the message being recorded. The lifecycle
+ * changes (loads, unloads, tools) are recorded with the same message.
+ */
 export function takeChanges(state: SessionState): string[] {
   const lines = pendingChanges(state);
   state.pendingLines = [];
   state.baseline = sections(state);
+  const current = currentSkills(tree(state), state.loaded, config(state).readToolName);
+  const entries = lifecycleChanges(state.lifecycle, current, state.mounts);
+  state.lifecycle = record(state.lifecycle, transcriptLength(state.transcript), entries, state.mounts);
   if (lines.length > 0) emit(state, { type: 'context-changed', lines });
   return lines;
 }

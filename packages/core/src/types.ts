@@ -63,6 +63,62 @@ export interface ModelRequest {
   tools: ToolSpec[];
   /** Where adapters place `context`. The neutral request keeps it separate either way. */
   contextPlacement: ContextPlacement;
+  /**
+   * The same request with the skill lifecycle as deltas positioned in the messages, for adapters
+   * whose model takes tool changes inside the conversation (see {@link RequestLifecycle}). Absent
+   * when the tree has no skills. A getter on the request's prototype, built on first read: the
+   * request's own properties and JSON are the classic layout (a spread copy leaves it out), and
+   * adapters without such support ignore it (flattening is the classic fields).
+   */
+  readonly lifecycle?: RequestLifecycle;
+}
+
+// ───────────── the lifecycle as deltas (issue 18): one neutral description, mapped by adapters ─────────────
+
+/**
+ * One change at a point of the conversation. `loaded` carries the skill's instructions and text as
+ * rendered when it loaded (its lines, unescaped) and the specs of the tools it offered then;
+ * `restated` marks a skill loaded before the window starts, re-stated there; `unloaded` names the
+ * tools that leave with it; `tools` is a tool that appeared, disappeared or
+ * changed inside a loaded skill (`skill` is null for a call of a tool that was not offered, replayed
+ * so the request stays valid: the tool is added right before the call and removed after its result).
+ */
+export type LifecycleEntry =
+  | { type: 'loaded'; skill: string; lines: string[]; tools: ToolSpec[]; restated?: true }
+  | { type: 'unloaded'; skill: string; tools: string[] }
+  | { type: 'tools'; skill: string | null; added: ToolSpec[]; removed: string[] };
+
+/** The deltas that go right after one message of {@link RequestLifecycle.messages}. */
+export interface LifecycleDelta {
+  /** Index in `messages` of the message they follow: always the last of a run of user and tool messages. */
+  after: number;
+  /** What changed there, in order. */
+  entries: LifecycleEntry[];
+  /** The text a provider's system message carries for `entries` (empty when only tools changed). */
+  text: string;
+}
+
+/**
+ * The request as provider-native deltas. The prefix (`tools`, the system prompt and every older
+ * message) never changes because a skill loaded or unloaded: a load is a delta at the point where it
+ * was recorded, carrying the skill's static text and a tool addition; an unload is a tool removal.
+ * Skills loaded before the window starts are re-stated in one delta right after the window's first
+ * user turn, which changes only where the window's start does. What changes every step stays in the
+ * small `context` at the end. Adapters map this to their provider's form (Anthropic: `role: "system"`
+ * messages with `tool_addition` / `tool_removal` blocks), or ignore it and send the classic fields.
+ */
+export interface RequestLifecycle {
+  /** The tools that never change with the lifecycle: the read tool and the agent's own tools. */
+  tools: ToolSpec[];
+  /** The transcript window as this layout presents it: the same messages, except that a load's own
+   * `contextChanged … added:` lines are left out where the load's delta states those lines in full. */
+  messages: Message[];
+  /** In message order. The first may be the re-statement of the skills loaded where the window starts. */
+  deltas: LifecycleDelta[];
+  /** `<current_context>` with, for each loaded skill, only the lines its load did not state. */
+  context: string;
+  /** The window mode the request was built with: adapters use deltas with `'stable'` when they choose for themselves. */
+  windowMode: 'sliding' | 'stable';
 }
 
 /**
@@ -233,6 +289,29 @@ export interface SessionSnapshot {
   usage?: Usage;
   /** Where the last request's window started (index in the whole transcript), for the stable window. */
   windowStart?: number;
+  /** What the session announced to the model about its skills, so that a restored session sends the same deltas. */
+  lifecycle?: LifecycleLogData;
+}
+
+/** One skill as announced to the model: the lines and tool specs its load stated. */
+export interface AnnouncedSkill {
+  skill: string;
+  lines: string[];
+  tools: ToolSpec[];
+}
+
+/**
+ * The lifecycle as recorded (JSON, kept in snapshots and store records): the skills announced before
+ * message `baseAt`, then what changed with each message from there on. Older records are folded into
+ * `base` once no window can start before them, so its size follows the window, not the transcript.
+ */
+export interface LifecycleLogData {
+  /** Index in the whole transcript where `records` begin. */
+  baseAt: number;
+  /** The skills announced before `baseAt`, in the order they were announced. */
+  base: AnnouncedSkill[];
+  /** The changes recorded with the message at `at` (an index in the whole transcript), oldest first. */
+  records: { at: number; entries: LifecycleEntry[] }[];
 }
 
 /** Resolved lifecycle settings: session options, else `<Agent>` props, else defaults. */
