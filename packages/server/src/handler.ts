@@ -15,7 +15,7 @@ import { checkChatId, parseChatBody, readBody } from './body.js';
 import { turnStream } from './chat-stream.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
-import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
+import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
 /** What the server knows about the client beyond the `Request`: its address, as the socket reported it. */
@@ -45,7 +45,9 @@ export interface HandlerOptions {
    * Returns the user id of the request (from a cookie, a bearer token, your auth provider…) or null,
    * which answers 401. A session belongs to the user whose first message created it; to every other
    * user it does not exist (404). Without `authorize`, the handler serves loopback clients only, all
-   * as the user {@link LOCAL_USER}, and says so when it is created.
+   * as the user {@link LOCAL_USER}, refuses (403) every request that came through a proxy (one that
+   * carries `Forwarded`, `X-Forwarded-For`, `X-Real-IP` or another of `PROXY_HEADERS`), and
+   * says so when it is created.
    */
   authorize?: Authorize;
   /** Path prefix of the routes. Default `/api` (what `DefaultChatTransport` posts to: `/api/chat`). */
@@ -63,6 +65,12 @@ export interface HandlerOptions {
 
 /** The user id every loopback client has when the handler has no `authorize`. */
 export const LOCAL_USER = 'local';
+
+/** What a handler without `authorize` says when it is created (`skilltree serve` prints it too). */
+export const LOOPBACK_NOTICE =
+  '@skilltree/server: no authorize option, so only loopback clients (127.0.0.1, ::1) are served, all as one user ' +
+  `("${LOCAL_USER}"), and requests that came through a proxy (Forwarded, X-Forwarded-For, X-Real-IP…) are refused. ` +
+  'Pass authorize(request) => userId to serve other clients.';
 
 const GENERIC_ERROR = 'The agent could not finish this turn. Try again.';
 
@@ -142,12 +150,7 @@ export function createHandler(options: HandlerOptions): Handler {
       log(`@skilltree/server: a turn failed: ${errorText(error)}`);
       return GENERIC_ERROR;
     });
-  if (!authorize) {
-    log(
-      '@skilltree/server: no authorize option, so only loopback clients (127.0.0.1, ::1) are served, all as one user ' +
-        `("${LOCAL_USER}"). Pass authorize(request) => userId to serve other clients.`,
-    );
-  }
+  if (!authorize) log(LOOPBACK_NOTICE);
 
   async function identify(request: Request, client: ClientInfo): Promise<string> {
     if (authorize) {
@@ -156,6 +159,16 @@ export function createHandler(options: HandlerOptions): Handler {
         throw new HttpError(401, 'unauthorized', 'Sign in first: this request has no valid credentials.');
       }
       return user;
+    }
+    // Behind a same-host proxy or tunnel every client's socket is loopback: refuse what came through one.
+    const proxied = proxyHeader(request.headers);
+    if (proxied) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        `This server has no authorize option, and this request came through a proxy (it carries ${proxied}): ` +
+          'behind a proxy every client looks local, so it serves nobody. Pass authorize to serve clients through a proxy.',
+      );
     }
     if (client.remoteAddress === undefined) {
       throw new HttpError(

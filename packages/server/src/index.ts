@@ -15,6 +15,7 @@ export {
   type Handler,
   type HandlerOptions,
   LOCAL_USER,
+  LOOPBACK_NOTICE,
 } from './handler.js';
 export { HttpError, isUnmatched } from './http.js';
 export {
@@ -25,7 +26,7 @@ export {
   type RateDecision,
   type RateLimiter,
 } from './limits.js';
-export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+export { isLoopbackAddress, isLoopbackHost, PROXY_HEADERS, proxyHeader } from './loopback.js';
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
 export {
   changeParts,
