@@ -16,6 +16,7 @@ import { turnStream } from './chat-stream.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
+import { redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
 /** What the server knows about the client beyond the `Request`: its address, as the socket reported it. */
@@ -59,8 +60,25 @@ export interface HandlerOptions {
    * details stay on the server; the error goes to `log`). Return `error.message` to show it.
    */
   onError?: (error: unknown) => string;
+  /**
+   * The text the end user sees for a tool's error result, in the UI stream and in `GET /chat/:id`
+   * (called for both, so a reloaded page shows what the live one did). The transcript, and so the
+   * model, keeps the real text. Default: the text itself when `error.forUsers` (skilltree's own
+   * refusals of the model's call: unknown tool or skill, invalid input, not run), else
+   * `Tool "name" failed; the details stay on the server.` with the real text sent to `log` as the
+   * turn streams. Return `error.message` to show every error as the model got it.
+   */
+  onToolError?: (error: ToolError, chat: ToolErrorChat) => string;
   /** Where the handler reports (start-up notice, failed turns). Default `console.warn`; `false` for silence. */
   log?: ((message: string) => void) | false;
+}
+
+/** The chat a tool error happened in, for `onToolError`. */
+export interface ToolErrorChat {
+  /** The chat (session) id. */
+  id: string;
+  /** The user the request is from (`authorize`'s answer, or {@link LOCAL_USER}). */
+  user: string;
 }
 
 /** The user id every loopback client has when the handler has no `authorize`. */
@@ -152,6 +170,25 @@ export function createHandler(options: HandlerOptions): Handler {
     });
   if (!authorize) log(LOOPBACK_NOTICE);
 
+  /** The tool error text of one chat's parts; `live` when the turn streams (the default logs it then, once). */
+  function toolErrorText(chat: ToolErrorChat, live: boolean): ToolErrorText {
+    return (error) => {
+      if (!options.onToolError) {
+        if (error.forUsers) return error.message;
+        if (live) log(`@skilltree/server: tool "${error.toolName}" failed in chat ${chat.id}: ${error.message}`);
+        return redactedToolError(error.toolName);
+      }
+      try {
+        const text = options.onToolError(error, chat);
+        if (typeof text === 'string') return text;
+        throw new Error(`it returned ${typeof text}, not a string`);
+      } catch (failure) {
+        if (live) log(`@skilltree/server: onToolError failed: ${errorText(failure)}`);
+        return redactedToolError(error.toolName);
+      }
+    };
+  }
+
   async function identify(request: Request, client: ClientInfo): Promise<string> {
     if (authorize) {
       const user = await authorize(request, client);
@@ -230,6 +267,7 @@ export function createHandler(options: HandlerOptions): Handler {
       events: events as AsyncIterator<never>,
       first: first as IteratorResult<never>,
       onError: (error) => (cancelled || signal.aborted || isAbort(error) ? 'The turn was stopped.' : onError(error)),
+      toolErrorText: toolErrorText({ id, user }, true),
       onCancel: (reason) => {
         cancelled = true;
         controller.abort(reason);
@@ -260,7 +298,10 @@ export function createHandler(options: HandlerOptions): Handler {
       skip = messages.findIndex((m) => m.role === 'user');
       if (skip === -1) skip = messages.length;
     }
-    const ui: SkilltreeUIMessage[] = toUIMessages(messages.slice(skip), { start: start + skip });
+    const ui: SkilltreeUIMessage[] = toUIMessages(messages.slice(skip), {
+      start: start + skip,
+      toolErrorText: toolErrorText({ id, user }, false),
+    });
     return json(ui);
   }
 

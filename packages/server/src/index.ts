@@ -16,6 +16,7 @@ export {
   type HandlerOptions,
   LOCAL_USER,
   LOOPBACK_NOTICE,
+  type ToolErrorChat,
 } from './handler.js';
 export { HttpError, isUnmatched } from './http.js';
 export {
@@ -28,6 +29,13 @@ export {
 } from './limits.js';
 export { isLoopbackAddress, isLoopbackHost, PROXY_HEADERS, proxyHeader } from './loopback.js';
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
+export {
+  defaultToolErrorText,
+  isToolErrorForUsers,
+  redactedToolError,
+  type ToolError,
+  type ToolErrorText,
+} from './tool-errors.js';
 export {
   changeParts,
   type SkilltreeDataParts,
