@@ -13,6 +13,7 @@ import type { Sessions } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { checkChatId, parseChatBody, readBody } from './body.js';
 import { turnStream } from './chat-stream.js';
+import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
@@ -279,29 +280,12 @@ export function createHandler(options: HandlerOptions): Handler {
   async function history(id: string, user: string): Promise<Response> {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
-    let from = Math.max(0, info.transcriptLength - limits.maxHistoryMessages);
-    const start = from;
-    const messages = [];
-    while (from < info.transcriptLength) {
-      const page = await sessions.messages(id, {
-        from,
-        limit: Math.min(1_000, info.transcriptLength - from),
-        owner: user,
-      });
-      if (page.length === 0) break;
-      messages.push(...page);
-      from += page.length;
-    }
-    // A cut history starts at a user message: no tool result without its call.
-    let skip = 0;
-    if (start > 0) {
-      skip = messages.findIndex((m) => m.role === 'user');
-      if (skip === -1) skip = messages.length;
-    }
-    const ui: SkilltreeUIMessage[] = toUIMessages(messages.slice(skip), {
-      start: start + skip,
+    const cut = await historyCut(sessions, id, user, info.transcriptLength, limits.maxHistoryMessages);
+    const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
+      start: cut.start,
       toolErrorText: toolErrorText({ id, user }, false),
     });
+    if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;
     return json(ui);
   }
 

@@ -5,6 +5,7 @@
 
 import type { Model } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import {
   client,
   DB_SECRET,
@@ -221,6 +222,79 @@ describe('GET /api/chat/:id', () => {
     // The last 5 messages start inside the first turn; the history starts at the next user message.
     expect(restored.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(restored[0].id).toBe('m6');
+  });
+
+  it('is never empty: when the newest turn alone is longer than maxHistoryMessages, it starts mid-turn at a step', async () => {
+    server = await startServer({ limits: { maxHistoryMessages: 2 } });
+    const alice = client(server.url);
+    await alice.send('c1', 'note a'); // 0 user, 1 assistant (read), 2 tool, 3 assistant (add_note), 4 tool, 5 assistant
+    const restored = (await (await alice.history('c1')).json()) as SkilltreeUIMessage[];
+    // The newest 2 are the add_note result and the answer: the call they answer comes with them.
+    expect(restored).toEqual([
+      {
+        id: 'm3',
+        role: 'assistant',
+        parts: [
+          { type: 'step-start' },
+          {
+            type: 'dynamic-tool',
+            toolName: 'add_note',
+            toolCallId: 'a',
+            state: 'output-available',
+            input: { text: 'a' },
+            output: 'added a',
+          },
+          { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: a'] } },
+          { type: 'step-start' },
+          { type: 'text', text: 'Noted: a.', state: 'done' },
+        ],
+      },
+    ]);
+  });
+
+  it('a cut among the results of one step shows their call and only theirs; every limit gives a clean, non-empty history', async () => {
+    server = await startServer();
+    const alice = client(server.url);
+    await alice.send('c1', 'note a'); // 0-5
+    await alice.send('c1', 'two notes'); // 6 user, 7 assistant, 8 tool, 9 assistant (one, two), 10 tool, 11 tool, 12 assistant
+    const ids = (await server.sessions.messages('c1', { limit: 100 })).flatMap((m) =>
+      m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [],
+    );
+    const [, , read, one, two] = ids; // the second turn's calls: read_skill, then add_note twice
+    const expected: Record<number, { first: string; calls: string[] }> = {
+      1: { first: 'm12', calls: [] },
+      2: { first: 'm9', calls: [two] },
+      3: { first: 'm9', calls: [one, two] },
+      4: { first: 'm9', calls: [one, two] },
+      5: { first: 'm7', calls: [read, one, two] },
+      6: { first: 'm7', calls: [read, one, two] },
+    };
+    for (let max = 1; max <= 14; max++) {
+      const handler = createHandler({
+        sessions: server.sessions,
+        authorize: () => 'alice',
+        limits: { maxHistoryMessages: max },
+        log: false,
+      });
+      const response = await handler(new Request('http://localhost/api/chat/c1'));
+      const restored = (await response.json()) as SkilltreeUIMessage[];
+      expect(restored.length, `max ${max}`).toBeGreaterThan(0);
+      expect(restored.at(-1)?.parts.at(-1), `max ${max}`).toMatchObject({ type: 'text', text: 'Both added.' });
+      const tools = restored.flatMap((m) => m.parts).filter((p) => p.type === 'dynamic-tool');
+      for (const part of tools) {
+        // No result without its call: each tool part has its input and its outcome.
+        expect(part.input, `max ${max}`).toBeDefined();
+        expect(part.state, `max ${max}`).toBe('output-available');
+      }
+      const want = expected[max] ?? { first: max < 13 ? 'm6' : 'm0', calls: undefined };
+      expect(restored[0].id, `max ${max}`).toBe(want.first);
+      if (want.calls)
+        expect(
+          tools.map((p) => p.toolCallId),
+          `max ${max}`,
+        ).toEqual(want.calls);
+      if (max >= 7) expect(restored[0].role).toBe('user');
+    }
   });
 
   it('GET /chat/:id/stream answers 204: there is no stream to resume', async () => {
