@@ -18,10 +18,16 @@ import {
 } from './session-store.js';
 import { currentWindow } from './state.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
-import type { Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
+import type { Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
-export interface SessionsOptions extends SessionOptions {
+export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
+  /**
+   * The model every session calls, or a function of the session id that returns one. The function is
+   * called each time a process mounts a session (its first turn there, or after the cache let it go),
+   * so a model with its own state (a scripted demo) gives each conversation its own copy.
+   */
+  model?: Model | ((id: string) => Model);
   /** Where sessions live. Default: `memoryStore()` (lost when the process exits). */
   store?: SessionStore;
   /** A second turn on a busy session waits for the first (`'wait'`, default) or fails at once (`'reject'`). */
@@ -105,10 +111,15 @@ export function createSessions(
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
-  const sessionOptions: SessionOptions = { ...options };
+  const sessionOptions = { ...options } as SessionOptions;
   for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
   }
+  const { model } = options;
+  if (typeof model === 'function') delete sessionOptions.model;
+  /** The options of session `id`: its own model when `model` is a function of the id. */
+  const optionsFor = (id: string): SessionOptions =>
+    typeof model === 'function' ? { ...sessionOptions, model: model(id) } : sessionOptions;
   const element = (id: string) => (typeof agent === 'function' ? (agent as (id: string) => ReactNode)(id) : agent);
   const cache = new Map<string, Cached>();
   let closed = false;
@@ -156,11 +167,11 @@ export function createSessions(
     if (cached && record && cached.version === record.version) return { entry: cached, record };
     cached?.session.dispose();
     if (!record)
-      return { entry: { session: createSession(element(id), sessionOptions), version: 0, committed: 0 }, record };
+      return { entry: { session: createSession(element(id), optionsFor(id)), version: 0, committed: 0 }, record };
     const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
     const loaded = await store.load(id, window);
     if (!loaded) throw new SessionNotFoundError(id);
-    const session = restoreSession(element(id), snapshotFromStore(loaded), sessionOptions);
+    const session = restoreSession(element(id), snapshotFromStore(loaded), optionsFor(id));
     return { entry: { session, version: loaded.version, committed: loaded.length }, record: loaded };
   }
 
