@@ -15,6 +15,7 @@ import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
 import { pickModel } from './pick-model.js';
 import { parseServeArgs, SERVE_HELP, type ServeArgs } from './serve-args.js';
+import { scriptPerChat } from './serve-model.js';
 import { chatPage, PAGE_CSP } from './serve-page.js';
 import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from './serve-store.js';
 
@@ -23,32 +24,12 @@ type WorkerMessage =
   | { type: 'skilltree-serve-listening'; port: number }
   | { type: 'skilltree-serve-failed'; error: string };
 
-/** A model that starts its script again when it runs out (a demo served to many chats). */
-function replaying(create: () => Model): Model {
-  let model = create();
-  const again = (error: unknown) => /ran out of steps/.test(errorMessage(error));
-  const wrapped: Model = {
-    name: model.name,
-    async generate(req, opts) {
-      try {
-        return await model.generate(req, opts);
-      } catch (error) {
-        if (!again(error)) throw error;
-        model = create();
-        return model.generate(req, opts);
-      }
-    },
-  };
-  // A demo that streams keeps streaming (a scripted model does not: it only generates).
-  if (model.stream) wrapped.stream = (req, opts) => model.stream!(req, opts);
-  return wrapped;
-}
-
 /** Everything one serving process needs, resolved from the flags. */
 interface Prepared {
   agent: AgentModule;
   authorize?: Authorize;
-  model: Model;
+  /** One model, or (a demo or script) a copy per chat. */
+  model: Model | ((id: string) => Model);
   modelLabel: string;
   store: StoreSpec;
 }
@@ -69,7 +50,7 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
   return {
     agent,
     authorize: exports.authorize as Authorize | undefined,
-    model: picked.kind === 'demo' || picked.kind === 'scripted' ? replaying(picked.create) : picked.create(),
+    model: picked.kind === 'demo' || picked.kind === 'scripted' ? scriptPerChat(picked.create) : picked.create(),
     modelLabel: picked.label,
     store,
   };
@@ -115,9 +96,10 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     authorize: p.authorize,
     basePath: '/api',
     limits: { turnsPerMinute: args.turnsPerMinute === 0 ? false : args.turnsPerMinute },
-    // Loopback only: the developer at the page sees why a turn failed. With authorize, the default
-    // (a generic sentence for the client, the error on stderr).
+    // Loopback only: the developer at the page sees why a turn or a tool failed. With authorize, the
+    // defaults (a generic sentence for the client, the error on stderr).
     onError: p.authorize ? undefined : (error) => errorMessage(error),
+    onToolError: p.authorize ? undefined : (error) => error.message,
     log: (line) => {
       if (!quiet || !line.includes('no authorize option')) io.stderr.write(`${line}\n`);
     },
@@ -247,7 +229,7 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
 
 function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
   const url = urlOf(args.host, port);
-  const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only';
+  const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only, none through a proxy';
   io.stdout.write(
     `skilltree serve: ${url}  (Ctrl+C to stop)\n` +
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
