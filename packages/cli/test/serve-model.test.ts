@@ -12,15 +12,15 @@ const script = () => scriptedModel([{ text: 'one' }, { text: 'two' }]);
 describe('scriptPerChat', () => {
   it('gives each chat its own copy, from the first exchange', async () => {
     const model = scriptPerChat(script);
-    expect((await model('a').generate(request)).text).toBe('one');
-    expect((await model('b').generate(request)).text).toBe('one');
+    expect((await model('a').generate(request, {})).text).toBe('one');
+    expect((await model('b').generate(request, {})).text).toBe('one');
   });
 
   it('a chat mounted again in this process goes on with its copy; a copy that runs out starts again', async () => {
     const model = scriptPerChat(script);
-    expect((await model('a').generate(request)).text).toBe('one');
+    expect((await model('a').generate(request, {})).text).toBe('one');
     const again = model('a');
-    expect((await again.generate(request)).text).toBe('two');
-    expect((await again.generate(request)).text).toBe('one');
+    expect((await again.generate(request, {})).text).toBe('two');
+    expect((await again.generate(request, {})).text).toBe('one');
   });
 });
