@@ -17,6 +17,7 @@ import { pickModel } from './pick-model.js';
 import { parseServeArgs, SERVE_HELP, type ServeArgs } from './serve-args.js';
 import { scriptPerChat } from './serve-model.js';
 import { chatPage, PAGE_CSP } from './serve-page.js';
+import { STOP_TIMEOUT, stopServing, trackTurns } from './serve-stop.js';
 import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from './serve-store.js';
 
 /** What a worker tells the primary. */
@@ -89,7 +90,8 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
   if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
-  const sessions = p.agent.core.createSessions(() => p.agent.element(), options);
+  const turns = trackTurns(p.agent.core.createSessions(() => p.agent.element(), options));
+  const { sessions } = turns;
   const quiet = cluster.isWorker && cluster.worker?.id !== 1;
   const handler = createHandler({
     sessions,
@@ -131,11 +133,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   }
   return {
     port,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
-    },
+    close: () => stopServing(server, turns),
   };
 }
 
@@ -169,9 +167,12 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
   await new Promise<void>((done) => {
     process.once('disconnect', done);
     process.once('SIGTERM', done);
-    process.once('SIGINT', () => {}); // The primary stops the workers.
+    process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
   });
+  exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close().catch(() => {});
+  // The channel to the primary would keep this process alive: let it go so the worker exits now.
+  if (process.connected) process.disconnect();
   return 0;
 }
 
@@ -203,10 +204,16 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
   const stop = async () => {
     stopping = true;
     const exits = [...workers].map((w) => new Promise((resolve) => w.once('exit', resolve)));
-    for (const worker of workers) worker.kill('SIGTERM');
+    // A signal, not worker.kill(): each worker drains (see serve-stop.ts) and exits by itself.
+    for (const worker of workers) worker.process.kill('SIGTERM');
     const timer = setTimeout(() => {
-      for (const worker of workers) worker.process.kill('SIGKILL');
-    }, 10_000);
+      for (const worker of workers) {
+        io.stderr.write(
+          `skilltree serve: worker ${worker.process.pid} did not stop in ${STOP_TIMEOUT} ms; killing it.\n`,
+        );
+        worker.process.kill('SIGKILL');
+      }
+    }, STOP_TIMEOUT + 2_000);
     await Promise.all(exits);
     clearTimeout(timer);
   };
@@ -258,6 +265,15 @@ export async function serveCommand(argv: readonly string[], io: Io): Promise<num
   const instance = await startServe(args, io, prepared);
   announce(args, io, prepared, instance.port);
   await untilSignal();
+  exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close();
   return 0;
+}
+
+/** Ends the process after `ms` if the stop has not (a store that hangs must not keep it running). */
+function exitAfter(ms: number, io: Io): void {
+  setTimeout(() => {
+    io.stderr.write(`skilltree serve: did not stop in ${ms} ms; exiting.\n`);
+    process.exit(1);
+  }, ms).unref();
 }
