@@ -4,7 +4,7 @@
  */
 import { type ModelRequest, scriptedModel } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { scriptPerChat } from '../src/serve-model.js';
+import { scriptPerChat } from '../src/commands/serve/model.js';
 
 const request = { messages: [], tools: [], context: '', system: '' } as unknown as ModelRequest;
 const script = () => scriptedModel([{ text: 'one' }, { text: 'two' }]);

@@ -4,7 +4,7 @@
  * second chat the second exchange); it starts again when it runs out, so a chat can go on playing.
  */
 import type { Model } from '@skilltree/core';
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../../kit/errors.js';
 
 /** Chats whose copy of the script this process keeps (the oldest go first beyond it). */
 const MAX_CHATS = 10_000;
