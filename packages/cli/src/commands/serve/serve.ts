@@ -141,12 +141,13 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
     process.send?.({ type: 'skilltree-serve-failed', error: errorMessage(error) } satisfies WorkerMessage);
     return 1;
   }
-  process.send?.({ type: 'skilltree-serve-listening', port: instance.port } satisfies WorkerMessage);
-  await new Promise<void>((done) => {
+  const told = new Promise<void>((done) => {
     process.once('disconnect', done);
     process.once('SIGTERM', done);
     process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
   });
+  process.send?.({ type: 'skilltree-serve-listening', port: instance.port } satisfies WorkerMessage);
+  await told;
   exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close().catch(() => {});
   // The channel to the primary would keep this process alive: let it go so the worker exits now.
@@ -206,8 +207,9 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     await stop();
     return 0;
   }
+  const signalled = untilSignal();
   announce(args, io, prepared, port);
-  await untilSignal();
+  await signalled;
   await stop();
   return 0;
 }
@@ -237,8 +239,10 @@ export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
   const prepared = await prepare(args, io);
   if (args.workers > 1) return runPrimary(args, io, prepared);
   const instance = await startServe(args, io, prepared);
+  // Listen for the signal before the URL is out: a stop right after it must not find no listener.
+  const signalled = untilSignal();
   announce(args, io, prepared, instance.port);
-  await untilSignal();
+  await signalled;
   exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close();
   return 0;
