@@ -15,7 +15,10 @@ export const STOP_TIMEOUT = 10_000;
 export interface TrackedSessions {
   /** `sessions`, with each streamed turn tracked. */
   sessions: Sessions;
-  /** Aborts every running turn and resolves once each has committed and released its lease. */
+  /**
+   * Aborts every running turn, and every turn that starts from now on, and resolves once none is
+   * running: each has committed and released its lease.
+   */
   abortAll(reason: unknown): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ interface Running {
  */
 export function trackTurns(sessions: Sessions): TrackedSessions {
   const running = new Set<Running>();
+  let stopped: { reason: unknown } | null = null;
   const stream: Sessions['stream'] = (id, text, options = {}) => ({
     [Symbol.asyncIterator]() {
       const controller = new AbortController();
@@ -44,6 +48,8 @@ export function trackTurns(sessions: Sessions): TrackedSessions {
         if (turn) return;
         turn = { controller, done: new Promise<void>((resolve) => (settle = resolve)) };
         running.add(turn);
+        // A message that arrives while the server stops (on a connection still open) is stopped too.
+        if (stopped) controller.abort(stopped.reason);
       };
       const end = () => {
         if (turn) running.delete(turn);
@@ -75,9 +81,12 @@ export function trackTurns(sessions: Sessions): TrackedSessions {
   return {
     sessions: { ...sessions, stream },
     async abortAll(reason) {
-      const turns = [...running];
-      for (const turn of turns) turn.controller.abort(reason);
-      await Promise.all(turns.map((turn) => turn.done));
+      stopped = { reason };
+      while (running.size > 0) {
+        const turns = [...running];
+        for (const turn of turns) turn.controller.abort(reason);
+        await Promise.all(turns.map((turn) => turn.done));
+      }
     },
   };
 }
@@ -109,16 +118,17 @@ const FLUSH_TIMEOUT = 1_000;
 export async function stopServing(server: Server, turns: TrackedSessions, timeout = STOP_TIMEOUT): Promise<void> {
   const deadline = Date.now() + timeout;
   const left = () => deadline - Date.now();
-  // Stop listening; keep-alive connections with no request in flight would hold close() open.
+  // Stop listening, and close each keep-alive connection as soon as it has no request in flight
+  // (they would hold close() open, and could bring new requests).
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 25);
   await within(
     turns.abortAll(stopping()).catch(() => {}),
     left(),
   );
-  // The aborted turns' streams end with their last chunks: let them go out, closing each connection
-  // as it falls idle, then cut what is left. Requests still answering need the store: it closes last.
-  const sweep = setInterval(() => server.closeIdleConnections(), 25);
+  // The aborted turns' streams end with their last chunks: let them go out, then cut what is left.
+  // Requests still answering need the store: it closes last.
   await within(closed, Math.min(FLUSH_TIMEOUT, left()));
   clearInterval(sweep);
   server.closeAllConnections();
