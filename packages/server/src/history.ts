@@ -81,7 +81,7 @@ export async function historyCut(
       callsFrom: step.index,
     };
   }
-  // No call to show them with (a transcript cut by maxTranscriptMessages): start after them, or show them alone.
+  // Their call is not stored any more: start after them, or show them alone rather than nothing.
   return results < messages.length
     ? { messages: messages.slice(results), start: start + results }
     : { messages, start };
