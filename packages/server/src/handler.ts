@@ -64,8 +64,8 @@ export interface HandlerOptions {
   /**
    * The text the end user sees for a tool's error result, in the UI stream and in `GET /chat/:id`
    * (called for both, so a reloaded page shows what the live one did). The transcript, and so the
-   * model, keeps the real text. Default: the text itself when `error.forUsers` (skilltree's own
-   * refusals of the model's call: unknown tool or skill, invalid input, not run), else
+   * model, keeps the real text. Default: the text itself when `error.forUsers` (what skilltree wrote
+   * about the model's call: unknown tool or skill, invalid input, not run, interrupted, not saved), else
    * `Tool "name" failed; the details stay on the server.` with the real text sent to `log` as the
    * turn streams. Return `error.message` to show every error as the model got it.
    */

@@ -2,8 +2,9 @@
  * Which tool errors an end user may read. A tool's error result is written for the model: a thrown
  * error's message (a driver error with a host, a user name, a path) goes into the transcript as
  * `Tool "x" failed: …`, because the model needs it. The browser gets it only when skilltree wrote the
- * text itself about the model's call (unknown tool or skill, invalid input, not run); anything that
- * came out of running the tool or the agent is replaced by a sentence that names the tool.
+ * text itself about the model's call (unknown tool or skill, invalid input) or about what became of
+ * it (not run, interrupted, not saved); anything that came out of running the tool or the agent is
+ * replaced by a sentence that names the tool.
  */
 
 /** A tool's error result, as the model got it; what `onToolError` and {@link ToolErrorText} receive. */
@@ -26,7 +27,8 @@ export type ToolErrorText = (error: ToolError) => string;
 
 /**
  * The one-line texts skilltree writes about a model's call, which carry only the model's own input
- * and the agent's tool and skill names. Anything else (`Tool "x" failed: …`, a timeout, a result that
+ * and the agent's tool and skill names, or say what became of the call (not run, interrupted, run
+ * but not saved: never the store's error). Anything else (`Tool "x" failed: …`, a timeout, a result that
  * is not valid, a skill that broke, a schema that threw) may carry what the tool or agent threw.
  */
 const FOR_USERS: readonly RegExp[] = [
@@ -34,12 +36,14 @@ const FOR_USERS: readonly RegExp[] = [
   /^Unknown skill: /,
   /^Invalid input for tool "[^"]*": (?!the schema threw)/,
   /^Not run: /,
+  /^Interrupted: /,
+  /^Tool "[^"]*" ran, but its result could not be saved\. /,
 ];
 
 /**
  * Whether a tool's error text is meant for end users: one line that skilltree wrote about the model's
  * call (`Unknown tool: …`, `Unknown skill: …`, `Invalid input for tool "x": …` from the input schema,
- * `Not run: …`). Every other error text (a thrown error, a timeout, a schema that threw, more lines
+ * `Not run: …`, `Interrupted: …`, `Tool "x" ran, but its result could not be saved. …`). Every other error text (a thrown error, a timeout, a schema that threw, more lines
  * appended after a call) is not.
  *
  * @example

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isToolErrorForUsers, redactedToolError, toUIMessages } from '../src/index.js';
 
 describe('a tool error is meant for end users only when skilltree wrote it about the model’s call', () => {
-  it("shows skilltree's refusals: unknown tool or skill, invalid input from the schema, not run", () => {
+  it("shows skilltree's refusals (unknown tool or skill, invalid input from the schema) and what became of a call (not run, interrupted, not saved)", () => {
     for (const text of [
       'Unknown tool: buy_insurance. Tools available now: read_skill, add_note.',
       'Unknown tool: refund (skill "refunds" is not loaded; read it first with read_skill). Tools available now: read_skill.',
@@ -16,6 +16,8 @@ describe('a tool error is meant for end users only when skilltree wrote it about
       'Invalid input for tool "add_note": the arguments are not valid JSON ({"text": ). Send a JSON object.',
       'Invalid input for tool "ping": it takes no arguments; call it with {}.',
       'Not run: the turn was aborted.',
+      'Interrupted: this call did not finish (the process running it stopped). It may or may not have taken effect; check before calling it again.',
+      'Tool "bump" ran, but its result could not be saved. It may have taken effect; check before calling it again.',
     ]) {
       expect(isToolErrorForUsers(text), text).toBe(true);
     }
@@ -32,6 +34,8 @@ describe('a tool error is meant for end users only when skilltree wrote it about
       'Unknown tool: x. Tools available now: read_skill.\nSkill "notes" was unloaded: it threw: EACCES /home/deploy/.env',
       'Not run: the turn was aborted.\r\nThe agent threw while rendering after this call: password=hunter2',
       'Tool "x" cannot run: its input is not a schema.',
+      'Tool "x" failed: Tool "y" ran, but its result could not be saved. (a tool that throws this text)',
+      'Tool "x" ran, but its result could not be saved: connection to db.internal:5432 lost',
       '',
     ]) {
       expect(isToolErrorForUsers(text), text).toBe(false);
