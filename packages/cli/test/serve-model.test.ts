@@ -14,6 +14,10 @@ describe('scriptPerChat', () => {
     const model = scriptPerChat(script);
     expect((await model('a').generate(request, {})).text).toBe('one');
     expect((await model('b').generate(request, {})).text).toBe('one');
+    // Alice's chat a and Bob's chat a are two chats.
+    expect((await model('a', 'alice').generate(request, {})).text).toBe('one');
+    expect((await model('a', 'bob').generate(request, {})).text).toBe('one');
+    expect((await model('a', 'alice').generate(request, {})).text).toBe('two');
   });
 
   it('a chat mounted again in this process goes on with its copy; a copy that runs out starts again', async () => {

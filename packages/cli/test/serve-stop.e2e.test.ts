@@ -7,10 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Message } from '@skilltree/core';
+import { createSessions, type Message } from '@skilltree/core';
+import { LOCAL_USER } from '@skilltree/server';
 import { openStore } from '@skilltree/store';
+import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOLD_STARTED } from './fixtures/serve-hold-agent.js';
+import HoldAgent, { HOLD_STARTED, holdModel } from './fixtures/serve-hold-agent.js';
 import { type ServeProcess, startServe, testServer } from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
@@ -90,26 +92,26 @@ describe.each(cases)('SIGTERM mid-turn on $store with $workers worker(s)', ({ st
     // The client's stream ends: the tool's error, then the turn's end.
     const sse = await body;
     expect(sse).toContain('"type":"tool-output-error","toolCallId":"h1"');
-    expect(sse).toContain('"type":"error","errorText":"The turn was stopped."');
+    expect(sse).toContain('"type":"error","errorText":"Interrupted: the sessions were closed');
 
-    const opened = await openStore(spec);
+    // Read back through another process's sessions on the same store (chats are kept by owner: "local").
+    const sessions = createSessions(createElement(HoldAgent), {
+      store: await openStore(spec),
+      model: holdModel(),
+      onBusy: 'reject',
+    });
     try {
-      const messages = await opened.messages(chatId, 0, 100);
+      const messages = await sessions.messages(chatId, { owner: LOCAL_USER, limit: 100 });
       expect(transcriptIsValid(messages)).toBe(true);
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-      expect(messages.at(-1)).toMatchObject({
-        role: 'tool',
-        toolCallId: 'h1',
-        name: 'hold',
-        isError: true,
-        content: 'Tool "hold" failed: The server is stopping.',
-      });
-      expect((await opened.record(chatId))?.length).toBe(5);
-      // No lease is left: another holder takes the chat at once.
-      expect(await opened.acquire(chatId, 'probe', 1_000)).toBe(true);
-      await opened.release(chatId, 'probe');
+      expect(messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'h1', name: 'hold', isError: true });
+      // Stopped, not lost: the model reads that the call was interrupted.
+      expect(messages.at(-1)?.content).toMatch(/^Tool "hold" failed: Interrupted/);
+      expect((await sessions.get(chatId, { owner: LOCAL_USER }))?.transcriptLength).toBe(5);
+      // No lease is left: with onBusy 'reject', a held lease would fail this turn at once.
+      expect((await sessions.send(chatId, 'still there?', { owner: LOCAL_USER })).text).toBe('echo: still there?');
     } finally {
-      await opened.close();
+      await sessions.close();
     }
 
     serve = await startServe(args);

@@ -1,111 +1,71 @@
 /**
- * trackTurns: what lets a stopping `skilltree serve` abort its running turns and wait until each has
- * committed and given its lease back, before the store closes.
+ * stopServing: a serving process stops without losing anything. The running turn is stopped, its
+ * call in flight committed as interrupted and its lease given back before the store closes; the
+ * client's stream ends; idle keep-alive connections do not hold the stop.
  */
-import {
-  Agent,
-  createSessions,
-  type Message,
-  type Model,
-  memoryStore,
-  type SessionEvent,
-  Skill,
-  Tool,
-} from '@skilltree/core';
+import { mkdtempSync } from 'node:fs';
+import { createServer, Agent as HttpAgent, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSessions, type Sessions } from '@skilltree/core';
+import { createHandler, LOCAL_USER, toNodeListener } from '@skilltree/server';
+import { sqliteStore } from '@skilltree/store/sqlite';
 import { describe, expect, it } from 'vitest';
-import { trackTurns } from '../src/commands/serve/stop.js';
+import { stopServing } from '../src/commands/serve/stop.js';
+import HoldAgent, { holdModel, holds } from './fixtures/serve-hold-agent.js';
 
-let started = 0;
-
-function Desk() {
-  return (
-    <Tool
-      name="hold"
-      description="Holds until aborted"
-      run={(_input, ctx) =>
-        new Promise<string>((_resolve, reject) => {
-          started++;
-          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
-        })
-      }
-    />
-  );
+async function serving(path: string): Promise<{ server: Server; sessions: Sessions; url: string }> {
+  const sessions = createSessions(<HoldAgent />, { store: sqliteStore({ path }), model: holdModel() });
+  const server = createServer(toNodeListener(createHandler({ sessions, log: false })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, sessions, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const agent = (
-  <Agent>
-    <Skill name="desk" description="d">
-      <Desk />
-    </Skill>
-  </Agent>
-);
-
-const model: Model = {
-  async generate(req) {
-    const last = req.messages.at(-1) as Message;
-    if (last.role === 'user' && last.content === 'hold') {
-      return { text: '', toolCalls: [{ id: 'r', name: 'read_skill', input: { name: 'desk' } }] };
-    }
-    if (last.role === 'tool' && last.name === 'read_skill') {
-      return { text: '', toolCalls: [{ id: 'h', name: 'hold', input: {} }] };
-    }
-    return { text: 'ok', toolCalls: [] };
-  },
-};
-
-async function drain(events: AsyncIterable<SessionEvent>): Promise<unknown> {
-  try {
-    for await (const _event of events);
-    return null;
-  } catch (error) {
-    return error;
-  }
-}
-
-describe('trackTurns', () => {
-  it('abortAll stops a running turn and resolves only once its interrupted call is committed and its lease is free', async () => {
-    const store = memoryStore();
-    const turns = trackTurns(createSessions(agent, { store, model }));
-    const before = started;
-    const turn = drain(turns.sessions.stream('c1', 'hold'));
-    while (started === before) await new Promise((resolve) => setTimeout(resolve, 5));
-    await turns.abortAll(new DOMException('The server is stopping.', 'AbortError'));
-    // Already written when abortAll resolves: the store can close now.
-    const messages = await store.messages('c1', 0, 100);
-    expect(messages.at(-1)).toMatchObject({
-      role: 'tool',
-      name: 'hold',
-      isError: true,
-      content: 'Tool "hold" failed: The server is stopping.',
+describe('stopServing', () => {
+  it('stops a running turn, and resolves once its interrupted call is committed and the chat is free', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'skilltree-stop-')), 'sessions.db');
+    const { server, sessions, url } = await serving(path);
+    const before = holds.started;
+    const response = await fetch(`${url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'c1', message: { role: 'user', parts: [{ type: 'text', text: 'hold' }] } }),
     });
-    expect(await store.acquire('c1', 'probe', 1_000)).toBe(true);
-    expect(((await turn) as Error).name).toBe('AbortError');
-    await turns.sessions.close();
+    const body = response.text();
+    while (holds.started === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    await stopServing(server, sessions);
+    expect(server.listening).toBe(false);
+    // The client's stream ended with the tool's error and the turn's end.
+    const sse = await body;
+    expect(sse).toContain('"type":"tool-output-error","toolCallId":"h1"');
+    expect(sse).toContain('"type":"error"');
+
+    // Another process on the same file: the interrupted call is there, and the chat takes a turn at once.
+    const next = createSessions(<HoldAgent />, { store: sqliteStore({ path }), model: holdModel(), onBusy: 'reject' });
+    const messages = await next.messages('c1', { owner: LOCAL_USER, limit: 100 });
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(messages.at(-1)).toMatchObject({ role: 'tool', name: 'hold', isError: true });
+    expect(messages.at(-1)?.content).toMatch(/^Tool "hold" failed: Interrupted/);
+    expect((await next.send('c1', 'hello', { owner: LOCAL_USER })).text).toBe('echo: hello');
+    await next.close();
   });
 
-  it('a turn that starts once the stop began is stopped before the model is called', async () => {
-    let calls = 0;
-    const counting: Model = {
-      generate(req, opts) {
-        calls++;
-        return model.generate(req, opts);
-      },
-    };
-    const turns = trackTurns(createSessions(agent, { model: counting }));
-    await turns.abortAll(new DOMException('The server is stopping.', 'AbortError'));
-    const error = (await drain(turns.sessions.stream('c2', 'hi'))) as Error;
-    expect(error.name).toBe('AbortError');
-    expect(calls).toBe(0);
-    await turns.sessions.close();
-  });
-
-  it('an idle stop resolves at once, and the tracked sessions serve as the sessions do', async () => {
-    const turns = trackTurns(createSessions(agent, { model }));
-    const events: string[] = [];
-    for await (const event of turns.sessions.stream('c3', 'hi')) events.push(event.type);
-    expect(events.at(-1)).toBe('finish');
-    expect(await turns.sessions.get('c3')).toMatchObject({ transcriptLength: 2 });
-    await turns.abortAll(new Error('stop'));
-    await turns.sessions.close();
+  it('an idle keep-alive connection does not hold the stop', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'skilltree-stop-')), 'sessions.db');
+    const { server, sessions, url } = await serving(path);
+    const agent = new HttpAgent({ keepAlive: true });
+    await new Promise<void>((resolve, reject) => {
+      httpRequest(`${url}/api/chat/none`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      })
+        .on('error', reject)
+        .end();
+    });
+    // Resolves when everything is closed, which the open socket would otherwise hold back for its keep-alive time.
+    await stopServing(server, sessions);
+    expect(server.listening).toBe(false);
+    agent.destroy();
   });
 });

@@ -81,18 +81,6 @@ describe('createSessions', () => {
     expect(page.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
-  test("sessions are separate, and another owner's session does not exist for you", async () => {
-    const sessions = createSessions(<App />, { model: bumper() });
-    await sessions.send('a', 'bump', { owner: 'alice' });
-    await expect(sessions.send('a', 'bump', { owner: 'bob' })).rejects.toThrow('No session "a"');
-    expect(await sessions.get('a', { owner: 'bob' })).toBeNull();
-    expect(await sessions.messages('a', { owner: 'bob' })).toEqual([]);
-    expect(await sessions.delete('a', { owner: 'bob' })).toBe(false);
-    expect((await sessions.get('a', { owner: 'alice' }))?.owner).toBe('alice');
-    expect(await sessions.delete('a', { owner: 'alice' })).toBe(true);
-    expect(await sessions.get('a')).toBeNull();
-  });
-
   test('model may be a function of the session id: each conversation plays its own copy of a script', async () => {
     const made: string[] = [];
     const script = (id: string) => {
@@ -109,6 +97,19 @@ describe('createSessions', () => {
     // While it stays mounted, a session keeps its copy.
     expect((await sessions.send('a', 'and again')).text).toBe('second exchange');
     expect(made).toEqual(['a', 'b', 'a']);
+    await sessions.close();
+  });
+
+  test("a model per chat is made for the chat's owner too: Alice's and Bob's chat x each get their own", async () => {
+    const made: string[] = [];
+    const script = (id: string, owner: string | undefined) => {
+      made.push(`${owner}/${id}`);
+      return scriptedModel([{ text: 'first exchange' }, { text: 'second exchange' }]);
+    };
+    const sessions = createSessions(<App />, { model: script });
+    expect((await sessions.send('x', 'hi', { owner: 'alice' })).text).toBe('first exchange');
+    expect((await sessions.send('x', 'hi', { owner: 'bob' })).text).toBe('first exchange');
+    expect(made).toEqual(['alice/x', 'bob/x']);
     await sessions.close();
   });
 
@@ -178,6 +179,7 @@ describe('createSessions', () => {
     await store.commit('x', {
       holder: 'dead',
       version: 0,
+      epoch: 'e1',
       append: [
         { role: 'user', content: 'bump' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'bump', input: {} }] },

@@ -112,7 +112,7 @@ describe('POST /api/chat', () => {
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The agent could not finish this turn. Try again.' });
     expect(errors).toHaveLength(1);
     expect(server.logs.join('\n')).toContain('the model is down');
-    expect(transcriptIsValid(await server.sessions.messages('c1', { limit: 100 }))).toBe(true);
+    expect(transcriptIsValid(await server.sessions.messages('c1', { limit: 100, owner: 'alice' }))).toBe(true);
     const next = await alice.send('c1', 'hello again');
     expect(next.message.parts.at(-1)).toMatchObject({ type: 'text', text: 'echo: hello again' });
   });
@@ -133,10 +133,10 @@ describe('POST /api/chat', () => {
     controller.abort();
     await pending;
     // The turn stops and commits: the lease is released, so the next turn runs at once.
-    let messages = await server.sessions.messages('c1', { limit: 100 });
+    let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     for (let i = 0; i < 100 && messages.at(-1)?.role !== 'tool'; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      messages = await server.sessions.messages('c1', { limit: 100 });
+      messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     }
     expect(transcriptIsValid(messages)).toBe(true);
     expect(messages.at(-1)).toMatchObject({ role: 'tool', name: 'wait', isError: true });
@@ -257,7 +257,7 @@ describe('GET /api/chat/:id', () => {
     const alice = client(server.url);
     await alice.send('c1', 'note a'); // 0-5
     await alice.send('c1', 'two notes'); // 6 user, 7 assistant, 8 tool, 9 assistant (one, two), 10 tool, 11 tool, 12 assistant
-    const ids = (await server.sessions.messages('c1', { limit: 100 })).flatMap((m) =>
+    const ids = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).flatMap((m) =>
       m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [],
     );
     const [, , read, one, two] = ids; // the second turn's calls: read_skill, then add_note twice
@@ -373,7 +373,7 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     }
     expect(history).toContain('Tool \\"connect_db\\" failed; the details stay on the server.');
     // The transcript, and so the model's next request, keeps the whole error.
-    const tool = (await server.sessions.messages('c1', { limit: 100 })).find(
+    const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
       (m) => m.role === 'tool' && m.name === 'connect_db',
     );
     expect(tool).toMatchObject({
@@ -412,7 +412,7 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     server = await startServer();
     const alice = client(server.url);
     const { message } = await alice.send('c1', 'mistakes');
-    const transcript = await server.sessions.messages('c1', { limit: 100 });
+    const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     const said = (id: string) =>
       (transcript.find((m) => m.role === 'tool' && m.toolCallId === id) as { content: string }).content;
     expect(said('u')).toMatch(/^Unknown tool: buy_insurance/);

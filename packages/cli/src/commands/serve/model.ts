@@ -31,17 +31,18 @@ function replaying(create: () => Model): Model {
 }
 
 /**
- * A function of the chat id that gives each chat its own replaying copy of the script, for
- * `createSessions({ model })`. A chat keeps its copy in this process when the sessions' cache lets
- * the session go and mounts it again.
+ * A function of the chat (its id and owner: Alice's `x` and Bob's `x` are two chats) that gives each
+ * chat its own replaying copy of the script, for `createSessions({ model })`. A chat keeps its copy
+ * in this process when the sessions' cache lets the session go and mounts it again.
  */
-export function scriptPerChat(create: () => Model): (id: string) => Model {
+export function scriptPerChat(create: () => Model): (id: string, owner?: string) => Model {
   const copies = new Map<string, Model>();
-  return (id) => {
-    let model = copies.get(id);
-    if (model) copies.delete(id);
+  return (id, owner) => {
+    const chat = JSON.stringify([owner ?? null, id]);
+    let model = copies.get(chat);
+    if (model) copies.delete(chat);
     else model = replaying(create);
-    copies.set(id, model);
+    copies.set(chat, model);
     if (copies.size > MAX_CHATS) copies.delete(copies.keys().next().value as string);
     return model;
   };

@@ -17,7 +17,7 @@ import { pickModel } from '../../kit/pick-model.js';
 import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from '../../kit/store.js';
 import { scriptPerChat } from './model.js';
 import { chatPage, PAGE_CSP } from './page.js';
-import { STOP_TIMEOUT, stopServing, trackTurns } from './stop.js';
+import { STOP_TIMEOUT, stopServing } from './stop.js';
 
 /** What a worker tells the primary. */
 type WorkerMessage =
@@ -39,7 +39,7 @@ interface Prepared {
   agent: AgentModule;
   authorize?: Authorize;
   /** One model, or (a demo or script) a copy per chat. */
-  model: Model | ((id: string) => Model);
+  model: Model | ((id: string, owner?: string) => Model);
   modelLabel: string;
   store: StoreSpec;
 }
@@ -80,8 +80,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
   if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
-  const turns = trackTurns(p.agent.core.createSessions(() => p.agent.element(), options));
-  const { sessions } = turns;
+  const sessions = p.agent.core.createSessions(() => p.agent.element(), options);
   const quiet = cluster.isWorker && cluster.worker?.id !== 1;
   const handler = createHandler({
     sessions,
@@ -123,7 +122,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   }
   return {
     port,
-    close: () => stopServing(server, turns),
+    close: () => stopServing(server, sessions),
   };
 }
 
