@@ -32,6 +32,8 @@ export interface TurnContext {
   /** The element a chat's session renders. */
   element(id: string): ReactNode;
   sessionOptions: SessionOptions;
+  /** The options a chat's session is mounted with: `sessionOptions`, with the chat's own model when there is one per chat. */
+  optionsFor(id: string, owner: string | undefined): SessionOptions;
 }
 
 type Cached = Mounted<Session>;
@@ -88,13 +90,13 @@ async function open(ctx: TurnContext, key: string, id: string, owner: string | u
   if (cached && record && matches(cached, record)) return cached;
   cached?.session.dispose();
   if (!record) {
-    const session = createSession(ctx.element(id), sessionOptions);
+    const session = createSession(ctx.element(id), ctx.optionsFor(id, owner));
     return { session, epoch: crypto.randomUUID(), version: 0, committed: 0 };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), sessionOptions);
+  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), ctx.optionsFor(id, owner));
   return { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length };
 }
 

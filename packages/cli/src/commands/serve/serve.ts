@@ -15,33 +15,14 @@ import { listen, untilSignal } from '../../kit/listen.js';
 import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
 import { pickModel } from '../../kit/pick-model.js';
 import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from '../../kit/store.js';
+import { scriptPerChat } from './model.js';
 import { chatPage, PAGE_CSP } from './page.js';
+import { STOP_TIMEOUT, stopServing } from './stop.js';
 
 /** What a worker tells the primary. */
 type WorkerMessage =
   | { type: 'skilltree-serve-listening'; port: number }
   | { type: 'skilltree-serve-failed'; error: string };
-
-/** A model that starts its script again when it runs out (a demo served to many chats). */
-function replaying(create: () => Model): Model {
-  let model = create();
-  const again = (error: unknown) => /ran out of steps/.test(errorMessage(error));
-  const wrapped: Model = {
-    name: model.name,
-    async generate(req, opts) {
-      try {
-        return await model.generate(req, opts);
-      } catch (error) {
-        if (!again(error)) throw error;
-        model = create();
-        return model.generate(req, opts);
-      }
-    },
-  };
-  // A demo that streams keeps streaming (a scripted model does not: it only generates).
-  if (model.stream) wrapped.stream = (req, opts) => model.stream!(req, opts);
-  return wrapped;
-}
 
 /** `skilltree serve`'s flags, with their defaults filled in. */
 type ServeArgs = CliArgs & {
@@ -57,7 +38,8 @@ type ServeArgs = CliArgs & {
 interface Prepared {
   agent: AgentModule;
   authorize?: Authorize;
-  model: Model;
+  /** One model, or (a demo or script) a copy per chat. */
+  model: Model | ((id: string, owner?: string) => Model);
   modelLabel: string;
   store: StoreSpec;
 }
@@ -78,7 +60,7 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
   return {
     agent,
     authorize: authorize as Authorize | undefined,
-    model: picked.kind === 'demo' || picked.kind === 'scripted' ? replaying(picked.create) : picked.create(),
+    model: picked.kind === 'demo' || picked.kind === 'scripted' ? scriptPerChat(picked.create) : picked.create(),
     modelLabel: picked.label,
     store,
   };
@@ -105,9 +87,10 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     authorize: p.authorize,
     basePath: '/api',
     limits: { turnsPerMinute: args.turnsPerMinute === 0 ? false : args.turnsPerMinute },
-    // Loopback only: the developer at the page sees why a turn failed. With authorize, the default
-    // (a generic sentence for the client, the error on stderr).
+    // Loopback only: the developer at the page sees why a turn or a tool failed. With authorize, the
+    // defaults (a generic sentence for the client, the error on stderr).
     onError: p.authorize ? undefined : (error) => errorMessage(error),
+    onToolError: p.authorize ? undefined : (error) => error.message,
     log: (line) => {
       if (!quiet || !line.includes('no authorize option')) io.stderr.write(`${line}\n`);
     },
@@ -139,11 +122,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   }
   return {
     port,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
-    },
+    close: () => stopServing(server, sessions),
   };
 }
 
@@ -161,13 +140,17 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
     process.send?.({ type: 'skilltree-serve-failed', error: errorMessage(error) } satisfies WorkerMessage);
     return 1;
   }
-  process.send?.({ type: 'skilltree-serve-listening', port: instance.port } satisfies WorkerMessage);
-  await new Promise<void>((done) => {
+  const told = new Promise<void>((done) => {
     process.once('disconnect', done);
     process.once('SIGTERM', done);
-    process.once('SIGINT', () => {}); // The primary stops the workers.
+    process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
   });
+  process.send?.({ type: 'skilltree-serve-listening', port: instance.port } satisfies WorkerMessage);
+  await told;
+  exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close().catch(() => {});
+  // The channel to the primary would keep this process alive: let it go so the worker exits now.
+  if (process.connected) process.disconnect();
   return 0;
 }
 
@@ -199,10 +182,16 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
   const stop = async () => {
     stopping = true;
     const exits = [...workers].map((w) => new Promise((resolve) => w.once('exit', resolve)));
-    for (const worker of workers) worker.kill('SIGTERM');
+    // A signal, not worker.kill(): each worker drains (see stop.ts) and exits by itself.
+    for (const worker of workers) worker.process.kill('SIGTERM');
     const timer = setTimeout(() => {
-      for (const worker of workers) worker.process.kill('SIGKILL');
-    }, 10_000);
+      for (const worker of workers) {
+        io.stderr.write(
+          `skilltree serve: worker ${worker.process.pid} did not stop in ${STOP_TIMEOUT} ms; killing it.\n`,
+        );
+        worker.process.kill('SIGKILL');
+      }
+    }, STOP_TIMEOUT + 2_000);
     await Promise.all(exits);
     clearTimeout(timer);
   };
@@ -217,15 +206,16 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     await stop();
     return 0;
   }
+  const signalled = untilSignal();
   announce(args, io, prepared, port);
-  await untilSignal();
+  await signalled;
   await stop();
   return 0;
 }
 
 function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
   const url = urlOf(args.host, port);
-  const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only';
+  const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only, none through a proxy';
   io.stdout.write(
     `skilltree serve: ${url}  (Ctrl+C to stop)\n` +
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
@@ -248,8 +238,19 @@ export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
   const prepared = await prepare(args, io);
   if (args.workers > 1) return runPrimary(args, io, prepared);
   const instance = await startServe(args, io, prepared);
+  // Listen for the signal before the URL is out: a stop right after it must not find no listener.
+  const signalled = untilSignal();
   announce(args, io, prepared, instance.port);
-  await untilSignal();
+  await signalled;
+  exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close();
   return 0;
+}
+
+/** Ends the process after `ms` if the stop has not (a store that hangs must not keep it running). */
+function exitAfter(ms: number, io: Io): void {
+  setTimeout(() => {
+    io.stderr.write(`skilltree serve: did not stop in ${ms} ms; exiting.\n`);
+    process.exit(1);
+  }, ms).unref();
 }
