@@ -3,6 +3,16 @@
  *
  * @packageDocumentation
  */
+
+export {
+  type BudgetExceeded,
+  BudgetExceededError,
+  type BudgetScope,
+  checkBudget,
+  periodOf,
+  type Spend,
+  type SpendLedger,
+} from './budget.js';
 export {
   Agent,
   type AgentProps,
@@ -56,9 +66,19 @@ export {
   type SessionTurnOptions,
 } from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
+export {
+  loadOpenTelemetry,
+  modelIdentity,
+  type OpenTelemetryApi,
+  SPAN_KIND,
+  type TelemetrySpan,
+} from './telemetry.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export type {
   AssistantMessage,
+  Budget,
+  BudgetLimits,
+  BudgetPeriod,
   ContextPlacement,
   LifecycleOptions,
   Message,
@@ -74,10 +94,14 @@ export type {
   SessionEventType,
   SessionOptions,
   SessionSnapshot,
+  TelemetryAttributeValue,
+  TelemetryOptions,
+  TelemetryTracer,
   ToolCall,
   ToolMessage,
   ToolSpec,
   Turn,
+  UnloadReason,
   Usage,
   UserMessage,
   Warning,

@@ -4,13 +4,15 @@
  * events; both are the same code. Leaving the generator early aborts the turn, and whatever way it
  * ends, every tool call in the transcript has its result.
  */
+import { chargeAfterCall, checkBeforeCall, endBudget, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
 import { abortError, addUsage, callModel } from './model-call.js';
 import { buildRequest } from './request.js';
 import { config, drainTurn, emit, pushMessage, render, type SessionState, settle, sync, withChanges } from './state.js';
+import { endTurnSpan, startTurnSpan, traceModelCall } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { transcriptLength, uniqueCallId } from './transcript.js';
-import type { AssistantMessage, Model, SessionEvent, ToolCall, Turn } from './types.js';
+import type { AssistantMessage, Model, SendOptions, SessionEvent, ToolCall, Turn } from './types.js';
 
 /** Tool calls with ids unique in the transcript (a model's own ids are kept when they are). */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
@@ -28,6 +30,7 @@ export async function* runTurn(
   model: Model,
   text: string,
   signal: AbortSignal,
+  options?: SendOptions,
 ): AsyncGenerator<SessionEvent, Turn, undefined> {
   if (state.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
   if (typeof text !== 'string') throw new Error(`send() needs the user's message as a string (got ${typeof text}).`);
@@ -36,7 +39,12 @@ export async function* runTurn(
   const first = transcriptLength(state.transcript);
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
+  const outcome: { turn?: Turn; error?: unknown } = {};
+  let span: Awaited<ReturnType<typeof startTurnSpan>> = null;
   try {
+    span = await startTurnSpan(state, model, text, options);
+    // A budget used up already refuses the turn before anything is recorded.
+    await startBudget(state, model);
     // A crashed agent gets one more render from its last element before anything is sent.
     if (state.crashed) {
       render(state);
@@ -52,11 +60,14 @@ export async function* runTurn(
     for (let step = 1; step <= maxSteps; step++) {
       if (signal.aborted) throw abortError(signal);
       const request = buildRequest(state);
+      await checkBeforeCall(state, model, request, usage);
+      yield* drainTurn(state);
       emit(state, { type: 'request', request, step });
       yield* drainTurn(state);
-      const response = yield* callModel(state, model, request, signal);
+      const response = yield* traceModelCall(state, model, request, step, callModel(state, model, request, signal));
       usage = addUsage(usage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
+      await chargeAfterCall(state, model, response.usage);
       emit(
         state,
         response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
@@ -74,6 +85,7 @@ export async function* runTurn(
           messages: state.transcript.messages.slice(first - state.transcript.start),
         };
         if (usage) turn.usage = usage;
+        outcome.turn = turn;
         emit(state, { type: 'finish', turn });
         yield* drainTurn(state);
         return turn;
@@ -95,11 +107,21 @@ export async function* runTurn(
       `maxSteps reached: the model made ${maxSteps} calls without replying without tool calls. ` +
         'Raise createSession(..., { maxSteps }) or check the agent for a tool loop. The transcript is intact; send() again to continue.',
     );
+  } catch (error) {
+    outcome.error = error;
+    throw error;
   } finally {
     // However the turn ends, every call gets its result: the transcript stays valid.
     for (const call of unanswered) recordResult(state, call, why, true);
     state.turnEvents = null;
     state.busy = false;
+    endBudget(state);
+    endTurnSpan(
+      state,
+      span,
+      model,
+      outcome.error === undefined && signal.aborted ? { error: abortError(signal) } : outcome,
+    );
   }
 }
 

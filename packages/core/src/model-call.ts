@@ -53,11 +53,15 @@ export async function* callModel(
     }
     const text = typeof response.text === 'string' ? wellFormed(response.text) : '';
     if (text) emit(state, { type: 'text-delta', text });
-    return { text, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [], usage: response.usage };
+    const out: ModelResponse = { text, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [] };
+    if (response.usage) out.usage = response.usage;
+    if (typeof response.model === 'string') out.model = response.model;
+    return out;
   }
   let text = '';
   const toolCalls: ToolCall[] = [];
   let usage: Usage | undefined;
+  let answeredBy: string | undefined;
   const parts = model.stream(request, { signal })[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -73,22 +77,29 @@ export async function* callModel(
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
       } else if (part.type === 'finish') {
         usage = part.usage;
+        if (typeof part.model === 'string') answeredBy = part.model;
       }
     }
   } catch (error) {
     void parts.return?.()?.catch?.(() => {});
     throw error;
   }
-  return { text: wellFormed(text), toolCalls, usage };
+  const out: ModelResponse = { text: wellFormed(text), toolCalls };
+  if (usage) out.usage = usage;
+  if (answeredBy) out.model = answeredBy;
+  return out;
 }
 
-/** `total` plus `more`, key by key. */
+const COUNTS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+
+/** `total` plus `more`, count by count; estimated when either is. */
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };
-  for (const key of Object.keys(more) as (keyof Usage)[]) {
+  for (const key of COUNTS) {
     const value = more[key];
     if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
   }
+  if (more.estimated === true) out.estimated = true;
   return out;
 }

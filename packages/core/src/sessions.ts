@@ -17,6 +17,7 @@ import {
   storedState,
 } from './session-store.js';
 import { currentWindow } from './state.js';
+import { identifySession } from './telemetry.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
 import type { Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
@@ -225,13 +226,15 @@ export function createSessions(
       let failure: unknown = null;
       let result: Turn | undefined;
       try {
-        entry = (await open(id, opts.owner)).entry;
+        const opened = await open(id, opts.owner);
+        entry = opened.entry;
         const current = entry;
+        identifySession(stateOf(current.session), id, opened.record?.owner ?? opts.owner);
         // Results a process that died mid-turn left unanswered were answered on restore: write them first.
         if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
           await commit(id, holder, current, opts.owner);
         }
-        for await (const event of current.session.stream(text, { signal })) {
+        for await (const event of current.session.stream(text, { signal, traceContext: opts.traceContext })) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
           if (event.type === 'message') await commit(id, holder, current, opts.owner);
           if (event.type === 'finish') result = event.turn;
