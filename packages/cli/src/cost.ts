@@ -2,7 +2,7 @@
  * The per-turn cost line: tokens, the cached share and an estimate, priced with `--price` or with
  * core's dated `PRICES` table by the model's name.
  */
-import { type Cost, estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
+import { addUsage, type Cost, estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
 import { CliError, USAGE_ERROR } from './errors.js';
 import type { Output } from './io.js';
 import type { Style } from './print.js';
@@ -82,14 +82,9 @@ export function usageLine(usage: Usage | undefined, price: PriceChoice | undefin
   return style.dim(`  ⌁ ${parts.join(' · ')}`);
 }
 
-/** `total` plus `more`, field by field (a field stays absent when neither has it). */
+/** `total` plus `more`, field by field (a field stays absent when neither has it; estimated when either is). */
 export function sumUsage(total: Usage | undefined, more: Usage): Usage {
-  const out: Usage = { ...total };
-  for (const key of Object.keys(more) as (keyof Usage)[]) {
-    const value = more[key];
-    if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
-  }
-  return out;
+  return addUsage(total ?? {}, more) ?? {};
 }
 
 /** The price a command uses: `--price` when given, else the `PRICES` entry of the model's name. */

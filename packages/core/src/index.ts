@@ -32,6 +32,7 @@ export { addedLines, type ContextChange, parseContextChange } from './context-ch
 export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
+export { addUsage } from './model-call.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
 export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';

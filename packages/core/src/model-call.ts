@@ -92,7 +92,10 @@ export async function* callModel(
 
 const COUNTS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
 
-/** `total` plus `more`, count by count; estimated when either is. */
+/**
+ * `total` plus `more`, count by count (a count stays absent when neither has it); the sum is
+ * `estimated` when either part is.
+ */
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };

@@ -21,8 +21,16 @@ function messageText(message: Message): string {
  * the system prompt, then the messages, with `<current_context>` placed as the request says.
  */
 export function requestText(request: ModelRequest): string {
-  const placed = placeContext(request);
-  const tools = request.tools.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`);
+  // A hand-made request (a test calling generate directly) may lack parts: estimate what is there.
+  const whole: ModelRequest = {
+    system: typeof request?.system === 'string' ? request.system : '',
+    context: typeof request?.context === 'string' ? request.context : '',
+    messages: Array.isArray(request?.messages) ? request.messages : [],
+    tools: Array.isArray(request?.tools) ? request.tools : [],
+    contextPlacement: request?.contextPlacement === 'system' ? 'system' : 'end',
+  };
+  const placed = placeContext(whole);
+  const tools = whole.tools.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`);
   return [tools.join('\n'), placed.system, ...placed.messages.map(messageText)].join('\n\n');
 }
 
