@@ -102,6 +102,11 @@ interface Tracing {
   common: Record<string, TelemetryAttributeValue>;
   /** Open spans with their contexts, innermost last: the parent of the next span. */
   stack: { span: TelemetrySpan; context: unknown }[];
+  /**
+   * The running turn's span does not record (no SDK registered, or sampled out): its model calls,
+   * tool calls and loads make no spans either, so an untraced turn costs one no-op span.
+   */
+  muted: boolean;
 }
 
 const tracings = new WeakMap<SessionState, Tracing | null>();
@@ -157,6 +162,7 @@ function tracingOf(state: SessionState): Tracing | null {
     agentName: options.agentName,
     common,
     stack: [],
+    muted: false,
   };
   tracings.set(state, tracing);
   return tracing;
@@ -292,7 +298,8 @@ export async function startTurnSpan(
   tracing.stack.length = 0;
   const name = tracing.agentName ? `invoke_agent ${tracing.agentName}` : 'invoke_agent';
   const open = start(tracing, name, SPAN_KIND.internal, agentAttributes(tracing, model), options?.traceContext);
-  if (tracing.recordContent && open.span.isRecording()) {
+  tracing.muted = !open.span.isRecording();
+  if (tracing.recordContent && !tracing.muted) {
     open.span.setAttribute('gen_ai.input.messages', JSON.stringify([genAiMessage({ role: 'user', content: text })]));
   }
   return open;
@@ -329,6 +336,13 @@ export function endTurnSpan(
   // Spans a failure left open (a model call, a tool) end with the turn.
   end(open);
   tracing.stack.length = 0;
+  tracing.muted = false;
+}
+
+/** The session's tracing, unless off or muted for an untraced turn. */
+function active(state: SessionState): Tracing | null {
+  const tracing = tracingOf(state);
+  return tracing && !tracing.muted ? tracing : null;
 }
 
 /** Runs one model call (`inner`, the call's event generator) inside its `chat {model}` span. */
@@ -339,7 +353,7 @@ export async function* traceModelCall(
   step: number,
   inner: AsyncGenerator<SessionEvent, ModelResponse, undefined>,
 ): AsyncGenerator<SessionEvent, ModelResponse, undefined> {
-  const tracing = tracingOf(state);
+  const tracing = active(state);
   if (!tracing) return yield* inner;
   const { provider, model: requested } = modelIdentity(model.name);
   const open = start(tracing, `chat ${requested}`, SPAN_KIND.client, {
@@ -405,7 +419,7 @@ export type ToolSpan = Open | null;
 
 /** Starts the `execute_tool {tool}` span of `call`. */
 export function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
-  const tracing = tracingOf(state);
+  const tracing = active(state);
   if (!tracing) return null;
   const open = start(tracing, `execute_tool ${call.name}`, SPAN_KIND.internal, {
     'gen_ai.operation.name': 'execute_tool',
@@ -444,7 +458,7 @@ export async function traceLoad<T extends { ok: boolean; error?: string; mounted
   name: string,
   load: () => Promise<T>,
 ): Promise<T> {
-  const tracing = tracingOf(state);
+  const tracing = active(state);
   if (!tracing) return load();
   const open = start(tracing, `load_skill ${name}`, SPAN_KIND.internal, {
     'skilltree.operation.name': 'load_skill',
@@ -474,7 +488,7 @@ export async function traceLoad<T extends { ok: boolean; error?: string; mounted
 
 /** Records an unload as an `unload_skill {name}` span under whatever caused it (a load, a tool call, a turn). */
 export function traceUnload(state: SessionState, name: string, why: UnloadReason | undefined): void {
-  const tracing = tracingOf(state);
+  const tracing = active(state);
   if (!tracing) return;
   const open = start(tracing, `unload_skill ${name}`, SPAN_KIND.internal, {
     'skilltree.operation.name': 'unload_skill',
