@@ -239,7 +239,11 @@ async function measureTurn(options, rounds = 200) {
 
 /** Spans are recorded and batched for export, and the export drops them: the SDK's own cost. */
 function sdkProvider() {
-  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
+  const exporter = {
+    export: (_spans, done) => done({ code: 0 }),
+    shutdown: async () => {},
+    forceFlush: async () => {},
+  };
   return new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 100_000 })] });
 }
 
@@ -273,7 +277,9 @@ for (let round = 0; round < 5; round++) {
 const telemetry = {};
 for (const [label] of modes) {
   telemetry[label] = { step: median(runs[label].step), turn: median(runs[label].turn) };
-  console.log(`${label.padEnd(28)}  ${fmt(telemetry[label].step).padStart(9)}  ${fmt(telemetry[label].turn).padStart(10)}`);
+  console.log(
+    `${label.padEnd(28)}  ${fmt(telemetry[label].step).padStart(9)}  ${fmt(telemetry[label].turn).padStart(10)}`,
+  );
 }
 const off = telemetry['off (telemetry: false)'];
 const bare = telemetry['on, no SDK registered'];

@@ -34,7 +34,9 @@ export interface BudgetExceeded {
 }
 
 const amount = (unit: 'tokens' | 'dollars', n: number) =>
-  unit === 'tokens' ? `${Math.round(n).toLocaleString('en-US')} tokens` : `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
+  unit === 'tokens'
+    ? `${Math.round(n).toLocaleString('en-US')} ${Math.round(n) === 1 ? 'token' : 'tokens'}`
+    : `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
 
 function describe(info: BudgetExceeded): string {
   const field = `budget.${{ turn: 'perTurn', session: 'perSession', owner: 'perOwner' }[info.scope]}.${info.unit}`;
@@ -47,7 +49,7 @@ function describe(info: BudgetExceeded): string {
   const next = info.next > 0 ? `, and the next model call needs about ${amount(info.unit, info.next)} more` : '';
   const reset = info.resetsAt !== undefined ? ` It resets at ${new Date(info.resetsAt).toISOString()}.` : '';
   return (
-    `Budget exceeded: ${who} spent ${amount(info.unit, info.spent)} of its ${amount(info.unit, info.limit)} limit (${field})${next}. ` +
+    `Budget exceeded: ${who} spent ${amount(info.unit, info.spent)} of its limit of ${amount(info.unit, info.limit)} (${field})${next}. ` +
     `The turn stopped before calling the model; the transcript is intact.${reset} Raise ${field} to go on.`
   );
 }

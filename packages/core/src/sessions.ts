@@ -4,6 +4,7 @@
  * transcript), runs, and commits every message as it happens, fenced by version and lease.
  */
 import type { ReactNode } from 'react';
+import { checkBudget, setTurnBudget } from './budget.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
 import { createSession, restoreSession, type Session, stateOf } from './session.js';
@@ -19,7 +20,7 @@ import {
 import { currentWindow } from './state.js';
 import { identifySession } from './telemetry.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
-import type { Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
+import type { Budget, Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
 export interface SessionsOptions extends SessionOptions {
@@ -42,6 +43,8 @@ export interface SessionTurnOptions extends SendOptions {
    * else is, for this sender, a session that does not exist (`SessionNotFoundError`).
    */
   owner?: string;
+  /** This turn's budget instead of the sessions' `budget` (e.g. a server's budget for this owner's plan). */
+  budget?: Budget;
 }
 
 /** Options of the reading methods. */
@@ -106,6 +109,7 @@ export function createSessions(
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  checkBudget(options.budget);
   const sessionOptions: SessionOptions = { ...options };
   for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
@@ -193,6 +197,7 @@ export function createSessions(
   ): AsyncGenerator<SessionEvent, Turn> {
     if (closed) throw new Error('These sessions are closed: create them again with createSessions().');
     checkSessionId(id);
+    checkBudget(opts.budget);
     const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
     await lease(id, holder, signal);
     const renew = setInterval(
@@ -230,6 +235,7 @@ export function createSessions(
         entry = opened.entry;
         const current = entry;
         identifySession(stateOf(current.session), id, opened.record?.owner ?? opts.owner);
+        setTurnBudget(stateOf(current.session), opts.budget, null);
         // Results a process that died mid-turn left unanswered were answered on restore: write them first.
         if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
           await commit(id, holder, current, opts.owner);

@@ -127,7 +127,7 @@ describe('per session', () => {
     const usage = session.usage ?? {};
     const dollars = ((usage.inputTokens ?? 0) * 3 + (usage.outputTokens ?? 0) * 15) / 1_000_000;
     expect(error.spent).toBeCloseTo(dollars, 10);
-    expect(error.message).toMatch(/\$0\.0\d+ of its \$0\.0100 limit \(budget\.perSession\.dollars\)/);
+    expect(error.message).toMatch(/\$0\.0\d+ of its limit of \$0\.0100 \(budget\.perSession\.dollars\)/);
   });
 
   test('a dollar limit without a known price is a clear error before anything is recorded', async () => {

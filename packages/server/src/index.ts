@@ -26,6 +26,7 @@ export {
   type RateLimiter,
 } from './limits.js';
 export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+export type { ServerTelemetry } from './tracing.js';
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
 export {
   changeParts,
