@@ -90,7 +90,8 @@ export async function* callModel(
   return out;
 }
 
-const COUNTS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+type Count = 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens';
+const COUNTS = new Set<string>(['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens']);
 
 /**
  * `total` plus `more`, count by count (a count stays absent when neither has it); the sum is
@@ -99,7 +100,9 @@ const COUNTS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTok
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };
-  for (const key of COUNTS) {
+  // In `more`'s key order, so that sums print as the provider reported them.
+  for (const key of Object.keys(more) as Count[]) {
+    if (!COUNTS.has(key)) continue;
     const value = more[key];
     if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
   }

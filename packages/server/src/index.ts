@@ -26,8 +26,8 @@ export {
   type RateLimiter,
 } from './limits.js';
 export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
-export type { ServerTelemetry } from './tracing.js';
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
+export type { ServerTelemetry } from './tracing.js';
 export {
   changeParts,
   type SkilltreeDataParts,
