@@ -155,7 +155,7 @@ export interface Spend {
 export interface SpendLedger {
   owner: string;
   spent(period: string): Promise<Spend>;
-  charge(period: string, spend: Spend): Promise<Spend>;
+  charge(period: string, spend: Spend, expiresAt: number): Promise<Spend>;
 }
 
 interface TurnBudget {
@@ -298,16 +298,28 @@ async function check(
   enforce(state, turn, checks, next);
 }
 
-/** After a model call: adds its usage to the owner's spend in the store. */
+/** After a model call (its message recorded): adds its usage to the owner's spend in the store. */
 export async function chargeAfterCall(state: SessionState, model: Model, usage: Usage | undefined): Promise<void> {
   const turn = turns.get(state);
   const budget = turn?.budget;
   if (!turn?.ledger || !budget?.perOwner || !usage) return;
   const price = tryPrice(budget, model);
-  await turn.ledger.charge(periodOf(budget.perOwner.period).key, {
-    tokens: tokensOf(usage),
-    dollars: price ? dollarsOf(usage, price) : 0,
-  });
+  const period = periodOf(budget.perOwner.period);
+  try {
+    await turn.ledger.charge(
+      period.key,
+      { tokens: tokensOf(usage), dollars: price ? dollarsOf(usage, price) : 0 },
+      period.resetsAt,
+    );
+  } catch (error) {
+    // The call happened and is recorded; the next check reads the store again (and fails the turn
+    // if the store is down), so a failed write is reported, not fatal.
+    warn(
+      state,
+      `Could not add this model call to owner "${turn.ledger.owner}"'s spend: ${error instanceof Error ? error.message : String(error)}`,
+      'budget',
+    );
+  }
 }
 
 function tryPrice(budget: Budget, model: Model): Price | undefined {

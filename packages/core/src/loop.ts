@@ -67,7 +67,6 @@ export async function* runTurn(
       const response = yield* traceModelCall(state, model, request, step, callModel(state, model, request, signal));
       usage = addUsage(usage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
-      await chargeAfterCall(state, model, response.usage);
       emit(
         state,
         response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
@@ -77,6 +76,7 @@ export async function* runTurn(
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
+      await chargeAfterCall(state, model, response.usage);
       yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {

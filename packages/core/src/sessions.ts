@@ -4,7 +4,7 @@
  * transcript), runs, and commits every message as it happens, fenced by version and lease.
  */
 import type { ReactNode } from 'react';
-import { checkBudget, setTurnBudget } from './budget.js';
+import { checkBudget, type SpendLedger, setTurnBudget } from './budget.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
 import { createSession, restoreSession, type Session, stateOf } from './session.js';
@@ -189,6 +189,13 @@ export function createSessions(
     entry.committed = length;
   }
 
+  /** An owner's spend, kept in the store (so per-owner budgets hold across processes). */
+  const ledger = (owner: string): SpendLedger => ({
+    owner,
+    spent: (period) => store.spent(owner, period),
+    charge: (period, spend, expiresAt) => store.addSpend(owner, period, spend, expiresAt),
+  });
+
   async function* turn(
     id: string,
     text: string,
@@ -234,8 +241,9 @@ export function createSessions(
         const opened = await open(id, opts.owner);
         entry = opened.entry;
         const current = entry;
-        identifySession(stateOf(current.session), id, opened.record?.owner ?? opts.owner);
-        setTurnBudget(stateOf(current.session), opts.budget, null);
+        const owner = opened.record?.owner ?? opts.owner;
+        identifySession(stateOf(current.session), id, owner);
+        setTurnBudget(stateOf(current.session), opts.budget, owner ? ledger(owner) : null);
         // Results a process that died mid-turn left unanswered were answered on restore: write them first.
         if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
           await commit(id, holder, current, opts.owner);

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
 import { type Cluster, Redis } from 'ioredis';
-import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import { addable, checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
 /** Options of {@link redisStore}: a URL, or a client you manage. */
 export interface RedisStoreOptions {
@@ -55,6 +55,15 @@ if #first > 0 then start = tonumber(first[1]) else
   if #last > 0 then start = tonumber(last[1]) end
 end
 return { rec, start, redis.call('LRANGE', KEYS[3], start, len - 1) }`);
+
+// KEYS spend hash; ARGV tokens, dollars, expires (epoch ms). Returns { tokens, dollars as text }.
+const ADD_SPEND = new Script(`
+local t = redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[1])
+local d = redis.call('HINCRBYFLOAT', KEYS[1], 'dollars', ARGV[2])
+local at = tonumber(ARGV[3])
+local ttl = redis.call('PEXPIRETIME', KEYS[1])
+if ttl < at then redis.call('PEXPIREAT', KEYS[1], at) end
+return { t, d }`);
 
 // KEYS l; ARGV holder, ttl. 1 when the caller holds the lease now.
 const ACQUIRE = new Script(`
@@ -131,6 +140,9 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   const own = options.client === undefined;
   const client = options.client ?? new Redis(options.url!, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const name = own ? `redis:${options.url!.replace(/\/\/([^@/]*)@/, '//***@')}` : 'redis:client';
+  /** An owner's spend in a period: one hash, expiring when the period is over (both parts encoded: no two pairs share a key). */
+  const spendKey = (owner: string, period: string) =>
+    `${prefix}spend:${encodeURIComponent(owner)}:${encodeURIComponent(period)}`;
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
     return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
@@ -201,6 +213,19 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     async delete(id) {
       const k = keys(id);
       return (await DELETE.run(await c(), [k.s, k.m, k.u, k.l], [])) === 1;
+    },
+    async spent(owner, period) {
+      const [tokens, dollars] = await (await c()).hmget(spendKey(owner, period), 'tokens', 'dollars');
+      return { tokens: Number(tokens ?? 0), dollars: Number(dollars ?? 0) };
+    },
+    async addSpend(owner, period, spend, expiresAt) {
+      const { tokens, dollars } = addable(spend);
+      const [t, d] = (await ADD_SPEND.run(
+        await c(),
+        [spendKey(owner, period)],
+        [tokens, dollars.toFixed(12), whole(expiresAt)],
+      )) as [number, string];
+      return { tokens: Number(t), dollars: Number(d) };
     },
     async close() {
       if (own && !closed && client.status !== 'end' && client.status !== 'wait') await client.quit();
