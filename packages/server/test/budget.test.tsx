@@ -49,6 +49,29 @@ describe('budgets over HTTP', () => {
     expect(await server.sessions.get('c1', { owner: 'alice' })).toMatchObject({ transcriptLength: 2 });
   });
 
+  it("an owner whose period's budget is spent is refused with 429, the owner's budget and Retry-After until the period ends", async () => {
+    server = await startServer({
+      sessionsOptions: { model: heavy, budget: { perOwner: { tokens: 1_000, period: 'day' } } },
+    });
+    await (await post(server.url, 'alice', 'a1')).text();
+    // Another chat of the same user: the owner's budget is spent, whatever the chat.
+    const refused = await post(server.url, 'alice', 'a2');
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { error: { code: string; budget: Record<string, unknown> } };
+    const day = new Date().toISOString().slice(0, 10);
+    expect(body.error).toMatchObject({
+      code: 'budget_exceeded',
+      budget: { scope: 'owner', unit: 'tokens', limit: 1_000, spent: 1_005, period: day },
+    });
+    const resetsAt = Date.parse(String(body.error.budget.resetsAt));
+    expect(resetsAt).toBe(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+    const retry = Number(refused.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(86_400);
+    // Another user is not affected.
+    expect((await post(server.url, 'bob', 'b1')).status).toBe(200);
+  });
+
   it('a turn stopped mid-way ends its stream with an error part saying why, and the transcript stays valid', async () => {
     server = await startServer({ budget: { perTurn: { tokens: 1 } } });
     const { chunks } = await client(server.url).send('c1', 'note milk');
