@@ -23,6 +23,7 @@ import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
@@ -36,8 +37,10 @@ import {
   Agent,
   createSession,
   createSessions,
+  estimateCost,
   Instructions,
   type ModelRequest,
+  modelIdentity,
   type SessionOptions,
   Skill,
   scriptedModel,
@@ -221,6 +224,29 @@ describe('the span tree', () => {
     expect(add.status.code).toBe(0);
   });
 
+  test('a real model names its provider and requested model, the model that answered, and the estimated cost at its list price', async () => {
+    const t = tracing();
+    provider = t.provider;
+    const usage = { inputTokens: 12_000, cacheReadTokens: 10_000, cacheWriteTokens: 1_000, outputTokens: 300 };
+    const model = {
+      name: 'anthropic:claude-sonnet-4-5',
+      generate: async () => ({ text: 'hi', toolCalls: [], usage, model: 'claude-sonnet-4-5-20250929' }),
+    };
+    const session = createSession(<ShopAgent />, { model, telemetry: { tracer: t.tracer } });
+    await session.send('hello');
+    const [chat] = named(t.exporter.getFinishedSpans(), 'chat claude-sonnet-4-5');
+    expect(chat.attributes).toMatchObject({
+      [ATTR_GEN_AI_PROVIDER_NAME]: 'anthropic',
+      [ATTR_GEN_AI_REQUEST_MODEL]: 'claude-sonnet-4-5',
+      [ATTR_GEN_AI_RESPONSE_MODEL]: 'claude-sonnet-4-5-20250929',
+      [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: 12_000,
+      [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: 10_000,
+      [ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS]: 1_000,
+      'skilltree.cost.usd': estimateCost(usage, 'claude-sonnet-4-5').total,
+    });
+    expect(chat.attributes).not.toHaveProperty('skilltree.usage.estimated');
+  });
+
   test('a skill pushed out by a read says why and by which read; a load says whether it mounted', async () => {
     const t = tracing();
     provider = t.provider;
@@ -390,5 +416,15 @@ describe('where spans go', () => {
       });
     }
     await sessions.close();
+  });
+});
+
+describe('provider and model from a model name', () => {
+  test('adapter names map to gen_ai.provider.name and gen_ai.request.model', () => {
+    expect(modelIdentity('anthropic:claude-sonnet-4-5')).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(modelIdentity('openai:gpt-4.1-mini')).toEqual({ provider: 'openai', model: 'gpt-4.1-mini' });
+    expect(modelIdentity('ai-sdk:openai.chat:gpt-4o')).toEqual({ provider: 'openai', model: 'gpt-4o' });
+    expect(modelIdentity('scripted')).toEqual({ provider: 'scripted', model: 'scripted' });
+    expect(modelIdentity(undefined)).toEqual({ provider: 'unknown', model: 'unknown' });
   });
 });
