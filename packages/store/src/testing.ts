@@ -618,6 +618,36 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect((await one.send(newId('owner-other'), 'fine', { owner: `${owner}-2` })).text).toBe('done: fine');
     });
 
+    test('a session budget stops a runaway conversation, whichever process runs its next turn', async () => {
+      const id = newId('session-budget');
+      // Every call reports 10 000 tokens: the first turn takes three calls (read, bump, reply), the
+      // next ones two (the skill stays loaded).
+      const reporting = () => {
+        const model = bumpModel();
+        return {
+          name: model.name,
+          async generate(...args: Parameters<typeof model.generate>) {
+            return { ...(await model.generate(...args)), usage: { inputTokens: 9_000, outputTokens: 1_000 } };
+          },
+        };
+      };
+      const budget = { perSession: { tokens: 35_000 } };
+      const one = sessions(a, { model: reporting(), budget });
+      const two = sessions(b, { model: reporting(), budget });
+      expect((await one.send(id, 'first')).text).toBe('done: first');
+      // The second turn runs in the other process, from what the store kept (30 000 spent): its
+      // second call would go over, so it stops before it, with every call answered.
+      const error = await two.send(id, 'second').catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'session', unit: 'tokens', limit: 35_000 });
+      const messages = await c.messages(id, 0, 100);
+      expect(checkTranscript(messages)).toEqual([]);
+      expect((await c.record(id))?.state.usage).toMatchObject({ inputTokens: 36_000, outputTokens: 4_000 });
+      // The limit is spent: a third turn, in the first process, is refused before anything is recorded.
+      const length = (await c.record(id))?.length;
+      await expect(one.send(id, 'third')).rejects.toMatchObject({ scope: 'session', next: 0 });
+      expect((await c.record(id))?.length).toBe(length);
+    });
+
     test(`many sessions: ${options.sessions ?? 1_000} sessions each keep their own record and transcript`, async () => {
       const count = options.sessions ?? 1_000;
       const procs = [a, b, c].map((store) => createSessions(counterAgent(), { store, model: echo, cacheSize: 50 }));
