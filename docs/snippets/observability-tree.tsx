@@ -57,10 +57,10 @@ function print(span: ReadableSpan, depth: number): void {
   const status = span.status.code === 2 ? `  [ERROR: ${span.status.message}]` : '';
   const own = Object.fromEntries(Object.entries(span.attributes).filter(([key]) => !common.has(key)));
   console.log(`${indent}${span.name}${status}\n${indent}  ${JSON.stringify(own)}`);
-  spans
+  const children = spans
     .filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId)
-    .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])
-    .forEach((child) => print(child, depth + 1));
+    .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  for (const child of children) print(child, depth + 1);
 }
 const root = spans.find((s) => s.name === 'invoke_agent shop') as ReadableSpan;
 console.log(
