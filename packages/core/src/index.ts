@@ -46,6 +46,7 @@ export {
 export { createSession, restoreSession, Session } from './session.js';
 export {
   type Commit,
+  checkEpoch,
   checkSessionId,
   type LoadedSession,
   SessionBusyError,
@@ -75,6 +76,8 @@ export {
   type TelemetrySpan,
 } from './telemetry.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
+export { cutResult, truncationNote } from './tool-call.js';
+export { isSafeToolCallId } from './transcript.js';
 export type {
   AssistantMessage,
   Budget,

@@ -1,10 +1,11 @@
 /**
  * One model call: `stream` when the model has it (text arrives as it is produced), else `generate`.
  * Either way the call gives up as soon as the turn is aborted, even if the model ignores the signal.
+ * What a model reports is checked where it enters: usage is made numbers a sum can trust.
  */
 import { drainTurn, emit, type SessionState } from './state.js';
 import { wellFormed } from './text.js';
-import type { Model, ModelRequest, ModelResponse, SessionEvent, ToolCall, Usage } from './types.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
 
 /** The error a turn ends with when its signal aborts. */
 export function abortError(signal: AbortSignal): Error {
@@ -53,8 +54,11 @@ export async function* callModel(
     }
     const text = typeof response.text === 'string' ? wellFormed(response.text) : '';
     if (text) emit(state, { type: 'text-delta', text });
-    const out: ModelResponse = { text, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [] };
-    if (response.usage) out.usage = response.usage;
+    const out: ModelResponse = {
+      text,
+      toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [],
+      usage: cleanUsage(response.usage),
+    };
     if (typeof response.model === 'string') out.model = response.model;
     return out;
   }
@@ -67,8 +71,11 @@ export async function* callModel(
     for (;;) {
       const next = await raceAbort(parts.next(), signal);
       if (next.done) break;
-      const part = next.value;
+      const part = next.value as ModelStreamPart | null;
+      // A part that is not one (null, a string) carries nothing: skip it rather than fail the turn.
+      if (part === null || typeof part !== 'object') continue;
       if (part.type === 'text-delta') {
+        if (typeof part.text !== 'string') continue;
         const delta = wellFormed(part.text);
         text += delta;
         emit(state, { type: 'text-delta', text: delta });
@@ -84,28 +91,53 @@ export async function* callModel(
     void parts.return?.()?.catch?.(() => {});
     throw error;
   }
-  const out: ModelResponse = { text: wellFormed(text), toolCalls };
-  if (usage) out.usage = usage;
+  const out: ModelResponse = { text: wellFormed(text), toolCalls, usage: cleanUsage(usage) };
   if (answeredBy) out.model = answeredBy;
   return out;
 }
 
-type Count = 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens';
-const COUNTS = new Set<string>(['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens']);
+/** The fields of {@link Usage}: any other key a model reports is left out. */
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+
+/** A count that has reached the largest integer a number holds exactly stays there. */
+function clamp(n: number): number {
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
+}
 
 /**
- * `total` plus `more`, count by count (a count stays absent when neither has it); the sum is
- * `estimated` when either part is.
+ * Usage as a model (or a snapshot) reports it, made safe to sum and to price: only the known
+ * fields, each a finite number of at least 0 (others are left out), at most
+ * `Number.MAX_SAFE_INTEGER`. Undefined when no field is left. The one check for usage from outside:
+ * model responses and restored snapshots both pass through it.
  */
+export function cleanUsage(raw: unknown): Usage | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const out: Usage = {};
+  let any = false;
+  // The model's own key order (own keys only: nothing inherited counts).
+  for (const key of Object.keys(raw) as (typeof USAGE_KEYS)[number][]) {
+    if (!USAGE_KEYS.includes(key)) continue;
+    const value = (raw as Record<string, unknown>)[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) continue;
+    out[key] = clamp(value);
+    any = true;
+  }
+  // A scripted model's estimate stays marked as one.
+  if (any && (raw as { estimated?: unknown }).estimated === true) out.estimated = true;
+  return any ? out : undefined;
+}
+
+/** `total` plus `more` (both clean, see {@link cleanUsage}), key by key, clamped at `Number.MAX_SAFE_INTEGER`. */
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };
   // In `more`'s key order, so that sums print as the provider reported them.
-  for (const key of Object.keys(more) as Count[]) {
-    if (!COUNTS.has(key)) continue;
+  for (const key of Object.keys(more) as (typeof USAGE_KEYS)[number][]) {
+    if (!USAGE_KEYS.includes(key)) continue;
     const value = more[key];
-    if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
+    if (value !== undefined) out[key] = clamp((out[key] ?? 0) + value);
   }
+  // The sum is an estimate when either part is.
   if (more.estimated === true) out.estimated = true;
   return out;
 }
