@@ -51,6 +51,9 @@ export interface RedisStoreOptions {
   onError?: (error: Error) => void;
 }
 
+/** A string as key text: its UTF-16 code units in base64url (no separator, never two strings alike). */
+const exact = (text: string) => Buffer.from(text, 'utf16le').toString('base64url');
+
 /** A Lua script, run with EVALSHA (and EVAL when the server does not have it cached yet). */
 class Script {
   readonly sha: string;
@@ -203,9 +206,11 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     client.on('error', (error: unknown) => outage.report(error));
     client.on('ready', () => outage.recovered());
   }
-  /** An owner's spend in a period: one hash, expiring when the period is over (both parts encoded: no two pairs share a key). */
-  const spendKey = (owner: string, period: string) =>
-    `${prefix}spend:${encodeURIComponent(owner)}:${encodeURIComponent(period)}`;
+  /**
+   * An owner's spend in a period: one hash, expiring when the period is over. Both parts are
+   * encoded exactly (UTF-16 code units, lone surrogates included), so no two pairs share a key.
+   */
+  const spendKey = (owner: string, period: string) => `${prefix}spend:${exact(owner)}:${exact(period)}`;
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
     return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };

@@ -731,7 +731,8 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     });
 
     test("an owner's spend: zero at first, adds up from every process at once, kept apart per owner and period, forgotten after it expires", async () => {
-      const owner = `${run}-spender "'*:{}/\\ 🦊`;
+      // Quotes, separators, a lone surrogate: an owner is any string a user id can be.
+      const owner = `${run}-spender "'*:{}/\\ 🦊 \uD800`;
       const other = `${owner}-other`;
       const future = Date.now() + 3_600_000;
       expect(await a.spent(owner, '2025-11-03')).toEqual({ tokens: 0, dollars: 0 });
