@@ -190,7 +190,9 @@ function start(
   attributes: Record<string, TelemetryAttributeValue>,
   parent?: unknown,
 ): Open {
-  const context = parent ?? tracing.stack[tracing.stack.length - 1]?.context ?? tracing.api.context.active();
+  // Only an OpenTelemetry Context is a parent: anything else a caller passes is ignored, not a crash.
+  const given = isContext(parent) ? parent : undefined;
+  const context = given ?? tracing.stack[tracing.stack.length - 1]?.context ?? tracing.api.context.active();
   const span = tracing.tracer.startSpan(
     name,
     { kind, attributes: { ...tracing.common, ...attributes } },
@@ -198,6 +200,10 @@ function start(
   ) as TelemetrySpan;
   tracing.stack.push({ span, context: tracing.api.trace.setSpan(context, span) });
   return { tracing, span, ended: false };
+}
+
+function isContext(value: unknown): boolean {
+  return typeof (value as { getValue?: unknown } | null)?.getValue === 'function';
 }
 
 function end(open: Open): void {

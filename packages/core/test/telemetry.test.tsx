@@ -323,6 +323,23 @@ describe('the span tree', () => {
   });
 });
 
+describe('hostile trace contexts', () => {
+  test('a traceContext that is not an OpenTelemetry Context is ignored: the turn runs and starts its own trace', async () => {
+    const t = tracing();
+    provider = t.provider;
+    const session = createSession(<ShopAgent />, {
+      model: scriptedModel([{ text: 'a' }, { text: 'b' }, { text: 'c' }]),
+      telemetry: { tracer: t.tracer },
+    });
+    for (const traceContext of ['00-abc', { getValue: 'no' }, 42]) {
+      t.exporter.reset();
+      expect((await session.send('hi', { traceContext })).text).toMatch(/^[abc]$/);
+      const [agent] = named(t.exporter.getFinishedSpans(), 'invoke_agent');
+      expect(agent.parentSpanContext).toBeUndefined();
+    }
+  });
+});
+
 describe('content is recorded only when asked for', () => {
   const CONTENT = [
     ATTR_GEN_AI_INPUT_MESSAGES,
