@@ -16,8 +16,12 @@ export interface ServeProcess {
 }
 
 /** Starts `skilltree serve ...args` and resolves once it prints its URL (rejects after `timeout` ms). */
-export function startServe(args: string[], timeout = 30_000): Promise<ServeProcess> {
-  const env = { ...process.env };
+export function startServe(
+  args: string[],
+  timeout = 30_000,
+  extraEnv: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const env = { ...process.env, ...extraEnv };
   for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'SKILLTREE_MODEL']) delete env[key];
   const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
     cwd: CLI_DIR,

@@ -4,6 +4,7 @@
  * record rewritten on every commit. Backends: `memoryStore()` here, SQLite, Postgres and Redis in
  * `@skilltree/store`.
  */
+import type { Spend } from './budget.js';
 import type { LifecycleLogData, Message, SessionSnapshot, Usage } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
@@ -113,6 +114,17 @@ export interface SessionStore {
    * it is fenced (its `renew` and `commit` fail). True when there was a session.
    */
   delete(id: string): Promise<boolean>;
+  /**
+   * What `owner` has spent in `period` (a budget period's key, e.g. `2025-11-03`): zeros when
+   * nothing. Owners' spend is kept apart from sessions: deleting a session refunds nothing.
+   */
+  spent(owner: string, period: string): Promise<Spend>;
+  /**
+   * Adds `spend` to what `owner` has spent in `period` and returns the new total, atomically: two
+   * turns charging at once from any processes both count. The store may forget the total after
+   * `expiresAt` (epoch ms, when the period is over).
+   */
+  addSpend(owner: string, period: string, spend: Spend, expiresAt: number): Promise<Spend>;
   /** Closes connections the store opened itself. */
   close(): Promise<void>;
 }

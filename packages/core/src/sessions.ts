@@ -7,6 +7,7 @@
  * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
  */
 import type { ReactNode } from 'react';
+import { checkBudget } from './budget.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
 import type { Session } from './session.js';
@@ -15,7 +16,7 @@ import { MountedCache } from './sessions-cache.js';
 import { checkOwner } from './sessions-key.js';
 import { RunningTurns } from './sessions-running.js';
 import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
-import type { Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
+import type { Budget, Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
 export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
@@ -47,6 +48,8 @@ export interface SessionTurnOptions extends SendOptions {
    * the id. Without an owner, the turn is on the chat of that id that has no owner.
    */
   owner?: string;
+  /** This turn's budget instead of the sessions' `budget` (e.g. a server's budget for this owner's plan). */
+  budget?: Budget;
 }
 
 /** Options of the reading methods. */
@@ -122,6 +125,7 @@ export function createSessions(
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
       `createSessions: the store ${store.name ?? ''} has no renew(id, holder, ttl), which a running turn needs to keep its lease. Update the store to the SessionStore of this @skilltree/core.`,
@@ -164,7 +168,8 @@ export function createSessions(
             'These sessions are closed (sessions.close() was called): create them again with createSessions().',
           );
         }
-        return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self);
+        checkBudget(opts.budget);
+        return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self, opts);
       },
       opts.signal,
       stopOnReturn,

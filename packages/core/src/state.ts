@@ -11,8 +11,18 @@ import { busyComponents, type Container, createContainer, hasReadyWork, reconcil
 import { type Runtime, RuntimeContext, type SessionHandle, type SkillState } from './runtime.js';
 import { readTree, TOOL_NAME, type TreeSnapshot } from './serialize.js';
 import { createStoreRegistry, type StoreRegistry } from './store.js';
+import { traceUnload } from './telemetry.js';
 import { appendMessage, createTranscript, type Transcript, transcriptLength, windowOf } from './transcript.js';
-import type { Message, SessionConfig, SessionEvent, SessionOptions, SessionSnapshot, Usage, Warning } from './types.js';
+import type {
+  Message,
+  SessionConfig,
+  SessionEvent,
+  SessionOptions,
+  SessionSnapshot,
+  UnloadReason,
+  Usage,
+  Warning,
+} from './types.js';
 
 export type Listener = (event: SessionEvent) => void;
 
@@ -242,11 +252,9 @@ function stopRunaway(state: SessionState): void {
   }
   for (const skill of new Set(culprits.map((c) => c.skill as string))) {
     const names = [...new Set(culprits.filter((c) => c.skill === skill).map((c) => `<${c.component}>`))].join(', ');
-    state.skillErrors.set(
-      skill,
-      `Skill "${skill}" was unloaded: ${names} kept updating state without end (an effect that sets state on every render?).`,
-    );
-    unloadSkill(state, skill);
+    const detail = `Skill "${skill}" was unloaded: ${names} kept updating state without end (an effect that sets state on every render?).`;
+    state.skillErrors.set(skill, detail);
+    unloadSkill(state, skill, { reason: 'error', detail });
   }
   notifySkills(state);
 }
@@ -272,23 +280,26 @@ export function sync(state: SessionState): void {
     const max = config(state).maxLoadedSkills + (state.mounting ? 1 : 0);
     const kept = state.loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
     if (kept.length === state.loaded.length) return;
-    for (const name of state.loaded) if (!kept.includes(name)) unloadSkill(state, name);
+    for (const name of state.loaded) {
+      if (!kept.includes(name)) unloadSkill(state, name, { reason: snap.skillsByName.has(name) ? 'limit' : 'removed' });
+    }
     notifySkills(state);
   }
 }
 
 /** Removes `name` from the loaded set and records the unload; callers notify (one render for many). */
-export function unloadSkill(state: SessionState, name: string): void {
+export function unloadSkill(state: SessionState, name: string, why?: UnloadReason): void {
   if (!state.loaded.includes(name)) return;
   state.loaded = state.loaded.filter((n) => n !== name);
-  recordUnloaded(state, name);
+  recordUnloaded(state, name, why);
 }
 
-/** Records that `name` left the loaded set: a `contextChanged … unloaded` line and an event. */
-export function recordUnloaded(state: SessionState, name: string): void {
+/** Records that `name` left the loaded set: a `contextChanged … unloaded` line, an event and a span. */
+export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
   state.suspended.delete(name);
   state.pendingLines.push(lifecycleLine(name, 'unloaded'));
-  emit(state, { type: 'skill-unloaded', name });
+  emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
+  traceUnload(state, name, why);
 }
 
 /** Re-renders every `<Skill>` with the new loaded order, and commits. */

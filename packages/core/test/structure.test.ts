@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const LAYERS: Record<string, string[]> = {
-  types: ['types', 'text', 'cost', 'react-version'],
-  host: ['host', 'owner', 'runtime', 'store', 'components', 'json-schema', 'lru', 'window', 'scripted-model'],
+  types: ['types', 'text', 'cost', 'model-price', 'react-version'],
+  host: ['host', 'owner', 'runtime', 'store', 'components', 'json-schema', 'lru', 'window'],
   reconciler: ['host-config', 'reconciler'],
   tree: ['serialize'],
   request: [
@@ -17,7 +17,10 @@ const LAYERS: Record<string, string[]> = {
     'context-changes',
     'transcript',
     'place-context',
+    'usage-estimate',
+    'scripted-model',
     'print',
+    'telemetry',
     'lifecycle-log',
     'state',
     'deltas',
@@ -25,7 +28,7 @@ const LAYERS: Record<string, string[]> = {
     'view',
   ],
   tools: ['tool-call', 'skills', 'calls'],
-  loop: ['model-call', 'loop', 'snapshot'],
+  loop: ['budget', 'model-call', 'loop', 'snapshot'],
   session: [
     'session',
     'session-store',

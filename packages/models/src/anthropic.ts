@@ -136,7 +136,10 @@ function readResponse(response: unknown): ModelResponse {
     }
   }
   const usage = anthropicUsage((response as { usage?: RawUsage }).usage);
-  return usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const out: ModelResponse = usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const model = (response as { model?: unknown }).model;
+  if (typeof model === 'string' && model) out.model = model;
+  return out;
 }
 
 function preview(value: unknown): string {
@@ -150,10 +153,12 @@ async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent
   const tools = new Map<number, { id: unknown; name: unknown; json: string; input: unknown }>();
   const idOf = toolCallIds('toolu');
   let stopped = false;
+  let model: string | undefined;
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
         mergeUsage(usage, event.message?.usage);
+        if (typeof event.message?.model === 'string' && event.message.model) model = event.message.model;
         break;
       case 'content_block_start': {
         const block = event.content_block;
@@ -198,7 +203,9 @@ async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent
   if (!stopped) {
     throw networkError('anthropic', new Error('the stream ended before message_stop (connection dropped?)'));
   }
-  yield { type: 'finish', usage: anthropicUsage(usage) };
+  yield model
+    ? { type: 'finish', usage: anthropicUsage(usage), model }
+    : { type: 'finish', usage: anthropicUsage(usage) };
 }
 
 /**

@@ -9,15 +9,17 @@
  * - `GET /chat/:id/stream`: 204 (no stream to resume; what `useChat({ resume: true })` asks).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import type { Sessions } from '@skilltree/core';
+import type { Budget, Sessions } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { checkChatId, parseChatBody, readBody } from './body.js';
+import { budgetError, isBudgetError } from './budget-status.js';
 import { turnStream } from './chat-stream.js';
 import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
 import { redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
+import { type ServerTelemetry, startRequestSpan, traceContextOf } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
 /** What the server knows about the client beyond the `Request`: its address, as the socket reported it. */
@@ -72,6 +74,17 @@ export interface HandlerOptions {
   onToolError?: (error: ToolError, chat: ToolErrorChat) => string;
   /** Where the handler reports (start-up notice, failed turns). Default `console.warn`; `false` for silence. */
   log?: ((message: string) => void) | false;
+  /**
+   * OpenTelemetry: a server span per request (`POST /api/chat`), the turn's spans under it, and the
+   * caller's trace continued from `traceparent`. On by default when `@opentelemetry/api` is
+   * installed; `false` turns it off. See `docs/observability.md`.
+   */
+  telemetry?: ServerTelemetry;
+  /**
+   * The budget of each user's turns, instead of the sessions' own (e.g. by plan): a `Budget`, or a
+   * function of the user id. A turn over it is answered 429 `budget_exceeded` (see `docs/serving.md`).
+   */
+  budget?: Budget | ((user: string) => Budget | undefined | Promise<Budget | undefined>);
 }
 
 /** The chat a tool error happened in, for `onToolError`. */
@@ -122,6 +135,14 @@ function decode(segment: string): string {
     throw new HttpError(400, 'invalid_id', 'Invalid percent-encoding in the path.');
   }
 }
+
+/** The route templates, for traces (`http.route`). */
+const TEMPLATES: Record<Route['name'], string> = {
+  chat: '/chat',
+  'chat-id': '/chat/:id',
+  'chat-stream': '/chat/:id/stream',
+  session: '/sessions/:id',
+};
 
 function route(pathname: string, base: string): Route | null {
   if (pathname !== base && !pathname.startsWith(`${base}/`)) return null;
@@ -250,7 +271,9 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     const controller = new AbortController();
     const signal = follow(request.signal, controller);
-    const events = sessions.stream(id, text, { signal, owner: user })[Symbol.asyncIterator]();
+    const budget = typeof options.budget === 'function' ? await options.budget(user) : options.budget;
+    const turn = { signal, owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
+    const events = sessions.stream(id, text, turn)[Symbol.asyncIterator]();
     let first: IteratorResult<unknown>;
     try {
       // The first event comes once the turn holds the session: refusals before it get a status.
@@ -261,13 +284,19 @@ export function createHandler(options: HandlerOptions): Handler {
       if (name === 'SessionBusyError') {
         throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
       }
+      if (isBudgetError(error)) throw budgetError(error);
       throw error;
     }
     let cancelled = false;
     const stream = turnStream({
       events: events as AsyncIterator<never>,
       first: first as IteratorResult<never>,
-      onError: (error) => (cancelled || signal.aborted || isAbort(error) ? 'The turn was stopped.' : onError(error)),
+      onError: (error) =>
+        cancelled || signal.aborted || isAbort(error)
+          ? 'The turn was stopped.'
+          : isBudgetError(error)
+            ? error.message
+            : onError(error),
       toolErrorText: toolErrorText({ id, user }, true),
       onCancel: (reason) => {
         cancelled = true;
@@ -324,11 +353,23 @@ export function createHandler(options: HandlerOptions): Handler {
     }
   }
 
-  return async (request, client) => {
+  const template = (url: string): string | null => {
     try {
-      return await handle(request, { remoteAddress: client?.remoteAddress });
+      const found = route(new URL(url).pathname, base);
+      return found ? base + TEMPLATES[found.name] : null;
+    } catch {
+      return null;
+    }
+  };
+
+  return async (request, client) => {
+    const span = await startRequestSpan(request, template(request.url), options.telemetry);
+    try {
+      const response = await handle(request, { remoteAddress: client?.remoteAddress });
+      return span ? span.finish(response) : response;
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
+      if (error instanceof HttpError) return span ? span.finish(errorResponse(error)) : errorResponse(error);
+      span?.fail(error);
       log(`@skilltree/server: ${request.method} ${safePath(request.url)} failed: ${errorText(error)}`);
       return errorResponse(new HttpError(500, 'internal', 'The server failed to answer this request.'));
     }

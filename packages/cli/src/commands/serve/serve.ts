@@ -16,6 +16,7 @@ import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
 import { pickModel } from '../../kit/pick-model.js';
 import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from '../../kit/store.js';
 import { scriptPerChat } from './model.js';
+import { otlpEndpoint, startTracing, type Tracing } from './otlp.js';
 import { chatPage, PAGE_CSP } from './page.js';
 import { STOP_TIMEOUT, stopServing } from './stop.js';
 
@@ -33,6 +34,11 @@ type ServeArgs = CliArgs & {
   workers: number;
   turnsPerMinute: number;
 };
+
+/** The OTLP endpoint of `--otlp` or the environment, checked once (each worker sets up its own SDK). */
+function endpointOf(args: ServeArgs, io: Io): string | null {
+  return otlpEndpoint(args.otlp, io.env);
+}
 
 /** Everything one serving process needs, resolved from the flags. */
 interface Prepared {
@@ -75,6 +81,8 @@ export interface ServeInstance {
 /** Starts one serving process: sessions on the store, the handler, the page. */
 export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): Promise<ServeInstance> {
   const p = prepared ?? (await prepare(args, io));
+  const endpoint = endpointOf(args, io);
+  const tracing: Tracing | null = endpoint ? await startTracing(endpoint, io.env) : null;
   const store = await openStore(p.store, p.agent.path, p.agent.core.memoryStore);
   const options: SessionsOptions = { store, model: p.model };
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
@@ -118,11 +126,16 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     port = await listen(server, args.port, args.host);
   } catch (error) {
     await sessions.close().catch(() => {});
+    await tracing?.shutdown();
     throw error;
   }
   return {
     port,
-    close: () => stopServing(server, sessions),
+    async close() {
+      await stopServing(server, sessions);
+      // The last spans (the turns that just committed) are flushed before the process exits.
+      await tracing?.shutdown();
+    },
   };
 }
 
@@ -221,6 +234,8 @@ function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
       `  model ${p.modelLabel} · store ${describeStore(p.store)} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
   );
+  const endpoint = endpointOf(args, io);
+  if (endpoint) io.stdout.write(`  traces: OTLP/HTTP to ${endpoint}\n`);
   if (!p.authorize && !isLoopbackHost(args.host)) {
     io.stderr.write(
       `skilltree serve: listening on ${args.host}, but without an "authorize" export only this machine may chat (others get 403).\n`,
@@ -236,6 +251,9 @@ export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
   const args = cli as ServeArgs;
   if (cluster.isWorker && process.env.SKILLTREE_SERVE_WORKER === '1') return runWorker(args, io);
   const prepared = await prepare(args, io);
+  // A missing SDK is a clear error before anything listens (the workers would each fail with it).
+  const endpoint = endpointOf(args, io);
+  if (endpoint && args.workers > 1) await (await startTracing(endpoint, io.env)).shutdown();
   if (args.workers > 1) return runPrimary(args, io, prepared);
   const instance = await startServe(args, io, prepared);
   // Listen for the signal before the URL is out: a stop right after it must not find no listener.
