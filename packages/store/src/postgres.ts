@@ -8,12 +8,36 @@ import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState }
 import pg from 'pg';
 import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
+/** A row as a query returns it. */
+export type PostgresRow = Record<string, any>;
+
+/**
+ * The part of a `pg.Pool` the store uses: a `pg.Pool` fits, and the store's types need no
+ * `@types/pg`.
+ */
+export interface PostgresPool {
+  query<R extends PostgresRow = any>(config: { text: string; values?: unknown[] }): Promise<PostgresResult<R>>;
+  connect(): Promise<PostgresPoolClient>;
+}
+
+/** A connection checked out of a {@link PostgresPool}, as the store uses it. */
+export interface PostgresPoolClient {
+  query<R extends PostgresRow = any>(text: string, values?: unknown[]): Promise<PostgresResult<R>>;
+  release(): void;
+}
+
+/** What a query resolves to: its rows, and how many it changed. */
+export interface PostgresResult<R extends PostgresRow> {
+  rows: R[];
+  rowCount: number | null;
+}
+
 /** Options of {@link postgresStore}: a connection string, or a pool you manage. */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`. The store opens a pool and `close()` ends it. */
   connectionString?: string;
-  /** A `pg.Pool` you created instead. `close()` leaves it open. */
-  pool?: pg.Pool;
+  /** A `pg.Pool` you created instead (any pool of this shape). `close()` leaves it open. */
+  pool?: PostgresPool;
   /** Connections of the pool the store opens. Default 10. */
   max?: number;
   /** Prefix of the table names. Default `skilltree_`. */
@@ -85,10 +109,13 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
   if (!options.pool && typeof options.connectionString !== 'string') {
     throw new Error('postgresStore needs { connectionString } or { pool } (a pg.Pool).');
   }
-  const own = options.pool === undefined;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const owned = options.pool
+    ? null
+    : new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const own = owned !== null;
+  const pool: PostgresPool = options.pool ?? owned!;
   const name = own ? `postgres:${redact(options.connectionString!)}` : 'postgres:pool';
-  if (own) pool.on('error', () => {}); // An idle client's error (a restarted server): the next query reconnects.
+  owned?.on('error', () => {}); // An idle client's error (a restarted server): the next query reconnects.
 
   const migrate = once(async () => {
     const client = await pool.connect();
@@ -113,7 +140,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       client.release();
     }
   });
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+  const query = async <R extends PostgresRow>(text: string, values: unknown[]) => {
     await migrate();
     return pool.query<R>({ text, values });
   };
@@ -236,7 +263,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       }
     },
     async close() {
-      if (own && !closed) await pool.end();
+      if (owned && !closed) await owned.end();
       closed = true;
     },
   };

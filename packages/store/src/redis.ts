@@ -6,15 +6,28 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
-import { type Cluster, Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+
+/**
+ * The commands the store sends, as an ioredis `Redis` or `Cluster` client has them: either fits,
+ * and the store's types need nothing of ioredis.
+ */
+export interface RedisClient {
+  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  set(key: string, value: string, mode: 'NX'): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  lrange(key: string, start: number, stop: number): Promise<string[]>;
+}
 
 /** Options of {@link redisStore}: a URL, or a client you manage. */
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]`. The store opens a client and `close()` quits it. */
   url?: string;
   /** An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected. */
-  client?: Redis | Cluster;
+  client?: RedisClient;
   /** Prefix of every key. Default `skilltree:`. */
   prefix?: string;
 }
@@ -25,7 +38,7 @@ class Script {
   constructor(readonly lua: string) {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
-  async run(client: Redis | Cluster, keys: string[], args: (string | number)[]): Promise<unknown> {
+  async run(client: RedisClient, keys: string[], args: (string | number)[]): Promise<unknown> {
     try {
       return await client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -128,8 +141,9 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   if (!options.client && typeof options.url !== 'string') {
     throw new Error('redisStore needs { url } or { client } (an ioredis client).');
   }
-  const own = options.client === undefined;
-  const client = options.client ?? new Redis(options.url!, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const owned = options.client ? null : new Redis(options.url!, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const own = owned !== null;
+  const client: RedisClient = options.client ?? owned!;
   const name = own ? `redis:${options.url!.replace(/\/\/([^@/]*)@/, '//***@')}` : 'redis:client';
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
@@ -203,8 +217,8 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
       return (await DELETE.run(await c(), [k.s, k.m, k.u, k.l], [])) === 1;
     },
     async close() {
-      if (own && !closed && client.status !== 'end' && client.status !== 'wait') await client.quit();
-      else if (own && client.status === 'wait') client.disconnect();
+      if (owned && !closed && owned.status !== 'end' && owned.status !== 'wait') await owned.quit();
+      else if (owned && owned.status === 'wait') owned.disconnect();
       closed = true;
     },
   };
