@@ -75,11 +75,21 @@ interface BetterSqlite3 {
 
 /** `node:sqlite`, or null on a Node without it (20; 22 before 22.13 without a flag). */
 export function builtinSqlite(): NodeSqlite | null {
+  // Node 22 prints "ExperimentalWarning: SQLite is an experimental feature" when the module loads
+  // (24 no longer does). The store's use is stable; that one warning would only alarm the user of
+  // a CLI, so it is held back while the module loads. Every other warning passes.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).startsWith('SQLite is an experimental feature')) return;
+    return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
   try {
     const mod = process.getBuiltinModule?.('node:sqlite') as NodeSqlite | undefined;
     return mod?.DatabaseSync ? mod : null;
   } catch {
     return null;
+  } finally {
+    process.emitWarning = emitWarning;
   }
 }
 

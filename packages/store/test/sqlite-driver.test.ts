@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Cluster, Redis } from 'ioredis';
 import type pg from 'pg';
-import { describe, expect, expectTypeOf, test } from 'vitest';
+import { describe, expect, expectTypeOf, test, vi } from 'vitest';
 import type { PostgresPool } from '../src/postgres.js';
 import type { RedisClient } from '../src/redis.js';
 import { sqliteStore } from '../src/sqlite.js';
@@ -44,6 +44,28 @@ describe('the driver', () => {
   test('auto picks node:sqlite on Node 22.13+, 23.4+ and 24+, and better-sqlite3 before', () => {
     expect(defaultSqliteDriver()).toBe(nodeHasSqlite(process.versions.node) ? 'node:sqlite' : 'better-sqlite3');
     expect(builtinSqlite() !== null).toBe(nodeHasSqlite(process.versions.node));
+  });
+
+  test("node:sqlite's ExperimentalWarning (Node 22) is held back while it loads; other warnings pass", async () => {
+    const seen: string[] = [];
+    const listen = (warning: Error) => seen.push(warning.message);
+    process.on('warning', listen);
+    const load = vi.spyOn(process, 'getBuiltinModule').mockImplementation((() => {
+      process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning');
+      process.emitWarning('something else', 'ExperimentalWarning');
+      return { DatabaseSync: class {} };
+    }) as typeof process.getBuiltinModule);
+    try {
+      expect(builtinSqlite()).not.toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(seen).toEqual(['something else']);
+      process.emitWarning('SQLite is an experimental feature, said later');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(seen).toEqual(['something else', 'SQLite is an experimental feature, said later']);
+    } finally {
+      load.mockRestore();
+      process.off('warning', listen);
+    }
   });
 
   test('a missing better-sqlite3 is a one-line error that names what to install', () => {
