@@ -150,6 +150,19 @@ test('docs/compatibility.md has the table rendered from scripts/compatibility.js
   }
 });
 
+test("docs/serving.md and the server's README install the ai and @ai-sdk/react versions CI runs, with react-dom", () => {
+  const { packages } = JSON.parse(readFileSync(REPORT_FILE, 'utf8')).runs[0];
+  for (const file of ['docs/serving.md', 'packages/server/README.md']) {
+    const specs = installLines(readFileSync(join(root, file), 'utf8')).flatMap((l) => l.specs);
+    assert.ok(specs.includes(`ai@${packages.ai}`), `${file} installs ai@${packages.ai}`);
+    assert.ok(
+      specs.includes(`@ai-sdk/react@${packages['@ai-sdk/react']}`),
+      `${file} installs @ai-sdk/react@${packages['@ai-sdk/react']}`,
+    );
+    assert.ok(specs.includes('react-dom'), `${file} installs react-dom`);
+  }
+});
+
 test('the compatibility table: rewritten between its markers, compared cell by cell, differences named', () => {
   const report = {
     runs: [
