@@ -1,4 +1,4 @@
-/** The wire protocol of `skilltree dev`; the server (packages/cli/src/dev) owns the definitions. */
+/** The wire protocol of `skilltree dev`; the server (packages/cli/src/commands/dev) owns the definitions. */
 export type {
   ChatNote,
   CostStep,
@@ -18,4 +18,4 @@ export type {
   TreeView,
   Usage,
   Warning,
-} from '../../../packages/cli/src/dev/protocol.js';
+} from '../../../packages/cli/src/commands/dev/protocol.js';

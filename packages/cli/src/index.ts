@@ -4,12 +4,12 @@
  *
  * @packageDocumentation
  */
-export { type CliArgs, type Command, parseCliArgs } from './args.js';
-export { type PriceChoice, parsePrice, priceForModel } from './cost.js';
-export { CliError, RUNTIME_ERROR, USAGE_ERROR } from './errors.js';
-export type { Io, Output } from './io.js';
-export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './load-module.js';
-export { main, version } from './main.js';
+export type { CommandSpec } from './kit/command.js';
+export { type PriceChoice, parsePrice, priceForModel } from './kit/cost.js';
+export { CliError, RUNTIME_ERROR, USAGE_ERROR } from './kit/errors.js';
+export { type CliArgs, type Command, type CommandName, FLAGS, type Flag, parseCliArgs } from './kit/flags.js';
+export type { Io, Output } from './kit/io.js';
+export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './kit/load-module.js';
 export {
   DEFAULT_ANTHROPIC_MODEL,
   DEFAULT_OPENAI_MODEL,
@@ -17,5 +17,6 @@ export {
   type PickModelContext,
   pickModel,
   readScript,
-} from './pick-model.js';
-export { createStyle, formatRequest, formatSkills, formatTranscript, type Style } from './print.js';
+} from './kit/pick-model.js';
+export { createStyle, formatRequest, formatSkills, formatTranscript, type Style } from './kit/print.js';
+export { main, version } from './main.js';

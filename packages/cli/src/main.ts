@@ -1,15 +1,20 @@
 /**
- * The `skilltree` command's entry point. `bin/skilltree.js` calls {@link main} with `process.argv`.
+ * The `skilltree` command's entry point: parses the command line with the kit's flag table and
+ * hands it to the command. `bin/skilltree.js` calls {@link main} with `process.argv`.
  */
 import { createRequire } from 'node:module';
-import { parseCliArgs } from './args.js';
-import { chatCommand } from './chat.js';
-import { devCommand } from './dev-command.js';
-import { CliError, errorMessage, RUNTIME_ERROR } from './errors.js';
-import { helpText } from './help.js';
-import { type Io, processIo } from './io.js';
-import { runCommand } from './run.js';
-import { SERVE_HELP } from './serve-args.js';
+import { chat } from './commands/chat/index.js';
+import { dev } from './commands/dev/index.js';
+import { run } from './commands/run/index.js';
+import { serve } from './commands/serve/index.js';
+import type { CommandSpec } from './kit/command.js';
+import { CliError, errorMessage, RUNTIME_ERROR } from './kit/errors.js';
+import { parseCliArgs } from './kit/flags.js';
+import { helpText } from './kit/help.js';
+import { type Io, processIo } from './kit/io.js';
+
+/** The commands, in the order help lists them. */
+const COMMANDS: readonly CommandSpec[] = [chat, run, dev, serve];
 
 /** The version of `@skilltree/cli`. */
 export function version(): string {
@@ -26,34 +31,22 @@ export function version(): string {
  */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   try {
-    // `serve` parses its own flags; its module (and the server) load only when it runs.
-    if (argv[0] === 'serve') return await (await import('./serve.js')).serveCommand(argv.slice(1), io);
     const args = parseCliArgs(argv);
     if (args.version) {
       io.stdout.write(`${version()}\n`);
       return 0;
     }
     if (args.command === 'help') {
-      const topic = args.module;
-      if (topic === 'serve') {
-        io.stdout.write(SERVE_HELP);
-        return 0;
-      }
-      io.stdout.write(helpText(topic === 'chat' || topic === 'run' || topic === 'dev' ? topic : 'help'));
+      io.stdout.write(helpText(COMMANDS, args.module));
       return 0;
     }
     if (args.help) {
-      io.stdout.write(helpText(args.command));
+      io.stdout.write(helpText(COMMANDS, args.command));
       return 0;
     }
-    switch (args.command) {
-      case 'chat':
-        return await chatCommand(args, io);
-      case 'run':
-        return await runCommand(args, io);
-      case 'dev':
-        return await devCommand(args, io);
-    }
+    const command = COMMANDS.find((c) => c.name === args.command);
+    if (!command) throw new CliError(`Unknown command "${args.command}".`);
+    return await command.run(args, io);
   } catch (error) {
     if (error instanceof CliError) {
       io.stderr.write(`skilltree: ${error.message}\n`);

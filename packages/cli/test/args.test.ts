@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/args.js';
-import { CliError } from '../src/errors.js';
+import { CliError } from '../src/kit/errors.js';
+import { parseCliArgs } from '../src/kit/flags.js';
 
 function usageError(argv: string[]): CliError {
   try {

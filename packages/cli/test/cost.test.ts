@@ -13,8 +13,8 @@ import {
   priceForModel,
   sumUsage,
   usageLine,
-} from '../src/cost.js';
-import { createStyle } from '../src/print.js';
+} from '../src/kit/cost.js';
+import { createStyle } from '../src/kit/print.js';
 
 const plain = createStyle({ isTTY: false, write: () => {} }, {});
 

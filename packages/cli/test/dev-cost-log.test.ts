@@ -4,8 +4,8 @@
  */
 import { estimateCost, PRICES } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { parsePrice } from '../src/cost.js';
-import { CostLog } from '../src/dev/cost-log.js';
+import { CostLog } from '../src/commands/dev/cost-log.js';
+import { parsePrice } from '../src/kit/cost.js';
 
 describe('CostLog', () => {
   it('prices each step and the totals, counts steps without usage, and starts over on reset', () => {

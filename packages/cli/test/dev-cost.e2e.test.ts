@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PRICES } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DevState } from '../src/dev/protocol.js';
+import type { DevState } from '../src/commands/dev/protocol.js';
 import { fixtureCopy } from './dev-helpers.js';
 import { openAIServerPerTest } from './helpers/e2e.js';
 import { CLI_DIR } from './helpers/run-cli.js';

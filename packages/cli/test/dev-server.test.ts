@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DevState } from '../src/dev/protocol.js';
+import type { DevState } from '../src/commands/dev/protocol.js';
 import { cliDir, fixtureCopy, readSse, type ServerProcess, type SseReader, startServerProcess } from './dev-helpers.js';
 import { runCli } from './helpers/run-cli.js';
 

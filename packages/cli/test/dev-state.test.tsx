@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { Agent, createSession, Instructions, placeContext, Skill, Text, Tool } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { findPlaygroundAssets } from '../src/dev/server.js';
-import { describeReload, sectionLines, skillViews, Timeline, treeView } from '../src/dev/state.js';
+import { findPlaygroundAssets } from '../src/commands/dev/server.js';
+import { describeReload, sectionLines, skillViews, Timeline, treeView } from '../src/commands/dev/state.js';
 
 function NotesAgent({ version = 1, brief = false }: { version?: number; brief?: boolean }) {
   return (

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../src/io.js';
+import type { Io } from '../src/kit/io.js';
 import { main, version } from '../src/main.js';
 
 function fakeIo(env: Record<string, string> = {}) {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { CliError } from '../src/errors.js';
-import type { AgentModule } from '../src/load-module.js';
-import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, pickModel, readScript } from '../src/pick-model.js';
+import { CliError } from '../src/kit/errors.js';
+import type { AgentModule } from '../src/kit/load-module.js';
+import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, pickModel, readScript } from '../src/kit/pick-model.js';
 
 const demo = { messages: ['hi'], model: () => core.scriptedModel([{ text: 'demo reply' }]) };
 const withDemo: Pick<AgentModule, 'demo' | 'core'> = { core, demo };

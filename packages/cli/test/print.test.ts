@@ -1,6 +1,6 @@
 import { type ModelRequest, printRequest } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, compact, createStyle, formatRequest, formatTranscript } from '../src/print.js';
+import { colorEnabled, compact, createStyle, formatRequest, formatTranscript } from '../src/kit/print.js';
 
 const tty = { write: () => true, isTTY: true };
 const pipe = { write: () => true, isTTY: false };

@@ -2,24 +2,27 @@
  * `skilltree serve` flags and `--store` specs.
  */
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs } from '../src/serve-args.js';
-import { describeStore, isShared, parseStoreSpec } from '../src/serve-store.js';
+import { parseCliArgs } from '../src/kit/flags.js';
+import { describeStore, isShared, parseStoreSpec } from '../src/kit/store.js';
 
-describe('parseServeArgs', () => {
+const parseServeArgs = (argv: readonly string[]) => parseCliArgs(['serve', ...argv]);
+
+describe('parseCliArgs for serve', () => {
   it('has defaults: port 3000 on 127.0.0.1, the memory store, one worker, 30 turns a minute', () => {
     expect(parseServeArgs(['agent.tsx'])).toEqual({
+      command: 'serve',
       module: 'agent.tsx',
+      messages: [],
+      json: false,
+      verbose: false,
       port: 3000,
       host: '127.0.0.1',
       store: 'memory',
-      model: undefined,
       workers: 1,
       turnsPerMinute: 30,
-      maxLoadedSkills: undefined,
-      maxTranscriptMessages: undefined,
-      maxSteps: undefined,
       noPage: false,
       help: false,
+      version: false,
     });
   });
 

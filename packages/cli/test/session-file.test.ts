@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import * as core from '@skilltree/core';
 import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { AgentModule } from '../src/load-module.js';
-import { DEFAULT_STORE, openSession, type SessionSetup, saveSession, storePath } from '../src/session-file.js';
+import type { AgentModule } from '../src/kit/load-module.js';
+import { DEFAULT_STORE, openSession, type SessionSetup, saveSession, storePath } from '../src/kit/stored-session.js';
 import { storedSession } from './helpers/stored-session.js';
 
 const notes = core.createAgentStore('notes', () => ({ items: [] as string[] }));
 const agent: AgentModule = {
   path: '/virtual/agent.tsx',
   core,
+  exports: {},
   element: () =>
     h(
       core.Agent,

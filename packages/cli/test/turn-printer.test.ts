@@ -1,8 +1,8 @@
 import type { SessionEvent } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { createStyle } from '../src/print.js';
-import { createSpinner } from '../src/spinner.js';
-import { createTurnPrinter } from '../src/turn-printer.js';
+import { createStyle } from '../src/kit/print.js';
+import { createSpinner } from '../src/kit/spinner.js';
+import { createTurnPrinter } from '../src/kit/turn-printer.js';
 
 function capture(isTTY: boolean) {
   const writes: string[] = [];

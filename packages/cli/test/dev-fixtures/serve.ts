@@ -3,7 +3,7 @@
  * `{"url": ...}` on stdout. Used by the dev-server and playground end-to-end tests:
  * `node --import tsx test/dev-fixtures/serve.ts <module> [port]`.
  */
-import { startDevServer } from '../../src/dev/server.js';
+import { startDevServer } from '../../src/commands/dev/server.js';
 
 const [module, port = '0'] = process.argv.slice(2);
 if (!module) throw new Error('usage: serve.ts <module> [port]');

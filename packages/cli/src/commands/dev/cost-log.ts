@@ -3,7 +3,7 @@
  * with `estimateCost` like the CLI's cost line, and the totals.
  */
 import { estimateCost, type Usage } from '@skilltree/core';
-import { type PriceChoice, sumUsage } from '../cost.js';
+import { type PriceChoice, sumUsage } from '../../kit/cost.js';
 import type { CostView } from './protocol.js';
 
 interface Logged {

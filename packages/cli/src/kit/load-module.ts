@@ -1,5 +1,5 @@
 /**
- * The one loader of agent modules (`.tsx`, `.ts`, `.jsx`, `.js`) for `chat`, `run` and `dev`: tsx
+ * The one loader of agent modules (`.tsx`, `.ts`, `.jsx`, `.js`) for every command: tsx
  * compiles them, and the `react` and `@skilltree/core` the module itself resolves are used, so that
  * sessions, hooks and context share one instance.
  *
@@ -7,7 +7,8 @@
  * so every load imports the module under a fresh URL (`agent.tsx?skilltree-v=N`), and a resolve
  * hook gives every project file it imports the same query: project files are evaluated anew, while
  * packages (react, @skilltree/core, anything from a bare specifier or under node_modules) keep
- * their single instance. `chat` and `run` load once, through the very same path.
+ * their single instance. `chat`, `run` and `serve` load once, through the very same path, and read
+the module's other exports (`authorize`) from the one evaluation.
  */
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, register as registerHooks } from 'node:module';
@@ -39,6 +40,8 @@ export interface AgentModule {
   demo?: AgentDemo;
   /** The `@skilltree/core` the module resolves: sessions must come from the same copy as its hooks. */
   core: CoreModule;
+  /** Everything the module exports (e.g. `serve` reads `authorize`), from the one evaluation. */
+  exports: Readonly<Record<string, unknown>>;
 }
 
 /** The query parameter that versions each load of a module (and of the project files it imports). */
@@ -244,7 +247,7 @@ export class AgentLoader {
     }
     const demo = readDemo(exports.demo, name);
     this.generation++;
-    return { path: this.file, element, demo, core };
+    return { path: this.file, element, demo, core, exports };
   }
 
   /** Removes tsx's hooks. The module's code stays in memory (Node cannot evict it). */
@@ -256,7 +259,7 @@ export class AgentLoader {
 }
 
 /**
- * Loads the agent module at `file` (relative to `cwd`) once: what `chat` and `run` do. Throws a
+ * Loads the agent module at `file` (relative to `cwd`) once: what `chat`, `run` and `serve` do. Throws a
  * {@link CliError} when the file is missing, fails to load, or has no default export that is an
  * agent element or component.
  */

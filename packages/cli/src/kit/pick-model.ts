@@ -14,6 +14,23 @@ export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
 /** Model id used for `openai` (no id given) and when only `OPENAI_API_KEY` is set. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 
+/** What `--model` takes, for help. */
+export const MODEL_SPEC_HELP = 'anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo';
+
+/** How the model is chosen without `--model`, for help. */
+export const MODEL_CHOICE_HELP = `Model choice: --model, else SKILLTREE_MODEL, else anthropic:${DEFAULT_ANTHROPIC_MODEL} when ANTHROPIC_API_KEY is set,
+else openai:${DEFAULT_OPENAI_MODEL} when OPENAI_API_KEY is set, else the module's demo.`;
+
+/** The environment variables model choice reads, with what each is for, for help. */
+export const MODEL_ENV_HELP: readonly (readonly [string, string])[] = [
+  ['ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL', `Anthropic key and endpoint (default model: ${DEFAULT_ANTHROPIC_MODEL})`],
+  [
+    'OPENAI_API_KEY, OPENAI_BASE_URL',
+    `OpenAI (or compatible server) key and endpoint (default model: ${DEFAULT_OPENAI_MODEL})`,
+  ],
+  ['SKILLTREE_MODEL', 'the default for --model'],
+];
+
 /** The chosen model. */
 export interface PickedModel {
   /** What the user can pass to `--model` to get this model again, e.g. `openai:gpt-4.1` or `demo`. */

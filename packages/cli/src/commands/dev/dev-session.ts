@@ -7,8 +7,8 @@
 import { relative } from 'node:path';
 import type { Model, Session, SessionEvent, SessionOptions, SessionView } from '@skilltree/core';
 import type { ReactElement } from 'react';
-import { choosePrice, type PriceChoice } from '../cost.js';
-import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../load-module.js';
+import { choosePrice, type PriceChoice } from '../../kit/cost.js';
+import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../../kit/load-module.js';
 import { CostLog } from './cost-log.js';
 import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
 import { describeReload, sectionLines, skillViews, Timeline, treeView } from './state.js';

@@ -4,19 +4,18 @@
  * with `--workers N` that many processes (node:cluster) on one port and one shared store.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Model, SessionsOptions } from '@skilltree/core';
 import { type Authorize, createHandler, isLoopbackHost, toNodeListener } from '@skilltree/server';
-import { CliError, errorMessage } from './errors.js';
-import type { Io } from './io.js';
-import { type AgentModule, loadAgentModule } from './load-module.js';
-import { pickModel } from './pick-model.js';
-import { parseServeArgs, SERVE_HELP, type ServeArgs } from './serve-args.js';
-import { chatPage, PAGE_CSP } from './serve-page.js';
-import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from './serve-store.js';
+import { CliError, errorMessage } from '../../kit/errors.js';
+import type { CliArgs } from '../../kit/flags.js';
+import type { Io } from '../../kit/io.js';
+import { listen, untilSignal } from '../../kit/listen.js';
+import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
+import { pickModel } from '../../kit/pick-model.js';
+import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from '../../kit/store.js';
+import { chatPage, PAGE_CSP } from './page.js';
 
 /** What a worker tells the primary. */
 type WorkerMessage =
@@ -44,6 +43,16 @@ function replaying(create: () => Model): Model {
   return wrapped;
 }
 
+/** `skilltree serve`'s flags, with their defaults filled in. */
+type ServeArgs = CliArgs & {
+  module: string;
+  port: number;
+  host: string;
+  store: string;
+  workers: number;
+  turnsPerMinute: number;
+};
+
 /** Everything one serving process needs, resolved from the flags. */
 interface Prepared {
   agent: AgentModule;
@@ -61,37 +70,18 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
     );
   }
   const agent = await loadAgentModule(args.module, io.cwd);
-  const exports = (await import(pathToFileURL(agent.path).href)) as { authorize?: unknown };
-  if (exports.authorize !== undefined && typeof exports.authorize !== 'function') {
+  const { authorize } = agent.exports;
+  if (authorize !== undefined && typeof authorize !== 'function') {
     throw new CliError(`${args.module}: "authorize" must be a function (request) => userId | null.`);
   }
   const picked = await pickModel(args.model, { env: io.env, cwd: io.cwd, agent });
   return {
     agent,
-    authorize: exports.authorize as Authorize | undefined,
+    authorize: authorize as Authorize | undefined,
     model: picked.kind === 'demo' || picked.kind === 'scripted' ? replaying(picked.create) : picked.create(),
     modelLabel: picked.label,
     store,
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') reject(new CliError(`Port ${port} is in use: pick another with --port.`));
-      else if (error.code === 'EACCES')
-        reject(new CliError(`Not allowed to listen on port ${port}: pick one above 1024.`));
-      else reject(new CliError(`Could not listen on ${host}:${port}: ${error.message}`));
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
 }
 
 /** A running serving process. */
@@ -160,18 +150,6 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
 function urlOf(host: string, port: number): string {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 /** A cluster worker: serve, tell the primary the port, stop when told or when the primary goes. */
@@ -261,15 +239,11 @@ function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
 }
 
 /**
- * Runs `skilltree serve` with the arguments after `serve`. Resolves to the exit code once stopped
+ * Runs `skilltree serve`. Resolves to the exit code once stopped
  * (Ctrl+C or SIGTERM).
  */
-export async function serveCommand(argv: readonly string[], io: Io): Promise<number> {
-  const args = parseServeArgs(argv);
-  if (args.help) {
-    io.stdout.write(SERVE_HELP);
-    return 0;
-  }
+export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
+  const args = cli as ServeArgs;
   if (cluster.isWorker && process.env.SKILLTREE_SERVE_WORKER === '1') return runWorker(args, io);
   const prepared = await prepare(args, io);
   if (args.workers > 1) return runPrimary(args, io, prepared);

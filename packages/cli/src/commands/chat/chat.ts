@@ -5,15 +5,15 @@
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Session, Usage } from '@skilltree/core';
-import type { CliArgs } from './args.js';
-import { type CostPrinter, choosePrice, createCostPrinter, sumUsage } from './cost.js';
-import { errorMessage } from './errors.js';
-import type { Io } from './io.js';
-import { type Prepared, prepare, sessionOptions } from './prepare.js';
-import { createStyle, type Style } from './print.js';
-import { openSession, saveSession } from './session-file.js';
+import { type CostPrinter, choosePrice, createCostPrinter, sumUsage } from '../../kit/cost.js';
+import { errorMessage } from '../../kit/errors.js';
+import type { CliArgs } from '../../kit/flags.js';
+import type { Io } from '../../kit/io.js';
+import { type Prepared, prepare, sessionOptions } from '../../kit/prepare.js';
+import { createStyle, type Style } from '../../kit/print.js';
+import { openSession, saveSession } from '../../kit/stored-session.js';
+import { createTurnPrinter } from '../../kit/turn-printer.js';
 import { runSlash } from './slash.js';
-import { createTurnPrinter } from './turn-printer.js';
 
 interface ChatState {
   session: Session;

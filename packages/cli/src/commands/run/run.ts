@@ -2,14 +2,14 @@
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
 import type { Turn, Usage } from '@skilltree/core';
-import type { CliArgs } from './args.js';
-import { choosePrice, createCostPrinter, jsonEstimate, sumUsage } from './cost.js';
-import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
-import type { Io } from './io.js';
-import { prepare } from './prepare.js';
-import { createStyle } from './print.js';
-import { openSession, saveSession } from './session-file.js';
-import { createTurnPrinter } from './turn-printer.js';
+import { choosePrice, createCostPrinter, jsonEstimate, sumUsage } from '../../kit/cost.js';
+import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
+import type { CliArgs } from '../../kit/flags.js';
+import type { Io } from '../../kit/io.js';
+import { prepare } from '../../kit/prepare.js';
+import { createStyle } from '../../kit/print.js';
+import { openSession, saveSession } from '../../kit/stored-session.js';
+import { createTurnPrinter } from '../../kit/turn-printer.js';
 
 async function readAll(stream: Io['stdin']): Promise<string> {
   let text = '';

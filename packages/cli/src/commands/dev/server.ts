@@ -14,15 +14,16 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, type FSWatcher, readFileSync, statSync, watch } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Model } from '@skilltree/core';
-import type { PriceChoice } from '../cost.js';
+import type { PriceChoice } from '../../kit/cost.js';
+import { listen } from '../../kit/listen.js';
 import { BusyError, DevSession } from './dev-session.js';
 
+/** Options of {@link startDevServer} (what `skilltree dev` passes from its flags). */
 export interface DevServerOptions {
   /** Path of the agent module (default export: an element or a component). */
   module: string;
@@ -48,6 +49,7 @@ export interface DevServerOptions {
   cwd?: string;
 }
 
+/** A running playground server. */
 export interface DevServer {
   url: string;
   close(): Promise<void>;
@@ -62,7 +64,7 @@ export function findPlaygroundAssets(explicit?: string): string | null {
   const candidates: string[] = [];
   if (explicit) candidates.push(explicit);
   if (process.env.SKILLTREE_PLAYGROUND_DIR) candidates.push(process.env.SKILLTREE_PLAYGROUND_DIR);
-  candidates.push(join(here, '..', 'playground'));
+  candidates.push(join(here, '..', '..', 'playground'));
   try {
     const pkg = createRequire(import.meta.url).resolve('@skilltree/playground/package.json');
     candidates.push(join(dirname(pkg), 'dist'));
@@ -117,36 +119,6 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   if (text.trim() === '') return {};
   const value = JSON.parse(text);
   return value && typeof value === 'object' ? value : {};
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          new Error(
-            `Port ${port} on ${host} is already in use. Pass another port (--port ${port + 1}), or --port 0 for any free port.`,
-          ),
-        );
-      } else if (error.code === 'EACCES') {
-        reject(
-          new Error(
-            `Not allowed to listen on port ${port} on ${host}: pick a port above 1024 (--port ${DEFAULT_PORT}).`,
-          ),
-        );
-      } else {
-        reject(new Error(`Could not listen on ${host}:${port}: ${error.message}`));
-      }
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolvePromise();
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
 }
 
 function openBrowser(url: string): void {
@@ -280,14 +252,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       else res.end();
     });
   });
+  let listening: number;
   try {
-    await listen(server, port, host);
+    listening = await listen(server, port, host);
   } catch (error) {
     await dev.close();
     throw error;
   }
-  const address = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${listening}/`;
 
   // ── watching ──
   const watchers = new Map<string, FSWatcher>();

@@ -2,12 +2,12 @@
  * The steps `chat` and `run` share: load the module, pick the model, describe the session.
  */
 import type { SessionOptions } from '@skilltree/core';
-import type { CliArgs } from './args.js';
+import type { CliArgs } from './flags.js';
 import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
 import { type PickedModel, pickModel } from './pick-model.js';
 import { createStyle } from './print.js';
-import { checkStorePath, type SessionSetup, storePath } from './session-file.js';
+import { checkStorePath, type SessionSetup, storePath } from './stored-session.js';
 
 /** A loaded agent, its model and how to build its sessions. */
 export interface Prepared {

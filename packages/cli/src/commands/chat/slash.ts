@@ -2,8 +2,8 @@
  * Slash commands inside `skilltree chat`.
  */
 import type { Session } from '@skilltree/core';
-import type { Output } from './io.js';
-import { formatRequest, formatSkills, formatTranscript, type Style } from './print.js';
+import type { Output } from '../../kit/io.js';
+import { formatRequest, formatSkills, formatTranscript, type Style } from '../../kit/print.js';
 
 /** What the chat loop does after a slash command. */
 export type SlashOutcome = 'continue' | 'exit' | 'reset';

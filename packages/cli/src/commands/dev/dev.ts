@@ -1,32 +1,15 @@
 /**
- * `skilltree dev <module>`: starts the playground (implemented in `./dev/server.js`) and keeps it
+ * `skilltree dev <module>`: starts the playground (implemented in `./server.js`) and keeps it
  * running until Ctrl+C.
  */
 import { resolve } from 'node:path';
 import type { Model } from '@skilltree/core';
-import type { CliArgs } from './args.js';
-import type { PriceChoice } from './cost.js';
-import { CliError, errorMessage } from './errors.js';
-import type { Io } from './io.js';
-import { pickModel } from './pick-model.js';
-
-/** Options the playground server takes. */
-export interface DevServerOptions {
-  /** Absolute path of the agent module. */
-  module: string;
-  port?: number;
-  host?: string;
-  /** The model; undefined lets the playground use the module's `demo.model()`. */
-  model?: Model;
-  maxLoadedSkills?: number;
-  maxTranscriptMessages?: number;
-  /** `--price` for the Cost view. */
-  price?: PriceChoice;
-  /** Resolves a relative `module`. */
-  cwd?: string;
-  /** Where terminal messages go. */
-  log?: (line: string) => void;
-}
+import { CliError, errorMessage } from '../../kit/errors.js';
+import type { CliArgs } from '../../kit/flags.js';
+import type { Io } from '../../kit/io.js';
+import { untilSignal } from '../../kit/listen.js';
+import { pickModel } from '../../kit/pick-model.js';
+import type { DevServer, DevServerOptions } from './server.js';
 
 /**
  * The model for the playground: `--model` / `SKILLTREE_MODEL` / a provider key when there is one;
@@ -42,11 +25,12 @@ async function devModel(args: CliArgs, io: Io): Promise<Model | undefined> {
   return picked.create();
 }
 
-type StartDevServer = (options: DevServerOptions) => Promise<{ url: string; close(): Promise<void> }>;
+type StartDevServer = (options: DevServerOptions) => Promise<DevServer>;
 
 /** Runs `dev`. Resolves to the exit code once the server is closed (Ctrl+C or SIGTERM). */
 export async function devCommand(args: CliArgs, io: Io): Promise<number> {
-  const specifier = './dev/server.js';
+  // A variable specifier: a build without the playground server still runs the other commands.
+  const specifier = './server.js';
   let start: StartDevServer | undefined;
   try {
     start = ((await import(specifier)) as { startDevServer?: StartDevServer }).startDevServer;
@@ -55,7 +39,7 @@ export async function devCommand(args: CliArgs, io: Io): Promise<number> {
   }
   if (typeof start !== 'function') throw new CliError('The playground is not available in this build.');
   const model = await devModel(args, io);
-  let server: Awaited<ReturnType<StartDevServer>>;
+  let server: DevServer;
   try {
     server = await start({
       module: resolve(io.cwd, args.module!),
@@ -72,15 +56,7 @@ export async function devCommand(args: CliArgs, io: Io): Promise<number> {
     throw new CliError(`Could not start the playground: ${errorMessage(error)}`);
   }
   io.stdout.write(`skilltree playground: ${server.url}  (Ctrl+C to stop)\n`);
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilSignal();
   await server.close();
   return 0;
 }

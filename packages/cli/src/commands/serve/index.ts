@@ -1,0 +1,22 @@
+/**
+ * `skilltree serve <module>`: what help says about it, and how to run it (the server loads only
+ * when it runs).
+ */
+import type { CommandSpec } from '../../kit/command.js';
+
+/** The `serve` command. */
+export const serve: CommandSpec = {
+  name: 'serve',
+  synopsis: 'skilltree serve <module>',
+  summary: 'serve it to web apps (AI SDK useChat) with a chat page',
+  usage: 'skilltree serve <module> [options]',
+  description: `Serve the agent over HTTP: the API a web app's useChat (AI SDK) talks to, and a small chat page.
+  POST /api/chat           one turn; answers with the AI SDK UI message stream
+  GET  /api/chat/:id       the conversation as UIMessage[]
+  GET  /api/sessions/:id   the session: loaded skills, stores, usage
+  GET  /                   the chat page
+
+Who may chat: the module's "authorize" export, (request) => userId | null, when it has one;
+otherwise loopback clients only (one local user). See docs/serving.md.`,
+  run: async (args, io) => (await import('./serve.js')).serveCommand(args, io),
+};
