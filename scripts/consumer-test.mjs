@@ -425,14 +425,18 @@ async function onNode(major, context) {
   });
 
   await step(label, 'npx skilltree run agent.tsx --session (SQLite, twice: saved, then resumed)', async () => {
-    for (let i = 0; i < 2; i++) {
-      const output = await npmAll(['exec', '--', 'skilltree', 'run', 'agent.tsx', '--session', 'first', '--json']);
-      if (/ExperimentalWarning/.test(output)) throw new Error(`run ${i + 1} printed a warning:\n${output}`);
-      const json = output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1);
-      if (!JSON.parse(json).reply) throw new Error(`run ${i + 1} gave no reply:\n${output}`);
-    }
+    const first = await npmAll(['exec', '--', 'skilltree', 'run', 'agent.tsx', '--session', 'first', '--json']);
+    const json = first.slice(first.indexOf('{'), first.lastIndexOf('}') + 1);
+    if (!JSON.parse(json).reply) throw new Error(`the first run gave no reply:\n${first}`);
     if (!existsSync(join(project, '.skilltree', 'sessions.db')))
       throw new Error('.skilltree/sessions.db was not written');
+    const second = await npmAll(['exec', '--', 'skilltree', 'run', 'agent.tsx', '--session', 'first']);
+    if (!/Resumed 4 messages from first \(loaded: todos\)\./.test(second)) {
+      throw new Error(`the second run did not say it resumed the session:\n${second}`);
+    }
+    for (const output of [first, second]) {
+      if (/ExperimentalWarning/.test(output)) throw new Error(`a run printed a warning:\n${output}`);
+    }
   });
 
   const npmVersion = (await runAs(env, 'npm', ['--version'], { stdout: 'capture' })).trim();
