@@ -431,7 +431,7 @@ async function onNode(major, context) {
     if (!existsSync(join(project, '.skilltree', 'sessions.db')))
       throw new Error('.skilltree/sessions.db was not written');
     const second = await npmAll(['exec', '--', 'skilltree', 'run', 'agent.tsx', '--session', 'first']);
-    if (!/Resumed \\d+ messages from first \(loaded: todos\)\./.test(second)) {
+    if (!/Resumed \d+ messages from first \(loaded: todos\)\./.test(second)) {
       throw new Error(`the second run did not say it resumed the session:\n${second}`);
     }
     for (const output of [first, second]) {
