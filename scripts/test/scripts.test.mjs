@@ -123,6 +123,25 @@ test('install lines: read from the first sh block that has them, comments and fl
   }
 });
 
+test("each package's guide in docs/ installs with its README's lines (the ones the consumer test checks)", () => {
+  const guides = {
+    'testing.md': 'testing',
+    'mcp.md': 'mcp',
+    'cli.md': 'cli',
+    'agent-skills.md': 'agent-skills',
+    'models.md': 'models',
+    'serving.md': 'server',
+  };
+  const specs = (file) => installLines(readFileSync(file, 'utf8')).map(({ dev, specs }) => ({ dev, specs }));
+  for (const [guide, pkg] of Object.entries(guides)) {
+    assert.deepEqual(
+      specs(join(root, 'docs', guide)),
+      specs(join(root, 'packages', pkg, 'README.md')),
+      `docs/${guide} and packages/${pkg}/README.md`,
+    );
+  }
+});
+
 test('docs/getting-started.md gives an existing project the tsconfig the consumer test checks its lines with', () => {
   const section = gettingStarted.slice(gettingStarted.indexOf('### An existing project'));
   const json = /^```json\n([\s\S]*?)^```/m.exec(section)?.[1];
