@@ -269,9 +269,17 @@ function readme(options: TemplateOptions): string {
   const files = Object.entries(describeFiles(options)).filter(
     ([file]) => !['package.json', 'README.md', '.gitignore'].includes(file),
   );
-  const serve = options.addons?.includes('server')
-    ? `${run(pm, 'serve')}          # the agent behind useChat's API on http://127.0.0.1:3000/api/chat\n`
-    : '';
+  const commands: [string, string][] = [
+    [run(pm, 'test'), 'the tests (vitest)'],
+    [run(pm, 'typecheck'), 'tsc, strict'],
+    [run(pm, 'chat'), 'chat in the terminal'],
+    [run(pm, 'dev'), 'the playground: the request exactly as the model receives it'],
+    [run(pm, 'demo'), 'one turn of the scripted demo, the reply on stdout'],
+  ];
+  if (options.addons?.includes('server')) {
+    commands.push([run(pm, 'serve'), "the agent behind useChat's API on http://127.0.0.1:3000/api/chat"]);
+  }
+  const width = Math.max(...commands.map(([command]) => command.length)) + 2;
   return `# ${options.name}
 
 An LLM agent written with [skilltree](https://github.com/skilltree/skilltree): skills are React
@@ -280,12 +288,8 @@ components, and what they render is the prompt.
 ${files.map(([file, what]) => `- \`${file}\`: ${what}.`).join('\n')}
 
 \`\`\`sh
-${run(pm, 'test')}          # the tests (vitest)
-${run(pm, 'typecheck')}     # tsc, strict
-${run(pm, 'chat')}          # chat in the terminal
-${run(pm, 'dev')}           # the playground: the request exactly as the model receives it
-${run(pm, 'demo')}          # one turn of the scripted demo, the reply on stdout
-${serve}\`\`\`
+${commands.map(([command, what]) => `${command.padEnd(width)}# ${what}`).join('\n')}
+\`\`\`
 
 Without \`ANTHROPIC_API_KEY\` or \`OPENAI_API_KEY\`, \`chat\`, \`dev\` and \`demo\` play the scripted
 \`demo\` exported by \`agent.tsx\`. With a key they talk to the real model:
