@@ -258,4 +258,4 @@ test("a vite.config.ts in a folder above does not capture the project's tests: i
   // Without the project's own config, the parent's is used and the tests are not found: the rule above.
   rmSync(join(project.dir, 'vitest.config.ts'));
   expect(list().stdout.trim()).toBe('');
-});
+}, 60_000); // two vitest processes
