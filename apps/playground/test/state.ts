@@ -45,6 +45,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
       readToolName: 'read_skill',
       maxSteps: 20,
       toolTimeout: 60_000,
+      maxToolResultChars: 100_000,
       windowMode: 'sliding',
     },
     transcript,

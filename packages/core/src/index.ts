@@ -57,6 +57,8 @@ export {
 } from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
+export { cutResult, truncationNote } from './tool-call.js';
+export { isSafeToolCallId } from './transcript.js';
 export type {
   AssistantMessage,
   ContextPlacement,
