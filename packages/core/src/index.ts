@@ -35,6 +35,7 @@ export {
 export { createSession, restoreSession, Session } from './session.js';
 export {
   type Commit,
+  checkEpoch,
   checkSessionId,
   type LoadedSession,
   SessionBusyError,

@@ -138,6 +138,7 @@ describe('the node:sqlite adapter (over any connection with exec, prepare and cl
     await first.commit('s', {
       holder: 'h',
       version: 0,
+      epoch: 'e',
       append: [{ role: 'user', content: 'hi' }],
       state: { loadedSkills: [], stores: {} },
       leaseTtl: 1,
