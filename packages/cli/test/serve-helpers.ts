@@ -11,13 +11,17 @@ export interface ServeProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Sends SIGINT and resolves with the exit code. */
-  stop(): Promise<number | null>;
+  /** Sends `signal` (default SIGINT) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts `skilltree serve ...args` and resolves once it prints its URL (rejects after `timeout` ms). */
-export function startServe(args: string[], timeout = 30_000): Promise<ServeProcess> {
-  const env = { ...process.env };
+export function startServe(
+  args: string[],
+  timeout = 30_000,
+  extraEnv: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const env = { ...process.env, ...extraEnv };
   for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'SKILLTREE_MODEL']) delete env[key];
   const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
     cwd: CLI_DIR,
@@ -30,8 +34,8 @@ export function startServe(args: string[], timeout = 30_000): Promise<ServeProce
     stderr += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     const code = await exited;
     clearTimeout(timer);
@@ -55,4 +59,19 @@ export function startServe(args: string[], timeout = 30_000): Promise<ServeProce
       reject(new Error(`skilltree serve exited with ${code}.\nstdout: ${stdout}\nstderr: ${stderr}`));
     });
   });
+}
+
+/**
+ * The URL of a real PostgreSQL or Redis server for the tests: `.ci/with-services` starts throwaway
+ * ones and sets the variable. Without it, an error that says how to run the tests.
+ */
+export function testServer(name: 'SKILLTREE_TEST_POSTGRES_URL' | 'SKILLTREE_TEST_REDIS_URL'): string {
+  const url = process.env[name];
+  if (!url) {
+    throw new Error(
+      `${name} is not set. Run the tests through .ci/with-services (it starts throwaway servers and sets it): ` +
+        'bash .ci/with-services pnpm --filter @skilltree/cli test.',
+    );
+  }
+  return url;
 }

@@ -3,6 +3,16 @@
  *
  * @packageDocumentation
  */
+
+export {
+  type BudgetExceeded,
+  BudgetExceededError,
+  type BudgetScope,
+  checkBudget,
+  periodOf,
+  type Spend,
+  type SpendLedger,
+} from './budget.js';
 export {
   Agent,
   type AgentProps,
@@ -20,8 +30,10 @@ export {
 } from './components.js';
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
 export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
+export { lifecycleProblems } from './deltas.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
+export { addUsage } from './model-call.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
 export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';
@@ -57,12 +69,26 @@ export {
   type SessionTurnOptions,
 } from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
+export {
+  loadOpenTelemetry,
+  modelIdentity,
+  type OpenTelemetryApi,
+  SPAN_KIND,
+  type TelemetrySpan,
+} from './telemetry.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export { cutResult, truncationNote } from './tool-call.js';
 export { isSafeToolCallId } from './transcript.js';
 export type {
+  AnnouncedSkill,
   AssistantMessage,
+  Budget,
+  BudgetLimits,
+  BudgetPeriod,
   ContextPlacement,
+  LifecycleDelta,
+  LifecycleEntry,
+  LifecycleLogData,
   LifecycleOptions,
   Message,
   Model,
@@ -71,16 +97,21 @@ export type {
   ModelResponse,
   ModelStreamPart,
   ReadResult,
+  RequestLifecycle,
   SendOptions,
   SessionConfig,
   SessionEvent,
   SessionEventType,
   SessionOptions,
   SessionSnapshot,
+  TelemetryAttributeValue,
+  TelemetryOptions,
+  TelemetryTracer,
   ToolCall,
   ToolMessage,
   ToolSpec,
   Turn,
+  UnloadReason,
   Usage,
   UserMessage,
   Warning,

@@ -8,13 +8,27 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const LAYERS: Record<string, string[]> = {
-  types: ['types', 'text', 'cost', 'react-version'],
-  host: ['host', 'owner', 'runtime', 'store', 'components', 'json-schema', 'lru', 'window', 'scripted-model'],
+  types: ['types', 'text', 'cost', 'model-price', 'react-version'],
+  host: ['host', 'owner', 'runtime', 'store', 'components', 'json-schema', 'lru', 'window'],
   reconciler: ['host-config', 'reconciler'],
   tree: ['serialize'],
-  request: ['prompt', 'context-changes', 'transcript', 'place-context', 'print', 'state', 'request', 'view'],
+  request: [
+    'prompt',
+    'context-changes',
+    'transcript',
+    'place-context',
+    'usage-estimate',
+    'scripted-model',
+    'print',
+    'telemetry',
+    'lifecycle-log',
+    'state',
+    'deltas',
+    'request',
+    'view',
+  ],
   tools: ['tool-call', 'skills', 'calls'],
-  loop: ['model-call', 'loop', 'snapshot'],
+  loop: ['budget', 'model-call', 'loop', 'snapshot'],
   session: [
     'session',
     'session-store',
