@@ -174,7 +174,11 @@ import { postgresStore } from '@skilltree/store/postgres';
 import { redisStore } from '@skilltree/store/redis';
 import { sqliteStore } from '@skilltree/store/sqlite';
 import { sessionStoreConformance } from '@skilltree/store/testing';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
+
+// Some of the suite's tests wait out leases and stalls: vitest's default 5 s is too short for them
+// on a busy machine (the store package's own config gives them 30 s too).
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const url = (name: string) => {
   const value = process.env[name];
