@@ -1,8 +1,9 @@
 /**
  * `@skilltree/store`: where `createSessions` keeps sessions. Each backend has its own subpath, so
- * you install only its driver: `@skilltree/store/sqlite` (better-sqlite3), `/postgres` (pg),
- * `/redis` (ioredis). `/testing` is the conformance suite every store passes. This entry point
- * opens a store from a spec string, as command lines and configuration files name them.
+ * you install only its driver: `@skilltree/store/sqlite` (nothing on Node 22.13+ and 24, which
+ * have `node:sqlite`; better-sqlite3 on Node 20), `/postgres` (pg), `/redis` (ioredis). `/testing`
+ * is the conformance suite every store passes. This entry point opens a store from a spec string,
+ * as command lines and configuration files name them.
  *
  * @packageDocumentation
  */
@@ -76,7 +77,8 @@ export async function openStore(spec: string, options: OpenStoreOptions = {}): P
       return redisStore({ url: parsed.url, ...prefix });
     }
     case 'sqlite': {
-      const { sqliteStore } = await driver('sqlite', 'better-sqlite3', () => import('./sqlite.js'));
+      // node:sqlite, or better-sqlite3 where Node has none: sqliteStore says what to install.
+      const { sqliteStore } = await import('./sqlite.js');
       return sqliteStore({ path: parsed.path, ...prefix });
     }
   }

@@ -8,7 +8,7 @@ import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
 import { prepare } from '../../kit/prepare.js';
 import { createStyle } from '../../kit/print.js';
-import { openSession, saveSession } from '../../kit/stored-session.js';
+import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
 
 async function readAll(stream: Io['stdin']): Promise<string> {
@@ -39,8 +39,10 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
       USAGE_ERROR,
     );
   }
-  const { session } = await openSession(setup);
+  const { session, resumed } = await openSession(setup);
   const style = createStyle(io.stderr, io.env);
+  // As chat does; with --json the output's transcript shows what was resumed.
+  if (resumed && !args.json) io.stderr.write(`${style.dim(resumedLine(session, args.session ?? ''))}\n`);
   const turns: Turn[] = [];
   const price = choosePrice(args.price, model.label);
   const cost = args.json ? null : createCostPrinter(io.stderr, style, model.label, price);
