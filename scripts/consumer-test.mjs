@@ -176,9 +176,8 @@ import { sqliteStore } from '@skilltree/store/sqlite';
 import { sessionStoreConformance } from '@skilltree/store/testing';
 import { expect, test, vi } from 'vitest';
 
-// Some of the suite's tests wait out leases and stalls: vitest's default 5 s is too short for them
-// on a busy machine (the store package's own config gives them 30 s too).
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+// The suite gives its own tests 30 s (they wait out real leases); its hooks open connections.
+vi.setConfig({ hookTimeout: 30_000 });
 
 const url = (name: string) => {
   const value = process.env[name];

@@ -44,6 +44,11 @@ export interface ConformanceOptions {
   open: () => SessionStore | Promise<SessionStore>;
   /** Sessions the "many sessions" test creates. Default 1 000. */
   sessions?: number;
+  /**
+   * Milliseconds each test may take. Default 30 000: the lease, stall and multi-process tests wait
+   * out real lease expiries, longer than vitest's 5 s default, so a project's default config works.
+   */
+  timeout?: number;
 }
 
 /**
@@ -145,7 +150,7 @@ async function reachVersion(sessions: Sessions, store: SessionStore, id: string,
  * test named after it.
  */
 export function sessionStoreConformance(name: string, options: ConformanceOptions): void {
-  describe(`SessionStore conformance: ${name}`, () => {
+  describe(`SessionStore conformance: ${name}`, { timeout: options.timeout ?? 30_000 }, () => {
     const run = `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     let n = 0;
     const newId = (label: string) => `${run}-${label}-${++n}`;
