@@ -15,13 +15,15 @@ export {
   Tool,
   type ToolContext,
   type ToolProps,
+  useAgentStore,
   useSession,
   useSkill,
 } from './components.js';
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
-export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
+export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './cost.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
+export { addUsage } from './model-call.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
 export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';
@@ -55,8 +57,9 @@ export {
   type SessionsOptions,
   type SessionTurnOptions,
 } from './sessions.js';
-export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
+export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
+export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './tool-name.js';
 export type {
   AssistantMessage,
   ContextPlacement,

@@ -82,7 +82,14 @@ export async function* callModel(
   return { text: wellFormed(text), toolCalls, usage };
 }
 
-/** `total` plus `more`, key by key. */
+/**
+ * `total` plus `more`, key by key: a field stays absent when neither has it, and a value that is
+ * not a finite number is not added. How turns sum their model calls, and how the CLI and the
+ * playground sum a turn's `step-finish` usage.
+ *
+ * @example
+ * addUsage({ inputTokens: 10 }, { inputTokens: 5, outputTokens: 2 }); // { inputTokens: 15, outputTokens: 2 }
+ */
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };

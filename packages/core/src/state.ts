@@ -353,7 +353,7 @@ export function developerProblems(state: SessionState): string[] {
   const snap = tree(state);
   const out = snap.problems.filter((p) => p.skill === null).map((p) => p.message);
   const read = config(state).readToolName;
-  if (!TOOL_NAME.test(read)) out.push(`Invalid readToolName "${read}": it must match ^[a-zA-Z0-9_-]{1,64}$.`);
+  if (!TOOL_NAME.test(read)) out.push(`Invalid readToolName "${read}": it must match ${TOOL_NAME.source}.`);
   const agentTools = snap.tools.filter((t) => t.skill === null);
   const seen = new Map<string, string>();
   for (const tool of agentTools) {

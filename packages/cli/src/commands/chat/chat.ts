@@ -4,8 +4,8 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Session, Usage } from '@skilltree/core';
-import { type CostPrinter, choosePrice, createCostPrinter, sumUsage } from '../../kit/cost.js';
+import { addUsage, type Session, type Usage } from '@skilltree/core';
+import { type CostPrinter, choosePrice, createCostPrinter } from '../../kit/cost.js';
 import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
@@ -38,7 +38,7 @@ async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style
   try {
     for await (const event of state.session.stream(text, { signal: controller.signal })) {
       printer.event(event);
-      if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+      if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
     }
     printer.end();
     state.cost.turn(usage);

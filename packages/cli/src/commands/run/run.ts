@@ -1,8 +1,8 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import type { Turn, Usage } from '@skilltree/core';
-import { choosePrice, createCostPrinter, jsonEstimate, sumUsage } from '../../kit/cost.js';
+import { addUsage, type Turn, type Usage } from '@skilltree/core';
+import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
@@ -52,7 +52,7 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
       let usage: Usage | undefined;
       const off = session.on('event', (event) => {
         printer?.event(event);
-        if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+        if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
       });
       try {
         turns.push(await session.send(message));
