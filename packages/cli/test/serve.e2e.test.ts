@@ -30,7 +30,9 @@ async function chat(url: string, chatId: string, text: string, headers: Record<s
 describe('skilltree serve', () => {
   it('serves the agent module to useChat: a streamed reply with tool parts and the skill load, restored by GET', async () => {
     serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
-    expect(serve.stdout()).toContain('model demo · store memory (lost on exit) · 1 worker · loopback clients only');
+    expect(serve.stdout()).toContain(
+      'model demo · store memory (this process only) · 1 worker · loopback clients only',
+    );
     const reply = await chat(serve.url, 'c1', 'I want a lamp');
     expect(reply.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added lamp-1. (1 search)' });
     expect(reply.parts).toContainEqual({ type: 'data-skill-loaded', data: { name: 'shopping' } });

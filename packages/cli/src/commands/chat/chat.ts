@@ -71,6 +71,14 @@ async function save(state: ChatState, prepared: Prepared, io: Io, style: Style):
  */
 export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
   const prepared = await prepare(args, io);
+  try {
+    return await chat(args, io, prepared);
+  } finally {
+    await prepared.close();
+  }
+}
+
+async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> {
   const { agent, model, setup } = prepared;
   const style = createStyle(io.stdout, io.env);
   const errStyle = createStyle(io.stderr, io.env);

@@ -6,7 +6,7 @@ import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js'
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
-import { prepare } from '../../kit/prepare.js';
+import { type Prepared, prepare } from '../../kit/prepare.js';
 import { createStyle } from '../../kit/print.js';
 import { openSession, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
@@ -23,7 +23,15 @@ async function readAll(stream: Io['stdin']): Promise<string> {
  * and nothing on stderr). Resolves to the exit code.
  */
 export async function runCommand(args: CliArgs, io: Io): Promise<number> {
-  const { agent, model, setup } = await prepare(args, io);
+  const prepared = await prepare(args, io);
+  try {
+    return await runTurns(args, io, prepared);
+  } finally {
+    await prepared.close();
+  }
+}
+
+async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared): Promise<number> {
   let messages = args.messages;
   if (messages.length === 0) {
     if (model.kind === 'demo' && agent.demo && agent.demo.messages.length > 0) {

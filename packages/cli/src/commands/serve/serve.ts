@@ -14,12 +14,12 @@ import type { Io } from '../../kit/io.js';
 import { listen, untilSignal } from '../../kit/listen.js';
 import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
 import { pickModel } from '../../kit/pick-model.js';
-import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from '../../kit/store.js';
+import { chooseStore, type StoreChoice } from '../../kit/store.js';
 import { chatPage, PAGE_CSP } from './page.js';
 
 /** What a worker tells the primary. */
 type WorkerMessage =
-  | { type: 'skilltree-serve-listening'; port: number }
+  | { type: 'skilltree-serve-listening'; port: number; store: string }
   | { type: 'skilltree-serve-failed'; error: string };
 
 /** A model that starts its script again when it runs out (a demo served to many chats). */
@@ -59,17 +59,18 @@ interface Prepared {
   authorize?: Authorize;
   model: Model;
   modelLabel: string;
-  store: StoreSpec;
+  store: StoreChoice;
 }
 
 async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
-  const store = parseStoreSpec(args.store, io.cwd);
-  if (args.workers > 1 && !isShared(store)) {
+  const agent = await loadAgentModule(args.module, io.cwd);
+  // Parsed by the store package the module sees: backends its project registered count too.
+  const store = await chooseStore(args.store, agent.path, io.cwd);
+  if (args.workers > 1 && !store.shared) {
     throw new CliError(
       `--workers ${args.workers} needs a store the processes share: --store sqlite:./sessions.db, postgres://… or redis://… (not ${args.store}).`,
     );
   }
-  const agent = await loadAgentModule(args.module, io.cwd);
   const { authorize } = agent.exports;
   if (authorize !== undefined && typeof authorize !== 'function') {
     throw new CliError(`${args.module}: "authorize" must be a function (request) => userId | null.`);
@@ -87,13 +88,15 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
 /** A running serving process. */
 export interface ServeInstance {
   port: number;
+  /** The store's name as it may be shown (no password). */
+  store: string;
   close(): Promise<void>;
 }
 
 /** Starts one serving process: sessions on the store, the handler, the page. */
 export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): Promise<ServeInstance> {
   const p = prepared ?? (await prepare(args, io));
-  const store = await openStore(p.store, p.agent.path, p.agent.core.memoryStore);
+  const store = await p.store.open();
   const options: SessionsOptions = { store, model: p.model };
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
@@ -139,6 +142,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   }
   return {
     port,
+    store: store.name,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -161,7 +165,11 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
     process.send?.({ type: 'skilltree-serve-failed', error: errorMessage(error) } satisfies WorkerMessage);
     return 1;
   }
-  process.send?.({ type: 'skilltree-serve-listening', port: instance.port } satisfies WorkerMessage);
+  process.send?.({
+    type: 'skilltree-serve-listening',
+    port: instance.port,
+    store: instance.store,
+  } satisfies WorkerMessage);
   await new Promise<void>((done) => {
     process.once('disconnect', done);
     process.once('SIGTERM', done);
@@ -188,11 +196,11 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     });
     return worker;
   };
-  const ready = new Promise<number>((resolve, reject) => {
+  const ready = new Promise<{ port: number; store: string }>((resolve, reject) => {
     let listening = 0;
     cluster.on('message', (_worker, message: WorkerMessage) => {
       if (message?.type === 'skilltree-serve-failed') reject(new CliError(message.error));
-      if (message?.type === 'skilltree-serve-listening' && ++listening === args.workers) resolve(message.port);
+      if (message?.type === 'skilltree-serve-listening' && ++listening === args.workers) resolve(message);
     });
   });
   for (let i = 0; i < args.workers; i++) fork();
@@ -206,30 +214,30 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     await Promise.all(exits);
     clearTimeout(timer);
   };
-  let port: number;
+  let listening: { port: number; store: string } | null;
   try {
-    port = await Promise.race([ready, untilSignal().then(() => -1)]);
+    listening = await Promise.race([ready, untilSignal().then(() => null)]);
   } catch (error) {
     await stop();
     throw error;
   }
-  if (port === -1) {
+  if (listening === null) {
     await stop();
     return 0;
   }
-  announce(args, io, prepared, port);
+  announce(args, io, prepared, listening);
   await untilSignal();
   await stop();
   return 0;
 }
 
-function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
+function announce(args: ServeArgs, io: Io, p: Prepared, { port, store }: { port: number; store: string }): void {
   const url = urlOf(args.host, port);
   const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only';
   io.stdout.write(
     `skilltree serve: ${url}  (Ctrl+C to stop)\n` +
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
-      `  model ${p.modelLabel} · store ${describeStore(p.store)} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
+      `  model ${p.modelLabel} · store ${store}${p.store.shared ? '' : ' (this process only)'} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
   );
   if (!p.authorize && !isLoopbackHost(args.host)) {
     io.stderr.write(
@@ -248,7 +256,7 @@ export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
   const prepared = await prepare(args, io);
   if (args.workers > 1) return runPrimary(args, io, prepared);
   const instance = await startServe(args, io, prepared);
-  announce(args, io, prepared, instance.port);
+  announce(args, io, prepared, instance);
   await untilSignal();
   await instance.close();
   return 0;
