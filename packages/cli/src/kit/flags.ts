@@ -106,7 +106,7 @@ export const FLAGS: readonly Flag[] = [
     commands: ALL,
     value: '<spec>',
     help: MODEL_SPEC_HELP,
-    check: (value) => (value.trim() === '' ? '--model needs a value, e.g. anthropic:claude-sonnet-4-5.' : undefined),
+    check: (value) => (value.trim() === '' ? `--model needs a value: ${MODEL_SPEC_HELP}.` : undefined),
   },
   {
     name: 'max-loaded-skills',

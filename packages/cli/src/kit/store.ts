@@ -3,11 +3,10 @@
  * decides what a spec means), resolved next to the agent module first, so that the backends the
  * module's project installed or registered are the ones used; the CLI's own copy otherwise.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import type { SessionStore } from '@skilltree/core';
 import type { StoreSpec } from '@skilltree/store';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
+import { importNextTo } from './resolve.js';
 
 /** The `@skilltree/store` entry point. */
 type StorePackage = typeof import('@skilltree/store');
@@ -23,25 +22,17 @@ export interface StoreChoice {
   open(): Promise<SessionStore>;
 }
 
-function usable(mod: unknown): mod is StorePackage {
-  const m = mod as Partial<StorePackage> | null;
+function usable(mod: Partial<StorePackage> | null): mod is StorePackage {
   return (
-    typeof m?.parseStoreSpec === 'function' &&
-    typeof m.openStore === 'function' &&
-    typeof m.isSharedStore === 'function'
+    typeof mod?.parseStoreSpec === 'function' &&
+    typeof mod.openStore === 'function' &&
+    typeof mod.isSharedStore === 'function'
   );
 }
 
-/** `@skilltree/store` as the module at `modulePath` resolves it, else the CLI's own. */
+/** `@skilltree/store` as the module at `modulePath` resolves it (one too old to parse specs counts as none), else the CLI's own. */
 async function storePackage(modulePath: string): Promise<StorePackage> {
-  try {
-    const resolved = createRequire(modulePath).resolve('@skilltree/store');
-    const theirs = await import(pathToFileURL(resolved).href);
-    if (usable(theirs)) return theirs;
-  } catch {
-    // Not installed next to the module (or too old to parse specs): use the CLI's own.
-  }
-  return import('@skilltree/store');
+  return (await importNextTo(modulePath, '@skilltree/store', usable)) ?? import('@skilltree/store');
 }
 
 /**

@@ -9,6 +9,7 @@ import { type CostPrinter, choosePrice, createCostPrinter } from '../../kit/cost
 import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
+import { keyVariables } from '../../kit/pick-model.js';
 import { type Prepared, prepare, sessionOptions } from '../../kit/prepare.js';
 import { createStyle, type Style } from '../../kit/print.js';
 import { openSession, saveSession } from '../../kit/stored-session.js';
@@ -106,9 +107,7 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
         if (!ok) return 1;
         io.stdout.write('\n');
       }
-      io.stdout.write(
-        `${style.dim('Demo finished. Set ANTHROPIC_API_KEY or OPENAI_API_KEY (or pass --model) to chat for real.')}\n`,
-      );
+      io.stdout.write(`${style.dim(`Demo finished. Set ${keyVariables()} (or pass --model) to chat for real.`)}\n`);
       return 0;
     }
 
