@@ -15,10 +15,15 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `skilltree serve ...args` and resolves once it prints its URL (rejects after `timeout` ms). */
-export function startServe(args: string[], timeout = 30_000): Promise<ServeProcess> {
+/** Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL (rejects after `timeout` ms). */
+export function startServe(
+  args: string[],
+  timeout = 30_000,
+  extraEnv: Record<string, string> = {},
+): Promise<ServeProcess> {
   const env = { ...process.env };
   for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'SKILLTREE_MODEL']) delete env[key];
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
     cwd: CLI_DIR,
     env,

@@ -85,9 +85,11 @@ const BUILT_IN: readonly StoreBackend[] = [
     kind: 'sqlite',
     forms: 'sqlite:<file>',
     parse(spec, cwd) {
+      // A bare path ending in .db/.sqlite is a file too, unless it starts with another scheme
+      // (`log:x.db` belongs to the backend that takes `log:`); a drive letter is not a scheme.
       const file = /^sqlite:/i.test(spec)
         ? spec.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
-        : /\.(db|sqlite3?)$/i.test(spec)
+        : /\.(db|sqlite3?)$/i.test(spec) && !/^[a-z][a-z0-9+.-]+:/i.test(spec)
           ? spec
           : null;
       if (file === null) return undefined;

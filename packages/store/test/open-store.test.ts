@@ -57,6 +57,9 @@ describe('the table of backends', () => {
     });
     expect(parseStoreSpec('rediss://h:6380', '/w')).toEqual({ kind: 'redis', url: 'rediss://h:6380' });
     expect(() => parseStoreSpec('sqlite:', '/w')).toThrow('needs a file');
+    // A path ending in .db is a SQLite file, unless another scheme comes first.
+    expect(parseStoreSpec('data/s.db', '/w')).toEqual({ kind: 'sqlite', path: '/w/data/s.db' });
+    expect(() => parseStoreSpec('mongodb://h/s.db', '/w')).toThrow('Unknown store "mongodb://h/s.db"');
     expect(STORE_SPECS).toBe('sqlite:<file>, postgres://…, redis://… or memory');
   });
 
