@@ -11,7 +11,7 @@ function renderRequest(overrides: Parameters<typeof makeState>[0] = {}) {
       requestError={state.requestError}
       transcript={state.transcript}
       windowStart={state.windowStart}
-      config={state.config}
+      config={state.view!.config}
     />,
   );
   return state;
