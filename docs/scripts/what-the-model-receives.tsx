@@ -13,8 +13,8 @@ import {
   placeContext,
   type ToolSpec,
 } from '@skilltree/core';
+import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
 import { createElement, type ReactElement } from 'react';
-import SupportDesk, { demo } from '../../examples/support-desk/agent.js';
 
 /** A module the CLI can run: the agent as its default export, and a scripted demo conversation. */
 export interface AgentModule {

@@ -17,7 +17,7 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * isToolName('add_to_cart'); // true
  * isToolName('repo.search'); // false
  */
-export function isToolName(name: unknown): name is string {
+export function isToolName(name: unknown): boolean {
   return typeof name === 'string' && TOOL_NAME.test(name);
 }
 
