@@ -6,10 +6,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { startServe } from './serve-helpers.js';
+import { chat, startServe } from './serve-helpers.js';
 
 const AGENT = 'test/fixtures/extension/agent.tsx';
 const key = { ECHO_API_KEY: 'test-key' };
@@ -81,16 +80,7 @@ describe('a store backend added as one file and one row', () => {
     );
     try {
       expect(serve.stdout()).toContain(`model echo:echo-1 · store log:${file} · 2 workers`);
-      const transport = new DefaultChatTransport<UIMessage>({ api: `${serve.url}/api/chat` });
-      const stream = await transport.sendMessages({
-        chatId: 'c1',
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
-        trigger: 'submit-message',
-        messageId: undefined,
-        abortSignal: undefined,
-      });
-      let last: UIMessage | undefined;
-      for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
+      const last = await chat(serve.url, 'c1', 'hello');
       expect(last?.parts.at(-1)).toMatchObject({ type: 'text', text: 'echo-1 heard: hello' });
       expect(readFileSync(`${file}.log`, 'utf8')).toMatch(/^c1 v\d+ \+\d+\n/);
     } finally {

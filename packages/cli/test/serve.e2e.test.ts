@@ -2,30 +2,16 @@
  * `skilltree serve`: the real binary serves the agent module to the AI SDK's own client
  * (DefaultChatTransport + readUIMessageStream), restores chats, keeps users apart, and stops on Ctrl+C.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { type ServeProcess, startServe } from './serve-helpers.js';
+import { chat, type ServeProcess, startServe } from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
 afterEach(async () => {
   await serve?.stop();
   serve = undefined;
 });
-
-async function chat(url: string, chatId: string, text: string, headers: Record<string, string> = {}) {
-  const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat`, headers });
-  const stream = await transport.sendMessages({
-    chatId,
-    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
-  return last!;
-}
 
 describe('skilltree serve', () => {
   it('serves the agent module to useChat: a streamed reply with tool parts and the skill load, restored by GET', async () => {

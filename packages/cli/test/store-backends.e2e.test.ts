@@ -3,11 +3,11 @@
  * session that the next `run` (and `chat`) resumes, and `serve` keeps its chats there. Run under
  * `.ci/with-services`, which starts throwaway servers and sets their URLs.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import { runCli } from './helpers/run-cli.js';
-import { startServe } from './serve-helpers.js';
+import { chat, startServe } from './serve-helpers.js';
 
 const local = openAIServerPerTest();
 
@@ -83,16 +83,7 @@ describe('serve on a shared store', () => {
       expect(serve.stdout()).toContain(`store redis:${store}`);
       expect(serve.stdout()).toContain('2 workers');
       const chatId = fresh('served');
-      const transport = new DefaultChatTransport<UIMessage>({ api: `${serve.url}/api/chat` });
-      const stream = await transport.sendMessages({
-        chatId,
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'I want a lamp' }] }],
-        trigger: 'submit-message',
-        messageId: undefined,
-        abortSignal: undefined,
-      });
-      let last: UIMessage | undefined;
-      for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
+      const last = await chat(serve.url, chatId, 'I want a lamp');
       expect(last?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added lamp-1. (1 search)' });
       const restored = (await (await fetch(`${serve.url}/api/chat/${chatId}`)).json()) as UIMessage[];
       expect(restored.map((m) => m.role)).toEqual(['user', 'assistant']);

@@ -20,6 +20,19 @@ export interface Prepared {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `use` with what {@link prepare} prepared, and closes it (the session store) afterwards,
+ * whatever `use` does.
+ */
+export async function withPrepared<T>(args: CliArgs, io: Io, use: (prepared: Prepared) => Promise<T>): Promise<T> {
+  const prepared = await prepare(args, io);
+  try {
+    return await use(prepared);
+  } finally {
+    await prepared.close();
+  }
+}
+
 /** Session options from the flags; `model` is a fresh instance of the picked model. */
 export function sessionOptions(args: CliArgs, model: PickedModel): SessionOptions {
   const options: SessionOptions = { model: model.create() };

@@ -10,7 +10,7 @@ import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
 import { keyVariables } from '../../kit/pick-model.js';
-import { type Prepared, prepare, sessionOptions } from '../../kit/prepare.js';
+import { type Prepared, sessionOptions, withPrepared } from '../../kit/prepare.js';
 import { createStyle, type Style } from '../../kit/print.js';
 import { openSession, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
@@ -70,13 +70,8 @@ async function save(state: ChatState, prepared: Prepared, io: Io, style: Style):
  * Runs `chat`; after each turn its cost line (tokens, cached share, estimate) goes to stderr. Resolves to the exit code: 0, or 1 when a turn failed while reading messages from
  * a pipe (interactive chats keep going after errors and exit 0).
  */
-export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
-  const prepared = await prepare(args, io);
-  try {
-    return await chat(args, io, prepared);
-  } finally {
-    await prepared.close();
-  }
+export function chatCommand(args: CliArgs, io: Io): Promise<number> {
+  return withPrepared(args, io, (prepared) => chat(args, io, prepared));
 }
 
 async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> {

@@ -6,7 +6,7 @@ import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js'
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
-import { type Prepared, prepare } from '../../kit/prepare.js';
+import { type Prepared, withPrepared } from '../../kit/prepare.js';
 import { createStyle } from '../../kit/print.js';
 import { openSession, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
@@ -22,13 +22,8 @@ async function readAll(stream: Io['stdin']): Promise<string> {
  * stderr (or, with `--json`, `{ reply, transcript, request, loadedSkills, steps, usage, estimate }`
  * and nothing on stderr). Resolves to the exit code.
  */
-export async function runCommand(args: CliArgs, io: Io): Promise<number> {
-  const prepared = await prepare(args, io);
-  try {
-    return await runTurns(args, io, prepared);
-  } finally {
-    await prepared.close();
-  }
+export function runCommand(args: CliArgs, io: Io): Promise<number> {
+  return withPrepared(args, io, (prepared) => runTurns(args, io, prepared));
 }
 
 async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared): Promise<number> {
