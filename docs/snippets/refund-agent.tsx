@@ -49,7 +49,8 @@ function Refunds({ vault }: { vault: CardVault }) {
 export const RefundAgent = ({ vault }: { vault: CardVault }) => (
   <Agent>
     <Instructions>You are a support agent.</Instructions>
-    <Skill name="refunds" description="Refund a payment">
+    {/* `tools` names the tools the skill may render, so a call of `refund` before it is shown gets a hint. */}
+    <Skill name="refunds" description="Refund a payment" tools={['verify_customer', 'refund']}>
       <Refunds vault={vault} />
     </Skill>
   </Agent>

@@ -36,6 +36,7 @@ const config: SessionConfig = {
   readToolName: 'read_skill',
   maxSteps: 20,
   toolTimeout: 60_000,
+  maxToolResultChars: 100_000,
   windowMode: 'sliding',
 };
 

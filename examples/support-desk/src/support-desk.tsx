@@ -49,19 +49,36 @@ export function SupportDesk({ db, maxTranscriptMessages = 24 }: SupportDeskProps
       </Instructions>
       <CaseStatus />
       <OrdersProvider db={orders}>
-        <Skill name="account" description="Identify the customer by email; update their address">
+        {/* Each skill declares its tools, so that a call of one before the skill is read says which skill to read. */}
+        <Skill
+          name="account"
+          description="Identify the customer by email; update their address"
+          tools={['identify_customer', 'update_address']}
+        >
           <Account />
         </Skill>
-        <Skill name="orders" description="Look up the customer's orders; cancel one that has not shipped">
+        <Skill
+          name="orders"
+          description="Look up the customer's orders; cancel one that has not shipped"
+          tools={['lookup_order', 'cancel_order']}
+        >
           <Orders />
         </Skill>
-        <Skill name="shipping" description="Track a parcel: carrier, tracking number, expected delivery">
+        <Skill
+          name="shipping"
+          description="Track a parcel: carrier, tracking number, expected delivery"
+          tools={['track_shipment']}
+        >
           <Shipping />
         </Skill>
-        <Skill name="refunds" description="Refund policy; check and issue refunds for delivered orders">
+        <Skill
+          name="refunds"
+          description="Refund policy; check and issue refunds for delivered orders"
+          tools={['check_refund', 'issue_refund']}
+        >
           <Refunds />
         </Skill>
-        <Skill name="escalation" description="Hand the case to a human with a summary">
+        <Skill name="escalation" description="Hand the case to a human with a summary" tools={['escalate_to_human']}>
           <Escalation />
         </Skill>
       </OrdersProvider>

@@ -84,7 +84,7 @@ test('the demo recovers from Unknown tool: it reads the error, reads the skill, 
   expect(cancels).toHaveLength(2);
   expect(cancels[0].isError).toBe(true);
   expect(cancels[0].content).toMatch(
-    /^Unknown tool: cancel_order\. Tools available now: read_skill, identify_customer/,
+    /^Unknown tool: cancel_order \(skill "orders" is not loaded; read it first with read_skill\)\. Tools available now: read_skill, identify_customer/,
   );
   expect(cancels[1].isError).toBeFalsy();
 

@@ -1,12 +1,21 @@
 /**
  * Reading one Agent Skills folder: its `SKILL.md` (frontmatter checked against the specification),
  * and the list of its files. Synchronous, because it runs while the agent's tree renders; cached
- * by the path and `SKILL.md`'s modification time and size.
+ * by the path and `SKILL.md`'s modification time and size. `SKILL.md` is read by the read tool's
+ * rules: a regular file inside the folder, bounded in size, opened without blocking.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FolderFile, listFolder } from './files.js';
+import {
+  type CheckedFile,
+  checkInsideSync,
+  type FolderFile,
+  formatSize,
+  listFolder,
+  RefusedPathError,
+  readCheckedSync,
+} from './files.js';
 import { parseSkillFile, type SkillFolderIssue } from './frontmatter.js';
 import { checkFrontmatter, type SkillFrontmatter } from './rules.js';
 
@@ -35,6 +44,13 @@ export interface SkillFolderInfo extends SkillFrontmatter {
   /** False when the folder holds more files than the listing walks (5,000). */
   filesComplete: boolean;
 }
+
+/**
+ * The largest `SKILL.md` read, in bytes (256 KB). Its body is the skill's instructions, in every
+ * request while the skill is loaded: the specification advises under 500 lines, and puts details
+ * in `references/` files that the skill reads when it needs them.
+ */
+export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 
 /** Options of {@link readSkillFolder}. */
 export interface ReadSkillFolderOptions {
@@ -92,7 +108,7 @@ function display(file: string): string {
 }
 
 /** The name of the folder's skill file: `SKILL.md`, or (a departure) another casing of it. */
-function findSkillFile(dir: string): string | null {
+function findSkillFile(dir: string, label: string): string | null {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -101,7 +117,13 @@ function findSkillFile(dir: string): string | null {
     if (code === 'ENOENT')
       throw new Error(`Agent Skills folder not found: ${dir} (working directory: ${process.cwd()}).`);
     if (code === 'ENOTDIR') throw new Error(`Not a folder: ${dir}. Pass the folder that holds SKILL.md.`);
-    throw error;
+    // The system's message carries the absolute path; name the folder as the caller did.
+    if (code === 'ELOOP') {
+      throw new Error(
+        `Agent Skills folder ${label} is a symlink loop (it leads back to itself). Point it at a real folder.`,
+      );
+    }
+    throw new Error(`Agent Skills folder ${label} cannot be read (${code ?? String(error)}).`);
   }
   if (names.includes('SKILL.md')) return 'SKILL.md';
   return names.find((n) => n.toLowerCase() === 'skill.md') ?? null;
@@ -110,10 +132,60 @@ function findSkillFile(dir: string): string | null {
 /** True when `dir` holds a `SKILL.md` (any casing). Never throws. */
 export function hasSkillFile(dir: string): boolean {
   try {
-    return findSkillFile(dir) !== null;
+    return findSkillFile(dir, dir) !== null;
   } catch {
     return false;
   }
+}
+
+/** A folder as the caller named it (relative stays relative), for messages. */
+export function labelOf(input: string | URL, dir: string): string {
+  if (typeof input === 'string' && !input.startsWith('file:')) {
+    return path.normalize(input).replace(/[\\/]+$/, '') || '.';
+  }
+  return display(dir);
+}
+
+/** What each rule of the read tool means for a `SKILL.md` it refuses: the rule broken, and the fix. */
+function skillFileRefusal(error: RefusedPathError): { rule: string; fix: string } {
+  switch (error.rule) {
+    case 'outside':
+      return {
+        rule: 'must be a file inside the folder (it is a symlink that leads outside it)',
+        fix: 'A folder skill reads only its own files: put the file itself in the folder instead of a link.',
+      };
+    case 'loop':
+      return { rule: 'must be a file (it is a symlink loop)', fix: 'Replace the link with the file.' };
+    case 'not-regular':
+      return { rule: `must be a regular file (it is ${error.detail})`, fix: 'Replace it with a regular file.' };
+    case 'too-large':
+      return {
+        rule: `must be at most ${formatSize(MAX_SKILL_FILE_BYTES)} (it is ${error.detail})`,
+        fix: 'Keep SKILL.md short and move the details into files such as references/, which the skill reads when it needs them.',
+      };
+    default:
+      return { rule: 'changed while it was being read', fix: 'Read the folder again.' };
+  }
+}
+
+/**
+ * A `SKILL.md` that cannot be read safely: refused in both modes (there is nothing to use in its
+ * place), as a {@link SkillFolderError} whose message names the file as the caller named the folder.
+ */
+function refuseSkillFile(error: unknown, skillFile: string, label: string, fileName: string): Error {
+  const labelFile = path.join(label, fileName);
+  if (!(error instanceof RefusedPathError))
+    return new Error(`Agent Skills folder ${label}: ${(error as Error).message}`);
+  const { rule, fix } = skillFileRefusal(error);
+  const issue: SkillFolderIssue = { field: 'SKILL.md', rule, lenient: 'the folder is left out' };
+  return new SkillFolderError(skillFile, labelFile, [issue], `${REFUSED}${labelFile}: the SKILL.md ${rule}. ${fix}`);
+}
+
+const REFUSED = 'Agent Skills folder refused: ';
+
+/** The warning for a folder whose `SKILL.md` cannot be read, when lenient `loadSkillFolders` leaves it out. */
+export function leftOutWarning(error: SkillFolderError): string {
+  return error.message.replace(REFUSED, 'Agent Skills folder left out: ');
 }
 
 interface CacheEntry {
@@ -137,14 +209,36 @@ const cache = new Map<string, CacheEntry>();
  */
 export function readSkillFolder(folder: string | URL, options: ReadSkillFolderOptions = {}): SkillFolderInfo {
   const dir = toPath(folder);
-  const fileName = findSkillFile(dir);
+  return readFolderAs(dir, labelOf(folder, dir), options);
+}
+
+/**
+ * {@link readSkillFolder} for a folder named `label` in messages (`loadSkillFolders` names each
+ * sub-folder below the folder it was given).
+ * @internal
+ */
+export function readFolderAs(dir: string, label: string, options: ReadSkillFolderOptions = {}): SkillFolderInfo {
+  const fileName = findSkillFile(dir, label);
   if (!fileName) throw new Error(`No SKILL.md in ${dir}: an Agent Skills folder holds a SKILL.md file.`);
   const skillFile = path.join(dir, fileName);
-  const stats = statSync(skillFile);
-  const stamp = `${fileName}:${stats.mtimeMs}:${stats.size}:${stats.ino}`;
+  const realPath = realpathSync(dir);
+  let checked: CheckedFile;
+  try {
+    checked = checkInsideSync(realPath, fileName, MAX_SKILL_FILE_BYTES);
+  } catch (error) {
+    throw refuseSkillFile(error, skillFile, label, fileName);
+  }
+  const { stats } = checked;
+  const stamp = `${fileName}:${checked.real}:${stats.mtimeMs}:${stats.size}:${stats.ino}`;
   let entry = cache.get(dir);
   if (!entry || entry.stamp !== stamp) {
-    entry = { stamp, info: read(dir, fileName, skillFile) };
+    let text: string;
+    try {
+      text = readCheckedSync(checked, MAX_SKILL_FILE_BYTES);
+    } catch (error) {
+      throw refuseSkillFile(error, skillFile, label, fileName);
+    }
+    entry = { stamp, info: read(dir, realPath, fileName, skillFile, text) };
     cache.set(dir, entry);
   }
   const { info } = entry;
@@ -153,20 +247,25 @@ export function readSkillFolder(folder: string | URL, options: ReadSkillFolderOp
   return info;
 }
 
-/** A JSON copy (YAML can hold values JSON cannot, such as `.inf` or a recursive alias). */
+/**
+ * A JSON copy (YAML can hold values JSON cannot, such as `.inf` or a recursive alias), without
+ * `__proto__` keys: a copy made with `Object.assign` or a deep merge would set a prototype from one.
+ */
 function jsonCopy(data: Record<string, unknown>): Record<string, unknown> {
   try {
-    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+    return JSON.parse(JSON.stringify(data), (key, value) => (key === '__proto__' ? undefined : value)) as Record<
+      string,
+      unknown
+    >;
   } catch {
     return {};
   }
 }
 
-function read(dir: string, fileName: string, skillFile: string): SkillFolderInfo {
+function read(dir: string, realPath: string, fileName: string, skillFile: string, text: string): SkillFolderInfo {
   const folderName = path.basename(dir);
-  const realPath = realpathSync(dir);
   const displayFile = display(skillFile);
-  const parsed = parseSkillFile(readFileSync(skillFile, 'utf8'));
+  const parsed = parseSkillFile(text);
   const { fields, issues: fieldIssues, notes } = checkFrontmatter(parsed.data, folderName, parsed.body);
   const issues = [...parsed.issues, ...fieldIssues];
   if (fileName !== 'SKILL.md') {

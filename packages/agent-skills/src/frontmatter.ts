@@ -38,6 +38,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * An object without a prototype, so that no key (`__proto__`, `constructor`, `prototype`) reaches
+ * anything but the object's own data: `record.__proto__ = map` stores a key here, where on a plain
+ * `{}` it would replace the prototype and lend the map's fields to every lookup.
+ */
+export function dataRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** `value` with every mapping inside it copied into a {@link dataRecord}. */
+function ownData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ownData);
+  if (!isPlainObject(value)) return value;
+  const out = dataRecord<unknown>();
+  for (const key of Object.keys(value)) out[key] = ownData(value[key]);
+  return out;
+}
+
 /** Reads a `SKILL.md`'s text. Never throws: whatever it cannot read becomes an issue. */
 export function parseSkillFile(source: string): SkillFile {
   const text = source.replace(/^\uFEFF/, '');
@@ -49,7 +67,7 @@ export function parseSkillFile(source: string): SkillFile {
       rule: 'is missing: SKILL.md must start with a "---" line, the YAML fields, and a closing "---" line',
       lenient: 'the whole file is read as the instructions',
     });
-    return { data: {}, body: trimBody(lines), issues };
+    return { data: dataRecord(), body: trimBody(lines), issues };
   }
   let close = lines.findIndex((line, index) => index > 0 && CLOSE.test(line));
   if (close === -1) {
@@ -80,7 +98,7 @@ function readYaml(lines: string[], issues: SkillFolderIssue[]): Record<string, u
   if (doc.errors.length === 0) {
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: 100 });
+      value = ownData(doc.toJS({ maxAliasCount: 100 }));
     } catch (error) {
       issues.push({
         field: 'frontmatter',
@@ -89,7 +107,7 @@ function readYaml(lines: string[], issues: SkillFolderIssue[]): Record<string, u
       });
       return readLines(lines);
     }
-    if (value === null || value === undefined) return {};
+    if (value === null || value === undefined) return dataRecord();
     if (isPlainObject(value)) return value;
     issues.push({
       field: 'frontmatter',
@@ -155,10 +173,10 @@ const BLOCK_SCALAR = /^[|>][+-]?\d?[ \t]*(?:#.*)?$/;
  * The lenient reading: each line `key: value` at column 0 is one field, its value everything after
  * the first colon. Indented lines under a key with no value are a map (`  key: value`) or a list
  * (`  - item`); under `|` or `>` they are the lines of a text; under any other value they continue it.
- * Later keys win over earlier ones.
+ * Later keys win over earlier ones. Every key is the record's own (see {@link dataRecord}).
  */
 export function readLines(lines: string[]): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
+  const data = dataRecord<unknown>();
   let key: string | null = null;
   let mode: 'scalar' | 'block-literal' | 'block-folded' | 'open' = 'scalar';
   let parts: string[] = [];
@@ -208,7 +226,7 @@ export function readLines(lines: string[]): Record<string, unknown> {
       }
       const entry = /^\s+([^\s:#][^:]*?)\s*:(?:\s+(.*)|\s*)$/.exec(line);
       if (entry && !list) {
-        map ??= {};
+        map ??= dataRecord<string>();
         map[entry[1]] = unquote(entry[2] ?? '');
         continue;
       }

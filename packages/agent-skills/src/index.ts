@@ -6,6 +6,7 @@
  */
 export type { FolderFile } from './files.js';
 export {
+  MAX_SKILL_FILE_BYTES,
   type ReadSkillFolderOptions,
   readSkillFolder,
   SkillFolderError,

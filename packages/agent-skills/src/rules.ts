@@ -19,7 +19,10 @@ export interface SkillFrontmatter {
    * name skilltree accepts (`^[a-zA-Z0-9_-]{1,64}$`), the folder name (cleaned the same way).
    */
   name: string;
-  /** The catalog line: the frontmatter's `description` with runs of whitespace made one space. */
+  /**
+   * The catalog line: the frontmatter's `description` with runs of whitespace made one space, and,
+   * in lenient mode, cut to 1,024 characters (its last one `…`) when it is longer.
+   */
   description: string;
   license?: string;
   compatibility?: string;
@@ -146,10 +149,12 @@ export function checkFrontmatter(
     if (description === '') issue('description', 'must not be empty', '');
     const n = length(description);
     if (n > LIMITS.description) {
+      // Every request's catalog carries the description: a folder does not get to make it longer.
+      description = `${[...description].slice(0, LIMITS.description - 1).join('')}…`;
       issue(
         'description',
         `must be at most ${fmt.format(LIMITS.description)} characters (got ${fmt.format(n)})`,
-        'used as written',
+        `cut to ${fmt.format(LIMITS.description)} characters, the last one "…"`,
       );
     }
   }
@@ -205,7 +210,10 @@ export function checkFrontmatter(
       issue('metadata', `must be a map of string keys to string values (got ${describe(raw)})`, 'ignored');
     } else {
       for (const [key, value] of Object.entries(raw)) {
-        if (typeof value === 'string') metadata[key] = value;
+        if (key === '__proto__') {
+          // Assigning it would replace the map's prototype, not add a key.
+          issue(`metadata.${key}`, 'is not a key skilltree accepts', 'ignored');
+        } else if (typeof value === 'string') metadata[key] = value;
         else if (isScalar(value)) {
           metadata[key] = String(value);
           issue(`metadata.${key}`, `must be a string (got ${describe(value)}; quote it)`, 'read as text');

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { contains, RefusedPathError, resolveInside } from './files.js';
+import { checkRegular, contains, RefusedPathError, resolveInside } from './files.js';
 
 /** The `scripts` option: how a folder skill may run the scripts in its `scripts/` folder. */
 export interface ScriptsOptions {
@@ -166,7 +166,7 @@ export async function runScript(
   if (!contains(scriptsDir, real)) {
     throw new RefusedPathError(`Refused: "${display}" is not in scripts/. Only the folder's scripts/ can be run.`);
   }
-  if (!(await stat(real)).isFile()) throw new RefusedPathError(`Refused: "${display}" is not a file.`);
+  checkRegular(await stat(real), display);
   const ext = path.extname(real).toLowerCase();
   const interpreter = options.interpreters[ext];
   if (!interpreter) {

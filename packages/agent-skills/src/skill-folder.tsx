@@ -6,10 +6,18 @@
  */
 
 import { stat } from 'node:fs/promises';
-import { Instructions, Skill, Text, Tool, useSession } from '@skilltree/core';
+import { Instructions, Skill, Text, Tool, truncationNote, useSession } from '@skilltree/core';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
-import { formatSize, listDirectory, listFolder, RefusedPathError, readTextWindow, resolveInside } from './files.js';
+import {
+  checkRegular,
+  formatSize,
+  listDirectory,
+  listFolder,
+  RefusedPathError,
+  readTextWindow,
+  resolveInside,
+} from './files.js';
 import { readSkillFolder, type SkillFolderInfo } from './folder.js';
 import { folderToolName } from './names.js';
 import { type ResolvedScripts, resolveScripts, runScript, type ScriptsOptions } from './scripts.js';
@@ -114,6 +122,8 @@ export function SkillFolder(props: SkillFolderProps): ReactNode {
     }),
     [name, scripts],
   );
+  // Declared for Unknown tool hints: a call of the read tool before the skill was read names it.
+  const declared = useMemo(() => (tools.run ? [tools.read, tools.run] : [tools.read]), [tools]);
   const extraKey = (props.extraWarnings ?? []).join('\n');
   const warnings = useMemo(
     () => (extraKey === '' ? info.warnings : [...info.warnings, ...extraKey.split('\n')]),
@@ -153,7 +163,12 @@ export function SkillFolder(props: SkillFolderProps): ReactNode {
   }, [info, warnings, strict, tools, scripts]);
 
   return (
-    <Skill name={name} description={info.description} meta={meta as unknown as Record<string, unknown>}>
+    <Skill
+      name={name}
+      description={info.description}
+      meta={meta as unknown as Record<string, unknown>}
+      tools={declared}
+    >
       <FolderBody
         info={info}
         skillName={name}
@@ -198,6 +213,9 @@ const runInput = z.object({
 
 const fmt = new Intl.NumberFormat('en-US');
 
+/** Characters a read leaves for its note under the session's cap on a tool result. */
+const NOTE_ROOM = 1000;
+
 /** The skill while loaded: instructions, the file list, the tools. Unmounting it kills running scripts. */
 function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBytes, maxReadLines }: BodyProps) {
   // A fresh listing each time the skill loads: the folder may have changed since the catalog was read.
@@ -236,16 +254,19 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
     lines.push(`The scripts in scripts/ cannot be run here; read them with ${tools.read} if their code helps.`);
   }
 
-  const read = async (input: z.infer<typeof readInput>) => {
+  const read = async (input: z.infer<typeof readInput>, maxResultChars: number) => {
     const { real, display } = await resolveInside(info.realPath, input.path);
     const stats = await stat(real);
     if (stats.isDirectory()) {
       const entries = await listDirectory(info.realPath, real, Math.max(maxListedFiles, 500));
       return entries.length > 0 ? `Files in ${display}/:\n${entries.join('\n')}` : `${display}/ holds no files.`;
     }
-    if (!stats.isFile()) throw new RefusedPathError(`Refused: "${display}" is not a regular file.`);
+    checkRegular(stats, display);
     const limit = Math.min(input.limit ?? maxReadLines, maxReadLines);
-    const window = await readTextWindow(real, { offset: input.offset ?? 1, limit, maxBytes: maxReadBytes });
+    // A part fits the session's cap on a tool result with room for its note, so the session never
+    // cuts it (and its "read the rest" note) again: a UTF-8 byte is at most one character.
+    const maxBytes = Math.max(1, Math.min(maxReadBytes, maxResultChars - NOTE_ROOM));
+    const window = await readTextWindow({ real, display, stats }, { offset: input.offset ?? 1, limit, maxBytes });
     if (window.kind === 'binary') {
       throw new RefusedPathError(
         `Refused: "${display}" is a binary file (${formatSize(window.size)}); ${tools.read} reads text files only.`,
@@ -263,10 +284,14 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
         ? ''
         : ` Call ${tools.read} with {"path": ${JSON.stringify(display)}, "offset": ${window.next}} to read the rest.`;
     const note = window.cutLine
-      ? `[…truncated: line ${window.last} is longer than ${fmt.format(maxReadBytes)} bytes; its start is shown.${
-          window.next === null ? ' It is the last line.' : rest
-        }]`
-      : `[…truncated: lines ${window.first}–${window.last} of "${display}" (${formatSize(window.size)}) are shown.${rest}]`;
+      ? truncationNote(
+          `line ${window.last} is longer than ${fmt.format(maxBytes)} bytes; its start is shown.${
+            window.next === null ? ' It is the last line.' : rest
+          }`,
+        )
+      : truncationNote(
+          `lines ${window.first}–${window.last} of "${display}" (${formatSize(window.size)}) are shown.${rest}`,
+        );
     return `${window.text}\n${note}`;
   };
 
@@ -288,7 +313,7 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
         name={tools.read}
         description={`Read a file of the "${skillName}" skill's folder (text only). The path is relative to the folder, e.g. "references/REFERENCE.md"; a folder path lists its files. Long files come in parts: pass offset (1-based line) to read on.`}
         input={readInput}
-        run={read}
+        run={(input, ctx) => read(input, ctx.maxResultChars)}
         meta={{ kind: 'agent-skill-read', folder: info.path }}
       />
       {scripts && tools.run && (

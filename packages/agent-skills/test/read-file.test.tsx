@@ -248,6 +248,17 @@ describe('large files come in parts', () => {
     expect(capped.content.split('\n[…')[0].split('\n')).toHaveLength(3);
   });
 
+  test("a part fits the session's maxToolResultChars, so the session never cuts its note away", async () => {
+    const session = mount(<SkillFolder path={dir} />, { maxToolResultChars: 5_000 });
+    await session.readSkill('pdf-forms');
+    const result = await call(session, 'pdf-forms_read_file', { path: 'references/big.md' });
+    expect(result.content.length).toBeLessThanOrEqual(5_000);
+    const [text, note] = result.content.split('\n[…truncated: ');
+    expect(big.startsWith(`${text}\n`)).toBe(true);
+    expect(note).toMatch(/ to read the rest\.\]$/);
+    expect(result.content).not.toContain('(maxToolResultChars)');
+  });
+
   test('one line longer than the cap is cut, and the note says so', async () => {
     const one = path.join(tempDir(), 'minified');
     mkdirSync(one);

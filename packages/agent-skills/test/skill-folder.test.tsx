@@ -64,6 +64,16 @@ describe('the catalog and the loaded skill', () => {
     expect(result.content).toMatch(/^Unknown tool: pdf-forms_read_file \(skill "pdf-forms" is not loaded/);
   });
 
+  test("a call of the folder's tools before the skill was ever read says to read the skill first", async () => {
+    const session = mount(<SkillFolder path={pdf} scripts />);
+    for (const tool of ['pdf-forms_read_file', 'pdf-forms_run_script']) {
+      const result = await call(session, tool, {});
+      expect(result.content).toMatch(
+        new RegExp(`^Unknown tool: ${tool} \\(skill "pdf-forms" is not loaded; read it first with read_skill\\)`),
+      );
+    }
+  });
+
   test('a frontmatter description over several lines is one catalog line', () => {
     const session = mount(<SkillFolder path={fixture('yaml', 'folded-description')} />);
     expect(session.request().system).toContain('- folded-description — Fold these lines into one.');

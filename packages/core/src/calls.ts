@@ -17,7 +17,7 @@ import {
   withChanges,
 } from './state.js';
 import { sanitizeText } from './text.js';
-import { decodeInput, runTool, type ToolOutcome } from './tool-call.js';
+import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 import type { ToolCall, ToolMessage } from './types.js';
 
 /** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
@@ -35,6 +35,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
             session: state.runtime.session,
             signal,
             timeout: config(state).toolTimeout,
+            maxResultChars: config(state).maxToolResultChars,
             skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
           });
   } catch (error) {
@@ -42,6 +43,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true };
   }
   let { content, isError } = outcome;
+  content = cutResult(content, config(state).maxToolResultChars);
   if (!fatal) {
     try {
       await settle(state);
@@ -111,21 +113,45 @@ function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEn
   return unknownTool(state, snap, name);
 }
 
-/** `Unknown tool: x (…hint…). Tools available now: …` */
+/**
+ * `Unknown tool: x (…hint…). Tools available now: …`. The hint names the skill the tool belongs to
+ * when the session can know it: a skill that rendered it before (in any earlier mount), or one that
+ * declares it in its `tools` prop. A tool of an unloaded skill says to read that skill; one of a
+ * loaded skill that does not render it now says it is not available right now there. Else a close
+ * name ("did you mean"), else, while some skill is not loaded, that reading one may offer it.
+ */
 export function unknownTool(state: SessionState, snap: TreeSnapshot, name: string): string {
   const read = config(state).readToolName;
   const available = [...(snap.skills.length > 0 ? [read] : []), ...snap.toolsByName.keys()];
   let hint = '';
-  const owner = state.toolHistory.get(name);
-  if (owner && !state.loaded.includes(owner)) {
-    hint = ` (skill "${owner}" is not loaded; read it first with ${read})`;
-  } else if (owner) {
-    hint = ` (skill "${owner}" is loaded but does not offer it right now)`;
-  } else {
-    const close = closest(name, available);
-    if (close) hint = ` (did you mean "${close}"?)`;
+  const owners = ownersOf(state, snap, name);
+  const loadedOwner = owners.find((owner) => state.loaded.includes(owner));
+  const close = closest(name, available);
+  if (loadedOwner) {
+    hint = ` (not available right now in skill "${loadedOwner}")`;
+  } else if (owners.length > 0) {
+    hint = ` (skill "${owners[0]}" is not loaded; read it first with ${read})`;
+  } else if (close) {
+    hint = ` (did you mean "${close}"?)`;
+  } else if (snap.skills.some((skill) => !state.loaded.includes(skill.name))) {
+    hint = ` (not offered right now; if a skill that is not loaded offers it, read that skill first with ${read})`;
   }
   return `Unknown tool: ${name}${hint}. Tools available now: ${available.join(', ') || 'none'}.`;
+}
+
+/**
+ * The skills in the catalog that `name` belongs to: the one that rendered it last (in any earlier
+ * mount), then those that declare it in `<Skill tools>`, in tree order.
+ */
+function ownersOf(state: SessionState, snap: TreeSnapshot, name: string): string[] {
+  const owners: string[] = [];
+  const seen = state.toolHistory.get(name);
+  if (seen && snap.skillsByName.has(seen)) owners.push(seen);
+  for (const skill of snap.skills) {
+    const declared: unknown = skill.node.props.tools;
+    if (skill.name !== seen && Array.isArray(declared) && declared.includes(name)) owners.push(skill.name);
+  }
+  return owners;
 }
 
 /** The closest name within edit distance 2, for "did you mean" hints. */

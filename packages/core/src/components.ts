@@ -59,8 +59,13 @@ export interface ToolContext {
   skill: SkillInfo | null;
   /** Aborted when the call times out or the turn is aborted. */
   signal: AbortSignal;
-  /** The id of the tool call, as the model sent it. */
+  /** The id of the tool call: the model's own when it is safe and unused, else one the session made. */
   toolCallId: string;
+  /**
+   * The most characters the result may have (the session's `maxToolResultChars`): a longer one is
+   * cut, with a note. A tool that can return its output in parts sizes a part by it.
+   */
+  maxResultChars: number;
 }
 
 /** Anything with a zod-compatible `safeParse`; zod 4 schemas (classic and mini) qualify. */
@@ -103,6 +108,14 @@ export interface SkillProps {
   children?: ReactNode;
   /** JSON-safe facts for inspectors (the playground shows them), e.g. a folder skill's files. Never sent to the model. */
   meta?: Record<string, unknown>;
+  /**
+   * Names of the tools this skill may render, for `Unknown tool` hints only: before the skill was
+   * ever read, or while a conditional tool of it is not rendered, the tree cannot know that the
+   * name is this skill's. A call of one then reads `(skill "x" is not loaded; read it first with
+   * read_skill)` or `(not available right now in skill "x")`. Never sent to the model and never
+   * enforced: the rendered `<Tool>`s are what the skill offers.
+   */
+  tools?: readonly string[];
 }
 
 function useRuntime(hook: string): Runtime {
@@ -115,7 +128,7 @@ function useRuntime(hook: string): Runtime {
  * A skill: always listed in the catalog; its children mount when the model reads it and unmount
  * when newer reads push it out of the loaded set.
  */
-export const Skill = markInternal(function Skill({ name, description, children, meta }: SkillProps) {
+export const Skill = markInternal(function Skill({ name, description, children, meta, tools }: SkillProps) {
   const runtime = useRuntime('<Skill>');
   if (typeof name !== 'string' || name.trim() === '') {
     throw new Error(
@@ -143,7 +156,7 @@ export const Skill = markInternal(function Skill({ name, description, children, 
             createElement(Suspense, { fallback: createElement(Suspended, { name, runtime }) }, children),
           ),
         );
-  return createElement('skilltree-skill', { name, description, meta }, body);
+  return createElement('skilltree-skill', { name, description, meta, tools }, body);
 });
 
 /** The fallback of a skill's (or, with `name: null`, the agent's) Suspense boundary: tells the session it waits. */

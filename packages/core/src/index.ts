@@ -59,7 +59,9 @@ export {
 } from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
+export { cutResult, truncationNote } from './tool-call.js';
 export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './tool-name.js';
+export { isSafeToolCallId } from './transcript.js';
 export type {
   AssistantMessage,
   ContextPlacement,

@@ -7,19 +7,29 @@
 import { executeCall, recordResult } from './calls.js';
 import { abortError, addUsage, callModel } from './model-call.js';
 import { buildRequest } from './request.js';
-import { config, drainTurn, emit, pushMessage, render, type SessionState, settle, sync, withChanges } from './state.js';
+import {
+  config,
+  drainTurn,
+  emit,
+  pushMessage,
+  render,
+  type SessionState,
+  settle,
+  sync,
+  warn,
+  withChanges,
+} from './state.js';
 import { sanitizeText } from './text.js';
-import { transcriptLength, uniqueCallId } from './transcript.js';
+import { repairCalls, transcriptLength } from './transcript.js';
 import type { AssistantMessage, Model, SessionEvent, ToolCall, Turn } from './types.js';
 
-/** Tool calls with ids unique in the transcript (a model's own ids are kept when they are). */
+/** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
-  const taken = new Set<string>();
-  return calls.map((call) => {
-    const id = uniqueCallId(state.transcript, call.id, taken);
-    taken.add(id);
-    return { id, name: String(call.name), input: call.input };
-  });
+  const repaired = repairCalls(state.transcript, calls);
+  for (const { index, reason } of repaired.dropped) {
+    warn(state, `The model sent a tool call that was dropped (toolCalls[${index}]: ${reason}).`, 'skilltree');
+  }
+  return repaired.calls;
 }
 
 /** Runs one turn. The caller owns `signal`; aborting it (or returning from the generator) ends the turn. */

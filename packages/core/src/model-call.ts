@@ -1,10 +1,11 @@
 /**
  * One model call: `stream` when the model has it (text arrives as it is produced), else `generate`.
  * Either way the call gives up as soon as the turn is aborted, even if the model ignores the signal.
+ * What a model reports is checked where it enters: usage is made numbers a sum can trust.
  */
 import { drainTurn, emit, type SessionState } from './state.js';
 import { wellFormed } from './text.js';
-import type { Model, ModelRequest, ModelResponse, SessionEvent, ToolCall, Usage } from './types.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
 
 /** The error a turn ends with when its signal aborts. */
 export function abortError(signal: AbortSignal): Error {
@@ -53,7 +54,11 @@ export async function* callModel(
     }
     const text = typeof response.text === 'string' ? wellFormed(response.text) : '';
     if (text) emit(state, { type: 'text-delta', text });
-    return { text, toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [], usage: response.usage };
+    return {
+      text,
+      toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [],
+      usage: cleanUsage(response.usage),
+    };
   }
   let text = '';
   const toolCalls: ToolCall[] = [];
@@ -63,8 +68,11 @@ export async function* callModel(
     for (;;) {
       const next = await raceAbort(parts.next(), signal);
       if (next.done) break;
-      const part = next.value;
+      const part = next.value as ModelStreamPart | null;
+      // A part that is not one (null, a string) carries nothing: skip it rather than fail the turn.
+      if (part === null || typeof part !== 'object') continue;
       if (part.type === 'text-delta') {
+        if (typeof part.text !== 'string') continue;
         const delta = wellFormed(part.text);
         text += delta;
         emit(state, { type: 'text-delta', text: delta });
@@ -79,13 +87,42 @@ export async function* callModel(
     void parts.return?.()?.catch?.(() => {});
     throw error;
   }
-  return { text: wellFormed(text), toolCalls, usage };
+  return { text: wellFormed(text), toolCalls, usage: cleanUsage(usage) };
+}
+
+/** The fields of {@link Usage}: any other key a model reports is left out. */
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+
+/** A count that has reached the largest integer a number holds exactly stays there. */
+function clamp(n: number): number {
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
 
 /**
- * `total` plus `more`, key by key: a field stays absent when neither has it, and a value that is
- * not a finite number is not added. How turns sum their model calls, and how the CLI and the
- * playground sum a turn's `step-finish` usage.
+ * Usage as a model (or a snapshot) reports it, made safe to sum and to price: only the known
+ * fields, each a finite number of at least 0 (others are left out), at most
+ * `Number.MAX_SAFE_INTEGER`. Undefined when no field is left. The one check for usage from outside:
+ * model responses and restored snapshots both pass through it.
+ */
+export function cleanUsage(raw: unknown): Usage | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const out: Usage = {};
+  let any = false;
+  // The model's own key order (own keys only: nothing inherited counts).
+  for (const key of Object.keys(raw) as (keyof Usage)[]) {
+    if (!USAGE_KEYS.includes(key)) continue;
+    const value = (raw as Record<string, unknown>)[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) continue;
+    out[key] = clamp(value);
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+/**
+ * `total` plus `more` (both clean, see {@link cleanUsage}), key by key, clamped at
+ * `Number.MAX_SAFE_INTEGER`: a field stays absent when neither has it. How turns sum their model
+ * calls, and how the CLI and the playground sum a turn's `step-finish` usage.
  *
  * @example
  * addUsage({ inputTokens: 10 }, { inputTokens: 5, outputTokens: 2 }); // { inputTokens: 15, outputTokens: 2 }
@@ -95,7 +132,7 @@ export function addUsage(total: Usage | undefined, more: Usage | undefined): Usa
   const out: Usage = { ...total };
   for (const key of Object.keys(more) as (keyof Usage)[]) {
     const value = more[key];
-    if (typeof value === 'number' && Number.isFinite(value)) out[key] = (out[key] ?? 0) + value;
+    if (value !== undefined) out[key] = clamp((out[key] ?? 0) + value);
   }
   return out;
 }

@@ -29,7 +29,7 @@ import {
   warn,
 } from './state.js';
 import { type AgentStoreDef, newGeneration, storeOf, storeStates } from './store.js';
-import { freshCallId, uniqueCallId } from './transcript.js';
+import { freshCallId, repairCalls } from './transcript.js';
 import type {
   AssistantMessage,
   Message,
@@ -204,17 +204,18 @@ export class Session implements SessionHandle {
     return executeCall(this.#state, call, opts.signal);
   }
 
-  /** Appends an assistant message (e.g. a scripted tool call in a test), with tool call ids made unique. */
+  /**
+   * Appends an assistant message (e.g. a scripted tool call in a test), with tool call ids made
+   * unique and safe, as a model's are. Throws for an entry that is not a tool call with a name.
+   */
   addAssistantMessage(message: Omit<AssistantMessage, 'role'>): AssistantMessage {
     assertLive(this.#state);
-    const taken = new Set<string>();
-    const toolCalls = message.toolCalls?.map((call) => {
-      const id = uniqueCallId(this.#state.transcript, call.id, taken);
-      taken.add(id);
-      return { ...call, id };
-    });
+    const { calls: toolCalls, dropped } = repairCalls(this.#state.transcript, message.toolCalls);
+    if (dropped.length > 0) {
+      throw new Error(`addAssistantMessage: toolCalls[${dropped[0].index}] cannot be recorded: ${dropped[0].reason}.`);
+    }
     const out: AssistantMessage = { role: 'assistant', content: message.content ?? '' };
-    if (toolCalls && toolCalls.length > 0) out.toolCalls = toolCalls;
+    if (toolCalls.length > 0) out.toolCalls = toolCalls;
     pushMessage(this.#state, out);
     return out;
   }

@@ -4,11 +4,12 @@
  */
 import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
+import { cleanUsage } from './model-call.js';
 import { checkSkills } from './skills.js';
 import { config, notifySkills, pendingChanges, recordMount, type SessionState, sections, tree, warn } from './state.js';
 import { storeStates } from './store.js';
 import { unansweredCalls } from './transcript.js';
-import type { Message, SessionSnapshot, Usage } from './types.js';
+import type { Message, SessionSnapshot } from './types.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
@@ -131,14 +132,9 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (start > 0) out.transcriptStart = start;
   if (last > 0) out.lastCallNumber = last;
   if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
-  const usage = d.usage as Record<string, unknown> | undefined;
-  if (usage && typeof usage === 'object') {
-    const clean: Usage = {};
-    for (const key of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
-      if (typeof usage[key] === 'number' && Number.isFinite(usage[key])) clean[key] = usage[key] as number;
-    }
-    out.usage = clean;
-  }
+  // The same check as a model's usage: a snapshot's JSON is as much outside input as a response.
+  const usage = cleanUsage(d.usage);
+  if (usage) out.usage = usage;
   return out;
 }
 

@@ -69,6 +69,7 @@ const DEFAULTS = {
   contextLineLimit: 200,
   maxSteps: 20,
   toolTimeout: 60_000,
+  maxToolResultChars: 100_000,
   readToolName: 'read_skill',
 };
 
@@ -326,6 +327,7 @@ export function config(state: SessionState): SessionConfig {
     readToolName: (o.readToolName ?? props.readToolName) || DEFAULTS.readToolName,
     maxSteps: positive(o.maxSteps, DEFAULTS.maxSteps),
     toolTimeout: positive(o.toolTimeout, DEFAULTS.toolTimeout),
+    maxToolResultChars: positive(o.maxToolResultChars, DEFAULTS.maxToolResultChars),
     maxTranscriptTokens: positive(o.maxTranscriptTokens ?? props.maxTranscriptTokens, Number.NaN) || undefined,
     windowMode: (o.windowMode ?? props.windowMode) === 'stable' ? 'stable' : 'sliding',
   };

@@ -1,6 +1,7 @@
 /**
  * Running one `<Tool>` call: validate the input, run with a timeout and an abort signal, and turn
  * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
+ * Every result is held to the session's size cap by one rule, {@link cutResult}.
  */
 import type { SessionHandle, SkillInfo } from './runtime.js';
 import type { ToolEntry } from './serialize.js';
@@ -16,6 +17,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Default timeout; a tool's own `timeout` prop wins. */
   timeout: number;
+  /** The session's `maxToolResultChars`, for `ctx.maxResultChars`. */
+  maxResultChars: number;
   skillInfo(name: string): SkillInfo;
 }
 
@@ -54,6 +57,32 @@ function unserialisable(value: unknown, path = 'the result', seen = new Set<obje
   }
   seen.delete(value);
   return null;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The note a cut tool result ends with: `[…truncated: <what was cut, and how to read on>]`. Tools
+ * that return long output in parts (the folder read tool) end their parts with the same note.
+ */
+export function truncationNote(detail: string): string {
+  return `[…truncated: ${detail}]`;
+}
+
+/**
+ * `text` when it has at most `maxChars` characters; else its start, cut at a line end when one is
+ * near (never inside a character), then a {@link truncationNote} that says how much was cut.
+ */
+export function cutResult(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let keep = maxChars;
+  const newline = text.lastIndexOf('\n', keep);
+  if (newline > 0 && newline >= keep - 1000) keep = newline;
+  else if (/[\uD800-\uDBFF]/.test(text[keep - 1] ?? '')) keep--;
+  const cut = text.length - keep;
+  return `${text.slice(0, keep)}\n${truncationNote(
+    `${count.format(cut)} of ${count.format(text.length)} characters were cut; a tool result carries at most ${count.format(maxChars)} (maxToolResultChars).`,
+  )}`;
 }
 
 /** Turns a tool's return value into message text, or throws saying why it cannot. */
@@ -124,6 +153,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
       skill: tool.skill ? options.skillInfo(tool.skill) : null,
       signal: controller.signal,
       toolCallId: call.id,
+      maxResultChars: options.maxResultChars,
     };
     // Called synchronously so that setters it calls before its first await commit with this call.
     const pending = Promise.resolve(props.run(parsed.input, ctx));

@@ -51,12 +51,60 @@ export function freshCallId(t: Transcript): string {
   return id;
 }
 
-/** `id` when it is a non-empty string not used before in this transcript (or in `taken`), else a fresh one. */
+/**
+ * The tool-call ids a transcript keeps: 1 to 64 letters, digits, `_` or `-`. Anthropic refuses a
+ * request whose `tool_use` ids do not match, and other providers' ids (`call_…`, `toolu_…`) do.
+ */
+const SAFE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * True when `id` is a tool-call id every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`). Core replaces
+ * any other id a model sends with a fresh one; adapters use the same rule for the ids they keep.
+ */
+export function isSafeToolCallId(id: unknown): id is string {
+  return typeof id === 'string' && SAFE_CALL_ID.test(id);
+}
+
+/** `id` when it is a safe id (see {@link isSafeToolCallId}) not used before in this transcript (or in `taken`), else a fresh one. */
 export function uniqueCallId(t: Transcript, id: unknown, taken?: Set<string>): string {
-  if (typeof id === 'string' && id !== '' && !t.callIds.has(id) && !taken?.has(id)) return id;
+  if (isSafeToolCallId(id) && !t.callIds.has(id) && !taken?.has(id)) return id;
   let fresh = freshCallId(t);
   while (taken?.has(fresh)) fresh = freshCallId(t);
   return fresh;
+}
+
+/** A tool call a model sent that could not be kept, and why (for a warning). */
+export interface DroppedCall {
+  index: number;
+  reason: string;
+}
+
+/**
+ * The tool calls a model sent, repaired before they reach the transcript: an entry that is not a
+ * call (`null`, a string) or has no name is dropped (there is nothing to answer: no tool to name in
+ * the result), and every id that is missing, unsafe or already used is replaced by a fresh `call_N`.
+ * A call's name and input are kept as sent; a name no tool has is answered with `Unknown tool`.
+ */
+export function repairCalls(t: Transcript, raw: unknown): { calls: ToolCall[]; dropped: DroppedCall[] } {
+  const calls: ToolCall[] = [];
+  const dropped: DroppedCall[] = [];
+  const taken = new Set<string>();
+  (Array.isArray(raw) ? raw : []).forEach((entry: unknown, index) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      const what = entry === null ? 'null' : Array.isArray(entry) ? 'a list' : `a ${typeof entry}`;
+      dropped.push({ index, reason: `it is ${what}, not a tool call` });
+      return;
+    }
+    const call = entry as Partial<Record<keyof ToolCall, unknown>>;
+    if (typeof call.name !== 'string' || call.name.trim() === '') {
+      dropped.push({ index, reason: 'it has no tool name' });
+      return;
+    }
+    const id = uniqueCallId(t, call.id, taken);
+    taken.add(id);
+    calls.push({ id, name: call.name, input: call.input });
+  });
+  return { calls, dropped };
 }
 
 /** The request window by `rules` (see `chooseWindow`); `previousStart` is an index in the whole transcript. */

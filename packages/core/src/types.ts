@@ -3,7 +3,11 @@
  * Adapters in `@skilltree/models` translate these to and from each provider's wire format.
  */
 
-/** A tool call the model made, as it appears in an assistant message. */
+/**
+ * A tool call the model made, as it appears in an assistant message. A session records a model's
+ * calls repaired: an entry that is not a call (`null`) or has no name is dropped with a warning,
+ * and an id that is missing, used before, or not 1–64 letters, digits, `_` or `-` is replaced.
+ */
 export interface ToolCall {
   /** Provider-assigned (or scripted) id; the matching tool message carries it as `toolCallId`. */
   id: string;
@@ -144,6 +148,14 @@ export interface SessionOptions extends LifecycleOptions {
    */
   toolTimeout?: number;
   /**
+   * The most characters one tool result carries (every tool: your own, MCP tools, folder skills'
+   * read tool, and refusals). A longer result is cut, and ends with a note that says how many
+   * characters were left out, so a tool that returns a whole database dump costs the window only
+   * this much. Tools see it as `ctx.maxResultChars` to return long output in parts instead. Default
+   * 100 000 (about 25 000 tokens).
+   */
+  maxToolResultChars?: number;
+  /**
    * Counts tokens for `maxTranscriptTokens`. Default: an estimate (4 characters per token). For an
    * exact count with OpenAI models, pass `openaiTokenizer()` from `@skilltree/models/tokenizer`.
    */
@@ -232,6 +244,8 @@ export interface SessionConfig {
   readToolName: string;
   maxSteps: number;
   toolTimeout: number;
+  /** The most characters one tool result carries; see `SessionOptions.maxToolResultChars`. */
+  maxToolResultChars: number;
   /** Undefined when there is no token budget. */
   maxTranscriptTokens?: number;
   windowMode: 'sliding' | 'stable';

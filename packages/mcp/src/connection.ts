@@ -15,6 +15,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionHandle } from '@skilltree/core';
+import { formatBytes } from './result.js';
 
 /** Where a server is: a command to spawn, a Streamable HTTP endpoint, or a transport you make. */
 export type ServerSpec =
@@ -58,6 +59,13 @@ export interface ConnectionOptions {
 }
 
 const CLIENT_INFO = { name: 'skilltree', version: '0.1.0' };
+
+/**
+ * What the SDK's stdio transport reports when a message from the server is larger than its read
+ * buffer (10 MB by default): it drops the message and closes the connection, which would otherwise
+ * read as "the server process exited".
+ */
+const OVERSIZE = /exceeded maximum size of (\d+) bytes/;
 /** How long a connection that rendering started may wait for the effect that retains it. */
 const ORPHAN_LIMIT = 60_000;
 const ORPHAN_CHECK = 500;
@@ -104,6 +112,8 @@ export class McpConnection {
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #orphanTimer: ReturnType<typeof setInterval> | undefined;
   #stderr = '';
+  /** The SDK's size limit, once a message from the server went over it. */
+  #oversize: number | null = null;
   #relisting: Promise<void> | null = null;
   #relistAgain = false;
   readonly #created = Date.now();
@@ -226,7 +236,10 @@ export class McpConnection {
       const client = new Client(CLIENT_INFO, { capabilities: {} });
       this.#client = client;
       client.onclose = () => this.#onClosed();
-      client.onerror = () => {};
+      client.onerror = (error) => {
+        const over = OVERSIZE.exec(errorText(error));
+        if (over) this.#oversize = Number(over[1]);
+      };
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#relist());
       const transport = await this.#makeTransport();
       this.#transport = transport;
@@ -315,9 +328,11 @@ export class McpConnection {
     // The server went away on its own (the process exited, the connection dropped).
     this.#closing = true;
     const reason =
-      this.#options.spec.kind === 'stdio'
-        ? this.#withStderr('the server process exited')
-        : this.#withStderr('the server closed the connection');
+      this.#oversize !== null
+        ? `a message from the server was larger than ${formatBytes(this.#oversize)}, the most the MCP SDK reads at once, so the connection was closed`
+        : this.#options.spec.kind === 'stdio'
+          ? this.#withStderr('the server process exited')
+          : this.#withStderr('the server closed the connection');
     this.#set({ status: 'closed', error: reason, pid: undefined });
     this.#warn(`MCP server "${this.label}" is gone: ${reason}`);
     void this.#shutdown();
@@ -340,6 +355,11 @@ export class McpConnection {
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      if (this.#oversize !== null) {
+        throw new Error(
+          `MCP server "${this.label}": the result was larger than ${formatBytes(this.#oversize)}, the most the MCP SDK reads in one message, so the connection was closed. Ask the tool for less (a narrower query, a smaller page).`,
+        );
+      }
       // The SDK reports the transport's close before it fails the pending calls.
       if (this.#state.status !== 'connected') {
         throw new Error(`MCP server "${this.label}" is gone: ${this.#state.error ?? 'connection closed'}.`);

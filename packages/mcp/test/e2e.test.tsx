@@ -132,14 +132,45 @@ describe('an SDK server over stdio', () => {
     expect(textOf(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
   });
 
+  test("a result over the SDK's 10 MB limit says so (not that the server exited), and the session goes on", async () => {
+    const session = track(agentWith(<McpTools name="fixture" command={node} args={[fixture]} />));
+    await read(session);
+    const huge = await call(session, 'huge', { megabytes: 11 });
+    expect(huge.isError).toBe(true);
+    expect(huge.content.split('\n')[0]).toBe(
+      'Tool "huge" failed: MCP server "fixture": the result was larger than 10.0 MB, the most the MCP SDK reads in one message, so the connection was closed. Ask the tool for less (a narrower query, a smaller page).',
+    );
+    expect(huge.content).not.toContain('exited');
+    const next = await call(session, 'echo', { message: 'still there?' });
+    expect(next.content.split('\n')[0]).toBe(
+      'Tool "echo" failed: MCP server "fixture" is gone: a message from the server was larger than 10.0 MB, the most the MCP SDK reads at once, so the connection was closed.',
+    );
+    // Reading the skill again starts the server anew.
+    await call(session, 'read_skill', { name: 'other' });
+    await read(session);
+    expect(textOf(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
+  });
+
+  test("an MCP result under the SDK's limit is held to maxToolResultChars, with the note", async () => {
+    const session = track(
+      agentWith(<McpTools name="fixture" command={node} args={[fixture]} />, { maxToolResultChars: 10_000 }),
+    );
+    await read(session);
+    const big = textOf(await call(session, 'huge', { megabytes: 2 }));
+    const total = 2 * 1024 * 1024;
+    expect(big).toBe(
+      `${'x'.repeat(10_000)}\n[…truncated: ${(total - 10_000).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters were cut; a tool result carries at most 10,000 (maxToolResultChars).]`,
+    );
+  });
+
   test('notifications/tools/list_changed from a real process re-renders the tool list', async () => {
     const session = track(agentWith(<McpTools name="fixture" command={node} args={[fixture]} />));
     await read(session);
-    expect(toolNamesOf(session)).toEqual(['read_skill', 'echo', 'crash', 'grow']);
+    expect(toolNamesOf(session)).toEqual(['read_skill', 'echo', 'crash', 'grow', 'huge']);
 
     await call(session, 'grow');
-    await until(() => toolNamesOf(session).includes('grown_3'), 'the grown tool to appear');
-    expect(textOf(await call(session, 'grown_3'))).toBe('grown_3 ran');
+    await until(() => toolNamesOf(session).includes('grown_4'), 'the grown tool to appear');
+    expect(textOf(await call(session, 'grown_4'))).toBe('grown_4 ran');
   });
 
   test("a command that does not exist: the read's result says the server could not start, and the session goes on", async () => {

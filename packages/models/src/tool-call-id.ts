@@ -1,7 +1,9 @@
 /**
  * Tool-call ids the adapters make up when a server leaves one out (small OpenAI-compatible servers
- * do) or repeats one within a response.
+ * do), sends one no provider accepts, or repeats one within a response. Which ids are safe is
+ * core's rule (`isSafeToolCallId`), the one the session applies to every model's calls.
  */
+import { isSafeToolCallId } from '@skilltree/core';
 
 /**
  * A fresh id such as `call_3f9c0a…`. Random rather than counted: a transcript outlives the process
@@ -13,13 +15,13 @@ export function freshToolCallId(prefix = 'call'): string {
 }
 
 /**
- * Hands out the ids of one response's tool calls: the provider's id when it has one that this
- * response has not used yet, else a fresh one.
+ * Hands out the ids of one response's tool calls: the provider's id when it is safe (1–64 letters,
+ * digits, `_` or `-`) and this response has not used it yet, else a fresh one.
  */
 export function toolCallIds(prefix = 'call'): (id: unknown) => string {
   const seen = new Set<string>();
   return (id) => {
-    let out = typeof id === 'string' && id !== '' && !seen.has(id) ? id : freshToolCallId(prefix);
+    let out = isSafeToolCallId(id) && !seen.has(id) ? id : freshToolCallId(prefix);
     while (seen.has(out)) out = freshToolCallId(prefix);
     seen.add(out);
     return out;

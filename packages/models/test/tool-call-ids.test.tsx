@@ -140,6 +140,26 @@ describe('unique tool call ids: ids the adapters make up', () => {
     }
   });
 
+  it("an id no provider accepts (not 1–64 letters, digits, _ or -) is replaced; a safe one is kept (core's rule)", async () => {
+    const unsafe: WireStep = {
+      toolCalls: [
+        { id: 'call.1:2', name: 'add_to_cart', input: { sku: 'lamp' } },
+        { id: 'x'.repeat(65), name: 'add_to_cart', input: { sku: 'desk' } },
+        { id: 'call_kept-1', name: 'add_to_cart', input: { sku: 'rug' } },
+      ],
+    };
+    server.queue(json(200, openaiCompletion(unsafe)), sse(openaiChunks(unsafe)));
+    const model = openaiModel();
+    for (const ids of [
+      (await model.generate(simpleRequest(), {})).toolCalls.map((c) => c.id),
+      idsOf(await collect(model.stream!(simpleRequest(), {}))),
+    ]) {
+      expect(ids[0]).toMatch(CALL_ID);
+      expect(ids[1]).toMatch(CALL_ID);
+      expect(ids[2]).toBe('call_kept-1');
+    }
+  });
+
   it('freshToolCallId: 10 000 ids, no repeats', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => freshToolCallId()));
     expect(ids.size).toBe(10_000);
