@@ -59,6 +59,13 @@ describe('pickModel defaults', () => {
     );
     const unknown = await failure(pickModel('gemini:pro', { env: {}, cwd, agent: noDemo }));
     expect(unknown.exitCode).toBe(2);
+    expect(unknown.message).toBe(
+      'Unknown model "gemini:pro". Use anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo.',
+    );
+    // Names of Object's own members are no providers.
+    for (const spec of ['__proto__:x', 'toString', 'constructor:y']) {
+      expect((await failure(pickModel(spec, { env: {}, cwd, agent: noDemo }))).exitCode, spec).toBe(2);
+    }
     expect((await failure(pickModel('demo', { env: {}, cwd, agent: noDemo }))).message).toMatch(/no "demo" export/);
   });
 });

@@ -2,6 +2,9 @@
  * `skilltree serve`: the real binary serves the agent module to the AI SDK's own client
  * (DefaultChatTransport + readUIMessageStream), restores chats, keeps users apart, and stops on Ctrl+C.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
@@ -49,8 +52,13 @@ describe('skilltree serve', () => {
     expect(html).toContain('data-api="/api"');
   });
 
-  it("uses the module's authorize export: users are kept apart (404), and no user is 401", async () => {
-    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo']);
+  it("uses the module's authorize export (from its one evaluation): users are kept apart (404), and no user is 401", async () => {
+    const evaluations = join(mkdtempSync(join(tmpdir(), 'skilltree-serve-')), 'evaluations.log');
+    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo'], 30_000, {
+      SKILLTREE_TEST_EVALUATIONS: evaluations,
+    });
+    // One evaluation of the module: authorize comes from the same exports as the agent.
+    expect(readFileSync(evaluations, 'utf8')).toBe('evaluated\n');
     expect(serve.stdout()).toContain('users from the module\'s "authorize"');
     await chat(serve.url, 'c1', 'I want a lamp', { 'x-user': 'alice' });
     expect((await fetch(`${serve.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })).status).toBe(200);
