@@ -148,9 +148,9 @@ export const FLAGS: readonly Flag[] = [
     kind: 'string',
     commands: ['chat', 'run', 'serve'],
     value: '<spec>',
-    help: `where --session keeps sessions: ${STORE_SPECS}\n(default ${DEFAULT_STORE}; postgres and redis need their driver)`,
+    help: `where --session keeps sessions: ${STORE_SPECS}\n(default ${DEFAULT_STORE}; a backend needs its driver installed)`,
     helpFor: {
-      serve: `where sessions are kept: ${STORE_SPECS}\n(default memory; postgres and redis need their driver)`,
+      serve: `where sessions are kept: ${STORE_SPECS}\n(default memory; a backend needs its driver installed)`,
     },
     defaults: { serve: 'memory' },
     needs: { flag: 'session', commands: ['chat', 'run'], why: 'the session to keep in it' },

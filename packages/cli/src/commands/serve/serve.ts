@@ -68,7 +68,7 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
   const store = await chooseStore(args.store, agent.path, io.cwd);
   if (args.workers > 1 && !store.shared) {
     throw new CliError(
-      `--workers ${args.workers} needs a store the processes share: --store sqlite:./sessions.db, postgres://… or redis://… (not ${args.store}).`,
+      `--workers ${args.workers} needs a store the processes share (not ${args.store}), e.g. --store sqlite:./sessions.db.`,
     );
   }
   const { authorize } = agent.exports;
