@@ -37,6 +37,7 @@ export {
 export { createSession, restoreSession, Session } from './session.js';
 export {
   type Commit,
+  checkEpoch,
   checkSessionId,
   type LoadedSession,
   SessionBusyError,

@@ -4,6 +4,7 @@
  */
 import {
   type Commit,
+  checkEpoch,
   type LoadedSession,
   SessionConflictError,
   type SessionRecord,
@@ -50,10 +51,16 @@ export function memoryStore(): SessionStore {
       leases.set(id, { holder, expires: Date.now() + ttl });
       return true;
     },
+    async renew(id, holder, ttl) {
+      if (!held(id, holder)) return false;
+      leases.set(id, { holder, expires: Date.now() + ttl });
+      return true;
+    },
     async release(id, holder) {
       if (leases.get(id)?.holder === holder) leases.delete(id);
     },
     async commit(id, commit: Commit) {
+      checkEpoch(commit.epoch);
       if (!held(id, commit.holder)) throw new SessionConflictError(id, 'the turn lease expired and was taken over');
       const entry = sessions.get(id);
       const now = Date.now();
@@ -63,6 +70,7 @@ export function memoryStore(): SessionStore {
           record: {
             id,
             owner: commit.owner ?? null,
+            epoch: commit.epoch,
             version: 0,
             length: 0,
             state: commit.state,
@@ -76,6 +84,9 @@ export function memoryStore(): SessionStore {
         return append(fresh, commit, now, leases, id);
       }
       if (!entry) throw new SessionConflictError(id, 'it was deleted');
+      if (entry.record.epoch !== commit.epoch) {
+        throw new SessionConflictError(id, 'it was deleted and created again');
+      }
       if (entry.record.version !== commit.version) {
         throw new SessionConflictError(id, `version ${entry.record.version}, this turn read ${commit.version}`);
       }

@@ -24,9 +24,17 @@ export interface StoredState {
 
 /** A session's record. */
 export interface SessionRecord {
+  /** The key the store keeps the session under (for an owned chat of `createSessions`, not the caller's id). */
   id: string;
   /** Who created the session (see `createSessions`' `owner` option), or null. */
   owner: string | null;
+  /**
+   * This incarnation of the session: a random value the creating commit sets (see {@link Commit.epoch}).
+   * A session deleted and created again under the same id has another epoch, so a turn, a lease or a
+   * cached copy of the old one can never write into or stand for the new one. A record written
+   * before stores kept epochs has one too (a store gives it one when it upgrades its schema).
+   */
+  epoch: string;
   /** Bumped by every commit. A commit names the version it started from and fails if another commit came first. */
   version: number;
   /** How many messages the session has. */
@@ -47,8 +55,15 @@ export interface LoadedSession extends SessionRecord {
 export interface Commit {
   /** Who holds the turn lease (see {@link SessionStore.acquire}). */
   holder: string;
-  /** The version this commit starts from; 0 creates the session. */
+  /** The version this commit starts from; 0 creates the session (and fails when there is one). */
   version: number;
+  /**
+   * The incarnation this commit belongs to. Creating (version 0), the new record's epoch: a fresh
+   * random value, e.g. `crypto.randomUUID()`. Otherwise the epoch of the record the turn loaded:
+   * the commit fails with {@link SessionConflictError} when the record has another one (the session
+   * was deleted and created again), even at the same version.
+   */
+  epoch: string;
   /** Messages to append; the first goes to index `record.length`. */
   append: Message[];
   state: StoredState;
@@ -60,8 +75,10 @@ export interface Commit {
 
 /**
  * A place to keep sessions. Every method is safe to call from several processes at once: a turn
- * holds a lease with an expiry (`acquire`), and a commit only lands when the record is still at the
- * version the turn read and the lease is still the turn's.
+ * holds a lease with an expiry (`acquire`, kept alive with `renew`), and a commit only lands when
+ * the record is still the incarnation (epoch) and version the turn read and the lease is still the
+ * turn's. Ids are opaque keys of up to 300 characters: `createSessions` namespaces owned chats with
+ * keys that contain U+001F, so keep them byte for byte (no trimming, no case folding).
  */
 export interface SessionStore {
   /** A short name for errors and logs, e.g. `sqlite:./sessions.db`. */
@@ -78,11 +95,21 @@ export interface SessionStore {
   messages(id: string, from: number, limit: number): Promise<Message[]>;
   /** Takes the turn lease (or renews the holder's own) for `ttl` ms. False while another holder's lease runs. */
   acquire(id: string, holder: string, ttl: number): Promise<boolean>;
+  /**
+   * Extends the holder's own lease to `ttl` ms from now, only while it runs: false when the lease
+   * expired, was released, was taken by another holder, or went with a `delete`. Never takes a
+   * free lease, so a turn whose session was deleted or taken over learns it here (and stops)
+   * instead of taking the new session's lease.
+   */
+  renew(id: string, holder: string, ttl: number): Promise<boolean>;
   /** Gives the lease up (only the holder's own). */
   release(id: string, holder: string): Promise<void>;
   /** Appends and writes atomically; returns the new version. Throws {@link SessionConflictError} when fenced out. */
   commit(id: string, commit: Commit): Promise<number>;
-  /** Deletes the session and its messages. True when there was one. */
+  /**
+   * Deletes the session, its messages and its lease in one atomic step, so a turn still running on
+   * it is fenced (its `renew` and `commit` fail). True when there was a session.
+   */
   delete(id: string): Promise<boolean>;
   /** Closes connections the store opened itself. */
   close(): Promise<void>;
@@ -99,12 +126,16 @@ export class SessionBusyError extends Error {
   }
 }
 
-/** A commit was fenced out: another process took the session over (its lease expired) and wrote first. */
+/**
+ * A commit was fenced out: another process took the session over (its lease expired) and wrote
+ * first, or the session was deleted (and maybe created again) while the turn ran.
+ */
 export class SessionConflictError extends Error {
   override name = 'SessionConflictError';
   constructor(
     readonly sessionId: string,
-    detail: string,
+    /** Why, e.g. `it was deleted`. */
+    readonly detail: string,
   ) {
     super(`Session "${sessionId}" changed under this turn (${detail}); the turn stopped without writing. Send again.`);
   }
@@ -126,6 +157,19 @@ export function checkSessionId(id: unknown): string {
     );
   }
   return id;
+}
+
+/**
+ * A commit's epoch (see {@link Commit.epoch}): a non-empty string of at most 100 characters. Every
+ * store checks it, so a caller that forgot it gets this error instead of a chat nobody can write.
+ */
+export function checkEpoch(epoch: unknown): string {
+  if (typeof epoch !== 'string' || epoch.length === 0 || epoch.length > 100) {
+    throw new Error(
+      `Invalid commit epoch ${JSON.stringify(epoch)}: a commit carries the epoch of the record it read, or a new random one (crypto.randomUUID()) when it creates the session.`,
+    );
+  }
+  return epoch;
 }
 
 /**

@@ -1,23 +1,20 @@
 /**
  * `createSessions`: many conversations on a `SessionStore`, served by any number of processes. A
- * turn takes the session's lease, loads its small record and the window's tail (never the whole
- * transcript), runs, and commits every message as it happens, fenced by version and lease.
+ * turn takes the chat's lease, loads its small record and the window's tail (never the whole
+ * transcript), runs, and commits every message as it happens, fenced by incarnation (epoch),
+ * version and lease. This file is the facade; the parts are named modules: one turn
+ * (`sessions-turn`), where a chat is kept (`sessions-key`), its lease (`sessions-lease`), the
+ * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
  */
 import type { ReactNode } from 'react';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
-import { createSession, restoreSession, type Session, stateOf } from './session.js';
-import {
-  checkSessionId,
-  SessionBusyError,
-  SessionNotFoundError,
-  type SessionRecord,
-  type SessionStore,
-  snapshotFromStore,
-  storedState,
-} from './session-store.js';
-import { currentWindow } from './state.js';
-import { forgetBefore, transcriptLength } from './transcript.js';
+import type { Session } from './session.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
+import { MountedCache } from './sessions-cache.js';
+import { checkOwner } from './sessions-key.js';
+import { RunningTurns } from './sessions-running.js';
+import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
 import type { Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
@@ -37,16 +34,31 @@ export interface SessionsOptions extends SessionOptions {
 /** Options of one turn. */
 export interface SessionTurnOptions extends SendOptions {
   /**
-   * Who is sending. A new session belongs to its first sender; a session that belongs to someone
-   * else is, for this sender, a session that does not exist (`SessionNotFoundError`).
+   * Who is sending. Chats are namespaced by owner: the same id names another chat for each owner
+   * (and one more for no owner), so a sender always reaches their own chat (new and empty the
+   * first time), can never reach or claim another's, and never learns whether another owner used
+   * the id. Without an owner, the turn is on the chat of that id that has no owner.
    */
   owner?: string;
 }
 
 /** Options of the reading methods. */
 export interface SessionReadOptions {
-  /** Only the owner's sessions are visible (see {@link SessionTurnOptions.owner}). */
+  /**
+   * Whose chat to read or delete (see {@link SessionTurnOptions.owner}): with an owner, only that
+   * owner's chat of that id; without one, only the chat of that id that has no owner.
+   */
   owner?: string;
+}
+
+/** Options of `sessions.close()`. */
+export interface SessionsCloseOptions {
+  /**
+   * Milliseconds the running turns get to finish by themselves. Then they are stopped: each
+   * records its calls in flight as interrupted, commits, and gives its lease up, and `close()`
+   * waits for that before it closes the store. Default 5 000.
+   */
+  timeout?: number;
 }
 
 /** What `sessions.get(id)` returns: JSON data. */
@@ -67,7 +79,7 @@ export interface SessionInfo {
 
 /** Many sessions on one store. */
 export interface Sessions {
-  /** Loads the session (or starts it), runs one turn, and commits it. */
+  /** Loads the session (or starts it), runs one turn, and commits it. Fails once `close()` was called. */
   send(id: string, text: string, options?: SessionTurnOptions): Promise<Turn>;
   /** The same turn as an async iterable of its events. Leaving it early aborts the turn; what happened is committed. */
   stream(id: string, text: string, options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
@@ -75,22 +87,20 @@ export interface Sessions {
   get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
   /** A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from` (default 0). */
   messages(id: string, page?: { from?: number; limit?: number } & SessionReadOptions): Promise<Message[]>;
-  /** Deletes the session. True when there was one. */
+  /**
+   * Deletes the session: its record, messages and lease at once. A turn still running on it, here
+   * or in another process, stops without writing anything more. True when there was one.
+   */
   delete(id: string, options?: SessionReadOptions): Promise<boolean>;
-  /** Disposes the mounted sessions and closes the store. */
-  close(): Promise<void>;
+  /**
+   * Stops taking turns (new ones fail), lets the running ones finish for `timeout` ms, stops the
+   * rest and waits until each has committed what it did and released its lease, disposes the
+   * mounted sessions, then closes the store. Calling it again returns the same promise.
+   */
+  close(options?: SessionsCloseOptions): Promise<void>;
   /** The store in use. */
   readonly store: SessionStore;
 }
-
-interface Cached {
-  session: Session;
-  version: number;
-  /** Messages of the transcript the store has. */
-  committed: number;
-}
-
-let turns = 0;
 
 /**
  * Serves many sessions from one store. `agent` is the element every session renders, or a function
@@ -105,175 +115,70 @@ export function createSessions(
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  if (typeof store.renew !== 'function') {
+    throw new Error(
+      `createSessions: the store ${store.name ?? ''} has no renew(id, holder, ttl), which a running turn needs to keep its lease. Update the store to the SessionStore of this @skilltree/core.`,
+    );
+  }
   const sessionOptions: SessionOptions = { ...options };
   for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
   }
-  const element = (id: string) => (typeof agent === 'function' ? (agent as (id: string) => ReactNode)(id) : agent);
-  const cache = new Map<string, Cached>();
-  let closed = false;
-
-  const forget = (id: string) => {
-    cache.get(id)?.session.dispose();
-    cache.delete(id);
+  const cache = new MountedCache<Session>(cacheSize);
+  const running = new RunningTurns();
+  const ctx: TurnContext = {
+    store,
+    cache,
+    running,
+    policy: { onBusy, busyTimeout, leaseTtl },
+    element: (id) => (typeof agent === 'function' ? (agent as (id: string) => ReactNode)(id) : agent),
+    sessionOptions,
   };
-  /** Puts a session back after its turn (the newest last). The oldest beyond `cacheSize` are disposed. */
-  const remember = (id: string, entry: Cached) => {
-    if (closed) return entry.session.dispose();
-    const other = cache.get(id);
-    if (other && other !== entry) other.session.dispose();
-    cache.delete(id);
-    cache.set(id, entry);
-    while (cache.size > cacheSize) {
-      const oldest = cache.keys().next().value as string;
-      forget(oldest);
-    }
-  };
+  let closing: Promise<void> | null = null;
 
-  async function lease(id: string, holder: string, signal?: AbortSignal): Promise<void> {
-    const deadline = Date.now() + busyTimeout;
-    for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
-      if (await store.acquire(id, holder, leaseTtl)) return;
-      if (onBusy === 'reject') throw new SessionBusyError(id);
-      if (Date.now() + wait > deadline) {
-        throw new SessionBusyError(
-          id,
-          `Session "${id}" stayed busy for ${busyTimeout} ms (busyTimeout): another turn is still running.`,
-        );
-      }
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+  /** The chat `owner` may read or delete, or null: with an owner only theirs, without one only unowned ones. */
+  async function find(id: string, owner: unknown): Promise<{ key: string; record: SessionRecord } | null> {
+    const checked = checkOwner(owner);
+    const { key, record } = await locate(store, id, checked);
+    return record && record.owner === (checked ?? null) ? { key, record } : null;
   }
 
-  /** The session for a turn: the cached one when the store has not moved since, else restored from the store. */
-  async function open(id: string, owner: string | undefined): Promise<{ entry: Cached; record: SessionRecord | null }> {
-    const record = await store.record(id);
-    if (record && owner !== undefined && record.owner !== owner) throw new SessionNotFoundError(id);
-    // A turn takes its session out of the cache, so evicting other sessions never disposes it mid-turn.
-    const cached = cache.get(id);
-    cache.delete(id);
-    if (cached && record && cached.version === record.version) return { entry: cached, record };
-    cached?.session.dispose();
-    if (!record)
-      return { entry: { session: createSession(element(id), sessionOptions), version: 0, committed: 0 }, record };
-    const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
-    const loaded = await store.load(id, window);
-    if (!loaded) throw new SessionNotFoundError(id);
-    const session = restoreSession(element(id), snapshotFromStore(loaded), sessionOptions);
-    return { entry: { session, version: loaded.version, committed: loaded.length }, record: loaded };
-  }
-
-  /** Writes what the session has that the store has not: new messages and the state. */
-  async function commit(id: string, holder: string, entry: Cached, owner: string | undefined): Promise<void> {
-    const state = stateOf(entry.session);
-    const length = transcriptLength(state.transcript);
-    const from = entry.committed - state.transcript.start;
-    const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
-    const max = entry.session.config.maxTranscriptMessages;
-    const window = currentWindow(state);
-    const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
-    entry.version = await store.commit(id, {
-      holder,
-      version: entry.version,
-      append: state.transcript.messages.slice(from),
-      state: stored,
-      owner: entry.version === 0 ? (owner ?? null) : undefined,
-      leaseTtl,
-    });
-    entry.committed = length;
-  }
-
-  async function* turn(
-    id: string,
-    text: string,
-    opts: SessionTurnOptions,
-    signal: AbortSignal,
-  ): AsyncGenerator<SessionEvent, Turn> {
-    if (closed) throw new Error('These sessions are closed: create them again with createSessions().');
-    checkSessionId(id);
-    const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
-    await lease(id, holder, signal);
-    const renew = setInterval(
-      () => void store.acquire(id, holder, leaseTtl).catch(() => {}),
-      Math.max(50, leaseTtl / 3),
+  /** One turn as an iterator, known to `close()` so that it can be stopped even while its consumer is not pulling. */
+  function start(id: string, text: string, opts: SessionTurnOptions, stopOnReturn: boolean) {
+    const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
+    self.it = abortable(
+      async function* (signal) {
+        if (closing) {
+          throw new Error(
+            'These sessions are closed (sessions.close() was called): create them again with createSessions().',
+          );
+        }
+        return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self);
+      },
+      opts.signal,
+      stopOnReturn,
     );
-    let entry: Cached | null = null;
-    let finished = false;
-    /** Commits what is left, keeps the session warm, gives the lease up. Throws only a commit error of a turn that succeeded. */
-    const finish = async (failure: unknown) => {
-      finished = true;
-      clearInterval(renew);
-      try {
-        if (entry && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
-          await commit(id, holder, entry, opts.owner);
-          const state = stateOf(entry.session);
-          forgetBefore(state.transcript, currentWindow(state).start);
-          remember(id, entry);
-        } else {
-          // A new session whose first turn failed before anything was written: nothing to keep.
-          entry?.session.dispose();
-        }
-      } catch (error) {
-        entry?.session.dispose();
-        if (failure === null) throw error;
-      } finally {
-        await store.release(id, holder).catch(() => {});
-      }
-    };
-    try {
-      let failure: unknown = null;
-      let result: Turn | undefined;
-      try {
-        entry = (await open(id, opts.owner)).entry;
-        const current = entry;
-        // Results a process that died mid-turn left unanswered were answered on restore: write them first.
-        if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
-          await commit(id, holder, current, opts.owner);
-        }
-        for await (const event of current.session.stream(text, { signal })) {
-          // Each message is durable before the turn goes on: a crash loses at most the step in flight.
-          if (event.type === 'message') await commit(id, holder, current, opts.owner);
-          if (event.type === 'finish') result = event.turn;
-          yield event;
-        }
-        if (!result) throw new Error('The turn ended without a reply.');
-      } catch (error) {
-        failure = error;
-      }
-      await finish(failure);
-      if (failure !== null) throw failure;
-      return result as Turn;
-    } finally {
-      // Left early (the consumer stopped iterating): the aborted turn's messages are still written.
-      if (!finished) await finish(new Error('left early')).catch(() => {});
-    }
+    return self.it;
   }
-
-  const owned = async (id: string, owner: string | undefined): Promise<SessionRecord | null> => {
-    checkSessionId(id);
-    const record = await store.record(id);
-    if (!record || (owner !== undefined && record.owner !== owner)) return null;
-    return record;
-  };
 
   return {
     store,
     async send(id, text, opts = {}) {
-      const it = abortable((signal) => turn(id, text, opts, signal), opts.signal, false);
+      const it = start(id, text, opts, false);
       for (;;) {
         const next = await it.next();
         if (next.done) return next.value;
       }
     },
     stream(id, text, opts = {}) {
-      return { [Symbol.asyncIterator]: () => abortable((signal) => turn(id, text, opts, signal), opts.signal, true) };
+      return { [Symbol.asyncIterator]: () => start(id, text, opts, true) };
     },
     async get(id, opts = {}) {
-      const record = await owned(id, opts.owner);
-      if (!record) return null;
+      const found = await find(id, opts.owner);
+      if (!found) return null;
+      const { record } = found;
       return {
-        id: record.id,
+        id,
         owner: record.owner,
         version: record.version,
         transcriptLength: record.length,
@@ -286,20 +191,33 @@ export function createSessions(
       };
     },
     async messages(id, page = {}) {
-      if (!(await owned(id, page.owner))) return [];
+      const found = await find(id, page.owner);
+      if (!found) return [];
       const from = Math.max(0, Math.floor(page.from ?? 0));
       const limit = Math.min(1_000, Math.max(0, Math.floor(page.limit ?? 50)));
-      return store.messages(id, from, limit);
+      return store.messages(found.key, from, limit);
     },
     async delete(id, opts = {}) {
-      if (!(await owned(id, opts.owner))) return false;
-      forget(id);
-      return store.delete(id);
+      const found = await find(id, opts.owner);
+      if (!found) return false;
+      cache.forget(found.key);
+      // A turn of this process on the chat stops now; one elsewhere when its lease renewal fails.
+      running.fence(found.key, fencedError(id));
+      return store.delete(found.key);
     },
-    async close() {
-      closed = true;
-      for (const id of [...cache.keys()]) forget(id);
-      await store.close();
+    close(opts = {}) {
+      closing ??= (async () => {
+        const timeout = opts.timeout ?? 5_000;
+        await running.drain(
+          Number.isNaN(timeout) ? 0 : timeout,
+          new Error(
+            'Interrupted: the sessions were closed (sessions.close()) while this turn ran; what it did is saved.',
+          ),
+        );
+        cache.close();
+        await store.close();
+      })();
+      return closing;
     },
   };
 }

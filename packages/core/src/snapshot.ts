@@ -159,7 +159,8 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
     recordResult(
       state,
       call,
-      'Interrupted: this call did not finish (the process running it stopped). It may or may not have taken effect; check before calling it again.',
+      // The call may have run to the end and only its result gone unsaved: say no more than that.
+      "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.",
       true,
     );
   }

@@ -669,7 +669,7 @@ describe('snapshots', () => {
     });
     expectValidTranscript(restored.transcript);
     expect(restored.transcript.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'c2', isError: true });
-    expect(restored.transcript.at(-1)?.content).toMatch(/^Interrupted: this call did not finish/);
+    expect(restored.transcript.at(-1)?.content).toMatch(/^Interrupted: this call's result was never saved/);
   });
 
   test('store state is copied as own data only: __proto__ keys never reach a prototype', () => {

@@ -81,18 +81,6 @@ describe('createSessions', () => {
     expect(page.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
-  test("sessions are separate, and another owner's session does not exist for you", async () => {
-    const sessions = createSessions(<App />, { model: bumper() });
-    await sessions.send('a', 'bump', { owner: 'alice' });
-    await expect(sessions.send('a', 'bump', { owner: 'bob' })).rejects.toThrow('No session "a"');
-    expect(await sessions.get('a', { owner: 'bob' })).toBeNull();
-    expect(await sessions.messages('a', { owner: 'bob' })).toEqual([]);
-    expect(await sessions.delete('a', { owner: 'bob' })).toBe(false);
-    expect((await sessions.get('a', { owner: 'alice' }))?.owner).toBe('alice');
-    expect(await sessions.delete('a', { owner: 'alice' })).toBe(true);
-    expect(await sessions.get('a')).toBeNull();
-  });
-
   test("onBusy 'reject' fails a second turn at once with SessionBusyError; 'wait' queues it", async () => {
     let release!: () => void;
     const slow: Model = {
@@ -159,6 +147,7 @@ describe('createSessions', () => {
     await store.commit('x', {
       holder: 'dead',
       version: 0,
+      epoch: 'e1',
       append: [
         { role: 'user', content: 'bump' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'bump', input: {} }] },

@@ -97,7 +97,7 @@ describe('POST /api/chat', () => {
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The agent could not finish this turn. Try again.' });
     expect(errors).toHaveLength(1);
     expect(server.logs.join('\n')).toContain('the model is down');
-    expect(transcriptIsValid(await server.sessions.messages('c1', { limit: 100 }))).toBe(true);
+    expect(transcriptIsValid(await server.sessions.messages('c1', { limit: 100, owner: 'alice' }))).toBe(true);
     const next = await alice.send('c1', 'hello again');
     expect(next.message.parts.at(-1)).toMatchObject({ type: 'text', text: 'echo: hello again' });
   });
@@ -118,10 +118,10 @@ describe('POST /api/chat', () => {
     controller.abort();
     await pending;
     // The turn stops and commits: the lease is released, so the next turn runs at once.
-    let messages = await server.sessions.messages('c1', { limit: 100 });
+    let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     for (let i = 0; i < 100 && messages.at(-1)?.role !== 'tool'; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      messages = await server.sessions.messages('c1', { limit: 100 });
+      messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     }
     expect(transcriptIsValid(messages)).toBe(true);
     expect(messages.at(-1)).toMatchObject({ role: 'tool', name: 'wait', isError: true });

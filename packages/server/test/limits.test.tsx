@@ -66,7 +66,7 @@ describe('limits', () => {
       chunks: [`{"id":"c1","pad":"${chunk}`, chunk, chunk, '"}'],
     });
     expect(response.status).toBe(413);
-    expect(await server.sessions.get('c1')).toBeNull();
+    expect(await server.sessions.get('c1', { owner: 'alice' })).toBeNull();
   });
 
   it('a message longer than maxMessageLength answers 413 and starts no turn', async () => {
@@ -74,7 +74,7 @@ describe('limits', () => {
     const response = await post(JSON.stringify({ id: 'c1', messages: [message('y'.repeat(101))] }));
     expect(response.status).toBe(413);
     expect(response.json()).toMatchObject({ error: { code: 'message_too_long' } });
-    expect(await server.sessions.get('c1')).toBeNull();
+    expect(await server.sessions.get('c1', { owner: 'alice' })).toBeNull();
     expect((await post(JSON.stringify({ id: 'c1', messages: [message('y'.repeat(100))] }))).status).toBe(200);
   });
 
@@ -87,7 +87,7 @@ describe('limits', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited.json()).toMatchObject({ error: { code: 'rate_limited' } });
-    expect(await server.sessions.get('a3')).toBeNull();
+    expect(await server.sessions.get('a3', { owner: 'alice' })).toBeNull();
     // Another user has their own budget.
     expect((await post(body('b1'), { 'x-user': 'bob' })).status).toBe(200);
   });
@@ -169,7 +169,7 @@ describe('bad input', () => {
       expect(response.status, body).toBe(400);
       expect(response.json().error.message, body).toContain(expected);
     }
-    expect(await server.sessions.get('c1')).toBeNull();
+    expect(await server.sessions.get('c1', { owner: 'alice' })).toBeNull();
   });
 
   it('invalid UTF-8 answers 400', async () => {

@@ -105,10 +105,12 @@ async function prefill(store, id, size) {
   const holder = 'bench-prefill';
   if (!(await store.acquire(id, holder, 60_000))) throw new Error(`${id} is busy`);
   let version = 0;
+  const epoch = crypto.randomUUID();
   for (let from = 0; from < size; from += CHUNK) {
     version = await store.commit(id, {
       holder,
       version,
+      epoch,
       append: messages.slice(from, from + CHUNK),
       state: {
         loadedSkills: Array.from({ length: LOADED }, (_, i) => `skill_${i}`),
@@ -126,7 +128,7 @@ async function prefill(store, id, size) {
 function timed(store) {
   const clock = { ms: 0, calls: 0 };
   const wrapped = { name: store.name };
-  for (const key of ['record', 'load', 'messages', 'acquire', 'release', 'commit', 'delete']) {
+  for (const key of ['record', 'load', 'messages', 'acquire', 'renew', 'release', 'commit', 'delete']) {
     wrapped[key] = async (...args) => {
       const t0 = performance.now();
       try {

@@ -8,7 +8,13 @@ import { SessionConflictError } from '@skilltree/core';
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
  * database written by a newer version of this package rather than misreading it.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/**
+ * The epoch of a Redis session written before schema version 2, which had none. Only one such
+ * incarnation can exist per id (a session created since gets a random epoch), so it is an identity.
+ */
+export const LEGACY_EPOCH = 'v1';
 
 /** Checks a table or key prefix: letters, digits and `_` (and `:` for Redis keys), at most 40. */
 export function checkPrefix(prefix: string, allowColon = false): string {
@@ -33,9 +39,43 @@ export const conflict = {
   lease: (id: string) => new SessionConflictError(id, 'the turn lease expired and was taken over'),
   created: (id: string) => new SessionConflictError(id, 'another turn created it first'),
   deleted: (id: string) => new SessionConflictError(id, 'it was deleted'),
+  epoch: (id: string) => new SessionConflictError(id, 'it was deleted and created again'),
   version: (id: string, found: number, read: number) =>
     new SessionConflictError(id, `version ${found}, this turn read ${read}`),
 };
+
+/** What a store does with its connection's errors: one report per outage, not one per reconnection attempt. */
+export interface OutageReporter {
+  /** The connection failed (an `error` event): reported unless this outage was reported already. */
+  report(error: unknown): void;
+  /** The connection works again: the next error is a new outage. */
+  recovered(): void;
+}
+
+/**
+ * Reports the first error of each outage with `onError`, by default as one line on stderr. The
+ * driver reconnects by itself; meanwhile the turns that need the store fail with the error.
+ */
+export function outageReporter(store: string, onError?: (error: Error) => void): OutageReporter {
+  let down = false;
+  const report =
+    onError ??
+    ((error: Error) => console.warn(`${store}: ${error.message}. Reconnecting; turns fail until the store is back.`));
+  return {
+    report(error) {
+      if (down) return;
+      down = true;
+      try {
+        report(error instanceof Error ? error : new Error(String(error)));
+      } catch {
+        // A reporter that throws must not turn a connection error into a crash.
+      }
+    },
+    recovered() {
+      down = false;
+    },
+  };
+}
 
 /** Non-negative whole numbers for paging arguments. */
 export const whole = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);

@@ -55,14 +55,18 @@ export function lastUserText(messages: readonly Message[]): string {
 
 /**
  * A model for {@link counterAgent}: reads `counter` when it is not loaded, calls `bump` once,
- * then replies `done: <the user's text>` (so a reply names the send it belongs to).
- * `pause` runs before every model call (tests block or slow a turn there).
+ * then replies `done: <the user's text>` (so a reply names the send it belongs to). A user text
+ * starting with `say ` gets `ok: <text>` at once (no tools); one starting with `fail` makes the
+ * model fail. `pause` runs before every model call (tests block or slow a turn there).
  */
 export function bumpModel(pause?: (req: ModelRequest) => void | Promise<void>): Model {
   return {
     name: 'bump-model',
     async generate(req) {
       await pause?.(req);
+      const text = lastUserText(req.messages);
+      if (text.startsWith('fail')) throw new Error('the model is down');
+      if (text.startsWith('say ')) return { text: `ok: ${text}`, toolCalls: [] };
       const last = req.messages[req.messages.length - 1];
       if (last?.role === 'user') {
         return req.tools.some((t) => t.name === 'bump')

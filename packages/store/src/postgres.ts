@@ -4,25 +4,48 @@
  *
  * @packageDocumentation
  */
-import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import {
+  checkEpoch,
+  type LoadedSession,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+} from '@skilltree/core';
 import pg from 'pg';
-import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import { checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
 /** Options of {@link postgresStore}: a connection string, or a pool you manage. */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`. The store opens a pool and `close()` ends it. */
   connectionString?: string;
-  /** A `pg.Pool` you created instead. `close()` leaves it open. */
+  /**
+   * A `pg.Pool` you created instead. `close()` leaves it open, and its options are yours (see
+   * `timeout`). If it has no `error` listener, the store adds its own (see `onError`): without
+   * one, an idle connection that breaks (a restarted server) would crash the process.
+   */
   pool?: pg.Pool;
   /** Connections of the pool the store opens. Default 10. */
   max?: number;
   /** Prefix of the table names. Default `skilltree_`. */
   prefix?: string;
+  /**
+   * Milliseconds the pool the store opens waits to connect, and a query to answer, before it
+   * fails: a turn fails instead of waiting for a server that is unreachable or hung. Default 10 000.
+   */
+  timeout?: number;
+  /**
+   * Called with the first error of each outage of the pool's connections (an idle connection
+   * that broke; the next query connects again, and once one works the next error is a new
+   * outage). Default: one line on stderr.
+   */
+  onError?: (error: Error) => void;
 }
 
 interface SessionRow {
   id: string;
   owner: string | null;
+  epoch: string;
   version: number;
   length: number;
   state: StoredState;
@@ -56,11 +79,17 @@ const MIGRATIONS = [
       holder text NOT NULL,
       expires_at timestamptz NOT NULL
     );`,
+  // 2: every incarnation of a session has an epoch; sessions written before get a random one.
+  (p: string) => `
+    ALTER TABLE ${p}sessions ADD COLUMN IF NOT EXISTS epoch text;
+    UPDATE ${p}sessions SET epoch = md5(random()::text || clock_timestamp()::text || id) WHERE epoch IS NULL;
+    ALTER TABLE ${p}sessions ALTER COLUMN epoch SET NOT NULL;`,
 ];
 
 const toRecord = (row: SessionRow): SessionRecord => ({
   id: row.id,
   owner: row.owner,
+  epoch: row.epoch,
   version: row.version,
   length: row.length,
   state: row.state,
@@ -86,9 +115,19 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     throw new Error('postgresStore needs { connectionString } or { pool } (a pg.Pool).');
   }
   const own = options.pool === undefined;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const timeout = options.timeout ?? 10_000;
+  const pool =
+    options.pool ??
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: timeout,
+      query_timeout: timeout,
+    });
   const name = own ? `postgres:${redact(options.connectionString!)}` : 'postgres:pool';
-  if (own) pool.on('error', () => {}); // An idle client's error (a restarted server): the next query reconnects.
+  const outage = outageReporter(name, options.onError);
+  // An idle client's error (a restarted server): reported once; the next query connects again.
+  if (own || pool.listenerCount('error') === 0) pool.on('error', (error) => outage.report(error));
 
   const migrate = once(async () => {
     const client = await pool.connect();
@@ -115,7 +154,9 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
   });
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
     await migrate();
-    return pool.query<R>({ text, values });
+    const result = await pool.query<R>({ text, values });
+    outage.recovered();
+    return result;
   };
 
   const earliest = `GREATEST(0, s.length - GREATEST(1, $2::int))`;
@@ -139,10 +180,15 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
       WHERE ${p}leases.holder = EXCLUDED.holder OR ${p}leases.expires_at <= clock_timestamp()
       RETURNING 1`,
+    renew: `
+      UPDATE ${p}leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+      WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
+      RETURNING 1`,
     release: `DELETE FROM ${p}leases WHERE session_id = $1 AND holder = $2`,
-    // $1 id, $2 holder, $3 version read, $4 lease ttl, $5 state, $6 messages (a JSON array), $7 owner.
-    // One statement, so one transaction: the lease row is locked and renewed, the session row
-    // bumped only at the version the turn read, and the messages appended at its old length.
+    // $1 id, $2 holder, $3 version read, $4 lease ttl, $5 state, $6 messages (a JSON array), $7 owner,
+    // $8 epoch. One statement, so one transaction: the lease row is locked and renewed, the session
+    // row bumped only at the incarnation and version the turn read, and the messages appended at
+    // its old length.
     commit: `
       WITH lease AS (
         UPDATE ${p}leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
@@ -151,11 +197,11 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       ), bumped AS (
         UPDATE ${p}sessions SET version = version + 1, length = length + json_array_length($6::json),
           state = $5::json, updated_at = clock_timestamp()
-        WHERE id = $1 AND version = $3 AND $3 > 0 AND EXISTS (SELECT 1 FROM lease)
+        WHERE id = $1 AND version = $3 AND epoch = $8 AND $3 > 0 AND EXISTS (SELECT 1 FROM lease)
         RETURNING version, length - json_array_length($6::json) AS start
       ), created AS (
-        INSERT INTO ${p}sessions (id, owner, version, length, state, created_at, updated_at)
-        SELECT $1, $7, 1, json_array_length($6::json), $5::json, clock_timestamp(), clock_timestamp()
+        INSERT INTO ${p}sessions (id, owner, epoch, version, length, state, created_at, updated_at)
+        SELECT $1, $7, $8, 1, json_array_length($6::json), $5::json, clock_timestamp(), clock_timestamp()
         WHERE $3 = 0 AND EXISTS (SELECT 1 FROM lease)
         ON CONFLICT (id) DO NOTHING
         RETURNING version, 0 AS start
@@ -167,7 +213,8 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
         FROM done, json_array_elements($6::json) WITH ORDINALITY AS m(value, ord)
       )
       SELECT (SELECT count(*) FROM lease)::int AS leased, (SELECT version FROM done) AS version,
-        (SELECT version FROM ${p}sessions WHERE id = $1) AS found`,
+        s.version AS found, s.epoch AS epoch
+      FROM (SELECT 1) AS one LEFT JOIN ${p}sessions s ON s.id = $1`,
     deleteSession: `DELETE FROM ${p}sessions WHERE id = $1`,
     deleteMessages: `DELETE FROM ${p}messages WHERE session_id = $1`,
     deleteLease: `DELETE FROM ${p}leases WHERE session_id = $1`,
@@ -196,11 +243,20 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       const { rowCount } = await query(sql.acquire, [id, holder, whole(ttl)]);
       return rowCount === 1;
     },
+    async renew(id, holder, ttl) {
+      const { rowCount } = await query(sql.renew, [id, holder, whole(ttl)]);
+      return rowCount === 1;
+    },
     async release(id, holder) {
       await query(sql.release, [id, holder]);
     },
     async commit(id, c) {
-      const { rows } = await query<{ leased: number; version: number | null; found: number | null }>(sql.commit, [
+      const { rows } = await query<{
+        leased: number;
+        version: number | null;
+        found: number | null;
+        epoch: string | null;
+      }>(sql.commit, [
         id,
         c.holder,
         c.version,
@@ -208,12 +264,14 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
         JSON.stringify(c.state),
         JSON.stringify(c.append),
         c.owner ?? null,
+        checkEpoch(c.epoch),
       ]);
-      const [{ leased, version, found }] = rows;
+      const [{ leased, version, found, epoch }] = rows;
       if (version !== null) return version;
       if (leased === 0) throw conflict.lease(id);
       if (c.version === 0) throw conflict.created(id);
       if (found === null) throw conflict.deleted(id);
+      if (epoch !== c.epoch) throw conflict.epoch(id);
       throw conflict.version(id, found, c.version);
     },
     async delete(id) {
@@ -221,11 +279,12 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        // The session row first: a commit in flight holds it, so this waits for that commit and
-        // then deletes its messages too.
+        // The lease row first, then the session row: the order a commit locks them in, so the two
+        // never deadlock. A commit in flight holds the lease row, so this waits for it and then
+        // deletes its messages too; a commit that starts later finds no lease and writes nothing.
+        await client.query(sql.deleteLease, [id]);
         const { rowCount } = await client.query(sql.deleteSession, [id]);
         await client.query(sql.deleteMessages, [id]);
-        await client.query(sql.deleteLease, [id]);
         await client.query('COMMIT');
         return (rowCount ?? 0) > 0;
       } catch (error) {

@@ -5,18 +5,49 @@
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
-import type { LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import {
+  checkEpoch,
+  type LoadedSession,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+} from '@skilltree/core';
 import { type Cluster, Redis } from 'ioredis';
-import { checkPrefix, conflict, once, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import {
+  checkPrefix,
+  conflict,
+  LEGACY_EPOCH,
+  once,
+  outageReporter,
+  SCHEMA_VERSION,
+  schemaTooNew,
+  whole,
+} from './common.js';
 
 /** Options of {@link redisStore}: a URL, or a client you manage. */
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]`. The store opens a client and `close()` quits it. */
   url?: string;
-  /** An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected. */
+  /**
+   * An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected,
+   * and its options are yours (see `timeout`). If it has no `error` listener, the store adds its
+   * own (see `onError`), so a lost connection never prints "Unhandled error event" or crashes.
+   */
   client?: Redis | Cluster;
   /** Prefix of every key. Default `skilltree:`. */
   prefix?: string;
+  /**
+   * Milliseconds a command of the client the store opens may take, waiting for a connection
+   * included, before it fails; also the time to connect. While Redis is down or hung, a turn
+   * fails within a few of these instead of waiting for reconnection attempts. Default 2 000.
+   */
+  timeout?: number;
+  /**
+   * Called with the first error of each outage of the connection (the client reconnects by
+   * itself; once it is back, the next error is a new outage). Default: one line on stderr.
+   */
+  onError?: (error: Error) => void;
 }
 
 /** A Lua script, run with EVALSHA (and EVAL when the server does not have it cached yet). */
@@ -36,7 +67,7 @@ class Script {
 }
 
 // Keys of one session (the id in braces, so a Redis Cluster keeps them in one slot):
-//   s  hash: version, length, state, owner, created, updated
+//   s  hash: epoch, version, length, state, owner, created, updated (no epoch: written by schema 1)
 //   m  list of message JSON, index = position in the transcript
 //   u  sorted set of the positions of user messages
 //   l  the turn lease: the holder, with an expiry (SET NX PX semantics)
@@ -63,13 +94,19 @@ if cur and cur ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`);
 
+// KEYS l; ARGV holder, ttl. 1 when the holder's lease ran and now runs `ttl` ms longer.
+const RENEW = new Script(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`);
+
 // KEYS l; ARGV holder.
 const RELEASE = new Script(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0`);
 
-// KEYS s, m, u, l; ARGV holder, version, ttl, state, owner ('=' + owner, or '' for none), roles (u/-, one per
-// message), messages... Returns { new version } or { error code, found version }.
+// KEYS s, m, u, l; ARGV holder, version, ttl, state, owner ('=' + owner, or '' for none), epoch,
+// roles (u/-, one per message), messages... Returns { new version } or { error code, found version }.
 const COMMIT = new Script(`
 if redis.call('GET', KEYS[4]) ~= ARGV[1] then return { -1 } end
 ${NOW}
@@ -78,22 +115,29 @@ local found = redis.call('HGET', KEYS[1], 'version')
 if read == 0 then
   if found then return { -2, tonumber(found) } end
   redis.call('DEL', KEYS[2], KEYS[3])
-  redis.call('HSET', KEYS[1], 'version', 0, 'length', 0, 'created', now)
+  redis.call('HSET', KEYS[1], 'epoch', ARGV[6], 'version', 0, 'length', 0, 'created', now)
   if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'owner', string.sub(ARGV[5], 2)) end
   found = 0
 elseif not found then return { -3 }
+elseif (redis.call('HGET', KEYS[1], 'epoch') or '${LEGACY_EPOCH}') ~= ARGV[6] then return { -4 }
 elseif tonumber(found) ~= read then return { -2, tonumber(found) } end
 local len = tonumber(redis.call('HGET', KEYS[1], 'length'))
-local roles = ARGV[6]
-for i = 7, #ARGV do
-  local seq = len + i - 7
+local roles = ARGV[7]
+for i = 8, #ARGV do
+  local seq = len + i - 8
   redis.call('RPUSH', KEYS[2], ARGV[i])
-  if string.sub(roles, i - 6, i - 6) == 'u' then redis.call('ZADD', KEYS[3], seq, seq) end
+  if string.sub(roles, i - 7, i - 7) == 'u' then redis.call('ZADD', KEYS[3], seq, seq) end
 end
 local version = tonumber(found) + 1
-redis.call('HSET', KEYS[1], 'version', version, 'length', len + #ARGV - 6, 'state', ARGV[4], 'updated', now)
+redis.call('HSET', KEYS[1], 'version', version, 'length', len + #ARGV - 7, 'state', ARGV[4], 'updated', now)
 redis.call('PEXPIRE', KEYS[4], ARGV[3])
 return { version }`);
+
+// KEYS schema; ARGV version. Records this schema version unless a newer one is there; returns the one there.
+const SCHEMA = new Script(`
+local found = tonumber(redis.call('GET', KEYS[1]) or '0')
+if found < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]); return tonumber(ARGV[1]) end
+return found`);
 
 // KEYS s, m, u, l. 1 when there was a session.
 const DELETE = new Script(`
@@ -105,6 +149,7 @@ function toRecord(id: string, h: Record<string, string>): SessionRecord {
   return {
     id,
     owner: h.owner ?? null,
+    epoch: h.epoch ?? LEGACY_EPOCH,
     version: Number(h.version),
     length: Number(h.length),
     state: JSON.parse(h.state ?? '{"loadedSkills":[],"stores":{}}') as StoredState,
@@ -129,17 +174,34 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     throw new Error('redisStore needs { url } or { client } (an ioredis client).');
   }
   const own = options.client === undefined;
-  const client = options.client ?? new Redis(options.url!, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const timeout = options.timeout ?? 2_000;
+  const client =
+    options.client ??
+    new Redis(options.url!, {
+      lazyConnect: true,
+      // Bounded waits: a command (queued while reconnecting, or sent to a server that hangs) fails
+      // after `timeout`, or at the first reconnection attempt that fails (Redis is down).
+      commandTimeout: timeout,
+      connectTimeout: timeout,
+      maxRetriesPerRequest: 0,
+      // Reconnect soon once Redis is back (ioredis backs off to 5 s by default).
+      retryStrategy: (times) => Math.min(100 * times, 1_000),
+    });
   const name = own ? `redis:${options.url!.replace(/\/\/([^@/]*)@/, '//***@')}` : 'redis:client';
+  if (own || client.listenerCount('error') === 0) {
+    const outage = outageReporter(name, options.onError);
+    client.on('error', (error: unknown) => outage.report(error));
+    client.on('ready', () => outage.recovered());
+  }
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
     return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
   };
 
   const check = once(async () => {
-    const key = `${prefix}schema`;
-    await client.set(key, String(SCHEMA_VERSION), 'NX');
-    const found = Number(await client.get(key));
+    // Schema 2 only adds a field a schema-1 hash reads without (see LEGACY_EPOCH): recording the
+    // newer version is the whole migration, and makes processes of older versions refuse the keys.
+    const found = Number(await SCHEMA.run(client, [`${prefix}schema`], [SCHEMA_VERSION]));
     if (found > SCHEMA_VERSION) throw schemaTooNew(name, found);
   });
   const c = async () => {
@@ -174,6 +236,9 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     async acquire(id, holder, ttl) {
       return (await ACQUIRE.run(await c(), [keys(id).l], [holder, Math.max(1, whole(ttl))])) === 1;
     },
+    async renew(id, holder, ttl) {
+      return (await RENEW.run(await c(), [keys(id).l], [holder, Math.max(1, whole(ttl))])) === 1;
+    },
     async release(id, holder) {
       await RELEASE.run(await c(), [keys(id).l], [holder]);
     },
@@ -188,6 +253,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
           Math.max(1, whole(commit.leaseTtl)),
           JSON.stringify(commit.state),
           commit.owner == null ? '' : `=${commit.owner}`,
+          checkEpoch(commit.epoch),
           commit.append.map((m) => (m.role === 'user' ? 'u' : '-')).join(''),
           ...commit.append.map((m) => JSON.stringify(m)),
         ],
@@ -195,6 +261,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
       if (code > 0) return code;
       if (code === -1) throw conflict.lease(id);
       if (code === -3) throw conflict.deleted(id);
+      if (code === -4) throw conflict.epoch(id);
       if (commit.version === 0) throw conflict.created(id);
       throw conflict.version(id, found ?? -1, commit.version);
     },

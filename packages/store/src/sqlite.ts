@@ -6,7 +6,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Commit, LoadedSession, Message, SessionRecord, SessionStore, StoredState } from '@skilltree/core';
+import {
+  type Commit,
+  checkEpoch,
+  type LoadedSession,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+  type StoredState,
+} from '@skilltree/core';
 import Database from 'better-sqlite3';
 import { checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
@@ -25,6 +33,7 @@ export interface SqliteStoreOptions {
 interface SessionRow {
   id: string;
   owner: string | null;
+  epoch: string;
   version: number;
   length: number;
   state: string;
@@ -56,6 +65,10 @@ const MIGRATIONS = [
       holder TEXT NOT NULL,
       expires_at INTEGER NOT NULL
     );`,
+  // 2: every incarnation of a session has an epoch; sessions written before get a random one.
+  (p: string) => `
+    ALTER TABLE ${p}sessions ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
+    UPDATE ${p}sessions SET epoch = lower(hex(randomblob(16))) WHERE epoch = '';`,
 ];
 
 function migrate(db: Database.Database, p: string, name: string): void {
@@ -76,6 +89,7 @@ function migrate(db: Database.Database, p: string, name: string): void {
 const toRecord = (row: SessionRow): SessionRecord => ({
   id: row.id,
   owner: row.owner,
+  epoch: row.epoch,
   version: row.version,
   length: row.length,
   state: JSON.parse(row.state) as StoredState,
@@ -136,8 +150,12 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     renew: db.prepare<[number, string, string]>(
       `UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND holder = ?`,
     ),
-    create: db.prepare<[string, string | null, number, number]>(
-      `INSERT INTO ${p}sessions (id, owner, version, length, state, created_at, updated_at) VALUES (?, ?, 0, 0, '{}', ?, ?)`,
+    extend: db.prepare<[number, string, string, number]>(
+      `UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND holder = ? AND expires_at > ?`,
+    ),
+    create: db.prepare<[string, string | null, string, number, number]>(
+      `INSERT INTO ${p}sessions (id, owner, epoch, version, length, state, created_at, updated_at)
+       VALUES (?, ?, ?, 0, 0, '{}', ?, ?)`,
     ),
     bump: db.prepare<[number, string, number, string, number]>(
       `UPDATE ${p}sessions SET version = version + 1, length = length + ?, state = ?, updated_at = ?
@@ -166,10 +184,12 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     let row = q.record.get(id);
     if (c.version === 0) {
       if (row) throw conflict.created(id);
-      q.create.run(id, c.owner ?? null, now, now);
+      q.create.run(id, c.owner ?? null, c.epoch, now, now);
       row = q.record.get(id)!;
     } else if (!row) {
       throw conflict.deleted(id);
+    } else if (row.epoch !== c.epoch) {
+      throw conflict.epoch(id);
     } else if (row.version !== c.version) {
       throw conflict.version(id, row.version, c.version);
     }
@@ -206,10 +226,15 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
       const now = Date.now();
       return q.acquire.run({ id, holder, expires: now + ttl, now }).changes > 0;
     },
+    async renew(id, holder, ttl) {
+      const now = Date.now();
+      return q.extend.run(now + ttl, id, holder, now).changes > 0;
+    },
     async release(id, holder) {
       q.release.run(id, holder);
     },
     async commit(id, c) {
+      checkEpoch(c.epoch);
       return commit.immediate(id, c);
     },
     async delete(id) {

@@ -19,6 +19,7 @@ import {
   SessionBusyError,
   SessionConflictError,
   type SessionStore,
+  type Sessions,
   type SessionsOptions,
   Skill,
   type StoredState,
@@ -80,7 +81,17 @@ function simulatedProcess(store: SessionStore) {
   let stalled: Promise<void> | null = null;
   let resume = () => {};
   const wrapped = {} as SessionStore;
-  for (const key of ['record', 'load', 'messages', 'acquire', 'release', 'commit', 'delete', 'close'] as const) {
+  for (const key of [
+    'record',
+    'load',
+    'messages',
+    'acquire',
+    'renew',
+    'release',
+    'commit',
+    'delete',
+    'close',
+  ] as const) {
     (wrapped as unknown as Record<string, unknown>)[key] = async (...args: unknown[]) => {
       if (stalled) await stalled;
       if (dead) throw new Error('this process died');
@@ -113,9 +124,24 @@ function gate() {
 }
 
 /**
+ * Sends to chat `id` (through `sessions`) until its record reaches `version`: a `say` turn adds
+ * three versions (the user message, the reply, the closing commit), a failed turn two.
+ */
+async function reachVersion(sessions: Sessions, store: SessionStore, id: string, version: number): Promise<void> {
+  for (let i = 0; ; i++) {
+    const left = version - ((await store.record(id))?.version ?? 0);
+    if (left === 0) return;
+    if (left < 2) throw new Error(`chat ${id} cannot reach version ${version} exactly`);
+    if (left % 3 === 0) await sessions.send(id, `say new ${i}`);
+    else await sessions.send(id, `fail ${i}`).catch(() => {});
+  }
+}
+
+/**
  * Registers the conformance suite in a vitest `describe` block: round trips, paging, the window's
- * tail, leases and fencing, deletion, concurrent sends from several processes, a crash mid-turn,
- * schema evolution of the agent, and 1 000 sessions. Every rule is a test named after it.
+ * tail, leases and fencing, deletion and the incarnations of a chat, concurrent sends from several
+ * processes, a crash mid-turn, schema evolution of the agent, and 1 000 sessions. Every rule is a
+ * test named after it.
  */
 export function sessionStoreConformance(name: string, options: ConformanceOptions): void {
   describe(`SessionStore conformance: ${name}`, () => {
@@ -132,7 +158,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     let b!: SessionStore;
     let c!: SessionStore;
     const commit = (store: SessionStore, id: string, partial: Partial<Commit> & { holder: string }) =>
-      store.commit(id, { version: 0, append: [], state: state(), leaseTtl: 5_000, ...partial });
+      store.commit(id, { version: 0, epoch: 'e', append: [], state: state(), leaseTtl: 5_000, ...partial });
     /** Creates a session with `messages` (in one commit) and returns its version. */
     const seed = async (id: string, messages: Message[], store = a) => {
       expect(await store.acquire(id, 'seed', 5_000)).toBe(true);
@@ -180,13 +206,13 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await commit(a, id, { holder: 'h', append: messages, state: stored, owner: 'alice' })).toBe(1);
       for (const store of [a, b]) {
         const record = await store.record(id);
-        expect(record).toMatchObject({ id, owner: 'alice', version: 1, length: 4 });
+        expect(record).toMatchObject({ id, owner: 'alice', epoch: 'e', version: 1, length: 4 });
         expect(JSON.stringify(record?.state)).toBe(JSON.stringify(stored));
         expect(record!.createdAt).toBeGreaterThanOrEqual(before - 2_000);
         expect(record!.createdAt).toBeLessThanOrEqual(Date.now() + 2_000);
         expect(record!.updatedAt).toBeGreaterThanOrEqual(record!.createdAt);
         const loaded = await store.load(id, 60);
-        expect(loaded).toMatchObject({ id, version: 1, length: 4, start: 0 });
+        expect(loaded).toMatchObject({ id, epoch: 'e', version: 1, length: 4, start: 0 });
         // Byte for byte, key order included: a restored transcript serialises as it did.
         expect(JSON.stringify(loaded?.messages)).toBe(JSON.stringify(messages));
         expect(JSON.stringify(await store.messages(id, 0, 10))).toBe(JSON.stringify(messages));
@@ -361,6 +387,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await a.load(id, 60)).toBeNull();
       expect(await a.messages(id, 0, 10)).toEqual([]);
       expect(await b.delete(id)).toBe(false);
+      expect(await a.renew(id, 'running', 5_000)).toBe(false);
       await expect(commit(a, id, { holder: 'running', version, append: [] })).rejects.toBeInstanceOf(
         SessionConflictError,
       );
@@ -369,6 +396,139 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await a.record(id)).toMatchObject({ version: 1, length: 1 });
       expect((await a.messages(id, 0, 10)).map((m) => m.content)).toEqual(['new']);
       await c.release(id, 'new');
+    });
+
+    test("renew extends only the holder's own running lease: never a free, expired, released or deleted one", async () => {
+      const id = newId('renew');
+      expect(await a.renew(id, 'h', 5_000)).toBe(false);
+      expect(await b.acquire(id, 'other', 150)).toBe(true);
+      expect(await a.renew(id, 'h', 5_000)).toBe(false);
+      expect(await b.renew(id, 'other', 150)).toBe(true);
+      await sleep(400);
+      expect(await b.renew(id, 'other', 5_000)).toBe(false);
+      // A renewal that failed took nothing: the lease is free for anyone.
+      expect(await c.acquire(id, 'third', 5_000)).toBe(true);
+      await c.release(id, 'third');
+      expect(await c.renew(id, 'third', 5_000)).toBe(false);
+      expect(await a.acquire(id, 'h', 150)).toBe(true);
+      expect(await a.renew(id, 'h', 5_000)).toBe(true);
+      await sleep(400);
+      expect(await b.acquire(id, 'other', 5_000)).toBe(false);
+      await a.release(id, 'h');
+    });
+
+    test('every incarnation has its own epoch: a commit of a deleted one is refused in the new one, even at its version', async () => {
+      const id = newId('epoch');
+      expect(await a.acquire(id, 'old', 5_000)).toBe(true);
+      let old = await commit(a, id, {
+        holder: 'old',
+        epoch: 'first',
+        append: [{ role: 'user', content: 'old one' }],
+        state: state({ secret: 1 }),
+      });
+      old = await commit(a, id, { holder: 'old', version: old, epoch: 'first', append: [] });
+      expect((await b.record(id))?.epoch).toBe('first');
+      expect((await b.load(id, 60))?.epoch).toBe('first');
+      await expect(commit(a, id, { holder: 'old', version: old, epoch: 'other', append: [] })).rejects.toThrow(
+        /deleted and created again/,
+      );
+      expect(await b.delete(id)).toBe(true);
+      expect(await c.acquire(id, 'new', 5_000)).toBe(true);
+      let version = await commit(c, id, { holder: 'new', epoch: 'second', append: [{ role: 'user', content: 'new' }] });
+      version = await commit(c, id, { holder: 'new', version, epoch: 'second', append: [] });
+      expect(version).toBe(old);
+      await c.release(id, 'new');
+      // The old incarnation's holder, even holding the lease again, cannot write into the new one.
+      expect(await a.acquire(id, 'old', 5_000)).toBe(true);
+      await expect(
+        commit(a, id, {
+          holder: 'old',
+          version: old,
+          epoch: 'first',
+          append: [{ role: 'user', content: 'stale' }],
+          state: state({ secret: 2 }),
+        }),
+      ).rejects.toThrow(/deleted and created again/);
+      await expect(commit(a, id, { holder: 'old', version: 0, epoch: 'third', append: [] })).rejects.toThrow(
+        /created it first/,
+      );
+      await a.release(id, 'old');
+      expect(await b.record(id)).toMatchObject({ epoch: 'second', version: old, length: 1, state: { stores: {} } });
+      expect((await b.messages(id, 0, 10)).map((m) => m.content)).toEqual(['new']);
+      // A commit without an epoch is a caller's bug: refused with an error that says so, nothing written.
+      const bare = newId('no-epoch');
+      expect(await a.acquire(bare, 'h', 5_000)).toBe(true);
+      await expect(
+        commit(a, bare, {
+          holder: 'h',
+          epoch: undefined as unknown as string,
+          append: [{ role: 'user', content: 'x' }],
+        }),
+      ).rejects.toThrow(/epoch/);
+      expect(await b.record(bare)).toBeNull();
+      await a.release(bare, 'h');
+    });
+
+    test('a turn running when its chat is deleted in another process stops, writes nothing more, and nothing of it reaches the new chat under that id', async () => {
+      const id = newId('deleted-mid-turn');
+      const entered = gate();
+      const go = gate();
+      // Process A: its turn has bumped, and waits in the model call before its reply.
+      const first = createSessions(counterAgent(), {
+        store: a,
+        leaseTtl: 600,
+        model: bumpModel(async (req) => {
+          if (req.messages.some((m) => m.role === 'tool' && m.name === 'bump')) {
+            entered.open();
+            await go.opened;
+          }
+        }),
+      });
+      const running = first.send(id, 'old').then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await entered.opened;
+      const before = (await b.record(id))!.version;
+      // Process B deletes the chat and starts a new one under the same id, up to the same version.
+      const second = sessions(b);
+      expect(await second.delete(id)).toBe(true);
+      await reachVersion(second, b, id, before);
+      const created = await c.messages(id, 0, 100);
+      // A's lease renewals come due (every 200 ms) before its model answers.
+      await sleep(700);
+      go.open();
+      const error = await running;
+      expect(error).toBeInstanceOf(SessionConflictError);
+      expect(String(error)).toMatch(/deleted or taken over while this turn ran/);
+      expect(await c.messages(id, 0, 100)).toEqual(created);
+      expect((await c.record(id))?.state.stores).toEqual({});
+      // Any process goes on with the new chat.
+      expect((await sessions(c).send(id, 'say after')).text).toBe('ok: say after');
+      const messages = await c.messages(id, 0, 100);
+      expect(checkTranscript(messages)).toEqual([]);
+      expect(messages.some((m) => m.content === 'old' || m.role === 'tool')).toBe(false);
+    });
+
+    test('a process that cached the deleted chat never reuses it for the new chat under that id, even at the same version', async () => {
+      const id = newId('stale-cache');
+      const seen: Message[][] = [];
+      const cached = createSessions(counterAgent(), {
+        store: a,
+        model: bumpModel((req) => {
+          seen.push(req.messages);
+        }),
+      });
+      await cached.send(id, 'secret');
+      const version = (await a.record(id))!.version;
+      const other = sessions(b);
+      expect(await other.delete(id)).toBe(true);
+      await reachVersion(other, b, id, version);
+      seen.length = 0;
+      expect((await cached.send(id, 'say what do you know?')).text).toBe('ok: say what do you know?');
+      expect(seen.flat().some((m) => m.content === 'secret' || m.role === 'tool')).toBe(false);
+      expect((await c.record(id))?.state).toMatchObject({ loadedSkills: [], stores: {} });
+      expect((await c.messages(id, 0, 100)).some((m) => m.content === 'secret' || m.role === 'tool')).toBe(false);
     });
 
     test('a turn commits each model step as it happens', async () => {
@@ -477,6 +637,34 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       }
     });
 
+    test('close() mid-turn loses nothing: the call in flight is committed as interrupted, and the next send from another process runs at once', async () => {
+      const id = newId('close');
+      const inBump = gate();
+      const never = gate();
+      const stopping = createSessions(counterAgent(), { store: await open(), model: bumpModel() });
+      hooks.onBump = () => {
+        inBump.open();
+        return never.opened; // the tool runs until it is stopped
+      };
+      const turn = stopping.send(id, 'stop me').then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await inBump.opened;
+      hooks.onBump = undefined;
+      await stopping.close({ timeout: 50 });
+      expect(String(await turn)).toMatch(/Interrupted/);
+      const left = await b.messages(id, 0, 100);
+      expect(left.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+      expect(left[4]).toMatchObject({ role: 'tool', name: 'bump', isError: true });
+      expect((left[4] as { content: string }).content).toMatch(/Interrupted/);
+      expect(checkTranscript(left)).toEqual([]);
+      // No lease is left behind: another process that may not wait answers at once.
+      expect((await sessions(b, { onBusy: 'reject' }).send(id, 'after')).text).toBe('done: after');
+      expect((await c.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
+      never.open();
+    });
+
     test('a crash mid-turn loses at most the step in flight; the next send answers its call as interrupted', async () => {
       const id = newId('crash');
       const dying = simulatedProcess(await open());
@@ -555,20 +743,23 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await Promise.all(
         Array.from({ length: lanes }, async (_, lane) => {
           for (let i = lane; i < count; i += lanes) {
-            const info = await procs[(i + 1) % 3].get(id(i));
-            expect(info).toMatchObject({ id: id(i), owner: `u${i % 7}`, transcriptLength: 2 });
-            const messages = await procs[(i + 2) % 3].messages(id(i));
+            const owner = `u${i % 7}`;
+            const info = await procs[(i + 1) % 3].get(id(i), { owner });
+            expect(info).toMatchObject({ id: id(i), owner, transcriptLength: 2 });
+            const messages = await procs[(i + 2) % 3].messages(id(i), { owner });
             expect(messages.map((m) => m.content)).toEqual([`hello ${i}`, `echo: hello ${i}`]);
           }
         }),
       );
       await Promise.all(
         Array.from({ length: lanes }, async (_, lane) => {
-          for (let i = lane; i < count; i += lanes) expect(await procs[i % 3].delete(id(i))).toBe(true);
+          for (let i = lane; i < count; i += lanes) {
+            expect(await procs[i % 3].delete(id(i), { owner: `u${i % 7}` })).toBe(true);
+          }
         }),
       );
-      expect(await a.record(id(0))).toBeNull();
-      expect(await a.record(id(count - 1))).toBeNull();
+      expect(await procs[0].get(id(0), { owner: 'u0' })).toBeNull();
+      expect(await procs[1].get(id(count - 1), { owner: `u${(count - 1) % 7}` })).toBeNull();
     }, 120_000);
   });
 }

@@ -5,17 +5,37 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSessions, type Message, type SessionStore } from '@skilltree/core';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
-import { SCHEMA_VERSION } from '../src/common.js';
+import { LEGACY_EPOCH, SCHEMA_VERSION } from '../src/common.js';
+import { bumpModel, counterAgent } from '../src/fixture.js';
 import { postgresStore } from '../src/postgres.js';
 import { redisStore } from '../src/redis.js';
 import { sqliteStore } from '../src/sqlite.js';
 import { runPrefix, server } from './servers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'skilltree-schema-'));
+
+/** A chat as schema version 1 stored it (no epoch): one finished turn that bumped the counter. */
+const V1_MESSAGES: Message[] = [
+  { role: 'user', content: 'first' },
+  { role: 'assistant', content: 'done: first' },
+];
+const V1_STATE = { loadedSkills: [], stores: { tally: { count: 1 } } };
+
+/** A turn on the upgraded chat sees the old one, and keeps its state. */
+async function continues(store: SessionStore, id: string) {
+  const seen: Message[][] = [];
+  const sessions = createSessions(counterAgent(), { store, model: bumpModel((req) => void seen.push(req.messages)) });
+  expect((await sessions.send(id, 'second')).text).toBe('done: second');
+  expect(seen[0].map((m) => m.content).slice(0, 2)).toEqual(['first', 'done: first']);
+  const info = await sessions.get(id);
+  expect(info).toMatchObject({ transcriptLength: 8, stores: { tally: { count: 2 } } });
+  return sessions;
+}
 
 describe('sqliteStore schema', () => {
   test('is created on first use with its version, and opening again keeps the data', async () => {
@@ -25,6 +45,7 @@ describe('sqliteStore schema', () => {
     await first.commit('s', {
       holder: 'h',
       version: 0,
+      epoch: 'e',
       append: [],
       state: { loadedSkills: [], stores: {} },
       leaseTtl: 1,
@@ -39,6 +60,31 @@ describe('sqliteStore schema', () => {
     const again = sqliteStore({ path });
     expect(await again.record('s')).toMatchObject({ version: 1 });
     await again.close();
+  });
+
+  test('a version 1 database is upgraded in place: its chats get an epoch and go on', async () => {
+    const path = join(dir, 'v1.db');
+    const db = new Database(path);
+    db.exec(`
+      CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO skilltree_meta VALUES ('schema_version', '1');
+      CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
+        length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
+        body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
+      CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
+      CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
+    db.prepare('INSERT INTO skilltree_sessions VALUES (?, NULL, 3, 2, ?, 1, 1)').run('old', JSON.stringify(V1_STATE));
+    const insert = db.prepare('INSERT INTO skilltree_messages VALUES (?, ?, ?, ?)');
+    for (const [i, m] of V1_MESSAGES.entries()) insert.run('old', i, m.role, JSON.stringify(m));
+    db.close();
+    const store = sqliteStore({ path });
+    const record = await store.record('old');
+    expect(record).toMatchObject({ version: 3, length: 2 });
+    expect(record?.epoch).toMatch(/^[0-9a-f]{32}$/);
+    const sessions = await continues(store, 'old');
+    expect((await store.record('old'))?.epoch).toBe(record?.epoch);
+    await sessions.close();
   });
 
   test('a database from a newer version is refused with a clear error', () => {
@@ -58,6 +104,7 @@ describe('sqliteStore schema', () => {
     await one.commit('s', {
       holder: 'h',
       version: 0,
+      epoch: 'e',
       append: [],
       state: { loadedSkills: [], stores: {} },
       leaseTtl: 1,
@@ -104,6 +151,35 @@ describe('postgresStore schema', () => {
     await later.close();
   });
 
+  test('a version 1 database is upgraded in place: its chats get an epoch and go on', async () => {
+    const prefix = runPrefix('v1');
+    const p = pool();
+    await p.query(`
+      CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
+      INSERT INTO ${prefix}meta VALUES ('schema_version', '1');
+      CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
+        length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+      CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
+        body json NOT NULL, PRIMARY KEY (session_id, seq));
+      CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
+      CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);`);
+    await p.query(`INSERT INTO ${prefix}sessions VALUES ('old', NULL, 3, 2, $1, now(), now())`, [
+      JSON.stringify(V1_STATE),
+    ]);
+    for (const [i, m] of V1_MESSAGES.entries()) {
+      await p.query(`INSERT INTO ${prefix}messages VALUES ('old', $1, $2, $3)`, [i, m.role, JSON.stringify(m)]);
+    }
+    const store = postgresStore({ connectionString: server('SKILLTREE_TEST_POSTGRES_URL'), prefix });
+    const record = await store.record('old');
+    expect(record).toMatchObject({ version: 3, length: 2 });
+    expect(record?.epoch).toMatch(/^[0-9a-f]{32}$/);
+    const { rows } = await p.query(`SELECT value FROM ${prefix}meta WHERE key = 'schema_version'`);
+    expect(rows).toEqual([{ value: String(SCHEMA_VERSION) }]);
+    const sessions = await continues(store, 'old');
+    expect((await store.record('old'))?.epoch).toBe(record?.epoch);
+    await sessions.close();
+  });
+
   test('a pool you pass in is never closed by the store', async () => {
     const mine = pool();
     const store = postgresStore({ pool: mine, prefix: runPrefix('pool') });
@@ -114,6 +190,34 @@ describe('postgresStore schema', () => {
 });
 
 describe('redisStore schema', () => {
+  test('version 1 keys are upgraded in place: a chat without an epoch has the legacy one and goes on', async () => {
+    const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
+    try {
+      const prefix = `${runPrefix('v1')}:`;
+      await client.set(`${prefix}schema`, '1');
+      await client.hset(`${prefix}{old}:s`, {
+        version: 3,
+        length: 2,
+        state: JSON.stringify(V1_STATE),
+        created: 1,
+        updated: 1,
+      });
+      await client.rpush(`${prefix}{old}:m`, ...V1_MESSAGES.map((m) => JSON.stringify(m)));
+      await client.zadd(`${prefix}{old}:u`, 0, 0);
+      const store = redisStore({ url: server('SKILLTREE_TEST_REDIS_URL'), prefix });
+      expect(await store.record('old')).toMatchObject({ epoch: LEGACY_EPOCH, version: 3, length: 2 });
+      expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
+      const sessions = await continues(store, 'old');
+      // Deleted and created again, the chat is a new incarnation with an epoch of its own.
+      await sessions.delete('old');
+      await sessions.send('old', 'say again');
+      expect((await store.record('old'))?.epoch).not.toBe(LEGACY_EPOCH);
+      await sessions.close();
+    } finally {
+      client.disconnect();
+    }
+  });
+
   test('the version key is written on first use; a newer one is refused; a client you pass stays connected', async () => {
     const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
     try {

@@ -24,7 +24,7 @@ export interface SessionSetup {
 const WHOLE_TRANSCRIPT = 2 ** 31 - 1;
 
 /** What the store has of a session this process holds: the version it read and the messages it has. */
-const saved = new WeakMap<Session, { version: number; committed: number }>();
+const saved = new WeakMap<Session, { version: number; epoch: string; committed: number }>();
 
 function mount(setup: SessionSetup): Session {
   try {
@@ -53,12 +53,12 @@ export async function openSession(setup: SessionSetup, fresh = false): Promise<{
   }
   if (!loaded) {
     const session = mount(setup);
-    saved.set(session, { version: 0, committed: 0 });
+    saved.set(session, { version: 0, epoch: crypto.randomUUID(), committed: 0 });
     return { session, resumed: false };
   }
   try {
     const session = agent.core.restoreSession(agent.element(), agent.core.snapshotFromStore(loaded), options);
-    saved.set(session, { version: loaded.version, committed: loaded.length });
+    saved.set(session, { version: loaded.version, epoch: loaded.epoch, committed: loaded.length });
     return { session, resumed: true };
   } catch (error) {
     throw new CliError(`Could not resume session "${id}" from ${path}: ${errorMessage(error)}`);
@@ -83,12 +83,13 @@ export async function saveSession(session: Session, setup: SessionSetup): Promis
     const version = await store.commit(id, {
       holder,
       version: at.version,
+      epoch: at.epoch,
       append: snapshot.transcript,
       state: setup.agent.core.storedState(snapshot),
       owner: null,
       leaseTtl: 30_000,
     });
-    saved.set(session, { version, committed: at.committed + snapshot.transcript.length });
+    saved.set(session, { version, epoch: at.epoch, committed: at.committed + snapshot.transcript.length });
   } catch (error) {
     if (error instanceof CliError) throw error;
     const changed = (error as Error)?.name === 'SessionConflictError';

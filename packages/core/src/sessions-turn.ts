@@ -1,0 +1,249 @@
+/**
+ * One turn of `createSessions` on one chat: take the chat's lease (and keep it), open its session
+ * (the mounted one when it is still the store's incarnation and version, else restored from the
+ * store), run the turn committing every message as it happens, then commit the rest and give the
+ * lease up. The turn is known to the running turns, so a `close()` stops it and a `delete` fences
+ * it; a lost lease fences it too.
+ */
+import type { ReactNode } from 'react';
+import { createSession, restoreSession, type Session, stateOf } from './session.js';
+import {
+  SessionConflictError,
+  SessionNotFoundError,
+  type SessionRecord,
+  type SessionStore,
+  snapshotFromStore,
+  storedState,
+} from './session-store.js';
+import { type Mounted, type MountedCache, matches } from './sessions-cache.js';
+import { chatKey } from './sessions-key.js';
+import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
+import type { RunningTurn, RunningTurns } from './sessions-running.js';
+import { currentWindow } from './state.js';
+import { forgetBefore, transcriptLength } from './transcript.js';
+import type { SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
+
+/** What the turns of one `createSessions` share. */
+export interface TurnContext {
+  store: SessionStore;
+  cache: MountedCache<Session>;
+  running: RunningTurns;
+  policy: LeasePolicy;
+  /** The element a chat's session renders. */
+  element(id: string): ReactNode;
+  sessionOptions: SessionOptions;
+}
+
+type Cached = Mounted<Session>;
+
+let turns = 0;
+
+/** The error a turn ends with when its chat was deleted (or taken over) while it ran. */
+export const fencedError = (id: string) =>
+  new SessionConflictError(id, 'the chat was deleted or taken over while this turn ran');
+
+/** A store error names the store key; the caller knows the chat by its id. */
+function named(error: unknown, key: string, id: string): unknown {
+  if (key !== id && error instanceof SessionConflictError && error.sessionId === key) {
+    return new SessionConflictError(id, error.detail);
+  }
+  return error;
+}
+
+/**
+ * What the stream says of a call that ran but whose result the commit after it did not save: its
+ * own result when a later commit saved it after all, else that the result could not be saved (the
+ * store's error is the turn's; its text may name servers, so it stays out of the result).
+ */
+function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
+  if (saved) return { type: 'tool-result', message };
+  const content =
+    `Tool "${message.name}" ran, but its result could not be saved. ` +
+    'It may have taken effect; check before calling it again.';
+  return { type: 'tool-result', message: { ...message, content, isError: true } };
+}
+
+/**
+ * The store key of the chat `owner` means by `id`, and its record. A chat this owner created
+ * before chats were namespaced by owner is kept under its bare id, and stays theirs.
+ */
+export async function locate(
+  store: SessionStore,
+  id: string,
+  owner: string | undefined,
+): Promise<{ key: string; record: SessionRecord | null }> {
+  const key = await chatKey(id, owner);
+  const record = await store.record(key);
+  if (record || key === id) return { key, record };
+  const legacy = await store.record(id);
+  return legacy && legacy.owner === owner ? { key: id, record: legacy } : { key, record: null };
+}
+
+/** The session for a turn: the cached one when it is the store's incarnation and version, else restored from the store. */
+async function open(ctx: TurnContext, key: string, id: string, owner: string | undefined): Promise<Cached> {
+  const { store, cache, sessionOptions } = ctx;
+  const record = await store.record(key);
+  if (record && record.owner !== (owner ?? null)) throw new SessionNotFoundError(id);
+  const cached = cache.take(key);
+  if (cached && record && matches(cached, record)) return cached;
+  cached?.session.dispose();
+  if (!record) {
+    const session = createSession(ctx.element(id), sessionOptions);
+    return { session, epoch: crypto.randomUUID(), version: 0, committed: 0 };
+  }
+  const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
+  const loaded = await store.load(key, window);
+  if (!loaded) throw new SessionNotFoundError(id);
+  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), sessionOptions);
+  return { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length };
+}
+
+/** Writes what the session has that the store has not: new messages and the state. */
+async function commit(
+  ctx: TurnContext,
+  key: string,
+  id: string,
+  holder: string,
+  entry: Cached,
+  owner: string | undefined,
+): Promise<void> {
+  const state = stateOf(entry.session);
+  const length = transcriptLength(state.transcript);
+  const from = entry.committed - state.transcript.start;
+  const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
+  const max = entry.session.config.maxTranscriptMessages;
+  const window = currentWindow(state);
+  const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
+  try {
+    entry.version = await ctx.store.commit(key, {
+      holder,
+      version: entry.version,
+      epoch: entry.epoch,
+      append: state.transcript.messages.slice(from),
+      state: stored,
+      owner: entry.version === 0 ? (owner ?? null) : undefined,
+      leaseTtl: ctx.policy.leaseTtl,
+    });
+  } catch (error) {
+    throw named(error, key, id);
+  }
+  entry.committed = length;
+}
+
+/**
+ * Runs one turn on chat `id` of `owner`. `signal` is the caller's; `self.it` is the iterator the
+ * consumer pulls, which a `close()` ends when the consumer stopped pulling.
+ */
+export async function* chatTurn(
+  ctx: TurnContext,
+  id: string,
+  text: string,
+  owner: string | undefined,
+  signal: AbortSignal,
+  self: { it?: AsyncGenerator<SessionEvent, Turn> },
+): AsyncGenerator<SessionEvent, Turn> {
+  const { store, cache, running, policy } = ctx;
+  // The turn's own signal: the caller's, a close() that stops it, or a delete that fences it.
+  const stop = new AbortController();
+  const follow = () => stop.abort(signal.reason);
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  let fenced: Error | null = null;
+  let ended = () => {};
+  // True while the turn waits at a `yield` for its consumer to pull the next event.
+  let parked = false;
+  const me: RunningTurn = {
+    key: null,
+    stop(reason) {
+      stop.abort(reason);
+      // A consumer that stopped pulling leaves the turn parked, where no abort reaches it: end it there.
+      if (parked) void self.it?.return(undefined as never).catch(() => {});
+    },
+    fence(error) {
+      fenced ??= error;
+      stop.abort(error);
+    },
+    done: new Promise<void>((resolve) => (ended = resolve)),
+  };
+  running.add(me);
+  try {
+    const { key } = await locate(store, id, owner);
+    const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
+    await takeLease(store, key, id, holder, policy, stop.signal);
+    me.key = key;
+    const stopRenewing = keepLease(store, key, holder, policy.leaseTtl, () => me.fence(fencedError(id)));
+    let entry: Cached | null = null;
+    let finished = false;
+    /**
+     * Commits what is left (nothing once fenced), keeps the session warm, gives the lease up.
+     * Returns whether the commit landed; throws only a commit error of a turn that succeeded.
+     */
+    const finish = async (failure: unknown): Promise<boolean> => {
+      finished = true;
+      stopRenewing();
+      try {
+        if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
+          await commit(ctx, key, id, holder, entry, owner);
+          const state = stateOf(entry.session);
+          forgetBefore(state.transcript, currentWindow(state).start);
+          cache.put(key, entry);
+          return true;
+        }
+        // Fenced, or a new session whose first turn failed before anything was written: nothing to keep.
+        entry?.session.dispose();
+      } catch (error) {
+        entry?.session.dispose();
+        if (failure === null) throw error;
+      } finally {
+        await store.release(key, holder).catch(() => {});
+      }
+      return false;
+    };
+    try {
+      let failure: unknown = null;
+      let result: Turn | undefined;
+      // A tool result the commit after it did not save: the call ran, the store does not know.
+      let unsaved: ToolMessage | null = null;
+      try {
+        entry = await open(ctx, key, id, owner);
+        const current = entry;
+        // Results a process that died mid-turn left unanswered were answered on restore: write them first.
+        if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
+          await commit(ctx, key, id, holder, current, owner);
+        }
+        for await (const event of current.session.stream(text, { signal: stop.signal })) {
+          // Each message is durable before the turn goes on: a crash loses at most the step in flight.
+          if (event.type === 'message') {
+            if (fenced) throw fenced;
+            try {
+              await commit(ctx, key, id, holder, current, owner);
+            } catch (error) {
+              if (event.message.role === 'tool') unsaved = event.message;
+              throw error;
+            }
+          }
+          if (event.type === 'finish') result = event.turn;
+          parked = true;
+          yield event;
+          parked = false;
+        }
+        if (!result) throw new Error('The turn ended without a reply.');
+      } catch (error) {
+        // A commit refused by the store means the chat moved on without this turn: write nothing more.
+        if (error instanceof SessionConflictError) fenced ??= error;
+        failure = error;
+      }
+      if (fenced) failure = fenced;
+      const saved = await finish(failure);
+      if (unsaved) yield unsavedResult(unsaved, saved);
+      if (failure !== null) throw failure;
+      return result as Turn;
+    } finally {
+      // Left early (the consumer stopped iterating): the aborted turn's messages are still written.
+      if (!finished) await finish(new Error('left early')).catch(() => {});
+    }
+  } finally {
+    signal.removeEventListener('abort', follow);
+    ended();
+  }
+}

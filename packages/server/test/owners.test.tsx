@@ -1,0 +1,81 @@
+/**
+ * Who can reach a chat: each user's chats are their own namespace. A POST to any id is the sender's
+ * own chat, so no request tells a user whether another used the id, nobody can claim another's id,
+ * and a 409 only ever concerns the sender's own chat.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { client, startServer, type TestServer, waiting } from './helpers.js';
+
+let server: TestServer;
+afterEach(async () => {
+  await server?.close();
+});
+
+const as = (user: string) => ({ 'x-user': user });
+const post = (id: string, text: string, user: string) =>
+  fetch(`${server.url}/api/chat`, {
+    method: 'POST',
+    headers: { ...as(user), 'content-type': 'application/json' },
+    body: JSON.stringify({ id, messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text }] }] }),
+  });
+
+/** Status, headers that could differ, and body of a response. */
+async function seen(response: Response) {
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+}
+
+describe('who can reach a chat', () => {
+  it("a POST to an id another user has is the sender's own new chat: 200, and the other's chat is untouched", async () => {
+    server = await startServer();
+    await client(server.url, 'alice').send('c1', 'note secret');
+    const response = await post('c1', 'show me the notes', 'mallory');
+    expect(response.status).toBe(200);
+    expect(await response.text()).not.toContain('secret');
+    const mine = await client(server.url, 'mallory').history('c1');
+    expect(mine.status).toBe(200);
+    const messages = (await mine.json()) as { role: string; parts: { type: string; text?: string }[] }[];
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1].parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['echo: show me the notes']);
+    expect(JSON.stringify(messages)).not.toContain('secret');
+    // Alice's chat is as she left it.
+    const hers = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
+    expect(hers.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['note secret']);
+    expect((await server.sessions.get('c1', { owner: 'alice' }))?.stores).toEqual({ notes: { items: ['secret'] } });
+  });
+
+  it("GET and DELETE of another user's id answer 404 exactly as an id nobody used does", async () => {
+    server = await startServer();
+    await client(server.url, 'alice').send('c1', 'note secret');
+    for (const path of ['/api/chat/', '/api/sessions/']) {
+      const taken = await seen(await fetch(`${server.url}${path}c1`, { headers: as('mallory') }));
+      const free = await seen(await fetch(`${server.url}${path}never-used`, { headers: as('mallory') }));
+      expect(taken.status).toBe(404);
+      expect(taken).toEqual(free);
+    }
+    const taken = await seen(await fetch(`${server.url}/api/chat/c1`, { method: 'DELETE', headers: as('mallory') }));
+    const free = await seen(
+      await fetch(`${server.url}/api/chat/never-used`, { method: 'DELETE', headers: as('mallory') }),
+    );
+    expect(taken.status).toBe(404);
+    expect(taken).toEqual(free);
+    expect((await client(server.url, 'alice').history('c1')).status).toBe(200);
+    expect(await server.sessions.get('c1', { owner: 'alice' })).toMatchObject({ transcriptLength: 6 });
+  });
+
+  it("a running turn of Alice's never makes Bob's POST to the same id 409; her own second POST is", async () => {
+    server = await startServer({ sessionsOptions: { onBusy: 'reject' } });
+    const controller = new AbortController();
+    const before = waiting.count;
+    const running = client(server.url, 'alice')
+      .send('c1', 'wait', controller.signal)
+      .catch((error: unknown) => error);
+    while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
+    const bob = await client(server.url, 'bob').send('c1', 'hello');
+    expect(bob.message.parts.at(-1)).toMatchObject({ type: 'text', text: 'echo: hello' });
+    const again = await post('c1', 'hello', 'alice');
+    expect(again.status).toBe(409);
+    await again.text();
+    controller.abort();
+    await running;
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * Stores under outage: the store's server dies (or hangs) while a turn is in flight. The turn
+ * fails within seconds, and the lost connection is reported once (never as ioredis's "Unhandled
+ * error event", never once per reconnection attempt). Redis is a real redis-server the test starts
+ * and kills; Postgres is the `.ci/with-services` server behind a TCP proxy the test cuts.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterEach, describe, expect, test } from 'vitest';
+import { postgresStore } from '../src/postgres.js';
+import { redisStore } from '../src/redis.js';
+import { server } from './servers.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/outage.ts', import.meta.url));
+const REPORT = /Reconnecting; turns fail until the store is back/;
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function reachable(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      }).on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port}`);
+}
+
+/**
+ * Runs the fixture against `url`; once its turn is paused, `outage()` takes the server away and
+ * the turn goes on. Returns how long the turn took to fail after that, its last line and stderr.
+ */
+async function turnDuringOutage(backend: string, url: string, outage: () => void) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', FIXTURE, backend, url], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const lines: string[] = [];
+  let started = 0;
+  let took = -1;
+  const ended = new Promise<void>((resolve) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        if (line === 'paused') {
+          outage();
+          started = Date.now();
+          child.stdin!.write('go\n');
+        } else if (line.startsWith('failed') || line === 'ok') {
+          took = Date.now() - started;
+        }
+      }
+    });
+    child.on('exit', () => resolve());
+  });
+  await ended;
+  return { took, last: lines.at(-1) ?? '', stderr };
+}
+
+function startRedis(port: number): ChildProcess {
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  cleanups.push(() => {
+    redis.kill('SIGCONT');
+    redis.kill('SIGKILL');
+  });
+  return redis;
+}
+
+/** A TCP proxy to `target` that can be cut (connections reset, new ones refused) like a server that died. */
+async function proxy(target: { host: string; port: number }): Promise<{ port: number; cut(): void }> {
+  const sockets = new Set<Socket>();
+  const front: Server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const cut = () => {
+    front.close();
+    for (const socket of sockets) socket.resetAndDestroy();
+  };
+  cleanups.push(cut);
+  return { port: (front.address() as { port: number }).port, cut };
+}
+
+describe('stores under outage', () => {
+  test('redis killed mid-turn: the turn fails within seconds, and the outage is reported once, never as "Unhandled error event"', async () => {
+    const port = await freePort();
+    const redis = startRedis(port);
+    await reachable(port);
+    const { took, last, stderr } = await turnDuringOutage('redis', `redis://127.0.0.1:${port}`, () =>
+      redis.kill('SIGKILL'),
+    );
+    console.log(`redis killed mid-turn: the turn failed after ${took} ms`);
+    expect(last).toMatch(/^failed /);
+    expect(took).toBeGreaterThanOrEqual(0);
+    expect(took).toBeLessThan(10_000);
+    expect(stderr).not.toMatch(/Unhandled error event/);
+    expect(stderr.split('\n').filter((line) => REPORT.test(line))).toHaveLength(1);
+  }, 30_000);
+
+  test('redis hung mid-turn (SIGSTOP): the turn fails within seconds instead of waiting for an answer', async () => {
+    const port = await freePort();
+    const redis = startRedis(port);
+    await reachable(port);
+    const { took, last, stderr } = await turnDuringOutage('redis', `redis://127.0.0.1:${port}`, () =>
+      redis.kill('SIGSTOP'),
+    );
+    console.log(`redis hung mid-turn: the turn failed after ${took} ms`);
+    expect(last).toMatch(/^failed /);
+    expect(took).toBeLessThan(10_000);
+    expect(stderr).not.toMatch(/Unhandled error event/);
+  }, 30_000);
+
+  test('postgres killed mid-turn: the turn fails within seconds, and the outage is reported once', async () => {
+    const url = new URL(server('SKILLTREE_TEST_POSTGRES_URL'));
+    const front = await proxy({ host: url.hostname, port: Number(url.port) });
+    url.hostname = '127.0.0.1';
+    url.port = String(front.port);
+    const { took, last, stderr } = await turnDuringOutage('postgres', url.toString(), front.cut);
+    console.log(`postgres killed mid-turn: the turn failed after ${took} ms`);
+    expect(last).toMatch(/^failed /);
+    expect(took).toBeGreaterThanOrEqual(0);
+    expect(took).toBeLessThan(10_000);
+    expect(stderr.split('\n').filter((line) => REPORT.test(line))).toHaveLength(1);
+  }, 30_000);
+
+  test("a client or pool you pass in keeps your error listener; one without any gets the store's, so an outage never crashes the process", async () => {
+    const bare = new Redis('redis://127.0.0.1:1', { lazyConnect: true });
+    const handled = new Redis('redis://127.0.0.1:1', { lazyConnect: true });
+    const mine = () => {};
+    handled.on('error', mine);
+    const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/x' });
+    const handledPool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/x' });
+    handledPool.on('error', mine);
+    const stores = [
+      redisStore({ client: bare }),
+      redisStore({ client: handled }),
+      postgresStore({ pool }),
+      postgresStore({ pool: handledPool }),
+    ];
+    expect(bare.listenerCount('error')).toBe(1);
+    expect(handled.listeners('error')).toEqual([mine]);
+    expect(pool.listenerCount('error')).toBe(1);
+    expect(handledPool.listeners('error')).toEqual([mine]);
+    // The store's listener reports the error instead of letting it throw.
+    const reported: string[] = [];
+    const quiet = new Redis('redis://127.0.0.1:1', { lazyConnect: true });
+    redisStore({ client: quiet, onError: (error) => reported.push(error.message) });
+    quiet.emit('error', new Error('connect ECONNREFUSED'));
+    quiet.emit('error', new Error('connect ECONNREFUSED again'));
+    expect(reported).toEqual(['connect ECONNREFUSED']);
+    for (const store of stores) await store.close();
+    expect(bare.status).toBe('wait'); // never connected, never closed by the store
+    for (const client of [bare, handled, quiet]) client.disconnect();
+    await pool.end();
+    await handledPool.end();
+  });
+});
