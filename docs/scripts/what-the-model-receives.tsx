@@ -7,13 +7,16 @@
  */
 import {
   createSession,
+  type LifecycleEntry,
   type Message,
   type Model,
   type ModelRequest,
   placeContext,
+  type SessionOptions,
   type ToolSpec,
 } from '@skilltree/core';
 import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
+import { anthropicDeltaBody } from '@skilltree/models/anthropic';
 import { createElement, type ReactElement } from 'react';
 
 /** A module the CLI can run: the agent as its default export, and a scripted demo conversation. */
@@ -34,8 +37,8 @@ interface Step {
   end: number;
 }
 
-async function run(module: AgentModule) {
-  const session = createSession(createElement(module.default), { model: module.demo.model() });
+async function run(module: AgentModule, options: SessionOptions = {}) {
+  const session = createSession(createElement(module.default), { ...options, model: module.demo.model() });
   const steps: Step[] = [];
   let turn = 0;
   session.on('request', ({ request }) => steps.push({ turn, request, end: session.transcript.length }));
@@ -72,10 +75,67 @@ function windowNote(step: Step, transcript: Message[], cap: number): string {
   );
 }
 
-/** The one message `placeContext` changed (with `'end'` placement): the last user-role message. */
-function placedTail(req: ModelRequest): Message | undefined {
-  const placed = placeContext(req);
-  return placed.messages.find((message, i) => message !== req.messages[i]);
+/** The message `placeContext` put the context in (with `'end'` placement), and its index. */
+function placedTail(req: ModelRequest): { index: number; message: Message } {
+  const { placed, messages } = placeContext(req);
+  const index = placed === 'system' ? -1 : placed;
+  return { index, message: messages[index] };
+}
+
+/** A delta's entries with tool names instead of whole specs (the specs are the request's, above). */
+function briefEntries(entries: LifecycleEntry[]) {
+  return entries.map((e) =>
+    e.type === 'loaded'
+      ? { ...e, tools: e.tools.map((t) => t.name) }
+      : e.type === 'tools'
+        ? { ...e, added: e.added.map((t) => t.name) }
+        : e,
+  );
+}
+
+/** The delta layout of the same demo with the stable window: the last request's lifecycle and its Anthropic body. */
+async function deltasSection(module: AgentModule): Promise<string> {
+  const { steps } = await run(module, { windowMode: 'stable' });
+  const last = steps[steps.length - 1].request;
+  const life = last.lifecycle;
+  if (!life) return '';
+  const body = anthropicDeltaBody(last, { model: 'claude-opus-4-8' });
+  const systemMessages = (body?.messages ?? []).filter((m) => m.role === 'system');
+  const deltas = life.deltas.map((d) => ({ after: d.after, entries: briefEntries(d.entries) }));
+  return `## The same conversation as deltas
+
+Models that take tool changes inside the conversation get the skill lifecycle as deltas instead:
+\`request.lifecycle\` describes it provider-neutrally, and \`anthropic({ model, toolChanges })\` sends it
+as mid-conversation system messages (see [Lifecycle](./lifecycle.md#how-a-load-and-an-unload-reach-the-model)
+and [Models](./models.md#tool-changes)). \`lifecycle\` is a getter built on first read, not one of the
+request's own properties, so it is not part of the JSON above. This is the same demo played with \`windowMode: 'stable'\` (with which
+\`toolChanges: 'auto'\` sends deltas to a model that supports them); request ${steps.length}:
+
+| field | what it holds |
+|---|---|
+| \`lifecycle.tools\` | The tools that never change with the lifecycle: ${life.tools.map((t) => `\`${t.name}\``).join(', ')}. |
+| \`lifecycle.deltas\` | What changed where: each goes right after \`messages[after]\`, the last of a run of user and tool messages. The first re-states the skills loaded where the window starts. |
+| \`lifecycle.messages\` | The window; a load's result leaves out the \`contextChanged … added:\` lines that its delta states in full. |
+| \`lifecycle.context\` | \`<current_context>\` with only the lines the skills' loads did not state. |
+
+The deltas (tool specs shortened to their names; the lines are the skill's instructions and text at its load):
+
+${json(deltas)}
+
+The context, against the classic request's:
+
+${fence('xml', life.context)}
+
+What \`anthropic({ model: 'claude-opus-4-8' })\` sends for it: \`tools\` are the prefix tools and, deferred,
+every skill tool an addition names; header \`anthropic-beta: ${(body?.betas ?? []).join(',')}\`. The
+system messages inside \`messages\`:
+
+${json(systemMessages)}
+
+The tools:
+
+${json(body?.tools?.map((t) => ({ name: (t as { name: string }).name, ...((t as { defer_loading?: boolean }).defer_loading ? { defer_loading: true } : {}) })))}
+`;
 }
 
 /** The page for a scripted session of `module` (default: the support-desk example). */
@@ -98,6 +158,7 @@ the \`request\` event hands you each one as it goes out. It is provider-neutral:
 | \`messages\` | The transcript window: the newest messages, at most \`maxTranscriptMessages\`, starting at a user message. |
 | \`tools\` | \`read_skill\`, agent-level tools, and the tools of every loaded skill, in tree order, each with a JSON Schema made from its zod input. |
 | \`contextPlacement\` | Where adapters put \`context\`: \`'end'\` (default) or \`'system'\`. |
+| \`lifecycle\` | The same request with the skill lifecycle as deltas positioned in the messages, for models that take tool changes inside the conversation ([below](#the-same-conversation-as-deltas)). Built on first read; not part of the request's JSON. |
 
 Everything below was printed by a real session. [\`docs/scripts/what-the-model-receives.tsx\`](./scripts/what-the-model-receives.tsx)
 mounts the [support-desk example](../examples/support-desk) and plays its scripted demo, the same one
@@ -154,11 +215,13 @@ from \`@skilltree/core\`. With \`contextPlacement: 'end'\` (the default) it is a
 user-role message of the window (a user message or a tool result). The system prompt, the tools and
 every message before that one are then the same bytes from one step to the next, so a provider's prompt
 cache keeps serving that prefix; only the tail changes. With \`'system'\` it is appended to the system
-prompt instead. For the request above, \`placeContext\` returns the same system prompt and the same
-messages except the last user-role one, which becomes:
+prompt instead. \`placeContext\` also says where it put the context (\`placed\`: the index of the
+message, or \`'system'\`), so an adapter never works it out again. For the request above it returns
+the same system prompt and the same messages except message ${placedTail(last).index} (\`placed\`), which becomes:
 
-${json(placedTail(last))}
+${json(placedTail(last).message)}
 
+${await deltasSection(module)}
 ## Next steps
 
 - [Lifecycle](./lifecycle.md): why the context and the tools change between these requests.

@@ -19,6 +19,11 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], exclude: ['test/globals/**'] },
       },
       {
+        // The seed's lifecycle again, with every request's lifecycle deltas checked (see core's lifecycleProblems).
+        resolve: { alias },
+        test: { name: 'deltas', include: ['test/seed-lifecycle.test.tsx'], env: { SKILLTREE_CHECK_DELTAS: '1' } },
+      },
+      {
         // Auto-cleanup needs the runner's `afterEach` global.
         resolve: { alias },
         test: { name: 'globals', include: ['test/globals/**/*.test.{ts,tsx}'], globals: true },

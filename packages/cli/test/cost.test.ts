@@ -45,6 +45,15 @@ describe('the cost line', () => {
     expect(usageLine(undefined, undefined, plain)).toBeNull();
     expect(usageLine({}, undefined, plain)).toBeNull();
   });
+
+  it('marks estimated usage (a scripted model’s) as an estimate, priced or not', () => {
+    expect(usageLine({ inputTokens: 180, outputTokens: 12, estimated: true }, undefined, plain)).toBe(
+      '  ⌁ ~180 in · ~12 out · estimated from characters',
+    );
+    expect(usageLine({ inputTokens: 1_000_000, outputTokens: 0, estimated: true }, parsePrice('3,15'), plain)).toBe(
+      '  ⌁ ~1,000,000 in · ~0 out · estimated from characters · ≈ $3.00 (--price)',
+    );
+  });
 });
 
 describe('prices', () => {

@@ -92,8 +92,13 @@ describe('skilltree dev server', () => {
     expect(s.timeline[1]).toMatchObject({ loaded: ['notes'], toolsAdded: ['add_note'], linesAdded: 2 });
     expect(s.timeline[2].prefixBytes).toBeGreaterThan(0);
     expect(s.timeline[2].prefixBytes).toBeLessThan(s.timeline[2].bytes);
-    // The scripted model reports no usage: the Cost view counts its calls and prices nothing.
-    expect(s.cost).toEqual({ price: null, steps: [], unreported: 3, total: { usage: {}, cost: null } });
+    // The scripted model reports estimated usage: the Cost view lists each call, marked as an
+    // estimate, and prices none (no list price for "scripted").
+    expect(s.cost.unreported).toBe(0);
+    expect(s.cost.steps.map((c) => `${c.turn}.${c.step}`)).toEqual(['1.1', '1.2', '1.3']);
+    expect(s.cost.steps.every((c) => c.usage.estimated === true && (c.usage.inputTokens ?? 0) > 0)).toBe(true);
+    expect(s.cost.steps.map((c) => c.cost)).toEqual([null, null, null]);
+    expect(s.cost.total.usage.estimated).toBe(true);
   });
 
   it('refuses an empty message', async () => {

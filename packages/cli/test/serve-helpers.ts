@@ -12,8 +12,8 @@ export interface ServeProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Sends SIGINT and resolves with the exit code. */
-  stop(): Promise<number | null>;
+  /** Sends `signal` (default SIGINT) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL (rejects after `timeout` ms). */
@@ -33,8 +33,8 @@ export function startServe(
     stderr += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     const code = await exited;
     clearTimeout(timer);
@@ -73,4 +73,19 @@ export async function chat(url: string, chatId: string, text: string, headers: R
   let last: UIMessage | undefined;
   for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
   return last!;
+}
+
+/**
+ * The URL of a real PostgreSQL or Redis server for the tests: `.ci/with-services` starts throwaway
+ * ones and sets the variable. Without it, an error that says how to run the tests.
+ */
+export function testServer(name: 'SKILLTREE_TEST_POSTGRES_URL' | 'SKILLTREE_TEST_REDIS_URL'): string {
+  const url = process.env[name];
+  if (!url) {
+    throw new Error(
+      `${name} is not set. Run the tests through .ci/with-services (it starts throwaway servers and sets it): ` +
+        'bash .ci/with-services pnpm --filter @skilltree/cli test.',
+    );
+  }
+  return url;
 }

@@ -41,6 +41,39 @@ describe('skilltree serve', () => {
     serve = undefined;
   });
 
+  it('without authorize it refuses requests that came through a proxy, and says so when it starts', async () => {
+    serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
+    expect(serve.stdout()).toContain('loopback clients only, none through a proxy');
+    expect(serve.stderr()).toContain('requests that came through a proxy (Forwarded, X-Forwarded-For, X-Real-IP');
+    for (const header of ['X-Forwarded-For', 'x-real-ip', 'FORWARDED']) {
+      const response = await fetch(`${serve.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [header]: '' },
+        body: JSON.stringify({ id: 'c1', message: { role: 'user', parts: [{ type: 'text', text: 'I want a lamp' }] } }),
+      });
+      expect(response.status, header).toBe(403);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain('Pass authorize');
+    }
+    expect((await fetch(`${serve.url}/api/chat/c1`)).status).toBe(404);
+  });
+
+  it('without a key every chat plays its own copy of the demo: a second chat gets the first exchange too', async () => {
+    serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0']);
+    expect(serve.stdout()).toContain('model demo');
+    for (const id of ['c1', 'c2', 'c3']) {
+      const reply = await chat(serve.url, id, 'I want a lamp');
+      expect(reply.parts.at(-1), id).toMatchObject({ type: 'text', text: 'Added lamp-1. (1 search)' });
+      expect(reply.parts.filter((p) => p.type === 'dynamic-tool').map((p) => p.toolName)).toEqual([
+        'read_skill',
+        'search',
+        'add_to_cart',
+      ]);
+    }
+    // Each chat goes on with its own second exchange.
+    const second = await chat(serve.url, 'c2', 'Refund order 7');
+    expect(second.parts.at(-1)).toMatchObject({ type: 'text', text: 'Refunded order 7.' });
+  });
+
   it('serves the built-in chat page at / with a strict Content-Security-Policy', async () => {
     serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
     const page = await fetch(serve.url);

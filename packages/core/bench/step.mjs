@@ -1,9 +1,21 @@
 // The framework's own cost per model step, measured side by side in one run.
 // Run: pnpm bench (builds @skilltree/core first). Plain JS over dist/ so it measures what users run.
 import { performance } from 'node:perf_hooks';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Fragment, createElement as h, useState } from 'react';
 import { z } from 'zod';
-import { Agent, Instructions, placeContext, restoreSession, Skill, Text, Tool } from '../dist/index.js';
+import {
+  Agent,
+  createSession,
+  Instructions,
+  placeContext,
+  restoreSession,
+  Skill,
+  scriptedModel,
+  Text,
+  Tool,
+} from '../dist/index.js';
 
 const TOOLS_PER_SKILL = 20;
 const LOADED = 3;
@@ -76,14 +88,14 @@ function syntheticTranscript(size) {
   return transcript.slice(0, size);
 }
 
-async function makeSession(skillCount, transcriptSize, placement = 'end') {
+async function makeSession(skillCount, transcriptSize, placement = 'end', options = {}) {
   const snapshot = {
     version: 1,
     transcript: syntheticTranscript(transcriptSize),
     loadedSkills: Array.from({ length: LOADED }, (_, i) => `skill_${i}`),
     stores: {},
   };
-  return restoreSession(makeAgent(skillCount), snapshot, { contextPlacement: placement });
+  return restoreSession(makeAgent(skillCount), snapshot, { contextPlacement: placement, ...options });
 }
 
 function median(values) {
@@ -92,8 +104,8 @@ function median(values) {
 }
 
 /** One step as the loop runs it: the tool call settles and is recorded, then the next request is built. */
-async function measureStep(skillCount, transcriptSize, rounds = 300) {
-  const session = await makeSession(skillCount, transcriptSize);
+async function measureStep(skillCount, transcriptSize, rounds = 300, options = {}) {
+  const session = await makeSession(skillCount, transcriptSize, 'end', options);
   const frameworkTimes = [];
   const stringifyTimes = [];
   for (let i = 0; i < rounds + 30; i++) {
@@ -201,3 +213,77 @@ for (const placement of ['end', 'system']) {
     `  contextPlacement '${placement}':${' '.repeat(7 - placement.length)} ${Math.round(p.shared)} of ${Math.round(p.total)} bytes (${(p.share * 100).toFixed(1)}%)`,
   );
 }
+
+// ───────────────────────────── telemetry ─────────────────────────────
+
+/** A whole turn as `send` runs it: model → tool → model, with the scripted model's estimated usage. */
+async function measureTurn(options, rounds = 200) {
+  const steps = [];
+  for (let i = 0; i < rounds + 20; i++) {
+    steps.push({ toolCalls: [{ name: `skill_${i % LOADED}_tool_0`, input: { id: 'A' } }] }, { text: 'Done.' });
+  }
+  const session = restoreSession(
+    makeAgent(5),
+    { version: 1, transcript: [], loadedSkills: ['skill_0', 'skill_1', 'skill_2'], stores: {} },
+    { model: scriptedModel(steps), ...options },
+  );
+  const times = [];
+  for (let i = 0; i < rounds + 20; i++) {
+    const t0 = performance.now();
+    await session.send(`check order A-${i}`);
+    if (i >= 20) times.push(performance.now() - t0);
+  }
+  session.dispose();
+  return median(times);
+}
+
+/** Spans are recorded and batched for export, and the export drops them: the SDK's own cost. */
+function sdkProvider() {
+  const exporter = {
+    export: (_spans, done) => done({ code: 0 }),
+    shutdown: async () => {},
+    forceFlush: async () => {},
+  };
+  return new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 100_000 })] });
+}
+
+console.log(
+  '\ntelemetry: framework time per step (5 skills, 1,000 messages) and per turn (model → tool → model),\n' +
+    'modes interleaved over 5 rounds, median of the rounds',
+);
+console.log('mode                          step        turn');
+const modes = [
+  ['off (telemetry: false)', { telemetry: false }, false],
+  ['on, no SDK registered', {}, false],
+  ['on, SDK (BatchSpanProcessor)', {}, true],
+  ['on, SDK, recordContent', { telemetry: { recordContent: true } }, true],
+];
+// Warm the lazy import of @opentelemetry/api before measuring.
+createSession(makeAgent(1), {}).dispose();
+await new Promise((resolve) => setTimeout(resolve, 50));
+const runs = Object.fromEntries(modes.map(([label]) => [label, { step: [], turn: [] }]));
+for (let round = 0; round < 5; round++) {
+  for (const [label, options, withSdk] of modes) {
+    const provider = withSdk ? sdkProvider() : null;
+    if (provider) trace.setGlobalTracerProvider(provider);
+    runs[label].step.push((await measureStep(5, 1_000, 100, options)).framework);
+    runs[label].turn.push(await measureTurn(options, 60));
+    if (provider) {
+      await provider.shutdown();
+      trace.disable();
+    }
+  }
+}
+const telemetry = {};
+for (const [label] of modes) {
+  telemetry[label] = { step: median(runs[label].step), turn: median(runs[label].turn) };
+  console.log(
+    `${label.padEnd(28)}  ${fmt(telemetry[label].step).padStart(9)}  ${fmt(telemetry[label].turn).padStart(10)}`,
+  );
+}
+const off = telemetry['off (telemetry: false)'];
+const bare = telemetry['on, no SDK registered'];
+console.log(
+  `no SDK vs off: step ×${(bare.step / off.step).toFixed(2)}, turn ×${(bare.turn / off.turn).toFixed(2)} (target: within the noise). ` +
+    'Without @opentelemetry/api installed, a session takes the "off" path.',
+);

@@ -16,6 +16,7 @@ import {
   tree,
   withChanges,
 } from './state.js';
+import { endToolSpan, startToolSpan } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 import type { ToolCall, ToolMessage } from './types.js';
@@ -23,6 +24,7 @@ import type { ToolCall, ToolMessage } from './types.js';
 /** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
 export async function executeCall(state: SessionState, call: ToolCall, signal?: AbortSignal): Promise<ToolMessage> {
   emit(state, { type: 'tool-call', toolCall: call });
+  const span = startToolSpan(state, call);
   let outcome: ToolOutcome;
   let fatal: unknown = null;
   try {
@@ -63,6 +65,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     isError = true;
   }
   const message = recordResult(state, call, content, isError);
+  endToolSpan(span, message, fatal ?? outcome.error);
   if (fatal) throw fatal;
   return message;
 }

@@ -3,6 +3,16 @@
  *
  * @packageDocumentation
  */
+
+export {
+  type BudgetExceeded,
+  BudgetExceededError,
+  type BudgetScope,
+  checkBudget,
+  periodOf,
+  type Spend,
+  type SpendLedger,
+} from './budget.js';
 export {
   Agent,
   type AgentProps,
@@ -21,6 +31,7 @@ export {
 } from './components.js';
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
 export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './cost.js';
+export { lifecycleProblems } from './deltas.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
 export { addUsage } from './model-call.js';
@@ -59,13 +70,27 @@ export {
   type SessionTurnOptions,
 } from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
+export {
+  loadOpenTelemetry,
+  modelIdentity,
+  type OpenTelemetryApi,
+  SPAN_KIND,
+  type TelemetrySpan,
+} from './telemetry.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export { cutResult, truncationNote } from './tool-call.js';
 export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './tool-name.js';
 export { isSafeToolCallId } from './transcript.js';
 export type {
+  AnnouncedSkill,
   AssistantMessage,
+  Budget,
+  BudgetLimits,
+  BudgetPeriod,
   ContextPlacement,
+  LifecycleDelta,
+  LifecycleEntry,
+  LifecycleLogData,
   LifecycleOptions,
   Message,
   Model,
@@ -74,16 +99,21 @@ export type {
   ModelResponse,
   ModelStreamPart,
   ReadResult,
+  RequestLifecycle,
   SendOptions,
   SessionConfig,
   SessionEvent,
   SessionEventType,
   SessionOptions,
   SessionSnapshot,
+  TelemetryAttributeValue,
+  TelemetryOptions,
+  TelemetryTracer,
   ToolCall,
   ToolMessage,
   ToolSpec,
   Turn,
+  UnloadReason,
   Usage,
   UserMessage,
   Warning,

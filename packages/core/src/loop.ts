@@ -4,6 +4,7 @@
  * events; both are the same code. Leaving the generator early aborts the turn, and whatever way it
  * ends, every tool call in the transcript has its result.
  */
+import { chargeAfterCall, checkBeforeCall, endBudget, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
 import { abortError, addUsage, callModel } from './model-call.js';
 import { buildRequest } from './request.js';
@@ -19,9 +20,10 @@ import {
   warn,
   withChanges,
 } from './state.js';
+import { endTurnSpan, startTurnSpan, traceModelCall } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { repairCalls, transcriptLength } from './transcript.js';
-import type { AssistantMessage, Model, SessionEvent, ToolCall, Turn } from './types.js';
+import type { AssistantMessage, Model, SendOptions, SessionEvent, ToolCall, Turn } from './types.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
@@ -38,6 +40,7 @@ export async function* runTurn(
   model: Model,
   text: string,
   signal: AbortSignal,
+  options?: SendOptions,
 ): AsyncGenerator<SessionEvent, Turn, undefined> {
   if (state.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
   if (typeof text !== 'string') throw new Error(`send() needs the user's message as a string (got ${typeof text}).`);
@@ -46,7 +49,12 @@ export async function* runTurn(
   const first = transcriptLength(state.transcript);
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
+  const outcome: { turn?: Turn; error?: unknown } = {};
+  let span: Awaited<ReturnType<typeof startTurnSpan>> = null;
   try {
+    span = await startTurnSpan(state, model, text, options);
+    // A budget used up already refuses the turn before anything is recorded.
+    await startBudget(state, model);
     // A crashed agent gets one more render from its last element before anything is sent.
     if (state.crashed) {
       render(state);
@@ -62,9 +70,11 @@ export async function* runTurn(
     for (let step = 1; step <= maxSteps; step++) {
       if (signal.aborted) throw abortError(signal);
       const request = buildRequest(state);
+      await checkBeforeCall(state, model, request, usage);
+      yield* drainTurn(state);
       emit(state, { type: 'request', request, step });
       yield* drainTurn(state);
-      const response = yield* callModel(state, model, request, signal);
+      const response = yield* traceModelCall(state, model, request, step, callModel(state, model, request, signal));
       usage = addUsage(usage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
       emit(
@@ -76,6 +86,7 @@ export async function* runTurn(
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
+      await chargeAfterCall(state, model, response.usage);
       yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {
@@ -84,6 +95,7 @@ export async function* runTurn(
           messages: state.transcript.messages.slice(first - state.transcript.start),
         };
         if (usage) turn.usage = usage;
+        outcome.turn = turn;
         emit(state, { type: 'finish', turn });
         yield* drainTurn(state);
         return turn;
@@ -105,11 +117,21 @@ export async function* runTurn(
       `maxSteps reached: the model made ${maxSteps} calls without replying without tool calls. ` +
         'Raise createSession(..., { maxSteps }) or check the agent for a tool loop. The transcript is intact; send() again to continue.',
     );
+  } catch (error) {
+    outcome.error = error;
+    throw error;
   } finally {
     // However the turn ends, every call gets its result: the transcript stays valid.
     for (const call of unanswered) recordResult(state, call, why, true);
     state.turnEvents = null;
     state.busy = false;
+    endBudget(state);
+    endTurnSpan(
+      state,
+      span,
+      model,
+      outcome.error === undefined && signal.aborted ? { error: abortError(signal) } : outcome,
+    );
   }
 }
 

@@ -2,6 +2,8 @@
  * `memoryStore()`: a `SessionStore` in this process's memory, with the same leases and fencing as
  * the database stores. For tests, demos, and one process that may lose its sessions on restart.
  */
+
+import type { Spend } from './budget.js';
 import {
   type Commit,
   checkEpoch,
@@ -25,6 +27,8 @@ const copy = <T>(value: T): T => structuredClone(value);
 export function memoryStore(): SessionStore {
   const sessions = new Map<string, Entry>();
   const leases = new Map<string, { holder: string; expires: number }>();
+  /** Owners' spend by owner and period (a nested map: no key made of two user strings can collide). */
+  const spends = new Map<string, Map<string, Spend & { expiresAt: number }>>();
   const held = (id: string, holder: string) => {
     const lease = leases.get(id);
     return lease !== undefined && lease.holder === holder && lease.expires > Date.now();
@@ -96,9 +100,32 @@ export function memoryStore(): SessionStore {
       leases.delete(id);
       return sessions.delete(id);
     },
+    async spent(owner, period) {
+      const entry = spends.get(owner)?.get(period);
+      return entry && entry.expiresAt > Date.now() ? { tokens: entry.tokens, dollars: entry.dollars } : zero();
+    },
+    async addSpend(owner, period, spend, expiresAt) {
+      let periods = spends.get(owner);
+      if (!periods) {
+        periods = new Map();
+        spends.set(owner, periods);
+      }
+      const now = Date.now();
+      for (const [key, entry] of periods) if (entry.expiresAt <= now) periods.delete(key);
+      const entry = periods.get(period) ?? { ...zero(), expiresAt };
+      entry.tokens += finite(spend.tokens);
+      entry.dollars += finite(spend.dollars);
+      entry.expiresAt = Math.max(entry.expiresAt, expiresAt);
+      periods.set(period, entry);
+      return { tokens: entry.tokens, dollars: entry.dollars };
+    },
     async close() {},
   };
 }
+
+const zero = (): Spend => ({ tokens: 0, dollars: 0 });
+/** A count to add: finite and not negative (a spend never refunds). */
+const finite = (n: number) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
 
 function append(
   entry: Entry,

@@ -54,15 +54,18 @@ export async function* callModel(
     }
     const text = typeof response.text === 'string' ? wellFormed(response.text) : '';
     if (text) emit(state, { type: 'text-delta', text });
-    return {
+    const out: ModelResponse = {
       text,
       toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [],
       usage: cleanUsage(response.usage),
     };
+    if (typeof response.model === 'string') out.model = response.model;
+    return out;
   }
   let text = '';
   const toolCalls: ToolCall[] = [];
   let usage: Usage | undefined;
+  let answeredBy: string | undefined;
   const parts = model.stream(request, { signal })[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -81,13 +84,16 @@ export async function* callModel(
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
       } else if (part.type === 'finish') {
         usage = part.usage;
+        if (typeof part.model === 'string') answeredBy = part.model;
       }
     }
   } catch (error) {
     void parts.return?.()?.catch?.(() => {});
     throw error;
   }
-  return { text: wellFormed(text), toolCalls, usage: cleanUsage(usage) };
+  const out: ModelResponse = { text: wellFormed(text), toolCalls, usage: cleanUsage(usage) };
+  if (answeredBy) out.model = answeredBy;
+  return out;
 }
 
 /** The fields of {@link Usage}: any other key a model reports is left out. */
@@ -109,13 +115,15 @@ export function cleanUsage(raw: unknown): Usage | undefined {
   const out: Usage = {};
   let any = false;
   // The model's own key order (own keys only: nothing inherited counts).
-  for (const key of Object.keys(raw) as (keyof Usage)[]) {
+  for (const key of Object.keys(raw) as (typeof USAGE_KEYS)[number][]) {
     if (!USAGE_KEYS.includes(key)) continue;
     const value = (raw as Record<string, unknown>)[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) continue;
     out[key] = clamp(value);
     any = true;
   }
+  // A scripted model's estimate stays marked as one.
+  if (any && (raw as { estimated?: unknown }).estimated === true) out.estimated = true;
   return any ? out : undefined;
 }
 
@@ -130,9 +138,13 @@ export function cleanUsage(raw: unknown): Usage | undefined {
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };
-  for (const key of Object.keys(more) as (keyof Usage)[]) {
+  // In `more`'s key order, so that sums print as the provider reported them.
+  for (const key of Object.keys(more) as (typeof USAGE_KEYS)[number][]) {
+    if (!USAGE_KEYS.includes(key)) continue;
     const value = more[key];
     if (value !== undefined) out[key] = clamp((out[key] ?? 0) + value);
   }
+  // The sum is an estimate when either part is.
+  if (more.estimated === true) out.estimated = true;
   return out;
 }

@@ -4,9 +4,9 @@
  */
 import { toJSONSchema } from 'zod/v4/core';
 import { rawJsonSchema } from './json-schema.js';
-import type { ToolEntry, TreeSnapshot } from './serialize.js';
+import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
 import { escapeContext } from './text.js';
-import type { ToolSpec } from './types.js';
+import type { LifecycleEntry, ToolSpec } from './types.js';
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -55,20 +55,95 @@ function body(lines: string[]): string {
   return out;
 }
 
-/** `<current_context>`: agent text, then each loaded skill in LRU order, the active one (last) marked. */
-export function renderContext(snap: TreeSnapshot, loaded: readonly string[]): string {
+/**
+ * `<current_context>`: agent text, then each loaded skill in LRU order, the active one (last) marked.
+ * `linesOf` picks a skill's lines (default: all of them; the delta layout leaves out what a load stated).
+ */
+export function renderContext(
+  snap: TreeSnapshot,
+  loaded: readonly string[],
+  linesOf: (name: string, lines: string[]) => string[] = (_, lines) => lines,
+): string {
   let out = '<current_context>\n';
   if (snap.agentLines.length > 0) out += `<agent>\n${body(snap.agentLines)}\n</agent>\n`;
   for (let i = 0; i < loaded.length; i++) {
     const skill = snap.skillsByName.get(loaded[i]);
     if (!skill) continue;
     const active = i === loaded.length - 1 ? ' active="true"' : '';
+    const lines = linesOf(skill.name, skill.lines);
     out += `<skill name="${escapeAttribute(skill.name)}"${active}>\n`;
-    if (skill.lines.length > 0) out += `${body(skill.lines)}\n`;
+    if (lines.length > 0) out += `${body(lines)}\n`;
     out += '</skill>\n';
   }
   return `${out}</current_context>`;
 }
+
+/** A skill's static lines as a section of a load message (or of the re-statement). */
+function skillSection(name: string, lines: readonly string[]): string {
+  const text = lines.filter((line) => line.trim() !== '').map(escapeContext);
+  return `<skill name="${escapeAttribute(name)}">\n${text.length > 0 ? `${text.join('\n')}\n` : ''}</skill>`;
+}
+
+const LIVE = 'Lines that change later are in <current_context> at the end.';
+
+/**
+ * The text of a delta: what a provider's mid-conversation system message says for `entries`. A load
+ * states the skill's lines as they were at the load; an unload says its tools and instructions are
+ * gone; tool changes carry no text (the provider's tool blocks say it).
+ */
+export function lifecycleText(entries: readonly LifecycleEntry[], readToolName: string): string {
+  const parts: string[] = [];
+  const restated = entries.filter(
+    (e): e is Extract<LifecycleEntry, { type: 'loaded' }> => e.type === 'loaded' && e.restated === true,
+  );
+  if (restated.length > 0) {
+    parts.push(
+      `Skills loaded before this part of the conversation; their instructions and tools apply. ${LIVE}\n${restated
+        .map((e) => skillSection(e.skill, e.lines))
+        .join('\n')}`,
+    );
+  }
+  for (const entry of entries) {
+    if (entry.type === 'loaded' && !entry.restated) {
+      parts.push(
+        `Skill "${entry.skill}" loaded: its instructions and tools apply from here on. ${LIVE}\n${skillSection(entry.skill, entry.lines)}`,
+      );
+    } else if (entry.type === 'unloaded') {
+      parts.push(
+        `Skill "${entry.skill}" unloaded: its tools are gone and its instructions no longer apply. Read it again with ${readToolName} to use it.`,
+      );
+    }
+  }
+  return parts.join('\n\n');
+}
+
+/** A tool the request never offered at the point of a call, added right before it so the call stays valid. */
+export function unofferedToolSpec(name: string): ToolSpec {
+  return {
+    name,
+    description: 'Not offered at this point of the conversation: the call that follows was refused (Unknown tool).',
+    inputSchema: { type: 'object', properties: {} },
+  };
+}
+
+/**
+ * Whether `tool` is offered to the model: the first of its name in tree order, not shadowing the read
+ * tool, and not broken. The one rule behind the request's tools and the lifecycle's deltas.
+ */
+export function isOffered(snap: TreeSnapshot, tool: ToolEntry, readToolName: string): boolean {
+  if (snap.toolsByName.get(tool.name) !== tool) return false;
+  if (snap.skills.length > 0 && tool.name === readToolName) return false;
+  // Problems follow the props (replaced on every update) and the name, which are both in the props.
+  let sound = soundTools.get(tool.node.props);
+  if (sound === undefined) {
+    sound = toolProblems(tool).length === 0;
+    soundTools.set(tool.node.props, sound);
+  }
+  return sound;
+}
+
+/** Whether a rendered tool's props have no problems. */
+const soundTools = new WeakMap<object, boolean>();
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
 const schemaCache = new WeakMap<object, Record<string, unknown>>();

@@ -3,10 +3,12 @@
  * the tree snapshot, the context on the snapshot and the loaded order, so a step's cost grows with
  * what changed, the window and the loaded skills, never with the whole transcript or catalog.
  */
-import { readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from './prompt.js';
-import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
+import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
+import { foldBefore } from './lifecycle-log.js';
+import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from './prompt.js';
+import type { TreeSnapshot } from './serialize.js';
 import { AGENT, config, currentWindow, type SessionState, tree } from './state.js';
-import type { ModelRequest, ToolSpec } from './types.js';
+import type { ModelRequest, RequestLifecycle, ToolSpec } from './types.js';
 
 interface Memo {
   snap: TreeSnapshot | null;
@@ -17,6 +19,10 @@ interface Memo {
   contextSnap: TreeSnapshot | null;
   contextLoaded: readonly string[] | null;
   context: string;
+  /** The read tool and the agent's tools, for the lifecycle (memoised on `snap`). */
+  prefixTools: ToolSpec[];
+  /** The last lifecycle built and what it was built from. */
+  lifecycle: { inputs: LifecycleInputs; mountsKey: string; value: RequestLifecycle } | null;
 }
 
 const memos = new WeakMap<SessionState, Memo>();
@@ -33,6 +39,8 @@ function memoOf(state: SessionState): Memo {
       contextSnap: null,
       contextLoaded: null,
       context: '',
+      prefixTools: [],
+      lifecycle: null,
     };
     memos.set(state, memo);
   }
@@ -48,17 +56,32 @@ function memoOf(state: SessionState): Memo {
  * broken: tool names in a request are always unique, whatever the tree holds.
  */
 export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
-  const hasSkills = snap.skills.length > 0;
-  const tools: ToolSpec[] = hasSkills ? [readToolSpec(readToolName)] : [];
-  const offer = (tool: ToolEntry) => {
-    if (snap.toolsByName.get(tool.name) !== tool) return;
-    if (hasSkills && tool.name === readToolName) return;
-    if (toolProblems(tool).length > 0) return;
-    tools.push(toolSpec(tool));
-  };
-  for (const tool of snap.tools) offer(tool);
+  const tools: ToolSpec[] = snap.skills.length > 0 ? [readToolSpec(readToolName)] : [];
+  for (const tool of snap.tools) if (isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
   return tools;
 }
+
+/** The tools the lifecycle never changes: the read tool and the agent's own tools. */
+function prefixTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+  const tools: ToolSpec[] = [readToolSpec(readToolName)];
+  for (const tool of snap.tools)
+    if (tool.skill === null && isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
+  return tools;
+}
+
+const CHECK_DELTAS = globalThis.process?.env?.SKILLTREE_CHECK_DELTAS === '1';
+
+const lifecycles = new WeakMap<object, () => RequestLifecycle>();
+
+/** The prototype of a request with skills: an `Object` whose `lifecycle` is built on first read. */
+const WITH_LIFECYCLE: object = Object.create(Object.prototype, {
+  lifecycle: {
+    enumerable: false,
+    get(this: object) {
+      return lifecycles.get(this)?.();
+    },
+  },
+});
 
 /** Why no request can be built now, or null. */
 export function requestBlocker(state: SessionState): Error | null {
@@ -90,6 +113,7 @@ export function buildRequest(state: SessionState): ModelRequest {
     memo.snap = snap;
     memo.key = key;
     memo.toolsLoaded = null;
+    memo.prefixTools = prefixTools(snap, cfg.readToolName);
   }
   if (memo.toolsLoaded !== state.loaded) {
     memo.tools = offeredTools(snap, cfg.readToolName);
@@ -100,11 +124,66 @@ export function buildRequest(state: SessionState): ModelRequest {
     memo.contextSnap = snap;
     memo.contextLoaded = state.loaded;
   }
-  return {
+  const window = currentWindow(state);
+  const fields = {
     system: memo.system,
     context: memo.context,
-    messages: currentWindow(state).messages,
+    messages: window.messages,
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };
+  if (snap.skills.length === 0) return fields;
+  // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
+  // unchanged); `lifecycle` is a getter on its prototype.
+  const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
+  // No window starts before this one again (unless the settings change): fold older records.
+  state.lifecycle = foldBefore(state.lifecycle, window.start);
+  const mounts = new Map(state.loaded.map((name) => [name, state.mounts.get(name) ?? 0]));
+  const inputs: LifecycleInputs = {
+    snap,
+    loaded: state.loaded,
+    readToolName: cfg.readToolName,
+    contextLineLimit: cfg.contextLineLimit,
+    windowMode: cfg.windowMode,
+    log: state.lifecycle,
+    mounts,
+    start: window.start,
+    messages: window.messages,
+    prefixTools: memo.prefixTools,
+  };
+  // Built on first read, from values that never change afterwards: adapters without deltas pay nothing.
+  let built: RequestLifecycle | undefined;
+  lifecycles.set(request, () => {
+    built ??= lifecycleOf(memo, inputs);
+    return built;
+  });
+  if (CHECK_DELTAS) {
+    const problems = lifecycleProblems(request);
+    if (problems.length > 0) throw new Error(`The request's lifecycle deltas are not sound: ${problems.join('; ')}.`);
+  }
+  return request;
+}
+
+/** The lifecycle for `inputs`, reusing the last one when nothing it depends on changed. */
+function lifecycleOf(memo: Memo, inputs: LifecycleInputs): RequestLifecycle {
+  const mountsKey = [...inputs.mounts.values()].join(',');
+  const last = memo.lifecycle;
+  if (last) {
+    const a = last.inputs;
+    const same =
+      a.snap === inputs.snap &&
+      a.loaded === inputs.loaded &&
+      a.log === inputs.log &&
+      a.start === inputs.start &&
+      a.messages.length === inputs.messages.length &&
+      a.messages[a.messages.length - 1] === inputs.messages[inputs.messages.length - 1] &&
+      a.readToolName === inputs.readToolName &&
+      a.contextLineLimit === inputs.contextLineLimit &&
+      a.windowMode === inputs.windowMode &&
+      last.mountsKey === mountsKey;
+    if (same) return last.value;
+  }
+  const value = buildLifecycle(inputs);
+  memo.lifecycle = { inputs, mountsKey, value };
+  return value;
 }

@@ -1,7 +1,9 @@
 /**
- * A model that plays a script: the offline default for demos and tests.
+ * A model that plays a script: the offline default for demos and tests. It reports usage estimated
+ * from characters (`estimated: true`), so cost lines and budgets work without a key.
  */
 import type { Model, ModelRequest, ModelResponse } from './types.js';
+import { usageEstimator } from './usage-estimate.js';
 
 /** A tool call in a script; when `id` is left out the session assigns one (`call_N`). */
 export interface ScriptedToolCall {
@@ -29,6 +31,9 @@ export interface ScriptedModel extends Model {
  * A model that answers each request with the next step of `steps`. A step is used up when it is
  * taken, even if it throws. Asking for more steps than scripted is an error that says so.
  *
+ * Each response carries estimated usage (`usage.estimated: true`): input and output at 4 characters
+ * per token, and cache reads as the prefix the request shares with the previous one.
+ *
  * @example
  * const model = scriptedModel([
  *   { toolCalls: [{ name: 'read_skill', input: { name: 'shopping' } }] },
@@ -39,6 +44,7 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
   if (!Array.isArray(steps)) throw new Error('scriptedModel(steps) needs an array of steps.');
   let next = 0;
   const requests: ModelRequest[] = [];
+  const estimate = usageEstimator();
   return {
     name: 'scripted',
     requests,
@@ -55,7 +61,7 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
       }
       const step = steps[next++];
       const response = typeof step === 'function' ? await step(req) : step;
-      return {
+      const out: ModelResponse = {
         text: response?.text ?? '',
         toolCalls: (response?.toolCalls ?? []).map((call: ScriptedToolCall) => ({
           // Left empty when not scripted: the session assigns ids unique within it.
@@ -63,7 +69,10 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
           name: call.name,
           input: call.input ?? {},
         })),
+        model: 'scripted',
       };
+      out.usage = estimate(req, out);
+      return out;
     },
   };
 }

@@ -4,7 +4,8 @@
  * record rewritten on every commit. Backends: `memoryStore()` here, SQLite, Postgres and Redis in
  * `@skilltree/store`.
  */
-import type { Message, SessionSnapshot, Usage } from './types.js';
+import type { Spend } from './budget.js';
+import type { LifecycleLogData, Message, SessionSnapshot, Usage } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
 export interface StoredState {
@@ -20,6 +21,8 @@ export interface StoredState {
   usage?: Usage;
   /** The window the last request carried: its first message's index and its size. */
   window?: { start: number; size: number; max: number };
+  /** What the model was told about the skills (the request's deltas), kept so another process sends the same. */
+  lifecycle?: LifecycleLogData;
 }
 
 /** A session's record. */
@@ -111,6 +114,17 @@ export interface SessionStore {
    * it is fenced (its `renew` and `commit` fail). True when there was a session.
    */
   delete(id: string): Promise<boolean>;
+  /**
+   * What `owner` has spent in `period` (a budget period's key, e.g. `2025-11-03`): zeros when
+   * nothing. Owners' spend is kept apart from sessions: deleting a session refunds nothing.
+   */
+  spent(owner: string, period: string): Promise<Spend>;
+  /**
+   * Adds `spend` to what `owner` has spent in `period` and returns the new total, atomically: two
+   * turns charging at once from any processes both count. The store may forget the total after
+   * `expiresAt` (epoch ms, when the period is over).
+   */
+  addSpend(owner: string, period: string, spend: Spend, expiresAt: number): Promise<Spend>;
   /** Closes connections the store opened itself. */
   close(): Promise<void>;
 }
@@ -199,6 +213,7 @@ export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   if (state.lastCallNumber !== undefined) snapshot.lastCallNumber = state.lastCallNumber;
   if (state.usage) snapshot.usage = state.usage;
   if (state.window) snapshot.windowStart = state.window.start;
+  if (state.lifecycle) snapshot.lifecycle = state.lifecycle;
   return snapshot;
 }
 
@@ -209,5 +224,6 @@ export function storedState(snapshot: SessionSnapshot, window?: StoredState['win
   if (snapshot.lastCallNumber) stored.lastCallNumber = snapshot.lastCallNumber;
   if (snapshot.usage) stored.usage = snapshot.usage;
   if (window) stored.window = window;
+  if (snapshot.lifecycle) stored.lifecycle = snapshot.lifecycle;
   return stored;
 }

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
+import { checkBudget } from './budget.js';
 import { executeCall } from './calls.js';
 import { abortable, runTurn } from './loop.js';
 import { buildRequest } from './request.js';
@@ -75,6 +76,7 @@ export class Session implements SessionHandle {
 
   /** @internal Use {@link createSession} or {@link restoreSession}. */
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot) {
+    checkBudget(options.budget);
     const state = createState(element, options, this, restore);
     this.#state = state;
     states.set(this, state);
@@ -230,7 +232,7 @@ export class Session implements SessionHandle {
    * tool calls. Rejects on a model error or when `maxSteps` is exceeded; the transcript stays valid.
    */
   async send(text: string, opts: SendOptions = {}): Promise<Turn> {
-    const turn = this.#turn(text, opts.signal);
+    const turn = this.#turn(text, opts);
     for (;;) {
       const next = await turn.next();
       if (next.done) return next.value;
@@ -242,12 +244,12 @@ export class Session implements SessionHandle {
    * early aborts the turn, as an abort signal does; the transcript stays valid.
    */
   stream(text: string, opts: SendOptions = {}): AsyncIterable<SessionEvent> {
-    return { [Symbol.asyncIterator]: () => this.#turn(text, opts.signal, true) };
+    return { [Symbol.asyncIterator]: () => this.#turn(text, opts, true) };
   }
 
-  #turn(text: string, signal: AbortSignal | undefined, stopOnReturn = false): AsyncGenerator<SessionEvent, Turn> {
+  #turn(text: string, opts: SendOptions, stopOnReturn = false): AsyncGenerator<SessionEvent, Turn> {
     assertLive(this.#state);
-    return abortable((inner) => runTurn(this.#state, this.model, text, inner), signal, stopOnReturn);
+    return abortable((inner) => runTurn(this.#state, this.model, text, inner, opts), opts.signal, stopOnReturn);
   }
 
   /**

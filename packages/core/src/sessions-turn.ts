@@ -6,6 +6,7 @@
  * it; a lost lease fences it too.
  */
 import type { ReactNode } from 'react';
+import { type SpendLedger, setTurnBudget } from './budget.js';
 import { createSession, restoreSession, type Session, stateOf } from './session.js';
 import {
   SessionConflictError,
@@ -20,8 +21,9 @@ import { chatKey } from './sessions-key.js';
 import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
 import type { RunningTurn, RunningTurns } from './sessions-running.js';
 import { currentWindow } from './state.js';
+import { identifySession } from './telemetry.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
-import type { SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
+import type { Budget, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
@@ -32,6 +34,8 @@ export interface TurnContext {
   /** The element a chat's session renders. */
   element(id: string): ReactNode;
   sessionOptions: SessionOptions;
+  /** The options a chat's session is mounted with: `sessionOptions`, with the chat's own model when there is one per chat. */
+  optionsFor(id: string, owner: string | undefined): SessionOptions;
 }
 
 type Cached = Mounted<Session>;
@@ -88,13 +92,13 @@ async function open(ctx: TurnContext, key: string, id: string, owner: string | u
   if (cached && record && matches(cached, record)) return cached;
   cached?.session.dispose();
   if (!record) {
-    const session = createSession(ctx.element(id), sessionOptions);
+    const session = createSession(ctx.element(id), ctx.optionsFor(id, owner));
     return { session, epoch: crypto.randomUUID(), version: 0, committed: 0 };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), sessionOptions);
+  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), ctx.optionsFor(id, owner));
   return { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length };
 }
 
@@ -130,9 +134,19 @@ async function commit(
   entry.committed = length;
 }
 
+/** An owner's spend, kept in the store (so per-owner budgets hold across processes). */
+function ledger(store: SessionStore, owner: string): SpendLedger {
+  return {
+    owner,
+    spent: (period) => store.spent(owner, period),
+    charge: (period, spend, expiresAt) => store.addSpend(owner, period, spend, expiresAt),
+  };
+}
+
 /**
  * Runs one turn on chat `id` of `owner`. `signal` is the caller's; `self.it` is the iterator the
- * consumer pulls, which a `close()` ends when the consumer stopped pulling.
+ * consumer pulls, which a `close()` ends when the consumer stopped pulling. `extra` carries the
+ * turn's trace parent and budget.
  */
 export async function* chatTurn(
   ctx: TurnContext,
@@ -141,6 +155,7 @@ export async function* chatTurn(
   owner: string | undefined,
   signal: AbortSignal,
   self: { it?: AsyncGenerator<SessionEvent, Turn> },
+  extra: { traceContext?: unknown; budget?: Budget } = {},
 ): AsyncGenerator<SessionEvent, Turn> {
   const { store, cache, running, policy } = ctx;
   // The turn's own signal: the caller's, a close() that stops it, or a delete that fences it.
@@ -211,7 +226,13 @@ export async function* chatTurn(
         if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
           await commit(ctx, key, id, holder, current, owner);
         }
-        for await (const event of current.session.stream(text, { signal: stop.signal })) {
+        const state = stateOf(current.session);
+        identifySession(state, id, owner);
+        setTurnBudget(state, extra.budget, owner ? ledger(store, owner) : null);
+        for await (const event of current.session.stream(text, {
+          signal: stop.signal,
+          traceContext: extra.traceContext,
+        })) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
           if (event.type === 'message') {
             if (fenced) throw fenced;

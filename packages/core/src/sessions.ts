@@ -7,6 +7,7 @@
  * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
  */
 import type { ReactNode } from 'react';
+import { checkBudget } from './budget.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
 import type { Session } from './session.js';
@@ -15,10 +16,17 @@ import { MountedCache } from './sessions-cache.js';
 import { checkOwner } from './sessions-key.js';
 import { RunningTurns } from './sessions-running.js';
 import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
-import type { Message, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
+import type { Budget, Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
-export interface SessionsOptions extends SessionOptions {
+export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
+  /**
+   * The model every session calls, or a function of the chat id (and its owner) that returns one.
+   * The function is called each time a process mounts a chat's session (its first turn there, or
+   * after the cache let it go), so a model with its own state (a scripted demo) gives each
+   * conversation its own copy.
+   */
+  model?: Model | ((id: string, owner: string | undefined) => Model);
   /** Where sessions live. Default: `memoryStore()` (lost when the process exits). */
   store?: SessionStore;
   /** A second turn on a busy session waits for the first (`'wait'`, default) or fails at once (`'reject'`). */
@@ -40,6 +48,8 @@ export interface SessionTurnOptions extends SendOptions {
    * the id. Without an owner, the turn is on the chat of that id that has no owner.
    */
   owner?: string;
+  /** This turn's budget instead of the sessions' `budget` (e.g. a server's budget for this owner's plan). */
+  budget?: Budget;
 }
 
 /** Options of the reading methods. */
@@ -115,15 +125,18 @@ export function createSessions(
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
       `createSessions: the store ${store.name ?? ''} has no renew(id, holder, ttl), which a running turn needs to keep its lease. Update the store to the SessionStore of this @skilltree/core.`,
     );
   }
-  const sessionOptions: SessionOptions = { ...options };
+  const sessionOptions = { ...options } as SessionOptions;
   for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
   }
+  const { model } = options;
+  if (typeof model === 'function') delete sessionOptions.model;
   const cache = new MountedCache<Session>(cacheSize);
   const running = new RunningTurns();
   const ctx: TurnContext = {
@@ -133,6 +146,8 @@ export function createSessions(
     policy: { onBusy, busyTimeout, leaseTtl },
     element: (id) => (typeof agent === 'function' ? (agent as (id: string) => ReactNode)(id) : agent),
     sessionOptions,
+    optionsFor: (id, owner) =>
+      typeof model === 'function' ? { ...sessionOptions, model: model(id, owner) } : sessionOptions,
   };
   let closing: Promise<void> | null = null;
 
@@ -153,7 +168,8 @@ export function createSessions(
             'These sessions are closed (sessions.close() was called): create them again with createSessions().',
           );
         }
-        return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self);
+        checkBudget(opts.budget);
+        return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self, opts);
       },
       opts.signal,
       stopOnReturn,

@@ -18,6 +18,7 @@ import {
   unloadSkill,
   warn,
 } from './state.js';
+import { traceLoad } from './telemetry.js';
 import type { ReadResult } from './types.js';
 
 /** What a read did, or why it was refused. */
@@ -74,7 +75,11 @@ function refusal(state: SessionState, name: string, others: readonly string[]): 
  * (suspended data included, up to the tool timeout), is checked, and then pushes out the least
  * recently read skill if there are too many. A refused read leaves the loaded set as it was.
  */
-export async function loadSkill(state: SessionState, name: string): Promise<ReadOutcome> {
+export function loadSkill(state: SessionState, name: string): Promise<ReadOutcome> {
+  return traceLoad(state, name, () => load(state, name));
+}
+
+async function load(state: SessionState, name: string): Promise<ReadOutcome> {
   const snap = tree(state);
   if (!snap.skillsByName.has(name)) return { ok: false, error: unknownSkill(name, snap) };
   const before = state.loaded;
@@ -111,7 +116,7 @@ export async function loadSkill(state: SessionState, name: string): Promise<Read
   recordMount(state, name);
   state.pendingLines.push(lifecycleLine(name, 'loaded'));
   emit(state, { type: 'skill-loaded', name });
-  for (const gone of evicted) recordUnloaded(state, gone);
+  for (const gone of evicted) recordUnloaded(state, gone, { reason: 'lru', by: name });
   notifySkills(state);
   await settle(state);
   return { ok: true, name, mounted: true, unloaded: evicted, stillLoading: state.suspended.has(name) };
@@ -126,7 +131,7 @@ export function checkSkills(state: SessionState): string[] {
   const reasons: string[] = [];
   for (const [name, reason] of state.skillErrors) {
     reasons.push(reason);
-    unloadSkill(state, name);
+    unloadSkill(state, name, { reason: 'error', detail: reason });
   }
   state.skillErrors.clear();
   const snap = tree(state);
@@ -135,7 +140,7 @@ export function checkSkills(state: SessionState): string[] {
   const drop = (name: string, reason: string) => {
     if (!state.loaded.includes(name)) return;
     reasons.push(`Skill "${name}" was unloaded: ${reason}`);
-    unloadSkill(state, name);
+    unloadSkill(state, name, { reason: 'error', detail: reason });
   };
   for (const problem of snap.problems) {
     if (problem.skill) drop(problem.skill, problem.message);

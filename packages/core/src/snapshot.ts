@@ -4,12 +4,13 @@
  */
 import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
+import { adoptMounts } from './lifecycle-log.js';
 import { cleanUsage } from './model-call.js';
 import { checkSkills } from './skills.js';
 import { config, notifySkills, pendingChanges, recordMount, type SessionState, sections, tree, warn } from './state.js';
 import { storeStates } from './store.js';
 import { unansweredCalls } from './transcript.js';
-import type { Message, SessionSnapshot } from './types.js';
+import type { LifecycleEntry, LifecycleLogData, Message, SessionSnapshot, ToolSpec } from './types.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
@@ -31,6 +32,10 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
   if (state.usage) snapshot.usage = { ...state.usage };
   if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
+  const log = state.lifecycle.data;
+  if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
+    snapshot.lifecycle = JSON.parse(JSON.stringify(log));
+  }
   return snapshot;
 }
 
@@ -132,10 +137,70 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (start > 0) out.transcriptStart = start;
   if (last > 0) out.lastCallNumber = last;
   if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
+  const lifecycle = parseLifecycle(d.lifecycle);
+  if (lifecycle) out.lifecycle = lifecycle;
   // The same check as a model's usage: a snapshot's JSON is as much outside input as a response.
   const usage = cleanUsage(d.usage);
   if (usage) out.usage = usage;
   return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function toolSpecOf(v: unknown): ToolSpec | null {
+  if (!isObject(v) || typeof v.name !== 'string' || typeof v.description !== 'string' || !isObject(v.inputSchema)) {
+    return null;
+  }
+  return { name: v.name, description: v.description, inputSchema: v.inputSchema };
+}
+
+function specs(v: unknown): ToolSpec[] | null {
+  if (!Array.isArray(v)) return null;
+  const out = v.map(toolSpecOf);
+  return out.every((x) => x !== null) ? (out as ToolSpec[]) : null;
+}
+
+function entryOf(v: unknown): LifecycleEntry | null {
+  if (!isObject(v) || typeof v.skill !== 'string') return null;
+  if (v.type === 'loaded') {
+    const tools = specs(v.tools);
+    if (!isStrings(v.lines) || !tools) return null;
+    return { type: 'loaded', skill: v.skill, lines: v.lines, tools };
+  }
+  if (v.type === 'unloaded') return isStrings(v.tools) ? { type: 'unloaded', skill: v.skill, tools: v.tools } : null;
+  if (v.type === 'tools') {
+    const added = specs(v.added);
+    return added && isStrings(v.removed) ? { type: 'tools', skill: v.skill, added, removed: v.removed } : null;
+  }
+  return null;
+}
+
+/**
+ * The recorded lifecycle, or undefined when there is none or it is not one (a snapshot from before
+ * it was recorded, or edited by hand): the session then announces its loaded skills again with its
+ * next message, which costs one cache miss and never a wrong request.
+ */
+function parseLifecycle(v: unknown): LifecycleLogData | undefined {
+  if (!isObject(v) || typeof v.baseAt !== 'number' || !(v.baseAt >= 0) || !Array.isArray(v.base)) return undefined;
+  if (!Array.isArray(v.records)) return undefined;
+  const base: LifecycleLogData['base'] = [];
+  for (const s of v.base) {
+    const tools = isObject(s) ? specs(s.tools) : null;
+    if (!isObject(s) || typeof s.skill !== 'string' || !isStrings(s.lines) || !tools) return undefined;
+    base.push({ skill: s.skill, lines: s.lines, tools });
+  }
+  const records: LifecycleLogData['records'] = [];
+  let last = Math.floor(v.baseAt) - 1;
+  for (const r of v.records) {
+    if (!isObject(r) || typeof r.at !== 'number' || !Number.isInteger(r.at) || r.at <= last) return undefined;
+    if (!Array.isArray(r.entries)) return undefined;
+    const entries = r.entries.map(entryOf);
+    if (entries.some((e) => e === null)) return undefined;
+    records.push({ at: r.at, entries: entries as LifecycleEntry[] });
+    last = r.at;
+  }
+  return { baseAt: Math.floor(v.baseAt), base, records };
 }
 
 /**
@@ -153,6 +218,8 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
   for (const name of state.loaded) recordMount(state, name);
   notifySkills(state);
+  // The skills mounted again are the ones the log announced, not remounts to announce again.
+  state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
   state.baseline = sections(state);
   for (const call of unansweredCalls(state.transcript)) {

@@ -6,12 +6,23 @@
 import { createElement, type ReactNode, StrictMode, Suspense } from 'react';
 import { SkillBoundary, Suspended } from './components.js';
 import { captureSections, diffSections, lifecycleLine, type Sections } from './context-changes.js';
+import { createLog, currentSkills, type LifecycleLog, lifecycleChanges, record } from './lifecycle-log.js';
 import { busyComponents, type Container, createContainer, hasReadyWork, reconciler, renderSync } from './reconciler.js';
 import { type Runtime, RuntimeContext, type SessionHandle, type SkillState } from './runtime.js';
 import { readTree, TOOL_NAME, type TreeSnapshot } from './serialize.js';
 import { createStoreRegistry, type StoreRegistry } from './store.js';
-import { appendMessage, createTranscript, type Transcript, windowOf } from './transcript.js';
-import type { Message, SessionConfig, SessionEvent, SessionOptions, SessionSnapshot, Usage, Warning } from './types.js';
+import { traceUnload } from './telemetry.js';
+import { appendMessage, createTranscript, type Transcript, transcriptLength, windowOf } from './transcript.js';
+import type {
+  Message,
+  SessionConfig,
+  SessionEvent,
+  SessionOptions,
+  SessionSnapshot,
+  UnloadReason,
+  Usage,
+  Warning,
+} from './types.js';
 
 export type Listener = (event: SessionEvent) => void;
 
@@ -58,6 +69,8 @@ export interface SessionState {
   usage: Usage | undefined;
   /** Where the last window started, in the whole transcript (the stable window keeps it). */
   windowStart: number | undefined;
+  /** What the model has been told about the skills, message by message (the request's deltas). */
+  lifecycle: LifecycleLog;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */
@@ -130,6 +143,7 @@ export function createState(
     warnings: [],
     usage: restore?.usage,
     windowStart: restore?.windowStart,
+    lifecycle: createLog(restore?.lifecycle),
   } satisfies SessionState);
   return state;
 }
@@ -238,11 +252,9 @@ function stopRunaway(state: SessionState): void {
   }
   for (const skill of new Set(culprits.map((c) => c.skill as string))) {
     const names = [...new Set(culprits.filter((c) => c.skill === skill).map((c) => `<${c.component}>`))].join(', ');
-    state.skillErrors.set(
-      skill,
-      `Skill "${skill}" was unloaded: ${names} kept updating state without end (an effect that sets state on every render?).`,
-    );
-    unloadSkill(state, skill);
+    const detail = `Skill "${skill}" was unloaded: ${names} kept updating state without end (an effect that sets state on every render?).`;
+    state.skillErrors.set(skill, detail);
+    unloadSkill(state, skill, { reason: 'error', detail });
   }
   notifySkills(state);
 }
@@ -268,23 +280,26 @@ export function sync(state: SessionState): void {
     const max = config(state).maxLoadedSkills + (state.mounting ? 1 : 0);
     const kept = state.loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
     if (kept.length === state.loaded.length) return;
-    for (const name of state.loaded) if (!kept.includes(name)) unloadSkill(state, name);
+    for (const name of state.loaded) {
+      if (!kept.includes(name)) unloadSkill(state, name, { reason: snap.skillsByName.has(name) ? 'limit' : 'removed' });
+    }
     notifySkills(state);
   }
 }
 
 /** Removes `name` from the loaded set and records the unload; callers notify (one render for many). */
-export function unloadSkill(state: SessionState, name: string): void {
+export function unloadSkill(state: SessionState, name: string, why?: UnloadReason): void {
   if (!state.loaded.includes(name)) return;
   state.loaded = state.loaded.filter((n) => n !== name);
-  recordUnloaded(state, name);
+  recordUnloaded(state, name, why);
 }
 
-/** Records that `name` left the loaded set: a `contextChanged … unloaded` line and an event. */
-export function recordUnloaded(state: SessionState, name: string): void {
+/** Records that `name` left the loaded set: a `contextChanged … unloaded` line, an event and a span. */
+export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
   state.suspended.delete(name);
   state.pendingLines.push(lifecycleLine(name, 'unloaded'));
-  emit(state, { type: 'skill-unloaded', name });
+  emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
+  traceUnload(state, name, why);
 }
 
 /** Re-renders every `<Skill>` with the new loaded order, and commits. */
@@ -387,11 +402,17 @@ export function pendingChanges(state: SessionState): string[] {
   return [...state.pendingLines, ...diffSections(state.baseline, sections(state), config(state).contextLineLimit)];
 }
 
-/** Takes the pending `contextChanged` lines: they go into the message being recorded. */
+/**
+ * Takes the pending `contextChanged` lines: they go into the message being recorded. The lifecycle
+ * changes (loads, unloads, tools) are recorded with the same message.
+ */
 export function takeChanges(state: SessionState): string[] {
   const lines = pendingChanges(state);
   state.pendingLines = [];
   state.baseline = sections(state);
+  const current = currentSkills(tree(state), state.loaded, config(state).readToolName);
+  const entries = lifecycleChanges(state.lifecycle, current, state.mounts);
+  state.lifecycle = record(state.lifecycle, transcriptLength(state.transcript), entries, state.mounts);
   if (lines.length > 0) emit(state, { type: 'context-changed', lines });
   return lines;
 }

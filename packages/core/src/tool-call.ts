@@ -10,6 +10,8 @@ import type { ToolCall } from './types.js';
 export interface ToolOutcome {
   content: string;
   isError: boolean;
+  /** What `run` threw, for the trace. */
+  error?: unknown;
 }
 
 export interface RunOptions {
@@ -179,7 +181,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true };
+    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, error };
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);

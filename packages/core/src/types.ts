@@ -2,6 +2,7 @@
  * The provider-neutral shapes that cross the boundary between a session and a model.
  * Adapters in `@skilltree/models` translate these to and from each provider's wire format.
  */
+import type { Price } from './cost.js';
 
 /**
  * A tool call the model made, as it appears in an assistant message. A session records a model's
@@ -63,6 +64,62 @@ export interface ModelRequest {
   tools: ToolSpec[];
   /** Where adapters place `context`. The neutral request keeps it separate either way. */
   contextPlacement: ContextPlacement;
+  /**
+   * The same request with the skill lifecycle as deltas positioned in the messages, for adapters
+   * whose model takes tool changes inside the conversation (see {@link RequestLifecycle}). Absent
+   * when the tree has no skills. A getter on the request's prototype, built on first read: the
+   * request's own properties and JSON are the classic layout (a spread copy leaves it out), and
+   * adapters without such support ignore it (flattening is the classic fields).
+   */
+  readonly lifecycle?: RequestLifecycle;
+}
+
+// ───────────── the lifecycle as deltas (issue 18): one neutral description, mapped by adapters ─────────────
+
+/**
+ * One change at a point of the conversation. `loaded` carries the skill's instructions and text as
+ * rendered when it loaded (its lines, unescaped) and the specs of the tools it offered then;
+ * `restated` marks a skill loaded before the window starts, re-stated there; `unloaded` names the
+ * tools that leave with it; `tools` is a tool that appeared, disappeared or
+ * changed inside a loaded skill (`skill` is null for a call of a tool that was not offered, replayed
+ * so the request stays valid: the tool is added right before the call and removed after its result).
+ */
+export type LifecycleEntry =
+  | { type: 'loaded'; skill: string; lines: string[]; tools: ToolSpec[]; restated?: true }
+  | { type: 'unloaded'; skill: string; tools: string[] }
+  | { type: 'tools'; skill: string | null; added: ToolSpec[]; removed: string[] };
+
+/** The deltas that go right after one message of {@link RequestLifecycle.messages}. */
+export interface LifecycleDelta {
+  /** Index in `messages` of the message they follow: always the last of a run of user and tool messages. */
+  after: number;
+  /** What changed there, in order. */
+  entries: LifecycleEntry[];
+  /** The text a provider's system message carries for `entries` (empty when only tools changed). */
+  text: string;
+}
+
+/**
+ * The request as provider-native deltas. The prefix (`tools`, the system prompt and every older
+ * message) never changes because a skill loaded or unloaded: a load is a delta at the point where it
+ * was recorded, carrying the skill's static text and a tool addition; an unload is a tool removal.
+ * Skills loaded before the window starts are re-stated in one delta right after the window's first
+ * user turn, which changes only where the window's start does. What changes every step stays in the
+ * small `context` at the end. Adapters map this to their provider's form (Anthropic: `role: "system"`
+ * messages with `tool_addition` / `tool_removal` blocks), or ignore it and send the classic fields.
+ */
+export interface RequestLifecycle {
+  /** The tools that never change with the lifecycle: the read tool and the agent's own tools. */
+  tools: ToolSpec[];
+  /** The transcript window as this layout presents it: the same messages, except that a load's own
+   * `contextChanged … added:` lines are left out where the load's delta states those lines in full. */
+  messages: Message[];
+  /** In message order. The first may be the re-statement of the skills loaded where the window starts. */
+  deltas: LifecycleDelta[];
+  /** `<current_context>` with, for each loaded skill, only the lines its load did not state. */
+  context: string;
+  /** The window mode the request was built with: adapters use deltas with `'stable'` when they choose for themselves. */
+  windowMode: 'sliding' | 'stable';
 }
 
 /**
@@ -77,6 +134,11 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Input tokens written to the prompt cache (Anthropic bills them above the input price). */
   cacheWriteTokens?: number;
+  /**
+   * True when the counts are an estimate, not a provider's report: `scriptedModel` estimates 4
+   * characters per token, so cost lines and budgets work offline. A sum is estimated when any part is.
+   */
+  estimated?: boolean;
 }
 
 /** What a model returns for one request. */
@@ -84,6 +146,8 @@ export interface ModelResponse {
   text: string;
   toolCalls: ToolCall[];
   usage?: Usage;
+  /** The model that answered, as the provider names it (e.g. a dated version), when it says. */
+  model?: string;
 }
 
 /** One piece of a streamed response. */
@@ -91,7 +155,7 @@ export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
   | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
-  | { type: 'finish'; usage?: Usage };
+  | { type: 'finish'; usage?: Usage; model?: string };
 
 /** Options passed to every model call. */
 export interface ModelCallOptions {
@@ -160,12 +224,95 @@ export interface SessionOptions extends LifecycleOptions {
    * exact count with OpenAI models, pass `openaiTokenizer()` from `@skilltree/models/tokenizer`.
    */
   tokenizer?: (text: string) => number;
+  /**
+   * OpenTelemetry traces of turns, model calls, tool calls and skill loads (see
+   * `docs/observability.md`). On by default: spans go to the tracer provider registered with
+   * `@opentelemetry/api` (an optional peer), so without an SDK they cost nothing. `false` turns
+   * them off.
+   */
+  telemetry?: boolean | TelemetryOptions;
+  /** Limits on what a turn, the session (and, with `createSessions`, an owner) may spend. */
+  budget?: Budget;
 }
 
 /** Options of one `send`/`stream`. */
 export interface SendOptions {
   /** Aborts the model call and any running tool; the transcript stays valid. */
   signal?: AbortSignal;
+  /**
+   * The OpenTelemetry `Context` the turn's span is a child of (e.g. the server's request span).
+   * Default: the active context of `@opentelemetry/api`.
+   */
+  traceContext?: unknown;
+}
+
+// ───────────────────────────── telemetry and budgets ─────────────────────────────
+
+/** Attribute values OpenTelemetry accepts. */
+export type TelemetryAttributeValue = string | number | boolean | string[] | number[] | boolean[];
+
+/**
+ * The part of an OpenTelemetry `Tracer` skilltree uses; a `Tracer` from `@opentelemetry/api` is one.
+ * Declared here so that core's types do not need the package.
+ */
+export interface TelemetryTracer {
+  startSpan(name: string, options?: object, context?: unknown): unknown;
+}
+
+/** How a session traces. See `docs/observability.md` for the spans and their attributes. */
+export interface TelemetryOptions {
+  /** `false` turns tracing off. Default true. */
+  enabled?: boolean;
+  /**
+   * Record content on the spans: the system prompt, the messages and the reply of each model call,
+   * each tool call's input and result, and the user's text. Default false: spans carry names,
+   * counts, ids and costs, never what was said.
+   */
+  recordContent?: boolean;
+  /** The tracer. Default: `trace.getTracer('@skilltree/core')` from `@opentelemetry/api`. */
+  tracer?: TelemetryTracer;
+  /** `gen_ai.agent.name`, and the turn span's name (`invoke_agent {agentName}`). */
+  agentName?: string;
+  /**
+   * `gen_ai.conversation.id` and `skilltree.session.id` of a session made with `createSession`
+   * (default: a random id per session). `createSessions` uses the session id.
+   */
+  conversationId?: string;
+  /** Attributes set on every span, e.g. `{ 'deployment.environment.name': 'prod' }`. */
+  attributes?: Record<string, TelemetryAttributeValue>;
+}
+
+/** Spending limits; either or both. Tokens are input plus output tokens as the model reports them. */
+export interface BudgetLimits {
+  /** Input plus output tokens. */
+  tokens?: number;
+  /** US dollars, priced with `estimateCost` (see {@link Budget.price}). */
+  dollars?: number;
+}
+
+/** The period of an owner's budget: a UTC calendar day or month, or a fixed window in milliseconds. */
+export type BudgetPeriod = 'day' | 'month' | number;
+
+/**
+ * What a conversation may spend. Before each model call the turn checks what was spent plus the
+ * next request's input (estimated at 4 characters per token) against every limit; over one, the
+ * turn stops with `BudgetExceededError` (`onExceed: 'stop'`, default) or reports a `warning` event
+ * and goes on (`'warn'`).
+ */
+export interface Budget {
+  /** Limits of one turn (one `send`). */
+  perTurn?: BudgetLimits;
+  /** Limits of the whole session (its `usage`, restored sessions included). */
+  perSession?: BudgetLimits;
+  /**
+   * Limits of everything one owner's sessions spend in a period (`createSessions` with an `owner`;
+   * the spend is kept in the session store, so it holds across processes).
+   */
+  perOwner?: BudgetLimits & { period: BudgetPeriod };
+  /** `'stop'` (default): the turn ends with `BudgetExceededError`. `'warn'`: a `warning` event, and it goes on. */
+  onExceed?: 'stop' | 'warn';
+  /** The price for dollar limits: a `Price` or a model name of `PRICES`. Default: the model's list price. */
+  price?: Price | string;
 }
 
 /** What `send` resolves to. */
@@ -196,11 +343,22 @@ export type SessionEvent =
   | { type: 'tool-result'; message: ToolMessage }
   | { type: 'context-changed'; lines: string[] }
   | { type: 'skill-loaded'; name: string }
-  | { type: 'skill-unloaded'; name: string }
+  | { type: 'skill-unloaded'; name: string; reason?: UnloadReason }
   | { type: 'message'; message: Message }
   | { type: 'store-changed'; name: string; state: unknown }
   | { type: 'warning'; message: string; source?: string }
   | { type: 'finish'; turn: Turn };
+
+/**
+ * Why a skill unloaded: `lru` (a read of `by` pushed it out), `error` (it broke: threw, looped, or
+ * rendered something refused; `detail` says what), `removed` (it left the tree), `limit`
+ * (`maxLoadedSkills` was lowered).
+ */
+export type UnloadReason =
+  | { reason: 'lru'; by: string }
+  | { reason: 'error'; detail: string }
+  | { reason: 'removed' }
+  | { reason: 'limit' };
 
 /** The `type` of a {@link SessionEvent}. */
 export type SessionEventType = SessionEvent['type'];
@@ -233,6 +391,29 @@ export interface SessionSnapshot {
   usage?: Usage;
   /** Where the last request's window started (index in the whole transcript), for the stable window. */
   windowStart?: number;
+  /** What the session announced to the model about its skills, so that a restored session sends the same deltas. */
+  lifecycle?: LifecycleLogData;
+}
+
+/** One skill as announced to the model: the lines and tool specs its load stated. */
+export interface AnnouncedSkill {
+  skill: string;
+  lines: string[];
+  tools: ToolSpec[];
+}
+
+/**
+ * The lifecycle as recorded (JSON, kept in snapshots and store records): the skills announced before
+ * message `baseAt`, then what changed with each message from there on. Older records are folded into
+ * `base` once no window can start before them, so its size follows the window, not the transcript.
+ */
+export interface LifecycleLogData {
+  /** Index in the whole transcript where `records` begin. */
+  baseAt: number;
+  /** The skills announced before `baseAt`, in the order they were announced. */
+  base: AnnouncedSkill[];
+  /** The changes recorded with the message at `at` (an index in the whole transcript), oldest first. */
+  records: { at: number; entries: LifecycleEntry[] }[];
 }
 
 /** Resolved lifecycle settings: session options, else `<Agent>` props, else defaults. */

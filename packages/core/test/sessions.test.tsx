@@ -81,6 +81,38 @@ describe('createSessions', () => {
     expect(page.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  test('model may be a function of the session id: each conversation plays its own copy of a script', async () => {
+    const made: string[] = [];
+    const script = (id: string) => {
+      made.push(id);
+      return scriptedModel([{ text: 'first exchange' }, { text: 'second exchange' }]);
+    };
+    const sessions = createSessions(<App />, { model: script, cacheSize: 1 });
+    expect((await sessions.send('a', 'hi')).text).toBe('first exchange');
+    expect((await sessions.send('b', 'hi')).text).toBe('first exchange');
+    expect(made).toEqual(['a', 'b']);
+    // Mounted again after the cache let it go: a fresh copy, made for that id.
+    expect((await sessions.send('a', 'again')).text).toBe('first exchange');
+    expect(made).toEqual(['a', 'b', 'a']);
+    // While it stays mounted, a session keeps its copy.
+    expect((await sessions.send('a', 'and again')).text).toBe('second exchange');
+    expect(made).toEqual(['a', 'b', 'a']);
+    await sessions.close();
+  });
+
+  test("a model per chat is made for the chat's owner too: Alice's and Bob's chat x each get their own", async () => {
+    const made: string[] = [];
+    const script = (id: string, owner: string | undefined) => {
+      made.push(`${owner}/${id}`);
+      return scriptedModel([{ text: 'first exchange' }, { text: 'second exchange' }]);
+    };
+    const sessions = createSessions(<App />, { model: script });
+    expect((await sessions.send('x', 'hi', { owner: 'alice' })).text).toBe('first exchange');
+    expect((await sessions.send('x', 'hi', { owner: 'bob' })).text).toBe('first exchange');
+    expect(made).toEqual(['alice/x', 'bob/x']);
+    await sessions.close();
+  });
+
   test("onBusy 'reject' fails a second turn at once with SessionBusyError; 'wait' queues it", async () => {
     let release!: () => void;
     const slow: Model = {

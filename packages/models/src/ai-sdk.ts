@@ -26,6 +26,7 @@ import {
   type ToolCall,
   type Usage,
 } from '@skilltree/core';
+import { supportsToolChanges, type ToolChanges } from './anthropic-request.js';
 import { type Attempt, type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout } from './deadline.js';
 import {
   headerReader,
@@ -71,25 +72,94 @@ export interface AiSdkOptions extends RetryOptions {
    * off. Default 600 000 (ten minutes).
    */
   timeoutMs?: number;
+  /**
+   * Send the skill lifecycle as deltas through `@ai-sdk/anthropic`'s `toolChanges` (3.0.102 and
+   * later): a load is a mid-conversation system message with the skill's text and a `tool_addition`,
+   * an unload a `tool_removal`, and skill tools are declared with `deferLoading: true`. `'auto'`
+   * (default): for an Anthropic model of `TOOL_CHANGE_MODELS` with the stable window; `true`: for any
+   * Anthropic model; `false`: never. Other providers always get the classic layout.
+   */
+  toolChanges?: ToolChanges;
 }
 
 const SUPPORTED = new Set(['v2', 'v3', 'v4']);
 const PROVIDER = 'ai-sdk';
 
-/** The prompt and call options sent to `doGenerate` / `doStream` (without `abortSignal`). */
-export function aiSdkCallOptions(req: ModelRequest, options: AiSdkOptions = {}): LanguageModelV3CallOptions {
-  const placed = placeContext(req);
+/**
+ * Whether a request to `model` goes out as deltas (see {@link AiSdkOptions.toolChanges}): only for
+ * Anthropic's provider from specification v3 on, whose `toolChanges` system-message option carries them.
+ */
+export function aiSdkUsesToolChanges(
+  req: ModelRequest,
+  model: { provider: string; modelId: string; specificationVersion?: string },
+  setting: ToolChanges = 'auto',
+): boolean {
+  const life = req.lifecycle;
+  if (!life || setting === false || !String(model.provider).startsWith('anthropic')) return false;
+  // @ai-sdk/anthropic 2.x (specification v2) has no toolChanges option.
+  if (model.specificationVersion === 'v2') return false;
+  return setting === true || (life.windowMode === 'stable' && supportsToolChanges(String(model.modelId)));
+}
+
+type ToolChange = { type: 'tool_addition'; toolName: string } | { type: 'tool_removal'; toolName: string };
+
+/**
+ * The prompt and call options sent to `doGenerate` / `doStream` (without `abortSignal`). With
+ * `deltas`, the lifecycle's layout: its messages, each delta a system message right after the run of
+ * user and tool messages it follows, carrying `providerOptions.anthropic.toolChanges`; the skills'
+ * tools declared with `deferLoading: true` after the prefix tools.
+ */
+export function aiSdkCallOptions(
+  req: ModelRequest,
+  options: AiSdkOptions = {},
+  deltas = false,
+): LanguageModelV3CallOptions {
+  const life = deltas ? req.lifecycle : undefined;
+  const placed = placeContext(life ? { ...req, messages: life.messages, context: life.context } : req);
   const prompt: LanguageModelV3Message[] = [];
   if (placed.system) prompt.push({ role: 'system', content: placed.system });
-  for (const message of placed.messages) appendMessage(prompt, message);
+  const deferred = new Map<string, ModelRequest['tools'][number]>();
+  const systemAfter = new Map<number, LanguageModelV3Message>();
+  for (const delta of life?.deltas ?? []) {
+    const toolChanges: ToolChange[] = [];
+    for (const entry of delta.entries) {
+      const removed = entry.type === 'unloaded' ? entry.tools : entry.type === 'tools' ? entry.removed : [];
+      const added = entry.type === 'loaded' ? entry.tools : entry.type === 'tools' ? entry.added : [];
+      for (const toolName of removed) toolChanges.push({ type: 'tool_removal', toolName });
+      for (const tool of added) {
+        deferred.set(tool.name, tool);
+        toolChanges.push({ type: 'tool_addition', toolName: tool.name });
+      }
+    }
+    systemAfter.set(delta.after, {
+      role: 'system',
+      content: delta.text,
+      ...(toolChanges.length > 0 ? { providerOptions: { anthropic: { toolChanges } } } : {}),
+    });
+  }
+  for (const [i, message] of placed.messages.entries()) {
+    appendMessage(prompt, message);
+    const system = systemAfter.get(i);
+    if (system) prompt.push(system);
+  }
   const call: LanguageModelV3CallOptions = { prompt };
-  if (req.tools.length > 0) {
-    call.tools = req.tools.map((tool) => ({
+  const tools = life ? life.tools : req.tools;
+  if (tools.length > 0) {
+    call.tools = tools.map((tool) => ({
       type: 'function',
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema as never,
     }));
+    for (const tool of deferred.values()) {
+      call.tools.push({
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema as never,
+        providerOptions: { anthropic: { deferLoading: true } },
+      });
+    }
     call.toolChoice = { type: 'auto' };
   }
   if (options.maxOutputTokens !== undefined) call.maxOutputTokens = options.maxOutputTokens;
@@ -343,14 +413,14 @@ export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions =
   return {
     name: `${PROVIDER}:${provider}:${model.modelId}`,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
-      const call = aiSdkCallOptions(req, options);
+      const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges));
       const result = await withRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineCall(deadline, opts.signal, (attempt) => model.doGenerate(withSignal(call, attempt))),
       );
       return readResult(result, label);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
-      const call = aiSdkCallOptions(req, options);
+      const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges));
       return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineStream(deadline, opts.signal, async function* (attempt) {
           const result = await attempt.race(model.doStream(withSignal(call, attempt)));

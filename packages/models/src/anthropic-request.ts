@@ -10,7 +10,7 @@
  * may sit before them.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Message, type ModelRequest, placeContext } from '@skilltree/core';
+import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core';
 import { toolInputObject } from './tool-input.js';
 
 /** The options {@link anthropicRequestBody} reads. */
@@ -28,7 +28,13 @@ export interface AnthropicBodyOptions {
 const CACHE = { type: 'ephemeral' } as const;
 
 type Block = Anthropic.ContentBlockParam;
+type SystemBlock =
+  | Anthropic.Beta.BetaTextBlockParam
+  | Anthropic.Beta.BetaRequestToolAdditionBlock
+  | Anthropic.Beta.BetaRequestToolRemovalBlock;
 type Turn = { role: 'user' | 'assistant'; content: Block[] };
+/** A delta's mid-conversation system message (the delta layout only). */
+type SystemTurn = { role: 'system'; content: SystemBlock[] };
 
 /**
  * The Messages API body (without `stream`) for a request, exactly as the adapter sends it.
@@ -70,7 +76,7 @@ export function anthropicRequestBody(
 
   const { turns, context } = toTurns(req);
   if (cache) markStablePrefix(turns, context);
-  body.messages = turns;
+  body.messages = turns as Turn[];
   return { ...body, ...(options.extraBody ?? {}) } as Anthropic.MessageCreateParamsNonStreaming;
 }
 
@@ -88,21 +94,12 @@ function systemBlocks(req: ModelRequest, cache: boolean): Anthropic.TextBlockPar
   return blocks;
 }
 
-/** Where `placeContext` appended the context in the messages: the message's index and the added text. */
+/** Where `placeContext` put the context in the messages: the message's index and the text it added. */
 function contextSuffix(req: ModelRequest): { index: number; text: string } | undefined {
-  if (req.contextPlacement === 'system') return undefined;
-  const placed = placeContext(req).messages;
-  if (placed.length > req.messages.length) {
-    return { index: req.messages.length, text: placed[placed.length - 1].content };
-  }
-  for (let i = placed.length - 1; i >= 0; i--) {
-    const before = req.messages[i].content;
-    const after = placed[i].content;
-    if (after === before) continue;
-    // Core appends; should that ever change, append the context the way it used to.
-    return { index: i, text: after.startsWith(before) ? after.slice(before.length) : `\n\n${req.context}` };
-  }
-  return undefined;
+  const { placed } = placeContext(req);
+  if (placed === 'system') return undefined;
+  // A new message at the end holds only the context; an existing one gained `\n\n` and the context.
+  return { index: placed, text: placed === req.messages.length ? req.context : `\n\n${req.context}` };
 }
 
 /**
@@ -111,14 +108,17 @@ function contextSuffix(req: ModelRequest): { index: number; text: string } | und
  * assistant messages likewise. The context (`'end'` placement) is its own text block at the end of
  * the user turn that holds the last user-role message.
  */
-function toTurns(req: ModelRequest): { turns: Turn[]; context?: Block } {
+function toTurns(
+  req: ModelRequest,
+  after?: (index: number) => SystemTurn | undefined,
+): { turns: (Turn | SystemTurn)[]; context?: Block } {
   const suffix = contextSuffix(req);
-  const turns: Turn[] = [];
+  const turns: (Turn | SystemTurn)[] = [];
   let context: Block | undefined;
   const push = (role: Turn['role'], blocks: Block[]) => {
     if (blocks.length === 0) return;
     const last = turns[turns.length - 1];
-    if (last && last.role === role) last.content.push(...blocks);
+    if (last && last.role === role) (last.content as Block[]).push(...blocks);
     else turns.push({ role, content: blocks });
   };
   const messages: (Message | undefined)[] = [...req.messages];
@@ -131,6 +131,8 @@ function toTurns(req: ModelRequest): { turns: Turn[]; context?: Block } {
       context = { type: 'text', text: opensTurn ? suffix.text.replace(/^\s+/, '') : suffix.text };
       push('user', [context]);
     }
+    const system = after?.(i);
+    if (system) turns.push(system);
   }
   for (const turn of turns) {
     if (turn.role !== 'user') continue;
@@ -162,20 +164,175 @@ function blocksOf(message: Message): Block[] {
 }
 
 /** Breakpoints 3 and 4 (see {@link anthropicRequestBody}): both end before the context block. */
-function markStablePrefix(turns: Turn[], context: Block | undefined): void {
+function markStablePrefix(turns: (Turn | SystemTurn)[], context: Block | undefined): void {
   const stable: { turn: number; block: number }[] = [];
   for (const [t, turn] of turns.entries()) {
+    // A delta's system message after the context changes with the next step's messages: never marked.
+    if (turn.role === 'system') continue;
     for (const [b, block] of turn.content.entries()) {
       if (block === context) break;
       stable.push({ turn: t, block: b });
     }
-    if (context && turn.content.includes(context)) break;
+    if (context && (turn.content as Block[]).includes(context)) break;
   }
   const newest = stable[stable.length - 1];
   if (!newest) return;
   const earlier = stable.findLast((at) => at.turn < newest.turn);
   for (const at of earlier ? [earlier, newest] : [newest]) {
-    const turn = turns[at.turn];
+    const turn = turns[at.turn] as Turn;
     turn.content[at.block] = { ...turn.content[at.block], cache_control: CACHE } as Block;
   }
+}
+
+// ───────────── the lifecycle as deltas: mid-conversation system messages and tool changes ─────────────
+
+/**
+ * Claude models that take tool changes inside the conversation (`tool_addition` / `tool_removal`
+ * blocks in `role: "system"` messages), from Anthropic's "Mid-conversation system messages and tool
+ * changes" page. Ids match exactly or with a date suffix (`claude-opus-4-8-20260528`).
+ */
+export const TOOL_CHANGE_MODELS: readonly string[] = [
+  'claude-opus-4-8',
+  'claude-opus-5',
+  'claude-opus-5-5',
+  'claude-sonnet-5-5',
+  'claude-haiku-5-5',
+  'claude-fable-5',
+  'claude-fable-5-1',
+  'claude-mythos-5',
+  'claude-mythos-5-1',
+];
+
+/** Beta header of tool changes that name tools declared in `tools` (with `defer_loading: true`). */
+export const TOOL_CHANGES_BETA = 'mid-conversation-tool-changes-2026-07-01';
+/** Beta header of a `tool_addition` that defines the tool by value. */
+export const INLINE_TOOLS_BETA = 'inline-tools-2026-09-15';
+
+/** `toolChanges` of {@link anthropic}: `'auto'` decides by model and window, `true` / `false` force it. */
+export type ToolChanges = 'auto' | boolean;
+
+/** Whether `model` takes tool changes inside the conversation (see {@link TOOL_CHANGE_MODELS}). */
+export function supportsToolChanges(model: string): boolean {
+  return TOOL_CHANGE_MODELS.some(
+    (id) => model === id || (model.startsWith(`${id}-`) && /^\d{8}$/.test(model.slice(id.length + 1))),
+  );
+}
+
+/**
+ * Whether a request goes out as deltas: the one place that decides. `true` always (when the request
+ * has a lifecycle), `false` never; `'auto'` when the model supports tool changes and the window is
+ * stable. With the sliding window the re-statement of the loaded skills moves with the window's start
+ * every turn and is billed again each time, so `'auto'` keeps the classic layout there (measured in
+ * docs/cost.md).
+ */
+export function usesToolChanges(req: ModelRequest, model: string, setting: ToolChanges = 'auto'): boolean {
+  const life = req.lifecycle;
+  if (!life || setting === false) return false;
+  if (setting === true) return true;
+  return life.windowMode === 'stable' && supportsToolChanges(model);
+}
+
+/**
+ * Marks the first block of the newest delta that an assistant turn follows. A load adds a system
+ * message of one text block and a block per tool; the cache looks back only about 20 blocks from a
+ * breakpoint for an earlier entry, so without a mark right after the previous request's last one, a
+ * skill with many tools would make the next step miss the whole conversation.
+ */
+function markDelta(turns: (Turn | SystemTurn)[]): boolean {
+  for (let t = turns.length - 2; t >= 0; t--) {
+    const turn = turns[t];
+    if (turn.role !== 'system' || turns[t + 1].role !== 'assistant') continue;
+    turn.content[0] = { ...turn.content[0], cache_control: CACHE };
+    return true;
+  }
+  return false;
+}
+
+/** Options of {@link anthropicDeltaBody}. */
+export interface AnthropicDeltaOptions extends AnthropicBodyOptions {
+  /**
+   * Define added tools by value in the `tool_addition` block (beta `inline-tools-2026-09-15`)
+   * instead of naming a tool declared in `tools` with `defer_loading: true`. Default false.
+   */
+  inlineTools?: boolean;
+}
+
+type BetaBody = Anthropic.Beta.Messages.MessageCreateParamsNonStreaming;
+
+function betaTool(tool: ToolSpec): Anthropic.Beta.BetaTool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Anthropic.Beta.BetaTool['input_schema'],
+  };
+}
+
+/**
+ * The Messages API body for a request laid out as deltas (beta types; `betas` lists the beta
+ * headers it needs, which the SDK sends as `anthropic-beta`):
+ *
+ * - `tools`: the lifecycle's prefix tools (the read tool and the agent's own), cached by the first
+ *   breakpoint; by reference (the default), every skill tool the request adds is appended with
+ *   `defer_loading: true`, which keeps it out of the cached prefix until an addition names it;
+ * - `system`: the system prompt, cached by the second breakpoint;
+ * - `messages`: the lifecycle's messages, each delta a `role: "system"` message right after the run
+ *   of user and tool messages it follows (never between a `tool_use` and its `tool_result`, always
+ *   before an assistant message or last): its text, then its `tool_removal` and `tool_addition`
+ *   blocks in order. The context is placed as `placeContext` says, in a block of its own, and the
+ *   last two breakpoints go before it as in {@link anthropicRequestBody}.
+ *
+ * Returns null when the request has no lifecycle (an agent without skills): send the classic body.
+ */
+export function anthropicDeltaBody(req: ModelRequest, options: AnthropicDeltaOptions): BetaBody | null {
+  const life = req.lifecycle;
+  if (!life) return null;
+  const cache = options.cache !== false;
+  const inline = options.inlineTools === true;
+  const layout: ModelRequest = { ...req, messages: life.messages, context: life.context, tools: life.tools };
+  const system = systemBlocks(layout, cache);
+
+  // By reference, every added tool is declared once, deferred, with the definition of its last addition.
+  const deferred = new Map<string, ToolSpec>();
+  const betas = new Set<string>();
+  const byAfter = new Map<number, SystemTurn>();
+  for (const delta of life.deltas) {
+    const content: SystemBlock[] = [];
+    if (delta.text) content.push({ type: 'text', text: delta.text });
+    for (const entry of delta.entries) {
+      const removed = entry.type === 'unloaded' ? entry.tools : entry.type === 'tools' ? entry.removed : [];
+      const added = entry.type === 'loaded' ? entry.tools : entry.type === 'tools' ? entry.added : [];
+      for (const name of removed) {
+        content.push({ type: 'tool_removal', tool: { type: 'tool_reference', name } });
+        betas.add(TOOL_CHANGES_BETA);
+      }
+      for (const tool of added) {
+        if (inline) {
+          content.push({ type: 'tool_addition', tool: { type: 'tool_definition', definition: betaTool(tool) } });
+          betas.add(INLINE_TOOLS_BETA);
+        } else {
+          deferred.set(tool.name, tool);
+          content.push({ type: 'tool_addition', tool: { type: 'tool_reference', name: tool.name } });
+          betas.add(TOOL_CHANGES_BETA);
+        }
+      }
+    }
+    if (content.length > 0) byAfter.set(delta.after, { role: 'system', content });
+  }
+
+  const body: BetaBody = { model: options.model, max_tokens: options.maxTokens ?? 4096, messages: [] };
+  if (system.length > 0) body.system = system;
+  const { turns, context } = toTurns(layout, (i) => byAfter.get(i));
+  // The tools never change here, so the system prompt's breakpoint covers them; the breakpoint the
+  // classic layout puts on the last tool marks the newest delta instead (see markDelta).
+  const marked = cache && markDelta(turns);
+  const tools: Anthropic.Beta.BetaToolUnion[] = life.tools.map((tool, i) => ({
+    ...betaTool(tool),
+    ...(cache && !marked && i === life.tools.length - 1 ? { cache_control: CACHE } : {}),
+  }));
+  for (const tool of deferred.values()) tools.push({ ...betaTool(tool), defer_loading: true });
+  if (tools.length > 0) body.tools = tools;
+  if (cache) markStablePrefix(turns, context);
+  body.messages = turns as Anthropic.Beta.BetaMessageParam[];
+  if (betas.size > 0) body.betas = [...betas].sort();
+  return { ...body, ...(options.extraBody ?? {}) } as BetaBody;
 }

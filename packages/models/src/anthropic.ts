@@ -13,7 +13,7 @@ import type {
   ToolCall,
   Usage,
 } from '@skilltree/core';
-import { anthropicRequestBody } from './anthropic-request.js';
+import { anthropicDeltaBody, anthropicRequestBody, type ToolChanges, usesToolChanges } from './anthropic-request.js';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { malformedError, networkError } from './errors.js';
 import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
@@ -21,7 +21,18 @@ import { fromSdkError, type ProviderLabels } from './sdk-error.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
 
-export { type AnthropicBodyOptions, anthropicRequestBody } from './anthropic-request.js';
+export {
+  type AnthropicBodyOptions,
+  type AnthropicDeltaOptions,
+  anthropicDeltaBody,
+  anthropicRequestBody,
+  INLINE_TOOLS_BETA,
+  supportsToolChanges,
+  TOOL_CHANGE_MODELS,
+  TOOL_CHANGES_BETA,
+  type ToolChanges,
+  usesToolChanges,
+} from './anthropic-request.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { RetryOptions } from './retry.js';
 
@@ -48,6 +59,17 @@ export interface AnthropicOptions extends RetryOptions {
    * text has been streamed). `Infinity` switches it off. Default 600 000 (ten minutes).
    */
   timeoutMs?: number;
+  /**
+   * Send the skill lifecycle as deltas: a load is a `role: "system"` message with the skill's text and
+   * a `tool_addition`, an unload a `tool_removal`, so the cached prefix never changes because of the
+   * lifecycle (see {@link anthropicDeltaBody}). `'auto'` (default): when the model is one of
+   * {@link TOOL_CHANGE_MODELS} and the session's window is stable (`windowMode: 'stable'`); `true`:
+   * whenever the request has skills; `false`: never (the classic layout). The beta header goes only
+   * with requests that carry a tool change.
+   */
+  toolChanges?: ToolChanges;
+  /** With deltas, define added tools by value (beta `inline-tools-2026-09-15`) instead of deferred `tools` entries. Default false. */
+  inlineTools?: boolean;
   /** Extra HTTP headers sent with every request (e.g. `anthropic-beta`). */
   headers?: Record<string, string>;
   /** Extra fields merged into every request body (e.g. `{ stop_sequences: […] }`, `{ metadata: {…} }`). */
@@ -114,7 +136,10 @@ function readResponse(response: unknown): ModelResponse {
     }
   }
   const usage = anthropicUsage((response as { usage?: RawUsage }).usage);
-  return usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const out: ModelResponse = usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const model = (response as { model?: unknown }).model;
+  if (typeof model === 'string' && model) out.model = model;
+  return out;
 }
 
 function preview(value: unknown): string {
@@ -128,10 +153,12 @@ async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent
   const tools = new Map<number, { id: unknown; name: unknown; json: string; input: unknown }>();
   const idOf = toolCallIds('toolu');
   let stopped = false;
+  let model: string | undefined;
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
         mergeUsage(usage, event.message?.usage);
+        if (typeof event.message?.model === 'string' && event.message.model) model = event.message.model;
         break;
       case 'content_block_start': {
         const block = event.content_block;
@@ -176,7 +203,9 @@ async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent
   if (!stopped) {
     throw networkError('anthropic', new Error('the stream ended before message_stop (connection dropped?)'));
   }
-  yield { type: 'finish', usage: anthropicUsage(usage) };
+  yield model
+    ? { type: 'finish', usage: anthropicUsage(usage), model }
+    : { type: 'finish', usage: anthropicUsage(usage) };
 }
 
 /**
@@ -226,20 +255,38 @@ export function anthropic(options: AnthropicOptions): Model {
   return {
     name: `anthropic:${options.model}`,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
-      const body = anthropicRequestBody(req, options);
+      const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
+      const body = deltas ? null : anthropicRequestBody(req, options);
       const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
-        deadlineCall(deadline, opts.signal, (attempt) =>
-          getClient().messages.create(body, requestOptions(attempt.signal)),
+        deadlineCall(
+          deadline,
+          opts.signal,
+          (attempt): Promise<unknown> =>
+            deltas
+              ? getClient().beta.messages.create(deltas, requestOptions(attempt.signal))
+              : getClient().messages.create(
+                  body as Anthropic.MessageCreateParamsNonStreaming,
+                  requestOptions(attempt.signal),
+                ),
         ),
       );
       return readResponse(response);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
-      const body = anthropicRequestBody(req, options);
+      const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
+      const body = deltas ? null : anthropicRequestBody(req, options);
       return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineStream(deadline, opts.signal, async function* (attempt) {
-          const request = getClient().messages.create({ ...body, stream: true }, requestOptions(attempt.signal));
-          yield* readEvents(attempt.guard(await attempt.race(request)));
+          const request = deltas
+            ? getClient().beta.messages.create({ ...deltas, stream: true }, requestOptions(attempt.signal))
+            : getClient().messages.create(
+                { ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: true },
+                requestOptions(attempt.signal),
+              );
+          const events = (await attempt.race(
+            request as Promise<unknown>,
+          )) as AsyncIterable<Anthropic.RawMessageStreamEvent>;
+          yield* readEvents(attempt.guard(events));
         }),
       );
     },

@@ -157,7 +157,10 @@ function readResponse(response: unknown): ModelResponse {
     toolCalls.push({ id: idOf(raw.id), name, input: parseToolArguments(raw.function?.arguments) });
   }
   const usage = openaiUsage((response as { usage?: RawUsage }).usage);
-  return usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const out: ModelResponse = usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const model = (response as { model?: unknown }).model;
+  if (typeof model === 'string' && model) out.model = model;
+  return out;
 }
 
 interface PendingCall {
@@ -173,9 +176,11 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
   const slots = new Map<number, number>();
   let usage: Usage | undefined;
   let finished = false;
+  let model: string | undefined;
   for await (const chunk of chunks) {
     if (!chunk || typeof chunk !== 'object') throw malformedError('openai', `a stream chunk that is not an object`);
     if (chunk.usage) usage = openaiUsage(chunk.usage);
+    if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!choice) continue;
     const delta = choice.delta ?? {};
@@ -209,7 +214,7 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
     const input = call.rawInput !== undefined ? call.rawInput : parseToolArguments(call.args);
     yield { type: 'tool-call', id: idOf(call.id), name: call.name, input };
   }
-  yield { type: 'finish', usage };
+  yield model ? { type: 'finish', usage, model } : { type: 'finish', usage };
 }
 
 /**

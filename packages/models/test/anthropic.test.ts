@@ -150,6 +150,8 @@ describe('anthropic: responses', () => {
       text: 'Adding.',
       toolCalls: [{ id: 'tu_1', name: 'add_to_cart', input: { sku: 'lamp' } }],
       usage: { inputTokens: 130, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 20 },
+      // The model that answered, as the response names it (traces report it as gen_ai.response.model).
+      model: 'claude-test',
     });
   });
 
@@ -168,7 +170,11 @@ describe('anthropic: responses', () => {
       { type: 'text-delta', text: 'Addin' },
       { type: 'text-delta', text: 'g it.' },
       { type: 'tool-call', id: 'tu_1', name: 'add_to_cart', input: { sku: 'lamp' } },
-      { type: 'finish', usage: { inputTokens: 130, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 20 } },
+      {
+        type: 'finish',
+        usage: { inputTokens: 130, outputTokens: 5, cacheReadTokens: 100, cacheWriteTokens: 20 },
+        model: 'claude-test',
+      },
     ]);
   });
 

@@ -154,6 +154,8 @@ describe('openai: responses', () => {
         { id: 'call_2', name: 'checkout', input: {} },
       ],
       usage: { inputTokens: 110, outputTokens: 5, cacheReadTokens: 100 },
+      // The model that answered, as the response names it (traces report it as gen_ai.response.model).
+      model: 'gpt-test',
     });
   });
 
@@ -183,7 +185,7 @@ describe('openai: responses', () => {
       { type: 'text-delta', text: 'g it.' },
       { type: 'tool-call', id: 'call_1', name: 'add_to_cart', input: { sku: 'lamp' } },
       { type: 'tool-call', id: 'call_2', name: 'add_to_cart', input: { sku: 'desk' } },
-      { type: 'finish', usage: { inputTokens: 110, outputTokens: 5, cacheReadTokens: 100 } },
+      { type: 'finish', usage: { inputTokens: 110, outputTokens: 5, cacheReadTokens: 100 }, model: 'gpt-test' },
     ]);
   });
 
@@ -220,7 +222,7 @@ describe('openai: responses', () => {
       { type: 'tool-call', id: 'b', name: 'checkout', input: {} },
       { type: 'tool-call', id: 'c', name: 'add_to_cart', input: { sku: 'y' } },
       { type: 'tool-call', id: 'd', name: 'checkout', input: {} },
-      { type: 'finish', usage: undefined },
+      { type: 'finish', usage: undefined, model: 'm' },
     ]);
   });
 

@@ -6,6 +6,7 @@
  */
 import type { SessionEvent } from '@skilltree/core';
 import { createUIMessageStream, type InferUIMessageChunk, type UIMessageStreamWriter } from 'ai';
+import { defaultToolErrorText, type ToolErrorText, toolError } from './tool-errors.js';
 import { changeParts, type SkilltreeUIMessage, toolResult } from './ui-messages.js';
 
 /** A chunk of a skilltree chat's UI message stream. */
@@ -19,6 +20,11 @@ export interface TurnStreamOptions {
   first?: IteratorResult<SessionEvent>;
   /** The text the client sees for an error that ends the turn. */
   onError: (error: unknown) => string;
+  /**
+   * The text the client sees for a tool's error result. Default: the text itself when it is meant for
+   * end users (`isToolErrorForUsers`), else a sentence that names the tool.
+   */
+  toolErrorText?: ToolErrorText;
   /** Called once the turn is over, however it ended. */
   onClose?: () => void;
   /** Called when the consumer cancels the stream (the client went away), before the turn is stopped. */
@@ -35,7 +41,10 @@ class ChunkWriter {
   private step = false;
   private readonly open = new Set<string>();
 
-  constructor(private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>) {}
+  constructor(
+    private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>,
+    private readonly errorText: ToolErrorText,
+  ) {}
 
   private endText(): void {
     if (this.text === null) return;
@@ -87,7 +96,12 @@ class ChunkWriter {
         const { text } = toolResult(message.content);
         w.write(
           message.isError
-            ? { type: 'tool-output-error', toolCallId: message.toolCallId, errorText: text, dynamic: true }
+            ? {
+                type: 'tool-output-error',
+                toolCallId: message.toolCallId,
+                errorText: this.errorText(toolError(text, message.name, message.toolCallId)),
+                dynamic: true,
+              }
             : { type: 'tool-output-available', toolCallId: message.toolCallId, output: text, dynamic: true },
         );
         return;
@@ -117,7 +131,7 @@ class ChunkWriter {
  * aborts the turn; what the turn recorded until then stays committed and valid.
  */
 export function turnStream(options: TurnStreamOptions): ReadableStream<SkilltreeUIChunk> {
-  const { events, first, onError, onClose, onCancel } = options;
+  const { events, first, onError, onClose, onCancel, toolErrorText = defaultToolErrorText } = options;
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -127,7 +141,7 @@ export function turnStream(options: TurnStreamOptions): ReadableStream<Skilltree
   const stream = createUIMessageStream<SkilltreeUIMessage>({
     onError,
     execute: async ({ writer }) => {
-      const chunks = new ChunkWriter(writer);
+      const chunks = new ChunkWriter(writer, toolErrorText);
       writer.write({ type: 'start' });
       try {
         if (first && !first.done) chunks.event(first.value);

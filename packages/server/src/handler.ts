@@ -9,13 +9,17 @@
  * - `GET /chat/:id/stream`: 204 (no stream to resume; what `useChat({ resume: true })` asks).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import type { Sessions } from '@skilltree/core';
+import type { Budget, Sessions } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { checkChatId, parseChatBody, readBody } from './body.js';
+import { budgetError, isBudgetError } from './budget-status.js';
 import { turnStream } from './chat-stream.js';
+import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
-import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin } from './loopback.js';
+import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
+import { redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
+import { type ServerTelemetry, startRequestSpan, traceContextOf } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
 /** What the server knows about the client beyond the `Request`: its address, as the socket reported it. */
@@ -45,7 +49,9 @@ export interface HandlerOptions {
    * Returns the user id of the request (from a cookie, a bearer token, your auth provider…) or null,
    * which answers 401. A session belongs to the user whose first message created it; to every other
    * user it does not exist (404). Without `authorize`, the handler serves loopback clients only, all
-   * as the user {@link LOCAL_USER}, and says so when it is created.
+   * as the user {@link LOCAL_USER}, refuses (403) every request that came through a proxy (one that
+   * carries `Forwarded`, `X-Forwarded-For`, `X-Real-IP` or another of `PROXY_HEADERS`), and
+   * says so when it is created.
    */
   authorize?: Authorize;
   /** Path prefix of the routes. Default `/api` (what `DefaultChatTransport` posts to: `/api/chat`). */
@@ -57,12 +63,46 @@ export interface HandlerOptions {
    * details stay on the server; the error goes to `log`). Return `error.message` to show it.
    */
   onError?: (error: unknown) => string;
+  /**
+   * The text the end user sees for a tool's error result, in the UI stream and in `GET /chat/:id`
+   * (called for both, so a reloaded page shows what the live one did). The transcript, and so the
+   * model, keeps the real text. Default: the text itself when `error.forUsers` (what skilltree wrote
+   * about the model's call: unknown tool or skill, invalid input, not run, interrupted, not saved), else
+   * `Tool "name" failed; the details stay on the server.` with the real text sent to `log` as the
+   * turn streams. Return `error.message` to show every error as the model got it.
+   */
+  onToolError?: (error: ToolError, chat: ToolErrorChat) => string;
   /** Where the handler reports (start-up notice, failed turns). Default `console.warn`; `false` for silence. */
   log?: ((message: string) => void) | false;
+  /**
+   * OpenTelemetry: a server span per request (`POST /api/chat`), the turn's spans under it, and the
+   * caller's trace continued from `traceparent`. On by default when `@opentelemetry/api` is
+   * installed; `false` turns it off. See `docs/observability.md`.
+   */
+  telemetry?: ServerTelemetry;
+  /**
+   * The budget of each user's turns, instead of the sessions' own (e.g. by plan): a `Budget`, or a
+   * function of the user id. A turn over it is answered 429 `budget_exceeded` (see `docs/serving.md`).
+   */
+  budget?: Budget | ((user: string) => Budget | undefined | Promise<Budget | undefined>);
+}
+
+/** The chat a tool error happened in, for `onToolError`. */
+export interface ToolErrorChat {
+  /** The chat (session) id. */
+  id: string;
+  /** The user the request is from (`authorize`'s answer, or {@link LOCAL_USER}). */
+  user: string;
 }
 
 /** The user id every loopback client has when the handler has no `authorize`. */
 export const LOCAL_USER = 'local';
+
+/** What a handler without `authorize` says when it is created (`skilltree serve` prints it too). */
+export const LOOPBACK_NOTICE =
+  '@skilltree/server: no authorize option, so only loopback clients (127.0.0.1, ::1) are served, all as one user ' +
+  `("${LOCAL_USER}"), and requests that came through a proxy (Forwarded, X-Forwarded-For, X-Real-IP…) are refused. ` +
+  'Pass authorize(request) => userId to serve other clients.';
 
 const GENERIC_ERROR = 'The agent could not finish this turn. Try again.';
 
@@ -95,6 +135,14 @@ function decode(segment: string): string {
     throw new HttpError(400, 'invalid_id', 'Invalid percent-encoding in the path.');
   }
 }
+
+/** The route templates, for traces (`http.route`). */
+const TEMPLATES: Record<Route['name'], string> = {
+  chat: '/chat',
+  'chat-id': '/chat/:id',
+  'chat-stream': '/chat/:id/stream',
+  session: '/sessions/:id',
+};
 
 function route(pathname: string, base: string): Route | null {
   if (pathname !== base && !pathname.startsWith(`${base}/`)) return null;
@@ -142,11 +190,25 @@ export function createHandler(options: HandlerOptions): Handler {
       log(`@skilltree/server: a turn failed: ${errorText(error)}`);
       return GENERIC_ERROR;
     });
-  if (!authorize) {
-    log(
-      '@skilltree/server: no authorize option, so only loopback clients (127.0.0.1, ::1) are served, all as one user ' +
-        `("${LOCAL_USER}"). Pass authorize(request) => userId to serve other clients.`,
-    );
+  if (!authorize) log(LOOPBACK_NOTICE);
+
+  /** The tool error text of one chat's parts; `live` when the turn streams (the default logs it then, once). */
+  function toolErrorText(chat: ToolErrorChat, live: boolean): ToolErrorText {
+    return (error) => {
+      if (!options.onToolError) {
+        if (error.forUsers) return error.message;
+        if (live) log(`@skilltree/server: tool "${error.toolName}" failed in chat ${chat.id}: ${error.message}`);
+        return redactedToolError(error.toolName);
+      }
+      try {
+        const text = options.onToolError(error, chat);
+        if (typeof text === 'string') return text;
+        throw new Error(`it returned ${typeof text}, not a string`);
+      } catch (failure) {
+        if (live) log(`@skilltree/server: onToolError failed: ${errorText(failure)}`);
+        return redactedToolError(error.toolName);
+      }
+    };
   }
 
   async function identify(request: Request, client: ClientInfo): Promise<string> {
@@ -156,6 +218,16 @@ export function createHandler(options: HandlerOptions): Handler {
         throw new HttpError(401, 'unauthorized', 'Sign in first: this request has no valid credentials.');
       }
       return user;
+    }
+    // Behind a same-host proxy or tunnel every client's socket is loopback: refuse what came through one.
+    const proxied = proxyHeader(request.headers);
+    if (proxied) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        `This server has no authorize option, and this request came through a proxy (it carries ${proxied}): ` +
+          'behind a proxy every client looks local, so it serves nobody. Pass authorize to serve clients through a proxy.',
+      );
     }
     if (client.remoteAddress === undefined) {
       throw new HttpError(
@@ -199,7 +271,9 @@ export function createHandler(options: HandlerOptions): Handler {
     }
     const controller = new AbortController();
     const signal = follow(request.signal, controller);
-    const events = sessions.stream(id, text, { signal, owner: user })[Symbol.asyncIterator]();
+    const budget = typeof options.budget === 'function' ? await options.budget(user) : options.budget;
+    const turn = { signal, owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
+    const events = sessions.stream(id, text, turn)[Symbol.asyncIterator]();
     let first: IteratorResult<unknown>;
     try {
       // The first event comes once the turn holds the session: refusals before it get a status.
@@ -210,13 +284,20 @@ export function createHandler(options: HandlerOptions): Handler {
       if (name === 'SessionBusyError') {
         throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
       }
+      if (isBudgetError(error)) throw budgetError(error);
       throw error;
     }
     let cancelled = false;
     const stream = turnStream({
       events: events as AsyncIterator<never>,
       first: first as IteratorResult<never>,
-      onError: (error) => (cancelled || signal.aborted || isAbort(error) ? 'The turn was stopped.' : onError(error)),
+      onError: (error) =>
+        cancelled || signal.aborted || isAbort(error)
+          ? 'The turn was stopped.'
+          : isBudgetError(error)
+            ? error.message
+            : onError(error),
+      toolErrorText: toolErrorText({ id, user }, true),
       onCancel: (reason) => {
         cancelled = true;
         controller.abort(reason);
@@ -228,26 +309,12 @@ export function createHandler(options: HandlerOptions): Handler {
   async function history(id: string, user: string): Promise<Response> {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
-    let from = Math.max(0, info.transcriptLength - limits.maxHistoryMessages);
-    const start = from;
-    const messages = [];
-    while (from < info.transcriptLength) {
-      const page = await sessions.messages(id, {
-        from,
-        limit: Math.min(1_000, info.transcriptLength - from),
-        owner: user,
-      });
-      if (page.length === 0) break;
-      messages.push(...page);
-      from += page.length;
-    }
-    // A cut history starts at a user message: no tool result without its call.
-    let skip = 0;
-    if (start > 0) {
-      skip = messages.findIndex((m) => m.role === 'user');
-      if (skip === -1) skip = messages.length;
-    }
-    const ui: SkilltreeUIMessage[] = toUIMessages(messages.slice(skip), { start: start + skip });
+    const cut = await historyCut(sessions, id, user, info.transcriptLength, limits.maxHistoryMessages);
+    const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
+      start: cut.start,
+      toolErrorText: toolErrorText({ id, user }, false),
+    });
+    if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;
     return json(ui);
   }
 
@@ -286,11 +353,23 @@ export function createHandler(options: HandlerOptions): Handler {
     }
   }
 
-  return async (request, client) => {
+  const template = (url: string): string | null => {
     try {
-      return await handle(request, { remoteAddress: client?.remoteAddress });
+      const found = route(new URL(url).pathname, base);
+      return found ? base + TEMPLATES[found.name] : null;
+    } catch {
+      return null;
+    }
+  };
+
+  return async (request, client) => {
+    const span = await startRequestSpan(request, template(request.url), options.telemetry);
+    try {
+      const response = await handle(request, { remoteAddress: client?.remoteAddress });
+      return span ? span.finish(response) : response;
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
+      if (error instanceof HttpError) return span ? span.finish(errorResponse(error)) : errorResponse(error);
+      span?.fail(error);
       log(`@skilltree/server: ${request.method} ${safePath(request.url)} failed: ${errorText(error)}`);
       return errorResponse(new HttpError(500, 'internal', 'The server failed to answer this request.'));
     }

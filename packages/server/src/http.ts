@@ -14,6 +14,8 @@ export class HttpError extends Error {
     message: string,
     /** Extra response headers, e.g. `retry-after`. */
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the JSON error beside `code` and `message`, e.g. the budget that was exceeded. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -29,9 +31,9 @@ export function json(value: unknown, status = 200, headers: Record<string, strin
   });
 }
 
-/** The answer to a refused request: `{ error: { code, message } }` with the error's status. */
+/** The answer to a refused request: `{ error: { code, message, ...details } }` with the error's status. */
 export function errorResponse(error: HttpError): Response {
-  return json({ error: { code: error.code, message: error.message } }, error.status, error.headers);
+  return json({ error: { ...error.details, code: error.code, message: error.message } }, error.status, error.headers);
 }
 
 const unmatched = new WeakSet<Response>();

@@ -15,6 +15,8 @@ export {
   type Handler,
   type HandlerOptions,
   LOCAL_USER,
+  LOOPBACK_NOTICE,
+  type ToolErrorChat,
 } from './handler.js';
 export { HttpError, isUnmatched } from './http.js';
 export {
@@ -25,8 +27,16 @@ export {
   type RateDecision,
   type RateLimiter,
 } from './limits.js';
-export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+export { isLoopbackAddress, isLoopbackHost, PROXY_HEADERS, proxyHeader } from './loopback.js';
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
+export {
+  defaultToolErrorText,
+  isToolErrorForUsers,
+  redactedToolError,
+  type ToolError,
+  type ToolErrorText,
+} from './tool-errors.js';
+export type { ServerTelemetry } from './tracing.js';
 export {
   changeParts,
   type SkilltreeDataParts,

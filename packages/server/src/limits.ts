@@ -19,7 +19,10 @@ export interface Limits {
    * which counts per process; give several processes a shared limiter (e.g. on Redis) to count across them.
    */
   rateLimiter?: RateLimiter;
-  /** Most messages of the transcript `GET /chat/:id` converts (the newest ones). Default 1 000. */
+  /**
+   * Most messages of the transcript `GET /chat/:id` converts (the newest ones, from the first user
+   * message among them, or from a model step when the newest turn alone is longer). Default 1 000.
+   */
   maxHistoryMessages?: number;
 }
 

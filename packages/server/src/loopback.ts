@@ -1,8 +1,30 @@
 /**
  * Loopback checks for a handler without `authorize`: the peer's address (as the server saw it, never a
- * header the client sent), and the `Host`/`Origin` a browser sent, so that a web page cannot reach a
- * local server through DNS rebinding or a cross-site form.
+ * header the client sent), the headers a proxy adds (behind a same-host proxy every client's socket is
+ * loopback), and the `Host`/`Origin` a browser sent, so that a web page cannot reach a local server
+ * through DNS rebinding or a cross-site form.
  */
+
+/**
+ * Headers that say a request came through a proxy or tunnel, as they are usually spelled. A request
+ * that carries any of them (with any value, the empty one included) is not from this machine's user:
+ * nginx, Caddy, Apache, ngrok and Cloudflare tunnels add at least one.
+ */
+export const PROXY_HEADERS: readonly string[] = [
+  'Forwarded',
+  'X-Forwarded-For',
+  'X-Real-IP',
+  'X-Forwarded-Host',
+  'X-Forwarded-Proto',
+  'Via',
+  'CF-Connecting-IP',
+  'True-Client-IP',
+];
+
+/** The first of {@link PROXY_HEADERS} that `headers` carries (header names are case-insensitive), or null. */
+export function proxyHeader(headers: Headers): string | null {
+  return PROXY_HEADERS.find((name) => headers.has(name)) ?? null;
+}
 
 /** 4 for a dotted IPv4 address, 6 for an IPv6 address (without a zone), else 0 (as `node:net` `isIP`, without Node). */
 function isIP(ip: string): 0 | 4 | 6 {

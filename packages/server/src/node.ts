@@ -16,6 +16,13 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (e
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 
+/**
+ * Response headers about the connection, which Node manages: the AI SDK's stream response says
+ * `connection: keep-alive`, which would keep a client's `Connection: close` socket open (and a
+ * stopping server waiting for it).
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
+
 /** Bodies up to this size with a `Content-Length` are read whole (bytes, not a stream, reach the handler). */
 const SMALL_BODY = 64 * 1024;
 
@@ -100,7 +107,7 @@ async function toRequest(req: NodeRequest, signal: AbortSignal): Promise<Request
 async function send(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
+    if (name !== 'set-cookie' && !HOP_BY_HOP.has(name)) headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;

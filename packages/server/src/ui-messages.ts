@@ -5,6 +5,7 @@
  */
 import { type Message, parseContextChange, splitContextChanges } from '@skilltree/core';
 import type { UIMessage } from 'ai';
+import { defaultToolErrorText, type ToolErrorText, toolError } from './tool-errors.js';
 
 /**
  * The `data-*` parts a skilltree chat carries, by name (the AI SDK's `UIDataTypes`):
@@ -61,15 +62,20 @@ export function toolResult(content: string): { text: string; changes: string[] }
 export interface ToUIMessagesOptions {
   /** The index of `messages[0]` in the whole transcript; message ids are `m<index>`. Default 0. */
   start?: number;
+  /**
+   * The text a part shows for a tool's error result. Default: the text itself when it is meant for end
+   * users (`isToolErrorForUsers`), else a sentence that names the tool (the transcript keeps the text).
+   */
+  toolErrorText?: ToolErrorText;
 }
 
 /**
  * Converts transcript messages (oldest first, starting at a user message) to `UIMessage[]`: each user
  * message becomes a user message with one text part; the assistant and tool messages up to the next
  * user message become one assistant message with a `step-start` part per model call, its text, a
- * `dynamic-tool` part per call (`output-available`, or `output-error` when the result is an error),
- * and data parts for the `contextChanged` lines each result recorded. Lines recorded with a user
- * message open the assistant message that answers it.
+ * `dynamic-tool` part per call (`output-available`, or `output-error` when the result is an error,
+ * with the text `toolErrorText` gives), and data parts for the `contextChanged` lines each result
+ * recorded. Lines recorded with a user message open the assistant message that answers it.
  *
  * @example
  * const messages = await sessions.messages('chat-1', { limit: 1000, owner: 'user-42' });
@@ -77,6 +83,7 @@ export interface ToUIMessagesOptions {
  */
 export function toUIMessages(messages: readonly Message[], options: ToUIMessagesOptions = {}): SkilltreeUIMessage[] {
   const start = options.start ?? 0;
+  const errorText = options.toolErrorText ?? defaultToolErrorText;
   const out: SkilltreeUIMessage[] = [];
   let assistant: SkilltreeUIMessage | null = null;
   /** `contextChanged` lines of the last user message, for the assistant message that follows. */
@@ -135,7 +142,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
             toolCallId: call.id,
             state: 'output-error',
             input: call.input,
-            errorText: text,
+            errorText: errorText(toolError(text, call.name, call.id)),
           }
         : {
             type: 'dynamic-tool',

@@ -4,9 +4,17 @@
  * created.
  */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createSessions, memoryStore } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHandler, isLoopbackAddress, isLoopbackHost, LOCAL_USER } from '../src/index.js';
+import {
+  createHandler,
+  isLoopbackAddress,
+  isLoopbackHost,
+  LOCAL_USER,
+  PROXY_HEADERS,
+  proxyHeader,
+} from '../src/index.js';
 import { NotesAgent, ruleModel, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
@@ -60,6 +68,9 @@ describe('without authorize: loopback clients only', () => {
     const logs: string[] = [];
     make(logs);
     expect(logs).toEqual([expect.stringContaining('no authorize option, so only loopback clients')]);
+    expect(logs[0]).toMatch(
+      /requests that came through a proxy \(Forwarded, X-Forwarded-For, X-Real-IP.*\) are refused/,
+    );
   });
 
   it('serves a loopback client, as the user "local"', async () => {
@@ -129,5 +140,115 @@ describe('without authorize: loopback clients only', () => {
     for (const h of ['example.com', 'localhost.example.com', '127.0.0.1.nip.io', '[::2]:1', '10.0.0.1', null]) {
       expect(isLoopbackHost(h), String(h)).toBe(false);
     }
+  });
+});
+
+/** Sends raw bytes on a real socket and returns the status and body of the answer (header names exactly as written). */
+function rawRequest(port: string, head: string, body = ''): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+    });
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+      resolve({ status, text: data.slice(data.indexOf('\r\n\r\n') + 4) });
+    });
+    socket.on('error', reject);
+    socket.write(`${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  });
+}
+
+describe('without authorize: a request that came through a proxy is refused', () => {
+  const make = () =>
+    createHandler({
+      sessions: createSessions(<NotesAgent />, { store: memoryStore(), model: ruleModel() }),
+      log: () => {},
+    });
+  const local = { remoteAddress: '127.0.0.1' };
+  const get = (headers: Record<string, string>) => new Request('http://127.0.0.1:3000/api/chat/c1', { headers });
+
+  it('refuses each proxy header, in any case, with any value (the empty one too), with a 403 that says to pass authorize', async () => {
+    const handler = make();
+    // Without a proxy header the same request is served (404: no such chat yet), so the refusals below are the headers'.
+    expect((await handler(get({}), local)).status).toBe(404);
+    const mixed = (name: string) => [...name].map((c, i) => (i % 2 ? c.toLowerCase() : c.toUpperCase())).join('');
+    for (const name of ['Forwarded', 'X-Forwarded-For', 'X-Real-IP']) {
+      for (const spelled of [name, name.toLowerCase(), name.toUpperCase(), mixed(name)]) {
+        for (const value of ['for=127.0.0.1', '127.0.0.1', '203.0.113.9', '']) {
+          const response = await handler(get({ [spelled]: value }), local);
+          expect(response.status, `${spelled}: ${value}`).toBe(403);
+          const { error } = (await response.json()) as { error: { code: string; message: string } };
+          expect(error.code).toBe('forbidden');
+          expect(error.message).toContain(`it carries ${name}`);
+          expect(error.message).toContain('Pass authorize');
+        }
+      }
+    }
+  });
+
+  it('refuses the other headers proxies and tunnels add', async () => {
+    const handler = make();
+    for (const name of PROXY_HEADERS) {
+      const response = await handler(get({ [name.toLowerCase()]: '1' }), local);
+      expect(response.status, name).toBe(403);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(name);
+    }
+    expect(proxyHeader(new Headers({ 'x-forwarded-for': '' }))).toBe('X-Forwarded-For');
+    expect(proxyHeader(new Headers({ 'x-forwarded': 'no such header', 'x-real-ipx': '1' }))).toBeNull();
+  });
+
+  it('starts no turn for a proxied POST: the chat is not created', async () => {
+    server = await startServer({ authorize: undefined });
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Forwarded-For': '203.0.113.9' },
+      body: chatBody('c1', 'note secret'),
+    });
+    expect(response.status).toBe(403);
+    expect(await server.sessions.get('c1', { owner: LOCAL_USER })).toBeNull();
+  });
+
+  it('a real loopback socket that sends a proxy header, in any case or empty, gets 403; without one it is served', async () => {
+    server = await startServer({ authorize: undefined });
+    const { port, host } = new URL(server.url);
+    const post = (header: string) =>
+      rawRequest(
+        port,
+        `POST /api/chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json${header ? `\r\n${header}` : ''}`,
+        chatBody('c1', 'note milk'),
+      );
+    for (const header of [
+      'X-Forwarded-For: 203.0.113.9',
+      'x-forwarded-for: 127.0.0.1',
+      'X-FORWARDED-FOR:',
+      'x-ReAl-Ip: 203.0.113.9',
+      'X-Real-IP:',
+      'Forwarded: for=203.0.113.9;proto=https',
+      'FORWARDED: for="[::1]"',
+      'forwarded:',
+    ]) {
+      const answer = await post(header);
+      expect(answer.status, header).toBe(403);
+      expect(answer.text, header).toContain('came through a proxy');
+    }
+    expect(await server.sessions.get('c1', { owner: LOCAL_USER })).toBeNull();
+    const served = await post('');
+    expect(served.status).toBe(200);
+    expect(served.text).toContain('"type":"finish"');
+    expect(await server.sessions.get('c1', { owner: LOCAL_USER })).toMatchObject({ owner: LOCAL_USER });
+  });
+
+  it('with authorize, proxy headers are the app’s business: the request is served', async () => {
+    server = await startServer();
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'alice', 'x-forwarded-for': '203.0.113.9' },
+      body: chatBody('c1'),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
   });
 });

@@ -2,8 +2,20 @@
  * POST /chat and GET /chat/:id with the `ai` package's own client (DefaultChatTransport +
  * readUIMessageStream): what a turn streams, what a reload restores, tool errors, disconnects.
  */
+
+import type { Model } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { client, plain, startServer, type TestServer, transcriptIsValid, waiting } from './helpers.js';
+import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
+import {
+  client,
+  DB_SECRET,
+  plain,
+  ruleModel,
+  startServer,
+  type TestServer,
+  transcriptIsValid,
+  waiting,
+} from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -86,7 +98,10 @@ describe('POST /api/chat', () => {
     server = await startServer();
     const { message } = await client(server.url).send('c1', 'explode');
     const tool = message.parts.find((p) => p.type === 'dynamic-tool' && p.toolName === 'explode');
-    expect(tool).toMatchObject({ state: 'output-error', errorText: expect.stringContaining('the fuse was lit') });
+    expect(tool).toMatchObject({
+      state: 'output-error',
+      errorText: 'Tool "explode" failed; the details stay on the server.',
+    });
     expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'That failed.' });
   });
 
@@ -209,6 +224,79 @@ describe('GET /api/chat/:id', () => {
     expect(restored[0].id).toBe('m6');
   });
 
+  it('is never empty: when the newest turn alone is longer than maxHistoryMessages, it starts mid-turn at a step', async () => {
+    server = await startServer({ limits: { maxHistoryMessages: 2 } });
+    const alice = client(server.url);
+    await alice.send('c1', 'note a'); // 0 user, 1 assistant (read), 2 tool, 3 assistant (add_note), 4 tool, 5 assistant
+    const restored = (await (await alice.history('c1')).json()) as SkilltreeUIMessage[];
+    // The newest 2 are the add_note result and the answer: the call they answer comes with them.
+    expect(restored).toEqual([
+      {
+        id: 'm3',
+        role: 'assistant',
+        parts: [
+          { type: 'step-start' },
+          {
+            type: 'dynamic-tool',
+            toolName: 'add_note',
+            toolCallId: 'a',
+            state: 'output-available',
+            input: { text: 'a' },
+            output: 'added a',
+          },
+          { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: a'] } },
+          { type: 'step-start' },
+          { type: 'text', text: 'Noted: a.', state: 'done' },
+        ],
+      },
+    ]);
+  });
+
+  it('a cut among the results of one step shows their call and only theirs; every limit gives a clean, non-empty history', async () => {
+    server = await startServer();
+    const alice = client(server.url);
+    await alice.send('c1', 'note a'); // 0-5
+    await alice.send('c1', 'two notes'); // 6 user, 7 assistant, 8 tool, 9 assistant (one, two), 10 tool, 11 tool, 12 assistant
+    const ids = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).flatMap((m) =>
+      m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [],
+    );
+    const [, , read, one, two] = ids; // the second turn's calls: read_skill, then add_note twice
+    const expected: Record<number, { first: string; calls: string[] }> = {
+      1: { first: 'm12', calls: [] },
+      2: { first: 'm9', calls: [two] },
+      3: { first: 'm9', calls: [one, two] },
+      4: { first: 'm9', calls: [one, two] },
+      5: { first: 'm7', calls: [read, one, two] },
+      6: { first: 'm7', calls: [read, one, two] },
+    };
+    for (let max = 1; max <= 14; max++) {
+      const handler = createHandler({
+        sessions: server.sessions,
+        authorize: () => 'alice',
+        limits: { maxHistoryMessages: max },
+        log: false,
+      });
+      const response = await handler(new Request('http://localhost/api/chat/c1'));
+      const restored = (await response.json()) as SkilltreeUIMessage[];
+      expect(restored.length, `max ${max}`).toBeGreaterThan(0);
+      expect(restored.at(-1)?.parts.at(-1), `max ${max}`).toMatchObject({ type: 'text', text: 'Both added.' });
+      const tools = restored.flatMap((m) => m.parts).filter((p) => p.type === 'dynamic-tool');
+      for (const part of tools) {
+        // No result without its call: each tool part has its input and its outcome.
+        expect(part.input, `max ${max}`).toBeDefined();
+        expect(part.state, `max ${max}`).toBe('output-available');
+      }
+      const want = expected[max] ?? { first: max < 13 ? 'm6' : 'm0', calls: undefined };
+      expect(restored[0].id, `max ${max}`).toBe(want.first);
+      if (want.calls)
+        expect(
+          tools.map((p) => p.toolCallId),
+          `max ${max}`,
+        ).toEqual(want.calls);
+      if (max >= 7) expect(restored[0].role).toBe('user');
+    }
+  });
+
   it('GET /chat/:id/stream answers 204: there is no stream to resume', async () => {
     server = await startServer();
     const response = await fetch(`${server.url}/api/chat/c1/stream`, { headers: { 'x-user': 'alice' } });
@@ -240,5 +328,117 @@ describe('GET /api/sessions/:id', () => {
       usage: { inputTokens: 30, outputTokens: 15 },
       transcriptLength: 6,
     });
+  });
+});
+
+describe('tool errors: the browser reads only what is meant for end users', () => {
+  /** Every piece of the connection string the failing tool throws. */
+  const pieces = [
+    'hunter2',
+    'shop_admin',
+    'db.internal.example',
+    '5432',
+    '/etc/ssl/shop.pem',
+    'ECONNREFUSED',
+    'postgres://',
+  ];
+  const toolPart = (message: { parts: unknown[] }, name: string) =>
+    message.parts.find((p) => (p as { toolName?: string }).toolName === name) as { errorText?: string; state: string };
+
+  /** The rule model, recording the messages of each request (what the model sees). */
+  function recordingModel(seen: string[]): Model {
+    const base = ruleModel();
+    return {
+      ...base,
+      stream: (request, options) => {
+        seen.push(JSON.stringify(request.messages));
+        return base.stream!(request, options);
+      },
+    };
+  }
+
+  it("a tool's thrown error (a connection string) reaches neither the stream nor GET /chat/:id; the model and the log get it", async () => {
+    const seen: string[] = [];
+    server = await startServer({ sessionsOptions: { model: recordingModel(seen) } });
+    const alice = client(server.url);
+    const { message, chunks } = await alice.send('c1', 'db');
+    expect(toolPart(message, 'connect_db')).toMatchObject({
+      state: 'output-error',
+      errorText: 'Tool "connect_db" failed; the details stay on the server.',
+    });
+    const history = await (await alice.history('c1')).text();
+    for (const piece of pieces) {
+      expect(JSON.stringify(chunks), piece).not.toContain(piece);
+      expect(history, piece).not.toContain(piece);
+    }
+    expect(history).toContain('Tool \\"connect_db\\" failed; the details stay on the server.');
+    // The transcript, and so the model's next request, keeps the whole error.
+    const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
+      (m) => m.role === 'tool' && m.name === 'connect_db',
+    );
+    expect(tool).toMatchObject({
+      isError: true,
+      content: `Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`,
+    });
+    expect(seen.at(-1)).toContain('hunter2@db.internal.example');
+    expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'The database is down.' });
+    // The server's log has it, once (a GET does not log it again).
+    expect(server.logs.filter((line) => line.includes(DB_SECRET))).toEqual([
+      `@skilltree/server: tool "connect_db" failed in chat c1: Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`,
+    ]);
+  });
+
+  it('onToolError decides what the stream and GET /chat/:id show: (e) => e.message shows the error as the model got it', async () => {
+    const calls: unknown[] = [];
+    server = await startServer({
+      onToolError: (error, chat) => {
+        calls.push({ tool: error.toolName, forUsers: error.forUsers, chat });
+        return error.message;
+      },
+    });
+    const alice = client(server.url);
+    const { message } = await alice.send('c1', 'db');
+    const shown = `Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`;
+    expect(toolPart(message, 'connect_db')).toMatchObject({ state: 'output-error', errorText: shown });
+    const restored = (await (await alice.history('c1')).json()) as { parts: unknown[] }[];
+    expect(toolPart(restored[1], 'connect_db')).toMatchObject({ state: 'output-error', errorText: shown });
+    expect(calls).toEqual([
+      { tool: 'connect_db', forUsers: false, chat: { id: 'c1', user: 'alice' } },
+      { tool: 'connect_db', forUsers: false, chat: { id: 'c1', user: 'alice' } },
+    ]);
+  });
+
+  it("skilltree's own refusals of the model's call (unknown tool, invalid input) are shown as they are, live and after a reload", async () => {
+    server = await startServer();
+    const alice = client(server.url);
+    const { message } = await alice.send('c1', 'mistakes');
+    const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
+    const said = (id: string) =>
+      (transcript.find((m) => m.role === 'tool' && m.toolCallId === id) as { content: string }).content;
+    expect(said('u')).toMatch(/^Unknown tool: buy_insurance/);
+    expect(said('i')).toMatch(/^Invalid input for tool "add_note": text: /);
+    expect(toolPart(message, 'buy_insurance')).toMatchObject({ state: 'output-error', errorText: said('u') });
+    expect(toolPart(message, 'add_note')).toMatchObject({ state: 'output-error', errorText: said('i') });
+    const restored = (await (await alice.history('c1')).json()) as { parts: unknown[] }[];
+    expect(toolPart(restored[1], 'buy_insurance').errorText).toBe(said('u'));
+    expect(toolPart(restored[1], 'add_note').errorText).toBe(said('i'));
+  });
+
+  it('an onToolError that throws or returns no string shows the redacted sentence, and the turn goes on', async () => {
+    for (const onToolError of [
+      () => {
+        throw new Error('bug in the app');
+      },
+      () => undefined as unknown as string,
+    ]) {
+      server = await startServer({ onToolError });
+      const { message } = await client(server.url).send('c1', 'db');
+      expect(toolPart(message, 'connect_db').errorText).toBe(
+        'Tool "connect_db" failed; the details stay on the server.',
+      );
+      expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'The database is down.' });
+      expect(server.logs.join('\n')).toContain('onToolError failed');
+      await server.close();
+    }
   });
 });

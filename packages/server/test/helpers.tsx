@@ -50,6 +50,13 @@ function Notes() {
         }}
       />
       <Tool
+        name="connect_db"
+        description="Fails as a database driver does"
+        run={() => {
+          throw new Error(`connect ECONNREFUSED ${DB_SECRET}`);
+        }}
+      />
+      <Tool
         name="wait"
         description="Waits until the turn is aborted"
         run={(_input, ctx) =>
@@ -62,6 +69,9 @@ function Notes() {
     </>
   );
 }
+
+/** What the `connect_db` tool's error carries: a connection string with a password, a host and a path. */
+export const DB_SECRET = 'postgres://shop_admin:hunter2@db.internal.example:5432/orders?sslcert=/etc/ssl/shop.pem';
 
 /** How many `wait` calls have started (a test waits for one before it disconnects). */
 export const waiting = { count: 0 };
@@ -106,6 +116,23 @@ function decide(text: string, step: number): Step | 'fail' | 'wait' {
     if (step === 0) return { toolCalls: [read] };
     if (step === 1) return { toolCalls: [{ id: 'x', name: 'explode', input: {} }] };
     return { text: 'That failed.' };
+  }
+  if (text === 'db') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'd', name: 'connect_db', input: {} }] };
+    return { text: 'The database is down.' };
+  }
+  if (text === 'mistakes') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) {
+      return {
+        toolCalls: [
+          { id: 'u', name: 'buy_insurance', input: {} },
+          { id: 'i', name: 'add_note', input: { text: 5 } },
+        ],
+      };
+    }
+    return { text: 'Sorry.' };
   }
   if (text === 'wait') {
     if (step === 0) return { toolCalls: [read] };

@@ -2,7 +2,7 @@
  * toNodeListener: node:http and Express-style middleware around a Web-standard handler.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../src/index.js';
 
@@ -141,6 +141,30 @@ describe('toNodeListener', () => {
     expect(seen).toEqual({ url: '/api/chat', body: '{"id":"c1"}' });
     expect(await (await fetch(`${url}/other`)).text()).toBe('next');
     expect(passed).toBe(1);
+  });
+
+  it("leaves the connection to Node: a response's Connection header does not keep a client's Connection: close socket open", async () => {
+    const url = await listen(
+      toNodeListener(
+        async () => new Response('data: 1\n\n', { headers: { connection: 'keep-alive', 'keep-alive': 'timeout=60' } }),
+      ),
+    );
+    const { port } = new URL(url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let data = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        data += chunk;
+      });
+      // The server closes the socket once the response is written (a kept-alive one would wait for its timeout).
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer.toLowerCase()).not.toContain('keep-alive');
   });
 
   it('answers 500 when the handler throws, without its details', async () => {

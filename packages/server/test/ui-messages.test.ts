@@ -86,7 +86,7 @@ describe('toUIMessages', () => {
           toolCallId: 'b',
           state: 'output-error',
           input: {},
-          errorText: 'Tool "broken" failed: boom',
+          errorText: 'Tool "broken" failed; the details stay on the server.',
         },
       ],
     });

@@ -8,7 +8,7 @@ import { SessionConflictError } from '@skilltree/core';
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
  * database written by a newer version of this package rather than misreading it.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * The epoch of a Redis session written before schema version 2, which had none. Only one such
@@ -92,4 +92,10 @@ export function once(init: () => Promise<void>): () => Promise<void> {
     }
     return ready;
   };
+}
+
+/** A spend to add: whole tokens and dollars, finite and not negative (a spend never refunds). */
+export function addable(spend: { tokens: number; dollars: number }): { tokens: number; dollars: number } {
+  const ok = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
+  return { tokens: Math.round(ok(spend.tokens)), dollars: ok(spend.dollars) };
 }

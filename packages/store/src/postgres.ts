@@ -13,7 +13,7 @@ import {
   type StoredState,
 } from '@skilltree/core';
 import pg from 'pg';
-import { checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import { addable, checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
 /** Options of {@link postgresStore}: a connection string, or a pool you manage. */
 export interface PostgresStoreOptions {
@@ -84,6 +84,16 @@ const MIGRATIONS = [
     ALTER TABLE ${p}sessions ADD COLUMN IF NOT EXISTS epoch text;
     UPDATE ${p}sessions SET epoch = md5(random()::text || clock_timestamp()::text || id) WHERE epoch IS NULL;
     ALTER TABLE ${p}sessions ALTER COLUMN epoch SET NOT NULL;`,
+  // 3: what each owner spent per budget period.
+  (p: string) => `
+    CREATE TABLE ${p}spend (
+      owner text NOT NULL,
+      period text NOT NULL,
+      tokens bigint NOT NULL,
+      dollars double precision NOT NULL,
+      expires_at timestamptz NOT NULL,
+      PRIMARY KEY (owner, period)
+    );`,
 ];
 
 const toRecord = (row: SessionRow): SessionRecord => ({
@@ -293,6 +303,26 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       } finally {
         client.release();
       }
+    },
+    async spent(owner, period) {
+      const { rows } = await query<{ tokens: string; dollars: number }>(
+        `SELECT tokens, dollars FROM ${p}spend WHERE owner = $1 AND period = $2 AND expires_at > now()`,
+        [owner, period],
+      );
+      return rows.length > 0 ? { tokens: Number(rows[0].tokens), dollars: rows[0].dollars } : { tokens: 0, dollars: 0 };
+    },
+    async addSpend(owner, period, spend, expiresAt) {
+      const { tokens, dollars } = addable(spend);
+      // One statement: the row lock makes concurrent charges from any process add up.
+      const { rows } = await query<{ tokens: string; dollars: number }>(
+        `WITH gone AS (DELETE FROM ${p}spend WHERE owner = $1 AND period <> $2 AND expires_at <= now())
+         INSERT INTO ${p}spend (owner, period, tokens, dollars, expires_at) VALUES ($1, $2, $3, $4, to_timestamp($5 / 1000.0))
+         ON CONFLICT (owner, period) DO UPDATE SET tokens = ${p}spend.tokens + EXCLUDED.tokens,
+           dollars = ${p}spend.dollars + EXCLUDED.dollars, expires_at = GREATEST(${p}spend.expires_at, EXCLUDED.expires_at)
+         RETURNING tokens, dollars`,
+        [owner, period, tokens, dollars, whole(expiresAt)],
+      );
+      return { tokens: Number(rows[0].tokens), dollars: rows[0].dollars };
     },
     async close() {
       if (own && !closed) await pool.end();

@@ -15,6 +15,7 @@ import {
 } from '@skilltree/core';
 import { type Cluster, Redis } from 'ioredis';
 import {
+  addable,
   checkPrefix,
   conflict,
   LEGACY_EPOCH,
@@ -49,6 +50,9 @@ export interface RedisStoreOptions {
    */
   onError?: (error: Error) => void;
 }
+
+/** A string as key text: its UTF-16 code units in base64url (no separator, never two strings alike). */
+const exact = (text: string) => Buffer.from(text, 'utf16le').toString('base64url');
 
 /** A Lua script, run with EVALSHA (and EVAL when the server does not have it cached yet). */
 class Script {
@@ -86,6 +90,15 @@ if #first > 0 then start = tonumber(first[1]) else
   if #last > 0 then start = tonumber(last[1]) end
 end
 return { rec, start, redis.call('LRANGE', KEYS[3], start, len - 1) }`);
+
+// KEYS spend hash; ARGV tokens, dollars, expires (epoch ms). Returns { tokens, dollars as text }.
+const ADD_SPEND = new Script(`
+local t = redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[1])
+local d = redis.call('HINCRBYFLOAT', KEYS[1], 'dollars', ARGV[2])
+local at = tonumber(ARGV[3])
+local ttl = redis.call('PEXPIRETIME', KEYS[1])
+if ttl < at then redis.call('PEXPIREAT', KEYS[1], at) end
+return { t, d }`);
 
 // KEYS l; ARGV holder, ttl. 1 when the caller holds the lease now.
 const ACQUIRE = new Script(`
@@ -193,6 +206,11 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     client.on('error', (error: unknown) => outage.report(error));
     client.on('ready', () => outage.recovered());
   }
+  /**
+   * An owner's spend in a period: one hash, expiring when the period is over. Both parts are
+   * encoded exactly (UTF-16 code units, lone surrogates included), so no two pairs share a key.
+   */
+  const spendKey = (owner: string, period: string) => `${prefix}spend:${exact(owner)}:${exact(period)}`;
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
     return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
@@ -268,6 +286,19 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     async delete(id) {
       const k = keys(id);
       return (await DELETE.run(await c(), [k.s, k.m, k.u, k.l], [])) === 1;
+    },
+    async spent(owner, period) {
+      const [tokens, dollars] = await (await c()).hmget(spendKey(owner, period), 'tokens', 'dollars');
+      return { tokens: Number(tokens ?? 0), dollars: Number(dollars ?? 0) };
+    },
+    async addSpend(owner, period, spend, expiresAt) {
+      const { tokens, dollars } = addable(spend);
+      const [t, d] = (await ADD_SPEND.run(
+        await c(),
+        [spendKey(owner, period)],
+        [tokens, dollars.toFixed(12), whole(expiresAt)],
+      )) as [number, string];
+      return { tokens: Number(t), dollars: Number(d) };
     },
     async close() {
       if (own && !closed && client.status !== 'end' && client.status !== 'wait') await client.quit();

@@ -13,10 +13,11 @@ import {
   type Message,
   type SessionRecord,
   type SessionStore,
+  type Spend,
   type StoredState,
 } from '@skilltree/core';
 import Database from 'better-sqlite3';
-import { checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import { addable, checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
 /** Options of {@link sqliteStore}: a file path, or a database you opened. */
 export interface SqliteStoreOptions {
@@ -69,6 +70,16 @@ const MIGRATIONS = [
   (p: string) => `
     ALTER TABLE ${p}sessions ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
     UPDATE ${p}sessions SET epoch = lower(hex(randomblob(16))) WHERE epoch = '';`,
+  // 3: what each owner spent per budget period.
+  (p: string) => `
+    CREATE TABLE ${p}spend (
+      owner TEXT NOT NULL,
+      period TEXT NOT NULL,
+      tokens INTEGER NOT NULL,
+      dollars REAL NOT NULL,
+      expires_at INTEGER NOT NULL,
+      PRIMARY KEY (owner, period)
+    ) WITHOUT ROWID;`,
 ];
 
 function migrate(db: Database.Database, p: string, name: string): void {
@@ -167,6 +178,17 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     deleteSession: db.prepare<[string]>(`DELETE FROM ${p}sessions WHERE id = ?`),
     deleteMessages: db.prepare<[string]>(`DELETE FROM ${p}messages WHERE session_id = ?`),
     deleteLease: db.prepare<[string]>(`DELETE FROM ${p}leases WHERE session_id = ?`),
+    spent: db.prepare<[string, string, number], Spend>(
+      `SELECT tokens, dollars FROM ${p}spend WHERE owner = ? AND period = ? AND expires_at > ?`,
+    ),
+    // One statement: concurrent charges from any process add up (SQLite serialises writers).
+    addSpend: db.prepare<[string, string, number, number, number], Spend>(
+      `INSERT INTO ${p}spend (owner, period, tokens, dollars, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (owner, period) DO UPDATE SET tokens = tokens + excluded.tokens,
+         dollars = dollars + excluded.dollars, expires_at = max(expires_at, excluded.expires_at)
+       RETURNING tokens, dollars`,
+    ),
+    forgetSpend: db.prepare<[string, number]>(`DELETE FROM ${p}spend WHERE owner = ? AND expires_at <= ?`),
   };
 
   const load = db.transaction((id: string, window: number): LoadedSession | null => {
@@ -239,6 +261,16 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     },
     async delete(id) {
       return remove.immediate(id);
+    },
+    async spent(owner, period) {
+      const row = q.spent.get(owner, period, Date.now());
+      return row ? { tokens: row.tokens, dollars: row.dollars } : { tokens: 0, dollars: 0 };
+    },
+    async addSpend(owner, period, spend, expiresAt) {
+      const { tokens, dollars } = addable(spend);
+      q.forgetSpend.run(owner, Date.now());
+      const row = q.addSpend.get(owner, period, tokens, dollars, whole(expiresAt)) as Spend;
+      return { tokens: row.tokens, dollars: row.dollars };
     },
     async close() {
       if (own && !closed) db.close();

@@ -16,6 +16,7 @@ import {
   createAgentStore,
   createSessions,
   type Message,
+  periodOf,
   SessionBusyError,
   SessionConflictError,
   type SessionStore,
@@ -727,6 +728,113 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       });
       expect((await s.send(id, 'show')).text).toBe('1/new field');
       expect((await b.record(id))?.state.stores).toEqual({ tally: { count: 1, label: 'new field' } });
+    });
+
+    test("an owner's spend: zero at first, adds up from every process at once, kept apart per owner and period, forgotten after it expires", async () => {
+      // Quotes, separators, a lone surrogate: an owner is any string a user id can be.
+      const owner = `${run}-spender "'*:{}/\\ 🦊 \uD800`;
+      const other = `${owner}-other`;
+      const future = Date.now() + 3_600_000;
+      expect(await a.spent(owner, '2025-11-03')).toEqual({ tokens: 0, dollars: 0 });
+      // 60 charges at once from three processes: none is lost.
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          [a, b, c][i % 3].addSpend(owner, '2025-11-03', { tokens: 7, dollars: 0.25 }, future),
+        ),
+      );
+      for (const store of [a, b, c])
+        expect(await store.spent(owner, '2025-11-03')).toEqual({ tokens: 420, dollars: 15 });
+      expect(await a.addSpend(owner, '2025-11-03', { tokens: 1, dollars: 0.5 }, future)).toEqual({
+        tokens: 421,
+        dollars: 15.5,
+      });
+      // Another period and another owner (whose name extends this one's) start from zero.
+      expect(await b.spent(owner, '2025-11-04')).toEqual({ tokens: 0, dollars: 0 });
+      expect(await b.spent(other, '2025-11-03')).toEqual({ tokens: 0, dollars: 0 });
+      // Hostile amounts add nothing: a spend never refunds or poisons the total.
+      await a.addSpend(owner, '2025-11-03', { tokens: -100, dollars: Number.NaN }, future);
+      await a.addSpend(owner, '2025-11-03', { tokens: Number.POSITIVE_INFINITY, dollars: -1 }, future);
+      expect(await c.spent(owner, '2025-11-03')).toEqual({ tokens: 421, dollars: 15.5 });
+      // A period that is over reads as zero.
+      await a.addSpend(owner, 'ms:1000:1', { tokens: 5, dollars: 1 }, Date.now() + 50);
+      expect(await a.spent(owner, 'ms:1000:1')).toEqual({ tokens: 5, dollars: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await b.spent(owner, 'ms:1000:1')).toEqual({ tokens: 0, dollars: 0 });
+      // Deleting a session refunds nothing.
+      const id = newId('spend');
+      await seed(id, [{ role: 'user', content: 'hi' }]);
+      await a.delete(id);
+      expect(await a.spent(owner, '2025-11-03')).toEqual({ tokens: 421, dollars: 15.5 });
+    });
+
+    test("per-owner budgets hold across processes: two createSessions over one store stop the owner's turns once the period's limit is spent", async () => {
+      const owner = `${run}-budget-owner`;
+      // Every model call reports 10 000 tokens (a turn is read, bump, reply: three calls).
+      let calls = 0;
+      const reporting = () => {
+        const model = bumpModel();
+        return {
+          name: model.name,
+          async generate(...args: Parameters<typeof model.generate>) {
+            const response = await model.generate(...args);
+            calls++;
+            return { ...response, usage: { inputTokens: 9_000, outputTokens: 1_000 } };
+          },
+        };
+      };
+      const budget = { perOwner: { tokens: 50_000, period: 'day' as const } };
+      const one = sessions(a, { model: reporting(), budget });
+      const two = sessions(b, { model: reporting(), budget });
+      // Four turns at once, two per process, on four chats of one owner: they need 120 000 tokens.
+      const results = await Promise.allSettled(
+        [one, two, one, two].map((s, i) => s.send(newId('owner-turn'), `turn ${i}`, { owner })),
+      );
+      const stopped = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+      expect(stopped.length).toBeGreaterThan(0);
+      for (const error of stopped) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
+      // The store holds exactly what the model reported, whichever process charged it.
+      const spent = await c.spent(owner, periodOf('day').key);
+      expect(spent.tokens).toBe(calls * 10_000);
+      expect(spent.tokens).toBeGreaterThanOrEqual(50_000);
+      // The limit is spent: the next turn, in either process, is refused before anything is recorded.
+      for (const s of [one, two]) {
+        const id = newId('owner-refused');
+        const error = await s.send(id, 'more', { owner }).catch((e: unknown) => e);
+        expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner, unit: 'tokens', next: 0 });
+        expect(await a.record(id)).toBeNull();
+      }
+      // Another owner is not affected.
+      expect((await one.send(newId('owner-other'), 'fine', { owner: `${owner}-2` })).text).toBe('done: fine');
+    });
+
+    test('a session budget stops a runaway conversation, whichever process runs its next turn', async () => {
+      const id = newId('session-budget');
+      // Every call reports 10 000 tokens: the first turn takes three calls (read, bump, reply), the
+      // next ones two (the skill stays loaded).
+      const reporting = () => {
+        const model = bumpModel();
+        return {
+          name: model.name,
+          async generate(...args: Parameters<typeof model.generate>) {
+            return { ...(await model.generate(...args)), usage: { inputTokens: 9_000, outputTokens: 1_000 } };
+          },
+        };
+      };
+      const budget = { perSession: { tokens: 35_000 } };
+      const one = sessions(a, { model: reporting(), budget });
+      const two = sessions(b, { model: reporting(), budget });
+      expect((await one.send(id, 'first')).text).toBe('done: first');
+      // The second turn runs in the other process, from what the store kept (30 000 spent): its
+      // second call would go over, so it stops before it, with every call answered.
+      const error = await two.send(id, 'second').catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'session', unit: 'tokens', limit: 35_000 });
+      const messages = await c.messages(id, 0, 100);
+      expect(checkTranscript(messages)).toEqual([]);
+      expect((await c.record(id))?.state.usage).toMatchObject({ inputTokens: 36_000, outputTokens: 4_000 });
+      // The limit is spent: a third turn, in the first process, is refused before anything is recorded.
+      const length = (await c.record(id))?.length;
+      await expect(one.send(id, 'third')).rejects.toMatchObject({ scope: 'session', next: 0 });
+      expect((await c.record(id))?.length).toBe(length);
     });
 
     test(`many sessions: ${options.sessions ?? 1_000} sessions each keep their own record and transcript`, async () => {

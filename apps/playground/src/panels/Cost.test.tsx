@@ -68,7 +68,22 @@ describe('Cost', () => {
     const { rerender } = render(<Cost cost={empty} model="scripted" />);
     expect(screen.getByText(/Each model call's tokens and estimated cost will appear here/)).toBeTruthy();
     rerender(<Cost cost={{ ...empty, unreported: 3 }} model="scripted" />);
-    expect(screen.getByText(/reported no usage for its 3 calls \(a scripted model reports none\)/)).toBeTruthy();
+    expect(screen.getByText(/reported no usage for its 3 calls\./)).toBeTruthy();
     expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('marks estimated usage (a scripted model’s) as an estimate, step by step and in a note', () => {
+    const usage = { inputTokens: 180, outputTokens: 12, estimated: true };
+    const estimated: CostView = {
+      price: null,
+      steps: [{ turn: 1, step: 1, at: 1, usage, cost: null }],
+      unreported: 0,
+      total: { usage, cost: null },
+    };
+    const { container } = render(<Cost cost={estimated} model="scripted" />);
+    expect(container.querySelector('[data-estimated]')?.textContent).toMatch(
+      /estimated from characters \(4 per token\)/,
+    );
+    expect(container.querySelector('[data-cost-step="1.1"] td')?.textContent).toBe('1.1 ~');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Cost: one row per model call with the usage the provider reported (input, the parts read from
  * and written to the prompt cache, output) and its estimate, priced like the CLI's cost line, with
- * the session's totals.
+ * the session's totals. Usage a model estimated instead of reporting (the scripted model's, at 4
+ * characters per token) is marked as an estimate.
  */
 import { formatCount, formatDollars, percent } from '../format.js';
 import type { CostView, Usage } from '../protocol.js';
@@ -50,10 +51,15 @@ export function Cost({ cost, model }: CostProps) {
           an estimate.
         </p>
       ) : null}
+      {total.usage.estimated ? (
+        <p className="muted small" role="note" data-estimated>
+          Token counts are estimated from characters (4 per token): the model does not report usage.
+        </p>
+      ) : null}
       {steps.length === 0 ? (
         <p className="empty">
           {unreported > 0
-            ? `The model reported no usage for its ${unreported} calls (a scripted model reports none).`
+            ? `The model reported no usage for its ${unreported} calls.`
             : "Each model call's tokens and estimated cost will appear here."}
         </p>
       ) : (
@@ -81,6 +87,7 @@ export function Cost({ cost, model }: CostProps) {
               <tr key={`${step.turn}.${step.step}.${step.at}`} data-cost-step={`${step.turn}.${step.step}`}>
                 <td className="num">
                   {step.turn}.{step.step}
+                  {step.usage.estimated ? <span title="estimated from characters"> ~</span> : null}
                 </td>
                 <Cells usage={step.usage} cost={step.cost} />
               </tr>

@@ -70,7 +70,8 @@ export function dollars(amount: number): string {
 /**
  * One line for a turn's usage, or null when the model reported none:
  * `⌁ 12,840 in (81% cache read, 9% written) · 212 out · ≈ $0.0093 (claude-sonnet-4-5, list prices of 2025-11-01)`.
- * Without a price the estimate is left out.
+ * Without a price the estimate is left out. Estimated usage (a scripted model's) reads
+ * `⌁ ~180 in · ~12 out · estimated from characters`.
  */
 export function usageLine(usage: Usage | undefined, price: PriceChoice | undefined, style: Style): string | null {
   if (!usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return null;
@@ -79,8 +80,11 @@ export function usageLine(usage: Usage | undefined, price: PriceChoice | undefin
   const cache: string[] = [];
   if (input > 0 && usage.cacheReadTokens !== undefined) cache.push(`${share(usage.cacheReadTokens, input)} cache read`);
   if (input > 0 && usage.cacheWriteTokens !== undefined) cache.push(`${share(usage.cacheWriteTokens, input)} written`);
-  parts.push(`${count(input)} in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}`);
-  parts.push(`${count(usage.outputTokens ?? 0)} out`);
+  // Counts the model did not report (a scripted model's) are estimates: say so on the line.
+  const about = usage.estimated ? '~' : '';
+  parts.push(`${about}${count(input)} in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}`);
+  parts.push(`${about}${count(usage.outputTokens ?? 0)} out`);
+  if (usage.estimated) parts.push('estimated from characters');
   if (price) parts.push(`≈ ${dollars(estimateCost(usage, price.price).total)} (${price.label})`);
   return style.dim(`  ⌁ ${parts.join(' · ')}`);
 }

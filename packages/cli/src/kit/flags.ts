@@ -50,6 +50,8 @@ export interface CliArgs {
   turnsPerMinute?: number;
   /** `serve --no-page`: skip the built-in chat page at `/` (API only). */
   noPage: boolean;
+  /** `serve --otlp <url>`: export OpenTelemetry traces over OTLP/HTTP to this URL. */
+  otlp?: string;
   help: boolean;
   version: boolean;
 }
@@ -201,6 +203,17 @@ export const FLAGS: readonly Flag[] = [
     defaults: { serve: 30 },
   },
   { name: 'no-page', kind: 'boolean', commands: ['serve'], help: 'serve the API only' },
+  {
+    name: 'otlp',
+    kind: 'string',
+    commands: ['serve'],
+    value: '<url>',
+    help: 'export traces over OTLP/HTTP, e.g. http://localhost:4318/v1/traces (default: $OTEL_EXPORTER_OTLP_ENDPOINT)',
+    check: (value) =>
+      /^https?:\/\/[^\s/]+/.test(value.trim())
+        ? undefined
+        : `--otlp needs an http(s) URL, e.g. http://localhost:4318/v1/traces (got "${value}").`,
+  },
   {
     name: 'verbose',
     kind: 'boolean',

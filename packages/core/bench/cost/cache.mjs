@@ -25,18 +25,28 @@ function unmarked(block) {
 function anthropicBlocks(body) {
   const blocks = [];
   let prefix = '';
-  const add = (kind, block) => {
-    const text = `${kind}:${JSON.stringify(unmarked(block))}`;
+  const add = (kind, block, content = block) => {
+    const text = `${kind}:${JSON.stringify(unmarked(content))}`;
     prefix = hash(prefix, text);
     blocks.push({ tokens: tokensOf(text.length), prefix, breakpoint: Boolean(block?.cache_control) });
   };
-  for (const tool of body.tools ?? []) add('tool', tool);
+  // A tool with `defer_loading` is not part of the prefix (nor billed) until a `tool_addition` names
+  // it; the definition then counts where the addition stands, as the tool-use caching page says.
+  const deferred = new Map();
+  for (const tool of body.tools ?? []) {
+    if (tool.defer_loading) deferred.set(tool.name, tool);
+    else add('tool', tool);
+  }
+  const expand = (block) =>
+    block?.type === 'tool_addition' && block.tool?.type === 'tool_reference'
+      ? { type: 'tool_addition', tool: deferred.get(block.tool.name) ?? block.tool }
+      : block;
   const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? []);
   for (const block of system) add('system', block);
   for (const turn of body.messages) {
     const content = typeof turn.content === 'string' ? [{ type: 'text', text: turn.content }] : turn.content;
     content.forEach((block, i) => {
-      add(i === 0 ? `turn ${turn.role}` : 'block', block);
+      add(i === 0 ? `turn ${turn.role}` : 'block', block, expand(block));
     });
   }
   return blocks;

@@ -49,6 +49,24 @@ function anthropicRules() {
   sim = anthropicCache();
   sim(blocks(1));
   assert.equal(sim(blocks(22)).cacheReadTokens, 0, 'b0 is 21 blocks before the breakpoint: not found');
+  // A deferred tool is outside the prefix until an addition names it: appending one changes nothing
+  // cached, and the addition bills its definition where it stands.
+  sim = anthropicCache();
+  const withDeferred = (deferred, turns) => ({
+    tools: [tool('a', true), ...deferred.map((name) => ({ ...tool(name), defer_loading: true }))],
+    system: [text(4000, 'system', true)],
+    messages: turns,
+  });
+  const u1 = [{ role: 'user', content: [text(2000, 'u1', true)] }];
+  const firstWrite = sim(withDeferred([], u1)).cacheWriteTokens;
+  assert.equal(sim(withDeferred(['x', 'y'], u1)).cacheReadTokens, firstWrite);
+  const added = [
+    ...u1,
+    { role: 'system', content: [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'x' } }] },
+  ];
+  const withAddition = sim(withDeferred(['x'], added));
+  const withoutAddition = sim(withDeferred(['x'], u1));
+  assert.ok(withAddition.inputTokens - withoutAddition.inputTokens > 100, 'the addition bills the definition');
   // Prefixes under the minimum are never cached.
   sim = anthropicCache();
   const small = { messages: [{ role: 'user', content: [text(100, 'tiny', true)] }] };

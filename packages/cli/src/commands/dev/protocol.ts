@@ -51,7 +51,7 @@ export interface CostView {
   price: { price: Price; label: string } | null;
   /** Model calls that reported usage, oldest first (since the server started or was reset). */
   steps: CostStep[];
-  /** Model calls that reported no usage (a scripted model reports none). */
+  /** Model calls that reported no usage (the scripted model reports an estimate, so it counts as reported). */
   unreported: number;
   /** The steps summed. */
   total: { usage: Usage; cost: number | null };

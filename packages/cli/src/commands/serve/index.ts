@@ -17,6 +17,11 @@ export const serve: CommandSpec = {
   GET  /                   the chat page
 
 Who may chat: the module's "authorize" export, (request) => userId | null, when it has one;
-otherwise loopback clients only (one local user). See docs/serving.md.`,
+otherwise loopback clients only (one local user). See docs/serving.md.
+
+Traces: --otlp <url> (or $OTEL_EXPORTER_OTLP_ENDPOINT) exports OpenTelemetry spans of every request,
+turn, model call, tool call and skill load over OTLP/HTTP. It needs the SDK installed beside skilltree:
+npm install @opentelemetry/api@1.9 @opentelemetry/sdk-trace-base@2.12 @opentelemetry/exporter-trace-otlp-http@0.223
+See docs/observability.md.`,
   run: async (args, io) => (await import('./serve.js')).serveCommand(args, io),
 };

@@ -15,33 +15,15 @@ import { listen, untilSignal } from '../../kit/listen.js';
 import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
 import { pickModel } from '../../kit/pick-model.js';
 import { chooseStore, type StoreChoice } from '../../kit/store.js';
+import { scriptPerChat } from './model.js';
+import { otlpEndpoint, startTracing, type Tracing } from './otlp.js';
 import { chatPage, PAGE_CSP } from './page.js';
+import { STOP_TIMEOUT, stopServing } from './stop.js';
 
 /** What a worker tells the primary. */
 type WorkerMessage =
   | { type: 'skilltree-serve-listening'; port: number; store: string }
   | { type: 'skilltree-serve-failed'; error: string };
-
-/** A model that starts its script again when it runs out (a demo served to many chats). */
-function replaying(create: () => Model): Model {
-  let model = create();
-  const again = (error: unknown) => /ran out of steps/.test(errorMessage(error));
-  const wrapped: Model = {
-    name: model.name,
-    async generate(req, opts) {
-      try {
-        return await model.generate(req, opts);
-      } catch (error) {
-        if (!again(error)) throw error;
-        model = create();
-        return model.generate(req, opts);
-      }
-    },
-  };
-  // A demo that streams keeps streaming (a scripted model does not: it only generates).
-  if (model.stream) wrapped.stream = (req, opts) => model.stream!(req, opts);
-  return wrapped;
-}
 
 /** `skilltree serve`'s flags, with their defaults filled in. */
 type ServeArgs = CliArgs & {
@@ -53,11 +35,17 @@ type ServeArgs = CliArgs & {
   turnsPerMinute: number;
 };
 
+/** The OTLP endpoint of `--otlp` or the environment, checked once (each worker sets up its own SDK). */
+function endpointOf(args: ServeArgs, io: Io): string | null {
+  return otlpEndpoint(args.otlp, io.env);
+}
+
 /** Everything one serving process needs, resolved from the flags. */
 interface Prepared {
   agent: AgentModule;
   authorize?: Authorize;
-  model: Model;
+  /** One model, or (a demo or script) a copy per chat. */
+  model: Model | ((id: string, owner?: string) => Model);
   modelLabel: string;
   store: StoreChoice;
 }
@@ -79,7 +67,7 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
   return {
     agent,
     authorize: authorize as Authorize | undefined,
-    model: picked.kind === 'demo' || picked.kind === 'scripted' ? replaying(picked.create) : picked.create(),
+    model: picked.kind === 'demo' || picked.kind === 'scripted' ? scriptPerChat(picked.create) : picked.create(),
     modelLabel: picked.label,
     store,
   };
@@ -96,6 +84,8 @@ export interface ServeInstance {
 /** Starts one serving process: sessions on the store, the handler, the page. */
 export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): Promise<ServeInstance> {
   const p = prepared ?? (await prepare(args, io));
+  const endpoint = endpointOf(args, io);
+  const tracing: Tracing | null = endpoint ? await startTracing(endpoint, io.env) : null;
   const store = await p.store.open();
   const options: SessionsOptions = { store, model: p.model };
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
@@ -108,9 +98,10 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     authorize: p.authorize,
     basePath: '/api',
     limits: { turnsPerMinute: args.turnsPerMinute === 0 ? false : args.turnsPerMinute },
-    // Loopback only: the developer at the page sees why a turn failed. With authorize, the default
-    // (a generic sentence for the client, the error on stderr).
+    // Loopback only: the developer at the page sees why a turn or a tool failed. With authorize, the
+    // defaults (a generic sentence for the client, the error on stderr).
     onError: p.authorize ? undefined : (error) => errorMessage(error),
+    onToolError: p.authorize ? undefined : (error) => error.message,
     log: (line) => {
       if (!quiet || !line.includes('no authorize option')) io.stderr.write(`${line}\n`);
     },
@@ -138,15 +129,16 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     port = await listen(server, args.port, args.host);
   } catch (error) {
     await sessions.close().catch(() => {});
+    await tracing?.shutdown();
     throw error;
   }
   return {
     port,
     store: store.name,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
+      await stopServing(server, sessions);
+      // The last spans (the turns that just committed) are flushed before the process exits.
+      await tracing?.shutdown();
     },
   };
 }
@@ -165,17 +157,21 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
     process.send?.({ type: 'skilltree-serve-failed', error: errorMessage(error) } satisfies WorkerMessage);
     return 1;
   }
+  const told = new Promise<void>((done) => {
+    process.once('disconnect', done);
+    process.once('SIGTERM', done);
+    process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
+  });
   process.send?.({
     type: 'skilltree-serve-listening',
     port: instance.port,
     store: instance.store,
   } satisfies WorkerMessage);
-  await new Promise<void>((done) => {
-    process.once('disconnect', done);
-    process.once('SIGTERM', done);
-    process.once('SIGINT', () => {}); // The primary stops the workers.
-  });
+  await told;
+  exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close().catch(() => {});
+  // The channel to the primary would keep this process alive: let it go so the worker exits now.
+  if (process.connected) process.disconnect();
   return 0;
 }
 
@@ -207,10 +203,16 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
   const stop = async () => {
     stopping = true;
     const exits = [...workers].map((w) => new Promise((resolve) => w.once('exit', resolve)));
-    for (const worker of workers) worker.kill('SIGTERM');
+    // A signal, not worker.kill(): each worker drains (see stop.ts) and exits by itself.
+    for (const worker of workers) worker.process.kill('SIGTERM');
     const timer = setTimeout(() => {
-      for (const worker of workers) worker.process.kill('SIGKILL');
-    }, 10_000);
+      for (const worker of workers) {
+        io.stderr.write(
+          `skilltree serve: worker ${worker.process.pid} did not stop in ${STOP_TIMEOUT} ms; killing it.\n`,
+        );
+        worker.process.kill('SIGKILL');
+      }
+    }, STOP_TIMEOUT + 2_000);
     await Promise.all(exits);
     clearTimeout(timer);
   };
@@ -225,20 +227,23 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     await stop();
     return 0;
   }
+  const signalled = untilSignal();
   announce(args, io, prepared, listening);
-  await untilSignal();
+  await signalled;
   await stop();
   return 0;
 }
 
 function announce(args: ServeArgs, io: Io, p: Prepared, { port, store }: { port: number; store: string }): void {
   const url = urlOf(args.host, port);
-  const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only';
+  const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only, none through a proxy';
   io.stdout.write(
     `skilltree serve: ${url}  (Ctrl+C to stop)\n` +
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
       `  model ${p.modelLabel} · store ${store}${p.store.shared ? '' : ' (this process only)'} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
   );
+  const endpoint = endpointOf(args, io);
+  if (endpoint) io.stdout.write(`  traces: OTLP/HTTP to ${endpoint}\n`);
   if (!p.authorize && !isLoopbackHost(args.host)) {
     io.stderr.write(
       `skilltree serve: listening on ${args.host}, but without an "authorize" export only this machine may chat (others get 403).\n`,
@@ -254,10 +259,24 @@ export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
   const args = cli as ServeArgs;
   if (cluster.isWorker && process.env.SKILLTREE_SERVE_WORKER === '1') return runWorker(args, io);
   const prepared = await prepare(args, io);
+  // A missing SDK is a clear error before anything listens (the workers would each fail with it).
+  const endpoint = endpointOf(args, io);
+  if (endpoint && args.workers > 1) await (await startTracing(endpoint, io.env)).shutdown();
   if (args.workers > 1) return runPrimary(args, io, prepared);
   const instance = await startServe(args, io, prepared);
+  // Listen for the signal before the URL is out: a stop right after it must not find no listener.
+  const signalled = untilSignal();
   announce(args, io, prepared, instance);
-  await untilSignal();
+  await signalled;
+  exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close();
   return 0;
+}
+
+/** Ends the process after `ms` if the stop has not (a store that hangs must not keep it running). */
+function exitAfter(ms: number, io: Io): void {
+  setTimeout(() => {
+    io.stderr.write(`skilltree serve: did not stop in ${ms} ms; exiting.\n`);
+    process.exit(1);
+  }, ms).unref();
 }

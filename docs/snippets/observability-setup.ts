@@ -1,0 +1,15 @@
+import { trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/**
+ * Call once at start-up, before the first turn. Every session (createSession, createSessions, the
+ * server) then sends its spans here. `url` is your collector's or backend's OTLP/HTTP traces endpoint.
+ */
+export function startTracing(url = 'http://localhost:4318/v1/traces'): () => Promise<void> {
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
+  });
+  trace.setGlobalTracerProvider(provider);
+  return () => provider.shutdown(); // flushes what is left: call it before the process exits
+}

@@ -1,0 +1,509 @@
+/**
+ * OpenTelemetry traces of a session: a span per turn (`invoke_agent`), per model call
+ * (`chat {model}`), per tool call (`execute_tool {tool}`) and per skill load and unload, nested as
+ * they happen, with the GenAI semantic conventions' `gen_ai.*` attributes and skilltree's own under
+ * `skilltree.*`.
+ *
+ * `@opentelemetry/api` is an optional peer: it is imported lazily, once per process, the first
+ * time a traced session is made. Without it nothing is traced and nothing fails; with it but no SDK
+ * registered, spans are the API's non-recording spans and no attribute is computed. The parent of
+ * each span is passed explicitly, so nesting needs no context manager.
+ */
+import { estimateCost } from './cost.js';
+import { priceOfModel } from './model-price.js';
+import { type SessionState, tree } from './state.js';
+import type {
+  Message,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  SendOptions,
+  SessionEvent,
+  TelemetryAttributeValue,
+  TelemetryOptions,
+  TelemetryTracer,
+  ToolCall,
+  ToolMessage,
+  Turn,
+  UnloadReason,
+  Usage,
+} from './types.js';
+
+// ───────────────────────────── the API, loaded lazily ─────────────────────────────
+
+/** An OpenTelemetry span, as far as skilltree uses it (a `Span` of `@opentelemetry/api` is one). */
+export interface TelemetrySpan {
+  setAttribute(key: string, value: TelemetryAttributeValue): unknown;
+  setAttributes(attributes: Record<string, TelemetryAttributeValue>): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  recordException(exception: Error | string): void;
+  updateName(name: string): unknown;
+  isRecording(): boolean;
+  end(): void;
+}
+
+/** The parts of `@opentelemetry/api` skilltree uses: what {@link loadOpenTelemetry} resolves to. */
+export interface OpenTelemetryApi {
+  trace: {
+    getTracer(name: string, version?: string): TelemetryTracer;
+    setSpan(context: unknown, span: unknown): unknown;
+    getSpanContext(context: unknown): { traceId: string; spanId: string } | undefined;
+    setSpanContext(
+      context: unknown,
+      spanContext: { traceId: string; spanId: string; traceFlags: number; isRemote?: boolean },
+    ): unknown;
+  };
+  context: { active(): unknown };
+  propagation: {
+    extract(
+      context: unknown,
+      carrier: unknown,
+      getter?: { keys(c: unknown): string[]; get(c: unknown, key: string): unknown },
+    ): unknown;
+  };
+  ROOT_CONTEXT: unknown;
+}
+
+/** `SpanKind` and `SpanStatusCode` of the API (stable numbers). */
+export const SPAN_KIND = { internal: 0, server: 1, client: 2 } as const;
+const STATUS_ERROR = 2;
+
+const API_MODULE = '@opentelemetry/api';
+let api: OpenTelemetryApi | null | undefined;
+let loading: Promise<OpenTelemetryApi | null> | undefined;
+
+/**
+ * `@opentelemetry/api`, imported once per process, or null when it is not installed. Core and
+ * `@skilltree/server` trace through it; nothing else of OpenTelemetry is needed.
+ */
+export function loadOpenTelemetry(): Promise<OpenTelemetryApi | null> {
+  loading ??= import(/* @vite-ignore */ API_MODULE).then(
+    (module: Record<string, unknown>) => {
+      const found = (module.trace ? module : module.default) as OpenTelemetryApi | undefined;
+      api = found?.trace ? found : null;
+      return api;
+    },
+    () => {
+      api = null;
+      return null;
+    },
+  );
+  return loading;
+}
+
+// ───────────────────────────── a session's tracing ─────────────────────────────
+
+interface Tracing {
+  api: OpenTelemetryApi;
+  tracer: TelemetryTracer;
+  recordContent: boolean;
+  agentName: string | undefined;
+  /** Attributes on every span: the options' own, the session id, the owner. */
+  common: Record<string, TelemetryAttributeValue>;
+  /** Open spans with their contexts, innermost last: the parent of the next span. */
+  stack: { span: TelemetrySpan; context: unknown }[];
+  /**
+   * The running turn's span does not record (no SDK registered, or sampled out): its model calls,
+   * tool calls and loads make no spans either, so an untraced turn costs one no-op span.
+   */
+  muted: boolean;
+}
+
+const tracings = new WeakMap<SessionState, Tracing | null>();
+const identities = new WeakMap<SessionState, { sessionId: string; owner?: string }>();
+
+function optionsOf(state: SessionState): TelemetryOptions | null {
+  const option = state.options.telemetry;
+  if (option === false || (typeof option === 'object' && option !== null && option.enabled === false)) return null;
+  return typeof option === 'object' && option !== null ? option : {};
+}
+
+/**
+ * Names the session on its spans: `createSessions` calls this with the session id and owner. A
+ * session made with `createSession` has `telemetry.conversationId`, or a random id.
+ */
+export function identifySession(state: SessionState, sessionId: string, owner?: string | null): void {
+  identities.set(state, owner ? { sessionId, owner } : { sessionId });
+  tracings.delete(state);
+}
+
+/** The session's tracing, or null when it is off or the API is absent (or not loaded yet). */
+function tracingOf(state: SessionState): Tracing | null {
+  const known = tracings.get(state);
+  if (known !== undefined) return known;
+  const options = optionsOf(state);
+  if (!options) {
+    tracings.set(state, null);
+    return null;
+  }
+  if (api === undefined) {
+    void loadOpenTelemetry();
+    return null;
+  }
+  if (api === null) {
+    tracings.set(state, null);
+    return null;
+  }
+  let identity = identities.get(state);
+  if (!identity) {
+    identity = { sessionId: options.conversationId ?? randomId() };
+    identities.set(state, identity);
+  }
+  const common: Record<string, TelemetryAttributeValue> = {
+    ...options.attributes,
+    'gen_ai.conversation.id': identity.sessionId,
+    'skilltree.session.id': identity.sessionId,
+  };
+  if (identity.owner) common['skilltree.owner'] = identity.owner;
+  const tracing: Tracing = {
+    api,
+    tracer: options.tracer ?? api.trace.getTracer('@skilltree/core'),
+    recordContent: options.recordContent === true,
+    agentName: options.agentName,
+    common,
+    stack: [],
+    muted: false,
+  };
+  tracings.set(state, tracing);
+  return tracing;
+}
+
+/** Resolves once the API is loaded (or known absent), so that a turn's first span is not missed. */
+export async function tracingReady(state: SessionState): Promise<void> {
+  if (api === undefined && optionsOf(state)) await loadOpenTelemetry();
+}
+
+function randomId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+interface Open {
+  tracing: Tracing;
+  span: TelemetrySpan;
+  ended: boolean;
+}
+
+function start(
+  tracing: Tracing,
+  name: string,
+  kind: number,
+  attributes: Record<string, TelemetryAttributeValue>,
+  parent?: unknown,
+): Open {
+  // Only an OpenTelemetry Context is a parent: anything else a caller passes is ignored, not a crash.
+  const given = isContext(parent) ? parent : undefined;
+  const context = given ?? tracing.stack[tracing.stack.length - 1]?.context ?? tracing.api.context.active();
+  const span = tracing.tracer.startSpan(
+    name,
+    { kind, attributes: { ...tracing.common, ...attributes } },
+    context,
+  ) as TelemetrySpan;
+  tracing.stack.push({ span, context: tracing.api.trace.setSpan(context, span) });
+  return { tracing, span, ended: false };
+}
+
+function isContext(value: unknown): boolean {
+  return typeof (value as { getValue?: unknown } | null)?.getValue === 'function';
+}
+
+function end(open: Open): void {
+  if (open.ended) return;
+  open.ended = true;
+  const { stack } = open.tracing;
+  // Normally the innermost open span; anything opened inside it and left open is dropped with it.
+  const index = stack.findLastIndex((entry) => entry.span === open.span);
+  if (index !== -1) stack.length = index;
+  open.span.end();
+}
+
+function fail(span: TelemetrySpan, error: unknown, type?: string): void {
+  const exception = error instanceof Error ? error : new Error(String(error));
+  span.recordException(exception);
+  span.setAttribute('error.type', type ?? exception.name ?? 'Error');
+  span.setStatus({ code: STATUS_ERROR, message: exception.message });
+}
+
+// ───────────────────────────── attributes ─────────────────────────────
+
+/**
+ * Provider and model of a model's `name`: `anthropic:claude-sonnet-4-5` → `anthropic`,
+ * `claude-sonnet-4-5`; `ai-sdk:openai.chat:gpt-4o` → `openai`, `gpt-4o`; a name without a provider
+ * names both.
+ */
+export function modelIdentity(name: string | undefined): { provider: string; model: string } {
+  const full = name || 'unknown';
+  const parts = full.split(':');
+  if (parts.length === 1) return { provider: full, model: full };
+  if (parts.length >= 3) return { provider: parts[1].split('.')[0] || parts[0], model: parts.slice(2).join(':') };
+  return { provider: parts[0], model: parts[1] };
+}
+
+function usageAttributes(
+  usage: Usage | undefined,
+  modelName: string | undefined,
+): Record<string, TelemetryAttributeValue> {
+  if (!usage) return {};
+  const out: Record<string, TelemetryAttributeValue> = {};
+  if (usage.inputTokens !== undefined) out['gen_ai.usage.input_tokens'] = usage.inputTokens;
+  if (usage.outputTokens !== undefined) out['gen_ai.usage.output_tokens'] = usage.outputTokens;
+  if (usage.cacheReadTokens !== undefined) out['gen_ai.usage.cache_read.input_tokens'] = usage.cacheReadTokens;
+  if (usage.cacheWriteTokens !== undefined) out['gen_ai.usage.cache_creation.input_tokens'] = usage.cacheWriteTokens;
+  if (usage.estimated) out['skilltree.usage.estimated'] = true;
+  const price = priceOfModel(modelName);
+  if (price) out['skilltree.cost.usd'] = estimateCost(usage, price).total;
+  return out;
+}
+
+function textPart(content: string) {
+  return { type: 'text', content };
+}
+
+/** A message in the GenAI conventions' JSON message format. */
+function genAiMessage(message: Message): object {
+  if (message.role === 'tool') {
+    return {
+      role: 'tool',
+      parts: [{ type: 'tool_call_response', id: message.toolCallId, response: message.content }],
+    };
+  }
+  const parts: object[] = message.content ? [textPart(message.content)] : [];
+  if (message.role === 'assistant') {
+    for (const call of message.toolCalls ?? []) {
+      parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input });
+    }
+  }
+  return { role: message.role, parts };
+}
+
+function agentAttributes(tracing: Tracing, model: Model): Record<string, TelemetryAttributeValue> {
+  const { provider, model: requested } = modelIdentity(model.name);
+  const out: Record<string, TelemetryAttributeValue> = {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.provider.name': provider,
+    'gen_ai.request.model': requested,
+  };
+  if (tracing.agentName) out['gen_ai.agent.name'] = tracing.agentName;
+  return out;
+}
+
+// ───────────────────────────── the hooks ─────────────────────────────
+
+/** The span of a running turn, or null when untraced. */
+export type TurnSpan = Open | null;
+
+/** Starts the turn's span (`invoke_agent`) under `options.traceContext` or the active context. */
+export async function startTurnSpan(
+  state: SessionState,
+  model: Model,
+  text: string,
+  options: SendOptions | undefined,
+): Promise<TurnSpan> {
+  await tracingReady(state);
+  const tracing = tracingOf(state);
+  if (!tracing) return null;
+  tracing.stack.length = 0;
+  const name = tracing.agentName ? `invoke_agent ${tracing.agentName}` : 'invoke_agent';
+  const open = start(tracing, name, SPAN_KIND.internal, agentAttributes(tracing, model), options?.traceContext);
+  tracing.muted = !open.span.isRecording();
+  if (tracing.recordContent && !tracing.muted) {
+    open.span.setAttribute('gen_ai.input.messages', JSON.stringify([genAiMessage({ role: 'user', content: text })]));
+  }
+  return open;
+}
+
+/** Ends the turn's span: usage and cost on success; the error (an abort, a model error, a budget) otherwise. */
+export function endTurnSpan(
+  state: SessionState,
+  open: TurnSpan,
+  model: Model,
+  outcome: { turn?: Turn; error?: unknown },
+): void {
+  if (!open || open.ended) return;
+  const { span, tracing } = open;
+  if (span.isRecording()) {
+    span.setAttribute('skilltree.skills.loaded', [...state.loaded]);
+    if (outcome.turn) {
+      span.setAttributes({
+        ...usageAttributes(outcome.turn.usage, model.name),
+        'skilltree.turn.steps': outcome.turn.steps,
+      });
+      if (tracing.recordContent) {
+        span.setAttribute(
+          'gen_ai.output.messages',
+          JSON.stringify([
+            { ...genAiMessage({ role: 'assistant', content: outcome.turn.text }), finish_reason: 'stop' },
+          ]),
+        );
+      }
+    } else {
+      fail(span, outcome.error ?? new Error('The turn was stopped.'));
+    }
+  }
+  // Spans a failure left open (a model call, a tool) end with the turn.
+  end(open);
+  tracing.stack.length = 0;
+  tracing.muted = false;
+}
+
+/** The session's tracing, unless off or muted for an untraced turn. */
+function active(state: SessionState): Tracing | null {
+  const tracing = tracingOf(state);
+  return tracing && !tracing.muted ? tracing : null;
+}
+
+/** Runs one model call (`inner`, the call's event generator) inside its `chat {model}` span. */
+export async function* traceModelCall(
+  state: SessionState,
+  model: Model,
+  request: ModelRequest,
+  step: number,
+  inner: AsyncGenerator<SessionEvent, ModelResponse, undefined>,
+): AsyncGenerator<SessionEvent, ModelResponse, undefined> {
+  const tracing = active(state);
+  if (!tracing) return yield* inner;
+  const { provider, model: requested } = modelIdentity(model.name);
+  const open = start(tracing, `chat ${requested}`, SPAN_KIND.client, {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': provider,
+    'gen_ai.request.model': requested,
+  });
+  const { span } = open;
+  if (span.isRecording()) {
+    span.setAttributes({
+      'skilltree.step': step,
+      'skilltree.tools.offered': request.tools.map((t) => t.name),
+      'skilltree.skills.loaded': [...state.loaded],
+      'skilltree.window.messages': request.messages.length,
+      'skilltree.context_placement': request.contextPlacement,
+    });
+    if (state.windowStart !== undefined) span.setAttribute('skilltree.window.start', state.windowStart);
+    if (tracing.recordContent) {
+      span.setAttributes({
+        'gen_ai.system_instructions': JSON.stringify([textPart(request.system)]),
+        'gen_ai.input.messages': JSON.stringify([
+          ...request.messages.map(genAiMessage),
+          { role: 'user', parts: [textPart(request.context)] },
+        ]),
+      });
+    }
+  }
+  let settled = false;
+  try {
+    const response = yield* inner;
+    settled = true;
+    if (span.isRecording()) {
+      span.setAttributes({
+        ...usageAttributes(response.usage, model.name),
+        'gen_ai.response.model': modelIdentity(response.model ?? model.name).model,
+        'gen_ai.response.finish_reasons': [response.toolCalls.length > 0 ? 'tool_call' : 'stop'],
+      });
+      if (tracing.recordContent) {
+        const reply = genAiMessage({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+        span.setAttribute('gen_ai.output.messages', JSON.stringify([reply]));
+      }
+    }
+    return response;
+  } catch (error) {
+    settled = true;
+    fail(span, error);
+    throw error;
+  } finally {
+    // The turn was left while the call ran (a stream's consumer stopped): that is an abort.
+    if (!settled) fail(span, abortError('The model call was stopped: the turn was left before it answered.'));
+    end(open);
+  }
+}
+
+function abortError(message: string): Error {
+  const error = new Error(message);
+  error.name = 'AbortError';
+  return error;
+}
+
+/** An open tool-call span; end it with {@link endToolSpan}. */
+export type ToolSpan = Open | null;
+
+/** Starts the `execute_tool {tool}` span of `call`. */
+export function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
+  const tracing = active(state);
+  if (!tracing) return null;
+  const open = start(tracing, `execute_tool ${call.name}`, SPAN_KIND.internal, {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': call.name,
+    'gen_ai.tool.call.id': call.id,
+    'gen_ai.tool.type': 'function',
+  });
+  if (open.span.isRecording()) {
+    const skill = tree(state).toolsByName.get(call.name)?.skill;
+    if (skill) open.span.setAttribute('skilltree.skill', skill);
+    if (tracing.recordContent) open.span.setAttribute('gen_ai.tool.call.arguments', JSON.stringify(call.input ?? {}));
+  }
+  return open;
+}
+
+/** Ends a tool span with its recorded result; an error result (or `error`, what the tool threw) sets error status. */
+export function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknown): void {
+  if (!open || open.ended) return;
+  const { span, tracing } = open;
+  if (span.isRecording()) {
+    if (tracing.recordContent) span.setAttribute('gen_ai.tool.call.result', message.content);
+    if (message.isError) fail(span, error ?? toolError(message), error ? undefined : 'tool_error');
+  }
+  end(open);
+}
+
+function toolError(message: ToolMessage): Error {
+  const error = new Error(message.content.split('\n')[0]);
+  error.name = 'ToolError';
+  return error;
+}
+
+/** Runs a skill read inside its `load_skill {name}` span; unloads it causes nest under it. */
+export async function traceLoad<T extends { ok: boolean; error?: string; mounted?: boolean; unloaded?: string[] }>(
+  state: SessionState,
+  name: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  const tracing = active(state);
+  if (!tracing) return load();
+  const open = start(tracing, `load_skill ${name}`, SPAN_KIND.internal, {
+    'skilltree.operation.name': 'load_skill',
+    'skilltree.skill': name,
+  });
+  try {
+    const outcome = await load();
+    if (open.span.isRecording()) {
+      if (outcome.ok) {
+        open.span.setAttributes({
+          'skilltree.skill.mounted': outcome.mounted === true,
+          'skilltree.skills.loaded': [...state.loaded],
+        });
+        if (outcome.unloaded?.length) open.span.setAttribute('skilltree.skill.unloaded', outcome.unloaded);
+      } else {
+        fail(open.span, new Error(outcome.error ?? 'The read was refused.'), 'skill_refused');
+      }
+    }
+    return outcome;
+  } catch (error) {
+    fail(open.span, error);
+    throw error;
+  } finally {
+    end(open);
+  }
+}
+
+/** Records an unload as an `unload_skill {name}` span under whatever caused it (a load, a tool call, a turn). */
+export function traceUnload(state: SessionState, name: string, why: UnloadReason | undefined): void {
+  const tracing = active(state);
+  if (!tracing) return;
+  const open = start(tracing, `unload_skill ${name}`, SPAN_KIND.internal, {
+    'skilltree.operation.name': 'unload_skill',
+    'skilltree.skill': name,
+  });
+  if (why && open.span.isRecording()) {
+    open.span.setAttribute('skilltree.skill.unload_reason', why.reason);
+    if (why.reason === 'lru') open.span.setAttribute('skilltree.skill.unloaded_by', why.by);
+    if (why.reason === 'error') open.span.setAttribute('skilltree.skill.unload_detail', why.detail);
+  }
+  end(open);
+}

@@ -1,0 +1,74 @@
+/**
+ * Usage estimated from characters, where no provider reports it: the scripted model's usage (so
+ * cost lines, the Cost view and budgets work offline) and a budget's look-ahead at the next request.
+ * One estimate everywhere: 4 characters per token (`estimateTokens`), the one the token window uses.
+ */
+import { placeContext } from './place-context.js';
+import type { Message, ModelRequest, ModelResponse, Usage } from './types.js';
+import { estimateTokens } from './window.js';
+
+function messageText(message: Message): string {
+  if (message.role === 'assistant') {
+    const calls = message.toolCalls?.map((c) => `${c.id} ${c.name} ${JSON.stringify(c.input ?? {})}`).join('\n');
+    return `assistant\n${message.content}${calls ? `\n${calls}` : ''}`;
+  }
+  if (message.role === 'tool') return `tool ${message.toolCallId} ${message.name}\n${message.content}`;
+  return `user\n${message.content}`;
+}
+
+/**
+ * The request as a provider receives it, flattened to text in the order providers cache it: tools,
+ * the system prompt, then the messages, with `<current_context>` placed as the request says.
+ */
+export function requestText(request: ModelRequest): string {
+  // A hand-made request (a test calling generate directly) may lack parts: estimate what is there.
+  const whole: ModelRequest = {
+    system: typeof request?.system === 'string' ? request.system : '',
+    context: typeof request?.context === 'string' ? request.context : '',
+    messages: Array.isArray(request?.messages) ? request.messages : [],
+    tools: Array.isArray(request?.tools) ? request.tools : [],
+    contextPlacement: request?.contextPlacement === 'system' ? 'system' : 'end',
+  };
+  const placed = placeContext(whole);
+  const tools = whole.tools.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`);
+  return [tools.join('\n'), placed.system, ...placed.messages.map(messageText)].join('\n\n');
+}
+
+/** Estimated input tokens of `request`. */
+export function estimateRequestTokens(request: ModelRequest): number {
+  return estimateTokens(requestText(request));
+}
+
+/** Estimated output tokens of a response: its text and its tool calls. */
+export function estimateResponseTokens(response: Pick<ModelResponse, 'text' | 'toolCalls'>): number {
+  let text = response.text;
+  for (const call of response.toolCalls) text += `\n${call.name} ${JSON.stringify(call.input ?? {})}`;
+  return estimateTokens(text);
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * An estimator of usage for one conversation: input and output at 4 characters per token, and cache
+ * reads as the prefix this request shares with the previous one (what a provider's prefix cache
+ * could read at best). Cache writes are not estimated. Every result has `estimated: true`.
+ */
+export function usageEstimator(): (
+  request: ModelRequest,
+  response: Pick<ModelResponse, 'text' | 'toolCalls'>,
+) => Usage {
+  let previous: string | null = null;
+  return (request, response) => {
+    const text = requestText(request);
+    const inputTokens = estimateTokens(text);
+    const usage: Usage = { inputTokens, outputTokens: estimateResponseTokens(response), estimated: true };
+    if (previous !== null) usage.cacheReadTokens = Math.min(inputTokens, Math.floor(commonPrefix(previous, text) / 4));
+    previous = text;
+    return usage;
+  };
+}

@@ -1,0 +1,318 @@
+/**
+ * The lifecycle as deltas (`request.lifecycle`): what a model that takes tool changes inside the
+ * conversation receives, and the rules that keep its prefix byte-identical and every request valid.
+ */
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  createSession,
+  createSessions,
+  Instructions,
+  type LifecycleEntry,
+  lifecycleProblems,
+  type ModelRequest,
+  memoryStore,
+  restoreSession,
+  Skill,
+  scriptedModel,
+  Text,
+  Tool,
+} from '../src/index.js';
+import { call, ShopAgent } from './fixtures.js';
+
+const read = (name: string) => ({ toolCalls: [{ id: '', name: 'read_skill', input: { name } }] });
+const use = (name: string, input: unknown = {}) => ({ toolCalls: [{ id: '', name, input }] });
+const reply = (text: string) => ({ text });
+
+const lifecycle = (req: ModelRequest) => {
+  const life = req.lifecycle;
+  if (!life) throw new Error('no lifecycle');
+  return life;
+};
+const entries = (req: ModelRequest) => lifecycle(req).deltas.flatMap((d) => d.entries);
+const types = (list: LifecycleEntry[]) => list.map((e) => `${e.type}${'skill' in e && e.skill ? ` ${e.skill}` : ''}`);
+
+/** Plays turns; each turn is the user's text and the model's steps. Returns every request the model got. */
+async function play(turns: [string, object[]][], options: Parameters<typeof createSession>[1] = {}) {
+  const requests: ModelRequest[] = [];
+  const steps = turns.flatMap(([, s]) => s);
+  const model = scriptedModel(steps as never);
+  const session = createSession(<ShopAgent />, {
+    ...options,
+    model: {
+      generate: (req, opts) => {
+        requests.push(req);
+        return model.generate(req, opts);
+      },
+    },
+  });
+  for (const [text] of turns) await session.send(text);
+  return { session, requests };
+}
+
+describe('a load is a delta at the point of the load', () => {
+  test("the prefix tools are the read tool and the agent's tools; a load adds the skill's tools and states its lines right after the read's result", async () => {
+    const { session, requests } = await play([['refund please', [read('refunds'), reply('ok')]]]);
+    const before = lifecycle(requests[0]);
+    expect(before.tools.map((t) => t.name)).toEqual(['read_skill']);
+    expect(before.deltas).toEqual([]);
+    const after = lifecycle(session.request());
+    expect(after.tools.map((t) => t.name)).toEqual(['read_skill']);
+    const load = after.deltas.find((d) => d.entries.some((e) => e.type === 'loaded'));
+    expect(load?.after).toBe(2); // user, assistant (read), tool result → after the result
+    expect(load?.entries[0]).toMatchObject({ type: 'loaded', skill: 'refunds', lines: ['Refunds within 30 days.'] });
+    expect((load?.entries[0] as { tools: { name: string }[] } | undefined)?.tools.map((t) => t.name)).toEqual([
+      'refund_order',
+    ]);
+    expect(load?.text).toContain('Skill "refunds" loaded');
+    expect(load?.text).toContain('Refunds within 30 days.');
+  });
+
+  test("instructions once: the read's result leaves out the added lines its load states, the transcript keeps them", async () => {
+    const { session } = await play([['refund please', [read('refunds'), reply('ok')]]]);
+    const req = session.request();
+    const result = session.transcript[2];
+    expect(result.content).toContain('contextChanged refunds added: Refunds within 30 days.');
+    expect(lifecycle(req).messages[2].content).not.toContain('added: Refunds within 30 days.');
+    expect(lifecycle(req).messages[2].content).toContain('contextChanged refunds loaded');
+    // The classic request is the seed's: its message keeps every line.
+    expect(req.messages[2].content).toBe(result.content);
+    // The delta layout's context does not repeat what the load stated.
+    expect(req.context).toContain('Refunds within 30 days.');
+    expect(lifecycle(req).context).not.toContain('Refunds within 30 days.');
+    expect(lifecycle(req).context).toContain('<skill name="refunds" active="true">');
+  });
+
+  test('live lines stay in the context: only what changed since the load, the stale line stays in the load', async () => {
+    const { session } = await play([['shop', [read('shopping'), use('add_to_cart', { sku: 'lamp' }), reply('added')]]]);
+    const life = lifecycle(session.request());
+    expect(life.context).toContain('Cart: lamp');
+    expect(life.context).not.toContain('Searches: 0');
+    expect(life.context).not.toContain('Search before you add.');
+    const tools = entries(session.request()).filter((e) => e.type === 'tools');
+    // The cart's first item made `checkout` appear: a tool addition inside the loaded skill.
+    expect(tools).toEqual([expect.objectContaining({ type: 'tools', skill: 'shopping', removed: [] })]);
+    expect((tools[0] as { added: { name: string }[] }).added.map((t) => t.name)).toEqual(['checkout']);
+  });
+});
+
+describe('an unload is a tool removal at the point of the unload', () => {
+  test('reading a fourth skill removes the least recently read one’s tools and says so', async () => {
+    const { session } = await play([
+      ['go', [read('refunds'), read('alpha'), read('beta'), read('shopping'), reply('done')]],
+    ]);
+    const list = entries(session.request());
+    expect(types(list)).toEqual([
+      'loaded refunds',
+      'loaded alpha',
+      'loaded beta',
+      'unloaded refunds',
+      'loaded shopping',
+    ]);
+    const unload = list.find((e) => e.type === 'unloaded');
+    expect(unload).toEqual({ type: 'unloaded', skill: 'refunds', tools: ['refund_order'] });
+    const delta = lifecycle(session.request()).deltas.find((d) => d.entries.includes(unload as LifecycleEntry));
+    expect(delta?.text).toContain('Skill "refunds" unloaded');
+    expect(lifecycleProblems(session.request())).toEqual([]);
+  });
+
+  test('the seed holds: a call of the unloaded skill’s tool answers Unknown tool naming the skill, and the request stays valid', async () => {
+    const { session } = await play([
+      [
+        'go',
+        [read('refunds'), read('alpha'), read('beta'), read('shopping'), use('refund_order', { id: '1' }), reply('x')],
+      ],
+    ]);
+    const refused = session.transcript.find((m) => m.role === 'tool' && m.name === 'refund_order');
+    expect(refused?.content).toMatch(/^Unknown tool: refund_order \(skill "refunds" is not loaded/);
+    const req = session.request();
+    // The refused call is replayed valid: the tool is added right before it and removed after its result.
+    const around = lifecycle(req).deltas.filter((d) => d.entries.some((e) => e.type === 'tools' && e.skill === null));
+    expect(around).toHaveLength(2);
+    expect(lifecycleProblems(req)).toEqual([]);
+  });
+});
+
+describe('the prefix never changes because of the lifecycle', () => {
+  test('each request’s messages and deltas are a prefix of the next one’s (the trailing delta aside)', async () => {
+    const { requests } = await play([
+      ['one', [read('refunds'), use('refund_order', { id: '1' }), reply('a')]],
+      ['two', [read('shopping'), use('search', { q: 'lamp' }), reply('b')]],
+      ['three', [read('alpha'), read('beta'), reply('c')]],
+    ]);
+    for (let i = 1; i < requests.length; i++) {
+      const a = lifecycle(requests[i - 1]);
+      const b = lifecycle(requests[i]);
+      expect(b.tools).toEqual(a.tools);
+      const last = a.messages.length - 1;
+      expect(b.messages.slice(0, a.messages.length)).toEqual(a.messages);
+      expect(b.deltas.filter((d) => d.after < last)).toEqual(a.deltas.filter((d) => d.after < last));
+      // A delta at the previous end only ever grows at its end (a call replayed there, never a rewrite).
+      const endA = a.deltas.find((d) => d.after === last);
+      const endB = b.deltas.find((d) => d.after === last);
+      if (endA) expect(endB?.entries.slice(0, endA.entries.length)).toEqual(endA.entries);
+    }
+  });
+});
+
+describe('the window', () => {
+  test('when the window moves past a load, the skill is re-stated after the window’s first user turn', async () => {
+    const turns: [string, object[]][] = [['first', [read('refunds'), reply('ok')]]];
+    for (let i = 0; i < 6; i++) turns.push([`chat ${i}`, [reply(`r${i}`)]]);
+    const { session } = await play(turns, { maxTranscriptMessages: 6 });
+    const req = session.request();
+    expect(req.messages[0]).toMatchObject({ role: 'user' });
+    const [first] = lifecycle(req).deltas;
+    expect(first.after).toBe(0);
+    expect(first.entries).toEqual([expect.objectContaining({ type: 'loaded', skill: 'refunds', restated: true })]);
+    expect(first.text).toContain('Skills loaded before this part of the conversation');
+    expect(first.text).toContain('Refunds within 30 days.');
+    expect(lifecycleProblems(req)).toEqual([]);
+  });
+
+  test('the re-statement changes only where the window start does: the stable window keeps it between turns', async () => {
+    const turns: [string, object[]][] = [['first', [read('refunds'), reply('ok')]]];
+    for (let i = 0; i < 12; i++) turns.push([`chat ${i}`, [reply(`r${i}`)]]);
+    const { requests } = await play(turns, { maxTranscriptMessages: 10, windowMode: 'stable' });
+    const restatement = (req: ModelRequest) =>
+      lifecycle(req).deltas.find((d) => d.entries.some((e) => e.type === 'loaded' && e.restated));
+    let changes = 0;
+    for (let i = 1; i < requests.length; i++) {
+      const a = restatement(requests[i - 1]);
+      const b = restatement(requests[i]);
+      const sameStart = requests[i - 1].messages[0] === requests[i].messages[0];
+      if (sameStart) expect(b).toEqual(a);
+      else changes++;
+    }
+    expect(changes).toBeGreaterThan(0);
+    expect(changes).toBeLessThan(requests.length / 3);
+  });
+
+  test('the log keeps what the window needs: records before the window start are folded away', async () => {
+    const turns: [string, object[]][] = [];
+    for (let i = 0; i < 20; i++) turns.push([`t${i}`, [read(i % 2 ? 'alpha' : 'beta'), read('refunds'), reply('ok')]]);
+    const { session } = await play(turns, { maxTranscriptMessages: 8, maxLoadedSkills: 1 });
+    session.request();
+    const log = session.snapshot().lifecycle;
+    expect(log?.records.every((r) => r.at >= (log?.baseAt ?? 0))).toBe(true);
+    expect(log?.records.length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('restore', () => {
+  test('the next request after restoreSession equals the one the original would have sent, deltas included', async () => {
+    const { session } = await play([
+      ['one', [read('refunds'), use('refund_order', { id: '1' }), reply('a')]],
+      ['two', [read('alpha'), read('beta'), read('shopping'), reply('b')]],
+    ]);
+    const original = session.request();
+    const restored = restoreSession(<ShopAgent />, JSON.stringify(session.snapshot()));
+    const again = restored.request();
+    expect(JSON.stringify(again)).toBe(JSON.stringify(original));
+    expect(JSON.stringify(again.lifecycle)).toBe(JSON.stringify(original.lifecycle));
+  });
+
+  test('through createSessions on the memory store: a second process sends the request the first would have sent', async () => {
+    const steps = [
+      read('refunds'),
+      use('refund_order', { id: '1' }),
+      reply('a'),
+      read('alpha'),
+      reply('b'),
+      reply('c'),
+    ];
+    const firstOfLastTurn = async (restart: boolean) => {
+      const store = memoryStore();
+      const seen: ModelRequest[] = [];
+      const model = scriptedModel([...steps, reply('d')] as never);
+      const recording = {
+        generate: (req: ModelRequest, o: object) => {
+          seen.push(req);
+          return model.generate(req, o);
+        },
+      };
+      let sessions = createSessions(<ShopAgent />, { store, model: recording });
+      for (const text of ['one', 'two', 'three']) await sessions.send('u', text);
+      if (restart) sessions = createSessions(<ShopAgent />, { store, model: recording });
+      const before = seen.length;
+      await sessions.send('u', 'four');
+      return seen[before];
+    };
+    const kept = await firstOfLastTurn(false);
+    const restored = await firstOfLastTurn(true);
+    expect(JSON.stringify(restored)).toBe(JSON.stringify(kept));
+    expect(JSON.stringify(restored.lifecycle)).toBe(JSON.stringify(kept.lifecycle));
+    expect(lifecycle(kept).deltas.length).toBeGreaterThan(0);
+  });
+
+  test('a snapshot from before deltas were recorded still restores; its skills are announced with the next message', async () => {
+    const { session } = await play([['one', [read('refunds'), reply('a')]]]);
+    const { lifecycle: _, ...old } = session.snapshot();
+    const restored = restoreSession(<ShopAgent />, old, { model: scriptedModel([reply('b')]) });
+    await restored.send('two');
+    const req = restored.request();
+    expect(types(entries(req))).toContain('loaded refunds');
+    expect(lifecycleProblems(req)).toEqual([]);
+  });
+
+  test('a forged lifecycle record (out of order, a bad entry, a prototype key) is dropped, never trusted', () => {
+    const base = { version: 1, transcript: [{ role: 'user', content: 'hi' }], loadedSkills: [], stores: {} };
+    for (const lifecycle of [
+      {
+        baseAt: 0,
+        base: [],
+        records: [
+          { at: 3, entries: [] },
+          { at: 1, entries: [] },
+        ],
+      },
+      { baseAt: 0, base: [], records: [{ at: 0, entries: [{ type: 'loaded', skill: 'x', lines: 'no', tools: [] }] }] },
+      { baseAt: -1, base: [], records: [] },
+      JSON.parse('{"baseAt":0,"base":[{"skill":"__proto__","lines":[],"tools":[{"name":"a"}]}],"records":[]}'),
+    ]) {
+      const session = restoreSession(<ShopAgent />, JSON.stringify({ ...base, lifecycle }));
+      expect(session.snapshot().lifecycle).toBeUndefined();
+      expect(lifecycleProblems(session.request())).toEqual([]);
+    }
+  });
+});
+
+describe('conditional tools and re-renders', () => {
+  test('a tool that disappears inside a loaded skill is removed where it is recorded', async () => {
+    const Toggle = () => (
+      <Agent>
+        <Skill name="gate" description="Gate">
+          <Gate />
+        </Skill>
+      </Agent>
+    );
+    const flag = { open: true };
+    function Gate() {
+      return (
+        <>
+          <Instructions>Gate rules.</Instructions>
+          {flag.open && <Tool name="pass" description="Pass" input={z.object({})} run={() => 'passed'} />}
+          <Tool
+            name="close"
+            description="Close"
+            input={z.object({})}
+            run={() => {
+              flag.open = false;
+              return 'closed';
+            }}
+          />
+          <Text>{flag.open ? 'open' : 'closed'}</Text>
+        </>
+      );
+    }
+    const session = createSession(<Toggle />);
+    await session.readSkill('gate');
+    await call(session, 'close');
+    await session.rerender(<Toggle />);
+    await call(session, 'close');
+    const list = entries(session.request());
+    expect(list).toContainEqual({ type: 'tools', skill: 'gate', added: [], removed: ['pass'] });
+    expect(lifecycleProblems(session.request())).toEqual([]);
+  });
+});
