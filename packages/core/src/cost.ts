@@ -2,17 +2,9 @@
  * What a conversation costs: usage priced with the prices you pass, or with a small dated table of
  * list prices you can override.
  */
-import type { Usage } from './types.js';
+import type { Price, Usage } from './types.js';
 
-/** Prices in US dollars per million tokens. Cache prices default to the input price. */
-export interface Price {
-  input: number;
-  output: number;
-  /** Per million tokens read from the prompt cache. */
-  cacheRead?: number;
-  /** Per million tokens written to the prompt cache. */
-  cacheWrite?: number;
-}
+export type { Price };
 
 /**
  * List prices of a few models, in US dollars per million tokens, as published on `asOf`. Prices

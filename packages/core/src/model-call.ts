@@ -3,7 +3,8 @@
  * Either way the call gives up as soon as the turn is aborted, even if the model ignores the signal.
  * What a model reports is checked where it enters: usage is made numbers a sum can trust.
  */
-import { drainTurn, emit, type SessionState } from './state.js';
+import type { SessionState } from './state.js';
+import { drainTurn, emit } from './state-events.js';
 import { wellFormed } from './text.js';
 import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
 
