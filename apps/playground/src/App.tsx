@@ -112,6 +112,7 @@ export function Playground({ server }: { server: DevServer }) {
               transcript={state.transcript}
               windowStart={state.windowStart}
               config={state.view?.config ?? null}
+              placed={state.placed}
             />
             <Timeline entries={state.timeline} reloads={state.reloads} />
             <Cost cost={state.cost} model={state.model} />

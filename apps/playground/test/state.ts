@@ -148,6 +148,8 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
       ],
       contextPlacement: 'end',
     },
+    // The add_note result: the last user-role message of the window.
+    placed: 4,
     requestError: null,
     timeline: [
       {

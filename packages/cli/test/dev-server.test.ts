@@ -84,6 +84,9 @@ describe('skilltree dev server', () => {
     expect(s.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
     expect(s.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'add_note']);
     expect(s.request?.context).toContain('Notes: buy milk');
+    // Where core's placeContext puts the context: the last user-role message (the add_note result).
+    expect(s.placed).toBe(4);
+    expect(s.request?.messages[4]).toMatchObject({ role: 'tool', name: 'add_note' });
     expect(s.view?.sections.find((section) => section.skill === 'notes')?.lines).toEqual([
       { text: "Keep the user's notes short. Version 1.", kind: 'instructions', owner: 'Notes' },
       { text: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },

@@ -336,6 +336,8 @@ export class DevSession {
       // The view counts from the start of the whole transcript; the page gets the part in memory.
       windowStart: view && session ? view.window.start - session.transcriptStart : 0,
       request,
+      // Where the context goes, as core places it for the providers: the page draws it there.
+      placed: request ? (this.#core?.placeContext(request).placed ?? null) : null,
       requestError,
       timeline: this.#timeline.entries,
       cost: this.#cost.view(choosePrice(this.#options.price, model?.name)),

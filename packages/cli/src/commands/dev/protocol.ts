@@ -98,6 +98,12 @@ export interface DevState {
   windowStart: number;
   /** The next request, or null when none can be built (see `requestError`). */
   request: ModelRequest | null;
+  /**
+   * Where core's `placeContext` puts the context: `'system'`, or the index in `request.messages` of
+   * the message that carries it (the message count when it adds a new user message). Null without
+   * a request.
+   */
+  placed: 'system' | number | null;
   requestError: string | null;
   timeline: TimelineEntry[];
   /** Usage and estimated cost per model call, with totals. */
