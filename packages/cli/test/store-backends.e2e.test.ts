@@ -7,19 +7,9 @@ import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import { runCli } from './helpers/run-cli.js';
-import { chat, startServe } from './serve-helpers.js';
+import { chat, startServe, testServer } from './serve-helpers.js';
 
 const local = openAIServerPerTest();
-
-function server(name: 'SKILLTREE_TEST_POSTGRES_URL' | 'SKILLTREE_TEST_REDIS_URL'): string {
-  const url = process.env[name];
-  if (!url) {
-    throw new Error(
-      `${name} is not set: run the CLI's tests through .ci/with-services (bash .ci/with-services pnpm --filter @skilltree/cli test).`,
-    );
-  }
-  return url;
-}
 
 /** A session id no earlier run used, so runs on one server never see each other's sessions. */
 const fresh = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -29,7 +19,7 @@ describe.each([
   ['redis', 'SKILLTREE_TEST_REDIS_URL'],
 ] as const)('--store %s', (_kind, variable) => {
   it('run keeps the session there and the next run resumes transcript, loaded skills and stores', async () => {
-    const store = server(variable);
+    const store = testServer(variable);
     const id = fresh('cart');
     const env = await local.start(shoppingSteps);
     const first = await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', id, '--store', store], { env });
@@ -52,7 +42,7 @@ describe.each([
   });
 
   it('chat resumes what run saved there, and says so', async () => {
-    const store = server(variable);
+    const store = testServer(variable);
     const id = fresh('chat');
     const env = await local.start([...shoppingSteps, { text: 'Anything else?' }]);
     expect((await runCli(['run', AGENT, '-m', 'I want a lamp', '--session', id, '--store', store], { env })).code).toBe(
@@ -67,7 +57,7 @@ describe.each([
 
 describe('serve on a shared store', () => {
   it('serves chats kept in redis with two workers, and names the store it uses', async () => {
-    const store = server('SKILLTREE_TEST_REDIS_URL');
+    const store = testServer('SKILLTREE_TEST_REDIS_URL');
     const serve = await startServe([
       'test/fixtures/shop-agent.tsx',
       '--port',
