@@ -53,36 +53,49 @@ export async function packAll({ out, build = true }) {
   return packed;
 }
 
-/** Install instructions for a project outside the repository. */
-export function installInstructions(packed) {
+/** The versions the packed create-skilltree pins (its dist/versions.json), the same ones pack:all prints. */
+export function packedVersions(tarball) {
+  return JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/dist/versions.json'], { encoding: 'utf8' }));
+}
+
+/**
+ * What pack:all prints: the command that makes a new project from the tarballs, and the two lines
+ * that install them into an existing project (runtime, then dev), with the versions create-skilltree
+ * pins. docs/getting-started.md shows the same lines.
+ * @param {{ name: string, tarball: string, manifest: Record<string, any> }[]} packed
+ * @param {{ tools: Record<string, string> }} versions
+ */
+export function installInstructions(packed, versions) {
   const scaffolder = packed.find((p) => p.manifest.bin?.['create-skilltree'] || p.name === 'create-skilltree');
   const libraries = packed.filter((p) => p !== scaffolder);
-  const runtime = libraries.filter((p) => !/\/(testing|cli)$/.test(p.name));
-  const dev = libraries.filter((p) => /\/(testing|cli)$/.test(p.name));
+  const isDev = (p) => /\/(testing|cli)$/.test(p.name);
   const dir = packed.length > 0 ? resolve(packed[0].tarball, '..') : '';
+  const t = versions.tools;
   const lines = [];
   if (scaffolder) {
     lines.push(
-      'A new project, made by create-skilltree from these tarballs:',
+      'A new project from these tarballs (add --with server,store,agent-skills,mcp for those packages, each',
+      'with an example and its test):',
       '',
       `  npm exec --yes --package=${scaffolder.tarball} -- create-skilltree my-agent --from ${dir}`,
       '  cd my-agent && npm install && npm test',
       '',
     );
   }
-  const core = packed.find((p) => p.name === '@skilltree/core');
-  const peers = core ? Object.entries(core.manifest.peerDependencies ?? {}).map(([n, r]) => `'${n}@${r}'`) : [];
   lines.push(
-    'An existing project (ESM, "type": "module"): install the tarballs in one command each, so npm',
-    'resolves them to each other and never looks for them on the registry:',
+    'An existing project ("type": "module"): these two lines name every tarball, so npm installs them',
+    'from here and never looks for them on the registry:',
     '',
-    `  npm install ${[...runtime.map((p) => p.tarball), ...peers].join(' ')}`,
+    `  npm install ${[...libraries.filter((p) => !isDev(p)).map((p) => p.tarball), `react@${t.react}`, `zod@${t.zod}`].join(' ')}`,
+    `  npm install -D ${[
+      ...libraries.filter(isDev).map((p) => p.tarball),
+      `vitest@${t.vitest}`,
+      `typescript@${t.typescript}`,
+      `tsx@${t.tsx}`,
+      `@types/react@${t['@types/react']}`,
+      `@types/node@${t['@types/node']}`,
+    ].join(' ')}`,
   );
-  if (dev.length > 0) {
-    lines.push(
-      `  npm install -D ${dev.map((p) => p.tarball).join(' ')} vitest@4.1.12 typescript@6.0.3 tsx@4.23.15 @types/react@19.3.3`,
-    );
-  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -107,7 +120,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const options = parseArgs(process.argv.slice(2));
     const packed = await packAll(options);
-    process.stdout.write(`\nPacked ${packed.length} packages into ${options.out}\n\n${installInstructions(packed)}`);
+    const scaffolder = packed.find((p) => p.name === 'create-skilltree');
+    const versions = packedVersions(scaffolder.tarball);
+    process.stdout.write(
+      `\nPacked ${packed.length} packages into ${options.out}\n\n${installInstructions(packed, versions)}`,
+    );
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

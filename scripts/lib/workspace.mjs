@@ -52,10 +52,12 @@ export function log(message) {
 
 /**
  * Runs a command. `stdout: 'stderr'` sends its output to our stderr, `'capture'` returns it,
- * `'inherit'` passes it through. Rejects with the command's output when it exits non-zero.
+ * `'capture-all'` returns stdout and stderr together (as they came), `'inherit'` passes it through.
+ * `env` is added to this process's environment, or is the whole of it with `inheritEnv: false`.
+ * Rejects with the command's output when it exits non-zero.
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string, env?: Record<string, string | undefined>, stdout?: 'stderr' | 'capture' | 'inherit' | 'quiet', timeoutMs?: number }} [options]
+ * @param {{ cwd?: string, env?: Record<string, string | undefined>, inheritEnv?: boolean, stdout?: 'stderr' | 'capture' | 'capture-all' | 'inherit' | 'quiet', timeoutMs?: number }} [options]
  * @returns {Promise<string>}
  */
 export function run(command, args, options = {}) {
@@ -63,7 +65,7 @@ export function run(command, args, options = {}) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd ?? root,
-      env: { ...process.env, ...options.env },
+      env: options.inheritEnv === false ? options.env : { ...process.env, ...options.env },
       stdio: [
         'ignore',
         mode === 'inherit' ? 'inherit' : 'pipe',
@@ -77,7 +79,8 @@ export function run(command, args, options = {}) {
       else out += chunk;
     });
     child.stderr?.on('data', (chunk) => {
-      err += chunk;
+      if (mode === 'capture-all') out += chunk;
+      else err += chunk;
     });
     const timer =
       options.timeoutMs === undefined

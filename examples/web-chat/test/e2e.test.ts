@@ -131,7 +131,7 @@ describe('web chat in a browser', () => {
     await page.context().close();
   });
 
-  it("a second user (another browser context) cannot open the first user's chat", async () => {
+  it("a second user (another browser context) cannot open the first user's chat, and writing to its id starts their own", async () => {
     const page = await signIn('bob');
     await page.goto(`${url}/?chat=${aliceChat}`);
     await page.getByRole('status').getByText(`There is no chat ${aliceChat} for you.`).waitFor();
@@ -146,16 +146,21 @@ describe('web chat in a browser', () => {
       view: 404,
       body: JSON.stringify({ error: { code: 'not_found', message: 'No such chat.' } }),
     });
-    // Writing into it fails the same way, and changes nothing.
+    // Writing to that id starts Bob's own chat: chats are scoped by owner, so Alice's is untouched
+    // and Bob cannot tell that she has one under this id.
     await page.getByLabel('Message').fill('remember my password');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('alert').getByText('No such chat.').waitFor();
-    const transcript = await sessions.messages(aliceChat, { limit: 100 });
-    expect(transcript.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+    await page.getByLabel('Conversation').getByText('Noted: my password.').waitFor();
+    const users = async (owner: string) =>
+      (await sessions.messages(aliceChat, { limit: 100, owner }))
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content);
+    await expect(users('alice')).resolves.toEqual([
       'remember the milk and the eggs',
       'convert 5 km to mi',
       'what are my notes?',
     ]);
+    await expect(users('bob')).resolves.toEqual(['remember my password']);
     await page.context().close();
     expect(pageErrors).toEqual([]);
   });

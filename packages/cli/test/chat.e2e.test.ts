@@ -152,6 +152,19 @@ describe('skilltree chat with the demo', () => {
     expect(stdout).toContain('Demo finished.');
   });
 
+  it('says that piped lines are not sent while the demo plays, and counts one scripted message in the singular', async () => {
+    const { code, stdout, stderr } = await runCli(['chat', 'test/fixtures/one-message-demo.tsx'], {
+      stdin: 'What about my lines?\n',
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('· demo: 1 scripted message\n');
+    expect(stdout).not.toContain('What about my lines?');
+    expect(stderr).toContain(
+      'The demo plays its 1 scripted message; lines on stdin are not sent. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model, to send them.',
+    );
+    expect(stdout).toContain('agent › Hi there.');
+  });
+
   it('fails clearly when there is no model and no demo', async () => {
     const { code, stderr } = await runCli(['chat', 'test/fixtures/element-agent.ts'], { stdin: 'hi\n' });
     expect(code).toBe(1);

@@ -155,8 +155,24 @@ describe('skilltree run', () => {
     const env = await openai([{ text: 'Hi.' }]);
     const result = await runCli(['run', join(CLI_DIR, AGENT), '-m', 'hello', '--session', 'mine'], { env, cwd: dir });
     expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('Resumed');
     const saved = await storedSession(join(dir, '.skilltree', 'sessions.db'), 'mine');
     expect(saved.messages.map((m) => m.content)).toEqual(['hello', 'Hi.']);
+  });
+
+  it('--session says on stderr when it resumed a stored session, as chat does (not with --json)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-session-'));
+    const env = await openai([{ text: 'Hi.' }, { text: 'Hi again.' }, { text: 'Still here.' }]);
+    const run = (...flags: string[]) =>
+      runCli(['run', join(CLI_DIR, AGENT), '-m', 'hello', '--session', 'mine', ...flags], { env, cwd: dir });
+    expect((await run()).stderr).not.toContain('Resumed');
+    const second = await run();
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('Resumed 2 messages from mine (loaded: none).');
+    expect(second.stdout).toBe('Hi again.\n');
+    const json = await run('--json');
+    expect(json.stderr).not.toContain('Resumed');
+    expect(JSON.parse(json.stdout).transcript).toHaveLength(6);
   });
 });
 

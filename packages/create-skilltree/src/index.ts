@@ -14,11 +14,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { projectFiles, type Source, type TemplateOptions } from './templates.js';
+import { ADDON_SPECS, ADDONS, type Addon, nodeHasSqlite, parseAddons } from './addons.js';
+import { describeFiles, projectFiles, type Source, type TemplateOptions } from './templates.js';
 import { bundledVersions, type Versions } from './versions.js';
 
+export { ADDONS, type Addon, nodeHasSqlite, parseAddons } from './addons.js';
 export type { Source, TemplateOptions } from './templates.js';
-export { packageJson, projectFiles } from './templates.js';
+export { describeFiles, packageJson, projectFiles } from './templates.js';
 export { bundledVersions, type Versions, workspaceVersions } from './versions.js';
 
 /** A package manager the scaffolder knows. */
@@ -37,13 +39,21 @@ export interface CreateProjectOptions {
   packageManager?: PackageManager;
   /** Defaults to the versions this create-skilltree was built with. */
   versions?: Versions;
+  /** Packages to add, each with its dependencies, an example and its test (`--with`). */
+  addons?: readonly Addon[];
+  /** Whether the project's Node has `node:sqlite`; default: this process's Node. */
+  nodeHasSqlite?: boolean;
 }
 
 /** What {@link createProject} wrote. */
 export interface CreatedProject {
   dir: string;
   name: string;
+  /** Paths of the files written, relative to `dir`. */
   files: string[];
+  /** The `dependencies` and `devDependencies` of the new package.json. */
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   packageManager: PackageManager;
 }
 
@@ -113,13 +123,65 @@ export function createProject(options: CreateProjectOptions): CreatedProject {
     ? { kind: 'tarballs', tarballs: findTarballs(options.from) }
     : { kind: 'registry' };
   const packageManager = options.packageManager ?? 'npm';
-  const files = projectFiles({ name, versions: options.versions ?? bundledVersions(), source, packageManager });
+  const addons = options.addons ?? [];
+  if (source.kind === 'tarballs') {
+    for (const pkg of addons.flatMap((addon) => ADDON_SPECS[addon].skilltree)) {
+      if (!source.tarballs[pkg]) {
+        throw new CliError(
+          `--from: ${options.from} has no tarball of ${pkg}. Run \`pnpm pack:all\` in the skilltree checkout.`,
+        );
+      }
+    }
+  }
+  const files = projectFiles({
+    name,
+    versions: options.versions ?? bundledVersions(),
+    source,
+    packageManager,
+    addons,
+    nodeHasSqlite: options.nodeHasSqlite ?? nodeHasSqlite(),
+  });
   mkdirSync(dir, { recursive: true });
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), content);
   }
-  return { dir, name, files: Object.keys(files), packageManager };
+  const manifest = JSON.parse(files['package.json']) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  return {
+    dir,
+    name,
+    files: Object.keys(files),
+    dependencies: manifest.dependencies,
+    devDependencies: manifest.devDependencies,
+    packageManager,
+  };
+}
+
+/** A version, or the tarball's file name for a `file:` spec (the full path is in package.json). */
+function shownSpec(spec: string): string {
+  return spec.startsWith('file:') ? `${basename(spec)} (from --from)` : spec;
+}
+
+/** The summary printed after writing: every file with what it is, then every dependency. */
+export function summary(project: CreatedProject, addons: readonly Addon[] = []): string {
+  const described = describeFiles({ addons });
+  const width = (names: string[]) => Math.max(...names.map((n) => n.length)) + 2;
+  const fileWidth = width(project.files);
+  const lines = [`Created ${project.name} in ${project.dir}:`, ''];
+  for (const file of project.files) lines.push(`  ${file.padEnd(fileWidth)}${described[file] ?? ''}`.trimEnd());
+  for (const [title, deps] of [
+    ['dependencies', project.dependencies],
+    ['devDependencies', project.devDependencies],
+  ] as const) {
+    const names = Object.keys(deps);
+    if (names.length === 0) continue;
+    lines.push('', `${title}:`);
+    for (const name of names) lines.push(`  ${name.padEnd(width(names))}${shownSpec(deps[name])}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Where {@link main} reads and writes. */
@@ -145,9 +207,11 @@ const HELP = `Usage: create-skilltree [directory] [options]
 
 Writes a skilltree agent project: agent.tsx (one skill and a store), agent.test.tsx, tsconfig.json,
 and the scripts dev (playground), chat, demo, test and typecheck. Asks nothing when the directory
-is given.
+is given. Prints every file and dependency it wrote.
 
 Options:
+  --with <list>     add packages, each with its dependencies, an example and its test:
+                    ${ADDONS.join(', ')} (comma-separated, e.g. --with server,store)
   --name <name>     package name (default: the directory's name)
   --from <dir>      install @skilltree/* from the tarballs of \`pnpm pack:all\` in <dir>
                     instead of the registry (a project outside a skilltree checkout)
@@ -195,6 +259,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 0;
     }
     if (positionals.length > 1) throw new CliError(`One directory, please (got ${positionals.join(', ')}).`, 2);
+    let addons: Addon[];
+    try {
+      addons = parseAddons(values.with ?? []);
+    } catch (error) {
+      throw new CliError(error instanceof Error ? error.message : String(error), 2);
+    }
     const pm = values.pm ?? detectPackageManager(io.env);
     if (!['npm', 'pnpm', 'yarn', 'bun'].includes(pm)) throw new CliError(`--pm: unknown package manager ${pm}.`, 2);
     let target = positionals[0];
@@ -207,8 +277,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       from: values.from === undefined ? undefined : resolve(io.cwd, values.from),
       force: values.force,
       packageManager: pm as PackageManager,
+      addons,
     });
-    io.stderr.write(`create-skilltree: wrote ${project.files.join(', ')} in ${project.dir}\n`);
+    io.stdout.write(summary(project, addons));
     if (values.install) {
       io.stderr.write(`create-skilltree: ${command(project.packageManager, 'install')}\n`);
       const result = spawnSync(project.packageManager, ['install'], {
@@ -246,6 +317,7 @@ function parse(argv: readonly string[]) {
     options: {
       name: { type: 'string' },
       from: { type: 'string' },
+      with: { type: 'string', multiple: true },
       install: { type: 'boolean' },
       pm: { type: 'string' },
       force: { type: 'boolean' },

@@ -1,6 +1,7 @@
 /**
  * The files of a new project. Every file is plain text; `package.json` is built from the options.
  */
+import { ADDON_SPECS, type Addon } from './addons.js';
 import type { Versions } from './versions.js';
 
 /** How the project gets the `@skilltree/*` packages. */
@@ -17,6 +18,10 @@ export interface TemplateOptions {
   source: Source;
   /** The package manager the printed commands and the README use. */
   packageManager: 'npm' | 'pnpm' | 'yarn' | 'bun';
+  /** Packages added with their example and its test (`--with`). */
+  addons?: readonly Addon[];
+  /** Whether the Node that runs the project has `node:sqlite` (else `--with store` adds better-sqlite3). */
+  nodeHasSqlite?: boolean;
 }
 
 const RUNTIME = ['@skilltree/core'];
@@ -34,7 +39,7 @@ function spec(name: string, options: TemplateOptions): string {
   return `^${version}`;
 }
 
-function sorted(record: Record<string, string>): Record<string, string> {
+function sorted<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -42,7 +47,21 @@ function sorted(record: Record<string, string>): Record<string, string> {
 export function packageJson(options: TemplateOptions): Record<string, unknown> {
   const { tools } = options.versions;
   const dependencies: Record<string, string> = { react: tools.react, zod: tools.zod };
-  for (const name of RUNTIME) dependencies[name] = spec(name, options);
+  const scripts: Record<string, string> = {
+    dev: 'skilltree dev agent.tsx',
+    chat: 'skilltree chat agent.tsx',
+    demo: 'skilltree run agent.tsx',
+    test: 'vitest run',
+    typecheck: 'tsc --noEmit',
+  };
+  const runtime = [...RUNTIME];
+  for (const addon of options.addons ?? []) {
+    const added = ADDON_SPECS[addon];
+    runtime.push(...added.skilltree);
+    Object.assign(dependencies, added.dependencies({ versions: tools, nodeHasSqlite: options.nodeHasSqlite ?? true }));
+    Object.assign(scripts, added.scripts);
+  }
+  for (const name of runtime) dependencies[name] = spec(name, options);
   const devDependencies: Record<string, string> = {
     '@types/node': tools['@types/node'],
     '@types/react': tools['@types/react'],
@@ -57,15 +76,15 @@ export function packageJson(options: TemplateOptions): Record<string, unknown> {
     private: true,
     type: 'module',
     engines: { node: '>=20' },
-    scripts: {
-      dev: 'skilltree dev agent.tsx',
-      chat: 'skilltree chat agent.tsx',
-      demo: 'skilltree run agent.tsx',
-      test: 'vitest run',
-      typecheck: 'tsc --noEmit',
-    },
+    scripts,
     dependencies: sorted(dependencies),
     devDependencies: sorted(devDependencies),
+    // npm 11 asks before running dependencies' install scripts: these two are expected (esbuild,
+    // under tsx, checks its binary; better-sqlite3, on Node 20 only, fetches or builds its own).
+    allowScripts: sorted({
+      esbuild: true,
+      ...(dependencies['better-sqlite3'] ? { 'better-sqlite3': true } : {}),
+    }),
   };
   if (options.source.kind === 'tarballs') {
     // Every @skilltree package, also the ones pulled in by others (the CLI needs @skilltree/models),
@@ -218,22 +237,58 @@ function run(pm: TemplateOptions['packageManager'], script: string): string {
   return `${pm} ${script}`;
 }
 
+const VITEST_CONFIG = `import type { ViteUserConfig } from 'vitest/config';
+
+// This project's own test config. Without one, vitest takes the first config file it finds in the
+// folders above, and a vite.config.ts there (a web app's, say) can leave these tests out.
+export default {
+  test: { include: ['**/*.test.{ts,tsx}'], exclude: ['**/node_modules/**'] },
+} satisfies ViteUserConfig;
+`;
+
+/** What each file of the plain project is, for the README and the summary create-skilltree prints. */
+const BASE_FILES: Record<string, string> = {
+  'package.json': 'dependencies and scripts',
+  'agent.tsx': 'the agent: one skill (`todos`) and a store that outlives it',
+  'agent.test.tsx': 'its tests, with `@skilltree/testing` and vitest',
+  'tsconfig.json': 'strict TypeScript (no skipLibCheck)',
+  'vitest.config.ts': "the tests' own config (a parent folder's vite.config.ts cannot capture them)",
+  'README.md': 'how to run it',
+  '.gitignore': 'node_modules and .skilltree (local sessions)',
+};
+
+/** Every file the project gets, path → what it is (the example files of each addon included). */
+export function describeFiles(options: Pick<TemplateOptions, 'addons'>): Record<string, string> {
+  const described = { ...BASE_FILES };
+  for (const addon of options.addons ?? []) Object.assign(described, ADDON_SPECS[addon].describe);
+  return described;
+}
+
 function readme(options: TemplateOptions): string {
   const pm = options.packageManager;
+  const files = Object.entries(describeFiles(options)).filter(
+    ([file]) => !['package.json', 'README.md', '.gitignore'].includes(file),
+  );
+  const commands: [string, string][] = [
+    [run(pm, 'test'), 'the tests (vitest)'],
+    [run(pm, 'typecheck'), 'tsc, strict'],
+    [run(pm, 'chat'), 'chat in the terminal'],
+    [run(pm, 'dev'), 'the playground: the request exactly as the model receives it'],
+    [run(pm, 'demo'), 'one turn of the scripted demo, the reply on stdout'],
+  ];
+  if (options.addons?.includes('server')) {
+    commands.push([run(pm, 'serve'), "the agent behind useChat's API on http://127.0.0.1:3000/api/chat"]);
+  }
+  const width = Math.max(...commands.map(([command]) => command.length)) + 2;
   return `# ${options.name}
 
 An LLM agent written with [skilltree](https://github.com/skilltree/skilltree): skills are React
 components, and what they render is the prompt.
 
-- \`agent.tsx\`: the agent, one skill (\`todos\`) and a store that outlives it.
-- \`agent.test.tsx\`: tests, with \`@skilltree/testing\` and vitest.
+${files.map(([file, what]) => `- \`${file}\`: ${what}.`).join('\n')}
 
 \`\`\`sh
-${run(pm, 'test')}          # the tests (vitest)
-${run(pm, 'typecheck')}     # tsc, strict
-${run(pm, 'chat')}          # chat in the terminal
-${run(pm, 'dev')}           # the playground: the request exactly as the model receives it
-${run(pm, 'demo')}          # one turn of the scripted demo, the reply on stdout
+${commands.map(([command, what]) => `${command.padEnd(width)}# ${what}`).join('\n')}
 \`\`\`
 
 Without \`ANTHROPIC_API_KEY\` or \`OPENAI_API_KEY\`, \`chat\`, \`dev\` and \`demo\` play the scripted
@@ -246,12 +301,15 @@ To run a \`.tsx\` file of your own, use tsx (installed): \`npx tsx script.tsx\`.
 
 /** Every file of the new project, path → content. */
 export function projectFiles(options: TemplateOptions): Record<string, string> {
-  return {
+  const files: Record<string, string> = {
     'package.json': `${JSON.stringify(packageJson(options), null, 2)}\n`,
     'agent.tsx': AGENT,
     'agent.test.tsx': TEST,
     'tsconfig.json': TSCONFIG,
+    'vitest.config.ts': VITEST_CONFIG,
     'README.md': readme(options),
     '.gitignore': GITIGNORE,
   };
+  for (const addon of options.addons ?? []) Object.assign(files, ADDON_SPECS[addon].files);
+  return files;
 }

@@ -1,7 +1,8 @@
 /**
  * The versions a scaffolded project pins: every public `@skilltree/*` package at the version this
  * release of `create-skilltree` was built with, and the third-party packages at the exact versions
- * the skilltree repository tests with on Node 20 (react 19, zod 4, vitest 4, TypeScript 6).
+ * the skilltree repository tests with on Node 20 (react 19, zod 4, vitest 4, TypeScript 6), and those
+ * the `--with` examples need (the AI SDK, better-sqlite3 for Node 20, the MCP SDK).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,15 @@ export interface Versions {
     tsx: string;
     '@types/react': string;
     '@types/node': string;
+    /** `--with server`: the AI SDK (its UI message stream and `DefaultChatTransport`). */
+    ai: string;
+    /** `--with server`: `useChat`, and the DOM renderer a web page needs. */
+    '@ai-sdk/react': string;
+    'react-dom': string;
+    /** `--with store` on a Node without a built-in SQLite (Node 20). */
+    'better-sqlite3': string;
+    /** `--with mcp`: the official SDK the example server is written with. */
+    '@modelcontextprotocol/sdk': string;
   };
 }
 
@@ -63,6 +73,12 @@ export function workspaceVersions(root: string): Versions {
   const testing = manifests.get('@skilltree/testing');
   const cli = manifests.get('@skilltree/cli');
   if (!core || !testing || !cli) throw new Error('create-skilltree: packages/core, testing and cli are needed.');
+  const server = manifests.get('@skilltree/server');
+  const store = manifests.get('@skilltree/store');
+  const mcp = manifests.get('@skilltree/mcp');
+  if (!server || !store || !mcp) throw new Error('create-skilltree: packages/server, store and mcp are needed.');
+  // The web chat example is where the repository tests @ai-sdk/react and react-dom (in Chromium).
+  const webChat = readManifest(join(root, 'examples', 'web-chat', 'package.json'));
   const rootManifest = readManifest(join(root, 'package.json'));
   return {
     skilltree,
@@ -74,6 +90,23 @@ export function workspaceVersions(root: string): Versions {
       tsx: exact('tsx', cli.dependencies?.tsx, 'packages/cli dependencies'),
       '@types/react': exact('@types/react', core.devDependencies?.['@types/react'], 'packages/core devDependencies'),
       '@types/node': exact('@types/node', core.devDependencies?.['@types/node'], 'packages/core devDependencies'),
+      ai: exact('ai', server.devDependencies?.ai, 'packages/server devDependencies'),
+      '@ai-sdk/react': exact(
+        '@ai-sdk/react',
+        webChat.dependencies?.['@ai-sdk/react'],
+        'examples/web-chat dependencies',
+      ),
+      'react-dom': exact('react-dom', webChat.dependencies?.['react-dom'], 'examples/web-chat dependencies'),
+      'better-sqlite3': exact(
+        'better-sqlite3',
+        store.devDependencies?.['better-sqlite3'],
+        'packages/store devDependencies',
+      ),
+      '@modelcontextprotocol/sdk': exact(
+        '@modelcontextprotocol/sdk',
+        mcp.dependencies?.['@modelcontextprotocol/sdk'],
+        'packages/mcp dependencies',
+      ),
     },
   };
 }

@@ -1,15 +1,19 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
   bundledVersions,
   createProject,
+  describeFiles,
   detectPackageManager,
   findTarballs,
   type Io,
   main,
+  nodeHasSqlite,
+  parseAddons,
   toPackageName,
   workspaceVersions,
 } from '../src/index.js';
@@ -65,7 +69,7 @@ test('writes the project with the scripts, and pins the versions the repository 
   expect(pkg.devDependencies.vitest).toMatch(/^4\.\d+\.\d+$/);
   expect(pkg.overrides).toBeUndefined();
 
-  for (const file of ['agent.tsx', 'agent.test.tsx', 'tsconfig.json', 'README.md', '.gitignore']) {
+  for (const file of ['agent.tsx', 'agent.test.tsx', 'tsconfig.json', 'vitest.config.ts', 'README.md', '.gitignore']) {
     expect(readFileSync(join(project, file), 'utf8').length).toBeGreaterThan(0);
   }
   const tsconfig = JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf8'));
@@ -150,3 +154,108 @@ test('names and package managers', () => {
   const project = createProject({ dir: join(dir, 'p'), packageManager: 'pnpm' });
   expect(readFileSync(join(project.dir, 'README.md'), 'utf8')).toContain('pnpm chat');
 });
+
+describe('--with adds packages, each with what it needs and an example with its test', () => {
+  test('server, store, agent-skills and mcp: the packages, their peers, the examples and their tests', async () => {
+    const session = io(dir);
+    expect(await main(['app', '--with', 'server,store', '--with', 'agent-skills,mcp'], session)).toBe(0);
+    const project = join(dir, 'app');
+    const pkg = manifest(project);
+    const { skilltree, tools } = bundledVersions();
+    for (const name of ['@skilltree/server', '@skilltree/store', '@skilltree/agent-skills', '@skilltree/mcp']) {
+      expect(pkg.dependencies[name]).toBe(`^${skilltree[name]}`);
+    }
+    expect(pkg.dependencies.ai).toBe(tools.ai);
+    expect(pkg.dependencies['@ai-sdk/react']).toBe(tools['@ai-sdk/react']);
+    expect(pkg.dependencies['@modelcontextprotocol/sdk']).toBe(tools['@modelcontextprotocol/sdk']);
+    expect(pkg.scripts.serve).toBe('tsx server.tsx');
+    for (const file of [
+      'server.tsx',
+      'server.test.tsx',
+      'sessions.tsx',
+      'sessions.test.tsx',
+      'folder-agent.tsx',
+      'folder-agent.test.tsx',
+      'skills/plant-care/SKILL.md',
+      'skills/plant-care/references/schedule.md',
+      'mcp-agent.tsx',
+      'mcp-agent.test.tsx',
+    ]) {
+      expect(readFileSync(join(project, file), 'utf8').length, file).toBeGreaterThan(0);
+    }
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toContain('- `server.tsx`: ');
+  });
+
+  test('store adds better-sqlite3 (and allows its install script) only for a Node without node:sqlite', () => {
+    const on20 = createProject({ dir: join(dir, 'node20'), addons: ['store'], nodeHasSqlite: false });
+    expect(on20.dependencies['better-sqlite3']).toBe(bundledVersions().tools['better-sqlite3']);
+    expect(manifest(on20.dir).allowScripts).toEqual({ 'better-sqlite3': true, esbuild: true });
+    const on24 = createProject({ dir: join(dir, 'node24'), addons: ['store'], nodeHasSqlite: true });
+    expect(on24.dependencies).not.toHaveProperty('better-sqlite3');
+    expect(manifest(on24.dir).allowScripts).toEqual({ esbuild: true });
+    // node:sqlite loads without a flag from Node 22.13 and 23.4 on.
+    const [major, minor] = process.versions.node.split('.').map(Number);
+    expect(nodeHasSqlite()).toBe(major >= 24 || (major === 23 && minor >= 4) || (major === 22 && minor >= 13));
+  });
+
+  test('an unknown name is a usage error that lists the choices; nothing is written', async () => {
+    const session = io(dir);
+    expect(await main(['app', '--with', 'server,database'], session)).toBe(2);
+    expect(session.err()).toMatch(/--with: unknown database \(choose from server, store, agent-skills, mcp\)/);
+    expect(() => readFileSync(join(dir, 'app', 'package.json'))).toThrow();
+    expect(parseAddons(['mcp,server', ' store '])).toEqual(['server', 'store', 'mcp']);
+  });
+
+  test('with --from, each added package comes from its tarball, and a missing one is named', async () => {
+    const packs = join(dir, 'packs');
+    mkdirSync(packs);
+    for (const f of ['core', 'testing', 'cli', 'server', 'models', 'store']) {
+      writeFileSync(join(packs, `skilltree-${f}-0.1.0.tgz`), '');
+    }
+    expect(await main(['app', '--from', 'packs', '--with', 'server'], io(dir))).toBe(0);
+    const pkg = manifest(join(dir, 'app'));
+    expect(pkg.dependencies['@skilltree/server']).toBe(`file:${join(packs, 'skilltree-server-0.1.0.tgz')}`);
+    expect(pkg.overrides['@skilltree/server']).toBe(pkg.dependencies['@skilltree/server']);
+
+    const session = io(dir);
+    expect(await main(['other', '--from', 'packs', '--with', 'mcp'], session)).toBe(1);
+    expect(session.err()).toMatch(/has no tarball of @skilltree\/mcp\. Run `pnpm pack:all`/);
+  });
+
+  test('prints every file it wrote, with what it is, and every dependency with its version', async () => {
+    const session = io(dir);
+    expect(await main(['app', '--with', 'store'], session)).toBe(0);
+    const printed = session.out();
+    const { skilltree, tools } = bundledVersions();
+    expect(printed).toMatch(/^Created app in .*app:\n/);
+    expect(printed).toMatch(/\n {2}sessions\.test\.tsx +a conversation that outlives the process\n/);
+    expect(printed).toMatch(/\n {2}vitest\.config\.ts +the tests' own config/);
+    expect(printed).toContain('\ndependencies:\n');
+    expect(printed).toMatch(
+      new RegExp(`\\n {2}@skilltree/store +\\^${skilltree['@skilltree/store'].replace(/\./g, '\\.')}\\n`),
+    );
+    expect(printed).toMatch(new RegExp(`\\n {2}vitest +${tools.vitest.replace(/\./g, '\\.')}\\n`));
+    for (const file of Object.keys(describeFiles({ addons: ['store'] }))) expect(printed).toContain(`  ${file} `);
+  });
+});
+
+test("a vite.config.ts in a folder above does not capture the project's tests: it has its own vitest config", () => {
+  const parent = join(dir, 'web-app');
+  mkdirSync(parent);
+  writeFileSync(join(parent, 'vite.config.ts'), "export default { test: { include: ['web/**/*.test.ts'] } };\n");
+  const project = createProject({ dir: join(parent, 'agent'), addons: ['store'] });
+  const vitest = join(import.meta.dirname, '..', 'node_modules', 'vitest', 'vitest.mjs');
+  const list = () =>
+    spawnSync(process.execPath, [vitest, 'list', '--filesOnly'], {
+      cwd: project.dir,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1' },
+    });
+
+  const listed = list();
+  expect(listed.stdout.split('\n').filter(Boolean).sort()).toEqual(['agent.test.tsx', 'sessions.test.tsx']);
+
+  // Without the project's own config, the parent's is used and the tests are not found: the rule above.
+  rmSync(join(project.dir, 'vitest.config.ts'));
+  expect(list().stdout.trim()).toBe('');
+}, 60_000); // two vitest processes

@@ -99,7 +99,8 @@ const BUILT_IN: readonly StoreBackend[] = [
     shared: (options) => options.path !== ':memory:',
     check: (options) => checkSqliteFile(str(options, 'path')),
     async open(options, common) {
-      const { sqliteStore } = await loadBackend('sqlite', 'better-sqlite3', () => import('./sqlite.js'));
+      // node:sqlite, or better-sqlite3 where Node has none: sqliteStore says what to install.
+      const { sqliteStore } = await import('./sqlite.js');
       return sqliteStore({ path: str(options, 'path'), ...common });
     },
   },

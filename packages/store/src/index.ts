@@ -1,9 +1,10 @@
 /**
  * `@skilltree/store`: where `createSessions` keeps sessions. Each backend has its own subpath, so
- * you install only its driver: `@skilltree/store/sqlite` (better-sqlite3), `/postgres` (pg),
- * `/redis` (ioredis). `/testing` is the conformance suite every store passes. This entry point
- * parses and opens a store from a spec string, as command lines and configuration files name them,
- * through the table of backends (`backends.ts`).
+ * you install only its driver: `@skilltree/store/sqlite` (nothing on Node 22.13+ and 24, which
+ * have `node:sqlite`; better-sqlite3 on Node 20), `/postgres` (pg), `/redis` (ioredis). `/testing`
+ * is the conformance suite every store passes. This entry point parses and opens a store from a
+ * spec string, as command lines and configuration files name them, through the table of backends
+ * (`backends.ts`).
  *
  * @packageDocumentation
  */

@@ -15,16 +15,44 @@ import {
 import pg from 'pg';
 import { addable, checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
 
+/** A row as a query returns it. */
+export type PostgresRow = Record<string, any>;
+
+/**
+ * The part of a `pg.Pool` the store uses: a `pg.Pool` fits, and the store's types need no
+ * `@types/pg`.
+ */
+export interface PostgresPool {
+  query<R extends PostgresRow = any>(config: { text: string; values?: unknown[] }): Promise<PostgresResult<R>>;
+  connect(): Promise<PostgresPoolClient>;
+  /** The store listens for `error` when no one else does. */
+  listenerCount(event: 'error'): number;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** A connection checked out of a {@link PostgresPool}, as the store uses it. */
+export interface PostgresPoolClient {
+  query<R extends PostgresRow = any>(text: string, values?: unknown[]): Promise<PostgresResult<R>>;
+  release(): void;
+}
+
+/** What a query resolves to: its rows, and how many it changed. */
+export interface PostgresResult<R extends PostgresRow> {
+  rows: R[];
+  rowCount: number | null;
+}
+
 /** Options of {@link postgresStore}: a connection string, or a pool you manage. */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`. The store opens a pool and `close()` ends it. */
   connectionString?: string;
   /**
-   * A `pg.Pool` you created instead. `close()` leaves it open, and its options are yours (see
-   * `timeout`). If it has no `error` listener, the store adds its own (see `onError`): without
-   * one, an idle connection that breaks (a restarted server) would crash the process.
+   * A `pg.Pool` you created instead (any pool of the {@link PostgresPool} shape). `close()` leaves
+   * it open, and its options are yours (see `timeout`). If it has no `error` listener, the store
+   * adds its own (see `onError`): without one, an idle connection that breaks (a restarted server)
+   * would crash the process.
    */
-  pool?: pg.Pool;
+  pool?: PostgresPool;
   /** Connections of the pool the store opens. Default 10. */
   max?: number;
   /** Prefix of the table names. Default `skilltree_`. */
@@ -124,16 +152,17 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
   if (!options.pool && typeof options.connectionString !== 'string') {
     throw new Error('postgresStore needs { connectionString } or { pool } (a pg.Pool).');
   }
-  const own = options.pool === undefined;
   const timeout = options.timeout ?? 10_000;
-  const pool =
-    options.pool ??
-    new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: timeout,
-      query_timeout: timeout,
-    });
+  const owned = options.pool
+    ? null
+    : new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.max ?? 10,
+        connectionTimeoutMillis: timeout,
+        query_timeout: timeout,
+      });
+  const own = owned !== null;
+  const pool: PostgresPool = options.pool ?? owned!;
   const name = own ? `postgres:${redact(options.connectionString!)}` : 'postgres:pool';
   const outage = outageReporter(name, options.onError);
   // An idle client's error (a restarted server): reported once; the next query connects again.
@@ -162,7 +191,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       client.release();
     }
   });
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+  const query = async <R extends PostgresRow>(text: string, values: unknown[]) => {
     await migrate();
     const result = await pool.query<R>({ text, values });
     outage.recovered();
@@ -325,7 +354,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       return { tokens: Number(rows[0].tokens), dollars: rows[0].dollars };
     },
     async close() {
-      if (own && !closed) await pool.end();
+      if (owned && !closed) await owned.end();
       closed = true;
     },
   };

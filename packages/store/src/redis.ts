@@ -13,7 +13,7 @@ import {
   type SessionStore,
   type StoredState,
 } from '@skilltree/core';
-import { type Cluster, Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import {
   addable,
   checkPrefix,
@@ -26,16 +26,32 @@ import {
   whole,
 } from './common.js';
 
+/**
+ * The commands the store sends, as an ioredis `Redis` or `Cluster` client has them: either fits,
+ * and the store's types need nothing of ioredis.
+ */
+export interface RedisClient {
+  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
+  lrange(key: string, start: number, stop: number): Promise<string[]>;
+  /** The store listens for `error` and `ready` when no one else listens for `error`. */
+  listenerCount(event: 'error'): number;
+  on(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
+}
+
 /** Options of {@link redisStore}: a URL, or a client you manage. */
 export interface RedisStoreOptions {
   /** `redis://[:password@]host:port[/db]`. The store opens a client and `close()` quits it. */
   url?: string;
   /**
-   * An ioredis `Redis` (or `Cluster`) client you created instead. `close()` leaves it connected,
-   * and its options are yours (see `timeout`). If it has no `error` listener, the store adds its
-   * own (see `onError`), so a lost connection never prints "Unhandled error event" or crashes.
+   * An ioredis `Redis` (or `Cluster`) client you created instead (any client of the
+   * {@link RedisClient} shape). `close()` leaves it connected, and its options are yours (see
+   * `timeout`). If it has no `error` listener, the store adds its own (see `onError`), so a lost
+   * connection never prints "Unhandled error event" or crashes.
    */
-  client?: Redis | Cluster;
+  client?: RedisClient;
   /** Prefix of every key. Default `skilltree:`. */
   prefix?: string;
   /**
@@ -60,7 +76,7 @@ class Script {
   constructor(readonly lua: string) {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
-  async run(client: Redis | Cluster, keys: string[], args: (string | number)[]): Promise<unknown> {
+  async run(client: RedisClient, keys: string[], args: (string | number)[]): Promise<unknown> {
     try {
       return await client.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -186,20 +202,21 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   if (!options.client && typeof options.url !== 'string') {
     throw new Error('redisStore needs { url } or { client } (an ioredis client).');
   }
-  const own = options.client === undefined;
   const timeout = options.timeout ?? 2_000;
-  const client =
-    options.client ??
-    new Redis(options.url!, {
-      lazyConnect: true,
-      // Bounded waits: a command (queued while reconnecting, or sent to a server that hangs) fails
-      // after `timeout`, or at the first reconnection attempt that fails (Redis is down).
-      commandTimeout: timeout,
-      connectTimeout: timeout,
-      maxRetriesPerRequest: 0,
-      // Reconnect soon once Redis is back (ioredis backs off to 5 s by default).
-      retryStrategy: (times) => Math.min(100 * times, 1_000),
-    });
+  const owned = options.client
+    ? null
+    : new Redis(options.url!, {
+        lazyConnect: true,
+        // Bounded waits: a command (queued while reconnecting, or sent to a server that hangs) fails
+        // after `timeout`, or at the first reconnection attempt that fails (Redis is down).
+        commandTimeout: timeout,
+        connectTimeout: timeout,
+        maxRetriesPerRequest: 0,
+        // Reconnect soon once Redis is back (ioredis backs off to 5 s by default).
+        retryStrategy: (times) => Math.min(100 * times, 1_000),
+      });
+  const own = owned !== null;
+  const client: RedisClient = options.client ?? owned!;
   const name = own ? `redis:${options.url!.replace(/\/\/([^@/]*)@/, '//***@')}` : 'redis:client';
   if (own || client.listenerCount('error') === 0) {
     const outage = outageReporter(name, options.onError);
@@ -301,8 +318,8 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
       return { tokens: Number(t), dollars: Number(d) };
     },
     async close() {
-      if (own && !closed && client.status !== 'end' && client.status !== 'wait') await client.quit();
-      else if (own && client.status === 'wait') client.disconnect();
+      if (owned && !closed && owned.status !== 'end' && owned.status !== 'wait') await owned.quit();
+      else if (owned && owned.status === 'wait') owned.disconnect();
       closed = true;
     },
   };

@@ -1,11 +1,10 @@
 /**
- * `@skilltree/store/sqlite`: sessions in one SQLite file, with better-sqlite3. The embedded
- * default: no server, several processes on one machine may share the file.
+ * `@skilltree/store/sqlite`: sessions in one SQLite file. The embedded default: no server, several
+ * processes on one machine may share the file. Runs on Node's built-in `node:sqlite` (Node 22.13+,
+ * 24: nothing to install or compile) and on better-sqlite3 where Node has no SQLite (Node 20).
  *
  * @packageDocumentation
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import {
   type Commit,
   checkEpoch,
@@ -16,15 +15,32 @@ import {
   type Spend,
   type StoredState,
 } from '@skilltree/core';
-import Database from 'better-sqlite3';
 import { addable, checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import {
+  adoptSqlite,
+  openSqlite,
+  type SqliteConnection,
+  type SqliteDatabase,
+  type SqliteDriverName,
+} from './sqlite-driver.js';
+
+export type { SqliteConnection, SqliteDriverName } from './sqlite-driver.js';
 
 /** Options of {@link sqliteStore}: a file path, or a database you opened. */
 export interface SqliteStoreOptions {
   /** The database file, created (with its folder) when missing. `':memory:'` keeps it in this process. */
   path?: string;
-  /** A better-sqlite3 database you opened instead of `path`. `close()` leaves it open. */
-  database?: Database.Database;
+  /**
+   * A database you opened instead of `path`: a better-sqlite3 `Database` or a `node:sqlite`
+   * `DatabaseSync`. `close()` leaves it open.
+   */
+  database?: SqliteConnection;
+  /**
+   * Which SQLite opens `path`: `node:sqlite` (built into Node 22.13+ and 24), `better-sqlite3`
+   * (install it; Node 20 has no built-in SQLite), or `auto` (the default: the built-in one when
+   * this Node has it).
+   */
+  driver?: SqliteDriverName;
   /** Prefix of the table names. Default `skilltree_`. */
   prefix?: string;
   /** Milliseconds a statement waits for another process's write lock before failing. Default 5 000. */
@@ -82,7 +98,7 @@ const MIGRATIONS = [
     ) WITHOUT ROWID;`,
 ];
 
-function migrate(db: Database.Database, p: string, name: string): void {
+function migrate(db: SqliteDatabase, p: string, name: string): void {
   db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS ${p}meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     const row = db.prepare(`SELECT value FROM ${p}meta WHERE key = 'schema_version'`).get() as
@@ -123,12 +139,14 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
   const p = checkPrefix(options.prefix ?? 'skilltree_');
   const own = options.database === undefined;
   if (own && typeof options.path !== 'string') {
-    throw new Error('sqliteStore needs { path } (a file, or ":memory:") or { database } (a better-sqlite3 database).');
+    throw new Error(
+      'sqliteStore needs { path } (a file, or ":memory:") or { database } (a better-sqlite3 or node:sqlite database).',
+    );
   }
-  const path = options.path ?? options.database?.name ?? ':memory:';
-  const name = `sqlite:${path}`;
-  if (own && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(resolve(path)), { recursive: true });
-  const db = options.database ?? new Database(path, { timeout: options.busyTimeout ?? 5_000 });
+  const db = options.database
+    ? adoptSqlite(options.database)
+    : openSqlite(options.path!, { busyTimeout: options.busyTimeout ?? 5_000, driver: options.driver });
+  const name = `sqlite:${db.name}`;
   if (!own && options.busyTimeout !== undefined) db.pragma(`busy_timeout = ${whole(options.busyTimeout)}`);
   db.pragma('journal_mode = WAL');
   // WAL with synchronous=NORMAL survives a crashed process; a power cut may lose the last commits.

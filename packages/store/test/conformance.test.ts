@@ -10,13 +10,15 @@ import { postgresStore } from '@skilltree/store/postgres';
 import { redisStore } from '@skilltree/store/redis';
 import { sqliteStore } from '@skilltree/store/sqlite';
 import { sessionStoreConformance } from '@skilltree/store/testing';
+import { defaultSqliteDriver } from '../src/sqlite-driver.js';
 import { runPrefix, server } from './servers.js';
 
 const memory = memoryStore();
 sessionStoreConformance('memoryStore', { open: () => memory });
 
+// The driver this Node picks (node:sqlite on 22.13+ and 24, better-sqlite3 on 20).
 const file = join(mkdtempSync(join(tmpdir(), 'skilltree-store-')), 'sessions.db');
-sessionStoreConformance('sqliteStore', { open: () => sqliteStore({ path: file }) });
+sessionStoreConformance(`sqliteStore (${defaultSqliteDriver()})`, { open: () => sqliteStore({ path: file }) });
 
 const pgPrefix = runPrefix('');
 sessionStoreConformance('postgresStore', {

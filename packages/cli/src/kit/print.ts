@@ -53,6 +53,11 @@ export function createStyle(output: Output, env: Record<string, string | undefin
   };
 }
 
+/** `1 message`, `2 messages`: a count with its noun, singular for one. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** Collapses whitespace to single spaces and cuts to `max` characters with an ellipsis. */
 export function compact(text: string, max = 100): string {
   const one = text.replace(/\s+/g, ' ').trim();

@@ -6,6 +6,7 @@
 import type { Session, SessionOptions, SessionStore } from '@skilltree/core';
 import { CliError, errorMessage } from './errors.js';
 import type { AgentModule } from './load-module.js';
+import { count } from './print.js';
 
 /** Where `--session` keeps sessions when `--store` is not given (relative to the working directory). */
 export const DEFAULT_STORE = 'sqlite:.skilltree/sessions.db';
@@ -32,6 +33,12 @@ function mount(setup: SessionSetup): Session {
   } catch (error) {
     throw new CliError(`The agent failed to mount: ${errorMessage(error)}`);
   }
+}
+
+/** What `chat` and `run` say on stderr when `--session` resumed a stored session. */
+export function resumedLine(session: Session, name: string): string {
+  const loaded = session.loadedSkills.join(', ') || 'none';
+  return `Resumed ${count(session.transcript.length, 'message')} from ${name} (loaded: ${loaded}).`;
 }
 
 /**

@@ -11,8 +11,8 @@ import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
 import { keyVariables } from '../../kit/pick-model.js';
 import { type Prepared, sessionOptions, withPrepared } from '../../kit/prepare.js';
-import { createStyle, type Style } from '../../kit/print.js';
-import { openSession, saveSession } from '../../kit/stored-session.js';
+import { count, createStyle, type Style } from '../../kit/print.js';
+import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
 import { runSlash } from './slash.js';
 
@@ -83,18 +83,19 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
   const state: ChatState = { session, failed: 0, current: null, cost };
   const interactive = io.stdin.isTTY === true;
   const name = args.module ?? basename(agent.path);
-  if (resumed) {
-    io.stderr.write(
-      `${errStyle.dim(`Resumed ${session.transcript.length} messages from ${args.session} (loaded: ${session.loadedSkills.join(', ') || 'none'}).`)}\n`,
-    );
-  }
+  if (resumed) io.stderr.write(`${errStyle.dim(resumedLine(session, args.session ?? ''))}\n`);
 
   try {
     // The demo: play the module's scripted conversation, then exit.
     if (model.kind === 'demo' && agent.demo) {
-      io.stdout.write(
-        `${style.dim(`skilltree chat ${name} · demo: ${agent.demo.messages.length} scripted messages`)}\n`,
-      );
+      const scripted = count(agent.demo.messages.length, 'scripted message');
+      io.stdout.write(`${style.dim(`skilltree chat ${name} · demo: ${scripted}`)}\n`);
+      // The demo's model answers only its own script: lines piped in would be dropped unsaid.
+      if (!interactive) {
+        io.stderr.write(
+          `${errStyle.dim(`The demo plays its ${scripted}; lines on stdin are not sent. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model, to send them.`)}\n`,
+        );
+      }
       for (const message of agent.demo.messages) {
         io.stdout.write(userLine(message, style));
         const ok = await turn(state, message, args, io, style);

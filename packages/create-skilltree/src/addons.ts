@@ -1,0 +1,318 @@
+/**
+ * What `--with` adds to a new project: for each package, its dependencies (the package, its peers,
+ * and what its example imports) and a working example with a test, so nobody edits package.json
+ * by hand to add one.
+ */
+import type { Versions } from './versions.js';
+
+/** What `--with` accepts. */
+export const ADDONS = ['server', 'store', 'agent-skills', 'mcp'] as const;
+
+/** One of {@link ADDONS}. */
+export type Addon = (typeof ADDONS)[number];
+
+/** What the project needs for an addon, given where it runs. */
+export interface AddonContext {
+  versions: Versions['tools'];
+  /** Whether the Node that runs the project has `node:sqlite` (22.13+, 24): then SQLite needs no package. */
+  nodeHasSqlite: boolean;
+}
+
+/** One addon: the packages it adds, the files it writes, and what the project's README says of it. */
+export interface AddonSpec {
+  /** `@skilltree/*` packages (from the registry, or from `--from` tarballs). */
+  skilltree: string[];
+  /** Third-party dependencies, exact versions: peers of the packages, and what the example imports. */
+  dependencies(context: AddonContext): Record<string, string>;
+  /** Scripts added to package.json. */
+  scripts?: Record<string, string>;
+  /** Path → content. */
+  files: Record<string, string>;
+  /** One line per file for the README and the printed summary. */
+  describe: Record<string, string>;
+}
+
+/** Parses `--with a,b` (and repeated `--with`): known names, each once, in {@link ADDONS} order. */
+export function parseAddons(values: readonly string[]): Addon[] {
+  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim());
+  const unknown = names.filter((name) => name !== '' && !(ADDONS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`--with: unknown ${unknown.join(', ')} (choose from ${ADDONS.join(', ')}).`);
+  }
+  return ADDONS.filter((addon) => names.includes(addon));
+}
+
+/** Whether this Node has the built-in SQLite that `@skilltree/store/sqlite` uses instead of better-sqlite3. */
+export function nodeHasSqlite(): boolean {
+  // The store decides the same way at run time (packages/store/src/sqlite-driver.ts).
+  try {
+    return process.getBuiltinModule?.('node:sqlite') !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+const STORE = `import { createSessions, type Model, type Sessions } from '@skilltree/core';
+import { sqliteStore } from '@skilltree/store/sqlite';
+import { demo, TodoAgent } from './agent.js';
+
+/**
+ * Sessions kept in a SQLite file: each conversation, with its loaded skills and its stores,
+ * outlives the process, and several processes on this machine may share the file. Node 22.13+ and
+ * 24 have SQLite built in; on Node 20 the store uses better-sqlite3.
+ */
+export function openSessions(path = '.skilltree/sessions.db', model: Model = demo.model()): Sessions {
+  return createSessions(<TodoAgent />, { store: sqliteStore({ path }), model });
+}
+`;
+
+const STORE_TEST = `import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scriptedModel } from '@skilltree/core';
+import { expect, test } from 'vitest';
+import { demo } from './agent.js';
+import { openSessions } from './sessions.js';
+
+test('a conversation outlives the process: reopened from its file, it has its todos and messages', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'sessions-')), 'sessions.db');
+  const first = openSessions(path);
+  expect((await first.send('alice', demo.messages[0])).text).toBe('Added "water the plants" to your todo list.');
+  await first.close(); // the process stops
+
+  const again = openSessions(path, scriptedModel([{ text: 'One item: water the plants.' }]));
+  expect(await again.get('alice')).toMatchObject({ stores: { todos: { items: ['water the plants'] } } });
+  expect((await again.send('alice', 'What is on my list?')).text).toBe('One item: water the plants.');
+  const said = (await again.messages('alice')).filter((m) => m.role === 'user').map((m) => m.content);
+  expect(said).toEqual([demo.messages[0], 'What is on my list?']);
+  expect(await again.get('bob')).toBeNull(); // another user has no conversation yet
+  await again.close();
+});
+`;
+
+const SERVER = `import { createServer, type Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { createSessions, type Sessions } from '@skilltree/core';
+import { createHandler, toNodeListener } from '@skilltree/server';
+import { demo, TodoAgent } from './agent.js';
+
+/**
+ * The agent behind the API that the AI SDK's \`useChat\` talks to: \`POST /api/chat\` answers with the
+ * UI message stream, \`GET /api/chat/:id\` returns the conversation. Without \`authorize\`, only this
+ * machine may connect; pass \`createHandler({ sessions, authorize })\` to serve users.
+ */
+export function chatServer(sessions: Sessions = createSessions(<TodoAgent />, { model: demo.model() })): Server {
+  return createServer(toNodeListener(createHandler({ sessions })));
+}
+
+// \`npm run serve\`: useChat's endpoint on http://127.0.0.1:3000/api/chat
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  chatServer().listen(3000, '127.0.0.1', () => console.log('useChat endpoint: http://127.0.0.1:3000/api/chat'));
+}
+`;
+
+const SERVER_TEST = `import type { AddressInfo } from 'node:net';
+import { Chat } from '@ai-sdk/react';
+import type { SkilltreeUIMessage } from '@skilltree/server';
+import { DefaultChatTransport } from 'ai';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { demo } from './agent.js';
+import { chatServer } from './server.js';
+
+const server = chatServer();
+let base = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+// \`Chat\` is the state behind \`useChat\` in a React page; here it runs in Node, against the server.
+test("useChat's chat, through DefaultChatTransport, gets the agent's streamed reply; the server keeps it", async () => {
+  const chat = new Chat<SkilltreeUIMessage>({
+    id: 'chat-1',
+    transport: new DefaultChatTransport<SkilltreeUIMessage>({ api: \`\${base}/api/chat\` }),
+  });
+
+  await chat.sendMessage({ text: demo.messages[0] });
+
+  expect(chat.error).toBeUndefined();
+  const reply = chat.messages.at(-1);
+  const text = reply?.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  expect(text).toBe('Added "water the plants" to your todo list.');
+  expect(reply?.parts.some((part) => part.type === 'dynamic-tool' && part.toolName === 'add_todo')).toBe(true);
+
+  const history = await fetch(\`\${base}/api/chat/chat-1\`);
+  expect(((await history.json()) as SkilltreeUIMessage[]).map((m) => m.role)).toEqual(['user', 'assistant']);
+});
+`;
+
+const SKILL_MD = `---
+name: plant-care
+description: How often to water common house plants. Use when the user asks when to water a plant.
+---
+# Watering house plants
+
+Look the plant up in references/schedule.md and answer with its interval. If the plant is not
+listed, say so; do not guess.
+`;
+
+const SKILL_SCHEDULE = `# Watering schedule
+
+| plant  | water every |
+| ------ | ----------- |
+| basil  | 2 days      |
+| fern   | 4 days      |
+| cactus | 3 weeks     |
+`;
+
+const FOLDERS = `import { loadSkillFolders } from '@skilltree/agent-skills';
+import { Agent, Instructions } from '@skilltree/core';
+
+/**
+ * An agent whose skills are Agent Skills folders: each sub-folder of ./skills with a SKILL.md. The
+ * catalog lists their names and descriptions; a read skill's instructions are its SKILL.md body, and
+ * \`<name>_read_file\` reads its other files.
+ */
+export function FolderAgent() {
+  return (
+    <Agent>
+      <Instructions>You are a helpful assistant.</Instructions>
+      {loadSkillFolders(new URL('./skills', import.meta.url))}
+    </Agent>
+  );
+}
+`;
+
+const FOLDERS_TEST = `import { cleanup, renderAgent } from '@skilltree/testing';
+import '@skilltree/testing/vitest';
+import { afterEach, expect, test } from 'vitest';
+import { FolderAgent } from './folder-agent.js';
+
+afterEach(cleanup);
+
+test('a SKILL.md folder is a skill: in the catalog, then its instructions and files once read', async () => {
+  const agent = renderAgent(<FolderAgent />);
+  expect(agent.request().system).toContain('plant-care');
+  expect(agent).not.toHaveTool('plant-care_read_file');
+
+  await agent.readSkill('plant-care');
+
+  expect(agent).toHaveContext('Look the plant up in references/schedule.md');
+  const schedule = await agent.callTool('plant-care_read_file', { path: 'references/schedule.md' });
+  expect(schedule.content).toContain('| cactus | 3 weeks     |');
+  const outside = await agent.callTool('plant-care_read_file', { path: '../package.json' });
+  expect(outside.isError).toBe(true); // files outside the folder are refused
+});
+`;
+
+const MCP = `import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Agent, Instructions, Skill } from '@skilltree/core';
+import { McpTools } from '@skilltree/mcp';
+import { z } from 'zod';
+
+/** An MCP server written with the official SDK. Here it runs in this process; a real one is a command or a URL. */
+export function weatherServer(): McpServer {
+  const server = new McpServer({ name: 'weather', version: '1.0.0' });
+  server.registerTool(
+    'forecast',
+    { description: "Tomorrow's weather in a city", inputSchema: { city: z.string().min(1) } },
+    async ({ city }) => ({ content: [{ type: 'text', text: \`Sunny in \${city}\` }] }),
+  );
+  return server;
+}
+
+/** A fresh in-process connection for each time the skill loads. */
+function connect() {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  void weatherServer().connect(server);
+  return client;
+}
+
+/**
+ * An agent with a skill whose tools come from the MCP server: connected when the skill loads,
+ * closed when it unloads. For a server you run: \`<McpTools command="npx" args={[...]} />\` or
+ * \`<McpTools url="http://127.0.0.1:3001/mcp" />\`.
+ */
+export function WeatherAgent() {
+  return (
+    <Agent>
+      <Instructions>You are a helpful assistant.</Instructions>
+      <Skill name="weather" description="Weather forecasts by city">
+        <McpTools name="weather" transport={connect} prefix="weather_" />
+      </Skill>
+    </Agent>
+  );
+}
+`;
+
+const MCP_TEST = `import { cleanup, renderAgent } from '@skilltree/testing';
+import '@skilltree/testing/vitest';
+import { afterEach, expect, test } from 'vitest';
+import { WeatherAgent } from './mcp-agent.js';
+
+afterEach(cleanup);
+
+test("the MCP server's tools are the skill's tools while it is loaded", async () => {
+  const agent = renderAgent(<WeatherAgent />);
+  expect(agent).not.toHaveTool('weather_forecast');
+
+  await agent.readSkill('weather'); // waits until the server has listed its tools
+
+  expect(agent).toHaveTool('weather_forecast');
+  expect((await agent.callTool('weather_forecast', { city: 'Oslo' })).content).toMatch(/^Sunny in Oslo/);
+  expect((await agent.callTool('weather_forecast', { city: '' })).isError).toBe(true);
+});
+`;
+
+/** Every addon, by name. */
+export const ADDON_SPECS: Record<Addon, AddonSpec> = {
+  server: {
+    skilltree: ['@skilltree/server'],
+    dependencies: ({ versions }) => ({ ai: versions.ai, '@ai-sdk/react': versions['@ai-sdk/react'] }),
+    scripts: { serve: 'tsx server.tsx' },
+    files: { 'server.tsx': SERVER, 'server.test.tsx': SERVER_TEST },
+    describe: {
+      'server.tsx': "the agent behind useChat's API (`npm run serve`: http://127.0.0.1:3000/api/chat)",
+      'server.test.tsx': "useChat's chat (@ai-sdk/react) talking to it on 127.0.0.1",
+    },
+  },
+  store: {
+    skilltree: ['@skilltree/store'],
+    dependencies: ({ versions, nodeHasSqlite }): Record<string, string> =>
+      nodeHasSqlite ? {} : { 'better-sqlite3': versions['better-sqlite3'] },
+    files: { 'sessions.tsx': STORE, 'sessions.test.tsx': STORE_TEST },
+    describe: {
+      'sessions.tsx': 'sessions kept in a SQLite file (.skilltree/sessions.db)',
+      'sessions.test.tsx': 'a conversation that outlives the process',
+    },
+  },
+  'agent-skills': {
+    skilltree: ['@skilltree/agent-skills'],
+    dependencies: () => ({}),
+    files: {
+      'folder-agent.tsx': FOLDERS,
+      'folder-agent.test.tsx': FOLDERS_TEST,
+      'skills/plant-care/SKILL.md': SKILL_MD,
+      'skills/plant-care/references/schedule.md': SKILL_SCHEDULE,
+    },
+    describe: {
+      'folder-agent.tsx': 'an agent whose skills are the SKILL.md folders in skills/',
+      'folder-agent.test.tsx': 'reading the plant-care skill and its files',
+      'skills/plant-care/SKILL.md': 'an Agent Skills folder (with references/schedule.md)',
+    },
+  },
+  mcp: {
+    skilltree: ['@skilltree/mcp'],
+    dependencies: ({ versions }) => ({ '@modelcontextprotocol/sdk': versions['@modelcontextprotocol/sdk'] }),
+    files: { 'mcp-agent.tsx': MCP, 'mcp-agent.test.tsx': MCP_TEST },
+    describe: {
+      'mcp-agent.tsx': "a skill whose tools come from an MCP server (the SDK's, in process)",
+      'mcp-agent.test.tsx': "the server's tools while the skill is loaded",
+    },
+  },
+};
