@@ -15,9 +15,9 @@ import {
   type SessionOptions,
   type ToolSpec,
 } from '@skilltree/core';
+import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
 import { anthropicDeltaBody } from '@skilltree/models/anthropic';
 import { createElement, type ReactElement } from 'react';
-import SupportDesk, { demo } from '../../examples/support-desk/agent.js';
 
 /** A module the CLI can run: the agent as its default export, and a scripted demo conversation. */
 export interface AgentModule {

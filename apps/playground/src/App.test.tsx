@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeState } from '../test/state.js';
+import { makeState, makeView } from '../test/state.js';
 import { App, Playground } from './App.js';
 import type { DevServer } from './useDevServer.js';
 
@@ -71,7 +71,9 @@ describe('Playground', () => {
       <Playground
         server={server({
           state: makeState({
-            warnings: [{ message: 'folder skill "pdf" has no description', source: 'agent-skills' }],
+            view: makeView({
+              warnings: [{ message: 'folder skill "pdf" has no description', source: 'agent-skills' }],
+            }),
           }),
         })}
       />,

@@ -78,7 +78,7 @@ export function Playground({ server }: { server: DevServer }) {
             </button>
           </div>
         ) : null}
-        {state ? <Warnings warnings={state.warnings} /> : null}
+        {state ? <Warnings warnings={state.view?.warnings ?? []} /> : null}
         {lastReload && lastReload.generation > dismissedReload ? (
           <div className="banner banner-ok" role="status">
             ↻ Reloaded{lastReload.files.length > 0 ? ` ${lastReload.files.join(', ')}` : ''} — conversation kept (
@@ -111,15 +111,16 @@ export function Playground({ server }: { server: DevServer }) {
               requestError={state.requestError}
               transcript={state.transcript}
               windowStart={state.windowStart}
-              config={state.config}
+              config={state.view?.config ?? null}
+              placed={state.placed}
             />
             <Timeline entries={state.timeline} reloads={state.reloads} />
             <Cost cost={state.cost} model={state.model} />
           </div>
           <div className="col col-side">
-            <Skills skills={state.skills} loaded={state.loaded} config={state.config} />
-            <Stores stores={state.stores} />
-            <Tree tree={state.tree} />
+            <Skills view={state.view} />
+            <Stores stores={state.view?.stores ?? {}} />
+            <Tree view={state.view} />
           </div>
         </main>
       ) : (

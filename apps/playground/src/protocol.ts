@@ -1,21 +1,25 @@
-/** The wire protocol of `skilltree dev`; the server (packages/cli/src/commands/dev) owns the definitions. */
+/**
+ * The wire protocol of `skilltree dev`: the CLI owns it and exports it as
+ * `@skilltree/cli/dev-protocol`; the session travels as core's `SessionView`, as is.
+ */
 export type {
   ChatNote,
   CostStep,
   CostView,
   DevState,
-  LineView,
   LiveEvent,
   Message,
   ModelRequest,
   Price,
   ReloadInfo,
   SessionConfig,
-  SkillView,
+  SessionView,
   TimelineEntry,
   ToolSpec,
-  ToolView,
-  TreeView,
   Usage,
+  ViewLine,
+  ViewSection,
+  ViewSkill,
+  ViewTool,
   Warning,
-} from '../../../packages/cli/src/commands/dev/protocol.js';
+} from '@skilltree/cli/dev-protocol';

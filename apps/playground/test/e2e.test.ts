@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * End to end: `skilltree dev` on the fixture agent (scripted model) in its own process, the built
+ * End to end: `skilltree dev` (the CLI's binary) on the fixture agent (scripted model), the built
  * playground in Debian's chromium at 1,400 px wide. Sends a message, checks the Skills and Request
  * panels and that no panel is clipped, edits a skill file and checks that the conversation survived
  * the reload. With UPDATE_SCREENSHOT=1 it saves the screenshot as docs/playground.png.
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCopy, type ServerProcess, startServerProcess } from '../../../packages/cli/test/dev-helpers.js';
+import { type DevProcess, fixtureCopy, startDev } from './dev-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appDir = join(here, '..');
@@ -20,7 +20,7 @@ const docsDir = join(appDir, '..', '..', 'docs');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let fixture: ReturnType<typeof fixtureCopy>;
-let server: ServerProcess;
+let server: DevProcess;
 let browser: BrowserContext;
 let page: Page;
 let profile: string;
@@ -50,7 +50,7 @@ beforeAll(async () => {
   }
   await build({ root: appDir, configFile: join(appDir, 'vite.config.ts'), logLevel: 'warn' });
   fixture = fixtureCopy();
-  server = await startServerProcess(fixture.module);
+  server = await startDev(fixture.module);
   profile = mkdtempSync(join(tmpdir(), 'skilltree-chromium-'));
   // A fresh profile: playwright passes it to chromium as --user-data-dir.
   browser = await chromium.launchPersistentContext(profile, {

@@ -1,5 +1,5 @@
 /** A DevState like the one `skilltree dev` sends after "Remember to buy milk" on the fixture agent. */
-import type { DevState, Message } from '../src/protocol.js';
+import type { DevState, Message, SessionConfig, SessionView } from '../src/protocol.js';
 
 export const transcript: Message[] = [
   { role: 'user', content: 'Remember to buy milk' },
@@ -28,6 +28,95 @@ export const transcript: Message[] = [
 const context =
   '<current_context>\n<agent>\nThe user is testing the playground.\n</agent>\n<skill name="notes" active="true">\nKeep notes short.\nNotes: buy milk\n</skill>\n</current_context>';
 
+const config: SessionConfig = {
+  maxLoadedSkills: 2,
+  maxTranscriptMessages: 60,
+  contextLineLimit: 200,
+  contextPlacement: 'end',
+  readToolName: 'read_skill',
+  maxSteps: 20,
+  toolTimeout: 60_000,
+  maxToolResultChars: 100_000,
+  windowMode: 'sliding',
+};
+
+const object = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+});
+
+/** Core's view of the session after that turn, as `skilltree dev` sends it. */
+export function makeView(overrides: Partial<SessionView> = {}): SessionView {
+  return {
+    agent: { props: { maxLoadedSkills: 2 }, instructions: ['You keep notes for the user.'] },
+    system: 'You keep notes for the user.\n\n## Skills\n- notes — Write and list notes\n- weather — Report the weather',
+    context,
+    contextPlacement: 'end',
+    sections: [
+      {
+        skill: null,
+        active: false,
+        lines: [{ text: 'The user is testing the playground.', kind: 'text', owner: 'NotesAgent' }],
+      },
+      {
+        skill: 'notes',
+        active: true,
+        lines: [
+          { text: 'Keep notes short.', kind: 'instructions', owner: 'Notes' },
+          { text: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },
+        ],
+      },
+    ],
+    tools: [
+      {
+        name: 'read_skill',
+        description: 'Load a skill by name',
+        inputSchema: object({ name: { type: 'string' } }),
+        skill: null,
+        owner: 'skilltree',
+      },
+      { name: 'now', description: 'The current time', inputSchema: object({}), skill: null, owner: 'Clock' },
+      {
+        name: 'add_note',
+        description: 'Add a note',
+        inputSchema: object({ text: { type: 'string' } }),
+        skill: 'notes',
+        owner: 'Notes',
+      },
+    ],
+    skills: [
+      {
+        name: 'notes',
+        description: 'Write and list notes',
+        owner: 'NotesAgent',
+        state: 'active',
+        mounts: 1,
+        suspended: false,
+        tools: ['add_note'],
+      },
+      {
+        name: 'weather',
+        description: 'Report the weather',
+        owner: 'NotesAgent',
+        state: 'unloaded',
+        mounts: 0,
+        suspended: false,
+        tools: [],
+      },
+    ],
+    loadedSkills: ['notes'],
+    problems: [],
+    window: { start: 0, size: 6, transcriptLength: 6 },
+    config,
+    stores: { notes: { notes: ['buy milk'] } },
+    warnings: [],
+    busy: false,
+    blocked: null,
+    ...overrides,
+  };
+}
+
 export function makeState(overrides: Partial<DevState> = {}): DevState {
   return {
     module: '/tmp/project/agent.tsx',
@@ -37,17 +126,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     busy: false,
     error: null,
     loadError: null,
-    config: {
-      maxLoadedSkills: 2,
-      maxTranscriptMessages: 60,
-      contextLineLimit: 200,
-      contextPlacement: 'end',
-      readToolName: 'read_skill',
-      maxSteps: 20,
-      toolTimeout: 60_000,
-      maxToolResultChars: 100_000,
-      windowMode: 'sliding',
-    },
+    view: makeView(),
     transcript,
     windowStart: 0,
     request: {
@@ -69,51 +148,9 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
       ],
       contextPlacement: 'end',
     },
+    // The add_note result: the last user-role message of the window.
+    placed: 4,
     requestError: null,
-    skills: [
-      { name: 'notes', description: 'Write and list notes', state: 'active', mounts: 1, lru: 0, owner: 'NotesAgent' },
-      {
-        name: 'weather',
-        description: 'Report the weather',
-        state: 'unloaded',
-        mounts: 0,
-        lru: -1,
-        owner: 'NotesAgent',
-      },
-    ],
-    loaded: ['notes'],
-    stores: { notes: { notes: ['buy milk'] } },
-    warnings: [],
-    tree: {
-      agent: {
-        props: { maxLoadedSkills: 2 },
-        instructions: ['You keep notes for the user.'],
-        lines: [{ line: 'The user is testing the playground.', kind: 'text', owner: 'NotesAgent' }],
-        tools: [{ name: 'now', description: 'The current time', owner: 'Clock', skill: null }],
-      },
-      skills: [
-        {
-          name: 'notes',
-          description: 'Write and list notes',
-          owner: 'NotesAgent',
-          state: 'active',
-          lines: [
-            { line: 'Keep notes short.', kind: 'instructions', owner: 'Notes' },
-            { line: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },
-          ],
-          tools: [{ name: 'add_note', description: 'Add a note', owner: 'Notes', skill: 'notes' }],
-        },
-        {
-          name: 'weather',
-          description: 'Report the weather',
-          owner: 'NotesAgent',
-          state: 'unloaded',
-          lines: [],
-          tools: [],
-        },
-      ],
-      problems: [],
-    },
     timeline: [
       {
         turn: 1,

@@ -1,9 +1,11 @@
 /**
- * Tool names for a folder skill: `<skill>_<action>`, valid for every provider
- * (`^[a-zA-Z0-9_-]{1,64}$`) and distinct for distinct skill names.
+ * Tool names for a folder skill: `<skill>_<action>`, valid for every provider (core's tool-name
+ * rule, `^[a-zA-Z0-9_-]{1,64}$`) and distinct for distinct skill names.
  */
+import { isToolName, replaceToolNameChars, TOOL_NAME_MAX_LENGTH } from '@skilltree/core';
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Characters of the fingerprint a cleaned name ends with, and the `-` or `_` before it. */
+const MARK = 9;
 
 /** FNV-1a over the UTF-16 code units, as 8 hex digits: a short, stable fingerprint of a name. */
 export function fingerprint(text: string): string {
@@ -25,13 +27,12 @@ export function fingerprint(text: string): string {
  * usableSkillName('PDF Tools'); // 'PDF-Tools-' + 8 hex digits
  */
 export function usableSkillName(text: string): string {
-  if (TOOL_NAME.test(text)) return text;
-  const cleaned = text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^a-zA-Z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return `${cleaned.slice(0, 55) || 'skill'}-${fingerprint(text)}`;
+  if (isToolName(text)) return text;
+  const cleaned = replaceToolNameChars(text.normalize('NFKD').replace(/\p{M}/gu, ''), '-', true).replace(
+    /^-+|-+$/g,
+    '',
+  );
+  return `${cleaned.slice(0, TOOL_NAME_MAX_LENGTH - MARK) || 'skill'}-${fingerprint(text)}`;
 }
 
 /**
@@ -47,8 +48,8 @@ export function usableSkillName(text: string): string {
 export function folderToolName(skillName: string, action: string): string {
   const suffix = `_${action}`;
   const plain = `${skillName}${suffix}`;
-  if (TOOL_NAME.test(plain) && skillName !== '') return plain;
-  const cleaned = skillName.replace(/[^a-zA-Z0-9_-]/g, '_');
-  const room = 64 - suffix.length - 9;
+  if (isToolName(plain) && skillName !== '') return plain;
+  const cleaned = replaceToolNameChars(skillName, '_');
+  const room = TOOL_NAME_MAX_LENGTH - suffix.length - MARK;
   return `${cleaned.slice(0, Math.max(0, room))}_${fingerprint(skillName)}${suffix}`;
 }

@@ -2,6 +2,7 @@
  * The frontmatter rules of the Agent Skills specification, and what lenient mode does with a
  * field that breaks one. Each broken rule is one {@link SkillFolderIssue}.
  */
+import { TOOL_NAME } from '@skilltree/core';
 import type { SkillFolderIssue } from './frontmatter.js';
 import { usableSkillName } from './names.js';
 
@@ -128,7 +129,7 @@ export function checkFrontmatter(
   if (nameIssues.length === 0 && name !== written) {
     notes.push({
       field: 'name',
-      rule: `${quote(written)} is not a skill name skilltree accepts (^[a-zA-Z0-9_-]{1,64}$)`,
+      rule: `${quote(written)} is not a skill name skilltree accepts (${TOOL_NAME.source})`,
       lenient: `the skill is listed as ${quote(name)}`,
     });
   }

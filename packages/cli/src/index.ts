@@ -11,8 +11,6 @@ export { type CliArgs, type Command, type CommandName, FLAGS, type Flag, parseCl
 export type { Io, Output } from './kit/io.js';
 export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './kit/load-module.js';
 export {
-  DEFAULT_ANTHROPIC_MODEL,
-  DEFAULT_OPENAI_MODEL,
   type PickedModel,
   type PickModelContext,
   pickModel,

@@ -83,9 +83,7 @@ describe('parseCliArgs', () => {
     expect(usageError(['run', 'a.tsx', 'b.tsx']).message).toMatch(/Unexpected argument "b.tsx"/);
     expect(usageError(['run', 'a.tsx', '--model']).message).toMatch(/--model/);
     expect(usageError(['run', 'a.tsx', '--store', 'sqlite:s.db']).message).toMatch(/--store needs --session <name>/);
-    expect(usageError(['run', 'a.tsx', '--session', 'x', '--store', 'redis://h']).message).toMatch(
-      /--store takes sqlite:<file>/,
-    );
+    expect(usageError(['run', 'a.tsx', '--session', 'x', '--store', ' ']).message).toMatch(/--store needs a value/);
     expect(usageError(['run', 'a.tsx', '--session', '']).message).toMatch(/--session needs a name/);
     expect(usageError(['dev', 'a.tsx', '--session', 'x']).message).toMatch(/--session is not a flag of "dev"/);
   });

@@ -2,7 +2,7 @@
  * Rule: the per-turn cost line shows every input token, the shares read from and written to the
  * cache, the output tokens, and `estimateCost` with `--price` or the `PRICES` entry of the model.
  */
-import { PRICES } from '@skilltree/core';
+import { estimateCost, PRICES } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import {
   choosePrice,
@@ -11,7 +11,6 @@ import {
   jsonEstimate,
   parsePrice,
   priceForModel,
-  sumUsage,
   usageLine,
 } from '../src/kit/cost.js';
 import { createStyle } from '../src/kit/print.js';
@@ -67,6 +66,20 @@ describe('prices', () => {
     expect(priceForModel(undefined)).toBeUndefined();
   });
 
+  it("prices a model name by core's one rule: what the cost line prices, estimateCost prices the same", () => {
+    for (const name of ['anthropic:claude-sonnet-4-5-20250929', 'openai:gpt-4.1-2025-04-14', 'gpt-4.1-mini']) {
+      const choice = priceForModel(name);
+      expect(choice, name).toBeDefined();
+      expect(estimateCost({ inputTokens: 1_000, outputTokens: 100 }, name)).toEqual(
+        estimateCost({ inputTokens: 1_000, outputTokens: 100 }, choice!.price),
+      );
+    }
+    for (const name of ['openai:gpt-4o-mini', 'toString', '__proto__', 'constructor']) {
+      expect(priceForModel(name), name).toBeUndefined();
+      expect(() => estimateCost({ inputTokens: 1 }, name), name).toThrow('No list price');
+    }
+  });
+
   it('--price takes a table name or input,output[,cacheRead[,cacheWrite]] per million tokens', () => {
     expect(parsePrice('claude-haiku-4-5').price).toEqual(PRICES.models['claude-haiku-4-5']);
     expect(parsePrice('3, 15, 0.3, 3.75')).toEqual({
@@ -74,7 +87,19 @@ describe('prices', () => {
       label: '--price',
     });
     expect(parsePrice('0.5,1.5').price).toEqual({ input: 0.5, output: 1.5 });
-    for (const bad of ['cheap', '3', '3,x', '1,2,3,4,5', '-1,2', '3,,1']) {
+    expect(parsePrice('claude-sonnet-4-5-20250929').label).toBe(`claude-sonnet-4-5, list prices of ${PRICES.asOf}`);
+    for (const bad of [
+      'cheap',
+      '3',
+      '3,x',
+      '1,2,3,4,5',
+      '-1,2',
+      '3,,1',
+      'Infinity,1',
+      '1,1e999',
+      'NaN,1',
+      'toString',
+    ]) {
       expect(() => parsePrice(bad)).toThrow('--price needs a model from the price table');
     }
   });
@@ -86,15 +111,6 @@ describe('prices', () => {
 });
 
 describe('the cost printer and the --json estimate', () => {
-  it('sums usage field by field, leaving out what no step reported', () => {
-    expect(sumUsage(undefined, { inputTokens: 10, outputTokens: 2 })).toEqual({ inputTokens: 10, outputTokens: 2 });
-    expect(sumUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, cacheReadTokens: 4 })).toEqual({
-      inputTokens: 15,
-      outputTokens: 2,
-      cacheReadTokens: 4,
-    });
-  });
-
   const usage = { inputTokens: 2_000, cacheReadTokens: 1_024, outputTokens: 50 };
 
   it('--price wins over the model name; the model name is the fallback', () => {

@@ -48,15 +48,17 @@ describe('skilltree dev server', () => {
     const s = first.data as DevState;
     expect(s.model).toBe('scripted');
     expect(s.scripted).toBe(true);
-    expect(s.warnings).toEqual([]);
+    expect(s.view?.warnings).toEqual([]);
     expect(s.loadError).toBeNull();
-    expect(s.skills.map((k) => [k.name, k.state])).toEqual([
+    expect(s.view?.skills.map((k) => [k.name, k.state])).toEqual([
       ['notes', 'unloaded'],
       ['weather', 'unloaded'],
     ]);
     expect(s.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now']);
-    expect(s.tree?.agent.tools).toEqual([
-      { name: 'now', description: 'The current time', owner: 'Clock', skill: null },
+    // Core's view, as is: each tool with its skill and the component that rendered it.
+    expect(s.view?.tools.map(({ name, owner, skill }) => ({ name, owner, skill }))).toEqual([
+      { name: 'read_skill', owner: 'skilltree', skill: null },
+      { name: 'now', owner: 'Clock', skill: null },
     ]);
     expect(s.demoMessages).toEqual(['Remember to buy milk', 'What are my notes?']);
   });
@@ -73,14 +75,21 @@ describe('skilltree dev server', () => {
     );
     const s = (await events.waitFor((e) => e.event === 'state' && e.data.transcript.length === 6 && !e.data.busy))
       .data as DevState;
-    expect(s.loaded).toEqual(['notes']);
-    expect(s.skills.find((k) => k.name === 'notes')).toMatchObject({ state: 'active', mounts: 1, owner: 'NotesAgent' });
-    expect(s.stores).toEqual({ notes: { notes: ['buy milk'] } });
+    expect(s.view?.loadedSkills).toEqual(['notes']);
+    expect(s.view?.skills.find((k) => k.name === 'notes')).toMatchObject({
+      state: 'active',
+      mounts: 1,
+      owner: 'NotesAgent',
+    });
+    expect(s.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
     expect(s.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'add_note']);
     expect(s.request?.context).toContain('Notes: buy milk');
-    expect(s.tree?.skills[0].lines).toEqual([
-      { line: "Keep the user's notes short. Version 1.", kind: 'instructions', owner: 'Notes' },
-      { line: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },
+    // Where core's placeContext puts the context: the last user-role message (the add_note result).
+    expect(s.placed).toBe(4);
+    expect(s.request?.messages[4]).toMatchObject({ role: 'tool', name: 'add_note' });
+    expect(s.view?.sections.find((section) => section.skill === 'notes')?.lines).toEqual([
+      { text: "Keep the user's notes short. Version 1.", kind: 'instructions', owner: 'Notes' },
+      { text: 'Notes: buy milk', kind: 'text', owner: 'NoteList' },
     ]);
     expect(s.timeline.map((t) => `${t.turn}.${t.step}`)).toEqual(['1.1', '1.2', '1.3']);
     expect(s.timeline[1]).toMatchObject({ loaded: ['notes'], toolsAdded: ['add_note'], linesAdded: 2 });
@@ -115,8 +124,8 @@ describe('skilltree dev server', () => {
     const reloaded = (await events.waitFor((e) => e.event === 'state' && e.data.generation === 2, 15_000))
       .data as DevState;
     expect(reloaded.transcript).toEqual(before.transcript);
-    expect(reloaded.loaded).toEqual(['notes']);
-    expect(reloaded.stores).toEqual({ notes: { notes: ['buy milk'] } });
+    expect(reloaded.view?.loadedSkills).toEqual(['notes']);
+    expect(reloaded.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
     expect(reloaded.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'clear_notes', 'add_note']);
     expect(reloaded.request?.context).toContain("Keep the user's notes short. Version 2.");
     expect(reloaded.reloads).toHaveLength(1);
@@ -150,7 +159,7 @@ describe('skilltree dev server', () => {
       await events.waitFor((e) => e.event === 'state' && e.data.loadError === null && e.data.generation > 2, 15_000)
     ).data as DevState;
     expect(fixed.transcript).toHaveLength(8);
-    expect(fixed.loaded).toEqual(['notes']);
+    expect(fixed.view?.loadedSkills).toEqual(['notes']);
     expect(fixed.notes.at(-1)?.text).toContain('the error is fixed');
   }, 40_000);
 
@@ -162,7 +171,7 @@ describe('skilltree dev server', () => {
       await events.waitFor((e) => e.event === 'state' && /the clock broke/.test(e.data.loadError ?? ''), 15_000)
     ).data as DevState;
     expect(broken.transcript).toHaveLength(8);
-    expect(broken.loaded).toEqual(['notes']);
+    expect(broken.view?.loadedSkills).toEqual(['notes']);
     expect(broken.requestError).toBeNull();
     expect(broken.request?.tools.map((t) => t.name)).toEqual(['read_skill', 'now', 'clear_notes', 'add_note']);
     expect(broken.notes.at(-1)?.text).toContain('Reload failed, still running the previous code: the clock broke');
@@ -174,9 +183,9 @@ describe('skilltree dev server', () => {
         15_000,
       )
     ).data as DevState;
-    expect(fixed.loaded).toEqual(['notes']);
-    expect(fixed.skills.find((k) => k.name === 'notes')?.mounts).toBe(1);
-    expect(fixed.stores).toEqual({ notes: { notes: ['buy milk'] } });
+    expect(fixed.view?.loadedSkills).toEqual(['notes']);
+    expect(fixed.view?.skills.find((k) => k.name === 'notes')?.mounts).toBe(1);
+    expect(fixed.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
   }, 40_000);
 
   it('reports a model error in the state and the terminal, and the next send still works after a reset', async () => {
@@ -191,7 +200,7 @@ describe('skilltree dev server', () => {
 
     const reset = (await api('/api/reset', {})).json as DevState;
     expect(reset.transcript).toEqual([]);
-    expect(reset.loaded).toEqual([]);
+    expect(reset.view?.loadedSkills).toEqual([]);
     expect(reset.timeline).toEqual([]);
     expect(reset.error).toBeNull();
     expect((await api('/api/send', { text: 'Remember to buy milk' })).json).toMatchObject({ ok: true, steps: 3 });
@@ -220,9 +229,12 @@ describe('skilltree dev reloads the same session', () => {
     try {
       expect(await call('/api/send', { text: 'Remember to buy milk' })).toMatchObject({ ok: true, text: 'Noted.' });
       const before = (await call('/api/state')) as DevState;
-      const mounts = (s: DevState) => Object.fromEntries(s.skills.map((k) => [k.name, [k.state, k.mounts, k.lru]]));
+      const mounts = (s: DevState) =>
+        Object.fromEntries(
+          s.view!.skills.map((k) => [k.name, [k.state, k.mounts, s.view!.loadedSkills.indexOf(k.name)]]),
+        );
       expect(mounts(before)).toEqual({ notes: ['active', 2, 0], weather: ['unloaded', 1, -1] });
-      expect(before.stores).toEqual({ notes: { notes: ['buy milk'] } });
+      expect(before.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
 
       // A new initializer: the reload re-creates the definition; the store is found by its name.
       const store = join(copy.dir, 'store.ts');
@@ -235,9 +247,9 @@ describe('skilltree dev reloads the same session', () => {
       expect(after?.generation).toBe(2);
       expect(after?.loadError).toBeNull();
       expect(after?.reloads[0].files).toEqual(['store.ts']);
-      expect(after?.stores).toEqual({ notes: { notes: ['buy milk'] } });
+      expect(after?.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
       expect(mounts(after!)).toEqual({ notes: ['active', 2, 0], weather: ['unloaded', 1, -1] });
-      expect(after?.loaded).toEqual(['notes']);
+      expect(after?.view?.loadedSkills).toEqual(['notes']);
       expect(after?.transcript).toEqual(before.transcript);
 
       // The new code's tool writes the same store, and the panel and the model both see it.
@@ -245,7 +257,7 @@ describe('skilltree dev reloads the same session', () => {
         ok: true,
         text: 'Your notes: buy milk, eggs.',
       });
-      expect(((await call('/api/state')) as DevState).stores).toEqual({ notes: { notes: ['buy milk', 'eggs'] } });
+      expect(((await call('/api/state')) as DevState).view?.stores).toEqual({ notes: { notes: ['buy milk', 'eggs'] } });
     } finally {
       await lru.stop();
       copy.cleanup();

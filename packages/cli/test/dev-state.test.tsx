@@ -9,7 +9,7 @@ import { Agent, createSession, Instructions, placeContext, Skill, Text, Tool } f
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findPlaygroundAssets } from '../src/commands/dev/server.js';
-import { describeReload, sectionLines, skillViews, Timeline, treeView } from '../src/commands/dev/state.js';
+import { describeReload, sectionLines, Timeline } from '../src/commands/dev/state.js';
 
 function NotesAgent({ version = 1, brief = false }: { version?: number; brief?: boolean }) {
   return (
@@ -118,20 +118,6 @@ describe('describeReload', () => {
       'context − Keep notes short. Version 2.',
     ]);
     expect(describeReload(loaded, loaded)).toEqual(['no change to the prompt or the tools']);
-  });
-});
-
-describe('views for the panels', () => {
-  it("carry each skill's and tool's meta, never sent to the model", async () => {
-    const session = createSession(<NotesAgent />);
-    await session.readSkill('notes');
-    const view = session.view();
-    expect(skillViews(view)[0]).toMatchObject({ name: 'notes', meta: { files: 2, source: 'notes/SKILL.md' } });
-    expect(skillViews(view)[1].meta).toBeUndefined();
-    const tree = treeView(view);
-    expect(tree.skills[0].meta).toEqual({ files: 2, source: 'notes/SKILL.md' });
-    expect(tree.skills[0].tools[0]).toMatchObject({ name: 'add_note', meta: { server: 'notes-mcp', connected: true } });
-    expect(JSON.stringify(session.request())).not.toContain('notes-mcp');
   });
 });
 

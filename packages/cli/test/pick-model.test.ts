@@ -2,10 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@skilltree/core';
+import { providers } from '@skilltree/models';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/kit/errors.js';
 import type { AgentModule } from '../src/kit/load-module.js';
-import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL, pickModel, readScript } from '../src/kit/pick-model.js';
+import { pickModel, readScript } from '../src/kit/pick-model.js';
+
+const defaultOf = (prefix: string) => providers().find((p) => p.prefix === prefix)!.defaultModel;
 
 const demo = { messages: ['hi'], model: () => core.scriptedModel([{ text: 'demo reply' }]) };
 const withDemo: Pick<AgentModule, 'demo' | 'core'> = { core, demo };
@@ -28,10 +31,10 @@ describe('pickModel defaults', () => {
       cwd,
       agent: withDemo,
     });
-    expect(a.label).toBe(`anthropic:${DEFAULT_ANTHROPIC_MODEL}`);
+    expect(a.label).toBe(`anthropic:${defaultOf('anthropic')}`);
     expect(a.notice).toMatch(/ANTHROPIC_API_KEY is set/);
     const o = await pickModel(undefined, { env: { OPENAI_API_KEY: 'o' }, cwd, agent: withDemo });
-    expect(o.label).toBe(`openai:${DEFAULT_OPENAI_MODEL}`);
+    expect(o.label).toBe(`openai:${defaultOf('openai')}`);
     const d = await pickModel(undefined, { env: {}, cwd, agent: withDemo });
     expect(d.kind).toBe('demo');
     expect(d.notice).toMatch(/scripted demo/);
@@ -56,6 +59,13 @@ describe('pickModel defaults', () => {
     );
     const unknown = await failure(pickModel('gemini:pro', { env: {}, cwd, agent: noDemo }));
     expect(unknown.exitCode).toBe(2);
+    expect(unknown.message).toBe(
+      'Unknown model "gemini:pro". Use anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo.',
+    );
+    // Names of Object's own members are no providers.
+    for (const spec of ['__proto__:x', 'toString', 'constructor:y']) {
+      expect((await failure(pickModel(spec, { env: {}, cwd, agent: noDemo }))).exitCode, spec).toBe(2);
+    }
     expect((await failure(pickModel('demo', { env: {}, cwd, agent: noDemo }))).message).toMatch(/no "demo" export/);
   });
 });

@@ -202,7 +202,7 @@ describe('skilltree run errors', () => {
         /Cannot write the session store \/sys\/skilltree-test\/sessions\.db: E(PERM|ACCES|ROFS)/,
       ],
       // The path is a directory.
-      [dir, /--store .* is a directory: pass a file path/],
+      [dir, /The session store .* is a directory: pass a file path/],
     ];
     for (const [path, message] of cases) {
       const result = await runCli(
@@ -213,7 +213,7 @@ describe('skilltree run errors', () => {
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
-      expect(result.stderr).toMatch(/Pass --store a path in a directory you can write|pass a file path/);
+      expect(result.stderr).toMatch(/Pass a path in a directory you can write|pass a file path/);
     }
     expect(local.server.requests).toHaveLength(0);
     // Nothing was left behind.

@@ -1,9 +1,12 @@
 /**
  * `skilltree serve` flags and `--store` specs.
  */
+
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CliError } from '../src/kit/errors.js';
 import { parseCliArgs } from '../src/kit/flags.js';
-import { describeStore, isShared, parseStoreSpec } from '../src/kit/store.js';
+import { chooseStore } from '../src/kit/store.js';
 
 const parseServeArgs = (argv: readonly string[]) => parseCliArgs(['serve', ...argv]);
 
@@ -77,27 +80,42 @@ describe('parseCliArgs for serve', () => {
   });
 });
 
-describe('parseStoreSpec', () => {
-  it('reads memory, sqlite:<file> (relative to the working directory), postgres:// and redis://', () => {
-    expect(parseStoreSpec('memory', '/w')).toEqual({ kind: 'memory' });
-    expect(parseStoreSpec('sqlite:./data/s.db', '/w')).toEqual({ kind: 'sqlite', path: '/w/data/s.db' });
-    expect(parseStoreSpec('sqlite:///abs/s.db', '/w')).toEqual({ kind: 'sqlite', path: '/abs/s.db' });
-    expect(parseStoreSpec('postgresql://u:p@h/db', '/w')).toEqual({
+describe('--store', () => {
+  const agent = join(import.meta.dirname, 'fixtures', 'shop-agent.tsx');
+
+  it('is parsed by the store package next to the agent module: every backend, for every command', async () => {
+    expect((await chooseStore('memory', agent, '/w')).spec).toEqual({ kind: 'memory' });
+    expect((await chooseStore('sqlite:./data/s.db', agent, '/w')).spec).toEqual({
+      kind: 'sqlite',
+      path: '/w/data/s.db',
+    });
+    expect((await chooseStore('postgresql://u:p@h/db', agent, '/w')).spec).toEqual({
       kind: 'postgres',
       connectionString: 'postgresql://u:p@h/db',
     });
-    expect(parseStoreSpec('rediss://h:6380', '/w')).toEqual({ kind: 'redis', url: 'rediss://h:6380' });
-    expect(() => parseStoreSpec('sqlite:', '/w')).toThrow('needs a file');
-    expect(() => parseStoreSpec('mongodb://x', '/w')).toThrow('Unknown store "mongodb://x"');
+    expect((await chooseStore('rediss://h:6380', agent, '/w')).spec).toEqual({ kind: 'redis', url: 'rediss://h:6380' });
+    for (const command of ['chat', 'run', 'serve']) {
+      const extra = command === 'serve' ? [] : ['--session', 's'];
+      for (const store of ['postgres://h/db', 'redis://h', 'sqlite:s.db']) {
+        expect(parseCliArgs([command, 'a.tsx', ...extra, '--store', store]).store, `${command} ${store}`).toBe(store);
+      }
+    }
   });
 
-  it('never shows a password, and knows which stores processes can share', () => {
-    expect(describeStore(parseStoreSpec('postgres://me:secret@db:5432/app', '/w'))).toBe(
-      'postgres://me:***@db:5432/app',
+  it('refuses a spec no backend takes with a usage error naming the forms', async () => {
+    const error = await chooseStore('mongodb://x', agent, '/w').catch((e) => e);
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(
+      /^--store: Unknown store "mongodb:\/\/x": use sqlite:<file>, postgres:\/\/…, redis:\/\/… or memory/,
     );
-    expect(isShared({ kind: 'memory' })).toBe(false);
-    expect(isShared({ kind: 'sqlite', path: ':memory:' })).toBe(false);
-    expect(isShared({ kind: 'sqlite', path: '/w/s.db' })).toBe(true);
-    expect(isShared({ kind: 'redis', url: 'redis://h' })).toBe(true);
+    await expect(chooseStore('sqlite:', agent, '/w')).rejects.toThrow('needs a file');
+  });
+
+  it('knows which stores processes can share', async () => {
+    expect((await chooseStore('memory', agent, '/w')).shared).toBe(false);
+    expect((await chooseStore('sqlite::memory:', agent, '/w')).shared).toBe(false);
+    expect((await chooseStore('sqlite:/w/s.db', agent, '/w')).shared).toBe(true);
+    expect((await chooseStore('redis://h', agent, '/w')).shared).toBe(true);
   });
 });

@@ -3,7 +3,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { CLI_DIR } from './helpers/run-cli.js';
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { CLI_DIR, cliEnv } from './helpers/run-cli.js';
 
 /** A running `skilltree serve`. */
 export interface ServeProcess {
@@ -15,17 +16,15 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `skilltree serve ...args` and resolves once it prints its URL (rejects after `timeout` ms). */
+/** Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL (rejects after `timeout` ms). */
 export function startServe(
   args: string[],
   timeout = 30_000,
   extraEnv: Record<string, string> = {},
 ): Promise<ServeProcess> {
-  const env = { ...process.env, ...extraEnv };
-  for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'SKILLTREE_MODEL']) delete env[key];
   const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
     cwd: CLI_DIR,
-    env,
+    env: cliEnv(extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -59,6 +58,21 @@ export function startServe(
       reject(new Error(`skilltree serve exited with ${code}.\nstdout: ${stdout}\nstderr: ${stderr}`));
     });
   });
+}
+
+/** Sends `text` to chat `chatId` as the AI SDK's useChat does, and resolves with the streamed reply. */
+export async function chat(url: string, chatId: string, text: string, headers: Record<string, string> = {}) {
+  const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat`, headers });
+  const stream = await transport.sendMessages({
+    chatId,
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+  });
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
+  return last!;
 }
 
 /**

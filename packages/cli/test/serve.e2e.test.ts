@@ -2,10 +2,13 @@
  * `skilltree serve`: the real binary serves the agent module to the AI SDK's own client
  * (DefaultChatTransport + readUIMessageStream), restores chats, keeps users apart, and stops on Ctrl+C.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { type ServeProcess, startServe } from './serve-helpers.js';
+import { chat, type ServeProcess, startServe } from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
 afterEach(async () => {
@@ -13,24 +16,12 @@ afterEach(async () => {
   serve = undefined;
 });
 
-async function chat(url: string, chatId: string, text: string, headers: Record<string, string> = {}) {
-  const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat`, headers });
-  const stream = await transport.sendMessages({
-    chatId,
-    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
-  return last!;
-}
-
 describe('skilltree serve', () => {
   it('serves the agent module to useChat: a streamed reply with tool parts and the skill load, restored by GET', async () => {
     serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
-    expect(serve.stdout()).toContain('model demo · store memory (lost on exit) · 1 worker · loopback clients only');
+    expect(serve.stdout()).toContain(
+      'model demo · store memory (this process only) · 1 worker · loopback clients only',
+    );
     const reply = await chat(serve.url, 'c1', 'I want a lamp');
     expect(reply.parts.at(-1)).toMatchObject({ type: 'text', text: 'Added lamp-1. (1 search)' });
     expect(reply.parts).toContainEqual({ type: 'data-skill-loaded', data: { name: 'shopping' } });
@@ -94,8 +85,13 @@ describe('skilltree serve', () => {
     expect(html).toContain('data-api="/api"');
   });
 
-  it("uses the module's authorize export: users are kept apart (404), and no user is 401", async () => {
-    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo']);
+  it("uses the module's authorize export (from its one evaluation): users are kept apart (404), and no user is 401", async () => {
+    const evaluations = join(mkdtempSync(join(tmpdir(), 'skilltree-serve-')), 'evaluations.log');
+    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo'], 30_000, {
+      SKILLTREE_TEST_EVALUATIONS: evaluations,
+    });
+    // One evaluation of the module: authorize comes from the same exports as the agent.
+    expect(readFileSync(evaluations, 'utf8')).toBe('evaluated\n');
     expect(serve.stdout()).toContain('users from the module\'s "authorize"');
     await chat(serve.url, 'c1', 'I want a lamp', { 'x-user': 'alice' });
     expect((await fetch(`${serve.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })).status).toBe(200);

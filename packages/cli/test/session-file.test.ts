@@ -6,10 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@skilltree/core';
+import { sqliteStore } from '@skilltree/store/sqlite';
 import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { AgentModule } from '../src/kit/load-module.js';
-import { DEFAULT_STORE, openSession, type SessionSetup, saveSession, storePath } from '../src/kit/stored-session.js';
+import { chooseStore } from '../src/kit/store.js';
+import { DEFAULT_STORE, openSession, type SessionSetup, saveSession } from '../src/kit/stored-session.js';
 import { storedSession } from './helpers/stored-session.js';
 
 const notes = core.createAgentStore('notes', () => ({ items: [] as string[] }));
@@ -32,19 +34,26 @@ const agent: AgentModule = {
     ),
 };
 
+/** One open store per file, as one CLI process has. */
+const stores = new Map<string, core.SessionStore>();
+const storeOf = (file: string) => stores.get(file) ?? stores.set(file, sqliteStore({ path: file })).get(file)!;
 const setup = (file: string, steps: core.ScriptedStep[]): SessionSetup => ({
   agent,
   options: { model: core.scriptedModel(steps) },
   session: 'cart',
-  storePath: file,
+  store: storeOf(file),
 });
 const noting: core.ScriptedStep[] = [{ toolCalls: [{ name: 'note' }] }, { text: 'Noted.' }];
 
 describe('--session on SQLite', () => {
-  it('resolves --store sqlite:<file>, a .db path, and the default against the working directory', () => {
-    expect(storePath('sqlite:./a/b.db', '/w')).toBe('/w/a/b.db');
-    expect(storePath('/abs/c.db', '/w')).toBe('/abs/c.db');
-    expect(storePath(undefined, '/w')).toBe(`/w/${DEFAULT_STORE.slice('sqlite:'.length)}`);
+  it('resolves --store sqlite:<file>, a .db path, and the default against the working directory', async () => {
+    const here = join(import.meta.dirname, 'fixtures', 'shop-agent.tsx');
+    expect((await chooseStore('sqlite:./a/b.db', here, '/w')).spec).toEqual({ kind: 'sqlite', path: '/w/a/b.db' });
+    expect((await chooseStore('/abs/c.db', here, '/w')).spec).toEqual({ kind: 'sqlite', path: '/abs/c.db' });
+    expect((await chooseStore(DEFAULT_STORE, here, '/w')).spec).toEqual({
+      kind: 'sqlite',
+      path: '/w/.skilltree/sessions.db',
+    });
   });
 
   it('a saved session resumes with its transcript and stores; each save appends only what is new', async () => {

@@ -4,9 +4,9 @@
  * (or, with `onExceed: 'warn'`, reports a warning and goes on). An owner's spend lives in the
  * session store, so every process sees it.
  */
-import { estimateCost, PRICES, type Price } from './cost.js';
-import { priceOfModel } from './model-price.js';
-import { type SessionState, warn } from './state.js';
+import { estimateCost, PRICES, type Price, priceFor } from './cost.js';
+import type { SessionState } from './state.js';
+import { warn } from './state-events.js';
 import type { Budget, BudgetLimits, BudgetPeriod, Model, ModelRequest, Usage } from './types.js';
 import { estimateRequestTokens } from './usage-estimate.js';
 
@@ -180,11 +180,11 @@ export function setTurnBudget(state: SessionState, budget: Budget | undefined, l
 
 const tokensOf = (usage: Usage | undefined) => (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
 
-function priceFor(budget: Budget, model: Model): Price {
+function budgetPrice(budget: Budget, model: Model): Price {
   if (budget.price !== undefined) {
-    return typeof budget.price === 'string' ? (priceOfModel(budget.price) ?? resolveNamed(budget.price)) : budget.price;
+    return typeof budget.price === 'string' ? (priceFor(budget.price) ?? resolveNamed(budget.price)) : budget.price;
   }
-  const listed = priceOfModel(model.name);
+  const listed = priceFor(model.name ?? '');
   if (!listed) {
     throw new Error(
       `A budget in dollars needs a price, and there is no list price for model "${model.name ?? 'unknown'}". ` +
@@ -264,7 +264,7 @@ export async function checkBeforeCall(
   const budget = turns.get(state)?.budget;
   if (!budget) return;
   const tokens = estimateRequestTokens(request);
-  const price = hasDollars(budget) ? priceFor(budget, model) : undefined;
+  const price = hasDollars(budget) ? budgetPrice(budget, model) : undefined;
   await check(state, model, turnUsage, { tokens, dollars: price ? (tokens * price.input) / 1_000_000 : 0 });
 }
 
@@ -281,7 +281,7 @@ async function check(
   const turn = turns.get(state);
   const budget = turn?.budget;
   if (!turn || !budget) return;
-  const price = hasDollars(budget) ? priceFor(budget, model) : undefined;
+  const price = hasDollars(budget) ? budgetPrice(budget, model) : undefined;
   const spend = (usage: Usage | undefined): Spend => ({
     tokens: tokensOf(usage),
     dollars: price ? dollarsOf(usage, price) : 0,
@@ -324,7 +324,7 @@ export async function chargeAfterCall(state: SessionState, model: Model, usage: 
 
 function tryPrice(budget: Budget, model: Model): Price | undefined {
   try {
-    return priceFor(budget, model);
+    return budgetPrice(budget, model);
   } catch {
     return undefined;
   }

@@ -4,18 +4,12 @@
  */
 import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
 import { checkSkills, loadSkill } from './skills.js';
-import {
-  config,
-  emit,
-  errorMessage,
-  flush,
-  pushMessage,
-  type SessionState,
-  settle,
-  skillState,
-  tree,
-  withChanges,
-} from './state.js';
+import { errorMessage, type SessionState, skillState, tree } from './state.js';
+import { config } from './state-config.js';
+import { emit } from './state-events.js';
+import { pushMessage, withChanges } from './state-record.js';
+import { flush } from './state-render.js';
+import { settle } from './state-sync.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';

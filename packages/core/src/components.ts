@@ -1,6 +1,7 @@
 /**
  * The host components: the only elements the serializer reads. Everything else in an agent's tree
- * is ordinary React (components, hooks, context providers, Suspense).
+ * is ordinary React (components, hooks, context providers, Suspense). The hooks that read the
+ * session (`useSession`, `useSkill`, `useAgentStore`) live here too.
  */
 import {
   Component,
@@ -13,8 +14,10 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
+import { useStore } from 'zustand';
 import { markInternal } from './owner.js';
 import { type Runtime, RuntimeContext, type SessionHandle, SkillContext, type SkillInfo } from './runtime.js';
+import type { AgentStoreDef } from './store.js';
 import type { LifecycleOptions } from './types.js';
 
 /** Props of {@link Agent}. Session options of the same name take precedence. */
@@ -198,4 +201,10 @@ export function useSession(): SessionHandle {
   return useRuntime('useSession()').session;
 }
 
-export { useRuntime };
+/** Subscribes a component to an agent store; re-renders when the selected slice changes. */
+export function useAgentStore<T>(def: AgentStoreDef<T>): T;
+export function useAgentStore<T, U>(def: AgentStoreDef<T>, selector: (state: T) => U): U;
+export function useAgentStore<T, U>(def: AgentStoreDef<T>, selector?: (state: T) => U): T | U {
+  const { session } = useRuntime('useAgentStore()');
+  return useStore(def.of(session), selector ?? ((state: T) => state as unknown as U));
+}

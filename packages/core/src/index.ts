@@ -25,11 +25,12 @@ export {
   Tool,
   type ToolContext,
   type ToolProps,
+  useAgentStore,
   useSession,
   useSkill,
 } from './components.js';
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
-export { type Cost, estimateCost, PRICES, type Price } from './cost.js';
+export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './cost.js';
 export { lifecycleProblems } from './deltas.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
@@ -68,7 +69,7 @@ export {
   type SessionsOptions,
   type SessionTurnOptions,
 } from './sessions.js';
-export { type AgentStoreDef, createAgentStore, type StoreOwner, useAgentStore } from './store.js';
+export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export {
   loadOpenTelemetry,
   modelIdentity,
@@ -78,6 +79,7 @@ export {
 } from './telemetry.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText, splitContextChanges } from './text.js';
 export { cutResult, truncationNote } from './tool-call.js';
+export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './tool-name.js';
 export { isSafeToolCallId } from './transcript.js';
 export type {
   AnnouncedSkill,

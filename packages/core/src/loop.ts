@@ -8,18 +8,12 @@ import { chargeAfterCall, checkBeforeCall, endBudget, startBudget } from './budg
 import { executeCall, recordResult } from './calls.js';
 import { abortError, addUsage, callModel } from './model-call.js';
 import { buildRequest } from './request.js';
-import {
-  config,
-  drainTurn,
-  emit,
-  pushMessage,
-  render,
-  type SessionState,
-  settle,
-  sync,
-  warn,
-  withChanges,
-} from './state.js';
+import type { SessionState } from './state.js';
+import { config } from './state-config.js';
+import { drainTurn, emit, warn } from './state-events.js';
+import { pushMessage, withChanges } from './state-record.js';
+import { render } from './state-render.js';
+import { settle, sync } from './state-sync.js';
 import { endTurnSpan, startTurnSpan, traceModelCall } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { repairCalls, transcriptLength } from './transcript.js';

@@ -3,7 +3,8 @@
  * Either way the call gives up as soon as the turn is aborted, even if the model ignores the signal.
  * What a model reports is checked where it enters: usage is made numbers a sum can trust.
  */
-import { drainTurn, emit, type SessionState } from './state.js';
+import type { SessionState } from './state.js';
+import { drainTurn, emit } from './state-events.js';
 import { wellFormed } from './text.js';
 import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
 
@@ -127,7 +128,14 @@ export function cleanUsage(raw: unknown): Usage | undefined {
   return any ? out : undefined;
 }
 
-/** `total` plus `more` (both clean, see {@link cleanUsage}), key by key, clamped at `Number.MAX_SAFE_INTEGER`. */
+/**
+ * `total` plus `more` (both clean, see {@link cleanUsage}), key by key, clamped at
+ * `Number.MAX_SAFE_INTEGER`: a field stays absent when neither has it. How turns sum their model
+ * calls, and how the CLI and the playground sum a turn's `step-finish` usage.
+ *
+ * @example
+ * addUsage({ inputTokens: 10 }, { inputTokens: 5, outputTokens: 2 }); // { inputTokens: 15, outputTokens: 2 }
+ */
 export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
   if (!more) return total;
   const out: Usage = { ...total };

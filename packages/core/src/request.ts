@@ -7,7 +7,8 @@ import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './delta
 import { foldBefore } from './lifecycle-log.js';
 import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from './prompt.js';
 import type { TreeSnapshot } from './serialize.js';
-import { AGENT, config, currentWindow, type SessionState, tree } from './state.js';
+import { AGENT, type SessionState, tree } from './state.js';
+import { config, currentWindow } from './state-config.js';
 import type { ModelRequest, RequestLifecycle, ToolSpec } from './types.js';
 
 interface Memo {

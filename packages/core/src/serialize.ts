@@ -5,6 +5,10 @@
  */
 import { type HostChild, type HostElement, type HostRoot, textContent } from './host.js';
 import { splitLines } from './text.js';
+import { TOOL_NAME } from './tool-name.js';
+
+/** The tool-name rule, for the modules that check names after reading the tree. */
+export { TOOL_NAME };
 
 /** A rendered `<Tool>`. Its `node.props` always hold the latest `run`, schema and description. */
 export interface ToolEntry {
@@ -71,9 +75,6 @@ export interface TreeSnapshot {
   /** Tool names rendered twice. */
   clashes: Clash[];
 }
-
-/** Names the providers accept, for tools, skills and the read tool. */
-export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** A host element's `meta` prop when it is a plain object (inspectors show it; the model never sees it). */
 export function metaOf(props: Record<string, any>): Record<string, unknown> | undefined {
@@ -143,7 +144,7 @@ export function toolProblems(tool: ToolEntry): string[] {
   const out: string[] = [];
   if (!TOOL_NAME.test(tool.name)) {
     out.push(
-      `Invalid tool name "${tool.name}" (rendered by ${where(tool)}): tool names must match ^[a-zA-Z0-9_-]{1,64}$.`,
+      `Invalid tool name "${tool.name}" (rendered by ${where(tool)}): tool names must match ${TOOL_NAME.source}.`,
     );
   }
   if (typeof props.run !== 'function') {
@@ -228,7 +229,7 @@ export function readTree(root: HostRoot): TreeSnapshot {
         const name = String(node.props.name);
         if (!TOOL_NAME.test(name)) {
           agentProblem(
-            `Invalid skill name "${name}" (rendered by <${skill.owner}>): skill names must match ^[a-zA-Z0-9_-]{1,64}$.`,
+            `Invalid skill name "${name}" (rendered by <${skill.owner}>): skill names must match ${TOOL_NAME.source}.`,
           );
         }
         const other = snap.skillsByName.get(skill.name);

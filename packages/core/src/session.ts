@@ -11,24 +11,13 @@ import { buildRequest } from './request.js';
 import type { SessionHandle, SkillState } from './runtime.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { applySnapshot, parseSnapshot, takeSnapshot } from './snapshot.js';
-import {
-  assertLive,
-  config,
-  createState,
-  developerProblems,
-  flush,
-  type Listener,
-  pushMessage,
-  render,
-  type SessionState,
-  sections,
-  settle,
-  skillState,
-  sync,
-  tree,
-  unmount,
-  warn,
-} from './state.js';
+import { type Listener, type SessionState, skillState, tree } from './state.js';
+import { config, developerProblems } from './state-config.js';
+import { createState } from './state-create.js';
+import { assertLive, warn } from './state-events.js';
+import { pushMessage, sections } from './state-record.js';
+import { flush, render, unmount } from './state-render.js';
+import { settle, sync } from './state-sync.js';
 import { type AgentStoreDef, newGeneration, storeOf, storeStates } from './store.js';
 import { freshCallId, repairCalls } from './transcript.js';
 import type {

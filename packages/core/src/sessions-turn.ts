@@ -20,7 +20,7 @@ import { type Mounted, type MountedCache, matches } from './sessions-cache.js';
 import { chatKey } from './sessions-key.js';
 import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
 import type { RunningTurn, RunningTurns } from './sessions-running.js';
-import { currentWindow } from './state.js';
+import { currentWindow } from './state-config.js';
 import { identifySession } from './telemetry.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
 import type { Budget, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';

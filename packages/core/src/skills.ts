@@ -6,18 +6,10 @@
 import { lifecycleLine } from './context-changes.js';
 import { touch } from './lru.js';
 import { clashMessage, type ToolEntry, type TreeSnapshot, where } from './serialize.js';
-import {
-  config,
-  emit,
-  notifySkills,
-  recordMount,
-  recordUnloaded,
-  type SessionState,
-  settle,
-  tree,
-  unloadSkill,
-  warn,
-} from './state.js';
+import { type SessionState, tree } from './state.js';
+import { config } from './state-config.js';
+import { emit, warn } from './state-events.js';
+import { notifySkills, recordMount, recordUnloaded, settle, unloadSkill } from './state-sync.js';
 import { traceLoad } from './telemetry.js';
 import type { ReadResult } from './types.js';
 

@@ -1,11 +1,10 @@
 /**
  * Agent stores: zustand stores that live per session, outside the React tree, so their state
  * survives skill unloads and is shared by every skill. Instances are keyed by store name, so a
- * definition re-created by a hot reload finds its state.
+ * definition re-created by a hot reload finds its state. The hook that reads one in a component,
+ * `useAgentStore`, lives with the other hooks in `components.ts`.
  */
-import { useStore } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import { useRuntime } from './components.js';
 
 /** Anything that leads to a session: the session itself or a tool's `ctx`. */
 export type StoreOwner = { store<T>(def: AgentStoreDef<T>): StoreApi<T> } | { session: StoreOwner };
@@ -48,14 +47,6 @@ export function createAgentStore<T>(name: string, initializer: StateCreator<T, [
     },
   };
   return def;
-}
-
-/** Subscribes a component to an agent store; re-renders when the selected slice changes. */
-export function useAgentStore<T>(def: AgentStoreDef<T>): T;
-export function useAgentStore<T, U>(def: AgentStoreDef<T>, selector: (state: T) => U): U;
-export function useAgentStore<T, U>(def: AgentStoreDef<T>, selector?: (state: T) => U): T | U {
-  const { session } = useRuntime('useAgentStore()');
-  return useStore(def.of(session), selector ?? ((state: T) => state as unknown as U));
 }
 
 /** A session's store instances, by name. */

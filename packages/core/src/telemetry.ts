@@ -9,8 +9,7 @@
  * registered, spans are the API's non-recording spans and no attribute is computed. The parent of
  * each span is passed explicitly, so nesting needs no context manager.
  */
-import { estimateCost } from './cost.js';
-import { priceOfModel } from './model-price.js';
+import { estimateCost, priceFor } from './cost.js';
 import { type SessionState, tree } from './state.js';
 import type {
   Message,
@@ -249,7 +248,7 @@ function usageAttributes(
   if (usage.cacheReadTokens !== undefined) out['gen_ai.usage.cache_read.input_tokens'] = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) out['gen_ai.usage.cache_creation.input_tokens'] = usage.cacheWriteTokens;
   if (usage.estimated) out['skilltree.usage.estimated'] = true;
-  const price = priceOfModel(modelName);
+  const price = modelName ? priceFor(modelName) : undefined;
   if (price) out['skilltree.cost.usd'] = estimateCost(usage, price).total;
   return out;
 }

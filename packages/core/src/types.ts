@@ -2,7 +2,6 @@
  * The provider-neutral shapes that cross the boundary between a session and a model.
  * Adapters in `@skilltree/models` translate these to and from each provider's wire format.
  */
-import type { Price } from './cost.js';
 
 /**
  * A tool call the model made, as it appears in an assistant message. A session records a model's
@@ -126,6 +125,16 @@ export interface RequestLifecycle {
  * Token counts reported by a provider. Cache fields are present where the provider reports them,
  * and are parts of `inputTokens`: uncached input is `inputTokens - cacheReadTokens - cacheWriteTokens`.
  */
+/** Prices in US dollars per million tokens. Cache prices default to the input price. */
+export interface Price {
+  input: number;
+  output: number;
+  /** Per million tokens read from the prompt cache. */
+  cacheRead?: number;
+  /** Per million tokens written to the prompt cache. */
+  cacheWrite?: number;
+}
+
 export interface Usage {
   /** Every input token the request carried, cached or not. */
   inputTokens?: number;

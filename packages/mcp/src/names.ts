@@ -3,12 +3,7 @@
  * tool gets a name that matches `^[a-zA-Z0-9_-]{1,64}$`, with the prefix applied, unique within
  * one `<McpTools>`.
  */
-
-const MAX = 64;
-
-function clean(text: string): string {
-  return text.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
+import { TOOL_NAME_MAX_LENGTH as MAX, replaceToolNameChars } from '@skilltree/core';
 
 /**
  * The name each server tool is offered under, in the order given: `prefix + name` with every
@@ -23,7 +18,7 @@ export function toolNames(names: readonly string[], prefix = ''): Map<string, st
   const used = new Set<string>();
   for (const original of names) {
     if (out.has(original)) continue;
-    const base = clean(`${prefix}${original}`).slice(0, MAX) || 'tool';
+    const base = replaceToolNameChars(`${prefix}${original}`, '_').slice(0, MAX) || 'tool';
     let name = base;
     for (let n = 2; used.has(name); n++) {
       const suffix = `_${n}`;

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeState } from '../../test/state.js';
+import { makeView } from '../../test/state.js';
 import { Skills } from './Skills.js';
 import { Tree } from './Tree.js';
 
@@ -8,20 +8,13 @@ import { Tree } from './Tree.js';
 const folderMeta = { source: 'skills/pdf/SKILL.md', files: ['SKILL.md', 'forms.md'], warnings: [], scripts: false };
 const mcpMeta = { server: 'github-mcp', state: 'connected', tools: 12, transport: { kind: 'stdio' } };
 
+/** Core's view with meta on the notes skill and its tool, as the dev server sends it. */
 function withMeta() {
-  const state = makeState();
-  const skills = state.skills.map((s) => (s.name === 'notes' ? { ...s, meta: folderMeta } : s));
-  const tree = state.tree!;
-  return {
-    state,
-    skills,
-    tree: {
-      ...tree,
-      skills: tree.skills.map((s) =>
-        s.name === 'notes' ? { ...s, meta: folderMeta, tools: s.tools.map((t) => ({ ...t, meta: mcpMeta })) } : s,
-      ),
-    },
-  };
+  const view = makeView();
+  return makeView({
+    skills: view.skills.map((s) => (s.name === 'notes' ? { ...s, meta: folderMeta } : s)),
+    tools: view.tools.map((t) => (t.name === 'add_note' ? { ...t, meta: mcpMeta } : t)),
+  });
 }
 
 const chips = (list: HTMLElement) =>
@@ -31,8 +24,7 @@ const chips = (list: HTMLElement) =>
 
 describe('meta chips', () => {
   it("Skills shows a skill's meta as key/value chips, whatever its shape", () => {
-    const { state, skills } = withMeta();
-    render(<Skills skills={skills} loaded={state.loaded} config={state.config} />);
+    render(<Skills view={withMeta()} />);
     expect(chips(screen.getByRole('list', { name: 'meta of notes' }))).toEqual([
       ['source', 'skills/pdf/SKILL.md'],
       ['files', 'SKILL.md, forms.md'],
@@ -44,8 +36,7 @@ describe('meta chips', () => {
   });
 
   it("Tree shows a skill's and a tool's meta", () => {
-    const { tree } = withMeta();
-    render(<Tree tree={tree} />);
+    render(<Tree view={withMeta()} />);
     expect(chips(screen.getByRole('list', { name: 'meta of notes' }))[1]).toEqual(['files', 'SKILL.md, forms.md']);
     expect(chips(screen.getByRole('list', { name: 'meta of add_note' }))).toEqual([
       ['server', 'github-mcp'],
@@ -57,15 +48,9 @@ describe('meta chips', () => {
   });
 
   it('cuts long values in the chip and keeps the whole value in its tooltip', () => {
-    const { state } = withMeta();
+    const view = withMeta();
     const long = 'x'.repeat(200);
-    render(
-      <Skills
-        skills={state.skills.map((s) => ({ ...s, meta: { note: long } }))}
-        loaded={state.loaded}
-        config={state.config}
-      />,
-    );
+    render(<Skills view={{ ...view, skills: view.skills.map((s) => ({ ...s, meta: { note: long } })) }} />);
     const chip = screen.getByRole('list', { name: 'meta of notes' }).querySelector('[data-meta=note]')!;
     expect(chip.querySelector('.meta-value')!.textContent).toHaveLength(80);
     expect(chip.getAttribute('title')).toBe(`note: ${long}`);

@@ -11,7 +11,8 @@ function renderRequest(overrides: Parameters<typeof makeState>[0] = {}) {
       requestError={state.requestError}
       transcript={state.transcript}
       windowStart={state.windowStart}
-      config={state.config}
+      config={state.view!.config}
+      placed={state.placed}
     />,
   );
   return state;
@@ -33,17 +34,31 @@ describe('Request', () => {
     expect(screen.getByText(/2 tools · 6 of 6 messages/)).toBeTruthy();
   });
 
-  it('places the context after the last user-role message (placement end)', () => {
+  it('draws the context on the message core placed it in', () => {
     renderRequest();
     const items = [...document.querySelectorAll('.req-msg')];
     const placed = items.findIndex((li) => li.querySelector('.placed-context'));
-    expect(placed).toBe(4); // the add_note result, the last tool/user message
+    expect(placed).toBe(4); // the add_note result, where the state says core placed it
     expect(items[placed].textContent).toContain('</current_context>');
   });
 
-  it('puts the context into the system prompt with placement system', () => {
+  it('follows where core placed it, counting from the window start', () => {
     const state = makeState();
-    renderRequest({ request: { ...state.request!, contextPlacement: 'system' } });
+    renderRequest({ windowStart: 2, placed: 0, request: { ...state.request!, messages: state.transcript.slice(2) } });
+    const items = [...document.querySelectorAll('.req-msg')];
+    expect(items.findIndex((li) => li.querySelector('.placed-context'))).toBe(2);
+  });
+
+  it('draws a new user message for the context when core added one', () => {
+    renderRequest({ placed: 6 });
+    const items = [...document.querySelectorAll('.req-msg')];
+    expect(items).toHaveLength(7);
+    expect(items[6].textContent).toContain('<current_context>');
+  });
+
+  it('puts the context into the system prompt when core placed it there', () => {
+    const state = makeState();
+    renderRequest({ request: { ...state.request!, contextPlacement: 'system' }, placed: 'system' });
     expect(screen.getByTestId('request-system').textContent).toContain('<current_context>');
     expect(document.querySelector('.placed-context')).toBeNull();
   });

@@ -14,6 +14,8 @@ export interface RequestProps {
   transcript: Message[];
   windowStart: number;
   config: SessionConfig | null;
+  /** Where core placed the context: `'system'`, or its message's index in `request.messages` (see DevState). */
+  placed: 'system' | number | null;
 }
 
 function messageText(message: Message): string {
@@ -25,16 +27,7 @@ function messageText(message: Message): string {
   return message.content;
 }
 
-/** Index of the message the context is appended to (placement 'end'), or -1. */
-function contextTarget(request: ModelRequest, windowStart: number, total: number): number {
-  if (request.contextPlacement === 'system') return -1;
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    if (request.messages[i].role !== 'assistant') return windowStart + i;
-  }
-  return total; // a user message holding only the context is added at the end
-}
-
-export function Request({ request, requestError, transcript, windowStart, config }: RequestProps) {
+export function Request({ request, requestError, transcript, windowStart, config, placed }: RequestProps) {
   if (!request) {
     return (
       <Panel id="request" title="Request">
@@ -52,7 +45,9 @@ export function Request({ request, requestError, transcript, windowStart, config
       messages: request.messages,
     }),
   ).length;
-  const target = contextTarget(request, windowStart, transcript.length);
+  // The transcript index of the message that carries the context (the transcript's length: a new
+  // user message after it), or -1 when it goes into the system prompt.
+  const target = typeof placed === 'number' ? windowStart + placed : -1;
   const sent = transcript.length - windowStart;
   return (
     <Panel
@@ -70,14 +65,14 @@ export function Request({ request, requestError, transcript, windowStart, config
         </summary>
         <pre className="prompt" data-testid="request-system">
           {request.system}
-          {request.contextPlacement === 'system' ? `\n\n${request.context}` : ''}
+          {placed === 'system' ? `\n\n${request.context}` : ''}
         </pre>
       </details>
       <details open className="req-section">
         <summary>
           Context{' '}
           <span className="muted">
-            {request.contextPlacement === 'system'
+            {placed === 'system'
               ? '(appended to the system prompt)'
               : '(appended to the last user-role message; the system prompt and older messages stay byte-identical)'}
           </span>
@@ -128,7 +123,7 @@ export function Request({ request, requestError, transcript, windowStart, config
               </li>
             </Fragment>
           ))}
-          {transcript.length === 0 || target === transcript.length ? (
+          {target === transcript.length ? (
             <li className="req-msg req-user">
               <span className="role">user</span>
               <pre className="placed-context">{request.context}</pre>

@@ -1,12 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeState } from '../../test/state.js';
+import { makeView } from '../../test/state.js';
 import { Skills } from './Skills.js';
 
 describe('Skills', () => {
   it('lists the catalog with state, LRU position, mounts and owner', () => {
-    const state = makeState();
-    render(<Skills skills={state.skills} loaded={state.loaded} config={state.config} />);
+    render(<Skills view={makeView()} />);
     const notes = document.querySelector('[data-skill=notes]')!;
     expect(notes.getAttribute('data-state')).toBe('active');
     expect(notes.textContent).toContain('#1');
@@ -17,15 +16,17 @@ describe('Skills', () => {
   });
 
   it('shows the LRU order, the active skill last', () => {
-    const state = makeState();
+    const view = makeView();
     render(
       <Skills
-        skills={[
-          { ...state.skills[0], state: 'loaded', lru: 0 },
-          { ...state.skills[1], state: 'active', lru: 1, mounts: 2 },
-        ]}
-        loaded={['notes', 'weather']}
-        config={state.config}
+        view={{
+          ...view,
+          skills: [
+            { ...view.skills[0], state: 'loaded' },
+            { ...view.skills[1], state: 'active', mounts: 2 },
+          ],
+          loadedSkills: ['notes', 'weather'],
+        }}
       />,
     );
     const badges = [...document.querySelectorAll('.lru .badge')].map((b) => [b.textContent, b.className]);
@@ -37,8 +38,7 @@ describe('Skills', () => {
   });
 
   it('says when nothing is loaded', () => {
-    const state = makeState();
-    render(<Skills skills={state.skills} loaded={[]} config={state.config} />);
+    render(<Skills view={makeView({ loadedSkills: [] })} />);
     expect(screen.getByText(/none loaded — the model calls read_skill/)).toBeTruthy();
   });
 });

@@ -2,17 +2,19 @@
  * Skills: the catalog, which skills are loaded (LRU order), the active one, how often each mounted,
  * and each skill's `meta` (what an integration reports about it).
  */
-import type { SessionConfig, SkillView } from '../protocol.js';
+import type { SessionView } from '../protocol.js';
 import { Meta } from './Meta.js';
 import { Panel } from './Panel.js';
 
 export interface SkillsProps {
-  skills: SkillView[];
-  loaded: string[];
-  config: SessionConfig | null;
+  /** Core's view of the session: the catalog, the loaded skills (LRU order) and the config. */
+  view: Pick<SessionView, 'skills' | 'loadedSkills' | 'config'> | null;
 }
 
-export function Skills({ skills, loaded, config }: SkillsProps) {
+export function Skills({ view }: SkillsProps) {
+  const skills = view?.skills ?? [];
+  const loaded = view?.loadedSkills ?? [];
+  const config = view?.config;
   return (
     <Panel
       id="skills"
@@ -59,7 +61,9 @@ export function Skills({ skills, loaded, config }: SkillsProps) {
                 </td>
                 <td>
                   <span className={`badge badge-${skill.state}`}>{skill.state}</span>
-                  {skill.lru >= 0 ? <span className="muted small"> #{skill.lru + 1}</span> : null}
+                  {loaded.includes(skill.name) ? (
+                    <span className="muted small"> #{loaded.indexOf(skill.name) + 1}</span>
+                  ) : null}
                 </td>
                 <td className="num">{skill.mounts}</td>
                 <td>

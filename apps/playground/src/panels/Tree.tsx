@@ -1,8 +1,8 @@
 /**
  * Tree: the host tree — which React component rendered each instruction, text line and tool, with
- * each skill's and tool's `meta`.
+ * each skill's and tool's `meta` — read from core's view of the session.
  */
-import type { LineView, ToolView, TreeView } from '../protocol.js';
+import type { SessionView, ViewLine, ViewTool } from '../protocol.js';
 import { Meta } from './Meta.js';
 import { Panel } from './Panel.js';
 
@@ -10,14 +10,14 @@ function Owner({ name }: { name: string }) {
   return <code className="owner">&lt;{name}&gt;</code>;
 }
 
-function Lines({ lines }: { lines: LineView[] }) {
+function Lines({ lines }: { lines: ViewLine[] }) {
   return (
     <>
       {lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: context lines have no identity besides their position
         <li key={i} className={`tree-line tree-${line.kind}`}>
           <span className="kind">{line.kind === 'text' ? 'Text' : 'Instructions'}</span>
-          <span className="line">{line.line || '\u00a0'}</span>
+          <span className="line">{line.text || '\u00a0'}</span>
           <Owner name={line.owner} />
         </li>
       ))}
@@ -25,7 +25,7 @@ function Lines({ lines }: { lines: LineView[] }) {
   );
 }
 
-function Tools({ tools }: { tools: ToolView[] }) {
+function Tools({ tools }: { tools: ViewTool[] }) {
   return (
     <>
       {tools.map((tool) => (
@@ -42,21 +42,25 @@ function Tools({ tools }: { tools: ToolView[] }) {
   );
 }
 
-export function Tree({ tree }: { tree: TreeView | null }) {
-  if (!tree) {
+export function Tree({ view }: { view: SessionView | null }) {
+  if (!view) {
     return (
       <Panel id="tree" title="Tree">
         <p className="empty">The agent is not loaded.</p>
       </Panel>
     );
   }
-  const props = Object.entries(tree.agent.props);
+  const props = Object.entries(view.agent.props);
+  const lines = (skill: string | null) => view.sections.find((section) => section.skill === skill)?.lines ?? [];
+  // The built-in read tool is skilltree's own: the tree shows what the agent's components render.
+  const tools = (skill: string | null) =>
+    view.tools.filter((tool) => tool.skill === skill && tool.owner !== 'skilltree');
   return (
     <Panel id="tree" title="Tree">
-      {tree.problems.length > 0 ? (
+      {view.problems.length > 0 ? (
         <ul className="error-box" role="alert">
-          {tree.problems.map((p) => (
-            <li key={p}>{p}</li>
+          {view.problems.map((p) => (
+            <li key={p.message}>{p.message}</li>
           ))}
         </ul>
       ) : null}
@@ -64,7 +68,7 @@ export function Tree({ tree }: { tree: TreeView | null }) {
         <li>
           <span className="node">&lt;Agent{props.map(([k, v]) => ` ${k}={${JSON.stringify(v)}}`).join('')}&gt;</span>
           <ul>
-            {tree.agent.instructions.map((text, i) => (
+            {view.agent.instructions.map((text, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: instruction blocks have no identity besides their position
               <li key={`i${i}`} className="tree-line tree-instructions">
                 <span className="kind">Instructions</span>
@@ -72,9 +76,9 @@ export function Tree({ tree }: { tree: TreeView | null }) {
                 <span className="muted small">→ system</span>
               </li>
             ))}
-            <Lines lines={tree.agent.lines} />
-            <Tools tools={tree.agent.tools} />
-            {tree.skills.map((skill) => (
+            <Lines lines={lines(null)} />
+            <Tools tools={tools(null)} />
+            {view.skills.map((skill) => (
               <li key={skill.name} data-tree-skill={skill.name}>
                 <span className="node">
                   &lt;Skill name="{skill.name}"&gt; <span className={`badge badge-${skill.state}`}>{skill.state}</span>{' '}
@@ -85,8 +89,8 @@ export function Tree({ tree }: { tree: TreeView | null }) {
                   <div className="muted small indent">children not mounted</div>
                 ) : (
                   <ul>
-                    <Lines lines={skill.lines} />
-                    <Tools tools={skill.tools} />
+                    <Lines lines={lines(skill.name)} />
+                    <Tools tools={tools(skill.name)} />
                   </ul>
                 )}
               </li>

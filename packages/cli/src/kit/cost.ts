@@ -1,8 +1,9 @@
 /**
  * The per-turn cost line: tokens, the cached share and an estimate, priced with `--price` or with
- * core's dated `PRICES` table by the model's name.
+ * core's dated `PRICES` table by the model's name (core's `pricedAs` rule, the one `estimateCost`
+ * uses).
  */
-import { addUsage, type Cost, estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
+import { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, type Usage } from '@skilltree/core';
 import { CliError, USAGE_ERROR } from './errors.js';
 import type { Output } from './io.js';
 import type { Style } from './print.js';
@@ -21,20 +22,27 @@ const listed = (name: string): PriceChoice => ({
 });
 
 /**
- * Parses `--price`: a model name from `PRICES`, or `input,output[,cacheRead[,cacheWrite]]` in US
- * dollars per million tokens. Throws a usage error otherwise.
+ * Parses `--price`: a model name priced by core's rule (`claude-sonnet-4-5`, also dated ids), or
+ * `input,output[,cacheRead[,cacheWrite]]` in US dollars per million tokens (finite, 0 or more).
+ * Throws a usage error otherwise.
  */
 export function parsePrice(spec: string): PriceChoice {
   const name = spec.trim();
-  if (PRICES.models[name]) return listed(name);
+  const model = pricedAs(name);
+  if (model) return listed(model);
   const parts = name.split(',').map((p) => p.trim());
   const numbers = parts.map(Number);
-  if (parts.length >= 2 && parts.length <= 4 && parts.every((p) => p !== '') && numbers.every((n) => n >= 0)) {
+  if (
+    parts.length >= 2 &&
+    parts.length <= 4 &&
+    parts.every((p) => p !== '') &&
+    numbers.every((n) => Number.isFinite(n) && n >= 0)
+  ) {
     const [input, output, cacheRead, cacheWrite] = numbers;
     const price: Price = { input, output };
     if (cacheRead !== undefined) price.cacheRead = cacheRead;
     if (cacheWrite !== undefined) price.cacheWrite = cacheWrite;
-    return { price, label: '--price' };
+    return { price: checkPrice(price), label: '--price' };
   }
   throw new CliError(
     `--price needs a model from the price table (${Object.keys(PRICES.models).join(', ')}) or "input,output[,cacheRead[,cacheWrite]]" in dollars per million tokens, e.g. 3,15,0.3,3.75 (got "${spec}").`,
@@ -43,16 +51,11 @@ export function parsePrice(spec: string): PriceChoice {
 }
 
 /**
- * The `PRICES` entry for a model name such as `anthropic:claude-sonnet-4-5-20250929`: the provider
- * prefix is dropped, then the longest table name the id starts with wins (so `gpt-4.1-mini` is not
- * priced as `gpt-4.1`). Undefined when none fits.
+ * The `PRICES` entry for a model name such as `anthropic:claude-sonnet-4-5-20250929`, by core's
+ * `pricedAs` rule (the one `estimateCost` uses), with its label. Undefined when none fits.
  */
 export function priceForModel(modelName: string | undefined): PriceChoice | undefined {
-  if (!modelName) return undefined;
-  const id = modelName.includes(':') ? modelName.slice(modelName.indexOf(':') + 1) : modelName;
-  const match = Object.keys(PRICES.models)
-    .filter((name) => id === name || id.startsWith(`${name}-`))
-    .sort((a, b) => b.length - a.length)[0];
+  const match = modelName ? pricedAs(modelName) : undefined;
   return match ? listed(match) : undefined;
 }
 
@@ -84,11 +87,6 @@ export function usageLine(usage: Usage | undefined, price: PriceChoice | undefin
   if (usage.estimated) parts.push('estimated from characters');
   if (price) parts.push(`≈ ${dollars(estimateCost(usage, price.price).total)} (${price.label})`);
   return style.dim(`  ⌁ ${parts.join(' · ')}`);
-}
-
-/** `total` plus `more`, field by field (a field stays absent when neither has it; estimated when either is). */
-export function sumUsage(total: Usage | undefined, more: Usage): Usage {
-  return addUsage(total ?? {}, more) ?? {};
 }
 
 /** The price a command uses: `--price` when given, else the `PRICES` entry of the model's name. */

@@ -4,9 +4,11 @@
  * declared once and a command that does not take it says so.
  */
 import { parseArgs } from 'node:util';
+import { STORE_SPECS } from '@skilltree/store';
 import { type PriceChoice, parsePrice } from './cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 import { MODEL_SPEC_HELP } from './pick-model.js';
+import { DEFAULT_STORE } from './stored-session.js';
 
 /** The commands that run an agent module. */
 export type CommandName = 'chat' | 'run' | 'dev' | 'serve';
@@ -106,7 +108,7 @@ export const FLAGS: readonly Flag[] = [
     commands: ALL,
     value: '<spec>',
     help: MODEL_SPEC_HELP,
-    check: (value) => (value.trim() === '' ? '--model needs a value, e.g. anthropic:claude-sonnet-4-5.' : undefined),
+    check: (value) => (value.trim() === '' ? `--model needs a value: ${MODEL_SPEC_HELP}.` : undefined),
   },
   {
     name: 'max-loaded-skills',
@@ -148,20 +150,13 @@ export const FLAGS: readonly Flag[] = [
     kind: 'string',
     commands: ['chat', 'run', 'serve'],
     value: '<spec>',
-    help: 'where --session keeps sessions: sqlite:<file> (default sqlite:.skilltree/sessions.db)',
+    help: `where --session keeps sessions: ${STORE_SPECS}\n(default ${DEFAULT_STORE}; a backend needs its driver installed)`,
     helpFor: {
-      serve:
-        'memory (default), sqlite:./sessions.db, postgres://… or redis://…\n(sqlite, postgres and redis need @skilltree/store and its driver)',
+      serve: `where sessions are kept: ${STORE_SPECS}\n(default memory; a backend needs its driver installed)`,
     },
     defaults: { serve: 'memory' },
     needs: { flag: 'session', commands: ['chat', 'run'], why: 'the session to keep in it' },
-    check: (value, command) => {
-      if (value.trim() === '') return '--store needs a value: memory, sqlite:<file>, postgres://… or redis://….';
-      if (command !== 'serve' && !/^sqlite:./.test(value) && !/\.(db|sqlite3?)$/i.test(value)) {
-        return `--store takes sqlite:<file> (got "${value}"): chat and run keep sessions in SQLite.`;
-      }
-      return undefined;
-    },
+    check: (value) => (value.trim() === '' ? `--store needs a value: ${STORE_SPECS}.` : undefined),
   },
   {
     name: 'price',

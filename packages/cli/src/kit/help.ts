@@ -40,7 +40,7 @@ ${usage}
 The module's default export is the agent (an element or a component); it may export
 "demo = { messages: string[], model: () => Model }", a scripted conversation played offline.
 
-Options ([the commands that take each], when not all do):
+Options (a flag that only some commands take names them in brackets):
 ${FLAGS.map((flag) => flagLines(flag)).join('\n')}
 
 ${MODEL_CHOICE_HELP}

@@ -11,13 +11,14 @@
 the module's other exports (`authorize`) from the one evaluation.
  */
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire, register as registerHooks } from 'node:module';
+import { register as registerHooks } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Model } from '@skilltree/core';
 import type { ReactElement } from 'react';
 import { CliError, errorMessage } from './errors.js';
+import { importNextTo } from './resolve.js';
 
 /** The `@skilltree/core` module namespace. */
 export type CoreModule = typeof import('@skilltree/core');
@@ -183,28 +184,26 @@ export class AgentLoader {
 
   /** `@skilltree/core` as the module resolves it (one RuntimeContext with its components), else the CLI's own. */
   async core(): Promise<CoreModule> {
-    if (this.#core) return this.#core;
-    let core: CoreModule | null = null;
-    try {
-      const path = createRequire(this.file).resolve('@skilltree/core');
-      const theirs = (await import(pathToFileURL(path).href)) as CoreModule;
-      if (typeof theirs.createSession === 'function') core = theirs;
-    } catch {
-      // The module does not see @skilltree/core (it may not use it): use the CLI's own.
-    }
-    this.#core = core ?? (await import('@skilltree/core'));
+    // The module may not see @skilltree/core (it may not use it): the CLI's own then.
+    this.#core ??=
+      (await importNextTo(
+        this.file,
+        '@skilltree/core',
+        (m): m is CoreModule => typeof m?.createSession === 'function',
+      )) ?? (await import('@skilltree/core'));
     return this.#core;
   }
 
   /** `createElement` of the `react` the module resolves (the copy its hooks use), else the CLI's own. */
   async #react(): Promise<typeof import('react').createElement> {
     if (this.#createElement) return this.#createElement;
-    let mod: { default?: typeof import('react') } & Partial<typeof import('react')>;
-    try {
-      mod = await import(pathToFileURL(createRequire(this.file).resolve('react')).href);
-    } catch {
-      mod = await import('react');
-    }
+    type React = { default?: typeof import('react') } & Partial<typeof import('react')>;
+    const mod: React =
+      (await importNextTo(
+        this.file,
+        'react',
+        (m): m is React => typeof (m?.createElement ?? m?.default?.createElement) === 'function',
+      )) ?? (await import('react'));
     this.#createElement = (mod.createElement ?? mod.default!.createElement) as typeof import('react').createElement;
     return this.#createElement;
   }

@@ -1,33 +1,51 @@
 /**
- * Chooses the model: `--model`, else `SKILLTREE_MODEL`, else Anthropic or OpenAI when their key is
- * set, else the agent module's scripted `demo`.
+ * Chooses the model: `--model`, else `SKILLTREE_MODEL`, else the first provider of
+ * `@skilltree/models`' table whose key is set, else the agent module's scripted `demo`. The
+ * providers, their keys and default models come from that table (the agent's own copy of the
+ * package first, so providers its project registered count); `scripted:` and `demo` are the CLI's.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Model, ScriptedStep } from '@skilltree/core';
+import { providers as ownProviders, type Provider } from '@skilltree/models';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 import type { AgentModule } from './load-module.js';
+import { importNextTo } from './resolve.js';
 
-/** Model id used for `anthropic` (no id given) and when only `ANTHROPIC_API_KEY` is set. */
-export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+/** The CLI's own models, not providers: a script file, the module's demo. */
+const OWN_SPECS = ['scripted:<file.json>', 'demo'];
 
-/** Model id used for `openai` (no id given) and when only `OPENAI_API_KEY` is set. */
-export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
+/** `a, b, c or d`. */
+const either = (items: readonly string[]) =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+
+/** What `--model` takes, for help and errors: `anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo`. */
+export function modelSpecs(table: readonly Provider[] = ownProviders()): string {
+  return either([...table.map((p) => `${p.prefix}:<model-id>`), ...OWN_SPECS]);
+}
+
+/** The key variables, for messages: `ANTHROPIC_API_KEY or OPENAI_API_KEY`. */
+export function keyVariables(table: readonly Provider[] = ownProviders()): string {
+  return either(table.map((p) => p.apiKeyEnv));
+}
 
 /** What `--model` takes, for help. */
-export const MODEL_SPEC_HELP = 'anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo';
+export const MODEL_SPEC_HELP = modelSpecs();
 
 /** How the model is chosen without `--model`, for help. */
-export const MODEL_CHOICE_HELP = `Model choice: --model, else SKILLTREE_MODEL, else anthropic:${DEFAULT_ANTHROPIC_MODEL} when ANTHROPIC_API_KEY is set,
-else openai:${DEFAULT_OPENAI_MODEL} when OPENAI_API_KEY is set, else the module's demo.`;
+export const MODEL_CHOICE_HELP = `Model choice: --model, else SKILLTREE_MODEL, else ${ownProviders()
+  .map((p) => `${p.prefix}:${p.defaultModel} when ${p.apiKeyEnv} is set`)
+  .join(',\nelse ')}, else the module's demo.`;
 
 /** The environment variables model choice reads, with what each is for, for help. */
 export const MODEL_ENV_HELP: readonly (readonly [string, string])[] = [
-  ['ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL', `Anthropic key and endpoint (default model: ${DEFAULT_ANTHROPIC_MODEL})`],
-  [
-    'OPENAI_API_KEY, OPENAI_BASE_URL',
-    `OpenAI (or compatible server) key and endpoint (default model: ${DEFAULT_OPENAI_MODEL})`,
-  ],
+  ...ownProviders().map(
+    (p) =>
+      [
+        [p.apiKeyEnv, p.baseUrlEnv].filter(Boolean).join(', '),
+        `${p.name} key${p.baseUrlEnv ? ' and endpoint' : ''} (default model: ${p.defaultModel})`,
+      ] as const,
+  ),
   ['SKILLTREE_MODEL', 'the default for --model'],
 ];
 
@@ -35,7 +53,8 @@ export const MODEL_ENV_HELP: readonly (readonly [string, string])[] = [
 export interface PickedModel {
   /** What the user can pass to `--model` to get this model again, e.g. `openai:gpt-4.1` or `demo`. */
   label: string;
-  kind: 'anthropic' | 'openai' | 'scripted' | 'demo';
+  /** The provider's prefix (`anthropic`, `openai`, or a registered one), `scripted` or `demo`. */
+  kind: string;
   /** A fresh model instance (scripted models start their script again, e.g. after `/reset`). */
   create(): Model;
   /** Set when the model was picked by default: a line for stderr saying which and why. */
@@ -46,50 +65,57 @@ export interface PickedModel {
 export interface PickModelContext {
   env: Record<string, string | undefined>;
   cwd: string;
-  /** The loaded agent module (for `demo` and the `@skilltree/core` copy that builds scripted models). */
-  agent: Pick<AgentModule, 'demo' | 'core'>;
+  /**
+   * The loaded agent module: its `demo`, the `@skilltree/core` copy that builds scripted models,
+   * and its path (the `@skilltree/models` next to it holds the providers its project registered).
+   */
+  agent: Pick<AgentModule, 'demo' | 'core'> & { path?: string };
 }
 
-type Factory = (options: { model: string; apiKey?: string; baseURL?: string }) => Model;
-
-async function adapter(provider: 'anthropic' | 'openai'): Promise<Factory> {
-  const specifier = `@skilltree/models/${provider}`;
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (error) {
-    throw new CliError(`Could not load ${specifier}: ${errorMessage(error)} (is @skilltree/models built?)`);
-  }
-  const factory = mod[provider];
-  if (typeof factory !== 'function') throw new CliError(`${specifier} does not export ${provider}().`);
-  return factory as Factory;
+/** The provider table as the agent module sees it, else the CLI's own. */
+async function providerTable(agent: PickModelContext['agent']): Promise<readonly Provider[]> {
+  const theirs = agent.path
+    ? await importNextTo(
+        agent.path,
+        '@skilltree/models',
+        (m): m is { providers: () => readonly Provider[] } => typeof m?.providers === 'function',
+      )
+    : null;
+  return (theirs ?? { providers: ownProviders }).providers();
 }
 
 function set(value: string | undefined): string | undefined {
   return value && value.trim() !== '' ? value : undefined;
 }
 
-async function provider(
-  name: 'anthropic' | 'openai',
+/** A model of `provider`, with the key and endpoint from the environment. */
+async function fromProvider(
+  provider: Provider,
   id: string,
   env: PickModelContext['env'],
   notice?: string,
 ): Promise<PickedModel> {
-  const prefix = name.toUpperCase();
-  const apiKey = set(env[`${prefix}_API_KEY`]);
-  const baseURL = set(env[`${prefix}_BASE_URL`]);
+  const apiKey = set(env[provider.apiKeyEnv]);
+  const baseURL = provider.baseUrlEnv ? set(env[provider.baseUrlEnv]) : undefined;
   if (!apiKey && !baseURL) {
-    throw new CliError(`--model ${name}:${id} needs ${prefix}_API_KEY in the environment.`);
+    throw new CliError(`--model ${provider.prefix}:${id} needs ${provider.apiKeyEnv} in the environment.`);
   }
-  const factory = await adapter(name);
+  let factory: Awaited<ReturnType<Provider['factory']>>;
+  try {
+    factory = await provider.factory();
+  } catch (error) {
+    throw new CliError(
+      `Could not load the ${provider.prefix} adapter: ${errorMessage(error)} (is @skilltree/models built?)`,
+    );
+  }
   const options = { model: id, apiKey: apiKey ?? 'none', ...(baseURL ? { baseURL } : {}) };
   const create = () => factory(options);
   try {
     create();
   } catch (error) {
-    throw new CliError(`Could not create the ${name} model: ${errorMessage(error)}`);
+    throw new CliError(`Could not create the ${provider.prefix} model: ${errorMessage(error)}`);
   }
-  return { label: `${name}:${id}`, kind: name, create, notice };
+  return { label: `${provider.prefix}:${id}`, kind: provider.prefix, create, notice };
 }
 
 /** Checks and reads a `scripted:<file.json>` script: a JSON array of `{ text?, toolCalls? }` steps. */
@@ -124,19 +150,21 @@ export function readScript(file: string, cwd: string): ScriptedStep[] {
 /**
  * Resolves a model spec (or the default) to a {@link PickedModel}.
  *
- * @param spec `anthropic[:<id>]`, `openai[:<id>]`, `scripted:<file.json>`, `demo`, or undefined for the default.
+ * @param spec `<provider>[:<id>]` for a provider of the table (`anthropic`, `openai`, …),
+ *   `scripted:<file.json>`, `demo`, or undefined for the default.
  * @example
  * await pickModel('openai:gpt-4.1', { env: process.env, cwd: process.cwd(), agent });
  */
 export async function pickModel(spec: string | undefined, context: PickModelContext): Promise<PickedModel> {
   const { env, cwd, agent } = context;
+  const table = await providerTable(agent);
   const chosen = spec ?? set(env.SKILLTREE_MODEL);
   if (chosen !== undefined) {
     const colon = chosen.indexOf(':');
     const kind = (colon === -1 ? chosen : chosen.slice(0, colon)).trim();
     const rest = colon === -1 ? '' : chosen.slice(colon + 1).trim();
-    if (kind === 'anthropic') return provider('anthropic', rest || DEFAULT_ANTHROPIC_MODEL, env);
-    if (kind === 'openai') return provider('openai', rest || DEFAULT_OPENAI_MODEL, env);
+    const provider = table.find((p) => p.prefix === kind);
+    if (provider) return fromProvider(provider, rest || provider.defaultModel, env);
     if (kind === 'scripted') {
       if (!rest) throw new CliError('--model scripted:<file.json> needs a file.', USAGE_ERROR);
       const steps = readScript(rest, cwd);
@@ -146,28 +174,28 @@ export async function pickModel(spec: string | undefined, context: PickModelCont
       if (!agent.demo) throw new CliError('--model demo: the agent module has no "demo" export.');
       return { label: 'demo', kind: 'demo', create: agent.demo.model };
     }
-    throw new CliError(
-      `Unknown model "${chosen}". Use anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo.`,
-      USAGE_ERROR,
-    );
+    throw new CliError(`Unknown model "${chosen}". Use ${modelSpecs(table)}.`, USAGE_ERROR);
   }
-  if (set(env.ANTHROPIC_API_KEY)) {
-    const id = DEFAULT_ANTHROPIC_MODEL;
-    return provider('anthropic', id, env, `Using anthropic:${id} (ANTHROPIC_API_KEY is set; choose with --model).`);
-  }
-  if (set(env.OPENAI_API_KEY)) {
-    const id = DEFAULT_OPENAI_MODEL;
-    return provider('openai', id, env, `Using openai:${id} (OPENAI_API_KEY is set; choose with --model).`);
+  for (const provider of table) {
+    if (!set(env[provider.apiKeyEnv])) continue;
+    const id = provider.defaultModel;
+    const notice = `Using ${provider.prefix}:${id} (${provider.apiKeyEnv} is set; choose with --model).`;
+    return fromProvider(provider, id, env, notice);
   }
   if (agent.demo) {
     return {
       label: 'demo',
       kind: 'demo',
       create: agent.demo.model,
-      notice: "No ANTHROPIC_API_KEY or OPENAI_API_KEY set: playing the module's scripted demo.",
+      notice: `No ${keyVariables(table)} set: playing the module's scripted demo.`,
     };
   }
   throw new CliError(
-    'No model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, pass --model scripted:<file.json>, or export a "demo" from the agent module.',
+    `No model: set ${keyVariables(table)}, pass --model scripted:<file.json>, or export a "demo" from the agent module.`,
   );
+}
+
+/** Whether a key of any provider of the CLI's table is set in `env`. */
+export function hasProviderKey(env: PickModelContext['env']): boolean {
+  return ownProviders().some((p) => set(env[p.apiKeyEnv]) !== undefined);
 }

@@ -1,10 +1,8 @@
 /**
- * Creating the session, resuming it from `--session <name>`, and saving it after each turn. Sessions
- * live in a SQLite file (`--store sqlite:<file>`, default {@link DEFAULT_STORE}), the same store and
- * format `createSessions` uses with `sqliteStore`.
+ * Creating the session, resuming it from `--session <name>`, and saving it after each turn, in the
+ * store `--store` names (any backend `@skilltree/store` takes; default {@link DEFAULT_STORE}), in the
+ * same format `createSessions` uses.
  */
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { Session, SessionOptions, SessionStore } from '@skilltree/core';
 import { CliError, errorMessage } from './errors.js';
 import type { AgentModule } from './load-module.js';
@@ -19,57 +17,15 @@ export interface SessionSetup {
   options: SessionOptions;
   /** `--session <name>`: the session's id in the store, if any. */
   session?: string;
-  /** Absolute path of the SQLite file that keeps it. */
-  storePath?: string;
+  /** The open store that keeps it (with `--session`). */
+  store?: SessionStore;
 }
 
-/** The SQLite file of `--store` (`sqlite:<file>` or a `.db` path), else of {@link DEFAULT_STORE}, resolved against `cwd`. */
-export function storePath(store: string | undefined, cwd: string): string {
-  const spec = store ?? DEFAULT_STORE;
-  return resolve(cwd, spec.startsWith('sqlite:') ? spec.slice('sqlite:'.length) : spec);
-}
-
-/**
- * Fails now, before the module is loaded or any model is called, when the session store's file
- * cannot be written: a directory, or a file whose directory cannot be created or written. It tries
- * what opening the store does (create the directory, write a file beside the database) and removes
- * the probe again. Otherwise the model would run a whole turn, and only then would the save fail.
- */
-export function checkStorePath(file: string | undefined): void {
-  if (!file) return;
-  if (existsSync(file) && statSync(file).isDirectory()) {
-    throw new CliError(`--store ${file} is a directory: pass a file path, e.g. --store sqlite:${file}/sessions.db.`);
-  }
-  const fail = (why: string) =>
-    new CliError(`Cannot write the session store ${file}: ${why}. Pass --store a path in a directory you can write.`);
-  let existing = dirname(file);
-  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  if (!statSync(existing).isDirectory()) throw fail(`${existing} is a file, not a directory`);
-  const probe = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(probe, '');
-  } catch (error) {
-    throw fail(errorMessage(error));
-  }
-  rmSync(probe, { force: true });
-}
+/** A window that holds any transcript, and that every backend takes (Postgres counts in int4). */
+const WHOLE_TRANSCRIPT = 2 ** 31 - 1;
 
 /** What the store has of a session this process holds: the version it read and the messages it has. */
 const saved = new WeakMap<Session, { version: number; epoch: string; committed: number }>();
-const stores = new Map<string, Promise<SessionStore>>();
-
-function openStore(path: string): Promise<SessionStore> {
-  let store = stores.get(path);
-  if (!store) {
-    store = import('@skilltree/store/sqlite').then(({ sqliteStore }) => sqliteStore({ path }));
-    stores.set(path, store);
-  }
-  return store.catch((error) => {
-    stores.delete(path);
-    throw new CliError(`Could not open the session store ${path}: ${errorMessage(error)}`);
-  });
-}
 
 function mount(setup: SessionSetup): Session {
   try {
@@ -91,14 +47,14 @@ export function resumedLine(session: Session, name: string): string {
  * session is deleted.
  */
 export async function openSession(setup: SessionSetup, fresh = false): Promise<{ session: Session; resumed: boolean }> {
-  const { agent, options, session: id, storePath: path } = setup;
-  if (id === undefined || path === undefined) return { session: mount(setup), resumed: false };
-  const store = await openStore(path);
+  const { agent, options, session: id, store } = setup;
+  if (id === undefined || store === undefined) return { session: mount(setup), resumed: false };
+  const path = store.name;
   let loaded: Awaited<ReturnType<SessionStore['load']>>;
   try {
     if (fresh) await store.delete(id);
     // The whole transcript: the CLI shows it (/transcript, --json), not only the window.
-    loaded = fresh ? null : await store.load(id, Number.MAX_SAFE_INTEGER);
+    loaded = fresh ? null : await store.load(id, WHOLE_TRANSCRIPT);
   } catch (error) {
     throw new CliError(`Could not read session "${id}" from ${path}: ${errorMessage(error)}`);
   }
@@ -121,10 +77,10 @@ export async function openSession(setup: SessionSetup, fresh = false): Promise<{
  * skills, stores). Fails when another process wrote the session since this one loaded it.
  */
 export async function saveSession(session: Session, setup: SessionSetup): Promise<void> {
-  const { session: id, storePath: path } = setup;
+  const { session: id, store } = setup;
   const at = saved.get(session);
-  if (id === undefined || path === undefined || !at) return;
-  const store = await openStore(path);
+  if (id === undefined || store === undefined || !at) return;
+  const path = store.name;
   const holder = `skilltree-cli:${process.pid}:${Math.random().toString(36).slice(2)}`;
   try {
     if (!(await store.acquire(id, holder, 30_000))) {

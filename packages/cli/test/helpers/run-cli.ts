@@ -28,16 +28,22 @@ export interface RunOptions {
   timeout?: number;
 }
 
-/** Runs `node bin/skilltree.js ...args` and resolves when it exits (it fails the test after `timeout`). */
-export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+/** This process's environment without model keys, a default model or color settings, plus `extra`. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !/^(ANTHROPIC|OPENAI)_|^SKILLTREE_MODEL$|^FORCE_COLOR$|^NO_COLOR$/.test(key))
       env[key] = value;
   }
-  for (const [key, value] of Object.entries(options.env ?? {})) {
+  for (const [key, value] of Object.entries(extra)) {
     if (value !== undefined) env[key] = value;
   }
+  return env;
+}
+
+/** Runs `node bin/skilltree.js ...args` and resolves when it exits (it fails the test after `timeout`). */
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const env = cliEnv(options.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), ...args], {
       cwd: options.cwd ?? CLI_DIR,

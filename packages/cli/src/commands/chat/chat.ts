@@ -4,12 +4,13 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Session, Usage } from '@skilltree/core';
-import { type CostPrinter, choosePrice, createCostPrinter, sumUsage } from '../../kit/cost.js';
+import { addUsage, type Session, type Usage } from '@skilltree/core';
+import { type CostPrinter, choosePrice, createCostPrinter } from '../../kit/cost.js';
 import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
-import { type Prepared, prepare, sessionOptions } from '../../kit/prepare.js';
+import { keyVariables } from '../../kit/pick-model.js';
+import { type Prepared, sessionOptions, withPrepared } from '../../kit/prepare.js';
 import { count, createStyle, type Style } from '../../kit/print.js';
 import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
@@ -38,7 +39,7 @@ async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style
   try {
     for await (const event of state.session.stream(text, { signal: controller.signal })) {
       printer.event(event);
-      if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+      if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
     }
     printer.end();
     state.cost.turn(usage);
@@ -69,8 +70,11 @@ async function save(state: ChatState, prepared: Prepared, io: Io, style: Style):
  * Runs `chat`; after each turn its cost line (tokens, cached share, estimate) goes to stderr. Resolves to the exit code: 0, or 1 when a turn failed while reading messages from
  * a pipe (interactive chats keep going after errors and exit 0).
  */
-export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
-  const prepared = await prepare(args, io);
+export function chatCommand(args: CliArgs, io: Io): Promise<number> {
+  return withPrepared(args, io, (prepared) => chat(args, io, prepared));
+}
+
+async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> {
   const { agent, model, setup } = prepared;
   const style = createStyle(io.stdout, io.env);
   const errStyle = createStyle(io.stderr, io.env);
@@ -99,9 +103,7 @@ export async function chatCommand(args: CliArgs, io: Io): Promise<number> {
         if (!ok) return 1;
         io.stdout.write('\n');
       }
-      io.stdout.write(
-        `${style.dim('Demo finished. Set ANTHROPIC_API_KEY or OPENAI_API_KEY (or pass --model) to chat for real.')}\n`,
-      );
+      io.stdout.write(`${style.dim(`Demo finished. Set ${keyVariables()} (or pass --model) to chat for real.`)}\n`);
       return 0;
     }
 

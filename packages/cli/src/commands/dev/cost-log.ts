@@ -2,8 +2,8 @@
  * The Cost view's data: each model call's usage from the session's `step-finish` events, priced
  * with `estimateCost` like the CLI's cost line, and the totals.
  */
-import { estimateCost, type Usage } from '@skilltree/core';
-import { type PriceChoice, sumUsage } from '../../kit/cost.js';
+import { addUsage, estimateCost, type Usage } from '@skilltree/core';
+import type { PriceChoice } from '../../kit/cost.js';
 import type { CostView } from './protocol.js';
 
 interface Logged {
@@ -33,7 +33,7 @@ export class CostLog {
   /** The steps priced with `price` (no estimates without one), and their totals. */
   view(price: PriceChoice | undefined): CostView {
     const cost = (usage: Usage) => (price ? estimateCost(usage, price.price).total : null);
-    const total = this.#steps.reduce<Usage>((sum, s) => sumUsage(sum, s.usage), {});
+    const total = this.#steps.reduce<Usage>((sum, s) => addUsage(sum, s.usage) ?? sum, {});
     return {
       price: price ? { price: price.price, label: price.label } : null,
       steps: this.#steps.map((s) => ({ ...s, cost: cost(s.usage) })),

@@ -11,7 +11,7 @@ import { choosePrice, type PriceChoice } from '../../kit/cost.js';
 import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../../kit/load-module.js';
 import { CostLog } from './cost-log.js';
 import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
-import { describeReload, sectionLines, skillViews, Timeline, treeView } from './state.js';
+import { describeReload, sectionLines, Timeline } from './state.js';
 
 export interface DevSessionOptions {
   module: string;
@@ -331,17 +331,14 @@ export class DevSession {
       busy: view?.busy ?? false,
       error: this.#error,
       loadError: this.#loadError,
-      config: view?.config ?? null,
+      view,
       transcript: session ? [...session.transcript] : [],
       // The view counts from the start of the whole transcript; the page gets the part in memory.
       windowStart: view && session ? view.window.start - session.transcriptStart : 0,
       request,
+      // Where the context goes, as core places it for the providers: the page draws it there.
+      placed: request ? (this.#core?.placeContext(request).placed ?? null) : null,
       requestError,
-      skills: view ? skillViews(view) : [],
-      loaded: view?.loadedSkills ?? [],
-      stores: view?.stores ?? {},
-      warnings: view?.warnings ?? [],
-      tree: view ? treeView(view) : null,
       timeline: this.#timeline.entries,
       cost: this.#cost.view(choosePrice(this.#options.price, model?.name)),
       reloads: this.#reloads,

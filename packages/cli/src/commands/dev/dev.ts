@@ -8,7 +8,7 @@ import { CliError, errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
 import { untilSignal } from '../../kit/listen.js';
-import { pickModel } from '../../kit/pick-model.js';
+import { hasProviderKey, pickModel } from '../../kit/pick-model.js';
 import type { DevServer, DevServerOptions } from './server.js';
 
 /**
@@ -18,7 +18,7 @@ import type { DevServer, DevServerOptions } from './server.js';
 async function devModel(args: CliArgs, io: Io): Promise<Model | undefined> {
   const spec = args.model ?? io.env.SKILLTREE_MODEL;
   if (spec?.trim() === 'demo') return undefined;
-  if (!spec && !io.env.ANTHROPIC_API_KEY && !io.env.OPENAI_API_KEY) return undefined;
+  if (!spec && !hasProviderKey(io.env)) return undefined;
   const core = await import('@skilltree/core');
   const picked = await pickModel(spec, { env: io.env, cwd: io.cwd, agent: { core } });
   if (picked.notice) io.stderr.write(`${picked.notice}\n`);

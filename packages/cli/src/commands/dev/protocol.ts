@@ -1,62 +1,10 @@
 /**
- * The wire protocol between `skilltree dev` (this package) and the playground page
- * (apps/playground imports these types). JSON only: every field survives `JSON.stringify`.
+ * The wire protocol between `skilltree dev` (this package) and the playground page, which imports
+ * these types as `@skilltree/cli/dev-protocol`. JSON only: every field survives `JSON.stringify`.
+ * The session itself travels as core's `SessionView`, as is: the page reads skills, tools, context
+ * lines with their owners, stores and warnings from it.
  */
-import type { Message, ModelRequest, Price, SessionConfig, ToolSpec, Usage, Warning } from '@skilltree/core';
-
-/** A skill in the catalog, as the Skills panel shows it. */
-export interface SkillView {
-  name: string;
-  description: string;
-  state: 'unloaded' | 'loaded' | 'active';
-  /** How often it was mounted (read while unloaded) since the server started or was reset. */
-  mounts: number;
-  /** Position in the LRU order (0 = least recently read), or -1 when unloaded. */
-  lru: number;
-  /** The component that rendered the `<Skill>`. */
-  owner: string;
-  /** The skill's `meta` prop (e.g. a folder skill's files and warnings): shown, never sent to the model. */
-  meta?: Record<string, unknown>;
-}
-
-/** One context line with the component that rendered it. */
-export interface LineView {
-  line: string;
-  kind: 'instructions' | 'text';
-  owner: string;
-}
-
-/** One rendered `<Tool>` with the component that rendered it. */
-export interface ToolView {
-  name: string;
-  description: string;
-  owner: string;
-  skill: string | null;
-  /** The tool's `meta` prop (e.g. an MCP tool's server and connection state): shown, never sent to the model. */
-  meta?: Record<string, unknown>;
-}
-
-/** The host tree: what each component contributed to the prompt. */
-export interface TreeView {
-  agent: {
-    props: Record<string, unknown>;
-    /** Agent-level `<Instructions>` blocks (they go to the system prompt). */
-    instructions: string[];
-    /** Agent-level `<Text>` lines (the agent's part of `<current_context>`). */
-    lines: LineView[];
-    tools: ToolView[];
-  };
-  skills: {
-    name: string;
-    description: string;
-    owner: string;
-    state: SkillView['state'];
-    lines: LineView[];
-    tools: ToolView[];
-    meta?: Record<string, unknown>;
-  }[];
-  problems: string[];
-}
+import type { Message, ModelRequest, Price, SessionView, Usage } from '@skilltree/core';
 
 /** What one model step changed compared with the step before it. */
 export interface TimelineEntry {
@@ -143,20 +91,20 @@ export interface DevState {
   error: string | null;
   /** The module could not be loaded or re-rendered. The page keeps showing the last good session. */
   loadError: string | null;
-  config: SessionConfig | null;
+  /** Core's view of the session (catalog, tools, context lines and their owners, stores, warnings), or null when no agent is loaded. */
+  view: SessionView | null;
   /** The full transcript. `windowStart` is the index of its first message the next request carries. */
   transcript: Message[];
   windowStart: number;
   /** The next request, or null when none can be built (see `requestError`). */
   request: ModelRequest | null;
+  /**
+   * Where core's `placeContext` puts the context: `'system'`, or the index in `request.messages` of
+   * the message that carries it (the message count when it adds a new user message). Null without
+   * a request.
+   */
+  placed: 'system' | number | null;
   requestError: string | null;
-  skills: SkillView[];
-  /** LRU order: least recently read first, the active skill last. */
-  loaded: string[];
-  stores: Record<string, unknown>;
-  /** Warnings the session reported (`session.warn`, skills that could not load on a reload, …), oldest first. */
-  warnings: Warning[];
-  tree: TreeView | null;
   timeline: TimelineEntry[];
   /** Usage and estimated cost per model call, with totals. */
   cost: CostView;
@@ -174,4 +122,17 @@ export type LiveEvent =
   | { type: 'turn-start'; text: string }
   | { type: 'turn-end'; ok: boolean; error?: string };
 
-export type { Message, ModelRequest, Price, SessionConfig, ToolSpec, Usage, Warning };
+export type {
+  Message,
+  ModelRequest,
+  Price,
+  SessionConfig,
+  SessionView,
+  ToolSpec,
+  Usage,
+  ViewLine,
+  ViewSection,
+  ViewSkill,
+  ViewTool,
+  Warning,
+} from '@skilltree/core';

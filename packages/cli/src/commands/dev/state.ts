@@ -1,11 +1,11 @@
 /**
- * Turns core's view of a live session into the JSON the playground shows: the tree with owners,
- * the catalog, per-step timeline entries and reload summaries. Context lines always come from the
+ * What the playground shows beyond core's view of the session (which it gets as is): per-step
+ * timeline entries and reload summaries. Context lines always come from the
  * view's sections, and line diffs from core's `addedLines` (the diff behind `contextChanged`):
  * nothing here parses the `<current_context>` string.
  */
 import { addedLines, type ModelRequest, type SessionView } from '@skilltree/core';
-import type { LineView, SkillView, TimelineEntry, ToolView, TreeView } from './protocol.js';
+import type { TimelineEntry } from './protocol.js';
 
 /** `placeContext` from the session's own core (passed in so that one core instance is used). */
 export type PlaceContext = (req: ModelRequest) => { system: string; messages: ModelRequest['messages'] };
@@ -23,55 +23,6 @@ function gained(before: SectionLines, after: SectionLines): string[] {
   const out: string[] = [];
   for (const [skill, lines] of after) out.push(...addedLines(before.get(skill), lines));
   return out;
-}
-
-function toolView(tool: SessionView['tools'][number]): ToolView {
-  const view: ToolView = { name: tool.name, description: tool.description, owner: tool.owner, skill: tool.skill };
-  if (tool.meta) view.meta = tool.meta;
-  return view;
-}
-
-/** The host tree as the Tree panel shows it, from core's view of the session. */
-export function treeView(view: SessionView): TreeView {
-  const lines = (skill: string | null): LineView[] =>
-    (view.sections.find((section) => section.skill === skill)?.lines ?? []).map((l) => ({
-      line: l.text,
-      kind: l.kind,
-      owner: l.owner,
-    }));
-  const tools = (skill: string | null) =>
-    view.tools.filter((tool) => tool.skill === skill && tool.owner !== 'skilltree').map(toolView);
-  return {
-    agent: {
-      props: view.agent.props,
-      instructions: view.agent.instructions,
-      lines: lines(null),
-      tools: tools(null),
-    },
-    skills: view.skills.map((skill) => ({
-      name: skill.name,
-      description: skill.description,
-      owner: skill.owner,
-      state: skill.state,
-      lines: skill.state === 'unloaded' ? [] : lines(skill.name),
-      tools: tools(skill.name),
-      ...(skill.meta ? { meta: skill.meta } : {}),
-    })),
-    problems: view.problems.map((problem) => problem.message),
-  };
-}
-
-/** The catalog as the Skills panel shows it. */
-export function skillViews(view: SessionView): SkillView[] {
-  return view.skills.map((skill) => ({
-    name: skill.name,
-    description: skill.description,
-    state: skill.state,
-    mounts: skill.mounts,
-    lru: view.loadedSkills.indexOf(skill.name),
-    owner: skill.owner,
-    ...(skill.meta ? { meta: skill.meta } : {}),
-  }));
 }
 
 /** The request as a provider receives it, in cache order: tools, system, then messages with the context placed. */

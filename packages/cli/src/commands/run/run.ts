@@ -1,12 +1,12 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import type { Turn, Usage } from '@skilltree/core';
-import { choosePrice, createCostPrinter, jsonEstimate, sumUsage } from '../../kit/cost.js';
+import { addUsage, type Turn, type Usage } from '@skilltree/core';
+import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
-import { prepare } from '../../kit/prepare.js';
+import { type Prepared, withPrepared } from '../../kit/prepare.js';
 import { createStyle } from '../../kit/print.js';
 import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
@@ -22,8 +22,11 @@ async function readAll(stream: Io['stdin']): Promise<string> {
  * stderr (or, with `--json`, `{ reply, transcript, request, loadedSkills, steps, usage, estimate }`
  * and nothing on stderr). Resolves to the exit code.
  */
-export async function runCommand(args: CliArgs, io: Io): Promise<number> {
-  const { agent, model, setup } = await prepare(args, io);
+export function runCommand(args: CliArgs, io: Io): Promise<number> {
+  return withPrepared(args, io, (prepared) => runTurns(args, io, prepared));
+}
+
+async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared): Promise<number> {
   let messages = args.messages;
   if (messages.length === 0) {
     if (model.kind === 'demo' && agent.demo && agent.demo.messages.length > 0) {
@@ -54,7 +57,7 @@ export async function runCommand(args: CliArgs, io: Io): Promise<number> {
       let usage: Usage | undefined;
       const off = session.on('event', (event) => {
         printer?.event(event);
-        if (event.type === 'step-finish' && event.usage) usage = sumUsage(usage, event.usage);
+        if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
       });
       try {
         turns.push(await session.send(message));

@@ -14,7 +14,7 @@ import type { Io } from '../../kit/io.js';
 import { listen, untilSignal } from '../../kit/listen.js';
 import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
 import { pickModel } from '../../kit/pick-model.js';
-import { describeStore, isShared, openStore, parseStoreSpec, type StoreSpec } from '../../kit/store.js';
+import { chooseStore, type StoreChoice } from '../../kit/store.js';
 import { scriptPerChat } from './model.js';
 import { otlpEndpoint, startTracing, type Tracing } from './otlp.js';
 import { chatPage, PAGE_CSP } from './page.js';
@@ -22,7 +22,7 @@ import { STOP_TIMEOUT, stopServing } from './stop.js';
 
 /** What a worker tells the primary. */
 type WorkerMessage =
-  | { type: 'skilltree-serve-listening'; port: number }
+  | { type: 'skilltree-serve-listening'; port: number; store: string }
   | { type: 'skilltree-serve-failed'; error: string };
 
 /** `skilltree serve`'s flags, with their defaults filled in. */
@@ -47,17 +47,18 @@ interface Prepared {
   /** One model, or (a demo or script) a copy per chat. */
   model: Model | ((id: string, owner?: string) => Model);
   modelLabel: string;
-  store: StoreSpec;
+  store: StoreChoice;
 }
 
 async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
-  const store = parseStoreSpec(args.store, io.cwd);
-  if (args.workers > 1 && !isShared(store)) {
+  const agent = await loadAgentModule(args.module, io.cwd);
+  // Parsed by the store package the module sees: backends its project registered count too.
+  const store = await chooseStore(args.store, agent.path, io.cwd);
+  if (args.workers > 1 && !store.shared) {
     throw new CliError(
-      `--workers ${args.workers} needs a store the processes share: --store sqlite:./sessions.db, postgres://… or redis://… (not ${args.store}).`,
+      `--workers ${args.workers} needs a store the processes share (not ${args.store}), e.g. --store sqlite:./sessions.db.`,
     );
   }
-  const agent = await loadAgentModule(args.module, io.cwd);
   const { authorize } = agent.exports;
   if (authorize !== undefined && typeof authorize !== 'function') {
     throw new CliError(`${args.module}: "authorize" must be a function (request) => userId | null.`);
@@ -75,6 +76,8 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
 /** A running serving process. */
 export interface ServeInstance {
   port: number;
+  /** The store's name as it may be shown (no password). */
+  store: string;
   close(): Promise<void>;
 }
 
@@ -83,7 +86,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   const p = prepared ?? (await prepare(args, io));
   const endpoint = endpointOf(args, io);
   const tracing: Tracing | null = endpoint ? await startTracing(endpoint, io.env) : null;
-  const store = await openStore(p.store, p.agent.path, p.agent.core.memoryStore);
+  const store = await p.store.open();
   const options: SessionsOptions = { store, model: p.model };
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
@@ -131,6 +134,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   }
   return {
     port,
+    store: store.name,
     async close() {
       await stopServing(server, sessions);
       // The last spans (the turns that just committed) are flushed before the process exits.
@@ -158,7 +162,11 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
     process.once('SIGTERM', done);
     process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
   });
-  process.send?.({ type: 'skilltree-serve-listening', port: instance.port } satisfies WorkerMessage);
+  process.send?.({
+    type: 'skilltree-serve-listening',
+    port: instance.port,
+    store: instance.store,
+  } satisfies WorkerMessage);
   await told;
   exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close().catch(() => {});
@@ -184,11 +192,11 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     });
     return worker;
   };
-  const ready = new Promise<number>((resolve, reject) => {
+  const ready = new Promise<{ port: number; store: string }>((resolve, reject) => {
     let listening = 0;
     cluster.on('message', (_worker, message: WorkerMessage) => {
       if (message?.type === 'skilltree-serve-failed') reject(new CliError(message.error));
-      if (message?.type === 'skilltree-serve-listening' && ++listening === args.workers) resolve(message.port);
+      if (message?.type === 'skilltree-serve-listening' && ++listening === args.workers) resolve(message);
     });
   });
   for (let i = 0; i < args.workers; i++) fork();
@@ -208,31 +216,31 @@ async function runPrimary(args: ServeArgs, io: Io, prepared: Prepared): Promise<
     await Promise.all(exits);
     clearTimeout(timer);
   };
-  let port: number;
+  let listening: { port: number; store: string } | null;
   try {
-    port = await Promise.race([ready, untilSignal().then(() => -1)]);
+    listening = await Promise.race([ready, untilSignal().then(() => null)]);
   } catch (error) {
     await stop();
     throw error;
   }
-  if (port === -1) {
+  if (listening === null) {
     await stop();
     return 0;
   }
   const signalled = untilSignal();
-  announce(args, io, prepared, port);
+  announce(args, io, prepared, listening);
   await signalled;
   await stop();
   return 0;
 }
 
-function announce(args: ServeArgs, io: Io, p: Prepared, port: number): void {
+function announce(args: ServeArgs, io: Io, p: Prepared, { port, store }: { port: number; store: string }): void {
   const url = urlOf(args.host, port);
   const who = p.authorize ? 'users from the module\'s "authorize"' : 'loopback clients only, none through a proxy';
   io.stdout.write(
     `skilltree serve: ${url}  (Ctrl+C to stop)\n` +
       `  api: ${url}/api/chat   page: ${args.noPage ? 'off' : `${url}/`}\n` +
-      `  model ${p.modelLabel} · store ${describeStore(p.store)} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
+      `  model ${p.modelLabel} · store ${store}${p.store.shared ? '' : ' (this process only)'} · ${args.workers} worker${args.workers === 1 ? '' : 's'} · ${who}\n`,
   );
   const endpoint = endpointOf(args, io);
   if (endpoint) io.stdout.write(`  traces: OTLP/HTTP to ${endpoint}\n`);
@@ -258,7 +266,7 @@ export async function serveCommand(cli: CliArgs, io: Io): Promise<number> {
   const instance = await startServe(args, io, prepared);
   // Listen for the signal before the URL is out: a stop right after it must not find no listener.
   const signalled = untilSignal();
-  announce(args, io, prepared, instance.port);
+  announce(args, io, prepared, instance);
   await signalled;
   exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close();

@@ -1,0 +1,165 @@
+// The repository's shape, read from the source files (no build needed): which @skilltree packages
+// each package may import, that no file reaches into another package by a relative path, and that
+// no import cycle forms, inside a package or between packages. `node --test scripts/test/`.
+import assert from 'node:assert/strict';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { test } from 'node:test';
+import {
+  codeFiles,
+  cycles,
+  packageOf,
+  resolveRelative,
+  shortPath,
+  specifiers,
+  workspacePackages,
+} from '../lib/imports.mjs';
+
+/**
+ * The @skilltree packages each package may import (besides itself). Libraries build on core and
+ * never on each other, except the CLI, which composes them; nothing imports an app, an example or
+ * the docs. A new dependency between packages is a decision: make it here.
+ */
+const ALLOWED = {
+  '@skilltree/core': [],
+  '@skilltree/testing': ['@skilltree/core'],
+  '@skilltree/models': ['@skilltree/core'],
+  '@skilltree/store': ['@skilltree/core'],
+  '@skilltree/server': ['@skilltree/core'],
+  // Its tests render folder skills with the testing package.
+  '@skilltree/agent-skills': ['@skilltree/core', '@skilltree/testing'],
+  '@skilltree/mcp': ['@skilltree/core'],
+  '@skilltree/cli': ['@skilltree/core', '@skilltree/models', '@skilltree/server', '@skilltree/store'],
+  'create-skilltree': [],
+  // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only).
+  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core'],
+  '@skilltree/example-agent-skills': [
+    '@skilltree/agent-skills',
+    '@skilltree/core',
+    '@skilltree/mcp',
+    '@skilltree/testing',
+  ],
+  '@skilltree/example-filesystem': ['@skilltree/core', '@skilltree/testing'],
+  '@skilltree/example-research-notes': ['@skilltree/core', '@skilltree/testing'],
+  '@skilltree/example-support-desk': ['@skilltree/core', '@skilltree/testing'],
+  '@skilltree/example-web-chat': ['@skilltree/core', '@skilltree/server'],
+  '@skilltree/docs': [
+    '@skilltree/agent-skills',
+    '@skilltree/core',
+    '@skilltree/example-support-desk',
+    '@skilltree/mcp',
+    '@skilltree/models',
+    '@skilltree/server',
+    '@skilltree/store',
+    '@skilltree/testing',
+  ],
+};
+
+const packages = workspacePackages();
+const names = new Set(packages.map((p) => p.name));
+const ours = (specifier) => names.has(packageOf(specifier));
+
+/** The package a path lies in (the innermost, for a fixture package inside a package). */
+const packageAt = (path) =>
+  packages.filter((p) => path === p.dir || path.startsWith(p.dir + sep)).sort((a, b) => b.dir.length - a.dir.length)[0];
+
+/** Benches measure the workspace as a whole and are no part of a package: they may load its other packages' files. */
+const isBench = (pkg, file) => relative(pkg.dir, file).split(sep)[0] === 'bench';
+
+/** Files whose import lines are the text of files they write (a starter project's), not their own imports. */
+const WRITES_CODE = new Set(['packages/create-skilltree/src/templates.ts', 'packages/create-skilltree/src/addons.ts']);
+
+/** Every import of every code file: `{ pkg, file, specifier, target }` (target: the file a relative import names). */
+const imports = packages.flatMap((pkg) =>
+  codeFiles(pkg.dir)
+    .filter((file) => !WRITES_CODE.has(shortPath(file)))
+    .flatMap((file) =>
+      specifiers(file).map((specifier) => ({
+        pkg,
+        file,
+        specifier,
+        target: specifier.startsWith('.') ? resolveRelative(file, specifier) : null,
+      })),
+    ),
+);
+
+test('the import reader sees the imports it checks (else every rule below would pass)', () => {
+  const has = (file, specifier) => imports.some((i) => shortPath(i.file) === file && i.specifier === specifier);
+  assert.ok(has('packages/cli/src/main.ts', './commands/chat/index.js'));
+  assert.ok(has('packages/cli/src/kit/pick-model.ts', '@skilltree/models'));
+  assert.ok(has('apps/playground/src/protocol.ts', '@skilltree/cli/dev-protocol'));
+  assert.ok(imports.filter((i) => i.target).length > 500);
+  // Examples in doc comments are not imports.
+  assert.ok(!has('packages/models/src/providers.ts', './mistral-model.js'));
+});
+
+test('every workspace package has a row in the table of allowed imports', () => {
+  assert.deepEqual(
+    packages.map((p) => p.name).filter((name) => !(name in ALLOWED)),
+    [],
+    'add the package to ALLOWED in scripts/test/structure.test.mjs',
+  );
+});
+
+test('each package imports only the @skilltree packages the table allows it', () => {
+  const wrong = imports
+    .filter((i) => ours(i.specifier) && !isBench(i.pkg, i.file))
+    .filter((i) => packageOf(i.specifier) !== i.pkg.name && !ALLOWED[i.pkg.name]?.includes(packageOf(i.specifier)))
+    .map((i) => `${shortPath(i.file)} imports ${i.specifier}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('each @skilltree package a package imports is declared in its package.json', () => {
+  const wrong = [];
+  for (const pkg of packages) {
+    const m = pkg.manifest;
+    const declared = new Set(Object.keys({ ...m.dependencies, ...m.devDependencies, ...m.peerDependencies }));
+    for (const name of ALLOWED[pkg.name] ?? []) {
+      const used = imports.some((i) => i.pkg === pkg && packageOf(i.specifier) === name);
+      if (used && !declared.has(name)) wrong.push(`${pkg.name} imports ${name} without declaring it`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('no file imports another package by a relative path: packages import each other by name', () => {
+  const wrong = imports
+    .filter((i) => i.specifier.startsWith('.') && !isBench(i.pkg, i.file))
+    .filter((i) => {
+      const to = i.target ?? resolve(dirname(i.file), i.specifier);
+      const owner = packageAt(to);
+      // A file outside every package (the repository's own scripts) is no package's either.
+      return owner !== undefined && owner !== packageAt(i.file);
+    })
+    .map((i) => `${shortPath(i.file)} → ${i.specifier}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('no import cycle between packages', () => {
+  const graph = new Map(packages.map((p) => [p.name, new Set()]));
+  for (const i of imports) {
+    const to = packageOf(i.specifier);
+    if (ours(i.specifier) && to !== i.pkg.name && !isBench(i.pkg, i.file)) graph.get(i.pkg.name).add(to);
+  }
+  assert.deepEqual(cycles(graph), []);
+});
+
+test('no import cycle between the files of any package or app (type-only and dynamic imports count)', () => {
+  const graph = new Map();
+  for (const i of imports) {
+    const from = shortPath(i.file);
+    if (!graph.has(from)) graph.set(from, new Set());
+    if (i.target) graph.get(from).add(shortPath(i.target));
+  }
+  assert.deepEqual(cycles(graph), []);
+});
+
+test('the cycle finder finds cycles', () => {
+  const graph = new Map([
+    ['components', ['runtime']],
+    ['runtime', ['store']],
+    ['store', ['components']],
+    ['view', ['view']],
+    ['leaf', []],
+  ]);
+  assert.deepEqual(cycles(graph), [['components', 'runtime', 'store'], ['view']]);
+});
