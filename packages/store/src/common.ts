@@ -77,8 +77,12 @@ export function outageReporter(store: string, onError?: (error: Error) => void):
   };
 }
 
-/** Non-negative whole numbers for paging arguments. */
-export const whole = (n: number): number => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);
+/**
+ * Non-negative whole numbers for paging arguments, at most `max` (Postgres binds them as 32-bit
+ * integers): NaN is 0, and Infinity (a window of "everything") is `max`.
+ */
+export const whole = (n: number, max = Number.MAX_SAFE_INTEGER): number =>
+  Number.isNaN(n) ? 0 : Math.min(max, Math.max(0, Math.floor(n)));
 
 /** Runs `init` once, on first call; a failure is not kept, so the next call tries again. */
 export function once(init: () => Promise<void>): () => Promise<void> {

@@ -124,6 +124,9 @@ const MIGRATIONS = [
     );`,
 ];
 
+/** A paging argument as Postgres binds it: a 32-bit integer (a larger window means everything). */
+const int4 = (n: number): number => whole(n, 2_147_483_647);
+
 const toRecord = (row: SessionRow): SessionRecord => ({
   id: row.id,
   owner: row.owner,
@@ -269,21 +272,21 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     async load(id, window): Promise<LoadedSession | null> {
       const { rows } = await query<SessionRow & { start: number; messages: Message[] | null }>(sql.load, [
         id,
-        whole(window),
+        int4(window),
       ]);
       if (rows.length === 0) return null;
       return { ...toRecord(rows[0]), start: rows[0].start, messages: rows[0].messages ?? [] };
     },
     async messages(id, from, limit) {
-      const { rows } = await query<{ body: Message }>(sql.page, [id, whole(from), whole(limit)]);
+      const { rows } = await query<{ body: Message }>(sql.page, [id, int4(from), int4(limit)]);
       return rows.map((row) => row.body);
     },
     async acquire(id, holder, ttl) {
-      const { rowCount } = await query(sql.acquire, [id, holder, whole(ttl)]);
+      const { rowCount } = await query(sql.acquire, [id, holder, int4(ttl)]);
       return rowCount === 1;
     },
     async renew(id, holder, ttl) {
-      const { rowCount } = await query(sql.renew, [id, holder, whole(ttl)]);
+      const { rowCount } = await query(sql.renew, [id, holder, int4(ttl)]);
       return rowCount === 1;
     },
     async release(id, holder) {
@@ -299,7 +302,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
         id,
         c.holder,
         c.version,
-        whole(c.leaseTtl),
+        int4(c.leaseTtl),
         JSON.stringify(c.state),
         JSON.stringify(c.append),
         c.owner ?? null,

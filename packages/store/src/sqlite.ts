@@ -147,7 +147,8 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     ? adoptSqlite(options.database)
     : openSqlite(options.path!, { busyTimeout: options.busyTimeout ?? 5_000, driver: options.driver });
   const name = `sqlite:${db.name}`;
-  if (!own && options.busyTimeout !== undefined) db.pragma(`busy_timeout = ${whole(options.busyTimeout)}`);
+  if (!own && options.busyTimeout !== undefined)
+    db.pragma(`busy_timeout = ${whole(options.busyTimeout, 2_147_483_647)}`);
   db.pragma('journal_mode = WAL');
   // WAL with synchronous=NORMAL survives a crashed process; a power cut may lose the last commits.
   db.pragma('synchronous = NORMAL');

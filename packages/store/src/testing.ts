@@ -273,7 +273,8 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       let version = await commit(a, id, { holder: 'h', append: messages.slice(0, 13) });
       version = await commit(a, id, { holder: 'h', version, append: messages.slice(13, 14) });
       await commit(a, id, { holder: 'h', version, append: messages.slice(14) });
-      for (const window of [0, 1, 2, 3, 5, 10, 17, 26, 39, 40, 41, 1_000]) {
+      // A window past any transcript ("everything") is a whole transcript, however large the number.
+      for (const window of [0, 1, 2, 3, 5, 10, 17, 26, 39, 40, 41, 1_000, 2 ** 31, Number.MAX_SAFE_INTEGER, Infinity]) {
         const start = tailStart(40, users, window);
         const loaded = await b.load(id, window);
         expect({ window, start: loaded?.start }).toEqual({ window, start });
@@ -288,6 +289,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       ]);
       const loaded = await b.load(bare, 2);
       expect(loaded?.start).toBe(1);
+      expect((await b.messages(id, 38, Number.MAX_SAFE_INTEGER)).map((m) => m.content)).toEqual(['m38', 'm39']);
       expect(loaded?.messages.map((m) => m.content)).toEqual(['b', 'c']);
     });
 
