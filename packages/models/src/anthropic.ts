@@ -16,7 +16,8 @@ import type {
 import { anthropicDeltaBody, anthropicRequestBody, type ToolChanges, usesToolChanges } from './anthropic-request.js';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { malformedError, networkError } from './errors.js';
-import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
+import type { HttpModelOptions } from './http-options.js';
+import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, type ProviderLabels } from './sdk-error.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
@@ -34,10 +35,11 @@ export {
   usesToolChanges,
 } from './anthropic-request.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
+export type { HttpModelOptions } from './http-options.js';
 export type { RetryOptions } from './retry.js';
 
 /** Options of {@link anthropic}. */
-export interface AnthropicOptions extends RetryOptions {
+export interface AnthropicOptions extends HttpModelOptions {
   /** The model id, e.g. `claude-sonnet-4-5`. */
   model: string;
   /** The API key. Default: the `ANTHROPIC_API_KEY` environment variable (read by the SDK at the first call). */
@@ -53,13 +55,6 @@ export interface AnthropicOptions extends RetryOptions {
    */
   cache?: boolean;
   /**
-   * Milliseconds one attempt may wait: for the whole response with `generate`; for the response and
-   * then for each next event with `stream`, so a stream that goes silent fails instead of hanging.
-   * The request is then aborted and the attempt fails as a retryable network error (not retried once
-   * text has been streamed). `Infinity` switches it off. Default 600 000 (ten minutes).
-   */
-  timeoutMs?: number;
-  /**
    * Send the skill lifecycle as deltas: a load is a `role: "system"` message with the skill's text and
    * a `tool_addition`, an unload a `tool_removal`, so the cached prefix never changes because of the
    * lifecycle (see {@link anthropicDeltaBody}). `'auto'` (default): when the model is one of
@@ -70,12 +65,6 @@ export interface AnthropicOptions extends RetryOptions {
   toolChanges?: ToolChanges;
   /** With deltas, define added tools by value (beta `inline-tools-2026-09-15`) instead of deferred `tools` entries. Default false. */
   inlineTools?: boolean;
-  /** Extra HTTP headers sent with every request (e.g. `anthropic-beta`). */
-  headers?: Record<string, string>;
-  /** Extra fields merged into every request body (e.g. `{ stop_sequences: […] }`, `{ metadata: {…} }`). */
-  extraBody?: Record<string, unknown>;
-  /** A custom `fetch` (proxies, tests). */
-  fetch?: typeof globalThis.fetch;
   /** A client you configured yourself; `apiKey`, `baseURL`, `headers` and `fetch` are then ignored. */
   client?: Anthropic;
 }

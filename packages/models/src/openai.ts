@@ -18,16 +18,18 @@ import {
 import OpenAI from 'openai';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { malformedError, networkError } from './errors.js';
-import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
+import type { HttpModelOptions } from './http-options.js';
+import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments, toolInputJson } from './tool-input.js';
 
 export { ModelError, type ModelErrorKind } from './errors.js';
+export type { HttpModelOptions } from './http-options.js';
 export type { RetryOptions } from './retry.js';
 
 /** Options of {@link openai}. */
-export interface OpenAIOptions extends RetryOptions {
+export interface OpenAIOptions extends HttpModelOptions {
   /** The model id, e.g. `gpt-4.1-mini`, or a local model such as `qwen3:8b` (Ollama). */
   model: string;
   /**
@@ -47,21 +49,8 @@ export interface OpenAIOptions extends RetryOptions {
   temperature?: number;
   /** Ask for token usage in streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
-  /**
-   * Milliseconds one attempt may wait: for the whole response with `generate`; for the response and
-   * then for each next chunk with `stream`, so a stream that goes silent fails instead of hanging.
-   * The request is then aborted and the attempt fails as a retryable network error (not retried once
-   * text has been streamed). `Infinity` switches it off. Default 600 000 (ten minutes).
-   */
-  timeoutMs?: number;
-  /** Extra HTTP headers sent with every request. */
-  headers?: Record<string, string>;
-  /** Extra fields merged into every request body (e.g. `{ max_completion_tokens: 1000 }`, `{ top_k: 20 }`). */
-  extraBody?: Record<string, unknown>;
   /** `OpenAI-Organization` header. Default: the SDK's (`OPENAI_ORG_ID`). */
   organization?: string;
-  /** A custom `fetch` (proxies, tests). */
-  fetch?: typeof globalThis.fetch;
   /** A client you configured yourself; `apiKey`, `baseURL`, `headers`, `organization` and `fetch` are then ignored. */
   client?: OpenAI;
 }
