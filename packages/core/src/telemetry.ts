@@ -192,13 +192,74 @@ function start(
   // Only an OpenTelemetry Context is a parent: anything else a caller passes is ignored, not a crash.
   const given = isContext(parent) ? parent : undefined;
   const context = given ?? tracing.stack[tracing.stack.length - 1]?.context ?? tracing.api.context.active();
-  const span = tracing.tracer.startSpan(
-    name,
-    { kind, attributes: { ...tracing.common, ...attributes } },
-    context,
-  ) as TelemetrySpan;
-  tracing.stack.push({ span, context: tracing.api.trace.setSpan(context, span) });
+  const started = startSpan(tracing, name, { kind, attributes: { ...tracing.common, ...attributes } }, context);
+  const { span } = started;
+  tracing.stack.push({ span, context: started.context });
   return { tracing, span, ended: false };
+}
+
+/** A span that records nothing: what a tracer that failed to start one gives instead. */
+const NOOP_SPAN: TelemetrySpan = {
+  setAttribute: () => undefined,
+  setAttributes: () => undefined,
+  setStatus: () => undefined,
+  recordException: () => undefined,
+  updateName: () => undefined,
+  isRecording: () => false,
+  end: () => undefined,
+};
+
+let tracerFailure = false;
+/** Reported once per process: tracing is for watching the agent, never a reason a turn fails. */
+function tracerFailed(error: unknown): void {
+  if (tracerFailure) return;
+  tracerFailure = true;
+  const message = error instanceof Error ? error.message : String(error);
+  console.warn(`@skilltree/core: the OpenTelemetry tracer threw (${message}); the turn goes on without that span.`);
+}
+
+/** `span` with every method guarded: a throwing exporter or processor never reaches the turn. */
+function guardedSpan(span: TelemetrySpan): TelemetrySpan {
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => R, fallback: R) =>
+    (...args: A): R => {
+      try {
+        return fn.apply(span, args);
+      } catch (error) {
+        tracerFailed(error);
+        return fallback;
+      }
+    };
+  return {
+    setAttribute: guard(span.setAttribute, undefined),
+    setAttributes: guard(span.setAttributes, undefined),
+    setStatus: guard(span.setStatus, undefined),
+    recordException: guard(span.recordException, undefined),
+    updateName: guard(span.updateName, undefined),
+    isRecording: guard(span.isRecording, false),
+    end: guard(span.end, undefined),
+  };
+}
+
+/**
+ * Starts a span: the guarded span skilltree calls, and the context its children start in (made from
+ * the tracer's own span, which the SDK reads its ids from). A tracer that throws gives a span that
+ * records nothing, under the parent's context.
+ */
+function startSpan(
+  tracing: Tracing,
+  name: string,
+  options: object,
+  context: unknown,
+): { span: TelemetrySpan; context: unknown } {
+  try {
+    const span = tracing.tracer.startSpan(name, options, context) as TelemetrySpan | null | undefined;
+    if (!span || typeof span.end !== 'function') return { span: NOOP_SPAN, context };
+    return { span: guardedSpan(span), context: tracing.api.trace.setSpan(context, span) };
+  } catch (error) {
+    tracerFailed(error);
+    return { span: NOOP_SPAN, context };
+  }
 }
 
 function isContext(value: unknown): boolean {

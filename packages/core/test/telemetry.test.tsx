@@ -31,7 +31,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
@@ -337,6 +337,43 @@ describe('hostile trace contexts', () => {
       const [agent] = named(t.exporter.getFinishedSpans(), 'invoke_agent');
       expect(agent.parentSpanContext).toBeUndefined();
     }
+  });
+});
+
+describe('a tracer that fails never fails the turn', () => {
+  test('a tracer whose startSpan throws: the turn, its tools and its transcript go on as without tracing', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tracer = {
+      startSpan: () => {
+        throw new Error('exporter exploded');
+      },
+    };
+    const session = createSession(<ShopAgent />, { model: conversation(), telemetry: { tracer } });
+    const turn = await session.send('buy a lamp');
+    expect(turn.text).toBe('Your lamp is in the cart; payment failed.');
+    expect(session.loadedSkills).toEqual(['refunds']);
+    warn.mockRestore();
+  });
+
+  test('spans whose methods throw: the turn finishes, and the spans that did end still nest under the turn', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const t = tracing();
+    provider = t.provider;
+    const tracer = {
+      startSpan: (name: string, options?: object, parent?: unknown) => {
+        const span = t.tracer.startSpan(name, options, parent as Parameters<typeof t.tracer.startSpan>[2]);
+        span.setAttributes = () => {
+          throw new Error('attribute processor exploded');
+        };
+        return span;
+      },
+    };
+    const session = createSession(<ShopAgent />, { model: conversation(), telemetry: { tracer } });
+    expect((await session.send('buy a lamp')).text).toBe('Your lamp is in the cart; payment failed.');
+    const spans = t.exporter.getFinishedSpans();
+    const [agent] = named(spans, 'invoke_agent');
+    expect(named(spans, 'execute_tool add_to_cart')[0].parentSpanContext?.spanId).toBe(agent.spanContext().spanId);
+    warn.mockRestore();
   });
 });
 
