@@ -66,6 +66,19 @@ export async function startRequestSpan(
   route: string | null,
   telemetry: ServerTelemetry | undefined,
 ): Promise<RequestSpan | null> {
+  // Tracing watches the server; a tracer that throws must never turn a request into a 500.
+  try {
+    return await requestSpan(request, route, telemetry);
+  } catch {
+    return null;
+  }
+}
+
+async function requestSpan(
+  request: Request,
+  route: string | null,
+  telemetry: ServerTelemetry | undefined,
+): Promise<RequestSpan | null> {
   if (telemetry === false || (typeof telemetry === 'object' && telemetry.enabled === false)) return null;
   const api = await loadOpenTelemetry();
   if (!api) return null;
@@ -91,6 +104,13 @@ export async function startRequestSpan(
   const end = (status: number, error?: unknown) => {
     if (ended) return;
     ended = true;
+    try {
+      record(status, error);
+    } catch {
+      // A span that throws is the tracer's problem, never the response's.
+    }
+  };
+  const record = (status: number, error?: unknown) => {
     span.setAttribute('http.response.status_code', status);
     // Server spans: a 4xx is the client's mistake, not an error of this server.
     if (status >= 500 || error !== undefined) {

@@ -103,6 +103,19 @@ describe('a span per request', () => {
     expect(span.status.code).toBe(0);
   });
 
+  it('a tracer that throws never turns a request into an error: the chat is answered as without tracing', async () => {
+    const broken = {
+      startSpan: () => {
+        throw new Error('exporter exploded');
+      },
+    };
+    server = await startServer({ telemetry: { tracer: broken }, sessionsOptions: { telemetry: { tracer: broken } } });
+    const response = await post(server.url, 'note milk');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"type":"finish"');
+    expect((await client(server.url).history('c1')).status).toBe(200);
+  });
+
   it('telemetry: false makes no request span', async () => {
     server = await startServer({ telemetry: false, sessionsOptions: { telemetry: false } });
     await (await post(server.url, 'hello')).text();
