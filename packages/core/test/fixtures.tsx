@@ -100,6 +100,43 @@ export const ShopAgent = (props: AgentProps) => (
   </Agent>
 );
 
+export const counter = createAgentStore('counter', () => ({ count: 0 }));
+/** Every run of the counter skill's `bump` tool, for tests that check a tool ran. */
+export const bumps: string[] = [];
+
+/** A skill with a store count (survives unloads) and a local count (does not), and a tool that bumps both. */
+export function Counter() {
+  const [local, setLocal] = useState(0);
+  const count = useAgentStore(counter, (s) => s.count);
+  return (
+    <>
+      <Text>
+        count {count}, local {local}
+      </Text>
+      <Tool
+        name="bump"
+        description="b"
+        input={z.object({})}
+        run={(_, ctx) => {
+          bumps.push('bump');
+          setLocal((n) => n + 1);
+          counter.of(ctx).setState((s) => ({ count: s.count + 1 }));
+          return 'bumped';
+        }}
+      />
+    </>
+  );
+}
+
+/** An agent with one skill, `counter`. */
+export const CounterAgent = () => (
+  <Agent>
+    <Skill name="counter" description="c">
+      <Counter />
+    </Skill>
+  </Agent>
+);
+
 /** Runs a tool call as the model would: an assistant message holding the call, then its result. */
 export async function call(session: Session, name: string, input: unknown = {}) {
   const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;

@@ -4,46 +4,10 @@
  * or a stale cache in another) are in `@skilltree/store/testing`, run on every store.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  createAgentStore,
-  createSessions,
-  type Message,
-  type Model,
-  memoryStore,
-  SessionConflictError,
-  Skill,
-  Text,
-  Tool,
-  useAgentStore,
-} from '../src/index.js';
+import { createSessions, type Message, type Model, memoryStore, SessionConflictError } from '../src/index.js';
+import { CounterAgent } from './fixtures.js';
 
-const tally = createAgentStore('tally', () => ({ count: 0 }));
-function Counter() {
-  const count = useAgentStore(tally, (s) => s.count);
-  return (
-    <>
-      <Text>count {count}</Text>
-      <Tool
-        name="bump"
-        description="b"
-        input={z.object({})}
-        run={(_, ctx) => {
-          tally.of(ctx).setState((s) => ({ count: s.count + 1 }));
-          return 'bumped';
-        }}
-      />
-    </>
-  );
-}
-const App = () => (
-  <Agent>
-    <Skill name="counter" description="c">
-      <Counter />
-    </Skill>
-  </Agent>
-);
+const App = CounterAgent;
 
 const lastUser = (messages: readonly Message[]) =>
   [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';

@@ -4,48 +4,10 @@
  * the transcript, read back later, says the result was never saved.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  createAgentStore,
-  createSessions,
-  type Model,
-  memoryStore,
-  type SessionEvent,
-  type SessionStore,
-  Skill,
-  Text,
-  Tool,
-  useAgentStore,
-} from '../src/index.js';
+import { createSessions, type Model, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js';
+import { bumps, CounterAgent } from './fixtures.js';
 
-const tally = createAgentStore('tally', () => ({ count: 0 }));
-const ran: string[] = [];
-function Counter() {
-  const count = useAgentStore(tally, (s) => s.count);
-  return (
-    <>
-      <Text>count {count}</Text>
-      <Tool
-        name="bump"
-        description="b"
-        input={z.object({})}
-        run={(_, ctx) => {
-          ran.push('bump');
-          tally.of(ctx).setState((s) => ({ count: s.count + 1 }));
-          return 'bumped';
-        }}
-      />
-    </>
-  );
-}
-const App = () => (
-  <Agent>
-    <Skill name="counter" description="c">
-      <Counter />
-    </Skill>
-  </Agent>
-);
+const App = CounterAgent;
 
 /** Reads the skill, bumps, replies "done". */
 const model: Model = {
@@ -89,12 +51,12 @@ async function collect(events: AsyncIterable<SessionEvent>) {
 
 describe('"could not be saved" is not "not run"', () => {
   test('when the commit after a tool fails, the stream says the tool ran and its result could not be saved', async () => {
-    ran.length = 0;
+    bumps.length = 0;
     const { store, inner } = failingAfterBump(Number.POSITIVE_INFINITY);
     const sessions = createSessions(<App />, { store, model });
     const { seen, error } = await collect(sessions.stream('c', 'bump it'));
     expect(String(error)).toContain('the database went away');
-    expect(ran).toEqual(['bump']);
+    expect(bumps).toEqual(['bump']);
     const results = seen.filter((e) => e.type === 'tool-result').map((e) => e.message);
     expect(results.at(-1)).toMatchObject({ name: 'bump', isError: true });
     expect(results.at(-1)?.content).toBe(
@@ -110,7 +72,7 @@ describe('"could not be saved" is not "not run"', () => {
   });
 
   test('when a later commit of the turn saves the result after all, the stream shows the real result', async () => {
-    ran.length = 0;
+    bumps.length = 0;
     const { store, inner } = failingAfterBump(1);
     const sessions = createSessions(<App />, { store, model });
     const { seen, error } = await collect(sessions.stream('c', 'bump it'));
@@ -120,6 +82,6 @@ describe('"could not be saved" is not "not run"', () => {
     expect(results.at(-1)?.content).toMatch(/^bumped/);
     const messages = await inner.messages('c', 0, 100);
     expect(messages.at(-1)).toEqual(results.at(-1));
-    expect((await inner.record('c'))?.state.stores).toEqual({ tally: { count: 1 } });
+    expect((await inner.record('c'))?.state.stores).toEqual({ counter: { count: 1 } });
   });
 });

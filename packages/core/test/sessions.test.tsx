@@ -1,55 +1,16 @@
-/**
- * createSessions over memoryStore: turns load, run and commit; a new process (a new createSessions
- * on the same store) picks the conversation up; one turn at a time per session.
- */
-import { useState } from 'react';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
-  Agent,
-  createAgentStore,
   createSessions,
   type Model,
   memoryStore,
   SessionBusyError,
-  Skill,
   scriptedModel,
   snapshotFromStore,
   storedState,
-  Text,
-  Tool,
-  useAgentStore,
 } from '../src/index.js';
+import { CounterAgent } from './fixtures.js';
 
-const counter = createAgentStore('counter', () => ({ count: 0 }));
-function Counter() {
-  const [local, setLocal] = useState(0);
-  const count = useAgentStore(counter, (s) => s.count);
-  return (
-    <>
-      <Text>
-        count {count}, local {local}
-      </Text>
-      <Tool
-        name="bump"
-        description="b"
-        input={z.object({})}
-        run={(_, ctx) => {
-          setLocal((n) => n + 1);
-          counter.of(ctx).setState((s) => ({ count: s.count + 1 }));
-          return 'bumped';
-        }}
-      />
-    </>
-  );
-}
-const App = () => (
-  <Agent>
-    <Skill name="counter" description="c">
-      <Counter />
-    </Skill>
-  </Agent>
-);
+const App = CounterAgent;
 
 /** A model that reads the counter skill when it is not loaded, bumps once, then answers. */
 const bumper = (): Model => ({
