@@ -4,7 +4,7 @@
  * (or, with `onExceed: 'warn'`, reports a warning and goes on). An owner's spend lives in the
  * session store, so every process sees it.
  */
-import { estimateCost, PRICES, type Price, priceFor } from './cost.js';
+import { checkPrice, estimateCost, PRICES, type Price, priceFor } from './cost.js';
 import type { SessionState } from './state.js';
 import { warn } from './state-events.js';
 import type { Budget, BudgetLimits, BudgetPeriod, Model, ModelRequest, Usage } from './types.js';
@@ -29,7 +29,10 @@ export interface BudgetExceeded {
   owner?: string;
   /** The owner's period, e.g. `2025-11-03` (a day), `2025-11` (a month), or `ms:86400000:20395`. */
   period?: string;
-  /** When the owner's period ends (epoch ms): the budget is fresh again then. */
+  /**
+   * When the owner's period ends, in epoch milliseconds (the one type `resetsAt` has everywhere: this
+   * error, and the server's JSON): the budget is fresh again then.
+   */
   resetsAt?: number;
 }
 
@@ -47,11 +50,17 @@ function describe(info: BudgetExceeded): string {
         ? 'This session has'
         : `Owner "${info.owner}" has, in period ${info.period},`;
   const next = info.next > 0 ? `, and the next model call needs about ${amount(info.unit, info.next)} more` : '';
-  const reset = info.resetsAt !== undefined ? ` It resets at ${new Date(info.resetsAt).toISOString()}.` : '';
+  const reset = info.resetsAt !== undefined ? ` It resets at ${isoTime(info.resetsAt)}.` : '';
   return (
     `Budget exceeded: ${who} spent ${amount(info.unit, info.spent)} of its limit of ${amount(info.unit, info.limit)} (${field})${next}. ` +
     `The turn stopped before calling the model; the transcript is intact.${reset} Raise ${field} to go on.`
   );
+}
+
+/** An epoch-ms time as ISO 8601, or `never` for a time past what a `Date` holds. */
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? 'never' : date.toISOString();
 }
 
 /** A turn stopped before a model call because a budget would be exceeded. The transcript stays valid. */
@@ -110,9 +119,45 @@ export function periodOf(period: BudgetPeriod, now = Date.now()): { key: string;
   return { key: `ms:${period}:${index}`, resetsAt: (index + 1) * period };
 }
 
+/** The longest per-owner period in milliseconds: ten years (365.25 days each). */
+const MAX_BUDGET_PERIOD = 315_576_000_000;
+
+function checkPeriod(period: unknown): void {
+  const ok =
+    period === 'day' ||
+    period === 'month' ||
+    (typeof period === 'number' && Number.isInteger(period) && period >= 1000 && period <= MAX_BUDGET_PERIOD);
+  if (!ok) {
+    throw new Error(
+      `budget.perOwner.period must be 'day', 'month' or a whole number of milliseconds from 1000 up to ${MAX_BUDGET_PERIOD} (ten years) (got ${String(period)}).`,
+    );
+  }
+}
+
+function checkBudgetPrice(price: unknown): void {
+  if (price === undefined) return;
+  const rule =
+    `Pass a model name with a list price (${Object.keys(PRICES.models).join(', ')}, with or without a provider prefix or a date), ` +
+    'or a price { input, output, cacheRead?, cacheWrite? } in US dollars per million tokens, each a finite number from 0 up.';
+  if (typeof price === 'string') {
+    if (!priceFor(price))
+      throw new Error(`budget.price "${price.slice(0, 80)}" is not a model with a list price. ${rule}`);
+    return;
+  }
+  if (typeof price !== 'object' || price === null) {
+    throw new Error(`budget.price must be a model name or a price (got ${String(price)}). ${rule}`);
+  }
+  try {
+    checkPrice(price as Price);
+  } catch (error) {
+    throw new Error(`budget.price is not a valid price: ${(error as Error).message} ${rule}`);
+  }
+}
+
 /**
  * Throws a clear error for a budget that cannot work: limits that are not numbers from 0 up, an
- * unknown period, `onExceed` or price. `createSession` and `createSessions` call it.
+ * unknown or out-of-range period, an unknown `onExceed`, or a price that is not a known model name
+ * or a price of finite rates from 0 up. `createSession` and `createSessions` call it.
  */
 export function checkBudget(budget: Budget | undefined): void {
   if (budget === undefined) return;
@@ -122,22 +167,11 @@ export function checkBudget(budget: Budget | undefined): void {
   checkLimits(budget.perTurn, 'budget.perTurn');
   checkLimits(budget.perSession, 'budget.perSession');
   checkLimits(budget.perOwner, 'budget.perOwner');
-  if (budget.perOwner) {
-    const { period } = budget.perOwner;
-    const ok =
-      period === 'day' ||
-      period === 'month' ||
-      (typeof period === 'number' && Number.isInteger(period) && period >= 1000);
-    if (!ok) {
-      throw new Error(
-        `budget.perOwner.period must be 'day', 'month' or a number of milliseconds from 1000 up (got ${String(period)}).`,
-      );
-    }
-  }
+  if (budget.perOwner) checkPeriod(budget.perOwner.period);
   if (budget.onExceed !== undefined && budget.onExceed !== 'stop' && budget.onExceed !== 'warn') {
     throw new Error(`budget.onExceed must be 'stop' or 'warn' (got ${String(budget.onExceed)}).`);
   }
-  if (typeof budget.price === 'string') estimateCost({}, budget.price);
+  checkBudgetPrice(budget.price);
 }
 
 // ───────────────────────────── an owner's spend ─────────────────────────────
@@ -148,14 +182,38 @@ export interface Spend {
   dollars: number;
 }
 
+/** Limits a reservation must stay within (see `SessionStore.reserveSpend`): either or both. */
+export interface SpendLimits {
+  tokens?: number;
+  dollars?: number;
+}
+
+/** What `SessionStore.reserveSpend` answers. */
+export interface SpendReservation {
+  /** True when the amount was added: it fit every limit. */
+  reserved: boolean;
+  /** The total after the reservation (reserved), or as found (refused). */
+  spent: Spend;
+}
+
 /**
  * Where an owner's spend is kept (the session store): `createSessions` gives the turn one. `spent`
- * reads the total of a period; `charge` adds to it atomically and returns the new total.
+ * reads the total of a period (reservations in flight included); `reserve` checks a call's amount
+ * against the limits and adds it, as one atomic step in the store; `settle` replaces a reservation
+ * by what the call used (zeros release it).
  */
 export interface SpendLedger {
+  /** The owner, as the caller named it (for errors and warnings). */
   owner: string;
   spent(period: string): Promise<Spend>;
-  charge(period: string, spend: Spend, expiresAt: number): Promise<Spend>;
+  reserve(period: string, amount: Spend, limits: SpendLimits | null, expiresAt: number): Promise<SpendReservation>;
+  settle(period: string, reserved: Spend, used: Spend, expiresAt: number): Promise<Spend>;
+}
+
+/** A model call's reservation on its owner's spend, until the call is settled. */
+interface Reservation {
+  period: { key: string; resetsAt: number };
+  amount: Spend;
 }
 
 interface TurnBudget {
@@ -163,6 +221,8 @@ interface TurnBudget {
   ledger: SpendLedger | null;
   /** Limits already reported this turn (`onExceed: 'warn'`), so that each is reported once per turn. */
   warned: Set<string>;
+  /** The reservation of the model call in flight, until it is settled. */
+  pending: Reservation | null;
 }
 
 const turns = new WeakMap<SessionState, TurnBudget>();
@@ -179,6 +239,7 @@ export function setTurnBudget(state: SessionState, budget: Budget | undefined, l
 // ───────────────────────────── the checks ─────────────────────────────
 
 const tokensOf = (usage: Usage | undefined) => (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+const zero = (): Spend => ({ tokens: 0, dollars: 0 });
 
 function budgetPrice(budget: Budget, model: Model): Price {
   if (budget.price !== undefined) {
@@ -199,7 +260,24 @@ function resolveNamed(name: string): Price {
   return PRICES.models[name] as Price;
 }
 
-const dollarsOf = (usage: Usage | undefined, price: Price) => (usage ? estimateCost(usage, price).total : 0);
+function hasDollars(budget: Budget): boolean {
+  return [budget.perTurn, budget.perSession, budget.perOwner].some((l) => l?.dollars !== undefined);
+}
+
+/** The price spend is counted in: the budget's (a dollar limit without one fails), else the model's list price when known. */
+function spendPrice(budget: Budget, model: Model): Price | undefined {
+  if (hasDollars(budget)) return budgetPrice(budget, model);
+  try {
+    return budgetPrice(budget, model);
+  } catch {
+    return undefined;
+  }
+}
+
+const spendOf = (usage: Usage | undefined, price: Price | undefined): Spend => ({
+  tokens: tokensOf(usage),
+  dollars: usage && price ? estimateCost(usage, price).total : 0,
+});
 
 interface Check {
   scope: BudgetScope;
@@ -209,34 +287,41 @@ interface Check {
   period?: { key: string; resetsAt: number };
 }
 
+function exceeded(check: Check, unit: 'tokens' | 'dollars', limit: number, next: Spend | null): BudgetExceededError {
+  const info: BudgetExceeded = { scope: check.scope, unit, limit, spent: check.spent[unit], next: next?.[unit] ?? 0 };
+  if (check.owner !== undefined) info.owner = check.owner;
+  if (check.period) {
+    info.period = check.period.key;
+    info.resetsAt = check.period.resetsAt;
+  }
+  return new BudgetExceededError(info);
+}
+
+/** Throws `error` (`onExceed: 'stop'`), or reports it once per limit and turn (`'warn'`). */
+function report(state: SessionState, turn: TurnBudget, error: BudgetExceededError): void {
+  if ((turn.budget as Budget).onExceed !== 'warn') throw error;
+  const key = `${error.scope}.${error.unit}`;
+  if (turn.warned.has(key)) return;
+  turn.warned.add(key);
+  warn(
+    state,
+    error.message.replace(/ The turn stopped before calling the model; the transcript is intact\./, ''),
+    'budget',
+  );
+}
+
 /**
  * Reports or throws for every limit that `spent + next` goes over; before the turn (`next` null),
  * for every limit that is used up already.
  */
 function enforce(state: SessionState, turn: TurnBudget, checks: Check[], next: Spend | null): void {
-  const budget = turn.budget as Budget;
   for (const check of checks) {
     for (const unit of ['tokens', 'dollars'] as const) {
       const limit = check.limits?.[unit];
       if (limit === undefined) continue;
       const spent = check.spent[unit];
       if (next ? spent + next[unit] <= limit : spent < limit) continue;
-      const info: BudgetExceeded = { scope: check.scope, unit, limit, spent, next: next?.[unit] ?? 0 };
-      if (check.owner !== undefined) info.owner = check.owner;
-      if (check.period) {
-        info.period = check.period.key;
-        info.resetsAt = check.period.resetsAt;
-      }
-      const error = new BudgetExceededError(info);
-      if (budget.onExceed !== 'warn') throw error;
-      const key = `${check.scope}.${unit}`;
-      if (turn.warned.has(key)) continue;
-      turn.warned.add(key);
-      warn(
-        state,
-        error.message.replace(/ The turn stopped before calling the model; the transcript is intact\./, ''),
-        'budget',
-      );
+      report(state, turn, exceeded(check, unit, limit, next));
     }
   }
 }
@@ -249,88 +334,92 @@ export async function startBudget(state: SessionState, model: Model): Promise<vo
   const override = overrides.get(state);
   overrides.delete(state);
   const budget = override?.budget ?? state.options.budget;
-  const turn: TurnBudget = { budget, ledger: override?.ledger ?? null, warned: new Set() };
+  const turn: TurnBudget = { budget, ledger: override?.ledger ?? null, warned: new Set(), pending: null };
   turns.set(state, turn);
-  if (budget) await check(state, model, undefined, null);
-}
-
-/** Before a model call: throws {@link BudgetExceededError} (or warns) when `request` would go over a limit. */
-export async function checkBeforeCall(
-  state: SessionState,
-  model: Model,
-  request: ModelRequest,
-  turnUsage: Usage | undefined,
-): Promise<void> {
-  const budget = turns.get(state)?.budget;
   if (!budget) return;
-  const tokens = estimateRequestTokens(request);
-  const price = hasDollars(budget) ? budgetPrice(budget, model) : undefined;
-  await check(state, model, turnUsage, { tokens, dollars: price ? (tokens * price.input) / 1_000_000 : 0 });
-}
-
-function hasDollars(budget: Budget): boolean {
-  return [budget.perTurn, budget.perSession, budget.perOwner].some((l) => l?.dollars !== undefined);
-}
-
-async function check(
-  state: SessionState,
-  model: Model,
-  turnUsage: Usage | undefined,
-  next: Spend | null,
-): Promise<void> {
-  const turn = turns.get(state);
-  const budget = turn?.budget;
-  if (!turn || !budget) return;
-  const price = hasDollars(budget) ? budgetPrice(budget, model) : undefined;
-  const spend = (usage: Usage | undefined): Spend => ({
-    tokens: tokensOf(usage),
-    dollars: price ? dollarsOf(usage, price) : 0,
-  });
+  const price = spendPrice(budget, model);
   const checks: Check[] = [];
-  // Before the turn (no request yet) only what is used up already counts: the turn has spent nothing.
-  if (budget.perTurn && next) checks.push({ scope: 'turn', limits: budget.perTurn, spent: spend(turnUsage) });
-  if (budget.perSession) checks.push({ scope: 'session', limits: budget.perSession, spent: spend(state.usage) });
+  // Before the turn only what is used up already counts: the turn has spent nothing.
+  if (budget.perSession)
+    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage, price) });
   if (budget.perOwner && turn.ledger) {
     const period = periodOf(budget.perOwner.period);
     const spent = await turn.ledger.spent(period.key);
     checks.push({ scope: 'owner', limits: budget.perOwner, spent, owner: turn.ledger.owner, period });
   }
-  enforce(state, turn, checks, next);
+  enforce(state, turn, checks, null);
 }
 
-/** After a model call (its message recorded): adds its usage to the owner's spend in the store. */
-export async function chargeAfterCall(state: SessionState, model: Model, usage: Usage | undefined): Promise<void> {
+/**
+ * Before a model call: throws {@link BudgetExceededError} (or warns) when `request` would go over a
+ * limit of the turn or the session, and reserves the call's estimated input on its owner's spend,
+ * checked against the owner's limits in the same atomic step of the store (so concurrent turns of
+ * one owner, in any processes, cannot all pass on one spend). The reservation is settled by
+ * {@link settleCall} when the call ends, however it ends.
+ */
+export async function reserveCall(
+  state: SessionState,
+  model: Model,
+  request: ModelRequest,
+  turnUsage: Usage | undefined,
+): Promise<void> {
   const turn = turns.get(state);
   const budget = turn?.budget;
-  if (!turn?.ledger || !budget?.perOwner || !usage) return;
-  const price = tryPrice(budget, model);
-  const period = periodOf(budget.perOwner.period);
+  if (!turn || !budget) return;
+  const price = spendPrice(budget, model);
+  const tokens = estimateRequestTokens(request);
+  const next: Spend = { tokens, dollars: price ? (tokens * price.input) / 1_000_000 : 0 };
+  const checks: Check[] = [];
+  if (budget.perTurn) checks.push({ scope: 'turn', limits: budget.perTurn, spent: spendOf(turnUsage, price) });
+  if (budget.perSession)
+    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage, price) });
+  enforce(state, turn, checks, next);
+  if (!budget.perOwner || !turn.ledger) return;
+  const { perOwner } = budget;
+  const period = periodOf(perOwner.period);
+  const limits: SpendLimits = {};
+  if (perOwner.tokens !== undefined) limits.tokens = perOwner.tokens;
+  if (perOwner.dollars !== undefined) limits.dollars = perOwner.dollars;
+  const result = await turn.ledger.reserve(period.key, next, limits, period.resetsAt);
+  if (!result.reserved) {
+    const check: Check = { scope: 'owner', limits: perOwner, spent: result.spent, owner: turn.ledger.owner, period };
+    // The store refused: name the limit the call goes over (the first one, when the store's
+    // rounding and ours disagree at the edge).
+    const unit =
+      (['tokens', 'dollars'] as const).find((u) => limits[u] !== undefined && result.spent[u] + next[u] > limits[u]!) ??
+      (limits.tokens !== undefined ? 'tokens' : 'dollars');
+    report(state, turn, exceeded(check, unit, limits[unit] as number, next));
+    // Warned: the call goes on, and counts.
+    await turn.ledger.reserve(period.key, next, null, period.resetsAt);
+  }
+  turn.pending = { period, amount: next };
+}
+
+/**
+ * After a model call, however it ended: replaces its reservation on the owner's spend by what it
+ * used (`null`: nothing, which releases it). A failed write is a warning: the call happened.
+ */
+export async function settleCall(state: SessionState, model: Model, used: Usage | null): Promise<void> {
+  const turn = turns.get(state);
+  const pending = turn?.pending;
+  if (!turn || !pending || !turn.ledger || !turn.budget) return;
+  turn.pending = null;
+  const spend = used ? spendOf(used, spendPrice(turn.budget, model)) : zero();
   try {
-    await turn.ledger.charge(
-      period.key,
-      { tokens: tokensOf(usage), dollars: price ? dollarsOf(usage, price) : 0 },
-      period.resetsAt,
-    );
+    await turn.ledger.settle(pending.period.key, pending.amount, spend, pending.period.resetsAt);
   } catch (error) {
-    // The call happened and is recorded; the next check reads the store again (and fails the turn
-    // if the store is down), so a failed write is reported, not fatal.
+    // The reservation stays counted (never less than was spent); the next check reads the store
+    // again (and fails the turn if the store is down).
     warn(
       state,
-      `Could not add this model call to owner "${turn.ledger.owner}"'s spend: ${error instanceof Error ? error.message : String(error)}`,
+      `Could not settle this model call on owner "${turn.ledger.owner}"'s spend: ${error instanceof Error ? error.message : String(error)}`,
       'budget',
     );
   }
 }
 
-function tryPrice(budget: Budget, model: Model): Price | undefined {
-  try {
-    return budgetPrice(budget, model);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Ends the turn's budget. */
-export function endBudget(state: SessionState): void {
+/** Ends the turn's budget, releasing a reservation no call settled (the turn ended before its call). */
+export async function endBudget(state: SessionState, model: Model): Promise<void> {
+  await settleCall(state, model, null);
   turns.delete(state);
 }

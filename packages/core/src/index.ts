@@ -12,6 +12,8 @@ export {
   periodOf,
   type Spend,
   type SpendLedger,
+  type SpendLimits,
+  type SpendReservation,
 } from './budget.js';
 export {
   Agent,
@@ -69,6 +71,7 @@ export {
   type SessionsOptions,
   type SessionTurnOptions,
 } from './sessions.js';
+export { checkOwner } from './sessions-key.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export {
   loadOpenTelemetry,

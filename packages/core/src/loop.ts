@@ -4,20 +4,30 @@
  * events; both are the same code. Leaving the generator early aborts the turn, and whatever way it
  * ends, every tool call in the transcript has its result.
  */
-import { chargeAfterCall, checkBeforeCall, endBudget, startBudget } from './budget.js';
+import { endBudget, reserveCall, settleCall, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
-import { abortError, addUsage, callModel } from './model-call.js';
+import { abortError, addUsage, type CallProgress, callModel, callProgress } from './model-call.js';
 import { buildRequest } from './request.js';
 import type { SessionState } from './state.js';
 import { config } from './state-config.js';
 import { drainTurn, emit, warn } from './state-events.js';
-import { pushMessage, withChanges } from './state-record.js';
+import { pushMessage, stageUserMessage } from './state-record.js';
 import { render } from './state-render.js';
 import { settle, sync } from './state-sync.js';
 import { endTurnSpan, startTurnSpan, traceModelCall } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { repairCalls, transcriptLength } from './transcript.js';
-import type { AssistantMessage, Model, SendOptions, SessionEvent, ToolCall, Turn } from './types.js';
+import type {
+  AssistantMessage,
+  Model,
+  ModelRequest,
+  SendOptions,
+  SessionEvent,
+  ToolCall,
+  Turn,
+  Usage,
+} from './types.js';
+import { estimateRequestTokens, estimateResponseTokens } from './usage-estimate.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
@@ -26,6 +36,22 @@ function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
     warn(state, `The model sent a tool call that was dropped (toolCalls[${index}]: ${reason}).`, 'skilltree');
   }
   return repaired.calls;
+}
+
+/**
+ * What a model call that ended without a response consumed, or null when it consumed nothing: a
+ * call that was aborted, or that streamed something before it failed, used its input and what it
+ * streamed (estimated at 4 characters per token, marked `estimated`); a call that failed before
+ * anything came back (an HTTP error, a refused connection) is not billed by providers.
+ */
+function consumed(request: ModelRequest, progress: CallProgress, aborted: boolean): Usage | null {
+  if (!progress.started) return null;
+  if (!aborted && progress.text === '' && progress.toolCalls.length === 0) return null;
+  return {
+    inputTokens: estimateRequestTokens(request),
+    outputTokens: estimateResponseTokens(progress),
+    estimated: true,
+  };
 }
 
 /** Runs one turn. The caller owns `signal`; aborting it (or returning from the generator) ends the turn. */
@@ -45,6 +71,8 @@ export async function* runTurn(
   let why = 'Not run: the turn was aborted.';
   const outcome: { turn?: Turn; error?: unknown } = {};
   let span: Awaited<ReturnType<typeof startTurnSpan>> = null;
+  /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
+  let inFlight: { request: ModelRequest; progress: CallProgress } | null = null;
   try {
     span = await startTurnSpan(state, model, text, options);
     // A budget used up already refuses the turn before anything is recorded.
@@ -57,18 +85,42 @@ export async function* runTurn(
     // Work scheduled since the last message (an effect's update, a timer) is recorded with this one,
     // and a loaded skill still waiting for data (restored, or re-mounted) gets it before the model asks.
     await settle(state, { loaded: true });
-    pushMessage(state, { role: 'user', content: withChanges(state, sanitizeText(text)) });
+    // The user message is recorded once its first request may be sent: a budget that refuses that
+    // request (or a store that cannot reserve it) leaves the transcript as it was.
+    const staged = stageUserMessage(state, sanitizeText(text));
+    let request: ModelRequest | null;
+    try {
+      request = buildRequest(state);
+    } catch (error) {
+      staged.announce();
+      yield* drainTurn(state);
+      throw error;
+    }
+    try {
+      await reserveCall(state, model, request, undefined);
+    } catch (error) {
+      staged.undo();
+      throw error;
+    }
+    staged.announce();
     yield* drainTurn(state);
     const { maxSteps } = config(state);
     let usage: Turn['usage'];
     for (let step = 1; step <= maxSteps; step++) {
       if (signal.aborted) throw abortError(signal);
-      const request = buildRequest(state);
-      await checkBeforeCall(state, model, request, usage);
+      if (!request) {
+        request = buildRequest(state);
+        await reserveCall(state, model, request, usage);
+        yield* drainTurn(state);
+      }
+      const sent: ModelRequest = request;
+      request = null;
+      emit(state, { type: 'request', request: sent, step });
       yield* drainTurn(state);
-      emit(state, { type: 'request', request, step });
-      yield* drainTurn(state);
-      const response = yield* traceModelCall(state, model, request, step, callModel(state, model, request, signal));
+      const progress = callProgress();
+      inFlight = { request: sent, progress };
+      const response = yield* traceModelCall(state, model, sent, step, callModel(state, model, sent, signal, progress));
+      inFlight = null;
       usage = addUsage(usage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
       emit(
@@ -80,7 +132,16 @@ export async function* runTurn(
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
-      await chargeAfterCall(state, model, response.usage);
+      // A provider that reports no usage is charged an estimate: a budget cannot be walked around by it.
+      await settleCall(
+        state,
+        model,
+        response.usage ?? {
+          inputTokens: estimateRequestTokens(sent),
+          outputTokens: estimateResponseTokens({ text: response.text, toolCalls: calls }),
+          estimated: true,
+        },
+      );
       yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {
@@ -117,9 +178,16 @@ export async function* runTurn(
   } finally {
     // However the turn ends, every call gets its result: the transcript stays valid.
     for (const call of unanswered) recordResult(state, call, why, true);
+    // A model call that never answered (aborted, failed mid-stream) is charged what it consumed:
+    // the session's usage and the owner's spend; one that consumed nothing releases its reservation.
+    if (inFlight) {
+      const used = consumed(inFlight.request, inFlight.progress, signal.aborted);
+      if (used) state.usage = addUsage(state.usage, used);
+      await settleCall(state, model, used).catch(() => {});
+    }
     state.turnEvents = null;
     state.busy = false;
-    endBudget(state);
+    await endBudget(state, model).catch(() => {});
     endTurnSpan(
       state,
       span,

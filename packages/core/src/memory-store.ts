@@ -29,6 +29,20 @@ export function memoryStore(): SessionStore {
   const leases = new Map<string, { holder: string; expires: number }>();
   /** Owners' spend by owner and period (a nested map: no key made of two user strings can collide). */
   const spends = new Map<string, Map<string, Spend & { expiresAt: number }>>();
+  /** The live entry of `owner` in `period` (created at zero), forgetting the owner's periods that are over. */
+  const spendEntry = (owner: string, period: string, expiresAt: number) => {
+    let periods = spends.get(owner);
+    if (!periods) {
+      periods = new Map();
+      spends.set(owner, periods);
+    }
+    const now = Date.now();
+    for (const [key, entry] of periods) if (entry.expiresAt <= now) periods.delete(key);
+    const entry = periods.get(period) ?? { ...zero(), expiresAt };
+    entry.expiresAt = Math.max(entry.expiresAt, expiresAt);
+    periods.set(period, entry);
+    return entry;
+  };
   const held = (id: string, holder: string) => {
     const lease = leases.get(id);
     return lease !== undefined && lease.holder === holder && lease.expires > Date.now();
@@ -105,18 +119,29 @@ export function memoryStore(): SessionStore {
       return entry && entry.expiresAt > Date.now() ? { tokens: entry.tokens, dollars: entry.dollars } : zero();
     },
     async addSpend(owner, period, spend, expiresAt) {
-      let periods = spends.get(owner);
-      if (!periods) {
-        periods = new Map();
-        spends.set(owner, periods);
-      }
-      const now = Date.now();
-      for (const [key, entry] of periods) if (entry.expiresAt <= now) periods.delete(key);
-      const entry = periods.get(period) ?? { ...zero(), expiresAt };
-      entry.tokens += finite(spend.tokens);
+      const entry = spendEntry(owner, period, expiresAt);
+      entry.tokens += Math.round(finite(spend.tokens));
       entry.dollars += finite(spend.dollars);
-      entry.expiresAt = Math.max(entry.expiresAt, expiresAt);
-      periods.set(period, entry);
+      return { tokens: entry.tokens, dollars: entry.dollars };
+    },
+    async reserveSpend(owner, period, amount, limits, expiresAt) {
+      // One synchronous step: no other call of this store runs between the check and the add.
+      const entry = spendEntry(owner, period, expiresAt);
+      const tokens = Math.round(finite(amount.tokens));
+      const dollars = finite(amount.dollars);
+      const fits =
+        (limits?.tokens === undefined || entry.tokens + tokens <= limits.tokens) &&
+        (limits?.dollars === undefined || entry.dollars + dollars <= limits.dollars);
+      if (fits) {
+        entry.tokens += tokens;
+        entry.dollars += dollars;
+      }
+      return { reserved: fits, spent: { tokens: entry.tokens, dollars: entry.dollars } };
+    },
+    async settleSpend(owner, period, reserved, used, expiresAt) {
+      const entry = spendEntry(owner, period, expiresAt);
+      entry.tokens = Math.max(0, entry.tokens + Math.round(finite(used.tokens)) - Math.round(finite(reserved.tokens)));
+      entry.dollars = Math.max(0, entry.dollars + finite(used.dollars) - finite(reserved.dollars));
       return { tokens: entry.tokens, dollars: entry.dollars };
     },
     async close() {},

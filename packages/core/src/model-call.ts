@@ -38,16 +38,32 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
 }
 
 /**
+ * How far a model call got: whether the model was asked, and what it streamed so far. When the call
+ * ends without a response (aborted, failed mid-stream), this is what it consumed, for an estimate.
+ */
+export interface CallProgress {
+  started: boolean;
+  text: string;
+  toolCalls: ToolCall[];
+}
+
+/** A call that has not started yet. */
+export const callProgress = (): CallProgress => ({ started: false, text: '', toolCalls: [] });
+
+/**
  * Calls `model`, emitting a `text-delta` event as each piece of text arrives and handing the turn's
  * events out as they happen (a generator, so a stream's consumer sees text while it streams).
+ * `progress` follows the call as it goes.
  */
 export async function* callModel(
   state: SessionState,
   model: Model,
   request: ModelRequest,
   signal?: AbortSignal,
+  progress: CallProgress = callProgress(),
 ): AsyncGenerator<SessionEvent, ModelResponse, undefined> {
   if (signal?.aborted) throw abortError(signal);
+  progress.started = true;
   if (!model.stream) {
     const response = await raceAbort(Promise.resolve(model.generate(request, { signal })), signal);
     if (!response || typeof response !== 'object') {
@@ -79,10 +95,12 @@ export async function* callModel(
         if (typeof part.text !== 'string') continue;
         const delta = wellFormed(part.text);
         text += delta;
+        progress.text = text;
         emit(state, { type: 'text-delta', text: delta });
         yield* drainTurn(state);
       } else if (part.type === 'tool-call') {
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
+        progress.toolCalls = toolCalls;
       } else if (part.type === 'finish') {
         usage = part.usage;
         if (typeof part.model === 'string') answeredBy = part.model;

@@ -4,7 +4,7 @@
  * record rewritten on every commit. Backends: `memoryStore()` here, SQLite, Postgres and Redis in
  * `@skilltree/store`.
  */
-import type { Spend } from './budget.js';
+import type { Spend, SpendLimits, SpendReservation } from './budget.js';
 import type { LifecycleLogData, Message, SessionSnapshot, Usage } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
@@ -116,15 +116,40 @@ export interface SessionStore {
   delete(id: string): Promise<boolean>;
   /**
    * What `owner` has spent in `period` (a budget period's key, e.g. `2025-11-03`): zeros when
-   * nothing. Owners' spend is kept apart from sessions: deleting a session refunds nothing.
+   * nothing. The reservations of calls in flight count as spent. Owners' spend is kept apart from
+   * sessions: deleting a session refunds nothing. `createSessions` passes as `owner` the owner's
+   * key (the SHA-256 of the owner in hex, as in owned chats' keys), so any owner fits a key or an
+   * index; keep it byte for byte.
    */
   spent(owner: string, period: string): Promise<Spend>;
   /**
    * Adds `spend` to what `owner` has spent in `period` and returns the new total, atomically: two
-   * turns charging at once from any processes both count. The store may forget the total after
-   * `expiresAt` (epoch ms, when the period is over).
+   * turns charging at once from any processes both count. Amounts that are negative or not finite
+   * add nothing. The store may forget the total after `expiresAt` (epoch ms, when the period is over).
    */
   addSpend(owner: string, period: string, spend: Spend, expiresAt: number): Promise<Spend>;
+  /**
+   * Check and reserve, as one atomic step across processes: when what `owner` has spent in `period`
+   * plus `amount` stays within every limit in `limits` (`tokens`, `dollars`; a missing one is no
+   * limit, `null` none at all), adds `amount` to the spend and returns `{ reserved: true, spent }`
+   * (the new total); else changes nothing and returns `{ reserved: false, spent }` (the total as
+   * found). Concurrent turns of one owner, in any processes, can never all pass on the same spend.
+   * `createSessions` reserves each model call's estimated input before the call and settles it with
+   * {@link SessionStore.settleSpend} after.
+   */
+  reserveSpend(
+    owner: string,
+    period: string,
+    amount: Spend,
+    limits: SpendLimits | null,
+    expiresAt: number,
+  ): Promise<SpendReservation>;
+  /**
+   * Settles a reservation made with {@link SessionStore.reserveSpend}: replaces `reserved` by
+   * `used` (what the call really used; zeros release it), atomically, and returns the new total.
+   * The total never goes below zero.
+   */
+  settleSpend(owner: string, period: string, reserved: Spend, used: Spend, expiresAt: number): Promise<Spend>;
   /** Closes connections the store opened itself. */
   close(): Promise<void>;
 }
@@ -163,11 +188,15 @@ export class SessionNotFoundError extends Error {
   }
 }
 
-/** Session ids: 1 to 200 printable characters, no control characters or slashes at the ends. */
+/**
+ * Session ids: 1 to 200 printable characters, well-formed: no control or format characters, and no
+ * lone surrogate (half of a character such as an emoji), which a store would turn into U+FFFD so
+ * that two ids could name one chat.
+ */
 export function checkSessionId(id: unknown): string {
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200 || /[\p{Cc}\p{Cf}]/u.test(id)) {
+  if (typeof id !== 'string' || id.length === 0 || id.length > 200 || /[\p{Cc}\p{Cf}\p{Cs}]/u.test(id)) {
     throw new Error(
-      `Invalid session id ${JSON.stringify(id)}: use 1 to 200 printable characters (e.g. a user or conversation id).`,
+      `Invalid session id ${JSON.stringify(id)}: use 1 to 200 printable characters (e.g. a user or conversation id), with no control characters and no lone surrogates (half of an emoji).`,
     );
   }
   return id;

@@ -3,6 +3,10 @@
  * always), and owned chats under a key made of a digest of the owner, a separator and the id. One
  * mapping, in one place: Alice's `x` and Bob's `x` are two chats, and no unowned id can equal an
  * owned key, because ids cannot hold the separator (a control character, see `checkSessionId`).
+ *
+ * The mapping is exact: owners and ids are well-formed strings (no lone surrogate, which UTF-8 and
+ * every database would turn into U+FFFD, so that two owners could share a key) without control
+ * characters (NUL breaks Postgres). Anything else is refused with the rule, never stored.
  */
 import { checkSessionId } from './session-store.js';
 
@@ -14,17 +18,45 @@ export async function chatKey(id: string, owner: string | undefined): Promise<st
   checkSessionId(id);
   const checked = checkOwner(owner);
   if (checked === undefined) return id;
-  return `${await digest(checked)}${SEPARATOR}${id}`;
+  return `${await ownerKey(checked)}${SEPARATOR}${id}`;
 }
 
-/** Owners are strings (an app's user ids); anything else is a bug in the caller. */
+/**
+ * Checks an owner (an app's user id): a string without control characters (NUL, line breaks, DEL…)
+ * and without lone surrogates (half of an emoji, e.g. `'Ann😀'.slice(0, 4)`). Every such string maps
+ * to its own store key; anything else is refused with an error that names the rule. `undefined`
+ * (no owner) passes. `createSessions` checks every owner it is given; a server may call it to refuse
+ * a user id before a turn.
+ *
+ * @example
+ * checkOwner('user-42');      // 'user-42'
+ * checkOwner('Ann\uD83D');    // throws: a lone surrogate
+ */
 export function checkOwner(owner: unknown): string | undefined {
-  if (owner === undefined || typeof owner === 'string') return owner;
-  throw new Error(`Invalid owner ${String(owner)}: pass the user's id as a string, or no owner at all.`);
+  if (owner === undefined) return undefined;
+  if (typeof owner !== 'string') {
+    throw new Error(`Invalid owner ${String(owner)}: pass the user's id as a string, or no owner at all.`);
+  }
+  if (/\p{Cc}/u.test(owner)) {
+    throw new Error(
+      `Invalid owner ${JSON.stringify(owner.slice(0, 80))}: an owner may not hold control characters (NUL, line breaks, tabs, DEL…). Pass the user's id as printable text.`,
+    );
+  }
+  if (/\p{Cs}/u.test(owner)) {
+    throw new Error(
+      `Invalid owner ${JSON.stringify(owner.slice(0, 80))}: it holds a lone surrogate (half of a character such as an emoji, e.g. from cutting a string), which no store can keep exactly. Pass well-formed text.`,
+    );
+  }
+  return owner;
 }
 
-/** The SHA-256 of the owner in hex: a fixed-length name with no separator in it, whatever the owner holds. */
-async function digest(owner: string): Promise<string> {
+/**
+ * The key an owner's data is kept under (a chat's key starts with it; the owner's spend is kept
+ * under it): the SHA-256 of the owner's UTF-8 in hex. A fixed-length name with no separator in it,
+ * whatever the owner holds, and one per owner: {@link checkOwner} lets only well-formed strings
+ * through, and UTF-8 encodes those exactly.
+ */
+export async function ownerKey(owner: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(owner)));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

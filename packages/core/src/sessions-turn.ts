@@ -17,7 +17,7 @@ import {
   storedState,
 } from './session-store.js';
 import { type Mounted, type MountedCache, matches } from './sessions-cache.js';
-import { chatKey } from './sessions-key.js';
+import { chatKey, ownerKey } from './sessions-key.js';
 import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
 import type { RunningTurn, RunningTurns } from './sessions-running.js';
 import { currentWindow } from './state-config.js';
@@ -134,12 +134,22 @@ async function commit(
   entry.committed = length;
 }
 
-/** An owner's spend, kept in the store (so per-owner budgets hold across processes). */
-function ledger(store: SessionStore, owner: string): SpendLedger {
+/**
+ * An owner's spend, kept in the store (so per-owner budgets hold across processes) under the
+ * owner's key, the digest its chats' keys start with: any owner, of any length, fits a key.
+ */
+async function ledger(store: SessionStore, owner: string): Promise<SpendLedger> {
+  const key = await ownerKey(owner);
+  if (typeof store.reserveSpend !== 'function' || typeof store.settleSpend !== 'function') {
+    throw new Error(
+      `A per-owner budget needs a store with reserveSpend and settleSpend (an atomic check and reserve), and ${store.name ?? 'this store'} has none. Update the store to the SessionStore of this @skilltree/core.`,
+    );
+  }
   return {
     owner,
-    spent: (period) => store.spent(owner, period),
-    charge: (period, spend, expiresAt) => store.addSpend(owner, period, spend, expiresAt),
+    spent: (period) => store.spent(key, period),
+    reserve: (period, amount, limits, expiresAt) => store.reserveSpend(key, period, amount, limits, expiresAt),
+    settle: (period, reserved, used, expiresAt) => store.settleSpend(key, period, reserved, used, expiresAt),
   };
 }
 
@@ -228,7 +238,10 @@ export async function* chatTurn(
         }
         const state = stateOf(current.session);
         identifySession(state, id, owner);
-        setTurnBudget(state, extra.budget, owner ? ledger(store, owner) : null);
+        const budget = extra.budget ?? state.options.budget;
+        // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
+        const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
+        setTurnBudget(state, extra.budget, spend);
         for await (const event of current.session.stream(text, {
           signal: stop.signal,
           traceContext: extra.traceContext,

@@ -72,12 +72,15 @@ describe('per turn', () => {
     expect((await cheap.send('hello')).text).toBe('hi');
   });
 
-  test('a first request larger than the turn limit is refused before the model is called', async () => {
+  test('a first request larger than the turn limit is refused before the model is called, and leaves no orphan user message', async () => {
     const model = scriptedModel([{ text: 'never' }]);
     const session = createSession(<LoopAgent />, { model, budget: { perTurn: { tokens: 5 } } });
+    const recorded: string[] = [];
+    session.on('message', () => recorded.push('message'));
     await expect(session.send('hello')).rejects.toMatchObject({ scope: 'turn', spent: 0, limit: 5 });
     expect(model.requests).toEqual([]);
-    expect(session.transcript.map((m) => m.role)).toEqual(['user']);
+    expect(session.transcript).toEqual([]);
+    expect(recorded).toEqual([]);
   });
 
   test("onExceed: 'warn' reports a warning event once per limit and turn, and the turn goes on", async () => {
@@ -148,7 +151,7 @@ describe('hostile budgets are refused when the session is made', () => {
     ['a bad period', { perOwner: { tokens: 5, period: 'week' as 'day' } }, /period must be 'day', 'month'/],
     ['a tiny period', { perOwner: { tokens: 5, period: 10 } }, /from 1000 up/],
     ['a bad onExceed', { onExceed: 'ignore' as 'warn' }, /onExceed must be 'stop' or 'warn'/],
-    ['an unknown price name', { price: 'gpt-9000' }, /No list price for "gpt-9000"/],
+    ['an unknown price name', { price: 'gpt-9000' }, /budget\.price "gpt-9000" is not a model with a list price/],
   ];
   for (const [what, budget, message] of cases) {
     test(`${what}`, () => {

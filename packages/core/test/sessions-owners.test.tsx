@@ -123,6 +123,51 @@ describe('chats are namespaced by owner', () => {
     await running;
   });
 
+  test('owners are exact: an owner with a lone surrogate is refused with the rule, never mapped onto the owner it decodes to', async () => {
+    const seen: Message[][] = [];
+    const store = memoryStore();
+    const sessions = createSessions(<App />, { store, model: echo(seen) });
+    const whole = 'Ann😀';
+    const cut = whole.slice(0, 4); // 'Ann\uD83D': half of the emoji
+    await sessions.send('x', 'secret', { owner: 'Ann\uFFFD' });
+    for (const owner of [cut, 'Ann\uDE00', `\uDFFF${whole}`]) {
+      await expect(sessions.send('x', 'hi', { owner })).rejects.toThrow(/Invalid owner .*lone surrogate/);
+      await expect(sessions.get('x', { owner })).rejects.toThrow(/lone surrogate/);
+      await expect(sessions.messages('x', { owner })).rejects.toThrow(/lone surrogate/);
+      await expect(sessions.delete('x', { owner })).rejects.toThrow(/lone surrogate/);
+    }
+    // The owner the cut one would have decoded to keeps its chat alone; the whole emoji is another owner.
+    expect(seen).toHaveLength(1);
+    expect((await sessions.messages('x', { owner: 'Ann\uFFFD' })).map((m) => m.content)).toEqual([
+      'secret',
+      'echo: secret',
+    ]);
+    expect(await sessions.get('x', { owner: whole })).toBeNull();
+    expect((await sessions.send('x', 'mine', { owner: whole })).text).toBe('echo: mine');
+  });
+
+  test('owners are exact: an owner with a control character (NUL, a line break, DEL) is refused with the rule', async () => {
+    const sessions = createSessions(<App />, { model: echo() });
+    for (const owner of ['ann\u0000', 'ann\nbob', '\tann', 'ann\u007f', 'ann\u0085']) {
+      await expect(sessions.send('x', 'hi', { owner })).rejects.toThrow(/Invalid owner .*control characters/);
+      await expect(sessions.get('x', { owner })).rejects.toThrow(/control characters/);
+    }
+    // Any other text is an owner: quotes, separators, emoji, other scripts, 3,000 characters.
+    for (const owner of [`"';:{}/\\ 🦊 ñ 中文`, 'x'.repeat(3_000), ' ']) {
+      expect((await sessions.send('x', 'hi', { owner })).text).toBe('echo: hi');
+    }
+  });
+
+  test('ids are exact: an id with a lone surrogate is refused with the rule', async () => {
+    const sessions = createSessions(<App />, { model: echo() });
+    for (const id of ['chat\uD800', 'chat😀'.slice(0, 5)]) {
+      await expect(sessions.send(id, 'hi')).rejects.toThrow(/Invalid session id .*lone surrogates/);
+      await expect(sessions.send(id, 'hi', { owner: 'ann' })).rejects.toThrow(/Invalid session id/);
+      await expect(sessions.get(id)).rejects.toThrow(/Invalid session id/);
+    }
+    expect((await sessions.send('chat😀', 'hi')).text).toBe('echo: hi');
+  });
+
   test('an owner that is not a string is refused with a clear error', async () => {
     const sessions = createSessions(<App />, { model: echo() });
     await expect(sessions.send('x', 'hi', { owner: 42 as unknown as string })).rejects.toThrow(/Invalid owner 42/);
