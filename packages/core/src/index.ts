@@ -71,7 +71,7 @@ export {
   type SessionsOptions,
   type SessionTurnOptions,
 } from './sessions.js';
-export { checkOwner } from './sessions-key.js';
+export { checkOwner, ownerKey } from './sessions-key.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export {
   loadOpenTelemetry,

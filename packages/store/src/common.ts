@@ -2,13 +2,14 @@
  * What the three backends share: the schema version they write, name checks, and the errors they
  * throw when fenced out.
  */
+import { createHash } from 'node:crypto';
 import { SessionConflictError } from '@skilltree/core';
 
 /**
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
  * database written by a newer version of this package rather than misreading it.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * The epoch of a Redis session written before schema version 2, which had none. Only one such
@@ -103,3 +104,29 @@ export function addable(spend: { tokens: number; dollars: number }): { tokens: n
   const ok = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
   return { tokens: Math.round(ok(spend.tokens)), dollars: ok(spend.dollars) };
 }
+
+/** What settling a reservation adds to a spend: `used - reserved`, each made {@link addable} first (so it may be negative). */
+export function settlement(
+  reserved: { tokens: number; dollars: number },
+  used: { tokens: number; dollars: number },
+): { tokens: number; dollars: number } {
+  const r = addable(reserved);
+  const u = addable(used);
+  return { tokens: u.tokens - r.tokens, dollars: u.dollars - r.dollars };
+}
+
+/**
+ * A limit as the stores compare with it: null for none (left out, or Infinity), else a number from
+ * 0 up; anything else (NaN, negative, not a number) is 0, so that a broken limit lets nothing through.
+ */
+export function limitOf(n: number | undefined): number | null {
+  if (n === undefined || n === Number.POSITIVE_INFINITY) return null;
+  return typeof n === 'number' && n >= 0 ? n : 0;
+}
+
+/**
+ * The key schema 4 keeps an owner's spend under, from the owner schema 3 kept it under: the SHA-256
+ * of the owner's UTF-8 in hex, which is what `createSessions` passes since (core's `ownerKey`, the
+ * digest its owned chats' keys start with). For the migrations only.
+ */
+export const legacyOwnerKey = (owner: string): string => createHash('sha256').update(owner, 'utf8').digest('hex');

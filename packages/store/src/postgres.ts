@@ -13,7 +13,18 @@ import {
   type StoredState,
 } from '@skilltree/core';
 import pg from 'pg';
-import { addable, checkPrefix, conflict, once, outageReporter, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import {
+  addable,
+  checkPrefix,
+  conflict,
+  limitOf,
+  once,
+  outageReporter,
+  SCHEMA_VERSION,
+  schemaTooNew,
+  settlement,
+  whole,
+} from './common.js';
 
 /** A row as a query returns it. */
 export type PostgresRow = Record<string, any>;
@@ -122,6 +133,11 @@ const MIGRATIONS = [
       expires_at timestamptz NOT NULL,
       PRIMARY KEY (owner, period)
     );`,
+  // 4: spend is kept under the owner's key (the SHA-256 of the owner in hex, the digest owned
+  // chats' keys start with), so any owner fits the index. Text is valid UTF-8 in Postgres, so
+  // this is the digest createSessions computes, and two owners never meet on one key.
+  (p: string) => `
+    UPDATE ${p}spend SET owner = encode(sha256(convert_to(owner, 'UTF8')), 'hex');`,
 ];
 
 /** A paging argument as Postgres binds it: a 32-bit integer (a larger window means everything). */
@@ -262,6 +278,14 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     deleteLease: `DELETE FROM ${p}leases WHERE session_id = $1`,
   };
 
+  const spent = async (owner: string, period: string) => {
+    const { rows } = await query<{ tokens: string; dollars: number }>(
+      `SELECT tokens, dollars FROM ${p}spend WHERE owner = $1 AND period = $2 AND expires_at > now()`,
+      [owner, period],
+    );
+    return rows.length > 0 ? { tokens: Number(rows[0].tokens), dollars: rows[0].dollars } : { tokens: 0, dollars: 0 };
+  };
+
   let closed = false;
   return {
     name,
@@ -336,13 +360,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
         client.release();
       }
     },
-    async spent(owner, period) {
-      const { rows } = await query<{ tokens: string; dollars: number }>(
-        `SELECT tokens, dollars FROM ${p}spend WHERE owner = $1 AND period = $2 AND expires_at > now()`,
-        [owner, period],
-      );
-      return rows.length > 0 ? { tokens: Number(rows[0].tokens), dollars: rows[0].dollars } : { tokens: 0, dollars: 0 };
-    },
+    spent,
     async addSpend(owner, period, spend, expiresAt) {
       const { tokens, dollars } = addable(spend);
       // One statement: the row lock makes concurrent charges from any process add up.
@@ -353,6 +371,39 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
            dollars = ${p}spend.dollars + EXCLUDED.dollars, expires_at = GREATEST(${p}spend.expires_at, EXCLUDED.expires_at)
          RETURNING tokens, dollars`,
         [owner, period, tokens, dollars, whole(expiresAt)],
+      );
+      return { tokens: Number(rows[0].tokens), dollars: rows[0].dollars };
+    },
+    async reserveSpend(owner, period, amount, limits, expiresAt) {
+      const { tokens, dollars } = addable(amount);
+      // One statement: the row lock makes the check and the add one step for every process. A row
+      // that would go over a limit is neither inserted nor updated, and nothing is returned.
+      const { rows } = await query<{ tokens: string; dollars: number }>(
+        `WITH gone AS (DELETE FROM ${p}spend WHERE owner = $1 AND period <> $2 AND expires_at <= now())
+         INSERT INTO ${p}spend AS s (owner, period, tokens, dollars, expires_at)
+         SELECT $1, $2, $3::bigint, $4::float8, to_timestamp($5 / 1000.0)
+         WHERE ($6::float8 IS NULL OR $3::bigint <= $6::float8) AND ($7::float8 IS NULL OR $4::float8 <= $7::float8)
+         ON CONFLICT (owner, period) DO UPDATE SET tokens = s.tokens + EXCLUDED.tokens,
+           dollars = s.dollars + EXCLUDED.dollars, expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)
+         WHERE ($6::float8 IS NULL OR s.tokens + EXCLUDED.tokens <= $6::float8)
+           AND ($7::float8 IS NULL OR s.dollars + EXCLUDED.dollars <= $7::float8)
+         RETURNING tokens, dollars`,
+        [owner, period, tokens, dollars, whole(expiresAt), limitOf(limits?.tokens), limitOf(limits?.dollars)],
+      );
+      if (rows.length > 0) {
+        return { reserved: true, spent: { tokens: Number(rows[0].tokens), dollars: rows[0].dollars } };
+      }
+      return { reserved: false, spent: await spent(owner, period) };
+    },
+    async settleSpend(owner, period, reserved, used, expiresAt) {
+      const delta = settlement(reserved, used);
+      const { rows } = await query<{ tokens: string; dollars: number }>(
+        `INSERT INTO ${p}spend AS s (owner, period, tokens, dollars, expires_at)
+         VALUES ($1, $2, GREATEST(0, $3::bigint), GREATEST(0, $4::float8), to_timestamp($5 / 1000.0))
+         ON CONFLICT (owner, period) DO UPDATE SET tokens = GREATEST(0, s.tokens + $3::bigint),
+           dollars = GREATEST(0, s.dollars + $4::float8), expires_at = GREATEST(s.expires_at, EXCLUDED.expires_at)
+         RETURNING tokens, dollars`,
+        [owner, period, delta.tokens, delta.dollars, whole(expiresAt)],
       );
       return { tokens: Number(rows[0].tokens), dollars: rows[0].dollars };
     },

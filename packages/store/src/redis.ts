@@ -19,10 +19,13 @@ import {
   checkPrefix,
   conflict,
   LEGACY_EPOCH,
+  legacyOwnerKey,
+  limitOf,
   once,
   outageReporter,
   SCHEMA_VERSION,
   schemaTooNew,
+  settlement,
   whole,
 } from './common.js';
 
@@ -36,6 +39,14 @@ export interface RedisClient {
   hgetall(key: string): Promise<Record<string, string>>;
   hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
   lrange(key: string, start: number, stop: number): Promise<string[]>;
+  /** Used once, to move spend written by schema 3 (a Cluster client has none: see `docs/sessions.md`). */
+  scan?(
+    cursor: string,
+    patternToken: 'MATCH',
+    pattern: string,
+    countToken: 'COUNT',
+    count: number,
+  ): Promise<[cursor: string, elements: string[]]>;
   /** The store listens for `error` and `ready` when no one else listens for `error`. */
   listenerCount(event: 'error'): number;
   on(event: 'error' | 'ready', listener: (...args: any[]) => void): unknown;
@@ -115,6 +126,49 @@ local at = tonumber(ARGV[3])
 local ttl = redis.call('PEXPIRETIME', KEYS[1])
 if ttl < at then redis.call('PEXPIREAT', KEYS[1], at) end
 return { t, d }`);
+
+// KEYS spend hash; ARGV tokens, dollars, token limit ('' for none), dollar limit ('' for none),
+// expires (epoch ms). Adds the amount only when the total stays within both limits, in one atomic
+// step. Returns { 1 reserved or 0 refused, tokens, dollars as text }.
+const RESERVE_SPEND = new Script(`
+local t = tonumber(redis.call('HGET', KEYS[1], 'tokens') or '0')
+local d = tonumber(redis.call('HGET', KEYS[1], 'dollars') or '0')
+if (ARGV[3] ~= '' and t + tonumber(ARGV[1]) > tonumber(ARGV[3]))
+  or (ARGV[4] ~= '' and d + tonumber(ARGV[2]) > tonumber(ARGV[4])) then
+  return { 0, tostring(t), redis.call('HGET', KEYS[1], 'dollars') or '0' }
+end
+t = redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[1])
+local ds = redis.call('HINCRBYFLOAT', KEYS[1], 'dollars', ARGV[2])
+local at = tonumber(ARGV[5])
+if redis.call('PEXPIRETIME', KEYS[1]) < at then redis.call('PEXPIREAT', KEYS[1], at) end
+return { 1, tostring(t), ds }`);
+
+// KEYS spend hash; ARGV token delta, dollar delta (either may be negative), expires (epoch ms).
+// Never takes a total below zero. Returns { tokens, dollars as text }.
+const SETTLE_SPEND = new Script(`
+local t = tonumber(redis.call('HGET', KEYS[1], 'tokens') or '0')
+local d = tonumber(redis.call('HGET', KEYS[1], 'dollars') or '0')
+if t + tonumber(ARGV[1]) < 0 then redis.call('HSET', KEYS[1], 'tokens', 0)
+else redis.call('HINCRBY', KEYS[1], 'tokens', ARGV[1]) end
+if d + tonumber(ARGV[2]) < 0 then redis.call('HSET', KEYS[1], 'dollars', 0)
+else redis.call('HINCRBYFLOAT', KEYS[1], 'dollars', ARGV[2]) end
+local at = tonumber(ARGV[3])
+if redis.call('PEXPIRETIME', KEYS[1]) < at then redis.call('PEXPIREAT', KEYS[1], at) end
+return { redis.call('HGET', KEYS[1], 'tokens'), redis.call('HGET', KEYS[1], 'dollars') }`);
+
+// KEYS old spend hash (schema 3), new one; adds the old totals to the new hash and deletes the old
+// one, in one step: processes that migrate at once move each hash exactly once.
+const MOVE_SPEND = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], 'tokens', redis.call('HGET', KEYS[1], 'tokens') or '0')
+redis.call('HINCRBYFLOAT', KEYS[2], 'dollars', redis.call('HGET', KEYS[1], 'dollars') or '0')
+local at = redis.call('PEXPIRETIME', KEYS[1])
+if at > 0 and redis.call('PEXPIRETIME', KEYS[2]) < at then redis.call('PEXPIREAT', KEYS[2], at) end
+redis.call('DEL', KEYS[1])
+return 1`);
+
+// KEYS schema. The schema version recorded, or 0.
+const READ_SCHEMA = new Script(`return tonumber(redis.call('GET', KEYS[1]) or '0')`);
 
 // KEYS l; ARGV holder, ttl. 1 when the caller holds the lease now.
 const ACQUIRE = new Script(`
@@ -225,18 +279,45 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   }
   /**
    * An owner's spend in a period: one hash, expiring when the period is over. Both parts are
-   * encoded exactly (UTF-16 code units, lone surrogates included), so no two pairs share a key.
+   * encoded exactly (UTF-16 code units), so no two pairs share a key. The owner is the owner's
+   * key `createSessions` passes (schema 4); schema 3 kept the owner itself, under `spend:`.
    */
-  const spendKey = (owner: string, period: string) => `${prefix}spend:${exact(owner)}:${exact(period)}`;
+  const spendKey = (owner: string, period: string) => `${prefix}owner-spend:${exact(owner)}:${exact(period)}`;
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
     return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
   };
 
+  /**
+   * Schema 4 keeps spend under the owner's key: each schema-3 hash `spend:<owner>:<period>` is
+   * added to its new key and deleted, one atomic step each. A Cluster client cannot scan every
+   * node or move a hash across slots: there, schema-3 spend is left to expire with its period.
+   */
+  const moveSpend = async () => {
+    const cluster = (client as { isCluster?: boolean }).isCluster === true;
+    if (typeof client.scan !== 'function' || cluster) return;
+    const old = `${prefix}spend:`;
+    let cursor = '0';
+    do {
+      const [next, found] = await client.scan(cursor, 'MATCH', `${old}*`, 'COUNT', 500);
+      cursor = next;
+      for (const key of found) {
+        const parts = key.slice(old.length).split(':');
+        if (parts.length !== 2 || !parts.every((part) => /^[A-Za-z0-9_-]*$/.test(part))) continue;
+        const owner = Buffer.from(parts[0], 'base64url').toString('utf16le');
+        await MOVE_SPEND.run(client, [key, `${prefix}owner-spend:${exact(legacyOwnerKey(owner))}:${parts[1]}`], []);
+      }
+    } while (cursor !== '0');
+  };
+
   const check = once(async () => {
+    const schemaKey = `${prefix}schema`;
+    const before = Number(await READ_SCHEMA.run(client, [schemaKey], []));
+    if (before > SCHEMA_VERSION) throw schemaTooNew(name, before);
+    if (before > 0 && before < 4) await moveSpend();
     // Schema 2 only adds a field a schema-1 hash reads without (see LEGACY_EPOCH): recording the
-    // newer version is the whole migration, and makes processes of older versions refuse the keys.
-    const found = Number(await SCHEMA.run(client, [`${prefix}schema`], [SCHEMA_VERSION]));
+    // newer version is its whole migration, and makes processes of older versions refuse the keys.
+    const found = Number(await SCHEMA.run(client, [schemaKey], [SCHEMA_VERSION]));
     if (found > SCHEMA_VERSION) throw schemaTooNew(name, found);
   });
   const c = async () => {
@@ -315,6 +396,28 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
         [spendKey(owner, period)],
         [tokens, dollars.toFixed(12), whole(expiresAt)],
       )) as [number, string];
+      return { tokens: Number(t), dollars: Number(d) };
+    },
+    async reserveSpend(owner, period, amount, limits, expiresAt) {
+      const { tokens, dollars } = addable(amount);
+      const max = (n: number | undefined) => {
+        const limit = limitOf(n);
+        return limit === null ? '' : String(limit);
+      };
+      const [reserved, t, d] = (await RESERVE_SPEND.run(
+        await c(),
+        [spendKey(owner, period)],
+        [tokens, dollars.toFixed(12), max(limits?.tokens), max(limits?.dollars), whole(expiresAt)],
+      )) as [number, string, string];
+      return { reserved: reserved === 1, spent: { tokens: Number(t), dollars: Number(d) } };
+    },
+    async settleSpend(owner, period, reserved, used, expiresAt) {
+      const delta = settlement(reserved, used);
+      const [t, d] = (await SETTLE_SPEND.run(
+        await c(),
+        [spendKey(owner, period)],
+        [delta.tokens, delta.dollars.toFixed(12), whole(expiresAt)],
+      )) as [string, string];
       return { tokens: Number(t), dollars: Number(d) };
     },
     async close() {

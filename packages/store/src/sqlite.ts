@@ -13,9 +13,20 @@ import {
   type SessionRecord,
   type SessionStore,
   type Spend,
+  type SpendLimits,
   type StoredState,
 } from '@skilltree/core';
-import { addable, checkPrefix, conflict, SCHEMA_VERSION, schemaTooNew, whole } from './common.js';
+import {
+  addable,
+  checkPrefix,
+  conflict,
+  legacyOwnerKey,
+  limitOf,
+  SCHEMA_VERSION,
+  schemaTooNew,
+  settlement,
+  whole,
+} from './common.js';
 import {
   adoptSqlite,
   openSqlite,
@@ -58,7 +69,10 @@ interface SessionRow {
   updated_at: number;
 }
 
-const MIGRATIONS = [
+/** A step of the schema: SQL to run, or a function for what SQL alone cannot do. */
+type Migration = (p: string) => string | ((db: SqliteDatabase) => void);
+
+const MIGRATIONS: Migration[] = [
   (p: string) => `
     CREATE TABLE ${p}sessions (
       id TEXT PRIMARY KEY,
@@ -96,6 +110,23 @@ const MIGRATIONS = [
       expires_at INTEGER NOT NULL,
       PRIMARY KEY (owner, period)
     ) WITHOUT ROWID;`,
+  // 4: spend is kept under the owner's key (the digest owned chats' keys start with), not the owner.
+  (p: string) => (db: SqliteDatabase) => {
+    const rows = db.prepare(`SELECT owner, period, tokens, dollars, expires_at FROM ${p}spend`).all() as {
+      owner: string;
+      period: string;
+      tokens: number;
+      dollars: number;
+      expires_at: number;
+    }[];
+    db.exec(`DELETE FROM ${p}spend`);
+    const insert = db.prepare(
+      `INSERT INTO ${p}spend (owner, period, tokens, dollars, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (owner, period) DO UPDATE SET tokens = tokens + excluded.tokens,
+         dollars = dollars + excluded.dollars, expires_at = max(expires_at, excluded.expires_at)`,
+    );
+    for (const row of rows) insert.run(legacyOwnerKey(row.owner), row.period, row.tokens, row.dollars, row.expires_at);
+  },
 ];
 
 function migrate(db: SqliteDatabase, p: string, name: string): void {
@@ -106,7 +137,11 @@ function migrate(db: SqliteDatabase, p: string, name: string): void {
       | undefined;
     const current = row ? Number(row.value) : 0;
     if (current > SCHEMA_VERSION) throw schemaTooNew(name, current);
-    for (let version = current; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version](p));
+    for (let version = current; version < SCHEMA_VERSION; version++) {
+      const step = MIGRATIONS[version](p);
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
+    }
     db.prepare(
       `INSERT INTO ${p}meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     ).run(String(SCHEMA_VERSION));
@@ -208,7 +243,39 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
        RETURNING tokens, dollars`,
     ),
     forgetSpend: db.prepare<[string, number]>(`DELETE FROM ${p}spend WHERE owner = ? AND expires_at <= ?`),
+    // A delta that may be negative (a settlement), never taking the total below zero.
+    settleSpend: db.prepare<
+      [{ owner: string; period: string; tokens: number; dollars: number; expires: number }],
+      Spend
+    >(
+      `INSERT INTO ${p}spend (owner, period, tokens, dollars, expires_at)
+       VALUES (@owner, @period, max(0, @tokens), max(0.0, @dollars), @expires)
+       ON CONFLICT (owner, period) DO UPDATE SET tokens = max(0, tokens + @tokens),
+         dollars = max(0.0, dollars + @dollars), expires_at = max(expires_at, excluded.expires_at)
+       RETURNING tokens, dollars`,
+    ),
   };
+
+  // Check and add in one IMMEDIATE transaction: other processes' writers wait, so no two
+  // reservations pass on the same total.
+  const reserve = db.transaction(
+    (owner: string, period: string, amount: Spend, limits: SpendLimits | null, expiresAt: number) => {
+      const now = Date.now();
+      q.forgetSpend.run(owner, now);
+      const found = q.spent.get(owner, period, now) ?? { tokens: 0, dollars: 0 };
+      const { tokens, dollars } = addable(amount);
+      const maxTokens = limitOf(limits?.tokens);
+      const maxDollars = limitOf(limits?.dollars);
+      if (
+        (maxTokens !== null && found.tokens + tokens > maxTokens) ||
+        (maxDollars !== null && found.dollars + dollars > maxDollars)
+      ) {
+        return { reserved: false, spent: { tokens: found.tokens, dollars: found.dollars } };
+      }
+      const row = q.addSpend.get(owner, period, tokens, dollars, whole(expiresAt)) as Spend;
+      return { reserved: true, spent: { tokens: row.tokens, dollars: row.dollars } };
+    },
+  );
 
   const load = db.transaction((id: string, window: number): LoadedSession | null => {
     const row = q.record.get(id);
@@ -289,6 +356,14 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
       const { tokens, dollars } = addable(spend);
       q.forgetSpend.run(owner, Date.now());
       const row = q.addSpend.get(owner, period, tokens, dollars, whole(expiresAt)) as Spend;
+      return { tokens: row.tokens, dollars: row.dollars };
+    },
+    async reserveSpend(owner, period, amount, limits, expiresAt) {
+      return reserve.immediate(owner, period, amount, limits, expiresAt);
+    },
+    async settleSpend(owner, period, reserved, used, expiresAt) {
+      const delta = settlement(reserved, used);
+      const row = q.settleSpend.get({ owner, period, ...delta, expires: whole(expiresAt) }) as Spend;
       return { tokens: row.tokens, dollars: row.dollars };
     },
     async close() {

@@ -15,7 +15,9 @@ import {
   type Commit,
   createAgentStore,
   createSessions,
+  estimateTokens,
   type Message,
+  ownerKey,
   periodOf,
   SessionBusyError,
   SessionConflictError,
@@ -31,7 +33,7 @@ import {
 } from '@skilltree/core';
 import { createElement as h } from 'react';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bumpModel, counterAgent, hooks } from './fixture.js';
+import { bumpModel, counterAgent, hooks, lastUserText } from './fixture.js';
 
 /** What {@link sessionStoreConformance} needs to know about the store under test. */
 export interface ConformanceOptions {
@@ -96,6 +98,10 @@ function simulatedProcess(store: SessionStore) {
     'release',
     'commit',
     'delete',
+    'spent',
+    'addSpend',
+    'reserveSpend',
+    'settleSpend',
     'close',
   ] as const) {
     (wrapped as unknown as Record<string, unknown>)[key] = async (...args: unknown[]) => {
@@ -738,8 +744,8 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     });
 
     test("an owner's spend: zero at first, adds up from every process at once, kept apart per owner and period, forgotten after it expires", async () => {
-      // Quotes, separators, a lone surrogate: an owner is any string a user id can be.
-      const owner = `${run}-spender "'*:{}/\\ 🦊 \uD800`;
+      // Quotes, separators, emoji: an owner key is any well-formed string without control characters.
+      const owner = `${run}-spender "'*:{}/\\ 🦊 中`;
       const other = `${owner}-other`;
       const future = Date.now() + 3_600_000;
       expect(await a.spent(owner, '2025-11-03')).toEqual({ tokens: 0, dollars: 0 });
@@ -800,7 +806,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(stopped.length).toBeGreaterThan(0);
       for (const error of stopped) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
       // The store holds exactly what the model reported, whichever process charged it.
-      const spent = await c.spent(owner, periodOf('day').key);
+      const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
       expect(spent.tokens).toBe(calls * 10_000);
       expect(spent.tokens).toBeGreaterThanOrEqual(50_000);
       // The limit is spent: the next turn, in either process, is refused before anything is recorded.
@@ -844,6 +850,213 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect((await c.record(id))?.length).toBe(length);
     });
 
+    test('reserveSpend is an atomic check and reserve: from three processes at once, reservations never add up past the limit; a refusal adds nothing; settleSpend replaces a reservation by what was used', async () => {
+      const owner = `${run}-reserver`;
+      const period = '2025-11-03';
+      const future = Date.now() + 3_600_000;
+      // 30 reservations of 7 tokens at once from three processes against a limit of 100: 14 fit.
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          [a, b, c][i % 3].reserveSpend(owner, period, { tokens: 7, dollars: 0.25 }, { tokens: 100 }, future),
+        ),
+      );
+      expect(results.filter((r) => r.reserved)).toHaveLength(14);
+      for (const r of results) {
+        if (r.reserved) expect(r.spent.tokens).toBeLessThanOrEqual(100);
+        else expect(r.spent.tokens + 7).toBeGreaterThan(100);
+      }
+      expect(await b.spent(owner, period)).toEqual({ tokens: 98, dollars: 3.5 });
+      // A dollar limit, alone: 3.5 + 1 does not fit 4, 3.5 + 0.5 does (up to the limit itself).
+      expect(await a.reserveSpend(owner, period, { tokens: 0, dollars: 1 }, { dollars: 4 }, future)).toEqual({
+        reserved: false,
+        spent: { tokens: 98, dollars: 3.5 },
+      });
+      expect(await a.reserveSpend(owner, period, { tokens: 0, dollars: 0.5 }, { dollars: 4 }, future)).toEqual({
+        reserved: true,
+        spent: { tokens: 98, dollars: 4 },
+      });
+      // No limits: always reserved (a warned call still counts).
+      expect((await c.reserveSpend(owner, period, { tokens: 2, dollars: 0 }, null, future)).spent.tokens).toBe(100);
+      // Settled with what the call used: more than reserved adds, zeros release.
+      expect(
+        await b.settleSpend(owner, period, { tokens: 2, dollars: 0 }, { tokens: 12, dollars: 0.5 }, future),
+      ).toEqual({ tokens: 110, dollars: 4.5 });
+      expect(
+        await c.settleSpend(owner, period, { tokens: 10, dollars: 0.5 }, { tokens: 0, dollars: 0 }, future),
+      ).toEqual({ tokens: 100, dollars: 4 });
+      // A settlement never takes the total below zero, nor does a hostile amount add or poison it.
+      const other = `${run}-reserver-2`;
+      expect(await a.settleSpend(other, period, { tokens: 50, dollars: 1 }, { tokens: 0, dollars: 0 }, future)).toEqual(
+        { tokens: 0, dollars: 0 },
+      );
+      expect(
+        (await a.reserveSpend(other, period, { tokens: Number.NaN, dollars: -1 }, { tokens: 10 }, future)).spent,
+      ).toEqual({ tokens: 0, dollars: 0 });
+      // A broken limit lets nothing through.
+      expect(
+        (await a.reserveSpend(other, period, { tokens: 1, dollars: 0 }, { tokens: Number.NaN }, future)).reserved,
+      ).toBe(false);
+      expect(await c.spent(other, period)).toEqual({ tokens: 0, dollars: 0 });
+    });
+
+    test('owners are exact: owners that differ only in a lone surrogate never share a chat (they are refused with the rule), and an owner with NUL is refused before anything reaches the store', async () => {
+      const id = newId('exact-owner');
+      const whole = 'Ann😀';
+      const one = sessions(a);
+      await one.send(id, 'say mine', { owner: 'Ann\uFFFD' });
+      for (const owner of [whole.slice(0, 4), 'Ann\uDE00', 'Ann\uD800']) {
+        await expect(sessions(b).send(id, 'say theirs', { owner })).rejects.toThrow(/lone surrogate/);
+        await expect(sessions(b).messages(id, { owner })).rejects.toThrow(/lone surrogate/);
+      }
+      for (const owner of ['ann\u0000', 'ann\u0000x', 'a\nb']) {
+        await expect(sessions(c).send(id, 'say x', { owner })).rejects.toThrow(/control characters/);
+      }
+      expect((await sessions(c).messages(id, { owner: 'Ann\uFFFD' })).map((m) => m.content)).toEqual([
+        'say mine',
+        'ok: say mine',
+      ]);
+      // The whole emoji is another owner, with a chat of its own, from any process.
+      expect((await sessions(b).send(id, 'say whole', { owner: whole })).text).toBe('ok: say whole');
+      expect(await sessions(c).messages(id, { owner: whole })).toHaveLength(2);
+      expect(await sessions(c).messages(id, { owner: 'Ann\uFFFD' })).toHaveLength(2);
+      // Ids are exact too.
+      await expect(one.send(`${id}\uD800`, 'say x')).rejects.toThrow(/Invalid session id/);
+    });
+
+    test("a 3,000-character owner has its chats and is charged and held to its per-owner budget, under its owner's key", async () => {
+      const owner = `${run}-${'long owner '.repeat(273)}`.slice(0, 3_000);
+      const budget = { perOwner: { tokens: 25_000, period: 'day' as const } };
+      const one = sessions(a, { model: reporting(10_000), budget });
+      const two = sessions(b, { model: reporting(10_000), budget });
+      for (const s of [one, two, one])
+        expect((await s.send(newId('long-owner'), 'say hi', { owner })).text).toBe('ok: say hi');
+      const key = await ownerKey(owner);
+      expect(await c.spent(key, periodOf('day').key)).toEqual({ tokens: 30_000, dollars: 0 });
+      await expect(two.send(newId('long-owner'), 'say more', { owner })).rejects.toMatchObject({
+        name: 'BudgetExceededError',
+        scope: 'owner',
+        owner,
+        spent: 30_000,
+      });
+    });
+
+    test("the owner '' has its per-owner budget like any other", async () => {
+      const budget = { perOwner: { tokens: 15_000, period: 'day' as const } };
+      const one = sessions(a, { model: reporting(10_000), budget });
+      // Other runs on this store may have charged '' today: start from what it has spent.
+      const key = await ownerKey('');
+      const before = (await c.spent(key, periodOf('day').key)).tokens;
+      const sends = before < 15_000 ? Math.ceil((15_000 - before) / 10_000) : 0;
+      for (let i = 0; i < sends; i++) await one.send(newId('empty-owner'), 'say hi', { owner: '' });
+      expect((await c.spent(key, periodOf('day').key)).tokens).toBe(before + sends * 10_000);
+      await expect(sessions(b, { budget }).send(newId('empty-owner'), 'say no', { owner: '' })).rejects.toMatchObject({
+        scope: 'owner',
+        owner: '',
+      });
+    });
+
+    test('a send refused by a budget leaves no orphan user message in the store', async () => {
+      const budget = { perTurn: { tokens: 1 } };
+      const owner = `${run}-orphan`;
+      const fresh = newId('orphan-new');
+      await expect(sessions(a).send(fresh, 'say hi', { owner, budget })).rejects.toMatchObject({ scope: 'turn' });
+      expect(await sessions(b).get(fresh, { owner })).toBeNull();
+      const old = newId('orphan-old');
+      await sessions(a).send(old, 'say first', { owner });
+      const before = await c.record(`${await ownerKey(owner)}\u001f${old}`);
+      await expect(sessions(b).send(old, 'say second', { owner, budget })).rejects.toMatchObject({ scope: 'turn' });
+      const after = await c.record(`${await ownerKey(owner)}\u001f${old}`);
+      expect(after?.length).toBe(before?.length);
+      expect((await sessions(c).messages(old, { owner })).map((m) => m.content)).toEqual([
+        'say first',
+        'ok: say first',
+      ]);
+    });
+
+    test("an aborted model call is charged what it consumed (its input and what it streamed, marked estimated) on the session's usage and the owner's spend", async () => {
+      const id = newId('aborted');
+      const owner = `${run}-aborted`;
+      const streamed = gate();
+      const model = {
+        name: 'stalling',
+        generate: async () => ({ text: 'never', toolCalls: [] }),
+        async *stream(_req: unknown, { signal }: { signal?: AbortSignal }) {
+          yield { type: 'text-delta' as const, text: 'A partial reply that was cut off' };
+          streamed.open();
+          await new Promise<void>((_, reject) => {
+            const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+            if (signal?.aborted) stop();
+            signal?.addEventListener('abort', stop, { once: true });
+          });
+        },
+      };
+      const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
+      const controller = new AbortController();
+      const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
+      await streamed.opened;
+      controller.abort();
+      expect(await turn).toMatchObject({ name: 'AbortError' });
+      const usage = (await sessions(b).get(id, { owner }))?.usage;
+      expect(usage).toMatchObject({
+        estimated: true,
+        outputTokens: estimateTokens('A partial reply that was cut off'),
+      });
+      expect(usage?.inputTokens).toBeGreaterThan(0);
+      const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+      expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
+    });
+
+    test('concurrent turns of one owner from several processes cannot all pass the same check: the reservations never add up past the limit', async () => {
+      const owner = `${run}-concurrent-owner`;
+      // What one first call reserves: its estimated input.
+      const probe = await sessions(a, { budget: { perTurn: { tokens: 0 } } })
+        .send(newId('probe'), 'say go')
+        .catch((e: { next: number }) => e);
+      const input = (probe as { next: number }).next;
+      expect(input).toBeGreaterThan(0);
+      const limit = Math.floor(input * 2.5);
+      const inModel: (() => void)[] = [];
+      let decided = 0;
+      const all = gate();
+      const decide = () => {
+        if (++decided === 6) all.open();
+      };
+      const held = () => ({
+        name: 'held',
+        async generate(req: { messages: Message[] }) {
+          // Held until every turn was let in or refused: the admitted ones are all in flight at once.
+          await new Promise<void>((resolve) => {
+            inModel.push(resolve);
+            decide();
+          });
+          return {
+            text: `ok: ${lastUserText(req.messages)}`,
+            toolCalls: [],
+            usage: { inputTokens: input, outputTokens: 0 },
+          };
+        },
+      });
+      const budget = { perOwner: { tokens: limit, period: 'day' as const } };
+      const procs = [a, b, c].map((store) => sessions(store, { model: held(), budget }));
+      const turns = Array.from({ length: 6 }, (_, i) =>
+        procs[i % 3].send(newId('concurrent-owner'), 'say go', { owner }).then(
+          () => null,
+          (error: unknown) => {
+            decide();
+            return error;
+          },
+        ),
+      );
+      await all.opened;
+      for (const release of inModel) release();
+      const results = await Promise.all(turns);
+      expect(inModel).toHaveLength(2);
+      const refused = results.filter((r) => r !== null);
+      expect(refused).toHaveLength(4);
+      for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
+      expect(await a.spent(await ownerKey(owner), periodOf('day').key)).toEqual({ tokens: 2 * input, dollars: 0 });
+    });
+
     test(`many sessions: ${options.sessions ?? 1_000} sessions each keep their own record and transcript`, async () => {
       const count = options.sessions ?? 1_000;
       const procs = [a, b, c].map((store) => createSessions(counterAgent(), { store, model: echo, cacheSize: 50 }));
@@ -884,6 +1097,17 @@ const wider = createAgentStore('tally', () => ({ count: 0, label: 'new field' })
 function Show() {
   const s = useAgentStore(wider, (x) => `${x.count}/${x.label}`);
   return h(Tool, { name: 'show', description: 's', run: () => s });
+}
+
+/** The counter agent's model, reporting `tokens` input tokens per call. */
+function reporting(tokens: number) {
+  const model = bumpModel();
+  return {
+    name: model.name,
+    async generate(...args: Parameters<typeof model.generate>) {
+      return { ...(await model.generate(...args)), usage: { inputTokens: tokens, outputTokens: 0 } };
+    },
+  };
 }
 
 const echo = {
