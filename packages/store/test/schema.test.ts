@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, type Message, type SessionStore } from '@skilltree/core';
+import { createSessions, type Message, ownerKey, periodOf, type SessionStore } from '@skilltree/core';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -34,6 +34,26 @@ async function continues(store: SessionStore, id: string) {
   expect(seen[0].map((m) => m.content).slice(0, 2)).toEqual(['first', 'done: first']);
   const info = await sessions.get(id);
   expect(info).toMatchObject({ transcriptLength: 8, stores: { tally: { count: 2 } } });
+  return sessions;
+}
+
+/** Schema 3 kept an owner's spend under the owner itself; schema 4 under the owner's key. */
+const SPENDER = 'alice "the spender" 🦊';
+
+/** After the upgrade, the owner's spend of the period is where createSessions reads it: the owner is still held to it. */
+async function spendCarriedOver(store: SessionStore) {
+  const period = periodOf('day');
+  expect(await store.spent(await ownerKey(SPENDER), period.key)).toEqual({ tokens: 5_000, dollars: 1.5 });
+  const sessions = createSessions(counterAgent(), {
+    store,
+    model: bumpModel(),
+    budget: { perOwner: { tokens: 5_000, period: 'day' } },
+  });
+  await expect(sessions.send('after-upgrade', 'say hi', { owner: SPENDER })).rejects.toMatchObject({
+    name: 'BudgetExceededError',
+    scope: 'owner',
+    spent: 5_000,
+  });
   return sessions;
 }
 
@@ -85,6 +105,35 @@ describe('sqliteStore schema', () => {
     const sessions = await continues(store, 'old');
     expect((await store.record('old'))?.epoch).toBe(record?.epoch);
     await sessions.close();
+  });
+
+  test("a version 3 database's per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
+    const path = join(dir, 'v3.db');
+    const db = new Database(path);
+    db.exec(`
+      CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO skilltree_meta VALUES ('schema_version', '3');
+      CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
+        length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+        epoch TEXT NOT NULL DEFAULT '');
+      CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
+        body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
+      CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
+      CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE skilltree_spend (owner TEXT NOT NULL, period TEXT NOT NULL, tokens INTEGER NOT NULL,
+        dollars REAL NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (owner, period)) WITHOUT ROWID;`);
+    const period = periodOf('day');
+    db.prepare('INSERT INTO skilltree_spend VALUES (?, ?, ?, ?, ?)').run(SPENDER, period.key, 5_000, 1.5, period.resetsAt);
+    db.close();
+    const store = sqliteStore({ path });
+    const sessions = await spendCarriedOver(store);
+    await sessions.close();
+    const after = new Database(path);
+    expect(after.prepare('SELECT owner FROM skilltree_spend').all()).toEqual([{ owner: await ownerKey(SPENDER) }]);
+    expect(after.prepare("SELECT value FROM skilltree_meta WHERE key = 'schema_version'").get()).toEqual({
+      value: String(SCHEMA_VERSION),
+    });
+    after.close();
   });
 
   test('a database from a newer version is refused with a clear error', () => {
@@ -180,6 +229,34 @@ describe('postgresStore schema', () => {
     await sessions.close();
   });
 
+  test("a version 3 database's per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
+    const prefix = runPrefix('v3');
+    const p = pool();
+    await p.query(`
+      CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
+      INSERT INTO ${prefix}meta VALUES ('schema_version', '3');
+      CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
+        length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
+        epoch text NOT NULL);
+      CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
+        body json NOT NULL, PRIMARY KEY (session_id, seq));
+      CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
+      CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
+      CREATE TABLE ${prefix}spend (owner text NOT NULL, period text NOT NULL, tokens bigint NOT NULL,
+        dollars double precision NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (owner, period));`);
+    const period = periodOf('day');
+    await p.query(`INSERT INTO ${prefix}spend VALUES ($1, $2, 5000, 1.5, to_timestamp($3 / 1000.0))`, [
+      SPENDER,
+      period.key,
+      period.resetsAt,
+    ]);
+    const store = postgresStore({ connectionString: server('SKILLTREE_TEST_POSTGRES_URL'), prefix });
+    const sessions = await spendCarriedOver(store);
+    await sessions.close();
+    const { rows } = await p.query(`SELECT owner FROM ${prefix}spend`);
+    expect(rows).toEqual([{ owner: await ownerKey(SPENDER) }]);
+  });
+
   test('a pool you pass in is never closed by the store', async () => {
     const mine = pool();
     const store = postgresStore({ pool: mine, prefix: runPrefix('pool') });
@@ -212,6 +289,28 @@ describe('redisStore schema', () => {
       await sessions.delete('old');
       await sessions.send('old', 'say again');
       expect((await store.record('old'))?.epoch).not.toBe(LEGACY_EPOCH);
+      await sessions.close();
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  test("version 3 keys' per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
+    const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
+    try {
+      const prefix = `${runPrefix('v3')}:`;
+      const exact = (text: string) => Buffer.from(text, 'utf16le').toString('base64url');
+      const period = periodOf('day');
+      const old = `${prefix}spend:${exact(SPENDER)}:${exact(period.key)}`;
+      await client.set(`${prefix}schema`, '3');
+      await client.hset(old, { tokens: 5_000, dollars: '1.5' });
+      await client.pexpireat(old, period.resetsAt);
+      // Two processes start at once: the spend is moved exactly once.
+      const stores = [redisStore({ client, prefix }), redisStore({ client, prefix })];
+      await Promise.all(stores.map((store) => store.record('x')));
+      expect(await client.exists(old)).toBe(0);
+      expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
+      const sessions = await spendCarriedOver(stores[0]);
       await sessions.close();
     } finally {
       client.disconnect();
