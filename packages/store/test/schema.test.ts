@@ -123,7 +123,13 @@ describe('sqliteStore schema', () => {
       CREATE TABLE skilltree_spend (owner TEXT NOT NULL, period TEXT NOT NULL, tokens INTEGER NOT NULL,
         dollars REAL NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (owner, period)) WITHOUT ROWID;`);
     const period = periodOf('day');
-    db.prepare('INSERT INTO skilltree_spend VALUES (?, ?, ?, ?, ?)').run(SPENDER, period.key, 5_000, 1.5, period.resetsAt);
+    db.prepare('INSERT INTO skilltree_spend VALUES (?, ?, ?, ?, ?)').run(
+      SPENDER,
+      period.key,
+      5_000,
+      1.5,
+      period.resetsAt,
+    );
     db.close();
     const store = sqliteStore({ path });
     const sessions = await spendCarriedOver(store);
