@@ -9,10 +9,10 @@
  * - `GET /chat/:id/stream`: 204 (no stream to resume; what `useChat({ resume: true })` asks).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import type { Budget, Sessions } from '@skilltree/core';
+import { type Budget, checkOwner, type Sessions } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { checkChatId, parseChatBody, readBody } from './body.js';
-import { budgetError, isBudgetError } from './budget-status.js';
+import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
 import { turnStream } from './chat-stream.js';
 import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
@@ -60,7 +60,9 @@ export interface HandlerOptions {
   limits?: Limits;
   /**
    * The text the client sees when a turn fails while it streams. Default: a generic sentence (server
-   * details stay on the server; the error goes to `log`). Return `error.message` to show it.
+   * details stay on the server; the error goes to `log`), and for a budget that stopped the turn,
+   * {@link budgetNotice}'s sentence (the limit was reached, and when it resets; the option to raise
+   * goes to `log`). Return `error.message` to show it.
    */
   onError?: (error: unknown) => string;
   /**
@@ -217,6 +219,13 @@ export function createHandler(options: HandlerOptions): Handler {
       if (typeof user !== 'string' || user === '') {
         throw new HttpError(401, 'unauthorized', 'Sign in first: this request has no valid credentials.');
       }
+      try {
+        // An id no store can keep exactly (a lone surrogate) or at all (NUL) never owns a chat.
+        checkOwner(user);
+      } catch (error) {
+        log(`@skilltree/server: authorize returned a user id that cannot own chats: ${errorText(error)}`);
+        throw new HttpError(403, 'invalid_user', 'This user id cannot be served: sign in with another account.');
+      }
       return user;
     }
     // Behind a same-host proxy or tunnel every client's socket is loopback: refuse what came through one.
@@ -284,19 +293,23 @@ export function createHandler(options: HandlerOptions): Handler {
       if (name === 'SessionBusyError') {
         throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
       }
-      if (isBudgetError(error)) throw budgetError(error);
+      if (isBudgetError(error)) {
+        log(`@skilltree/server: a turn of user "${user}" in chat ${id} was refused: ${error.message}`);
+        throw budgetError(error);
+      }
       throw error;
     }
     let cancelled = false;
     const stream = turnStream({
       events: events as AsyncIterator<never>,
       first: first as IteratorResult<never>,
-      onError: (error) =>
-        cancelled || signal.aborted || isAbort(error)
-          ? 'The turn was stopped.'
-          : isBudgetError(error)
-            ? error.message
-            : onError(error),
+      onError: (error) => {
+        if (cancelled || signal.aborted || isAbort(error)) return 'The turn was stopped.';
+        if (!isBudgetError(error) || options.onError) return onError(error);
+        // The end user reads that a limit was reached; the option to raise goes to the log.
+        log(`@skilltree/server: a turn of user "${user}" in chat ${id} stopped: ${error.message}`);
+        return budgetNotice(error);
+      },
       toolErrorText: toolErrorText({ id, user }, true),
       onCancel: (reason) => {
         cancelled = true;

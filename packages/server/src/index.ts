@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 export { CHAT_ID, type ChatRequest, checkChatId, parseChatBody } from './body.js';
+export { budgetNotice, isBudgetError } from './budget-status.js';
 export { type SkilltreeUIChunk, type TurnStreamOptions, turnStream } from './chat-stream.js';
 export {
   type Authorize,

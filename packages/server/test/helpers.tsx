@@ -73,6 +73,9 @@ function Notes() {
 /** What the `connect_db` tool's error carries: a connection string with a password, a host and a path. */
 export const DB_SECRET = 'postgres://shop_admin:hunter2@db.internal.example:5432/orders?sslcert=/etc/ssl/shop.pem';
 
+/** What the model streams for `ramble` before it waits to be aborted. */
+export const RAMBLE = 'Let me think about this at length, starting with';
+
 /** How many `wait` calls have started (a test waits for one before it disconnects). */
 export const waiting = { count: 0 };
 
@@ -91,7 +94,8 @@ export function NotesAgent() {
 type Step = { text?: string; toolCalls?: { id: string; name: string; input: unknown }[] };
 
 /** What the rule model does at `step` (0-based, model calls since the user's message) for `text`. */
-function decide(text: string, step: number): Step | 'fail' | 'wait' {
+function decide(text: string, step: number): Step | 'fail' | 'wait' | 'ramble' {
+  if (text === 'ramble') return 'ramble';
   const read = { id: 'r', name: 'read_skill', input: { name: 'notes' } };
   const note = /^note (.+)$/.exec(text);
   if (note) {
@@ -163,14 +167,16 @@ export function ruleModel(): Model {
       const { text, step } = situation(req);
       const decision = decide(text, step);
       if (decision === 'fail') throw new Error('the model is down');
-      if (decision === 'wait') throw new Error('unexpected wait');
+      if (decision === 'wait' || decision === 'ramble') throw new Error(`unexpected ${decision}`);
       return { text: decision.text ?? '', toolCalls: decision.toolCalls ?? [] };
     },
     async *stream(req, { signal }): AsyncIterable<ModelStreamPart> {
       const { text, step } = situation(req);
       const decision = decide(text, step);
       if (decision === 'fail') throw new Error('the model is down');
-      if (decision === 'wait') {
+      if (decision === 'wait' || decision === 'ramble') {
+        // `ramble` streams a few words first, then both wait until the call is aborted.
+        if (decision === 'ramble') yield { type: 'text-delta', text: RAMBLE };
         await new Promise((_r, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
         return;
       }

@@ -79,3 +79,45 @@ describe('who can reach a chat', () => {
     await running;
   });
 });
+
+describe('user ids are exact', () => {
+  /** What a token decodes to: user ids no store can keep exactly (half an emoji) or at all (NUL). */
+  const USERS: Record<string, string> = {
+    whole: 'Ann😀',
+    cut: 'Ann😀'.slice(0, 4),
+    other: 'Ann\uDE00',
+    nul: 'ann\u0000',
+    line: 'ann\nbob',
+    replaced: 'Ann\uFFFD',
+  };
+  const start = () => startServer({ authorize: (request) => USERS[request.headers.get('x-user') ?? ''] ?? null });
+
+  it('a user id with a lone surrogate or a control character gets 403 invalid_user on every route, never a 500 or a shared chat; the log says why', async () => {
+    server = await start();
+    await client(server.url, 'replaced').send('c1', 'note secret');
+    for (const user of ['cut', 'other', 'nul', 'line']) {
+      const responses = [
+        await post('c1', 'show me the notes', user),
+        await fetch(`${server.url}/api/chat/c1`, { headers: as(user) }),
+        await fetch(`${server.url}/api/sessions/c1`, { headers: as(user) }),
+        await fetch(`${server.url}/api/chat/c1`, { method: 'DELETE', headers: as(user) }),
+      ];
+      for (const response of responses) {
+        expect(response.status).toBe(403);
+        const body = (await response.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe('invalid_user');
+        expect(body.error.message).not.toMatch(/surrogate|control/);
+      }
+    }
+    expect(server.logs.some((line) => /cannot own chats: .*lone surrogate/.test(line))).toBe(true);
+    expect(server.logs.some((line) => /cannot own chats: .*control characters/.test(line))).toBe(true);
+    expect(server.logs.some((line) => /failed/.test(line))).toBe(false);
+    // The chat of the id the cut ones would decode to is untouched, and the whole emoji is another user.
+    const hers = await server.sessions.messages('c1', { limit: 100, owner: 'Ann\uFFFD' });
+    expect(hers.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['note secret']);
+    const whole = await post('c1', 'hello', 'whole');
+    expect(whole.status).toBe(200);
+    await whole.text();
+    expect(await server.sessions.messages('c1', { owner: 'Ann😀' })).toHaveLength(2);
+  });
+});
