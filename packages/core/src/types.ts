@@ -145,7 +145,9 @@ export interface Usage {
   cacheWriteTokens?: number;
   /**
    * True when the counts are an estimate, not a provider's report: `scriptedModel` estimates 4
-   * characters per token, so cost lines and budgets work offline. A sum is estimated when any part is.
+   * characters per token, so cost lines and budgets work offline, and a model call that ended
+   * without a response (aborted, or cut mid-stream) is charged its input and what it streamed,
+   * estimated the same way. A sum is estimated when any part is.
    */
   estimated?: boolean;
 }
@@ -299,14 +301,15 @@ export interface BudgetLimits {
   dollars?: number;
 }
 
-/** The period of an owner's budget: a UTC calendar day or month, or a fixed window in milliseconds. */
+/** The period of an owner's budget: a UTC calendar day or month, or a fixed window in milliseconds (1 000 up to ten years). */
 export type BudgetPeriod = 'day' | 'month' | number;
 
 /**
  * What a conversation may spend. Before each model call the turn checks what was spent plus the
  * next request's input (estimated at 4 characters per token) against every limit; over one, the
  * turn stops with `BudgetExceededError` (`onExceed: 'stop'`, default) or reports a `warning` event
- * and goes on (`'warn'`).
+ * and goes on (`'warn'`). An owner's calls reserve that input in the store before they start, so
+ * concurrent turns cannot all pass one check (see `docs/observability.md`, budgets).
  */
 export interface Budget {
   /** Limits of one turn (one `send`). */
@@ -320,7 +323,11 @@ export interface Budget {
   perOwner?: BudgetLimits & { period: BudgetPeriod };
   /** `'stop'` (default): the turn ends with `BudgetExceededError`. `'warn'`: a `warning` event, and it goes on. */
   onExceed?: 'stop' | 'warn';
-  /** The price for dollar limits: a `Price` or a model name of `PRICES`. Default: the model's list price. */
+  /**
+   * The price for dollar limits: a `Price` (finite rates from 0 up) or a model name with a list
+   * price (see `priceFor`). Anything else is refused when the session is made. Default: the model's
+   * list price.
+   */
   price?: Price | string;
 }
 
