@@ -214,6 +214,26 @@ describe('concurrent turns of one owner reserve before they call', () => {
   });
 });
 
+describe("onExceed: 'warn' with an owner's budget", () => {
+  test("onExceed: 'warn': an owner over the limit is warned once per turn, and its calls are still reserved and charged", async () => {
+    const store = memoryStore();
+    const sessions = createSessions(<App />, {
+      store,
+      model: { generate: async () => ({ text: 'ok', toolCalls: [], usage: { inputTokens: 600, outputTokens: 0 } }) },
+      budget: { perOwner: { tokens: 1_000, period: 'day' }, onExceed: 'warn' },
+    });
+    const warnings: string[] = [];
+    for (const id of ['a', 'b', 'c']) {
+      for await (const event of sessions.stream(id, 'go', { owner: 'ann' })) {
+        if (event.type === 'warning') warnings.push(event.message);
+      }
+    }
+    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: 1_800, dollars: 0 });
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    for (const warning of warnings) expect(warning).toMatch(/^Budget exceeded: Owner "ann" has/);
+  });
+});
+
 describe('a send refused by a budget leaves no orphan user message', () => {
   test('createSessions: a turn refused at its first call writes nothing to the store, and the pending lines wait for the next message', async () => {
     const store = memoryStore();
