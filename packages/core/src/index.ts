@@ -71,9 +71,11 @@ export {
 } from './sessions.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export {
+  errorTypeOf,
   loadOpenTelemetry,
   modelIdentity,
   type OpenTelemetryApi,
+  redactedStatus,
   SPAN_KIND,
   type TelemetrySpan,
 } from './telemetry.js';

@@ -276,11 +276,47 @@ function end(open: Open): void {
   open.span.end();
 }
 
-function fail(span: TelemetrySpan, error: unknown, type?: string): void {
-  const exception = error instanceof Error ? error : new Error(String(error));
-  span.recordException(exception);
-  span.setAttribute('error.type', type ?? exception.name ?? 'Error');
-  span.setStatus({ code: STATUS_ERROR, message: exception.message });
+/** An error's name as `error.type` when it looks like a class name (never free text a thrower chose). */
+const ERROR_TYPE = /^[A-Za-z_$][\w$.-]{0,63}$/;
+
+/** The `error.type` of `error`: its name when that is an identifier, else `fallback`. */
+export function errorTypeOf(error: unknown, fallback = 'Error'): string {
+  const name = error instanceof Error ? error.name : undefined;
+  return typeof name === 'string' && ERROR_TYPE.test(name) ? name : fallback;
+}
+
+/**
+ * What a failed span says without content recording: what failed and the error's type. An error's
+ * message and stack can carry anything (a connection string, a path, the user's data), so, as the
+ * server does with tool errors in the UI stream, they stay off the span unless
+ * `telemetry.recordContent` is on.
+ */
+export function redactedStatus(what: string, type: string): string {
+  return `${what} failed (${type}); its message is recorded only with telemetry.recordContent.`;
+}
+
+/**
+ * Marks `open`'s span as failed: `error.type` and ERROR status always; the message (status
+ * description) and the exception with its stack only with `recordContent`. Without it the
+ * `exception` event carries the type alone, and the description is {@link redactedStatus}.
+ */
+function fail(open: Open, error: unknown, what: string, type?: string): void {
+  const { span, tracing } = open;
+  const kind = type ?? errorTypeOf(error);
+  span.setAttribute('error.type', kind);
+  if (tracing.recordContent) {
+    const exception = error instanceof Error ? error : new Error(String(error));
+    span.recordException(exception);
+    span.setStatus({ code: STATUS_ERROR, message: exception.message });
+    return;
+  }
+  // The type alone: no message, no stack (the SDK records only what the object has).
+  const bare = new Error();
+  bare.name = kind;
+  bare.message = '';
+  bare.stack = undefined;
+  span.recordException(bare);
+  span.setStatus({ code: STATUS_ERROR, message: redactedStatus(what, kind) });
 }
 
 // ───────────────────────────── attributes ─────────────────────────────
@@ -396,7 +432,7 @@ export function endTurnSpan(
         );
       }
     } else {
-      fail(span, outcome.error ?? new Error('The turn was stopped.'));
+      fail(open, outcome.error ?? abortError('The turn was stopped.'), 'The turn');
     }
   }
   // Spans a failure left open (a model call, a tool) end with the turn.
@@ -465,11 +501,12 @@ export async function* traceModelCall(
     return response;
   } catch (error) {
     settled = true;
-    fail(span, error);
+    fail(open, error, 'The model call');
     throw error;
   } finally {
     // The turn was left while the call ran (a stream's consumer stopped): that is an abort.
-    if (!settled) fail(span, abortError('The model call was stopped: the turn was left before it answered.'));
+    if (!settled)
+      fail(open, abortError('The model call was stopped: the turn was left before it answered.'), 'The model call');
     end(open);
   }
 }
@@ -507,7 +544,7 @@ export function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknow
   const { span, tracing } = open;
   if (span.isRecording()) {
     if (tracing.recordContent) span.setAttribute('gen_ai.tool.call.result', message.content);
-    if (message.isError) fail(span, error ?? toolError(message), error ? undefined : 'tool_error');
+    if (message.isError) fail(open, error ?? toolError(message), 'The tool call', error ? undefined : 'tool_error');
   }
   end(open);
 }
@@ -540,12 +577,12 @@ export async function traceLoad<T extends { ok: boolean; error?: string; mounted
         });
         if (outcome.unloaded?.length) open.span.setAttribute('skilltree.skill.unloaded', outcome.unloaded);
       } else {
-        fail(open.span, new Error(outcome.error ?? 'The read was refused.'), 'skill_refused');
+        fail(open, new Error(outcome.error ?? 'The read was refused.'), 'The skill load', 'skill_refused');
       }
     }
     return outcome;
   } catch (error) {
-    fail(open.span, error);
+    fail(open, error, 'The skill load');
     throw error;
   } finally {
     end(open);
@@ -563,7 +600,10 @@ export function traceUnload(state: SessionState, name: string, why: UnloadReason
   if (why && open.span.isRecording()) {
     open.span.setAttribute('skilltree.skill.unload_reason', why.reason);
     if (why.reason === 'lru') open.span.setAttribute('skilltree.skill.unloaded_by', why.by);
-    if (why.reason === 'error') open.span.setAttribute('skilltree.skill.unload_detail', why.detail);
+    // What broke is the skill's error text: content, like an error message.
+    if (why.reason === 'error' && tracing.recordContent) {
+      open.span.setAttribute('skilltree.skill.unload_detail', why.detail);
+    }
   }
   end(open);
 }

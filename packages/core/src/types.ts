@@ -274,8 +274,10 @@ export interface TelemetryOptions {
   enabled?: boolean;
   /**
    * Record content on the spans: the system prompt, the messages and the reply of each model call,
-   * each tool call's input and result, and the user's text. Default false: spans carry names,
-   * counts, ids and costs, never what was said.
+   * each tool call's input and result, the user's text, and the text of errors (the message and
+   * stack of what a tool, the model or a render threw). Default false: spans carry names, counts,
+   * ids, costs and error types, never what was said, and a failed span's status description is a
+   * generic sentence.
    */
   recordContent?: boolean;
   /** The tracer. Default: `trace.getTracer('@skilltree/core')` from `@opentelemetry/api`. */

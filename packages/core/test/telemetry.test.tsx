@@ -271,7 +271,10 @@ describe('the span tree', () => {
   test('a tool that throws, a model error and an abort set error status and record the exception', async () => {
     const t = tracing();
     provider = t.provider;
-    const session = createSession(<ShopAgent />, { model: conversation(), telemetry: { tracer: t.tracer } });
+    const session = createSession(<ShopAgent />, {
+      model: conversation(),
+      telemetry: { tracer: t.tracer, recordContent: true },
+    });
     await session.send('buy a lamp');
     const [pay] = named(t.exporter.getFinishedSpans(), 'execute_tool pay');
     expect(pay.status).toMatchObject({ code: 2, message: 'card declined' });
@@ -289,7 +292,7 @@ describe('the span tree', () => {
     }
 
     t.exporter.reset();
-    await abortedTurn({ telemetry: { tracer: t.tracer } });
+    await abortedTurn({ telemetry: { tracer: t.tracer, recordContent: true } });
     const spans = t.exporter.getFinishedSpans();
     expect(tree(spans)).toBe('invoke_agent [error]\n  chat scripted [error]');
     expect(spans.map((s) => s.attributes['error.type'])).toEqual(['AbortError', 'AbortError']);
@@ -298,13 +301,24 @@ describe('the span tree', () => {
   test('an unknown tool is an error span too, named after what the model called', async () => {
     const t = tracing();
     provider = t.provider;
-    const model = scriptedModel([{ toolCalls: [{ id: 'x', name: 'refund' }] }, { text: 'ok' }]);
-    const session = createSession(<ShopAgent />, { model, telemetry: { tracer: t.tracer } });
+    const model = () => scriptedModel([{ toolCalls: [{ id: 'x', name: 'refund' }] }, { text: 'ok' }]);
+    const session = createSession(<ShopAgent />, { model: model(), telemetry: { tracer: t.tracer } });
     await session.send('refund');
     const [span] = named(t.exporter.getFinishedSpans(), 'execute_tool refund');
-    expect(span.status.code).toBe(2);
+    expect(span.status).toEqual({
+      code: 2,
+      message: 'The tool call failed (tool_error); its message is recorded only with telemetry.recordContent.',
+    });
     expect(span.attributes['error.type']).toBe('tool_error');
-    expect(span.events[0]?.attributes?.['exception.message']).toMatch(/^Unknown tool: refund/);
+
+    t.exporter.reset();
+    const recorded = createSession(<ShopAgent />, {
+      model: model(),
+      telemetry: { tracer: t.tracer, recordContent: true },
+    });
+    await recorded.send('refund');
+    const [withContent] = named(t.exporter.getFinishedSpans(), 'execute_tool refund');
+    expect(withContent.events[0]?.attributes?.['exception.message']).toMatch(/^Unknown tool: refund/);
   });
 
   test('the turn is a child of the traceContext passed to send, or of the active span', async () => {
