@@ -26,6 +26,7 @@ export {
   type ToolContext,
   type ToolProps,
   useAgentStore,
+  useChatInfo,
   useSession,
   useSkill,
 } from './components.js';
@@ -37,7 +38,7 @@ export { memoryStore } from './memory-store.js';
 export { addUsage } from './model-call.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
-export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';
+export type { ChatInfo, SessionHandle, SkillInfo, SkillState } from './runtime.js';
 export {
   type ScriptedModel,
   type ScriptedResponse,

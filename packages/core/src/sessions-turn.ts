@@ -7,7 +7,7 @@
  */
 import type { ReactNode } from 'react';
 import { type SpendLedger, setTurnBudget } from './budget.js';
-import { createSession, restoreSession, type Session, stateOf } from './session.js';
+import { chatSession, type Session, stateOf } from './session.js';
 import {
   SessionConflictError,
   SessionNotFoundError,
@@ -32,7 +32,7 @@ export interface TurnContext {
   running: RunningTurns;
   policy: LeasePolicy;
   /** The element a chat's session renders. */
-  element(id: string): ReactNode;
+  element(id: string, owner: string | undefined): ReactNode;
   sessionOptions: SessionOptions;
   /** The options a chat's session is mounted with: `sessionOptions`, with the chat's own model when there is one per chat. */
   optionsFor(id: string, owner: string | undefined): SessionOptions;
@@ -91,14 +91,16 @@ async function open(ctx: TurnContext, key: string, id: string, owner: string | u
   const cached = cache.take(key);
   if (cached && record && matches(cached, record)) return cached;
   cached?.session.dispose();
+  // The chat as the caller names it (never the store key), for useChatInfo() and ctx.chat.
+  const chat = { id, owner };
   if (!record) {
-    const session = createSession(ctx.element(id), ctx.optionsFor(id, owner));
+    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), chat);
     return { session, epoch: crypto.randomUUID(), version: 0, committed: 0 };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), ctx.optionsFor(id, owner));
+  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), chat, snapshotFromStore(loaded));
   return { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length };
 }
 
