@@ -15,17 +15,20 @@ function Account() {
 
 const sessions = createSessions(
   // Called when a process mounts the chat: the same id and owner the agent sees inside.
-  (id, owner) => (
-    <Agent>
-      <Text>Plan: {plans.get(owner ?? '') ?? 'free'}</Text>
-      <Account />
-      <Tool
-        name="my_orders"
-        description="The signed-in user's orders"
-        run={(_input, ctx) => (orders.get(ctx.chat?.owner ?? '') ?? []).join(', ') || 'no orders'}
-      />
-    </Agent>
-  ),
+  (id, owner) => {
+    console.log(`mounting chat ${id} of ${owner}`);
+    return (
+      <Agent>
+        <Text>Plan: {plans.get(owner ?? '') ?? 'free'}</Text>
+        <Account />
+        <Tool
+          name="my_orders"
+          description="The signed-in user's orders"
+          run={(_input, ctx) => (orders.get(ctx.chat?.owner ?? '') ?? []).join(', ') || 'no orders'}
+        />
+      </Agent>
+    );
+  },
   {
     model: () =>
       scriptedModel([
