@@ -18,6 +18,7 @@ import type {
   ModelResponse,
   SendOptions,
   SessionEvent,
+  SessionOptions,
   TelemetryAttributeValue,
   TelemetryOptions,
   TelemetryTracer,
@@ -92,7 +93,8 @@ export function loadOpenTelemetry(): Promise<OpenTelemetryApi | null> {
 
 // ───────────────────────────── a session's tracing ─────────────────────────────
 
-interface Tracing {
+/** @internal A session's tracing (for `telemetry-store`, not exported from the package). */
+export interface Tracing {
   api: OpenTelemetryApi;
   tracer: TelemetryTracer;
   recordContent: boolean;
@@ -106,15 +108,37 @@ interface Tracing {
    * tool calls and loads make no spans either, so an untraced turn costs one no-op span.
    */
   muted: boolean;
+  /**
+   * The turn span `createSessions` opened before the turn took its lease (see `telemetry-store`):
+   * the session's turn goes on in it instead of starting its own, and leaves ending it to the caller.
+   */
+  adopted?: { open: Open; failed: boolean };
+}
+
+/** @internal An open span (for `telemetry-store`). */
+export interface Open {
+  tracing: Tracing;
+  span: TelemetrySpan;
+  ended: boolean;
+}
+
+/** @internal Who a session's spans name: `gen_ai.conversation.id` and `skilltree.owner`. */
+export interface Identity {
+  sessionId: string;
+  owner?: string;
 }
 
 const tracings = new WeakMap<SessionState, Tracing | null>();
-const identities = new WeakMap<SessionState, { sessionId: string; owner?: string }>();
+const identities = new WeakMap<SessionState, Identity>();
 
-function optionsOf(state: SessionState): TelemetryOptions | null {
-  const option = state.options.telemetry;
+/** @internal The telemetry option as options, or null when tracing is off. */
+export function telemetryOptions(option: SessionOptions['telemetry']): TelemetryOptions | null {
   if (option === false || (typeof option === 'object' && option !== null && option.enabled === false)) return null;
   return typeof option === 'object' && option !== null ? option : {};
+}
+
+function optionsOf(state: SessionState): TelemetryOptions | null {
+  return telemetryOptions(state.options.telemetry);
 }
 
 /**
@@ -148,13 +172,20 @@ function tracingOf(state: SessionState): Tracing | null {
     identity = { sessionId: options.conversationId ?? randomId() };
     identities.set(state, identity);
   }
+  const tracing = newTracing(api, options, identity);
+  tracings.set(state, tracing);
+  return tracing;
+}
+
+/** @internal A tracing for spans named after `identity`. */
+export function newTracing(api: OpenTelemetryApi, options: TelemetryOptions, identity: Identity): Tracing {
   const common: Record<string, TelemetryAttributeValue> = {
     ...options.attributes,
     'gen_ai.conversation.id': identity.sessionId,
     'skilltree.session.id': identity.sessionId,
   };
   if (identity.owner) common['skilltree.owner'] = identity.owner;
-  const tracing: Tracing = {
+  return {
     api,
     tracer: options.tracer ?? api.trace.getTracer('@skilltree/core'),
     recordContent: options.recordContent === true,
@@ -163,8 +194,30 @@ function tracingOf(state: SessionState): Tracing | null {
     stack: [],
     muted: false,
   };
-  tracings.set(state, tracing);
-  return tracing;
+}
+
+/**
+ * @internal Gives `state` the tracing of a turn `createSessions` opened (`open`, the turn's span):
+ * the session's turn then records on that span (see {@link startTurnSpan}).
+ */
+export function adoptTurnSpan(state: SessionState, identity: Identity, open: Open): void {
+  identities.set(state, identity);
+  tracings.set(state, open.tracing);
+  open.tracing.adopted = { open, failed: false };
+}
+
+/**
+ * @internal Ends a turn span `createSessions` opened: `error` (a lease refused, a load or a commit
+ * that failed) fails it unless the turn recorded a failure already. Later spans start a new trace.
+ */
+export function endAdoptedTurn(open: Open, error?: unknown): void {
+  const { tracing } = open;
+  const failed = tracing.adopted?.open === open && tracing.adopted.failed;
+  if (error !== undefined && open.span.isRecording() && !failed) fail(open, error, 'The turn');
+  tracing.adopted = undefined;
+  end(open);
+  tracing.stack.length = 0;
+  tracing.muted = false;
 }
 
 /** Resolves once the API is loaded (or known absent), so that a turn's first span is not missed. */
@@ -176,13 +229,8 @@ function randomId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-interface Open {
-  tracing: Tracing;
-  span: TelemetrySpan;
-  ended: boolean;
-}
-
-function start(
+/** @internal Starts a span under the innermost open one (or `parent`), and pushes it. */
+export function start(
   tracing: Tracing,
   name: string,
   kind: number,
@@ -266,7 +314,8 @@ function isContext(value: unknown): boolean {
   return typeof (value as { getValue?: unknown } | null)?.getValue === 'function';
 }
 
-function end(open: Open): void {
+/** @internal Ends `open`'s span and pops it (with anything left open inside it). */
+export function end(open: Open): void {
   if (open.ended) return;
   open.ended = true;
   const { stack } = open.tracing;
@@ -299,8 +348,10 @@ export function redactedStatus(what: string, type: string): string {
  * Marks `open`'s span as failed: `error.type` and ERROR status always; the message (status
  * description) and the exception with its stack only with `recordContent`. Without it the
  * `exception` event carries the type alone, and the description is {@link redactedStatus}.
+ *
+ * @internal
  */
-function fail(open: Open, error: unknown, what: string, type?: string): void {
+export function fail(open: Open, error: unknown, what: string, type?: string): void {
   const { span, tracing } = open;
   const kind = type ?? errorTypeOf(error);
   span.setAttribute('error.type', kind);
@@ -397,6 +448,22 @@ export async function startTurnSpan(
   await tracingReady(state);
   const tracing = tracingOf(state);
   if (!tracing) return null;
+  const adopted = tracing.adopted?.open;
+  if (adopted && !adopted.ended) {
+    // createSessions opened the turn's span before the lease: the turn goes on in it.
+    popAbove(adopted);
+    tracing.muted = !adopted.span.isRecording();
+    if (!tracing.muted) {
+      adopted.span.setAttributes(agentAttributes(tracing, model));
+      if (tracing.recordContent) {
+        adopted.span.setAttribute(
+          'gen_ai.input.messages',
+          JSON.stringify([genAiMessage({ role: 'user', content: text })]),
+        );
+      }
+    }
+    return adopted;
+  }
   tracing.stack.length = 0;
   const name = tracing.agentName ? `invoke_agent ${tracing.agentName}` : 'invoke_agent';
   const open = start(tracing, name, SPAN_KIND.internal, agentAttributes(tracing, model), options?.traceContext);
@@ -433,12 +500,25 @@ export function endTurnSpan(
       }
     } else {
       fail(open, outcome.error ?? abortError('The turn was stopped.'), 'The turn');
+      if (tracing.adopted?.open === open) tracing.adopted.failed = true;
     }
+  }
+  if (tracing.adopted?.open === open) {
+    // createSessions ends it after its last commit; spans a failure left open go now.
+    popAbove(open);
+    return;
   }
   // Spans a failure left open (a model call, a tool) end with the turn.
   end(open);
   tracing.stack.length = 0;
   tracing.muted = false;
+}
+
+/** Drops the spans opened inside `open` and left open: `open` is the parent of the next span. */
+function popAbove(open: Open): void {
+  const { stack } = open.tracing;
+  const index = stack.findLastIndex((entry) => entry.span === open.span);
+  if (index !== -1) stack.length = index + 1;
 }
 
 /** The session's tracing, unless off or muted for an untraced turn. */
