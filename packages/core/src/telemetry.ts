@@ -46,6 +46,7 @@ export interface TelemetrySpan {
 export interface OpenTelemetryApi {
   trace: {
     getTracer(name: string, version?: string): TelemetryTracer;
+    getTracerProvider(): { getTracer(name: string, version?: string): TelemetryTracer };
     setSpan(context: unknown, span: unknown): unknown;
     getSpanContext(context: unknown): { traceId: string; spanId: string } | undefined;
     setSpanContext(
@@ -53,7 +54,7 @@ export interface OpenTelemetryApi {
       spanContext: { traceId: string; spanId: string; traceFlags: number; isRemote?: boolean },
     ): unknown;
   };
-  context: { active(): unknown };
+  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
   propagation: {
     extract(
       context: unknown,
@@ -525,6 +526,20 @@ function popAbove(open: Open): void {
 function active(state: SessionState): Tracing | null {
   const tracing = tracingOf(state);
   return tracing && !tracing.muted ? tracing : null;
+}
+
+/**
+ * The trace of the model call about to run: the context of its `chat {model}` span (the innermost
+ * open span) for the model's options, and `run`, which runs the model's code with that context
+ * active (it nests the spans of instrumentation that reads the active context, when a context
+ * manager is registered). Untraced: no context, and `run` just runs.
+ */
+export function modelCallTrace(state: SessionState): { traceContext?: unknown; run<T>(fn: () => T): T } {
+  const tracing = active(state);
+  const traceContext = tracing?.stack[tracing.stack.length - 1]?.context;
+  if (!tracing || traceContext === undefined) return { run: (fn) => fn() };
+  const { api } = tracing;
+  return { traceContext, run: (fn) => api.context.with(traceContext, fn) };
 }
 
 /** Runs one model call (`inner`, the call's event generator) inside its `chat {model}` span. */

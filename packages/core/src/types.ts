@@ -169,6 +169,14 @@ export type ModelStreamPart =
 /** Options passed to every model call. */
 export interface ModelCallOptions {
   signal?: AbortSignal;
+  /**
+   * The OpenTelemetry `Context` of skilltree's span of this call (`chat {model}`), when the call is
+   * traced. An adapter whose client makes spans of its own makes them children of it, so that they
+   * nest in the turn's trace instead of starting traces of their own (see `sdkSpans` of
+   * `anthropic()`). The call also runs with it as the active context, for instrumentation that reads
+   * the active context (with a context manager registered).
+   */
+  traceContext?: unknown;
 }
 
 /**
