@@ -39,6 +39,7 @@ import {
   createSessions,
   estimateCost,
   Instructions,
+  type Model,
   type ModelRequest,
   modelIdentity,
   type SessionOptions,
@@ -334,6 +335,37 @@ describe('the span tree', () => {
     const [agent] = named(t.exporter.getFinishedSpans(), 'invoke_agent');
     expect(agent.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
     expect(agent.spanContext().traceId).toBe(parent.spanContext().traceId);
+  });
+});
+
+describe('a model’s own spans', () => {
+  test('a model gets the context of its call’s chat span (opts.traceContext): spans it starts there nest in the turn’s trace', async () => {
+    const t = tracing();
+    provider = t.provider;
+    const model: Model = {
+      name: 'anthropic:claude-test',
+      generate: async (_req, opts) => {
+        // As a provider SDK does: its own span of the HTTP call, under the context it is given.
+        t.tracer.startSpan('http POST', {}, opts.traceContext as Parameters<typeof t.tracer.startSpan>[2]).end();
+        return { text: 'hi', toolCalls: [] };
+      },
+    };
+    await createSession(<ShopAgent />, { model, telemetry: { tracer: t.tracer } }).send('hello');
+    expect(tree(t.exporter.getFinishedSpans())).toBe('invoke_agent\n  chat claude-test\n    http POST');
+
+    // Untraced, the model gets no context.
+    const seen: unknown[] = [];
+    const untraced = createSession(<ShopAgent />, {
+      model: {
+        generate: async (_req, opts) => {
+          seen.push(opts.traceContext);
+          return { text: 'hi', toolCalls: [] };
+        },
+      },
+      telemetry: false,
+    });
+    await untraced.send('hello');
+    expect(seen).toEqual([undefined]);
   });
 });
 
