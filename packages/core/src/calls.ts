@@ -29,6 +29,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
         ? await readFromModel(state, call.input)
         : await runTool(findTool(state, snap, call.name), call, {
             session: state.runtime.session,
+            chat: state.runtime.chat,
             signal,
             timeout: config(state).toolTimeout,
             maxResultChars: config(state).maxToolResultChars,

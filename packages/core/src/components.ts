@@ -16,7 +16,14 @@ import {
 } from 'react';
 import { useStore } from 'zustand';
 import { markInternal } from './owner.js';
-import { type Runtime, RuntimeContext, type SessionHandle, SkillContext, type SkillInfo } from './runtime.js';
+import {
+  type ChatInfo,
+  type Runtime,
+  RuntimeContext,
+  type SessionHandle,
+  SkillContext,
+  type SkillInfo,
+} from './runtime.js';
 import type { AgentStoreDef } from './store.js';
 import type { LifecycleOptions } from './types.js';
 
@@ -57,6 +64,13 @@ export interface ToolContext {
   session: SessionHandle;
   /** The skill that rendered the tool, or `null` for an agent-level tool. */
   skill: SkillInfo | null;
+  /**
+   * The chat the call runs in: `{ id, owner }` as the caller passed them to `createSessions`'
+   * `send`/`stream` (the server passes the chat id and the `authorize` user), or `null` in a
+   * session made with `createSession`/`restoreSession`, which serves no chat. Use it to act for
+   * the right user, e.g. `orders.list({ user: ctx.chat?.owner })`.
+   */
+  chat: ChatInfo | null;
   /** Aborted when the call times out or the turn is aborted. */
   signal: AbortSignal;
   /** The id of the tool call: the model's own when it is safe and unused, else one the session made. */
@@ -194,6 +208,22 @@ export function useSkill(): SkillInfo {
   const skill = useContext(SkillContext);
   if (!skill) throw new Error('useSkill() must be called inside a <Skill>.');
   return skill;
+}
+
+/**
+ * The chat this tree serves: `{ id, owner }` as the caller passed them to `createSessions`'
+ * `send`/`stream` (over HTTP: the chat id and the user `authorize` returned), or `null` in a session
+ * made with `createSession`/`restoreSession`. Neither changes while the session is mounted: a
+ * `createSessions` session serves one chat of one owner.
+ *
+ * @example
+ * function Orders() {
+ *   const chat = useChatInfo();
+ *   return <Text>Signed in as {chat?.owner ?? 'a guest'}.</Text>;
+ * }
+ */
+export function useChatInfo(): ChatInfo | null {
+  return useRuntime('useChatInfo()').chat;
 }
 
 /** The session that renders this tree: its stores, warnings, loaded skills and transcript. */

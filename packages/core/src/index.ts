@@ -28,6 +28,7 @@ export {
   type ToolContext,
   type ToolProps,
   useAgentStore,
+  useChatInfo,
   useSession,
   useSkill,
 } from './components.js';
@@ -39,7 +40,7 @@ export { memoryStore } from './memory-store.js';
 export { addUsage } from './model-call.js';
 export { type PlacedRequest, placeContext } from './place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
-export type { SessionHandle, SkillInfo, SkillState } from './runtime.js';
+export type { ChatInfo, SessionHandle, SkillInfo, SkillState } from './runtime.js';
 export {
   type ScriptedModel,
   type ScriptedResponse,
@@ -74,9 +75,11 @@ export {
 export { checkOwner, ownerKey } from './sessions-key.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
 export {
+  errorTypeOf,
   loadOpenTelemetry,
   modelIdentity,
   type OpenTelemetryApi,
+  redactedStatus,
   SPAN_KIND,
   type TelemetrySpan,
 } from './telemetry.js';

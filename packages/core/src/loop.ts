@@ -10,7 +10,7 @@ import { abortError, addUsage, type CallProgress, callModel, callProgress } from
 import { buildRequest } from './request.js';
 import type { SessionState } from './state.js';
 import { config } from './state-config.js';
-import { drainTurn, emit, warn } from './state-events.js';
+import { drainTurn, drainWhile, emit, warn } from './state-events.js';
 import { pushMessage, stageUserMessage } from './state-record.js';
 import { render } from './state-render.js';
 import { settle, sync } from './state-sync.js';
@@ -157,15 +157,18 @@ export async function* runTurn(
       }
       for (const call of calls) {
         if (signal.aborted) throw abortError(signal);
-        try {
-          await executeCall(state, call, signal);
-        } catch (error) {
-          why = 'Not run: the agent crashed while running an earlier call of this turn.';
-          unanswered = unanswered.slice(1);
-          throw error;
-        }
-        unanswered = unanswered.slice(1);
-        yield* drainTurn(state);
+        const running = executeCall(state, call, signal).then(
+          () => {
+            unanswered = unanswered.slice(1);
+          },
+          (error: unknown) => {
+            why = 'Not run: the agent crashed while running an earlier call of this turn.';
+            unanswered = unanswered.slice(1);
+            throw error;
+          },
+        );
+        // The call's `tool-call` event (and whatever the tool emits) goes out while it runs, not with its result.
+        yield* drainWhile(state, running);
       }
     }
     throw new Error(

@@ -5,6 +5,7 @@
  */
 import type { SessionState } from './state.js';
 import { drainTurn, emit } from './state-events.js';
+import { modelCallTrace } from './telemetry.js';
 import { wellFormed } from './text.js';
 import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
 
@@ -64,8 +65,11 @@ export async function* callModel(
 ): AsyncGenerator<SessionEvent, ModelResponse, undefined> {
   if (signal?.aborted) throw abortError(signal);
   progress.started = true;
+  // The call's span is the parent of whatever the model's own client traces.
+  const trace = modelCallTrace(state);
+  const options = trace.traceContext === undefined ? { signal } : { signal, traceContext: trace.traceContext };
   if (!model.stream) {
-    const response = await raceAbort(Promise.resolve(model.generate(request, { signal })), signal);
+    const response = await raceAbort(Promise.resolve(trace.run(() => model.generate(request, options))), signal);
     if (!response || typeof response !== 'object') {
       throw new Error(`Model ${model.name ?? ''} returned ${String(response)} instead of { text, toolCalls }.`);
     }
@@ -83,10 +87,14 @@ export async function* callModel(
   const toolCalls: ToolCall[] = [];
   let usage: Usage | undefined;
   let answeredBy: string | undefined;
-  const parts = model.stream(request, { signal })[Symbol.asyncIterator]();
+  const stream = model.stream.bind(model);
+  const parts = trace.run(() => stream(request, options))[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const next = await raceAbort(parts.next(), signal);
+      const next = await raceAbort(
+        trace.run(() => parts.next()),
+        signal,
+      );
       if (next.done) break;
       const part = next.value as ModelStreamPart | null;
       // A part that is not one (null, a string) carries nothing: skip it rather than fail the turn.

@@ -24,8 +24,21 @@ export interface SessionHandle {
   readonly transcript: readonly Message[];
 }
 
+/**
+ * The chat a session serves, for components (`useChatInfo()`) and tools (`ctx.chat`): set for a
+ * chat of `createSessions`, null for a session made with `createSession` or `restoreSession`.
+ */
+export interface ChatInfo {
+  /** The chat id, exactly as the caller passed it to `sessions.send(id, …)` (never the store's key). */
+  readonly id: string;
+  /** The owner the turns are sent with (`{ owner }`, the server's `authorize` answer), or undefined for a chat without one. */
+  readonly owner: string | undefined;
+}
+
 export interface Runtime {
   readonly session: SessionHandle;
+  /** The chat this session serves, or null outside `createSessions`. */
+  readonly chat: ChatInfo | null;
   /** Subscribes to changes of the loaded-skill order (useSyncExternalStore contract). */
   subscribeSkills(listener: () => void): () => void;
   skillState(name: string): SkillState;

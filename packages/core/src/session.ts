@@ -8,7 +8,7 @@ import { checkBudget } from './budget.js';
 import { executeCall } from './calls.js';
 import { abortable, runTurn } from './loop.js';
 import { buildRequest } from './request.js';
-import type { SessionHandle, SkillState } from './runtime.js';
+import type { ChatInfo, SessionHandle, SkillState } from './runtime.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { applySnapshot, parseSnapshot, takeSnapshot } from './snapshot.js';
 import { type Listener, type SessionState, skillState, tree } from './state.js';
@@ -64,9 +64,9 @@ export class Session implements SessionHandle {
   readonly #state: SessionState;
 
   /** @internal Use {@link createSession} or {@link restoreSession}. */
-  constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot) {
+  constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: ChatInfo) {
     checkBudget(options.budget);
-    const state = createState(element, options, this, restore);
+    const state = createState(element, options, this, restore, chat);
     this.#state = state;
     states.set(this, state);
     render(state);
@@ -333,4 +333,17 @@ export function restoreSession(
   options: SessionOptions = {},
 ): Session {
   return new Session(element, options, parseSnapshot(snapshot));
+}
+
+/**
+ * @internal A chat's session for `createSessions` (not exported from the package): new, or restored
+ * from `snapshot`, knowing the chat it serves (`useChatInfo()`, `ctx.chat`).
+ */
+export function chatSession(
+  element: ReactNode,
+  options: SessionOptions,
+  chat: ChatInfo,
+  snapshot?: SessionSnapshot,
+): Session {
+  return new Session(element, options, snapshot && parseSnapshot(snapshot), chat);
 }

@@ -16,6 +16,7 @@ export interface LeasePolicy {
 /**
  * Takes the lease on `key` for `holder`, waiting with backoff while another turn holds it (up to
  * `busyTimeout`), or failing at once with `onBusy: 'reject'`. Errors name the caller's `id`.
+ * Returns how many times it asked the store (1 when the lease was free).
  */
 export async function takeLease(
   store: SessionStore,
@@ -24,11 +25,11 @@ export async function takeLease(
   holder: string,
   policy: LeasePolicy,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<number> {
   const deadline = Date.now() + policy.busyTimeout;
-  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+  for (let wait = 5, attempts = 1; ; wait = Math.min(wait * 2, 200), attempts++) {
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
-    if (await store.acquire(key, holder, policy.leaseTtl)) return;
+    if (await store.acquire(key, holder, policy.leaseTtl)) return attempts;
     if (policy.onBusy === 'reject') throw new SessionBusyError(id);
     if (Date.now() + wait > deadline) {
       throw new SessionBusyError(

@@ -7,7 +7,7 @@
  */
 import type { ReactNode } from 'react';
 import { type SpendLedger, setTurnBudget } from './budget.js';
-import { createSession, restoreSession, type Session, stateOf } from './session.js';
+import { chatSession, type Session, stateOf } from './session.js';
 import {
   SessionConflictError,
   SessionNotFoundError,
@@ -22,6 +22,7 @@ import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
 import type { RunningTurn, RunningTurns } from './sessions-running.js';
 import { currentWindow } from './state-config.js';
 import { identifySession } from './telemetry.js';
+import { type StoreTurnTrace, startStoreTurn } from './telemetry-store.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
 import type { Budget, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
 
@@ -32,7 +33,7 @@ export interface TurnContext {
   running: RunningTurns;
   policy: LeasePolicy;
   /** The element a chat's session renders. */
-  element(id: string): ReactNode;
+  element(id: string, owner: string | undefined): ReactNode;
   sessionOptions: SessionOptions;
   /** The options a chat's session is mounted with: `sessionOptions`, with the chat's own model when there is one per chat. */
   optionsFor(id: string, owner: string | undefined): SessionOptions;
@@ -83,26 +84,39 @@ export async function locate(
   return legacy && legacy.owner === owner ? { key: id, record: legacy } : { key, record: null };
 }
 
+/** Where a turn's session came from: made new, kept mounted in this process, or restored from the store. */
+type Source = 'new' | 'cache' | 'store';
+
 /** The session for a turn: the cached one when it is the store's incarnation and version, else restored from the store. */
-async function open(ctx: TurnContext, key: string, id: string, owner: string | undefined): Promise<Cached> {
+async function open(
+  ctx: TurnContext,
+  key: string,
+  id: string,
+  owner: string | undefined,
+): Promise<{ entry: Cached; source: Source }> {
   const { store, cache, sessionOptions } = ctx;
   const record = await store.record(key);
   if (record && record.owner !== (owner ?? null)) throw new SessionNotFoundError(id);
   const cached = cache.take(key);
-  if (cached && record && matches(cached, record)) return cached;
+  if (cached && record && matches(cached, record)) return { entry: cached, source: 'cache' };
   cached?.session.dispose();
+  // The chat as the caller names it (never the store key), for useChatInfo() and ctx.chat.
+  const chat = { id, owner };
   if (!record) {
-    const session = createSession(ctx.element(id), ctx.optionsFor(id, owner));
-    return { session, epoch: crypto.randomUUID(), version: 0, committed: 0 };
+    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), chat);
+    return { entry: { session, epoch: crypto.randomUUID(), version: 0, committed: 0 }, source: 'new' };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = restoreSession(ctx.element(id), snapshotFromStore(loaded), ctx.optionsFor(id, owner));
-  return { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length };
+  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), chat, snapshotFromStore(loaded));
+  return {
+    entry: { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length },
+    source: 'store',
+  };
 }
 
-/** Writes what the session has that the store has not: new messages and the state. */
+/** Writes what the session has that the store has not: new messages and the state. Returns how many messages it appended. */
 async function commit(
   ctx: TurnContext,
   key: string,
@@ -110,7 +124,7 @@ async function commit(
   holder: string,
   entry: Cached,
   owner: string | undefined,
-): Promise<void> {
+): Promise<number> {
   const state = stateOf(entry.session);
   const length = transcriptLength(state.transcript);
   const from = entry.committed - state.transcript.start;
@@ -131,7 +145,9 @@ async function commit(
   } catch (error) {
     throw named(error, key, id);
   }
+  const appended = length - entry.committed;
   entry.committed = length;
+  return appended;
 }
 
 /**
@@ -191,10 +207,25 @@ export async function* chatTurn(
     done: new Promise<void>((resolve) => (ended = resolve)),
   };
   running.add(me);
+  // The turn's span opens before the lease: the wait, the load and the commits are spans of the turn.
+  let trace: StoreTurnTrace | undefined;
+  let thrown: unknown;
   try {
+    trace = await startStoreTurn(ctx.sessionOptions, id, owner, extra.traceContext);
+    const steps = trace;
     const { key } = await locate(store, id, owner);
     const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
-    await takeLease(store, key, id, holder, policy, stop.signal);
+    await steps.step(
+      'wait_lease',
+      () => takeLease(store, key, id, holder, policy, stop.signal),
+      (attempts) => ({ 'skilltree.lease.attempts': attempts }),
+    );
+    const save = (entry: Cached) =>
+      steps.step(
+        'commit_session',
+        () => commit(ctx, key, id, holder, entry, owner),
+        (appended) => ({ 'skilltree.store.messages_appended': appended, 'skilltree.session.version': entry.version }),
+      );
     me.key = key;
     const stopRenewing = keepLease(store, key, holder, policy.leaseTtl, () => me.fence(fencedError(id)));
     let entry: Cached | null = null;
@@ -208,7 +239,7 @@ export async function* chatTurn(
       stopRenewing();
       try {
         if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
-          await commit(ctx, key, id, holder, entry, owner);
+          await save(entry);
           const state = stateOf(entry.session);
           forgetBefore(state.transcript, currentWindow(state).start);
           cache.put(key, entry);
@@ -230,14 +261,24 @@ export async function* chatTurn(
       // A tool result the commit after it did not save: the call ran, the store does not know.
       let unsaved: ToolMessage | null = null;
       try {
-        entry = await open(ctx, key, id, owner);
+        const opened = await steps.step(
+          'load_session',
+          () => open(ctx, key, id, owner),
+          (found) => ({
+            'skilltree.session.source': found.source,
+            'skilltree.session.version': found.entry.version,
+            'skilltree.transcript.length': found.entry.committed,
+          }),
+        );
+        entry = opened.entry;
         const current = entry;
         // Results a process that died mid-turn left unanswered were answered on restore: write them first.
         if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
-          await commit(ctx, key, id, holder, current, owner);
+          await save(current);
         }
         const state = stateOf(current.session);
         identifySession(state, id, owner);
+        steps.adopt(state);
         const budget = extra.budget ?? state.options.budget;
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
         const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
@@ -250,7 +291,7 @@ export async function* chatTurn(
           if (event.type === 'message') {
             if (fenced) throw fenced;
             try {
-              await commit(ctx, key, id, holder, current, owner);
+              await save(current);
             } catch (error) {
               if (event.message.role === 'tool') unsaved = event.message;
               throw error;
@@ -276,7 +317,11 @@ export async function* chatTurn(
       // Left early (the consumer stopped iterating): the aborted turn's messages are still written.
       if (!finished) await finish(new Error('left early')).catch(() => {});
     }
+  } catch (error) {
+    thrown = error;
+    throw error;
   } finally {
+    trace?.end(thrown);
     signal.removeEventListener('abort', follow);
     ended();
   }

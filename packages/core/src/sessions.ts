@@ -114,14 +114,15 @@ export interface Sessions {
 
 /**
  * Serves many sessions from one store. `agent` is the element every session renders, or a function
- * of the session id that returns it.
+ * of the chat id and its owner that returns it (called when a process mounts the chat's session).
+ * Inside, `useChatInfo()` and a tool's `ctx.chat` give the same id and owner.
  *
  * @example
  * const sessions = createSessions(<ShopAgent />, { store: sqliteStore({ path: './sessions.db' }), model });
  * const turn = await sessions.send('user-42', 'I need a lamp');
  */
 export function createSessions(
-  agent: ReactNode | ((id: string) => ReactNode),
+  agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
   options: SessionsOptions = {},
 ): Sessions {
   const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
@@ -144,7 +145,8 @@ export function createSessions(
     cache,
     running,
     policy: { onBusy, busyTimeout, leaseTtl },
-    element: (id) => (typeof agent === 'function' ? (agent as (id: string) => ReactNode)(id) : agent),
+    element: (id, owner) =>
+      typeof agent === 'function' ? (agent as (id: string, owner: string | undefined) => ReactNode)(id, owner) : agent,
     sessionOptions,
     optionsFor: (id, owner) =>
       typeof model === 'function' ? { ...sessionOptions, model: model(id, owner) } : sessionOptions,

@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { createLog } from './lifecycle-log.js';
 import { createContainer } from './reconciler.js';
-import type { Runtime, SessionHandle } from './runtime.js';
+import type { ChatInfo, Runtime, SessionHandle } from './runtime.js';
 import { AGENT, errorMessage, type SessionState, skillState } from './state.js';
 import { emit } from './state-events.js';
 import { createStoreRegistry } from './store.js';
@@ -19,10 +19,12 @@ export function createState(
   options: SessionOptions,
   handle: SessionHandle,
   restore?: SessionSnapshot,
+  chat?: ChatInfo,
 ): SessionState {
   const state = {} as SessionState;
   const runtime: Runtime = {
     session: handle,
+    chat: chat ? Object.freeze({ id: chat.id, owner: chat.owner }) : null,
     subscribeSkills(listener) {
       state.skillListeners.add(listener);
       return () => state.skillListeners.delete(listener);

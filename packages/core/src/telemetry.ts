@@ -18,6 +18,7 @@ import type {
   ModelResponse,
   SendOptions,
   SessionEvent,
+  SessionOptions,
   TelemetryAttributeValue,
   TelemetryOptions,
   TelemetryTracer,
@@ -45,6 +46,7 @@ export interface TelemetrySpan {
 export interface OpenTelemetryApi {
   trace: {
     getTracer(name: string, version?: string): TelemetryTracer;
+    getTracerProvider(): { getTracer(name: string, version?: string): TelemetryTracer };
     setSpan(context: unknown, span: unknown): unknown;
     getSpanContext(context: unknown): { traceId: string; spanId: string } | undefined;
     setSpanContext(
@@ -52,7 +54,7 @@ export interface OpenTelemetryApi {
       spanContext: { traceId: string; spanId: string; traceFlags: number; isRemote?: boolean },
     ): unknown;
   };
-  context: { active(): unknown };
+  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
   propagation: {
     extract(
       context: unknown,
@@ -92,7 +94,8 @@ export function loadOpenTelemetry(): Promise<OpenTelemetryApi | null> {
 
 // ───────────────────────────── a session's tracing ─────────────────────────────
 
-interface Tracing {
+/** @internal A session's tracing (for `telemetry-store`, not exported from the package). */
+export interface Tracing {
   api: OpenTelemetryApi;
   tracer: TelemetryTracer;
   recordContent: boolean;
@@ -106,15 +109,37 @@ interface Tracing {
    * tool calls and loads make no spans either, so an untraced turn costs one no-op span.
    */
   muted: boolean;
+  /**
+   * The turn span `createSessions` opened before the turn took its lease (see `telemetry-store`):
+   * the session's turn goes on in it instead of starting its own, and leaves ending it to the caller.
+   */
+  adopted?: { open: Open; failed: boolean };
+}
+
+/** @internal An open span (for `telemetry-store`). */
+export interface Open {
+  tracing: Tracing;
+  span: TelemetrySpan;
+  ended: boolean;
+}
+
+/** @internal Who a session's spans name: `gen_ai.conversation.id` and `skilltree.owner`. */
+export interface Identity {
+  sessionId: string;
+  owner?: string;
 }
 
 const tracings = new WeakMap<SessionState, Tracing | null>();
-const identities = new WeakMap<SessionState, { sessionId: string; owner?: string }>();
+const identities = new WeakMap<SessionState, Identity>();
 
-function optionsOf(state: SessionState): TelemetryOptions | null {
-  const option = state.options.telemetry;
+/** @internal The telemetry option as options, or null when tracing is off. */
+export function telemetryOptions(option: SessionOptions['telemetry']): TelemetryOptions | null {
   if (option === false || (typeof option === 'object' && option !== null && option.enabled === false)) return null;
   return typeof option === 'object' && option !== null ? option : {};
+}
+
+function optionsOf(state: SessionState): TelemetryOptions | null {
+  return telemetryOptions(state.options.telemetry);
 }
 
 /**
@@ -148,13 +173,20 @@ function tracingOf(state: SessionState): Tracing | null {
     identity = { sessionId: options.conversationId ?? randomId() };
     identities.set(state, identity);
   }
+  const tracing = newTracing(api, options, identity);
+  tracings.set(state, tracing);
+  return tracing;
+}
+
+/** @internal A tracing for spans named after `identity`. */
+export function newTracing(api: OpenTelemetryApi, options: TelemetryOptions, identity: Identity): Tracing {
   const common: Record<string, TelemetryAttributeValue> = {
     ...options.attributes,
     'gen_ai.conversation.id': identity.sessionId,
     'skilltree.session.id': identity.sessionId,
   };
   if (identity.owner) common['skilltree.owner'] = identity.owner;
-  const tracing: Tracing = {
+  return {
     api,
     tracer: options.tracer ?? api.trace.getTracer('@skilltree/core'),
     recordContent: options.recordContent === true,
@@ -163,8 +195,30 @@ function tracingOf(state: SessionState): Tracing | null {
     stack: [],
     muted: false,
   };
-  tracings.set(state, tracing);
-  return tracing;
+}
+
+/**
+ * @internal Gives `state` the tracing of a turn `createSessions` opened (`open`, the turn's span):
+ * the session's turn then records on that span (see {@link startTurnSpan}).
+ */
+export function adoptTurnSpan(state: SessionState, identity: Identity, open: Open): void {
+  identities.set(state, identity);
+  tracings.set(state, open.tracing);
+  open.tracing.adopted = { open, failed: false };
+}
+
+/**
+ * @internal Ends a turn span `createSessions` opened: `error` (a lease refused, a load or a commit
+ * that failed) fails it unless the turn recorded a failure already. Later spans start a new trace.
+ */
+export function endAdoptedTurn(open: Open, error?: unknown): void {
+  const { tracing } = open;
+  const failed = tracing.adopted?.open === open && tracing.adopted.failed;
+  if (error !== undefined && open.span.isRecording() && !failed) fail(open, error, 'The turn');
+  tracing.adopted = undefined;
+  end(open);
+  tracing.stack.length = 0;
+  tracing.muted = false;
 }
 
 /** Resolves once the API is loaded (or known absent), so that a turn's first span is not missed. */
@@ -176,13 +230,8 @@ function randomId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-interface Open {
-  tracing: Tracing;
-  span: TelemetrySpan;
-  ended: boolean;
-}
-
-function start(
+/** @internal Starts a span under the innermost open one (or `parent`), and pushes it. */
+export function start(
   tracing: Tracing,
   name: string,
   kind: number,
@@ -266,7 +315,8 @@ function isContext(value: unknown): boolean {
   return typeof (value as { getValue?: unknown } | null)?.getValue === 'function';
 }
 
-function end(open: Open): void {
+/** @internal Ends `open`'s span and pops it (with anything left open inside it). */
+export function end(open: Open): void {
   if (open.ended) return;
   open.ended = true;
   const { stack } = open.tracing;
@@ -276,11 +326,49 @@ function end(open: Open): void {
   open.span.end();
 }
 
-function fail(span: TelemetrySpan, error: unknown, type?: string): void {
-  const exception = error instanceof Error ? error : new Error(String(error));
-  span.recordException(exception);
-  span.setAttribute('error.type', type ?? exception.name ?? 'Error');
-  span.setStatus({ code: STATUS_ERROR, message: exception.message });
+/** An error's name as `error.type` when it looks like a class name (never free text a thrower chose). */
+const ERROR_TYPE = /^[A-Za-z_$][\w$.-]{0,63}$/;
+
+/** The `error.type` of `error`: its name when that is an identifier, else `fallback`. */
+export function errorTypeOf(error: unknown, fallback = 'Error'): string {
+  const name = error instanceof Error ? error.name : undefined;
+  return typeof name === 'string' && ERROR_TYPE.test(name) ? name : fallback;
+}
+
+/**
+ * What a failed span says without content recording: what failed and the error's type. An error's
+ * message and stack can carry anything (a connection string, a path, the user's data), so, as the
+ * server does with tool errors in the UI stream, they stay off the span unless
+ * `telemetry.recordContent` is on.
+ */
+export function redactedStatus(what: string, type: string): string {
+  return `${what} failed (${type}); its message is recorded only with telemetry.recordContent.`;
+}
+
+/**
+ * Marks `open`'s span as failed: `error.type` and ERROR status always; the message (status
+ * description) and the exception with its stack only with `recordContent`. Without it the
+ * `exception` event carries the type alone, and the description is {@link redactedStatus}.
+ *
+ * @internal
+ */
+export function fail(open: Open, error: unknown, what: string, type?: string): void {
+  const { span, tracing } = open;
+  const kind = type ?? errorTypeOf(error);
+  span.setAttribute('error.type', kind);
+  if (tracing.recordContent) {
+    const exception = error instanceof Error ? error : new Error(String(error));
+    span.recordException(exception);
+    span.setStatus({ code: STATUS_ERROR, message: exception.message });
+    return;
+  }
+  // The type alone: no message, no stack (the SDK records only what the object has).
+  const bare = new Error();
+  bare.name = kind;
+  bare.message = '';
+  bare.stack = undefined;
+  span.recordException(bare);
+  span.setStatus({ code: STATUS_ERROR, message: redactedStatus(what, kind) });
 }
 
 // ───────────────────────────── attributes ─────────────────────────────
@@ -361,6 +449,22 @@ export async function startTurnSpan(
   await tracingReady(state);
   const tracing = tracingOf(state);
   if (!tracing) return null;
+  const adopted = tracing.adopted?.open;
+  if (adopted && !adopted.ended) {
+    // createSessions opened the turn's span before the lease: the turn goes on in it.
+    popAbove(adopted);
+    tracing.muted = !adopted.span.isRecording();
+    if (!tracing.muted) {
+      adopted.span.setAttributes(agentAttributes(tracing, model));
+      if (tracing.recordContent) {
+        adopted.span.setAttribute(
+          'gen_ai.input.messages',
+          JSON.stringify([genAiMessage({ role: 'user', content: text })]),
+        );
+      }
+    }
+    return adopted;
+  }
   tracing.stack.length = 0;
   const name = tracing.agentName ? `invoke_agent ${tracing.agentName}` : 'invoke_agent';
   const open = start(tracing, name, SPAN_KIND.internal, agentAttributes(tracing, model), options?.traceContext);
@@ -396,8 +500,14 @@ export function endTurnSpan(
         );
       }
     } else {
-      fail(span, outcome.error ?? new Error('The turn was stopped.'));
+      fail(open, outcome.error ?? abortError('The turn was stopped.'), 'The turn');
+      if (tracing.adopted?.open === open) tracing.adopted.failed = true;
     }
+  }
+  if (tracing.adopted?.open === open) {
+    // createSessions ends it after its last commit; spans a failure left open go now.
+    popAbove(open);
+    return;
   }
   // Spans a failure left open (a model call, a tool) end with the turn.
   end(open);
@@ -405,10 +515,31 @@ export function endTurnSpan(
   tracing.muted = false;
 }
 
+/** Drops the spans opened inside `open` and left open: `open` is the parent of the next span. */
+function popAbove(open: Open): void {
+  const { stack } = open.tracing;
+  const index = stack.findLastIndex((entry) => entry.span === open.span);
+  if (index !== -1) stack.length = index + 1;
+}
+
 /** The session's tracing, unless off or muted for an untraced turn. */
 function active(state: SessionState): Tracing | null {
   const tracing = tracingOf(state);
   return tracing && !tracing.muted ? tracing : null;
+}
+
+/**
+ * The trace of the model call about to run: the context of its `chat {model}` span (the innermost
+ * open span) for the model's options, and `run`, which runs the model's code with that context
+ * active (it nests the spans of instrumentation that reads the active context, when a context
+ * manager is registered). Untraced: no context, and `run` just runs.
+ */
+export function modelCallTrace(state: SessionState): { traceContext?: unknown; run<T>(fn: () => T): T } {
+  const tracing = active(state);
+  const traceContext = tracing?.stack[tracing.stack.length - 1]?.context;
+  if (!tracing || traceContext === undefined) return { run: (fn) => fn() };
+  const { api } = tracing;
+  return { traceContext, run: (fn) => api.context.with(traceContext, fn) };
 }
 
 /** Runs one model call (`inner`, the call's event generator) inside its `chat {model}` span. */
@@ -465,11 +596,12 @@ export async function* traceModelCall(
     return response;
   } catch (error) {
     settled = true;
-    fail(span, error);
+    fail(open, error, 'The model call');
     throw error;
   } finally {
     // The turn was left while the call ran (a stream's consumer stopped): that is an abort.
-    if (!settled) fail(span, abortError('The model call was stopped: the turn was left before it answered.'));
+    if (!settled)
+      fail(open, abortError('The model call was stopped: the turn was left before it answered.'), 'The model call');
     end(open);
   }
 }
@@ -507,7 +639,7 @@ export function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknow
   const { span, tracing } = open;
   if (span.isRecording()) {
     if (tracing.recordContent) span.setAttribute('gen_ai.tool.call.result', message.content);
-    if (message.isError) fail(span, error ?? toolError(message), error ? undefined : 'tool_error');
+    if (message.isError) fail(open, error ?? toolError(message), 'The tool call', error ? undefined : 'tool_error');
   }
   end(open);
 }
@@ -540,12 +672,12 @@ export async function traceLoad<T extends { ok: boolean; error?: string; mounted
         });
         if (outcome.unloaded?.length) open.span.setAttribute('skilltree.skill.unloaded', outcome.unloaded);
       } else {
-        fail(open.span, new Error(outcome.error ?? 'The read was refused.'), 'skill_refused');
+        fail(open, new Error(outcome.error ?? 'The read was refused.'), 'The skill load', 'skill_refused');
       }
     }
     return outcome;
   } catch (error) {
-    fail(open.span, error);
+    fail(open, error, 'The skill load');
     throw error;
   } finally {
     end(open);
@@ -563,7 +695,10 @@ export function traceUnload(state: SessionState, name: string, why: UnloadReason
   if (why && open.span.isRecording()) {
     open.span.setAttribute('skilltree.skill.unload_reason', why.reason);
     if (why.reason === 'lru') open.span.setAttribute('skilltree.skill.unloaded_by', why.by);
-    if (why.reason === 'error') open.span.setAttribute('skilltree.skill.unload_detail', why.detail);
+    // What broke is the skill's error text: content, like an error message.
+    if (why.reason === 'error' && tracing.recordContent) {
+      open.span.setAttribute('skilltree.skill.unload_detail', why.detail);
+    }
   }
   end(open);
 }

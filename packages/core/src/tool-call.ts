@@ -3,7 +3,7 @@
  * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
  * Every result is held to the session's size cap by one rule, {@link cutResult}.
  */
-import type { SessionHandle, SkillInfo } from './runtime.js';
+import type { ChatInfo, SessionHandle, SkillInfo } from './runtime.js';
 import type { ToolEntry } from './serialize.js';
 import type { ToolCall } from './types.js';
 
@@ -16,6 +16,8 @@ export interface ToolOutcome {
 
 export interface RunOptions {
   session: SessionHandle;
+  /** The chat the session serves, for `ctx.chat`. */
+  chat: ChatInfo | null;
   signal?: AbortSignal;
   /** Default timeout; a tool's own `timeout` prop wins. */
   timeout: number;
@@ -152,6 +154,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
   try {
     const ctx = {
       session: options.session,
+      chat: options.chat,
       skill: tool.skill ? options.skillInfo(tool.skill) : null,
       signal: controller.signal,
       toolCallId: call.id,

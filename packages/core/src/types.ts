@@ -171,6 +171,14 @@ export type ModelStreamPart =
 /** Options passed to every model call. */
 export interface ModelCallOptions {
   signal?: AbortSignal;
+  /**
+   * The OpenTelemetry `Context` of skilltree's span of this call (`chat {model}`), when the call is
+   * traced. An adapter whose client makes spans of its own makes them children of it, so that they
+   * nest in the turn's trace instead of starting traces of their own (see `sdkSpans` of
+   * `anthropic()`). The call also runs with it as the active context, for instrumentation that reads
+   * the active context (with a context manager registered).
+   */
+  traceContext?: unknown;
 }
 
 /**
@@ -276,8 +284,10 @@ export interface TelemetryOptions {
   enabled?: boolean;
   /**
    * Record content on the spans: the system prompt, the messages and the reply of each model call,
-   * each tool call's input and result, and the user's text. Default false: spans carry names,
-   * counts, ids and costs, never what was said.
+   * each tool call's input and result, the user's text, and the text of errors (the message and
+   * stack of what a tool, the model or a render threw). Default false: spans carry names, counts,
+   * ids, costs and error types, never what was said, and a failed span's status description is a
+   * generic sentence.
    */
   recordContent?: boolean;
   /** The tracer. Default: `trace.getTracer('@skilltree/core')` from `@opentelemetry/api`. */

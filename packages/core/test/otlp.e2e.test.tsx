@@ -137,6 +137,12 @@ test('spans exported over OTLP/HTTP arrive with their tree, GenAI attributes and
     'gen_ai.tool.call.id': 'k',
     'skilltree.skill': 'orders',
   });
-  expect(cancel.status).toMatchObject({ code: 2, message: 'already shipped' });
+  // Without recordContent the tool's error text stays off the span: its type and a generic status.
+  expect(cancel.status).toMatchObject({
+    code: 2,
+    message: 'The tool call failed (Error); its message is recorded only with telemetry.recordContent.',
+  });
+  expect(attrs(cancel)['error.type']).toBe('Error');
   expect(cancel.events?.map((e) => e.name)).toEqual(['exception']);
+  expect(JSON.stringify(rx.spans)).not.toContain('already shipped');
 });

@@ -39,6 +39,7 @@ import {
   createSessions,
   estimateCost,
   Instructions,
+  type Model,
   type ModelRequest,
   modelIdentity,
   type SessionOptions,
@@ -271,7 +272,10 @@ describe('the span tree', () => {
   test('a tool that throws, a model error and an abort set error status and record the exception', async () => {
     const t = tracing();
     provider = t.provider;
-    const session = createSession(<ShopAgent />, { model: conversation(), telemetry: { tracer: t.tracer } });
+    const session = createSession(<ShopAgent />, {
+      model: conversation(),
+      telemetry: { tracer: t.tracer, recordContent: true },
+    });
     await session.send('buy a lamp');
     const [pay] = named(t.exporter.getFinishedSpans(), 'execute_tool pay');
     expect(pay.status).toMatchObject({ code: 2, message: 'card declined' });
@@ -289,7 +293,7 @@ describe('the span tree', () => {
     }
 
     t.exporter.reset();
-    await abortedTurn({ telemetry: { tracer: t.tracer } });
+    await abortedTurn({ telemetry: { tracer: t.tracer, recordContent: true } });
     const spans = t.exporter.getFinishedSpans();
     expect(tree(spans)).toBe('invoke_agent [error]\n  chat scripted [error]');
     expect(spans.map((s) => s.attributes['error.type'])).toEqual(['AbortError', 'AbortError']);
@@ -298,13 +302,24 @@ describe('the span tree', () => {
   test('an unknown tool is an error span too, named after what the model called', async () => {
     const t = tracing();
     provider = t.provider;
-    const model = scriptedModel([{ toolCalls: [{ id: 'x', name: 'refund' }] }, { text: 'ok' }]);
-    const session = createSession(<ShopAgent />, { model, telemetry: { tracer: t.tracer } });
+    const model = () => scriptedModel([{ toolCalls: [{ id: 'x', name: 'refund' }] }, { text: 'ok' }]);
+    const session = createSession(<ShopAgent />, { model: model(), telemetry: { tracer: t.tracer } });
     await session.send('refund');
     const [span] = named(t.exporter.getFinishedSpans(), 'execute_tool refund');
-    expect(span.status.code).toBe(2);
+    expect(span.status).toEqual({
+      code: 2,
+      message: 'The tool call failed (tool_error); its message is recorded only with telemetry.recordContent.',
+    });
     expect(span.attributes['error.type']).toBe('tool_error');
-    expect(span.events[0]?.attributes?.['exception.message']).toMatch(/^Unknown tool: refund/);
+
+    t.exporter.reset();
+    const recorded = createSession(<ShopAgent />, {
+      model: model(),
+      telemetry: { tracer: t.tracer, recordContent: true },
+    });
+    await recorded.send('refund');
+    const [withContent] = named(t.exporter.getFinishedSpans(), 'execute_tool refund');
+    expect(withContent.events[0]?.attributes?.['exception.message']).toMatch(/^Unknown tool: refund/);
   });
 
   test('the turn is a child of the traceContext passed to send, or of the active span', async () => {
@@ -320,6 +335,37 @@ describe('the span tree', () => {
     const [agent] = named(t.exporter.getFinishedSpans(), 'invoke_agent');
     expect(agent.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
     expect(agent.spanContext().traceId).toBe(parent.spanContext().traceId);
+  });
+});
+
+describe('a model’s own spans', () => {
+  test('a model gets the context of its call’s chat span (opts.traceContext): spans it starts there nest in the turn’s trace', async () => {
+    const t = tracing();
+    provider = t.provider;
+    const model: Model = {
+      name: 'anthropic:claude-test',
+      generate: async (_req, opts) => {
+        // As a provider SDK does: its own span of the HTTP call, under the context it is given.
+        t.tracer.startSpan('http POST', {}, opts.traceContext as Parameters<typeof t.tracer.startSpan>[2]).end();
+        return { text: 'hi', toolCalls: [] };
+      },
+    };
+    await createSession(<ShopAgent />, { model, telemetry: { tracer: t.tracer } }).send('hello');
+    expect(tree(t.exporter.getFinishedSpans())).toBe('invoke_agent\n  chat claude-test\n    http POST');
+
+    // Untraced, the model gets no context.
+    const seen: unknown[] = [];
+    const untraced = createSession(<ShopAgent />, {
+      model: {
+        generate: async (_req, opts) => {
+          seen.push(opts.traceContext);
+          return { text: 'hi', toolCalls: [] };
+        },
+      },
+      telemetry: false,
+    });
+    await untraced.send('hello');
+    expect(seen).toEqual([undefined]);
   });
 });
 
@@ -460,7 +506,8 @@ describe('where spans go', () => {
     });
     await sessions.send('chat-1', 'buy a lamp', { owner: 'ada' });
     const spans = t.exporter.getFinishedSpans();
-    expect(spans.length).toBe(12);
+    // The turn's 12, and the store's: the lease wait, the load, a commit per message (9) and the last one.
+    expect(spans.length).toBe(24);
     for (const span of spans) {
       expect(span.attributes).toMatchObject({
         [ATTR_GEN_AI_CONVERSATION_ID]: 'chat-1',

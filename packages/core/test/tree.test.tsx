@@ -15,6 +15,7 @@ function mount(loaded: string[]) {
   }, 't-');
   const runtime: Runtime = {
     session: {} as Runtime['session'],
+    chat: null,
     subscribeSkills: () => () => {},
     skillState: (name) => (loaded.includes(name) ? 'loaded' : 'unloaded'),
     reportSkillError: () => {},

@@ -4,6 +4,15 @@
  * @packageDocumentation
  */
 import Anthropic from '@anthropic-ai/sdk';
+
+/** The `tracerProvider` type of the SDK's `openTelemetry` client option. */
+type TracerProvider = NonNullable<
+  Exclude<
+    NonNullable<NonNullable<ConstructorParameters<typeof Anthropic>[0]>['openTelemetry']>,
+    false
+  >['tracerProvider']
+>;
+
 import type {
   Model,
   ModelCallOptions,
@@ -19,6 +28,7 @@ import { malformedError, networkError } from './errors.js';
 import type { HttpModelOptions } from './http-options.js';
 import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, type ProviderLabels } from './sdk-error.js';
+import { nestedSpans } from './sdk-spans.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
 
@@ -65,7 +75,22 @@ export interface AnthropicOptions extends HttpModelOptions {
   toolChanges?: ToolChanges;
   /** With deltas, define added tools by value (beta `inline-tools-2026-09-15`) instead of deferred `tools` entries. Default false. */
   inlineTools?: boolean;
-  /** A client you configured yourself; `apiKey`, `baseURL`, `headers` and `fetch` are then ignored. */
+  /**
+   * The Anthropic SDK's own OpenTelemetry span per API call (`anthropic.messages.create`: HTTP
+   * status, `anthropic.request.id`, resends). Default false: skilltree's `chat {model}` span already
+   * carries the model, the usage and the cost, and the SDK's span, a second `chat` span with the
+   * same tokens, would count them twice (and, without a context manager, start a trace of its own).
+   * `true`: the SDK's spans, each a child of skilltree's `chat` span of the call, in the turn's
+   * trace. The SDK's `ANTHROPIC_OPEN_TELEMETRY*` environment variables do not apply to the client
+   * the adapter makes. A `client` you pass keeps its own `openTelemetry` option.
+   */
+  sdkSpans?: boolean;
+  /**
+   * A client you configured yourself; `apiKey`, `baseURL`, `headers`, `fetch` and `sdkSpans` are
+   * then ignored. Its `openTelemetry` option is yours: its spans nest under skilltree's when a
+   * context manager is registered (the call runs in the `chat` span's context); pass
+   * `openTelemetry: false` to have none.
+   */
   client?: Anthropic;
 }
 
@@ -227,6 +252,8 @@ export function anthropic(options: AnthropicOptions): Model {
   const timeout = sdkTimeout(timeoutMs);
   const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model: options.model };
   let client = options.client;
+  // The SDK's own spans: off, or nested under skilltree's span of the call (see sdkSpans).
+  const spans = options.sdkSpans === true && !options.client ? nestedSpans() : null;
   const getClient = (): Anthropic => {
     client ??= new Anthropic({
       apiKey: options.apiKey,
@@ -235,9 +262,13 @@ export function anthropic(options: AnthropicOptions): Model {
       timeout,
       defaultHeaders: options.headers,
       fetch: options.fetch,
+      openTelemetry: spans ? { tracerProvider: spans.provider as unknown as TracerProvider } : false,
     });
     return client;
   };
+  /** Runs `create`, which starts the SDK's span of the call (when on) under `traceContext`. */
+  const traced = <T>(traceContext: unknown, create: () => T): T =>
+    spans ? spans.within(traceContext, create) : create();
   const toError = (error: unknown) => fromSdkError(error, LABELS);
   const requestOptions = (signal?: AbortSignal) => ({ signal, maxRetries: 0, timeout });
 
@@ -246,17 +277,20 @@ export function anthropic(options: AnthropicOptions): Model {
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
       const body = deltas ? null : anthropicRequestBody(req, options);
+      await spans?.ready();
       const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineCall(
           deadline,
           opts.signal,
           (attempt): Promise<unknown> =>
-            deltas
-              ? getClient().beta.messages.create(deltas, requestOptions(attempt.signal))
-              : getClient().messages.create(
-                  body as Anthropic.MessageCreateParamsNonStreaming,
-                  requestOptions(attempt.signal),
-                ),
+            traced(opts.traceContext, () =>
+              deltas
+                ? getClient().beta.messages.create(deltas, requestOptions(attempt.signal))
+                : getClient().messages.create(
+                    body as Anthropic.MessageCreateParamsNonStreaming,
+                    requestOptions(attempt.signal),
+                  ),
+            ),
         ),
       );
       return readResponse(response);
@@ -266,12 +300,15 @@ export function anthropic(options: AnthropicOptions): Model {
       const body = deltas ? null : anthropicRequestBody(req, options);
       return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineStream(deadline, opts.signal, async function* (attempt) {
-          const request = deltas
-            ? getClient().beta.messages.create({ ...deltas, stream: true }, requestOptions(attempt.signal))
-            : getClient().messages.create(
-                { ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: true },
-                requestOptions(attempt.signal),
-              );
+          await spans?.ready();
+          const request = traced(opts.traceContext, () =>
+            deltas
+              ? getClient().beta.messages.create({ ...deltas, stream: true }, requestOptions(attempt.signal))
+              : getClient().messages.create(
+                  { ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: true },
+                  requestOptions(attempt.signal),
+                ),
+          );
           const events = (await attempt.race(
             request as Promise<unknown>,
           )) as AsyncIterable<Anthropic.RawMessageStreamEvent>;

@@ -131,7 +131,8 @@ async function turn(url, user, chatId, text) {
       const data = buffer.slice(0, end).replace(/^data: /, '');
       buffer = buffer.slice(end + 2);
       end = buffer.indexOf('\n\n');
-      if (data === '[DONE]') continue;
+      // SSE comments (`: stream-open`, `: keep-alive`) carry no chunk.
+      if (data === '[DONE]' || data.startsWith(':')) continue;
       const chunk = JSON.parse(data);
       if (chunk.type === 'text-delta') reply += chunk.delta;
       if (chunk.type === 'finish') finished = true;

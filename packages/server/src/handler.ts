@@ -87,6 +87,14 @@ export interface HandlerOptions {
    * function of the user id. A turn over it is answered 429 `budget_exceeded` (see `docs/serving.md`).
    */
   budget?: Budget | ((user: string) => Budget | undefined | Promise<Budget | undefined>);
+  /**
+   * Milliseconds a chat's stream may stay silent before the server sends an SSE comment
+   * (`: keep-alive`), so that a proxy's or load balancer's read timeout does not cut the stream while
+   * a long tool runs or the model thinks. The stream also opens with a comment (`: stream-open`), so
+   * the response starts at once. Clients ignore comments (`useChat` and every SSE parser). Default
+   * 15 000; `false` sends none.
+   */
+  keepAliveMs?: number | false;
 }
 
 /** The chat a tool error happened in, for `onToolError`. */
@@ -160,6 +168,20 @@ function route(pathname: string, base: string): Route | null {
   return null;
 }
 
+/** The default `keepAliveMs`: under the 30–60 s read timeouts proxies and load balancers default to. */
+const KEEP_ALIVE_MS = 15_000;
+
+function keepAlive(option: number | false | undefined): number | undefined {
+  if (option === false) return undefined;
+  if (option === undefined) return KEEP_ALIVE_MS;
+  if (typeof option !== 'number' || !Number.isFinite(option) || option <= 0 || option > 2_147_483_647) {
+    throw new Error(
+      `createHandler: keepAliveMs must be a number of milliseconds above 0 (e.g. 15000), or false for no keep-alive comments (got ${String(option)}).`,
+    );
+  }
+  return option;
+}
+
 function normalizeBase(basePath: string): string {
   const trimmed = basePath.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
@@ -184,6 +206,7 @@ export function createHandler(options: HandlerOptions): Handler {
     throw new Error('createHandler: pass { sessions } made with createSessions() from @skilltree/core.');
   }
   const base = normalizeBase(options.basePath ?? '/api');
+  const keepAliveMs = keepAlive(options.keepAliveMs);
   const limits = resolveLimits(options.limits);
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.warn(line)));
   const onError =
@@ -316,7 +339,11 @@ export function createHandler(options: HandlerOptions): Handler {
         controller.abort(reason);
       },
     });
-    return createUIMessageStreamResponse({ stream, headers: { 'cache-control': 'no-cache, no-transform' } });
+    return createUIMessageStreamResponse({
+      stream,
+      headers: { 'cache-control': 'no-cache, no-transform' },
+      ...(keepAliveMs ? { keepAliveMs } : {}),
+    });
   }
 
   async function history(id: string, user: string): Promise<Response> {

@@ -37,7 +37,7 @@ export {
   type ToolError,
   type ToolErrorText,
 } from './tool-errors.js';
-export type { ServerTelemetry } from './tracing.js';
+export type { ServerTelemetry, ServerTelemetryOptions } from './tracing.js';
 export {
   changeParts,
   type SkilltreeDataParts,

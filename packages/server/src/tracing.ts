@@ -5,15 +5,31 @@
  * handler runs as it would without this file.
  */
 import {
+  errorTypeOf,
   loadOpenTelemetry,
   type OpenTelemetryApi,
+  redactedStatus,
   SPAN_KIND,
   type TelemetrySpan,
   type TelemetryTracer,
 } from '@skilltree/core';
 
 /** How the handler traces: on by default (spans go to the registered tracer provider), `false` for off. */
-export type ServerTelemetry = boolean | { enabled?: boolean; tracer?: TelemetryTracer };
+export type ServerTelemetry = boolean | ServerTelemetryOptions;
+
+/** The object form of {@link ServerTelemetry}. */
+export interface ServerTelemetryOptions {
+  /** `false` turns the request spans off. Default true. */
+  enabled?: boolean;
+  /** The tracer. Default: `trace.getTracer('@skilltree/server')` from `@opentelemetry/api`. */
+  tracer?: TelemetryTracer;
+  /**
+   * Put the message (and stack) of an error that failed a request on its span. Default false: a
+   * failed request span carries `error.type` and a generic status description only, as core's
+   * spans do without `telemetry.recordContent` (an error's text can name hosts, users, paths).
+   */
+  recordContent?: boolean;
+}
 
 /** The span of one request; the response ends it (a streamed response when its body ends). */
 export interface RequestSpan {
@@ -84,6 +100,7 @@ async function requestSpan(
   if (!api) return null;
   const tracer =
     (typeof telemetry === 'object' ? telemetry.tracer : undefined) ?? api.trace.getTracer('@skilltree/server');
+  const recordContent = typeof telemetry === 'object' && telemetry.recordContent === true;
   const method = request.method.toUpperCase();
   const url = new URL(request.url);
   const attributes: Record<string, string> = {
@@ -104,22 +121,29 @@ async function requestSpan(
   const end = (status: number, error?: unknown) => {
     if (ended) return;
     ended = true;
+    // A span that throws is the tracer's problem, never the response's; it still ends.
     try {
       record(status, error);
-    } catch {
-      // A span that throws is the tracer's problem, never the response's.
-    }
+    } catch {}
+    try {
+      span.end();
+    } catch {}
   };
   const record = (status: number, error?: unknown) => {
     span.setAttribute('http.response.status_code', status);
     // Server spans: a 4xx is the client's mistake, not an error of this server.
     if (status >= 500 || error !== undefined) {
-      const exception = error instanceof Error ? error : new Error(String(error ?? `HTTP ${status}`));
-      if (error !== undefined) span.recordException(exception);
-      span.setAttribute('error.type', error instanceof Error ? exception.name : String(status));
-      span.setStatus({ code: STATUS_ERROR, message: exception.message });
+      const type = error === undefined ? String(status) : errorTypeOf(error, String(status));
+      span.setAttribute('error.type', type);
+      if (!recordContent) {
+        // The error's text stays on the server (its log), as in the UI stream.
+        span.setStatus({ code: STATUS_ERROR, message: redactedStatus('The request', type) });
+      } else {
+        const exception = error instanceof Error ? error : new Error(String(error ?? `HTTP ${status}`));
+        if (error !== undefined) span.recordException(exception);
+        span.setStatus({ code: STATUS_ERROR, message: exception.message });
+      }
     }
-    span.end();
   };
   return {
     context,

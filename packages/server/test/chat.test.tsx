@@ -38,9 +38,11 @@ describe('POST /api/chat', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     const body = await response.text();
+    // The stream opens with an SSE comment (then one per keepAliveMs of silence); clients skip them.
+    expect(body.startsWith(': stream-open\n\n')).toBe(true);
     const events = body
       .split('\n\n')
-      .filter(Boolean)
+      .filter((e) => e !== '' && !e.startsWith(':'))
       .map((e) => e.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
     const types = events.slice(0, -1).map((e) => (JSON.parse(e) as { type: string }).type);

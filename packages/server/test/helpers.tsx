@@ -57,6 +57,15 @@ function Notes() {
         }}
       />
       <Tool
+        name="hold"
+        description="Waits until the test releases it"
+        run={() =>
+          new Promise<string>((resolve) => {
+            held.release = resolve;
+          })
+        }
+      />
+      <Tool
         name="wait"
         description="Waits until the turn is aborted"
         run={(_input, ctx) =>
@@ -75,6 +84,9 @@ export const DB_SECRET = 'postgres://shop_admin:hunter2@db.internal.example:5432
 
 /** What the model streams for `ramble` before it waits to be aborted. */
 export const RAMBLE = 'Let me think about this at length, starting with';
+
+/** The running `hold` call's release: the test calls it to let the tool return its text. */
+export const held: { release: ((text: string) => void) | null } = { release: null };
 
 /** How many `wait` calls have started (a test waits for one before it disconnects). */
 export const waiting = { count: 0 };
@@ -137,6 +149,11 @@ function decide(text: string, step: number): Step | 'fail' | 'wait' | 'ramble' {
       };
     }
     return { text: 'Sorry.' };
+  }
+  if (text === 'hold') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'h', name: 'hold', input: {} }] };
+    return { text: 'Held and released.' };
   }
   if (text === 'wait') {
     if (step === 0) return { toolCalls: [read] };

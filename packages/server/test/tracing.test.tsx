@@ -9,8 +9,9 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { memoryStore } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { client, startServer, type TestServer, userMessage } from './helpers.js';
+import { client, DB_SECRET, startServer, type TestServer, userMessage } from './helpers.js';
 
 let server: TestServer | null = null;
 let exporter: InMemorySpanExporter;
@@ -121,5 +122,38 @@ describe('a span per request', () => {
     await (await post(server.url, 'hello')).text();
     await new Promise((r) => setTimeout(r, 20));
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('a request that fails with a secret in its error: the request span carries error.type and a generic status, never the text (recordContent shows it)', async () => {
+    const failing = () => {
+      const store = memoryStore();
+      return {
+        ...store,
+        record: async () => {
+          throw new Error(`connect ECONNREFUSED ${DB_SECRET}`);
+        },
+      };
+    };
+    for (const recordContent of [false, true]) {
+      exporter.reset();
+      server = await startServer({ telemetry: { recordContent }, sessionsOptions: { store: failing() } });
+      expect((await post(server.url, 'hello')).status).toBe(500);
+      const spans = await spansWhen((s) => s.some((x) => x.name === 'POST /api/chat'));
+      const request = spans.find((s) => s.name === 'POST /api/chat') as ReadableSpan;
+      expect(request.status.code).toBe(2);
+      expect(request.attributes['error.type']).toBe('Error');
+      const shown = JSON.stringify([request.attributes, request.events, request.status]);
+      if (recordContent) {
+        expect(request.status.message).toBe(`connect ECONNREFUSED ${DB_SECRET}`);
+      } else {
+        expect(shown).not.toContain('hunter2');
+        expect(request.status.message).toBe(
+          'The request failed (Error); its message is recorded only with telemetry.recordContent.',
+        );
+        expect(request.events).toEqual([]);
+      }
+      await server.close();
+      server = null;
+    }
   });
 });

@@ -1,0 +1,198 @@
+/**
+ * The store's work is in the trace: a `createSessions` turn's `invoke_agent` span opens before the
+ * turn waits for the chat's lease, and the wait (`wait_lease`), the load (`load_session`) and every
+ * commit (`commit_session`) are spans under it. So a turn held up by another turn's lease shows the
+ * wait. Checked with the real SDK and its in-memory exporter.
+ */
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, test } from 'vitest';
+import { Agent, createSessions, memoryStore, type SessionStore, scriptedModel, Tool } from '../src/index.js';
+
+function tracing() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, provider, tracer: provider.getTracer('test') };
+}
+
+let provider: BasicTracerProvider | null = null;
+afterEach(async () => {
+  await provider?.shutdown();
+  provider = null;
+});
+
+const nanos = (time: [number, number]) => BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]);
+
+/** The spans under `root` as an indented list, children in start order. */
+function tree(spans: readonly ReadableSpan[], root: ReadableSpan, depth = 0): string[] {
+  const children = spans
+    .filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId)
+    .sort((a, b) => Number(nanos(a.startTime) - nanos(b.startTime)));
+  return [
+    `${'  '.repeat(depth)}${root.name}${root.status.code === 2 ? ' [error]' : ''}`,
+    ...children.flatMap((child) => tree(spans, child, depth + 1)),
+  ];
+}
+
+/** A store whose `acquire` says when a turn was first refused the lease. */
+function watchedStore(): { store: SessionStore; refused: Promise<void> } {
+  const store = memoryStore();
+  let refusedOnce!: () => void;
+  const refused = new Promise<void>((resolve) => {
+    refusedOnce = resolve;
+  });
+  const acquire = store.acquire.bind(store);
+  return {
+    store: {
+      ...store,
+      acquire: async (...args: Parameters<SessionStore['acquire']>) => {
+        const got = await acquire(...args);
+        if (!got) refusedOnce();
+        return got;
+      },
+    },
+    refused,
+  };
+}
+
+function Slow({ held }: { held: Promise<string> }) {
+  return (
+    <Agent>
+      <Tool name="slow" description="Takes a while" run={() => held} />
+    </Agent>
+  );
+}
+
+describe('store spans: the lease wait, the load and the commits are in the turn’s trace', () => {
+  test('a createSessions turn is one trace: wait_lease, load_session and a commit_session per message nest under invoke_agent', async () => {
+    const t = tracing();
+    provider = t.provider;
+    const sessions = createSessions(<Slow held={Promise.resolve('done')} />, {
+      model: () => scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'ok' }, { text: 'again' }]),
+      telemetry: { tracer: t.tracer },
+    });
+    await sessions.send('chat-1', 'go', { owner: 'ada' });
+    const spans = t.exporter.getFinishedSpans();
+    const [turn] = spans.filter((s) => s.name === 'invoke_agent');
+    expect(spans.filter((s) => s.name === 'invoke_agent')).toHaveLength(1);
+    expect(turn.parentSpanContext).toBeUndefined();
+    expect(tree(spans, turn)).toEqual([
+      'invoke_agent',
+      '  wait_lease',
+      '  load_session',
+      '  commit_session',
+      '  chat scripted',
+      '  commit_session',
+      '  execute_tool slow',
+      '  commit_session',
+      '  chat scripted',
+      '  commit_session',
+      '  commit_session',
+    ]);
+    const byName = (name: string) => spans.filter((s) => s.name === name);
+    expect(byName('wait_lease')[0].attributes).toMatchObject({
+      'skilltree.operation.name': 'wait_lease',
+      'skilltree.lease.attempts': 1,
+      'skilltree.session.id': 'chat-1',
+      'skilltree.owner': 'ada',
+    });
+    expect(byName('load_session')[0].attributes).toMatchObject({
+      'skilltree.session.source': 'new',
+      'skilltree.session.version': 0,
+    });
+    expect(byName('commit_session').map((s) => s.attributes['skilltree.store.messages_appended'])).toEqual([
+      1, 1, 1, 1, 0,
+    ]);
+    // The turn's own attributes are on the same span.
+    expect(turn.attributes).toMatchObject({ 'gen_ai.provider.name': 'scripted', 'skilltree.turn.steps': 2 });
+
+    // The next turn finds the session mounted in this process.
+    t.exporter.reset();
+    await sessions.send('chat-1', 'again', { owner: 'ada' });
+    const next = t.exporter.getFinishedSpans().find((s) => s.name === 'load_session') as ReadableSpan;
+    expect(next.attributes).toMatchObject({ 'skilltree.session.source': 'cache', 'skilltree.transcript.length': 4 });
+    await sessions.close();
+  });
+
+  test('a turn that waits for another turn’s lease shows the wait: its wait_lease span lasts until the first turn gave the lease up', async () => {
+    const t = tracing();
+    provider = t.provider;
+    let release!: (text: string) => void;
+    const held = new Promise<string>((resolve) => {
+      release = resolve;
+    });
+    const { store, refused } = watchedStore();
+    const sessions = createSessions(<Slow held={held} />, {
+      store,
+      model: () =>
+        scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'first done' }, { text: 'second done' }]),
+      telemetry: { tracer: t.tracer },
+    });
+    const first = sessions.send('chat-1', 'slow one', { owner: 'ada' });
+    // The second turn asks while the first holds the lease (its tool waits for the test).
+    const second = sessions.send('chat-1', 'quick one', { owner: 'ada' });
+    await refused;
+    release('slow done');
+    expect((await first).text).toBe('first done');
+    expect((await second).text).toBe('second done');
+
+    const spans = t.exporter.getFinishedSpans();
+    const turns = spans.filter((s) => s.name === 'invoke_agent');
+    expect(turns).toHaveLength(2);
+    const [firstTurn, secondTurn] = turns.sort((a, b) => Number(nanos(a.endTime) - nanos(b.endTime)));
+    const within = (turn: ReadableSpan, name: string) =>
+      spans.filter((s) => s.name === name && s.parentSpanContext?.spanId === turn.spanContext().spanId);
+    const [wait] = within(secondTurn, 'wait_lease');
+    expect(Number(wait.attributes['skilltree.lease.attempts'])).toBeGreaterThan(1);
+    // The wait ended only after the first turn's last commit: it covers the whole time it was held up.
+    const lastCommit = within(firstTurn, 'commit_session').at(-1) as ReadableSpan;
+    expect(nanos(wait.endTime)).toBeGreaterThanOrEqual(nanos(lastCommit.endTime));
+    expect(nanos(wait.startTime)).toBeLessThan(nanos(lastCommit.startTime));
+    // And the turn's span covers the wait: its duration is what the user waited.
+    expect(nanos(secondTurn.startTime)).toBeLessThanOrEqual(nanos(wait.startTime));
+    await sessions.close();
+  });
+
+  test('a turn refused the lease (onBusy: reject) is a failed invoke_agent span with a failed wait_lease: SessionBusyError', async () => {
+    const t = tracing();
+    provider = t.provider;
+    let release!: (text: string) => void;
+    const held = new Promise<string>((resolve) => {
+      release = resolve;
+    });
+    const { store, refused } = watchedStore();
+    const sessions = createSessions(<Slow held={held} />, {
+      store,
+      onBusy: 'reject',
+      model: () => scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'done' }]),
+      telemetry: { tracer: t.tracer },
+    });
+    const first = sessions.send('chat-1', 'slow one');
+    let refusal: unknown;
+    // Retried until the first turn holds the lease; each refusal is recorded and rejected.
+    while (!refusal) {
+      await sessions.send('chat-1', 'too soon').catch((error) => {
+        refusal = error;
+      });
+    }
+    await refused;
+    release('slow done');
+    await first;
+    expect((refusal as Error).name).toBe('SessionBusyError');
+    const spans = t.exporter.getFinishedSpans();
+    const failed = spans.filter((s) => s.name === 'invoke_agent' && s.status.code === 2);
+    expect(failed.length).toBeGreaterThan(0);
+    const lines = tree(spans, failed[0]);
+    expect(lines).toEqual(['invoke_agent [error]', '  wait_lease [error]']);
+    const wait = spans.find(
+      (s) => s.name === 'wait_lease' && s.parentSpanContext?.spanId === failed[0].spanContext().spanId,
+    ) as ReadableSpan;
+    expect(wait.attributes['error.type']).toBe('SessionBusyError');
+    expect(failed[0].attributes['error.type']).toBe('SessionBusyError');
+    await sessions.close();
+  });
+});
