@@ -12,8 +12,20 @@ export interface ServeProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Sends `signal` (default SIGINT) and resolves with the exit code. */
+  /** Resolves once stderr holds `text` `times` times (default once): waits on the output, not on a clock. */
+  waitForStderr(text: string, times?: number): Promise<void>;
+  /**
+   * Sends `signal` (default SIGINT) and resolves with the exit code once its output is closed: once
+   * the process and every worker it forked (they share its stdout and stderr) have exited.
+   */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** How often `text` occurs in `haystack`. */
+function occurrences(haystack: string, text: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(text); at !== -1; at = haystack.indexOf(text, at + text.length)) count++;
+  return count;
 }
 
 /** Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL (rejects after `timeout` ms). */
@@ -29,9 +41,20 @@ export function startServe(
   });
   let stdout = '';
   let stderr = '';
+  const waiters = new Set<() => boolean>();
   child.stderr.setEncoding('utf8').on('data', (d) => {
     stderr += d;
+    for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
   });
+  const waitForStderr = (text: string, times = 1) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (occurrences(stderr, text) < times) return false;
+        resolve();
+        return true;
+      };
+      if (!check()) waiters.add(check);
+    });
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -50,7 +73,7 @@ export function startServe(
       const match = /skilltree serve: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
       if (match) {
         clearTimeout(timer);
-        resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, stop });
+        resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, waitForStderr, stop });
       }
     });
     child.once('close', (code) => {
