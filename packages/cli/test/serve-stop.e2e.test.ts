@@ -124,30 +124,33 @@ describe.each(cases)('SIGTERM mid-turn on $store with $workers worker(s)', ({ st
   });
 });
 
-describe.each(['sqlite', 'postgres', 'redis'] as const)('SIGKILL of the primary of --workers 2 mid-turn on %s', (store) => {
-  it('the workers drain before they exit: every turn in flight is committed as interrupted, no lease is left, and the next message is answered at once', async () => {
-    const spec = stores[store]();
-    const ids = [chatId('kill-a'), chatId('kill-b')];
-    const args = ['test/fixtures/serve-hold-agent.tsx', '--port', '0', '--model', 'demo', '--store', spec];
-    args.push('--workers', '2');
-    serve = await startServe(args);
-    const running = serve;
-    // Two chats mid-turn at once (the primary hands each connection to a worker in turn).
-    const responses = await Promise.all(ids.map((id) => post(running.url, id, 'hold')));
-    for (const response of responses) expect(response.status).toBe(200);
-    // Read while the turns run: the streams end only when the workers stop them.
-    const bodies = responses.map((response) => response.text());
-    await running.waitForStderr(HOLD_STARTED, ids.length);
+describe.each(['sqlite', 'postgres', 'redis'] as const)(
+  'SIGKILL of the primary of --workers 2 mid-turn on %s',
+  (store) => {
+    it('the workers drain before they exit: every turn in flight is committed as interrupted, no lease is left, and the next message is answered at once', async () => {
+      const spec = stores[store]();
+      const ids = [chatId('kill-a'), chatId('kill-b')];
+      const args = ['test/fixtures/serve-hold-agent.tsx', '--port', '0', '--model', 'demo', '--store', spec];
+      args.push('--workers', '2');
+      serve = await startServe(args);
+      const running = serve;
+      // Two chats mid-turn at once (the primary hands each connection to a worker in turn).
+      const responses = await Promise.all(ids.map((id) => post(running.url, id, 'hold')));
+      for (const response of responses) expect(response.status).toBe(200);
+      // Read while the turns run: the streams end only when the workers stop them.
+      const bodies = responses.map((response) => response.text());
+      await running.waitForStderr(HOLD_STARTED, ids.length);
 
-    serve = undefined;
-    // Resolves once the output closes: the primary died at once, the workers once they drained.
-    await running.stop('SIGKILL');
-    expect(running.stderr()).not.toContain('did not stop');
-    for (const body of bodies) expectStoppedStream(await body);
-    await expectInterruptedAndFree(spec, ids);
-    await expectAnsweredAfterRestart(args, ids);
-  });
-});
+      serve = undefined;
+      // Resolves once the output closes: the primary died at once, the workers once they drained.
+      await running.stop('SIGKILL');
+      expect(running.stderr()).not.toContain('did not stop');
+      for (const body of bodies) expectStoppedStream(await body);
+      await expectInterruptedAndFree(spec, ids);
+      await expectAnsweredAfterRestart(args, ids);
+    });
+  },
+);
 
 describe('an idle skilltree serve stops at once', () => {
   it('with --workers 2, and with a keep-alive connection open, it exits 0 without killing a worker', async () => {

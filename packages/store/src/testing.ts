@@ -15,7 +15,9 @@ import {
   type Commit,
   createAgentStore,
   createSessions,
+  lifecycleProblems,
   type Message,
+  type ModelRequest,
   periodOf,
   SessionBusyError,
   SessionConflictError,
@@ -735,6 +737,41 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       });
       expect((await s.send(id, 'show')).text).toBe('1/new field');
       expect((await b.record(id))?.state.stores).toEqual({ tally: { count: 1, label: 'new field' } });
+    });
+
+    test('a stored lifecycle log that breaks a rule (a tool removal of a tool never added) is never sent: the session states its skills again', async () => {
+      const id = newId('forged-log');
+      await sessions(a).send(id, 'bump');
+      const loaded = (await a.load(id, 60))!;
+      const log = loaded.state.lifecycle!;
+      expect(log.records.length).toBeGreaterThan(0);
+      // Message 4 is the bump's result: a place where a record may sit, with a removal never added.
+      const forged = {
+        ...log,
+        records: [
+          ...log.records,
+          { at: 4, entries: [{ type: 'tools' as const, skill: 'counter', added: [], removed: ['forged_tool'] }] },
+        ],
+      };
+      expect(await a.acquire(id, 'forger', 5_000)).toBe(true);
+      await commit(a, id, {
+        holder: 'forger',
+        version: loaded.version,
+        epoch: loaded.epoch,
+        append: [],
+        state: { ...loaded.state, lifecycle: forged },
+      });
+      await a.release(id, 'forger');
+      const seen: ModelRequest[] = [];
+      const next = createSessions(counterAgent(), { store: b, model: bumpModel((req) => void seen.push(req)) });
+      expect((await next.send(id, 'say again')).text).toBe('ok: say again');
+      expect(JSON.stringify(seen[0].lifecycle)).not.toContain('forged_tool');
+      expect(lifecycleProblems(seen[0])).toEqual([]);
+      expect(seen[0].lifecycle?.deltas.at(-1)?.entries).toContainEqual(
+        expect.objectContaining({ type: 'loaded', skill: 'counter' }),
+      );
+      // What the store keeps now is the log of the statement, not the forged one.
+      expect(JSON.stringify((await c.record(id))?.state.lifecycle)).not.toContain('forged_tool');
     });
 
     test("an owner's spend: zero at first, adds up from every process at once, kept apart per owner and period, forgotten after it expires", async () => {

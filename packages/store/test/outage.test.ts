@@ -99,9 +99,7 @@ async function turnDuringOutage(backend: string, url: string, outage: () => void
 
 /** A redis-server on `port`; with `dir`, it keeps its data across a restart (AOF, each write on disk before it answers). */
 function startRedis(port: number, dir?: string): ChildProcess {
-  const persistence = dir
-    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir]
-    : ['--appendonly', 'no'];
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
     stdio: 'ignore',
   });
@@ -163,10 +161,12 @@ async function outageAndRestart(mode: 'next' | 'idle', whileIdle?: (url: string)
     buffer = parts.pop()!;
     for (const line of parts) {
       lines.push(line);
-      queue = queue.then(() => handle(line)).catch((error: unknown) => {
-        failures.push(error);
-        child.kill('SIGKILL');
-      });
+      queue = queue
+        .then(() => handle(line))
+        .catch((error: unknown) => {
+          failures.push(error);
+          child.kill('SIGKILL');
+        });
     }
   });
   await new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -294,7 +294,10 @@ describe('stores under outage', () => {
         await other.close();
       }
     });
-    expect(lines.find((line) => line.startsWith('failed ')), stderr).toBeDefined();
+    expect(
+      lines.find((line) => line.startsWith('failed ')),
+      stderr,
+    ).toBeDefined();
     expect(reply).toBe('ok: say from elsewhere');
   }, 30_000);
 });

@@ -164,7 +164,12 @@ function primaryGone(): { gone: Promise<void>; stopping(): void } {
       done();
     });
   });
-  return { gone, stopping: () => void (draining = true) };
+  return {
+    gone,
+    stopping() {
+      draining = true;
+    },
+  };
 }
 
 /** A cluster worker: serve, tell the primary the port, stop when told or when the primary goes. */
