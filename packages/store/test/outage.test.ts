@@ -1,6 +1,7 @@
 /**
  * Stores under outage: the store's server dies (or hangs) while a turn is in flight. The turn
- * fails within seconds, and the lost connection is reported once (never as ioredis's "Unhandled
+ * fails within seconds (by the lost connection, or by the store's own bound on a command: the
+ * tests check which, not how long a busy machine took), and the lost connection is reported once (never as ioredis's "Unhandled
  * error event", never once per reconnection attempt). Once the store is back, the lease the failed
  * turn could not give back holds nothing: the chat's next message is answered at once. Redis is a
  * real redis-server the test starts, kills and restarts; Postgres is the `.ci/with-services` server
@@ -205,9 +206,10 @@ describe('stores under outage', () => {
       redis.kill('SIGKILL'),
     );
     console.log(`redis killed mid-turn: the turn failed after ${took} ms`);
+    // Failed by the lost connection itself (the client queues nothing for later): no wait for a clock.
     expect(last).toMatch(/^failed /);
+    expect(last).not.toMatch(/timed? ?out/i);
     expect(took).toBeGreaterThanOrEqual(0);
-    expect(took).toBeLessThan(10_000);
     expect(stderr).not.toMatch(/Unhandled error event/);
     expect(stderr.split('\n').filter((line) => REPORT.test(line))).toHaveLength(1);
   }, 30_000);
@@ -220,8 +222,9 @@ describe('stores under outage', () => {
       redis.kill('SIGSTOP'),
     );
     console.log(`redis hung mid-turn: the turn failed after ${took} ms`);
-    expect(last).toMatch(/^failed /);
-    expect(took).toBeLessThan(10_000);
+    // Failed by the store's own bound on a command (its `timeout`, 2 s), not by waiting for an answer.
+    expect(last).toBe('failed Command timed out');
+    expect(took).toBeGreaterThanOrEqual(0);
     expect(stderr).not.toMatch(/Unhandled error event/);
   }, 30_000);
 
@@ -232,9 +235,10 @@ describe('stores under outage', () => {
     url.port = String(front.port);
     const { took, last, stderr } = await turnDuringOutage('postgres', url.toString(), front.cut);
     console.log(`postgres killed mid-turn: the turn failed after ${took} ms`);
+    // Failed by the lost connection itself: no query waits for its timeout.
     expect(last).toMatch(/^failed /);
+    expect(last).not.toMatch(/timed? ?out/i);
     expect(took).toBeGreaterThanOrEqual(0);
-    expect(took).toBeLessThan(10_000);
     expect(stderr.split('\n').filter((line) => REPORT.test(line))).toHaveLength(1);
   }, 30_000);
 
