@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { tracked } from './helpers/children.js';
 import { CLI_DIR, cliEnv } from './helpers/run-cli.js';
 
 /** A running `skilltree serve`. */
@@ -28,17 +29,18 @@ function occurrences(haystack: string, text: string): number {
   return count;
 }
 
-/** Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL (rejects after `timeout` ms). */
-export function startServe(
-  args: string[],
-  timeout = 30_000,
-  extraEnv: Record<string, string> = {},
-): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
-    cwd: CLI_DIR,
-    env: cliEnv(extraEnv),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL, or rejects
+ * when it exits first. No clock: however long a busy machine takes, the test's timeout is the bound.
+ */
+export function startServe(args: string[], extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = tracked(
+    spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
+      cwd: CLI_DIR,
+      env: cliEnv(extraEnv),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   const waiters = new Set<() => boolean>();
@@ -56,28 +58,18 @@ export function startServe(
       if (!check()) waiters.add(check);
     });
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  // Serve bounds its own stop (it exits by itself once its drain's deadline passes).
   const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
+    return exited;
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`skilltree serve printed no URL in ${timeout} ms.\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeout);
     child.stdout.setEncoding('utf8').on('data', (d) => {
       stdout += d;
       const match = /skilltree serve: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, waitForStderr, stop });
-      }
+      if (match) resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, waitForStderr, stop });
     });
     child.once('close', (code) => {
-      clearTimeout(timer);
       reject(new Error(`skilltree serve exited with ${code}.\nstdout: ${stdout}\nstderr: ${stderr}`));
     });
   });

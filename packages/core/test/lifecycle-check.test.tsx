@@ -84,8 +84,7 @@ describe('a recorded log passes its check', () => {
       }),
       { numRuns: 25 },
     );
-    // CPU work, not a wait: room for a busy machine.
-  }, 60_000);
+  });
 
   test('with a small window, a restore after any turn sends a sound request, whether it keeps the log or states the skills again', async () => {
     await fc.assert(
@@ -106,5 +105,5 @@ describe('a recorded log passes its check', () => {
       }),
       { numRuns: 25 },
     );
-  }, 60_000);
+  });
 });
