@@ -23,7 +23,7 @@ const WORKER = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
 const PROCESSES = 4;
 /** Sends the victim has had accepted when it is killed, and each survivor has after that. */
 const BEFORE_KILL = 5;
-const AFTER_KILL = 20;
+const AFTER_KILL = 10;
 /** The victim's lease: its chats free up this long after it dies. The survivors' never lapses in a test. */
 const VICTIM_LEASE = 2_000;
 const SURVIVOR_LEASE = 600_000;
@@ -133,17 +133,23 @@ describe.each(backends)('four processes on one %s store, one killed mid-run', (b
     const workers = Array.from({ length: PROCESSES }, (_, p) =>
       startWorker([backend, url, prefix, String(p === 0 ? VICTIM_LEASE : SURVIVOR_LEASE), `p${p}`, ids.join(',')]),
     );
+    const started = performance.now();
+    const phases: string[] = [];
+    const phase = (name: string) => phases.push(`${name} ${Math.round(performance.now() - started)} ms`);
     await Promise.all(workers.map((w) => w.ready));
+    phase('ready');
     // The victim dies mid-run, with turns in flight (it keeps four going), once it has done some.
     const [victim, ...survivors] = workers;
     await victim.accepted(BEFORE_KILL);
     victim.child.kill('SIGKILL');
     await victim.exit;
+    phase('killed');
     // The others go on past its death (into the chats it held), then stop.
     const at = survivors.map((w) => accepted(w.lines));
     await Promise.all(survivors.map((w, i) => w.accepted(at[i] + AFTER_KILL)));
     for (const worker of survivors) worker.child.stdin!.end('stop\n');
     const codes = await Promise.all(survivors.map((w) => w.exit));
+    phase('stopped');
     expect(codes, workers.map((w) => w.lines.filter((l) => l.startsWith('stderr')).join('\n')).join('')).toEqual(
       Array(PROCESSES - 1).fill(0),
     );
@@ -200,8 +206,11 @@ describe.each(backends)('four processes on one %s store, one killed mid-run', (b
     expect(interrupted).toBeLessThanOrEqual(4 + failed.size);
     console.log(
       `${backend}: ${sends.size} accepted sends over ${ids.length} sessions, ${bumps} bumps landed, ` +
-        `${unaccepted.length} sends of the killed process in flight, ${interrupted} calls answered as interrupted`,
+        `${unaccepted.length} sends of the killed process in flight, ${interrupted} calls answered as interrupted ` +
+        `(${phases.join(', ')})`,
     );
     await store.close();
-  }, 90_000);
+    // Four processes that compile TypeScript as they start, on a machine that may be busy: the
+    // bound is CPU time, not a race (every step above waits for what the processes report).
+  }, 240_000);
 });
