@@ -172,6 +172,11 @@ function primaryGone(): { gone: Promise<void>; stopping(): void } {
   };
 }
 
+/** Sends `message` to the primary, unless it is gone (a send on a closed channel would throw). */
+function tellPrimary(message: WorkerMessage): void {
+  if (process.connected) process.send?.(message);
+}
+
 /** A cluster worker: serve, tell the primary the port, stop when told or when the primary goes. */
 async function runWorker(args: ServeArgs, io: Io): Promise<number> {
   const primary = primaryGone();
@@ -179,7 +184,7 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
   try {
     instance = await startServe(args, io);
   } catch (error) {
-    process.send?.({ type: 'skilltree-serve-failed', error: errorMessage(error) } satisfies WorkerMessage);
+    tellPrimary({ type: 'skilltree-serve-failed', error: errorMessage(error) });
     return 1;
   }
   const told = new Promise<void>((done) => {
@@ -187,11 +192,7 @@ async function runWorker(args: ServeArgs, io: Io): Promise<number> {
     process.once('SIGTERM', done);
     process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
   });
-  process.send?.({
-    type: 'skilltree-serve-listening',
-    port: instance.port,
-    store: instance.store,
-  } satisfies WorkerMessage);
+  tellPrimary({ type: 'skilltree-serve-listening', port: instance.port, store: instance.store });
   await told;
   primary.stopping();
   exitAfter(STOP_TIMEOUT + 1_000, io);
