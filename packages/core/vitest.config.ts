@@ -4,11 +4,15 @@ import { defineConfig } from 'vitest/config';
 // against its classic layout (SKILLTREE_CHECK_DELTAS=1; see lifecycleProblems in src/deltas.ts).
 const LIFECYCLE = ['test/contract.test.tsx', 'test/lifecycle.test.tsx'];
 
+// No test here waits on a clock; the property tests are CPU work, which a busy machine slows down
+// several times over: they get room for that instead of vitest's 5 s.
+const testTimeout = 30_000;
+
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'classic', include: ['test/**/*.test.{ts,tsx}'] } },
-      { test: { name: 'deltas', include: LIFECYCLE, env: { SKILLTREE_CHECK_DELTAS: '1' } } },
+      { test: { name: 'classic', include: ['test/**/*.test.{ts,tsx}'], testTimeout } },
+      { test: { name: 'deltas', include: LIFECYCLE, env: { SKILLTREE_CHECK_DELTAS: '1' }, testTimeout } },
     ],
   },
 });

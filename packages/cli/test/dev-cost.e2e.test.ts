@@ -45,18 +45,14 @@ function startDev(flags: string[], env: Record<string, string>): Promise<string>
   proc.stderr!.on('data', (chunk) => {
     err += String(chunk);
   });
+  // The URL once it is printed, however long a busy machine takes (the test's timeout bounds it).
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`skilltree dev did not start in 20 s.\n${err}`)), 20_000);
     proc.stdout!.on('data', (chunk) => {
       out += String(chunk);
       const url = /skilltree playground: (\S+)/.exec(out)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
+      if (url) resolve(url);
     });
     proc.once('exit', (code) => {
-      clearTimeout(timer);
       reject(new Error(`skilltree dev exited with ${code}.\n${err}`));
     });
   });
@@ -119,7 +115,7 @@ describe('skilltree dev: the Cost view', () => {
     // A reset starts the list over.
     expect((await post(url, '/api/reset', {})).status).toBe(200);
     expect((await state(url)).cost.steps).toEqual([]);
-  }, 60_000);
+  });
 
   it('--price sets the price', async () => {
     const env = await local.start([{ text: 'Hi.' }]);
@@ -129,7 +125,7 @@ describe('skilltree dev: the Cost view', () => {
     expect(cost.price).toEqual({ price: { input: 2, output: 8 }, label: '--price' });
     const [usage] = local.server.usages;
     expect(cost.total.cost).toBeCloseTo((usage.prompt_tokens * 2 + usage.completion_tokens * 8) / 1e6, 12);
-  }, 60_000);
+  });
 
   it('without a known price the steps carry no estimate', async () => {
     const env = await local.start([{ text: 'Hi.' }]);
@@ -140,5 +136,5 @@ describe('skilltree dev: the Cost view', () => {
     expect(cost.steps).toHaveLength(1);
     expect(cost.steps[0].cost).toBeNull();
     expect(cost.total.cost).toBeNull();
-  }, 60_000);
+  });
 });

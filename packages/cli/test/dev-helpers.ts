@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tracked } from './helpers/children.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const cliDir = join(here, '..');
@@ -27,16 +28,17 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Runs test/dev-fixtures/serve.ts in a child process; resolves with the URL it listens on. */
+/**
+ * Runs test/dev-fixtures/serve.ts in a child process; resolves with the URL it listens on, or
+ * rejects when it fails or exits first (no clock: the test's or hook's timeout is the bound).
+ */
 export function startServerProcess(module: string, port = 0): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(here, 'dev-fixtures', 'serve.ts'), module, String(port)],
-    {
+  const child = tracked(
+    spawn(process.execPath, ['--import', 'tsx', join(here, 'dev-fixtures', 'serve.ts'), module, String(port)], {
       cwd: dirname(module),
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_ENV: 'development' },
-    },
+    }),
   );
   let stderr = '';
   let stdout = '';
@@ -51,33 +53,22 @@ export function startServerProcess(module: string, port = 0): Promise<ServerProc
       setTimeout(() => child.kill('SIGKILL'), 3000).unref();
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`The dev server did not start in 20 s.\n${stderr}`));
-    }, 20_000);
     child.stdout!.on('data', (chunk) => {
       stdout += String(chunk);
       const line = stdout.split('\n').find((l) => l.startsWith('{'));
       if (!line || !stdout.includes('\n')) return;
-      clearTimeout(timer);
       const parsed = JSON.parse(line) as { url?: string; error?: string };
       if (parsed.url) resolve({ url: parsed.url, child, output: () => stderr, stop });
       else reject(new Error(parsed.error ?? stdout));
     });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The dev server exited with ${code}.\n${stdout}\n${stderr}`));
-    });
+    child.on('exit', (code) => reject(new Error(`The dev server exited with ${code}.\n${stdout}\n${stderr}`)));
   });
 }
 
 export interface SseReader {
   events: { event: string; data: any }[];
-  /** Resolves with the first event (already received or future) that matches. */
-  waitFor(
-    match: (e: { event: string; data: any }) => boolean,
-    timeoutMs?: number,
-  ): Promise<{ event: string; data: any }>;
+  /** Resolves with the first event (already received or future) that matches; the test's timeout bounds the wait. */
+  waitFor(match: (e: { event: string; data: any }) => boolean): Promise<{ event: string; data: any }>;
   close(): void;
 }
 
@@ -126,22 +117,10 @@ export async function readSse(url: string): Promise<SseReader> {
   })();
   return {
     events,
-    waitFor(match, timeoutMs = 10_000) {
+    waitFor(match) {
       const found = events.find(match);
       if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`No matching event in ${timeoutMs} ms; got ${events.map((e) => e.event).join(', ')}`)),
-          timeoutMs,
-        );
-        waiters.push({
-          match,
-          resolve: (e) => {
-            clearTimeout(timer);
-            resolve(e);
-          },
-        });
-      });
+      return new Promise((resolve) => waiters.push({ match, resolve }));
     },
     close: () => controller.abort(),
   };

@@ -34,7 +34,7 @@ beforeAll(async () => {
   fixture = fixtureCopy();
   server = await startServerProcess(fixture.module);
   events = await readSse(new URL('/api/events', server.url).href);
-}, 30_000);
+});
 
 afterAll(async () => {
   events?.close();
@@ -121,8 +121,7 @@ describe('skilltree dev server', () => {
           '      <NoteList />\n      <Tool name="clear_notes" description="Remove every note" input={z.object({})} run={() => "cleared"} />',
         ),
     );
-    const reloaded = (await events.waitFor((e) => e.event === 'state' && e.data.generation === 2, 15_000))
-      .data as DevState;
+    const reloaded = (await events.waitFor((e) => e.event === 'state' && e.data.generation === 2)).data as DevState;
     expect(reloaded.transcript).toEqual(before.transcript);
     expect(reloaded.view?.loadedSkills).toEqual(['notes']);
     expect(reloaded.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
@@ -142,12 +141,11 @@ describe('skilltree dev server', () => {
     const { json } = await api('/api/send', { text: 'What are my notes?' });
     expect(json).toEqual({ ok: true, text: 'Your notes: buy milk.', steps: 1 });
     expect((await state()).transcript).toHaveLength(8);
-  }, 30_000);
+  });
 
   it('keeps running the last good code when an edit does not compile, and recovers', async () => {
     edit('notes.tsx', (source) => source.replace('export function Notes() {', 'export function Notes( {'));
-    const broken = (await events.waitFor((e) => e.event === 'state' && e.data.loadError !== null, 15_000))
-      .data as DevState;
+    const broken = (await events.waitFor((e) => e.event === 'state' && e.data.loadError !== null)).data as DevState;
     expect(broken.loadError).toMatch(/notes\.tsx|Transform failed|Expected/);
     expect(broken.transcript).toHaveLength(8);
     expect(broken.request?.tools.map((t) => t.name)).toContain('clear_notes');
@@ -156,20 +154,19 @@ describe('skilltree dev server', () => {
 
     edit('notes.tsx', (source) => source.replace('export function Notes( {', 'export function Notes() {'));
     const fixed = (
-      await events.waitFor((e) => e.event === 'state' && e.data.loadError === null && e.data.generation > 2, 15_000)
+      await events.waitFor((e) => e.event === 'state' && e.data.loadError === null && e.data.generation > 2)
     ).data as DevState;
     expect(fixed.transcript).toHaveLength(8);
     expect(fixed.view?.loadedSkills).toEqual(['notes']);
     expect(fixed.notes.at(-1)?.text).toContain('the error is fixed');
-  }, 40_000);
+  });
 
   it('keeps running the last good code when the new tree throws while rendering, and recovers', async () => {
     edit('agent.tsx', (source) =>
       source.replace('function Clock() {', "function Clock() {\n  throw new Error('the clock broke');"),
     );
-    const broken = (
-      await events.waitFor((e) => e.event === 'state' && /the clock broke/.test(e.data.loadError ?? ''), 15_000)
-    ).data as DevState;
+    const broken = (await events.waitFor((e) => e.event === 'state' && /the clock broke/.test(e.data.loadError ?? '')))
+      .data as DevState;
     expect(broken.transcript).toHaveLength(8);
     expect(broken.view?.loadedSkills).toEqual(['notes']);
     expect(broken.requestError).toBeNull();
@@ -180,13 +177,12 @@ describe('skilltree dev server', () => {
     const fixed = (
       await events.waitFor(
         (e) => e.event === 'state' && e.data.loadError === null && e.data.generation > broken.generation,
-        15_000,
       )
     ).data as DevState;
     expect(fixed.view?.loadedSkills).toEqual(['notes']);
     expect(fixed.view?.skills.find((k) => k.name === 'notes')?.mounts).toBe(1);
     expect(fixed.view?.stores).toEqual({ notes: { notes: ['buy milk'] } });
-  }, 40_000);
+  });
 
   it('reports a model error in the state and the terminal, and the next send still works after a reset', async () => {
     expect((await api('/api/send', { text: 'Anything?' })).json).toMatchObject({ ok: true, text: 'Anything else?' });
@@ -204,7 +200,7 @@ describe('skilltree dev server', () => {
     expect(reset.timeline).toEqual([]);
     expect(reset.error).toBeNull();
     expect((await api('/api/send', { text: 'Remember to buy milk' })).json).toMatchObject({ ok: true, steps: 3 });
-  }, 30_000);
+  });
 
   it('serves the playground page (or a page that says how to build it)', async () => {
     const res = await fetch(server.url);
@@ -239,8 +235,9 @@ describe('skilltree dev reloads the same session', () => {
       // A new initializer: the reload re-creates the definition; the store is found by its name.
       const store = join(copy.dir, 'store.ts');
       writeFileSync(store, readFileSync(store, 'utf8').replace('notes: [] as string[]', 'notes: ["seed"] as string[]'));
+      // Until the reload is done, however long a busy machine takes (the test's timeout bounds it).
       let after: DevState | undefined;
-      for (let i = 0; i < 150 && after?.generation !== 2; i++) {
+      while (after?.generation !== 2) {
         await new Promise((done) => setTimeout(done, 100));
         after = (await call('/api/state')) as DevState;
       }
@@ -262,7 +259,7 @@ describe('skilltree dev reloads the same session', () => {
       await lru.stop();
       copy.cleanup();
     }
-  }, 60_000);
+  });
 });
 
 describe('skilltree dev errors', () => {
@@ -278,7 +275,7 @@ describe('skilltree dev errors', () => {
     } finally {
       await dev.stop();
     }
-  }, 60_000);
+  });
 
   it('says which port is taken and what to do', async () => {
     const blocker = createServer();
@@ -293,5 +290,5 @@ describe('skilltree dev errors', () => {
       blocker.close();
       copy.cleanup();
     }
-  }, 30_000);
+  });
 });

@@ -75,7 +75,6 @@ describe('a store backend added as one file and one row', () => {
     const file = join(dir, 'served.db');
     const serve = await startServe(
       [AGENT, '--port', '0', '--model', 'echo', '--store', `log:${file}`, '--workers', '2'],
-      30_000,
       key,
     );
     try {

@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { tracked } from './helpers/children.js';
 import { CLI_DIR, cliEnv } from './helpers/run-cli.js';
 
 /** A running `skilltree serve`. */
@@ -12,49 +13,63 @@ export interface ServeProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Sends `signal` (default SIGINT) and resolves with the exit code. */
+  /** Resolves once stderr holds `text` `times` times (default once): waits on the output, not on a clock. */
+  waitForStderr(text: string, times?: number): Promise<void>;
+  /**
+   * Sends `signal` (default SIGINT) and resolves with the exit code once its output is closed: once
+   * the process and every worker it forked (they share its stdout and stderr) have exited.
+   */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL (rejects after `timeout` ms). */
-export function startServe(
-  args: string[],
-  timeout = 30_000,
-  extraEnv: Record<string, string> = {},
-): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
-    cwd: CLI_DIR,
-    env: cliEnv(extraEnv),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** How often `text` occurs in `haystack`. */
+function occurrences(haystack: string, text: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(text); at !== -1; at = haystack.indexOf(text, at + text.length)) count++;
+  return count;
+}
+
+/**
+ * Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL, or rejects
+ * when it exits first. No clock: however long a busy machine takes, the test's timeout is the bound.
+ */
+export function startServe(args: string[], extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = tracked(
+    spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
+      cwd: CLI_DIR,
+      env: cliEnv(extraEnv),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
+  const waiters = new Set<() => boolean>();
   child.stderr.setEncoding('utf8').on('data', (d) => {
     stderr += d;
+    for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
   });
+  const waitForStderr = (text: string, times = 1) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (occurrences(stderr, text) < times) return false;
+        resolve();
+        return true;
+      };
+      if (!check()) waiters.add(check);
+    });
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  // Serve bounds its own stop (it exits by itself once its drain's deadline passes).
   const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
+    return exited;
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`skilltree serve printed no URL in ${timeout} ms.\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeout);
     child.stdout.setEncoding('utf8').on('data', (d) => {
       stdout += d;
       const match = /skilltree serve: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, stop });
-      }
+      if (match) resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, waitForStderr, stop });
     });
     child.once('close', (code) => {
-      clearTimeout(timer);
       reject(new Error(`skilltree serve exited with ${code}.\nstdout: ${stdout}\nstderr: ${stderr}`));
     });
   });

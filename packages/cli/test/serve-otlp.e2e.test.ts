@@ -92,7 +92,7 @@ describe('skilltree serve --otlp', () => {
 
   it('uses $OTEL_EXPORTER_OTLP_ENDPOINT (with /v1/traces) when --otlp is not given', async () => {
     rx = await receiver();
-    serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo'], 30_000, {
+    serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo'], {
       OTEL_EXPORTER_OTLP_ENDPOINT: rx.base,
       OTEL_SERVICE_NAME: 'shop',
     });

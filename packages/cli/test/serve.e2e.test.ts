@@ -87,7 +87,7 @@ describe('skilltree serve', () => {
 
   it("uses the module's authorize export (from its one evaluation): users are kept apart (404), and no user is 401", async () => {
     const evaluations = join(mkdtempSync(join(tmpdir(), 'skilltree-serve-')), 'evaluations.log');
-    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo'], 30_000, {
+    serve = await startServe(['test/fixtures/serve-auth-agent.tsx', '--port', '0', '--model', 'demo'], {
       SKILLTREE_TEST_EVALUATIONS: evaluations,
     });
     // One evaluation of the module: authorize comes from the same exports as the agent.

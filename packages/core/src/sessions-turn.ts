@@ -18,7 +18,7 @@ import {
 } from './session-store.js';
 import { type Mounted, type MountedCache, matches } from './sessions-cache.js';
 import { chatKey, ownerKey } from './sessions-key.js';
-import { keepLease, type LeasePolicy, takeLease } from './sessions-lease.js';
+import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from './sessions-lease.js';
 import type { RunningTurn, RunningTurns } from './sessions-running.js';
 import { currentWindow } from './state-config.js';
 import { identifySession } from './telemetry.js';
@@ -32,6 +32,8 @@ export interface TurnContext {
   cache: MountedCache<Session>;
   running: RunningTurns;
   policy: LeasePolicy;
+  /** Leases of turns that ended while the store failed, given back once it answers again. */
+  unreleased: UnreleasedLeases;
   /** The element a chat's session renders. */
   element(id: string, owner: string | undefined): ReactNode;
   sessionOptions: SessionOptions;
@@ -215,6 +217,8 @@ export async function* chatTurn(
     const steps = trace;
     const { key } = await locate(store, id, owner);
     const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
+    // A turn of this process that failed with the store left its lease: it holds nothing any more.
+    await ctx.unreleased.settle(key);
     await steps.step(
       'wait_lease',
       () => takeLease(store, key, id, holder, policy, stop.signal),
@@ -251,7 +255,8 @@ export async function* chatTurn(
         entry?.session.dispose();
         if (failure === null) throw error;
       } finally {
-        await store.release(key, holder).catch(() => {});
+        // When the store fails now, the lease is given back as soon as it answers again.
+        await ctx.unreleased.release(key, holder, policy.leaseTtl);
       }
       return false;
     };

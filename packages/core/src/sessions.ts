@@ -14,6 +14,7 @@ import type { Session } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { MountedCache } from './sessions-cache.js';
 import { checkOwner } from './sessions-key.js';
+import { UnreleasedLeases } from './sessions-lease.js';
 import { RunningTurns } from './sessions-running.js';
 import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
 import type { Budget, Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
@@ -145,6 +146,7 @@ export function createSessions(
     cache,
     running,
     policy: { onBusy, busyTimeout, leaseTtl },
+    unreleased: new UnreleasedLeases(store),
     element: (id, owner) =>
       typeof agent === 'function' ? (agent as (id: string, owner: string | undefined) => ReactNode)(id, owner) : agent,
     sessionOptions,
@@ -233,6 +235,7 @@ export function createSessions(
           ),
         );
         cache.close();
+        await ctx.unreleased.close();
         await store.close();
       })();
       return closing;

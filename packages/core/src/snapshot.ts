@@ -4,7 +4,8 @@
  */
 import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
-import { adoptMounts } from './lifecycle-log.js';
+import { lifecycleLogProblem } from './lifecycle-check.js';
+import { adoptMounts, createLog } from './lifecycle-log.js';
 import { cleanUsage } from './model-call.js';
 import { checkSkills } from './skills.js';
 import { type SessionState, tree } from './state.js';
@@ -222,6 +223,7 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
   for (const name of state.loaded) recordMount(state, name);
   notifySkills(state);
+  checkLog(state);
   // The skills mounted again are the ones the log announced, not remounts to announce again.
   state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
@@ -235,4 +237,29 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
       true,
     );
   }
+}
+
+/**
+ * Drops a restored lifecycle log the session could not have recorded (see `lifecycleLogProblem`),
+ * with a warning that says which rule it broke: the loaded skills are then stated again with the
+ * next message, as for a snapshot without a log, so no delta of it is ever sent.
+ */
+function checkLog(state: SessionState): void {
+  const { data } = state.lifecycle;
+  if (data.base.length === 0 && data.records.length === 0) return;
+  const cfg = config(state);
+  const problem = lifecycleLogProblem(data, {
+    snap: tree(state),
+    readToolName: cfg.readToolName,
+    contextLineLimit: cfg.contextLineLimit,
+    messages: state.transcript.messages,
+    start: state.transcript.start,
+  });
+  if (problem === null) return;
+  state.lifecycle = createLog();
+  warn(
+    state,
+    `The saved lifecycle log was not used (${problem}): the loaded skills are stated again with the next message.`,
+    'restoreSession',
+  );
 }

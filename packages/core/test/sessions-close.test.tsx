@@ -69,8 +69,9 @@ describe('sessions.close()', () => {
     const { sessions, store, running, finish, events } = setup();
     const turn = sessions.send('c', 'slow please');
     await running;
-    const closed = sessions.close({ timeout: 10_000 });
-    setTimeout(finish, 50);
+    // A timeout no machine reaches: close() must wait for the turn, however long it takes.
+    const closed = sessions.close({ timeout: 600_000 });
+    finish();
     expect((await turn).text).toBe('after: slow done');
     await closed;
     expect(events.at(-1)).toBe('close');

@@ -47,6 +47,8 @@ describe('a chat is an incarnation, not just an id', () => {
     const entered = gate();
     const sessions = createSessions(<App />, {
       store,
+      // Its first renewal is 200 s away: only the delete itself can stop the turn within the test.
+      leaseTtl: 600_000,
       model: model({
         pause: async (messages) => {
           if (messages.some((m) => m.role === 'tool' && m.name === 'bump')) {
@@ -61,10 +63,8 @@ describe('a chat is an incarnation, not just an id', () => {
       (error: unknown) => error,
     );
     await entered.opened;
-    const started = Date.now();
     expect(await sessions.delete('x')).toBe(true);
     const error = await running;
-    expect(Date.now() - started).toBeLessThan(5_000); // the lease renewal would be 10 s away
     expect(error).toBeInstanceOf(SessionConflictError);
     expect(String(error)).toMatch(/deleted or taken over while this turn ran/);
     expect(await store.record('x')).toBeNull();

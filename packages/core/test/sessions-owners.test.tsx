@@ -13,10 +13,17 @@ const App = () => (
   </Agent>
 );
 
-/** Replies `echo: <text>`; `hold` keeps a call waiting until the returned function is called. */
-function echo(seen?: Message[][]): Model & { hold(): () => void } {
+/**
+ * Replies `echo: <text>`; `hold` keeps a call waiting until the returned function is called, and
+ * `called` resolves once the next call has started.
+ */
+function echo(seen?: Message[][]): Model & { hold(): () => void; called(): Promise<void> } {
   let held: Promise<void> | null = null;
+  let onCall = () => {};
   return {
+    called() {
+      return new Promise((resolve) => (onCall = resolve));
+    },
     hold() {
       let release = () => {};
       held = new Promise((resolve) => (release = resolve));
@@ -27,6 +34,7 @@ function echo(seen?: Message[][]): Model & { hold(): () => void } {
     },
     async generate(req) {
       seen?.push(req.messages);
+      onCall();
       await held;
       const last = req.messages[req.messages.length - 1];
       return { text: `echo: ${last.role === 'user' ? last.content.split('\n')[0] : ''}`, toolCalls: [] };
@@ -66,8 +74,9 @@ describe('chats are namespaced by owner', () => {
     const model = echo();
     const sessions = createSessions(<App />, { model, onBusy: 'reject' });
     const release = model.hold();
+    const called = model.called();
     const alice = sessions.send('x', 'slow', { owner: 'alice' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await called; // her turn holds the chat
     const bob = sessions.send('x', 'quick', { owner: 'bob' });
     await expect(sessions.send('x', 'again', { owner: 'alice' })).rejects.toBeInstanceOf(SessionBusyError);
     release();
@@ -114,8 +123,9 @@ describe('chats are namespaced by owner', () => {
     expect(ids).toEqual(['x']);
     expect((await sessions.get('x', { owner: 'alice' }))?.id).toBe('x');
     const release = model.hold();
+    const called = model.called();
     const running = sessions.send('x', 'slow', { owner: 'alice' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await called;
     const busy = await sessions.send('x', 'again', { owner: 'alice' }).catch((error: unknown) => error);
     expect(busy).toMatchObject({ name: 'SessionBusyError', sessionId: 'x' });
     expect(String(busy)).not.toContain('\u001f');

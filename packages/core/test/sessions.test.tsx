@@ -76,13 +76,19 @@ describe('createSessions', () => {
 
   test("onBusy 'reject' fails a second turn at once with SessionBusyError; 'wait' queues it", async () => {
     let release!: () => void;
+    let entered!: () => void;
+    const called = new Promise<void>((resolve) => (entered = resolve));
     const slow: Model = {
-      generate: () => new Promise((resolve) => (release = () => resolve({ text: 'done', toolCalls: [] }))),
+      generate: () =>
+        new Promise((resolve) => {
+          release = () => resolve({ text: 'done', toolCalls: [] });
+          entered();
+        }),
     };
     const store = memoryStore();
     const rejecting = createSessions(<App />, { store, model: slow, onBusy: 'reject' });
     const first = rejecting.send('s', 'one');
-    await new Promise((r) => setTimeout(r, 20));
+    await called; // the first turn holds the chat
     await expect(rejecting.send('s', 'two')).rejects.toBeInstanceOf(SessionBusyError);
     const waiting = createSessions(<App />, { store, model: scriptedModel([{ text: 'second' }]) });
     const second = waiting.send('s', 'two');
@@ -113,18 +119,21 @@ describe('createSessions', () => {
   test('a session in a turn is never disposed by the cache making room for others', async () => {
     let hold = false;
     let release!: () => void;
+    let entered = () => {};
     const model: Model = {
-      generate: () =>
-        hold
-          ? new Promise((resolve) => (release = () => resolve({ text: 'slow', toolCalls: [] })))
-          : Promise.resolve({ text: 'quick', toolCalls: [] }),
+      generate: () => {
+        if (!hold) return Promise.resolve({ text: 'quick', toolCalls: [] });
+        hold = false;
+        entered();
+        return new Promise((resolve) => (release = () => resolve({ text: 'slow', toolCalls: [] })));
+      },
     };
     const sessions = createSessions(<App />, { model, cacheSize: 1 });
     expect((await sessions.send('a', 'one')).text).toBe('quick'); // a is cached
     hold = true;
+    const called = new Promise<void>((resolve) => (entered = resolve));
     const slow = sessions.send('a', 'two'); // a's turn waits for the model
-    await new Promise((r) => setTimeout(r, 20));
-    hold = false;
+    await called;
     expect((await sessions.send('b', 'one')).text).toBe('quick'); // b is cached, the cache is full
     expect((await sessions.send('c', 'one')).text).toBe('quick');
     release();

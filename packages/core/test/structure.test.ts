@@ -22,6 +22,7 @@ const LAYERS: Record<string, string[]> = {
     'scripted-model',
     'print',
     'lifecycle-log',
+    'lifecycle-check',
     'state',
     'telemetry',
     'telemetry-store',

@@ -135,8 +135,9 @@ describe('POST /api/chat', () => {
     controller.abort();
     await pending;
     // The turn stops and commits: the lease is released, so the next turn runs at once.
+    // Waits for the commit itself, however long a busy machine takes (the test's timeout bounds it).
     let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
-    for (let i = 0; i < 100 && messages.at(-1)?.role !== 'tool'; i++) {
+    while (messages.at(-1)?.role !== 'tool') {
       await new Promise((r) => setTimeout(r, 20));
       messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     }
@@ -203,7 +204,8 @@ describe('GET /api/chat/:id', () => {
     controller.abort();
     await pending;
     let restored: { role: string; parts: { type: string; state?: string }[] }[] = [];
-    for (let i = 0; i < 100; i++) {
+    // Until the aborted turn's commit is there (the test's timeout bounds the wait, not a count).
+    for (;;) {
       restored = await (await alice.history('c1')).json();
       if (restored.at(-1)?.parts.some((p) => p.type === 'dynamic-tool' && p.state === 'output-error')) break;
       await new Promise((r) => setTimeout(r, 20));

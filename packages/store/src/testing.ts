@@ -16,7 +16,9 @@ import {
   createAgentStore,
   createSessions,
   estimateTokens,
+  lifecycleProblems,
   type Message,
+  type ModelRequest,
   ownerKey,
   periodOf,
   SessionBusyError,
@@ -81,38 +83,68 @@ export function checkTranscript(messages: readonly Message[]): string[] {
   return problems;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-/** A handle that can die (every call fails from then on) or stall (calls wait until it resumes), like a process. */
+/** The methods of a `SessionStore`, for the wrappers below. */
+const METHODS = [
+  'record',
+  'load',
+  'messages',
+  'acquire',
+  'renew',
+  'release',
+  'commit',
+  'delete',
+  'spent',
+  'addSpend',
+  'reserveSpend',
+  'settleSpend',
+  'close',
+] as const;
+
+/** How long a lease of {@link simulatedProcess} lasts in the store, whatever the turn asks: far past any test. */
+const HELD = 600_000;
+
+/**
+ * A handle that can die (every call fails from then on) or stall (calls wait until it resumes),
+ * like a process. Its leases last {@link HELD} in the store whatever TTL its turns ask for (they
+ * still renew on their own schedule), so a machine too busy to renew in time never lets one lapse
+ * by accident: a test lets a lease lapse with `expire`, as the passing of its TTL would. It
+ * remembers each chat's holder, and reports every renewal's answer to `onRenew`.
+ */
 function simulatedProcess(store: SessionStore) {
   let dead = false;
   let stalled: Promise<void> | null = null;
   let resume = () => {};
+  const holders = new Map<string, string>();
+  const events: { onRenew?: (id: string, held: boolean) => void } = {};
+  const direct = (key: (typeof METHODS)[number], args: unknown[]) =>
+    (store[key] as (...a: unknown[]) => Promise<unknown>).apply(store, args);
   const wrapped = {} as SessionStore;
-  for (const key of [
-    'record',
-    'load',
-    'messages',
-    'acquire',
-    'renew',
-    'release',
-    'commit',
-    'delete',
-    'spent',
-    'addSpend',
-    'reserveSpend',
-    'settleSpend',
-    'close',
-  ] as const) {
+  for (const key of METHODS) {
     (wrapped as unknown as Record<string, unknown>)[key] = async (...args: unknown[]) => {
       if (stalled) await stalled;
       if (dead) throw new Error('this process died');
-      return (store[key] as (...a: unknown[]) => Promise<unknown>)(...args);
+      if (key === 'acquire') {
+        const [id, holder] = args as [string, string];
+        const held = (await store.acquire(id, holder, HELD)) as boolean;
+        if (held) holders.set(id, holder);
+        return held;
+      }
+      if (key === 'renew') {
+        const [id, holder] = args as [string, string];
+        const held = await store.renew(id, holder, HELD);
+        events.onRenew?.(id, held);
+        return held;
+      }
+      if (key === 'commit') return store.commit(args[0] as string, { ...(args[1] as Commit), leaseTtl: HELD });
+      return direct(key, args);
     };
   }
   Object.defineProperty(wrapped, 'name', { value: store.name });
   return {
     store: wrapped,
+    events,
     kill: () => {
       dead = true;
     },
@@ -123,7 +155,39 @@ function simulatedProcess(store: SessionStore) {
       stalled = null;
       resume();
     },
+    /** Lets this process's lease on `id` lapse now, as its TTL running out would (a free lease stays free). */
+    async expire(id: string) {
+      const holder = holders.get(id);
+      if (holder !== undefined) await store.renew(id, holder, 1);
+      await sleep(5);
+    },
   };
+}
+
+/** `store` with `acquire` reporting each answer to `onAcquire`. */
+function watchAcquires(store: SessionStore, onAcquire: (held: boolean) => void): SessionStore {
+  const wrapped = {} as SessionStore;
+  for (const key of METHODS) {
+    (wrapped as unknown as Record<string, unknown>)[key] = (...args: unknown[]) =>
+      (store[key] as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+  }
+  wrapped.acquire = async (...args) => {
+    const held = await store.acquire(...args);
+    onAcquire(held);
+    return held;
+  };
+  Object.defineProperty(wrapped, 'name', { value: store.name });
+  return wrapped;
+}
+
+/**
+ * Runs `attempt` with a lease TTL of `ttl` ms, doubled each time `attempt` says the machine was
+ * slower than the TTL (it returns `'late'`: a step that had to come before the lease expired came
+ * after). A busy machine gets a longer TTL instead of a failed test; an idle one runs once.
+ */
+async function withTtl(ttl: number, attempt: (ttl: number) => Promise<'late' | undefined>): Promise<void> {
+  for (let tries = 0; tries < 8; tries++, ttl *= 2) if ((await attempt(ttl)) !== 'late') return;
+  throw new Error(`the machine stayed slower than a lease of ${ttl / 2} ms in 8 tries`);
 }
 
 const state = (stores: Record<string, unknown> = {}): StoredState => ({ loadedSkills: [], stores });
@@ -319,8 +383,11 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await b.release(id, 'second'); // not the holder: nothing happens
       expect(await c.acquire(id, 'third', 5_000)).toBe(false);
       await a.release(id, 'first');
-      expect(await b.acquire(id, 'second', 150)).toBe(true);
+      expect(await b.acquire(id, 'second', 60_000)).toBe(true);
       expect(await c.acquire(id, 'third', 5_000)).toBe(false);
+      await b.release(id, 'second');
+      // A lease that expires frees the chat without a release (waiting longer than its TTL is always safe).
+      expect(await b.acquire(id, 'second', 150)).toBe(true);
       await sleep(400);
       expect(await c.acquire(id, 'third', 5_000)).toBe(true);
       await c.release(id, 'third');
@@ -379,14 +446,24 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     });
 
     test('a commit extends the lease by its leaseTtl', async () => {
-      const id = newId('extend');
-      expect(await a.acquire(id, 'h', 150)).toBe(true);
-      await commit(a, id, { holder: 'h', append: [{ role: 'user', content: 'x' }], leaseTtl: 10_000 });
-      await sleep(400);
-      expect(await b.acquire(id, 'other', 5_000)).toBe(false);
-      await a.release(id, 'h');
-      expect(await b.acquire(id, 'other', 5_000)).toBe(true);
-      await b.release(id, 'other');
+      await withTtl(150, async (ttl) => {
+        const id = newId('extend');
+        const taken = Date.now();
+        expect(await a.acquire(id, 'h', ttl)).toBe(true);
+        const landed = await commit(a, id, { holder: 'h', append: [{ role: 'user', content: 'x' }], leaseTtl: 600_000 })
+          .then(() => true)
+          .catch((error: unknown) => {
+            if (error instanceof SessionConflictError && Date.now() - taken >= ttl) return false;
+            throw error;
+          });
+        if (!landed) return 'late';
+        // Past the lease the acquire asked for: only the commit's extension still holds it.
+        await sleep(taken + ttl + 100 - Date.now());
+        expect(await b.acquire(id, 'other', 5_000)).toBe(false);
+        await a.release(id, 'h');
+        expect(await b.acquire(id, 'other', 5_000)).toBe(true);
+        await b.release(id, 'other');
+      });
     });
 
     test('delete removes the session, its messages and its lease; the id can start over', async () => {
@@ -415,8 +492,10 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     test("renew extends only the holder's own running lease: never a free, expired, released or deleted one", async () => {
       const id = newId('renew');
       expect(await a.renew(id, 'h', 5_000)).toBe(false);
-      expect(await b.acquire(id, 'other', 150)).toBe(true);
+      expect(await b.acquire(id, 'other', 60_000)).toBe(true);
       expect(await a.renew(id, 'h', 5_000)).toBe(false);
+      expect(await b.renew(id, 'other', 60_000)).toBe(true);
+      // Renewed to 150 ms from now, then left to expire (waiting longer than a TTL is always safe).
       expect(await b.renew(id, 'other', 150)).toBe(true);
       await sleep(400);
       expect(await b.renew(id, 'other', 5_000)).toBe(false);
@@ -424,11 +503,18 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await c.acquire(id, 'third', 5_000)).toBe(true);
       await c.release(id, 'third');
       expect(await c.renew(id, 'third', 5_000)).toBe(false);
-      expect(await a.acquire(id, 'h', 150)).toBe(true);
-      expect(await a.renew(id, 'h', 5_000)).toBe(true);
-      await sleep(400);
-      expect(await b.acquire(id, 'other', 5_000)).toBe(false);
-      await a.release(id, 'h');
+      // A renewal extends a running lease past the expiry it had.
+      await withTtl(150, async (ttl) => {
+        const taken = Date.now();
+        expect(await a.acquire(id, 'h', ttl)).toBe(true);
+        if (!(await a.renew(id, 'h', 600_000))) {
+          if (Date.now() - taken >= ttl) return 'late';
+          throw new Error('renew refused the running lease of its own holder');
+        }
+        await sleep(taken + ttl + 100 - Date.now());
+        expect(await b.acquire(id, 'other', 5_000)).toBe(false);
+        await a.release(id, 'h');
+      });
     });
 
     test('every incarnation has its own epoch: a commit of a deleted one is refused in the new one, even at its version', async () => {
@@ -487,9 +573,15 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       const id = newId('deleted-mid-turn');
       const entered = gate();
       const go = gate();
-      // Process A: its turn has bumped, and waits in the model call before its reply.
+      const refused = gate();
+      // Process A: its turn has bumped, and waits in the model call before its reply. It renews
+      // its lease every 200 ms (a lease that never lapses by itself: see simulatedProcess).
+      const proc = simulatedProcess(a);
+      proc.events.onRenew = (renewed, held) => {
+        if (renewed === id && !held) refused.open();
+      };
       const first = createSessions(counterAgent(), {
-        store: a,
+        store: proc.store,
         leaseTtl: 600,
         model: bumpModel(async (req) => {
           if (req.messages.some((m) => m.role === 'tool' && m.name === 'bump')) {
@@ -509,8 +601,8 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await second.delete(id)).toBe(true);
       await reachVersion(second, b, id, before);
       const created = await c.messages(id, 0, 100);
-      // A's lease renewals come due (every 200 ms) before its model answers.
-      await sleep(700);
+      // A's next renewal is refused (the lease went with the chat) before its model answers.
+      await refused.opened;
       go.open();
       const error = await running;
       expect(error).toBeInstanceOf(SessionConflictError);
@@ -576,7 +668,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       const stalledTurn = first.send(id, 'one');
       await entered.opened;
       slow.stall(); // the process freezes: no lease renewals reach the store
-      await sleep(700);
+      await slow.expire(id); // and its lease runs out
       const second = sessions(b);
       expect((await second.send(id, 'two')).text).toBe('done: two');
       slow.resume();
@@ -604,15 +696,20 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       });
       const running = first.send(id, 'first');
       await entered.opened;
-      const rejecting = sessions(b, { onBusy: 'reject' });
-      const started = Date.now();
+      // Refused while the first turn still runs (it waits for `go`): one that waited would wait 10 minutes.
+      const rejecting = sessions(b, { onBusy: 'reject', busyTimeout: 600_000 });
       await expect(rejecting.send(id, 'rejected')).rejects.toBeInstanceOf(SessionBusyError);
-      expect(Date.now() - started).toBeLessThan(1_000);
       const impatient = sessions(c, { busyTimeout: 200 });
       await expect(impatient.send(id, 'timed out')).rejects.toBeInstanceOf(SessionBusyError);
-      const waiting = sessions(c);
+      const asked = gate();
+      const waiting = sessions(
+        watchAcquires(c, (held) => {
+          if (!held) asked.open();
+        }),
+      );
       const queued = waiting.send(id, 'queued');
-      await sleep(100);
+      // It asked for the lease and was refused: it waits behind the running turn.
+      await asked.opened;
       go.open();
       expect((await running).text).toBe('done: first');
       expect((await queued).text).toBe('done: queued');
@@ -686,6 +783,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       hooks.onBump = () => dying.kill(); // dies while `bump` runs, after the call was committed
       await expect(crashed.send(id, 'crash')).rejects.toThrow(/died/);
       hooks.onBump = undefined;
+      await dying.expire(id); // the dead process's lease runs out
       const left = await b.messages(id, 0, 100);
       expect(left.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
       expect(left[3]).toMatchObject({ toolCalls: [{ name: 'bump' }] });
@@ -743,6 +841,41 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect((await b.record(id))?.state.stores).toEqual({ tally: { count: 1, label: 'new field' } });
     });
 
+    test('a stored lifecycle log that breaks a rule (a tool removal of a tool never added) is never sent: the session states its skills again', async () => {
+      const id = newId('forged-log');
+      await sessions(a).send(id, 'bump');
+      const loaded = (await a.load(id, 60))!;
+      const log = loaded.state.lifecycle!;
+      expect(log.records.length).toBeGreaterThan(0);
+      // Message 4 is the bump's result: a place where a record may sit, with a removal never added.
+      const forged = {
+        ...log,
+        records: [
+          ...log.records,
+          { at: 4, entries: [{ type: 'tools' as const, skill: 'counter', added: [], removed: ['forged_tool'] }] },
+        ],
+      };
+      expect(await a.acquire(id, 'forger', 5_000)).toBe(true);
+      await commit(a, id, {
+        holder: 'forger',
+        version: loaded.version,
+        epoch: loaded.epoch,
+        append: [],
+        state: { ...loaded.state, lifecycle: forged },
+      });
+      await a.release(id, 'forger');
+      const seen: ModelRequest[] = [];
+      const next = createSessions(counterAgent(), { store: b, model: bumpModel((req) => void seen.push(req)) });
+      expect((await next.send(id, 'say again')).text).toBe('ok: say again');
+      expect(JSON.stringify(seen[0].lifecycle)).not.toContain('forged_tool');
+      expect(lifecycleProblems(seen[0])).toEqual([]);
+      expect(seen[0].lifecycle?.deltas.at(-1)?.entries).toContainEqual(
+        expect.objectContaining({ type: 'loaded', skill: 'counter' }),
+      );
+      // What the store keeps now is the log of the statement, not the forged one.
+      expect(JSON.stringify((await c.record(id))?.state.lifecycle)).not.toContain('forged_tool');
+    });
+
     test("an owner's spend: zero at first, adds up from every process at once, kept apart per owner and period, forgotten after it expires", async () => {
       // Quotes, separators, emoji: an owner key is any well-formed string without control characters.
       const owner = `${run}-spender "'*:{}/\\ 🦊 中`;
@@ -768,11 +901,17 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await a.addSpend(owner, '2025-11-03', { tokens: -100, dollars: Number.NaN }, future);
       await a.addSpend(owner, '2025-11-03', { tokens: Number.POSITIVE_INFINITY, dollars: -1 }, future);
       expect(await c.spent(owner, '2025-11-03')).toEqual({ tokens: 421, dollars: 15.5 });
-      // A period that is over reads as zero.
-      await a.addSpend(owner, 'ms:1000:1', { tokens: 5, dollars: 1 }, Date.now() + 50);
-      expect(await a.spent(owner, 'ms:1000:1')).toEqual({ tokens: 5, dollars: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      expect(await b.spent(owner, 'ms:1000:1')).toEqual({ tokens: 0, dollars: 0 });
+      // A period that is over reads as zero (stores may round its end up to the second).
+      await withTtl(200, async (ttl) => {
+        const period = `ms:${ttl}:1`;
+        const expiresAt = Date.now() + ttl;
+        await a.addSpend(owner, period, { tokens: 5, dollars: 1 }, expiresAt);
+        const read = await a.spent(owner, period);
+        if (Date.now() >= expiresAt) return 'late';
+        expect(read).toEqual({ tokens: 5, dollars: 1 });
+        await sleep(expiresAt + 1_100 - Date.now());
+        expect(await b.spent(owner, period)).toEqual({ tokens: 0, dollars: 0 });
+      });
       // Deleting a session refunds nothing.
       const id = newId('spend');
       await seed(id, [{ role: 'user', content: 'hi' }]);

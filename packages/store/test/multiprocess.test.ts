@@ -2,7 +2,9 @@
  * Four Node processes share one store, each sending to the same 50 sessions at random; one is
  * killed with SIGKILL mid-run. At the end every transcript is valid, every accepted send is in it
  * exactly once, each session's counter equals the `bump` calls that landed, and nothing is lost or
- * duplicated. On real PostgreSQL and Redis servers, and on one SQLite file.
+ * duplicated. On real PostgreSQL and Redis servers, and on one SQLite file. The run is paced by
+ * what the processes report (sends accepted), never by a clock, so a busy machine only makes it
+ * slower.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -19,26 +21,39 @@ import { runPrefix, server } from './servers.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
 const PROCESSES = 4;
-const RUN_MS = 8_000;
-const KILL_AFTER_MS = 3_000;
+/** Sends the victim has had accepted when it is killed, and each survivor has after that. */
+const BEFORE_KILL = 5;
+const AFTER_KILL = 10;
+/** The victim's lease: its chats free up this long after it dies. The survivors' never lapses in a test. */
+const VICTIM_LEASE = 2_000;
+const SURVIVOR_LEASE = 600_000;
 
 interface Worker {
   child: ChildProcess;
   lines: string[];
   ready: Promise<void>;
   exit: Promise<number | null>;
+  /** Resolves once `count` of its sends were accepted (or it exited). */
+  accepted(count: number): Promise<void>;
 }
+
+const accepted = (lines: string[]) => lines.filter((l) => l.startsWith('ok ')).length;
 
 function startWorker(args: string[]): Worker {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   let buffer = '';
   let stderr = '';
+  let exited = false;
   let onReady = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
+  const waiters = new Set<() => boolean>();
+  const check = () => {
+    for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
+  };
   child.stdout!.on('data', (chunk: Buffer) => {
     buffer += chunk.toString('utf8');
     const parts = buffer.split('\n');
@@ -47,6 +62,7 @@ function startWorker(args: string[]): Worker {
       if (line === 'ready') onReady();
       else lines.push(line);
     }
+    check();
   });
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
@@ -54,11 +70,22 @@ function startWorker(args: string[]): Worker {
   const exit = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       if (code !== 0 && code !== null) lines.push(`stderr ${stderr}`);
+      exited = true;
       onReady();
+      check();
       resolve(code);
     }),
   );
-  return { child, lines, ready, exit };
+  const acceptedCount = (count: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        if (!exited && accepted(lines) < count) return false;
+        resolve();
+        return true;
+      };
+      if (!done()) waiters.add(done);
+    });
+  return { child, lines, ready, exit, accepted: acceptedCount };
 }
 
 async function allMessages(store: SessionStore, id: string): Promise<Message[]> {
@@ -104,34 +131,47 @@ describe.each(backends)('four processes on one %s store, one killed mid-run', (b
     await store.record('warm-up');
     const ids = Array.from({ length: 50 }, (_, i) => `${prefix}s${i}`);
     const workers = Array.from({ length: PROCESSES }, (_, p) =>
-      startWorker([backend, url, prefix, String(RUN_MS), `p${p}`, ids.join(',')]),
+      startWorker([backend, url, prefix, String(p === 0 ? VICTIM_LEASE : SURVIVOR_LEASE), `p${p}`, ids.join(',')]),
     );
+    const started = performance.now();
+    const phases: string[] = [];
+    const phase = (name: string) => phases.push(`${name} ${Math.round(performance.now() - started)} ms`);
     await Promise.all(workers.map((w) => w.ready));
-    await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS));
-    const victim = workers[0];
+    phase('ready');
+    // The victim dies mid-run, with turns in flight (it keeps four going), once it has done some.
+    const [victim, ...survivors] = workers;
+    await victim.accepted(BEFORE_KILL);
     victim.child.kill('SIGKILL');
-    const codes = await Promise.all(workers.map((w) => w.exit));
-    expect(
-      codes.slice(1),
-      workers.map((w) => w.lines.filter((l) => l.startsWith('stderr')).join('\n')).join(''),
-    ).toEqual(Array(PROCESSES - 1).fill(0));
+    await victim.exit;
+    phase('killed');
+    // The others go on past its death (into the chats it held), then stop.
+    const at = survivors.map((w) => accepted(w.lines));
+    await Promise.all(survivors.map((w, i) => w.accepted(at[i] + AFTER_KILL)));
+    for (const worker of survivors) worker.child.stdin!.end('stop\n');
+    const codes = await Promise.all(survivors.map((w) => w.exit));
+    phase('stopped');
+    expect(codes, workers.map((w) => w.lines.filter((l) => l.startsWith('stderr')).join('\n')).join('')).toEqual(
+      Array(PROCESSES - 1).fill(0),
+    );
 
-    const accepted = new Map<string, string>();
+    const sends = new Map<string, string>();
     const errors: string[] = [];
+    /** The victim's sends that failed before it died (a busy machine may starve it past its short lease). */
+    const failed = new Set<string>();
     for (const [p, worker] of workers.entries()) {
       for (const line of worker.lines) {
         const [kind, id, text, rest] = line.split(' ');
         if (kind === 'ok') {
           expect(rest, line).toBe('reply');
-          accepted.set(text, id);
-        } else if (kind === 'err') errors.push(`${p}: ${line}`);
+          sends.set(text, id);
+        } else if (kind === 'err' && p > 0) errors.push(`${p}: ${line}`);
+        else if (kind === 'err') failed.add(text);
       }
     }
-    // The survivors never failed a send; the victim accepted some before it died.
+    // The survivors never failed a send (the victim's own turns may have, as it was dying).
     expect(errors).toEqual([]);
-    expect(workers[0].lines.filter((l) => l.startsWith('ok')).length).toBeGreaterThan(0);
-    for (const worker of workers.slice(1)) expect(worker.lines.at(-1)).toBe('done');
-    expect(accepted.size).toBeGreaterThan(PROCESSES * 20);
+    for (const worker of survivors) expect(worker.lines.at(-1)).toBe('done');
+    expect(sends.size).toBeGreaterThanOrEqual(BEFORE_KILL + (PROCESSES - 1) * AFTER_KILL);
 
     const found = new Map<string, string>();
     let bumps = 0;
@@ -157,17 +197,20 @@ describe.each(backends)('four processes on one %s store, one killed mid-run', (b
       bumps += landed;
       expect(record.state.stores, id).toEqual(landed === 0 ? {} : { tally: { count: landed } });
     }
-    for (const [text, id] of accepted) expect(found.get(text), `accepted send ${text}`).toBe(id);
+    for (const [text, id] of sends) expect(found.get(text), `accepted send ${text}`).toBe(id);
     // Every send that made it into a transcript was accepted, except the victim's last ones.
-    const unaccepted = [...found.keys()].filter((text) => !accepted.has(text));
+    const unaccepted = [...found.keys()].filter((text) => !sends.has(text));
     expect(unaccepted.every((text) => text.startsWith('p0-'))).toBe(true);
-    expect(unaccepted.length).toBeLessThanOrEqual(4);
-    expect(bumps).toBeGreaterThanOrEqual(accepted.size);
-    expect(interrupted).toBeLessThanOrEqual(4);
+    expect(unaccepted.filter((text) => !failed.has(text)).length).toBeLessThanOrEqual(4);
+    expect(bumps).toBeGreaterThanOrEqual(sends.size);
+    expect(interrupted).toBeLessThanOrEqual(4 + failed.size);
     console.log(
-      `${backend}: ${accepted.size} accepted sends over ${ids.length} sessions, ${bumps} bumps landed, ` +
-        `${unaccepted.length} sends of the killed process in flight, ${interrupted} calls answered as interrupted`,
+      `${backend}: ${sends.size} accepted sends over ${ids.length} sessions, ${bumps} bumps landed, ` +
+        `${unaccepted.length} sends of the killed process in flight, ${interrupted} calls answered as interrupted ` +
+        `(${phases.join(', ')})`,
     );
     await store.close();
-  }, 90_000);
+    // Four processes that compile TypeScript as they start, on a machine that may be busy: the
+    // bound is CPU time, not a race (every step above waits for what the processes report).
+  }, 240_000);
 });

@@ -61,7 +61,7 @@ describe('sqliteStore schema', () => {
   test('is created on first use with its version, and opening again keeps the data', async () => {
     const path = join(dir, 'nested', 'folder', 'first.db');
     const first = sqliteStore({ path });
-    await first.acquire('s', 'h', 1_000);
+    await first.acquire('s', 'h', 60_000);
     await first.commit('s', {
       holder: 'h',
       version: 0,
@@ -155,7 +155,7 @@ describe('sqliteStore schema', () => {
     const db = new Database(join(dir, 'shared.db'));
     const one = sqliteStore({ database: db, prefix: 'one_' });
     const two = sqliteStore({ database: db, prefix: 'two_' });
-    await one.acquire('s', 'h', 1_000);
+    await one.acquire('s', 'h', 60_000);
     await one.commit('s', {
       holder: 'h',
       version: 0,

@@ -134,7 +134,7 @@ describe('the node:sqlite adapter (over any connection with exec, prepare and cl
     const path = join(dir, 'adapted.db');
     const first = sqliteStore({ database: bareConnection(path) });
     expect(first.name).toBe(`sqlite:${path}`);
-    await first.acquire('s', 'h', 1_000);
+    await first.acquire('s', 'h', 60_000);
     await first.commit('s', {
       holder: 'h',
       version: 0,

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tracked } from './children.js';
 
 /** The package directory (packages/cli). */
 export const CLI_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,7 +26,6 @@ export interface RunOptions {
   /** Extra environment; model keys are cleared unless given here. */
   env?: Record<string, string | undefined>;
   cwd?: string;
-  timeout?: number;
 }
 
 /** This process's environment without model keys, a default model or color settings, plus `extra`. */
@@ -41,15 +41,17 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): Record<s
   return env;
 }
 
-/** Runs `node bin/skilltree.js ...args` and resolves when it exits (it fails the test after `timeout`). */
+/** Runs `node bin/skilltree.js ...args` and resolves when it exits (the test's timeout is the bound). */
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
   const env = cliEnv(options.env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), ...args], {
-      cwd: options.cwd ?? CLI_DIR,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = tracked(
+      spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), ...args], {
+        cwd: options.cwd ?? CLI_DIR,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {
@@ -58,15 +60,8 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
     child.stderr.setEncoding('utf8').on('data', (d) => {
       stderr += d;
     });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`skilltree ${args.join(' ')} timed out.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, options.timeout ?? 60_000);
     child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -148,26 +148,53 @@ function urlOf(host: string, port: number): string {
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
+/**
+ * Resolves when the primary goes away (it crashed or was killed: its channel closed) while this
+ * worker is still serving. Node's cluster exits a worker at once on such a disconnect, before its
+ * turns could commit; marked as a disconnect the worker expects, it stays up to drain them instead.
+ * A disconnect the worker starts itself, once stopped, is left to cluster (it exits then).
+ */
+function primaryGone(): { gone: Promise<void>; stopping(): void } {
+  let draining = false;
+  const gone = new Promise<void>((done) => {
+    cluster.worker?.once('disconnect', () => {
+      if (draining || !cluster.worker) return;
+      // Read by cluster's own disconnect handler, right after this event: it skips process.exit.
+      cluster.worker.exitedAfterDisconnect = true;
+      done();
+    });
+  });
+  return {
+    gone,
+    stopping() {
+      draining = true;
+    },
+  };
+}
+
+/** Sends `message` to the primary, unless it is gone (a send on a closed channel would throw). */
+function tellPrimary(message: WorkerMessage): void {
+  if (process.connected) process.send?.(message);
+}
+
 /** A cluster worker: serve, tell the primary the port, stop when told or when the primary goes. */
 async function runWorker(args: ServeArgs, io: Io): Promise<number> {
+  const primary = primaryGone();
   let instance: ServeInstance;
   try {
     instance = await startServe(args, io);
   } catch (error) {
-    process.send?.({ type: 'skilltree-serve-failed', error: errorMessage(error) } satisfies WorkerMessage);
+    tellPrimary({ type: 'skilltree-serve-failed', error: errorMessage(error) });
     return 1;
   }
   const told = new Promise<void>((done) => {
-    process.once('disconnect', done);
+    void primary.gone.then(done);
     process.once('SIGTERM', done);
     process.on('SIGINT', () => {}); // Ctrl+C reaches the whole group: the primary stops the workers.
   });
-  process.send?.({
-    type: 'skilltree-serve-listening',
-    port: instance.port,
-    store: instance.store,
-  } satisfies WorkerMessage);
+  tellPrimary({ type: 'skilltree-serve-listening', port: instance.port, store: instance.store });
   await told;
+  primary.stopping();
   exitAfter(STOP_TIMEOUT + 1_000, io);
   await instance.close().catch(() => {});
   // The channel to the primary would keep this process alive: let it go so the worker exits now.
