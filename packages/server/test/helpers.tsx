@@ -57,6 +57,12 @@ function Notes() {
         }}
       />
       <Tool
+        name="refund_order"
+        description="Refunds an order of the user's"
+        input={z.object({ order: z.string().refine((order) => order !== '7', `Order 7 belongs to ${OTHER_CUSTOMER}`) })}
+        run={({ order }) => `refunded ${order}`}
+      />
+      <Tool
         name="wait"
         description="Waits until the turn is aborted"
         run={(_input, ctx) =>
@@ -72,6 +78,9 @@ function Notes() {
 
 /** What the `connect_db` tool's error carries: a connection string with a password, a host and a path. */
 export const DB_SECRET = 'postgres://shop_admin:hunter2@db.internal.example:5432/orders?sslcert=/etc/ssl/shop.pem';
+
+/** What the `refund_order` schema's refinement says about order 7: another customer's address. */
+export const OTHER_CUSTOMER = 'bob@example.com (Bob Jones, 12 Rue de la Paix)';
 
 /** How many `wait` calls have started (a test waits for one before it disconnects). */
 export const waiting = { count: 0 };
@@ -133,6 +142,11 @@ function decide(text: string, step: number): Step | 'fail' | 'wait' {
       };
     }
     return { text: 'Sorry.' };
+  }
+  if (text === 'refund 7') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'f', name: 'refund_order', input: { order: '7' } }] };
+    return { text: 'I cannot refund that order.' };
   }
   if (text === 'wait') {
     if (step === 0) return { toolCalls: [read] };
