@@ -326,7 +326,7 @@ describe('caps on what a server writes into every request', () => {
   });
 
   test('a tool whose input schema is over 16,000 characters of JSON is not offered, with a warning; the others are', async () => {
-    const huge = { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(20_000) } } };
+    const huge = { type: 'object' as const, properties: { q: { type: 'string', description: 'x'.repeat(20_000) } } };
     const server = inMemoryServer([tool('huge', 'Takes a huge schema', huge), tool('small', 'Small')]);
     const session = track(agentWith(<McpTools name="big" transport={server.transport} />));
     await read(session);
@@ -341,7 +341,7 @@ describe('caps on what a server writes into every request', () => {
   });
 
   test('maxDescriptionChars and maxInputSchemaChars set the caps; a cap that is not a whole number from 1 is an error', async () => {
-    const huge = { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(20_000) } } };
+    const huge = { type: 'object' as const, properties: { q: { type: 'string', description: 'x'.repeat(20_000) } } };
     const server = inMemoryServer([tool('huge', 'd'.repeat(50), huge)]);
     const session = track(
       agentWith(
