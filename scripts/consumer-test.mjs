@@ -7,11 +7,11 @@
 //    npm registry (scripts/lib/node-binaries.mjs), in parallel — with that Node first on PATH, so
 //    npm and every script run on it:
 //    - the packed create-skilltree makes a project from the tarballs with
-//      `--with server,store,agent-skills,mcp`, inside a folder whose vite.config.ts would capture
+//      `--with server,store,agent-skills,mcp,models`, inside a folder whose vite.config.ts would capture
 //      its tests if the project had no vitest config of its own;
 //    - `npm install`, timed (target: under 60 s with a warm npm cache); no `EBADENGINE` line, and
 //      nothing compiled: better-sqlite3 only where Node has no `node:sqlite` (20);
-//    - the models package, pg and ioredis join, with tests of the model adapters and of the SQLite,
+//    - pg and ioredis join, with tests of the model adapters and of the SQLite,
 //      Postgres and Redis stores' conformance suite (node:sqlite on 22 and 24);
 //    - `npm run typecheck` (strict, no skipLibCheck, TypeScript 6) and `npm test`;
 //    - `npx skilltree run agent.tsx --json`, `--model scripted:<file>` and `--session` (twice).
@@ -55,7 +55,7 @@ import { packAll } from './pack-all.mjs';
 const BUDGET_MS = 420_000;
 /** The install time a new project should stay under, with a warm npm cache. */
 const INSTALL_TARGET_MS = 60_000;
-const WITH = ['server', 'store', 'agent-skills', 'mcp'];
+const WITH = ['server', 'store', 'agent-skills', 'mcp', 'models'];
 const DEMO_REPLY = 'Added "water the plants" to your todo list.';
 
 const started = Date.now();
@@ -285,7 +285,9 @@ async function onNode(major, context) {
       'sessions.test.tsx',
       'folder-agent.tsx',
       'mcp-agent.tsx',
+      'model.ts',
       '@skilltree/server',
+      '@skilltree/models',
       '@ai-sdk/react',
       'npm install',
     ]) {
@@ -325,11 +327,12 @@ async function onNode(major, context) {
   );
   await installed;
 
-  await step(label, 'add the models package, pg, ioredis and the extra tests', async () => {
+  await step(label, 'add pg, ioredis and the extra tests', async () => {
     const manifestPath = join(project, 'package.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    // npm refuses a direct dependency whose spec differs from its override: use the override's.
-    manifest.devDependencies['@skilltree/models'] = manifest.overrides['@skilltree/models'];
+    // --with models added the models package (the tests below use it too).
+    if (!manifest.dependencies['@skilltree/models'])
+      throw new Error('create-skilltree --with models left out @skilltree/models');
     const storeDev = libraries.find((p) => p.name === '@skilltree/store').manifest.devDependencies;
     manifest.devDependencies.pg = storeDev.pg;
     manifest.devDependencies.ioredis = storeDev.ioredis;

@@ -74,7 +74,7 @@ export function installInstructions(packed, versions) {
   const lines = [];
   if (scaffolder) {
     lines.push(
-      'A new project from these tarballs (add --with server,store,agent-skills,mcp for those packages, each',
+      'A new project from these tarballs (add --with server,store,agent-skills,mcp,models for those packages, each',
       'with an example and its test):',
       '',
       `  npm exec --yes --package=${scaffolder.tarball} -- create-skilltree my-agent --from ${dir}`,

@@ -9,10 +9,34 @@ const transport = new DefaultChatTransport<SkilltreeUIMessage>({
   prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
 });
 
-/** The conversation so far, for useChat's `messages` after a page reload. */
+/**
+ * The chat the page opens with: the one in the URL (`?chat=…`, put there with its first message),
+ * restored from the server; else a new one, which has nothing to load, so nothing is asked (the
+ * server answers 404 for a chat it does not have, and the browser logs every 404 as an error).
+ */
+export async function openChat(): Promise<{ id: string; messages: SkilltreeUIMessage[] }> {
+  const id = new URLSearchParams(location.search).get('chat');
+  if (!id) return { id: crypto.randomUUID(), messages: [] };
+  return { id, messages: await loadChat(id) };
+}
+
+/**
+ * The conversation so far, for useChat's `messages` after a page reload. No chat of that id for this
+ * user (a deleted one, a link to someone else's) is an empty chat: the next message starts one.
+ */
 export async function loadChat(id: string): Promise<SkilltreeUIMessage[]> {
   const response = await fetch(`/api/chat/${encodeURIComponent(id)}`);
-  return response.ok ? ((await response.json()) as SkilltreeUIMessage[]) : [];
+  if (response.status === 404) return [];
+  if (!response.ok) throw new Error(`Could not load chat ${id}: HTTP ${response.status}.`);
+  return (await response.json()) as SkilltreeUIMessage[];
+}
+
+/** Puts the chat in the URL when its first message is sent: from then on, a reload restores it. */
+export function rememberChat(id: string): void {
+  const url = new URL(location.href);
+  if (url.searchParams.get('chat') === id) return;
+  url.searchParams.set('chat', id);
+  history.replaceState(null, '', url);
 }
 
 function Part({ part }: { part: SkilltreeUIMessage['parts'][number] }) {
@@ -55,6 +79,7 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: Ski
       <form
         onSubmit={(event) => {
           event.preventDefault();
+          rememberChat(id);
           void sendMessage({ text: input });
           setInput('');
         }}

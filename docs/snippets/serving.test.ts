@@ -1,13 +1,15 @@
 /**
  * The serving snippets, served for real: Hono, a Next.js route handler, Express and node:http, each
- * driven by the AI SDK's own client (DefaultChatTransport + readUIMessageStream).
+ * driven by the AI SDK's own client (DefaultChatTransport + readUIMessageStream); and the page's way
+ * of opening a chat (serving-client.tsx) against the Hono app, in a stand-in for the browser.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { SkilltreeUIMessage } from '@skilltree/server';
 import { DefaultChatTransport, readUIMessageStream } from 'ai';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { loadChat, openChat, rememberChat } from './serving-client.js';
 import { app as expressApp } from './serving-express.js';
 import { app as honoApp } from './serving-hono.js';
 import * as nextRoute from './serving-nextjs.js';
@@ -98,5 +100,78 @@ describe('serving snippets', () => {
   it('node:http without authorize: a loopback client chats', async () => {
     const url = await listen(nodeServer);
     expect(await say(`${url}/api/chat`, 'node-1', 'Hello from node:http')).toEqual(['You said: Hello from node:http']);
+  });
+});
+
+describe("the page's chat: loaded only when it has messages", () => {
+  let base = '';
+  /** Every request the page made. */
+  const asked: string[] = [];
+  /** What the server answers instead, for a request of the page (null: the real answer). */
+  let override: Response | null = null;
+
+  /** The browser's globals of a page at `href`, signed in as Alice (her token stands for her cookie). */
+  function pageAt(href: string): { url(): string } {
+    let current = new URL(href, base).href;
+    vi.stubGlobal('location', {
+      get href() {
+        return current;
+      },
+      get search() {
+        return new URL(current).search;
+      },
+    });
+    vi.stubGlobal('history', {
+      replaceState: (_state: unknown, _title: string, url: string | URL) => (current = String(url)),
+    });
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      asked.push(input);
+      if (override) return override;
+      return realFetch(new URL(input, base), { ...init, headers: { authorization: 'Bearer token-alice' } });
+    });
+    return { url: () => current };
+  }
+
+  const realFetch = globalThis.fetch;
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    asked.length = 0;
+    override = null;
+  });
+
+  it('a new chat asks the server nothing: no request, so no 404 in the console', async () => {
+    const hono = await new Promise<Server>((resolve) => {
+      const server = serve({ fetch: honoApp.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server as Server));
+    });
+    base = await listen(hono);
+    const page = pageAt('/');
+    const chat = await openChat();
+    expect(chat.messages).toEqual([]);
+    expect(chat.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(asked).toEqual([]);
+    expect(page.url()).toBe(`${base}/`);
+  });
+
+  it('the first message puts the chat in the URL, and a reload restores it', async () => {
+    const page = pageAt('/');
+    const { id } = await openChat();
+    rememberChat(id); // what the form does when it sends
+    expect(new URL(page.url()).searchParams.get('chat')).toBe(id);
+    vi.unstubAllGlobals(); // the message itself goes through the AI SDK's transport
+    expect(await say(`${base}/api/chat`, id, 'Hello from the page', 'token-alice')).toEqual([
+      'You said: Hello from the page',
+    ]);
+    pageAt(page.url()); // the reload
+    const reloaded = await openChat();
+    expect(reloaded.id).toBe(id);
+    expect(reloaded.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(asked).toEqual([`/api/chat/${id}`]);
+  });
+
+  it("a chat the user has none of (someone else's link, a deleted one) is an empty chat; other failures throw", async () => {
+    pageAt('/?chat=not-mine');
+    expect(await openChat()).toEqual({ id: 'not-mine', messages: [] });
+    override = new Response('{"error":{"code":"internal"}}', { status: 500 });
+    await expect(loadChat('not-mine')).rejects.toThrow('Could not load chat not-mine: HTTP 500.');
   });
 });

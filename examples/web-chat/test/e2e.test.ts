@@ -73,8 +73,6 @@ describe('web chat in a browser', () => {
 
   it('streams the reply with the tool call and the skill load inline, and a reload restores the chat', async () => {
     const page = await signIn('alice');
-    aliceChat = new URL(page.url()).searchParams.get('chat')!;
-    expect(aliceChat).toMatch(/^[0-9a-f]{24}$/);
 
     // Record every text the reply shows while it arrives.
     await page.evaluate(() => {
@@ -92,6 +90,9 @@ describe('web chat in a browser', () => {
     await page.locator('main[data-status=streaming]').waitFor();
     await conversation.getByText('Noted: the milk and the eggs.').waitFor();
     await page.locator('main[data-status=ready]').waitFor();
+    // The first message put the chat in the URL.
+    aliceChat = new URL(page.url()).searchParams.get('chat')!;
+    expect(aliceChat).toMatch(/^[0-9a-f]{24}$/);
     // The reply streamed in: the page showed it growing, word by word.
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     expect(seen.length).toBeGreaterThan(2);
@@ -128,6 +129,37 @@ describe('web chat in a browser', () => {
     await page.getByLabel('Message').fill('what are my notes?');
     await page.getByRole('button', { name: 'Send' }).click();
     await conversation.getByText('Your notes: the milk and the eggs.').waitFor();
+    await page.context().close();
+  });
+
+  it('a new chat, and a reload before its first message, ask the server for nothing and log no error', async () => {
+    const page = await signIn('carol');
+    const problems: string[] = [];
+    const asked: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && new URL(request.url()).pathname.startsWith('/api/')) asked.push(request.url());
+    });
+    await page.reload();
+    await page.getByLabel('Message').waitFor();
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await page.reload();
+    await page.getByLabel('Message').waitFor();
+    expect(new URL(page.url()).searchParams.get('chat')).toBeNull();
+    expect(asked).toEqual([]);
+    await expect(page.getByRole('status').count()).resolves.toBe(0); // no "There is no chat …"
+
+    await page.getByLabel('Message').fill('remember the bread');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByLabel('Conversation').getByText('Noted: the bread.').waitFor();
+    const chat = new URL(page.url()).searchParams.get('chat');
+    expect(chat).toMatch(/^[0-9a-f]{24}$/);
+    await page.reload();
+    await page.getByLabel('Conversation').getByText('Noted: the bread.').waitFor();
+    expect(asked).toEqual([`${url}/api/chat/${chat}`]);
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { TextScanner } from './text-scan.js';
 
 /** One file of a folder listing. */
 export interface FolderFile {
@@ -331,21 +332,14 @@ export function readCheckedSync(file: CheckedFile, maxBytes: number): string {
   }
 }
 
-/** True when the start of a file is not text: it holds a NUL byte or is not valid UTF-8. */
-export function looksBinary(head: Uint8Array, wholeFile: boolean): boolean {
-  if (head.includes(0)) return true;
-  try {
-    // `stream: true` keeps a multi-byte character cut at the end of the chunk from counting as invalid.
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !wholeFile });
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 /** A window of a text file's lines, from {@link readTextWindow}. */
 export type TextWindow =
-  | { kind: 'binary'; size: number }
+  | {
+      kind: 'binary';
+      size: number;
+      /** Set when the file starts as text: where its binary data starts (before the window asked for). */
+      from?: BinaryStart;
+    }
   | {
       kind: 'text';
       /** The lines shown, joined with `\n` (a trailing `\r` is dropped from each). */
@@ -362,18 +356,30 @@ export type TextWindow =
       totalLines: number | null;
       /** Bytes in the file. */
       size: number;
+      /** Set when the window stops where the file's binary data starts (the rest is not text). */
+      binaryFrom: BinaryStart | null;
     };
+
+/** Where a file that starts as text stops being text. */
+export interface BinaryStart {
+  /** 1-based number of the line that holds the first byte that is not text. */
+  line: number;
+  /** Its offset in the file. */
+  byte: number;
+}
 
 /** Bytes read from disk per step. */
 const CHUNK = 64 * 1024;
-/** Bytes the binary check looks at. */
+/** A file with a byte that is not text in its first this many bytes is binary, whatever follows. */
 const HEAD = 8 * 1024;
 
 /**
  * Reads lines `offset`… of a text file (checked by path with {@link checkRegular}; the opened
  * handle is checked again): at most `limit` lines and `maxBytes` bytes of text. Reads the file a
  * chunk at a time and stops as soon as the window is full, so a large file costs only
- * the part up to the window.
+ * the part up to the window. Every byte read is checked to be text ({@link TextScanner}): a file
+ * that is not text in its first 8 KB is binary; one that is, and stops being text later, is read
+ * up to the line where it stops (`binaryFrom`), never past it.
  */
 export async function readTextWindow(
   file: CheckedFile,
@@ -393,6 +399,9 @@ export async function readTextWindow(
     /** The current line has text that was dropped (it lies before the window). */
     let skippedText = false;
 
+    const scanner = new TextScanner();
+    /** Where the text stops, once a read reached it. */
+    let binaryFrom: BinaryStart | null = null;
     const done = (next: number | null, totalLines: number | null = null): TextWindow => ({
       kind: 'text',
       text: out.join('\n'),
@@ -402,6 +411,7 @@ export async function readTextWindow(
       cutLine,
       totalLines,
       size,
+      binaryFrom,
     });
 
     /** Adds one complete line; returns a window when it is full. */
@@ -430,9 +440,21 @@ export async function readTextWindow(
 
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
-      if (position === 0 && bytesRead > 0) {
-        const head = buffer.subarray(0, Math.min(bytesRead, HEAD));
-        if (looksBinary(head, bytesRead === size && bytesRead <= HEAD)) return { kind: 'binary', size };
+      const bad = bytesRead > 0 ? scanner.scan(buffer.subarray(0, bytesRead), position) : scanner.end();
+      if (bad !== -1) {
+        if (bad < HEAD) return { kind: 'binary', size };
+        // The text stops at `bad`: the lines that end before it are text; the one it is in is not.
+        pending += decoder.decode(buffer.subarray(0, Math.max(0, bad - position)), { stream: true });
+        let start = 0;
+        for (let nl = pending.indexOf('\n', start); nl !== -1; nl = pending.indexOf('\n', start)) {
+          const text = pending.slice(start, nl);
+          start = nl + 1;
+          // A window that fills here says where to read on; that read finds the binary data.
+          const window = add(text, () => true);
+          if (window) return window;
+        }
+        binaryFrom = { line, byte: bad };
+        return out.length === 0 ? { kind: 'binary', size, from: binaryFrom } : done(null);
       }
       position += bytesRead;
       const eof = bytesRead === 0;

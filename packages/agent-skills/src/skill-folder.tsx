@@ -269,7 +269,9 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
     const window = await readTextWindow({ real, display, stats }, { offset: input.offset ?? 1, limit, maxBytes });
     if (window.kind === 'binary') {
       throw new RefusedPathError(
-        `Refused: "${display}" is a binary file (${formatSize(window.size)}); ${tools.read} reads text files only.`,
+        window.from
+          ? `Refused: "${display}" holds binary data from line ${fmt.format(window.from.line)} on (byte ${fmt.format(window.from.byte)} of ${formatSize(window.size)}), and there is no text at offset ${fmt.format(input.offset ?? 1)}; ${tools.read} reads text only.`
+          : `Refused: "${display}" is a binary file (${formatSize(window.size)}); ${tools.read} reads text files only.`,
       );
     }
     if (window.last < window.first) {
@@ -277,6 +279,14 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
       throw new Error(
         `"${display}" has ${window.totalLines ?? 'fewer'} lines; there is nothing at offset ${window.first}.`,
       );
+    }
+    if (window.binaryFrom) {
+      // Text followed by binary data: the text, and a note that the rest is not returned.
+      return `${window.text}\n${truncationNote(
+        `lines ${window.first}–${window.last} of "${display}" (${formatSize(window.size)}) are shown; from line ${fmt.format(
+          window.binaryFrom.line,
+        )} on (byte ${fmt.format(window.binaryFrom.byte)}), the file holds binary data, which ${tools.read} does not return.`,
+      )}`;
     }
     if (window.next === null && !window.cutLine) return window.text;
     const rest =

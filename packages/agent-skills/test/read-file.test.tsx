@@ -187,6 +187,75 @@ describe('binary files are refused with a clear message', () => {
   });
 });
 
+describe('text followed by binary data is cut where the binary data starts, never returned', () => {
+  /** Whether `text` has a control character a text file does not hold, or the replacement character of bytes that are not UTF-8. */
+  const hasNonText = (text: string) =>
+    [...text].some((c) => {
+      const n = c.codePointAt(0) as number;
+      return (n < 0x20 && !(n >= 0x09 && n <= 0x0d) && n !== 0x1b) || n === 0xfffd;
+    });
+  /** 400 lines of 61 bytes (24 KB, past the first 8 KB the binary check looks at), then `tail`. */
+  function folderWith(tail: Buffer): string {
+    const dir = path.join(tempDir(), 'mixed');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: mixed\ndescription: Text, then binary.\n---\n');
+    const lines = Array.from({ length: 400 }, (_, i) => `line ${String(i + 1).padStart(3, '0')} ${'x'.repeat(51)}`);
+    writeFileSync(path.join(dir, 'run.sh'), Buffer.concat([Buffer.from(`${lines.join('\n')}\n`), tail]));
+    return dir;
+  }
+  const archive = Buffer.from([
+    0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0xff, 0xfe, 0x01, 0x02, 0x0a, 0x9c, 0x00,
+  ]);
+
+  test('a script with an archive appended: its text lines, and a note that says where the binary data starts', async () => {
+    const session = await loaded(<SkillFolder path={folderWith(archive)} />, 'mixed');
+    const result = await call(session, 'mixed_read_file', { path: 'run.sh' });
+    expect(result.isError).toBeUndefined();
+    expect(hasNonText(result.content)).toBe(false);
+    const [text, note] = result.content.split('\n[…truncated: ');
+    expect(text.split('\n')).toHaveLength(400);
+    expect(text.split('\n').at(-1)).toBe(`line 400 ${'x'.repeat(51)}`);
+    expect(note).toBe(
+      'lines 1–400 of "run.sh" (23.8 KB) are shown; from line 401 on (byte 24,402), the file holds binary data, which mixed_read_file does not return.]',
+    );
+  });
+
+  test('a line where text runs into binary data is left out with the rest; invalid UTF-8 counts as a NUL does', async () => {
+    for (const tail of [Buffer.from('tail of text\u0000\u0001'), Buffer.from([0x61, 0x62, 0xc3, 0x28, 0x0a, 0x61])]) {
+      const session = await loaded(<SkillFolder path={folderWith(tail)} />, 'mixed');
+      const result = await call(session, 'mixed_read_file', { path: 'run.sh' });
+      expect(hasNonText(result.content)).toBe(false);
+      expect(result.content).not.toContain('tail of text');
+      expect(result.content).toContain('from line 401 on (byte 24,');
+    }
+  });
+
+  test('reading on from past where the binary data starts is refused, with where it starts', async () => {
+    const session = await loaded(<SkillFolder path={folderWith(archive)} />, 'mixed');
+    const result = await call(session, 'mixed_read_file', { path: 'run.sh', offset: 401 });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain(
+      'Refused: "run.sh" holds binary data from line 401 on (byte 24,402 of 23.8 KB), and there is no text at offset 401; mixed_read_file reads text only.',
+    );
+  });
+
+  test('control characters in the first 8 KB make the file binary; tabs, line breaks, form feeds and escapes are text', async () => {
+    const dir = path.join(tempDir(), 'controls');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: controls\ndescription: Control characters.\n---\n');
+    writeFileSync(path.join(dir, 'bell.txt'), 'ring the bell \u0007 now\n');
+    const text = 'a\tb\r\nc\fd\u000be \u001b[1mbold\u001b[0m\n';
+    writeFileSync(path.join(dir, 'text.txt'), text);
+    const session = await loaded(<SkillFolder path={dir} />, 'controls');
+    const bell = await call(session, 'controls_read_file', { path: 'bell.txt' });
+    expect(bell.isError).toBe(true);
+    expect(bell.content).toContain('"bell.txt" is a binary file');
+    const ok = await call(session, 'controls_read_file', { path: 'text.txt' });
+    expect(ok.isError).toBeUndefined();
+    expect(ok.content).toBe('a\tb\nc\fd\u000be \u001b[1mbold\u001b[0m');
+  });
+});
+
 describe('large files come in parts', () => {
   let dir: string;
   let big: string;

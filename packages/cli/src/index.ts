@@ -10,6 +10,7 @@ export { CliError, RUNTIME_ERROR, USAGE_ERROR } from './kit/errors.js';
 export { type CliArgs, type Command, type CommandName, FLAGS, type Flag, parseCliArgs } from './kit/flags.js';
 export type { Io, Output } from './kit/io.js';
 export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './kit/load-module.js';
+export type { ModuleBudget, ModuleModel, ModuleOptions, ModuleSessionOptions } from './kit/module-options.js';
 export {
   type PickedModel,
   type PickModelContext,

@@ -47,6 +47,31 @@ describe('pickModel defaults', () => {
     expect((await pickModel('demo', { env, cwd, agent: withDemo })).label).toBe('demo');
   });
 
+  it("the module's model export wins over SKILLTREE_MODEL, keys and the demo; --model wins over it", async () => {
+    const own: core.Model = { name: 'module:own', generate: async () => ({ text: 'own reply', toolCalls: [] }) };
+    const agent = { ...withDemo, options: { model: own } };
+    const env = { SKILLTREE_MODEL: 'openai:gpt-x', OPENAI_API_KEY: 'o', ANTHROPIC_API_KEY: 'a' };
+    const picked = await pickModel(undefined, { env, cwd, agent });
+    expect(picked).toMatchObject({ kind: 'module', label: 'module:own' });
+    expect(picked.create()).toBe(own);
+    expect(picked.notice).toMatch(/module's "model" export \(module:own\) \(--model overrides it\)/);
+    expect((await pickModel('openai:gpt-y', { env, cwd, agent })).label).toBe('openai:gpt-y');
+    expect((await pickModel('demo', { env, cwd, agent })).kind).toBe('demo');
+  });
+
+  it("a module's model function is called per chat with its id and owner (chat and run: the session name)", async () => {
+    const calls: [string, string | undefined][] = [];
+    const factory = (id: string, owner: string | undefined): core.Model => {
+      calls.push([id, owner]);
+      return { generate: async () => ({ text: `${owner}/${id}`, toolCalls: [] }) };
+    };
+    const picked = await pickModel(undefined, { env: {}, cwd, agent: { ...noDemo, options: { model: factory } } });
+    expect(picked.forChat).toBe(factory);
+    expect(picked.label).toBe("the module's model");
+    picked.create();
+    expect(calls).toEqual([['cli', undefined]]);
+  });
+
   it('fails clearly with no model at all', async () => {
     expect((await failure(pickModel(undefined, { env: {}, cwd, agent: noDemo }))).message).toMatch(
       /No model: set ANTHROPIC_API_KEY or OPENAI_API_KEY/,

@@ -3,10 +3,13 @@
  * of each request and turn over OTLP/HTTP to a receiver on 127.0.0.1, and flushes them on Ctrl+C.
  */
 import { once } from 'node:events';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { otlpEndpoint } from '../src/commands/serve/otlp.js';
+import { otlpEndpoint, serveTelemetry } from '../src/commands/serve/otlp.js';
 import { runCli } from './helpers/run-cli.js';
 import { type ServeProcess, startServe } from './serve-helpers.js';
 
@@ -103,6 +106,31 @@ describe('skilltree serve --otlp', () => {
     expect(new Set(rx.spans.map((s) => s.path))).toEqual(new Set(['/v1/traces']));
   });
 
+  it("--otlp wins over the module's telemetry tracer, and keeps its agentName and attributes", async () => {
+    rx = await receiver();
+    const spans = join(mkdtempSync(join(tmpdir(), 'skilltree-spans-')), 'spans.txt');
+    serve = await startServe(
+      ['test/fixtures/serve-options-agent.tsx', '--port', '0', '--otlp', `${rx.base}/v1/traces`],
+      30_000,
+      { SKILLTREE_TEST_SPANS: spans },
+    );
+    const response = await fetch(`${serve.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+      body: JSON.stringify({ id: 'c1', message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    const stderr = serve.stderr;
+    expect(await serve.stop()).toBe(0);
+    serve = undefined;
+    expect(stderr()).toContain("--otlp sends the spans to its exporter; the module's telemetry tracer is not used.");
+    const turn = rx.spans.find((s) => s.name === 'invoke_agent fixture-shop');
+    expect(turn?.attributes).toContainEqual({ key: 'app.tenant', value: { stringValue: 'acme' } });
+    expect(rx.spans.map((s) => s.name)).toContain('POST /api/chat');
+    expect(existsSync(spans)).toBe(false); // the module's own tracer got nothing
+  });
+
   it('reads the endpoint from the flag, then the traces variable, then the base variable', () => {
     expect(otlpEndpoint(' http://a:4318/x ', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b' })).toBe('http://a:4318/x');
     expect(otlpEndpoint(undefined, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/v1/traces' })).toBe(
@@ -110,6 +138,24 @@ describe('skilltree serve --otlp', () => {
     );
     expect(otlpEndpoint(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:4318/' })).toBe('http://b:4318/v1/traces');
     expect(otlpEndpoint(undefined, {})).toBeNull();
+  });
+
+  it("the module's telemetry applies to the sessions and the requests; --otlp overrides only its tracer and enabled", () => {
+    const tracer = { startSpan: () => ({}) };
+    expect(serveTelemetry(undefined, true)).toEqual({});
+    expect(serveTelemetry(false, false)).toEqual({ sessions: false, handler: false });
+    expect(serveTelemetry(false, true).notice).toMatch(
+      /--otlp turns tracing on although the module exports telemetry = false/,
+    );
+    expect(serveTelemetry({ tracer, agentName: 'a' }, false)).toEqual({
+      sessions: { tracer, agentName: 'a' },
+      handler: { tracer },
+    });
+    expect(serveTelemetry({ enabled: false, recordContent: true }, false).handler).toBe(false);
+    const flagged = serveTelemetry({ tracer, enabled: false, recordContent: true }, true);
+    expect(flagged.sessions).toEqual({ recordContent: true });
+    expect(flagged.handler).toBe(true);
+    expect(flagged.notice).toMatch(/the module's telemetry tracer and enabled: false are not used/);
   });
 
   it('refuses an --otlp that is not an http(s) URL, with exit code 2', async () => {

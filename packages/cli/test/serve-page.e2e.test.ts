@@ -61,3 +61,34 @@ it('the built-in page chats: the reply with its tool calls and skill load, resto
   ]);
   expect(problems).toEqual([]);
 });
+
+it('a new chat, and a reload before its first message, ask the server for nothing and log no error', async () => {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const asked: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname.startsWith('/api/')) asked.push(request.url());
+  });
+  await page.goto(serve.url);
+  await page.reload();
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.reload();
+  await page.getByLabel('Message').waitFor();
+  expect(new URL(page.url()).hash).toBe('');
+  expect(asked).toEqual([]);
+
+  // The first message puts the chat in the URL; from then on a reload restores it.
+  await page.getByLabel('Message').fill('I want a lamp');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByText('Added lamp-1. (1 search)').waitFor();
+  expect(new URL(page.url()).hash).toMatch(/^#chat=[0-9a-f]{24}$/);
+  await page.reload();
+  await page.getByText('Added lamp-1. (1 search)').waitFor();
+  expect(asked).toHaveLength(1);
+  expect(problems).toEqual([]);
+  await page.close();
+});

@@ -19,6 +19,7 @@ const agent: AgentModule = {
   path: '/virtual/agent.tsx',
   core,
   exports: {},
+  options: {},
   element: () =>
     h(
       core.Agent,

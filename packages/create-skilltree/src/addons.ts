@@ -6,7 +6,7 @@
 import type { Versions } from './versions.js';
 
 /** What `--with` accepts. */
-export const ADDONS = ['server', 'store', 'agent-skills', 'mcp'] as const;
+export const ADDONS = ['server', 'store', 'agent-skills', 'mcp', 'models'] as const;
 
 /** One of {@link ADDONS}. */
 export type Addon = (typeof ADDONS)[number];
@@ -269,6 +269,107 @@ test("the MCP server's tools are the skill's tools while it is loaded", async ()
 });
 `;
 
+const MODELS = `import type { Model } from '@skilltree/core';
+import { anthropic } from '@skilltree/models/anthropic';
+import { openai } from '@skilltree/models/openai';
+
+/**
+ * The real model, chosen by the key that is set: ANTHROPIC_API_KEY gives Claude; else
+ * OPENAI_API_KEY gives an OpenAI model, and OPENAI_BASE_URL any OpenAI-compatible server (Ollama,
+ * vLLM, LM Studio: \`OPENAI_BASE_URL=http://localhost:11434/v1\`, no key needed). With neither, null:
+ * play the scripted demo (\`demo.model()\` from agent.tsx) instead.
+ *
+ * @example
+ * const session = createSession(<TodoAgent />, { model: chooseModel() ?? demo.model() });
+ */
+export function chooseModel(env: Record<string, string | undefined> = process.env): Model | null {
+  if (env.ANTHROPIC_API_KEY) {
+    return anthropic({ model: 'claude-sonnet-4-5', apiKey: env.ANTHROPIC_API_KEY, baseURL: env.ANTHROPIC_BASE_URL });
+  }
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
+    return openai({ model: 'gpt-4.1', apiKey: env.OPENAI_API_KEY || 'none', baseURL: env.OPENAI_BASE_URL });
+  }
+  return null;
+}
+`;
+
+const MODELS_TEST = `import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cleanup, renderAgent } from '@skilltree/testing';
+import '@skilltree/testing/vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { TodoAgent, todos } from './agent.js';
+import { chooseModel } from './model.js';
+
+afterEach(cleanup);
+
+test('the key that is set chooses the provider; with none there is no model (the demo plays)', () => {
+  expect(chooseModel({ ANTHROPIC_API_KEY: 'sk-ant-test' })?.name).toBe('anthropic:claude-sonnet-4-5');
+  expect(chooseModel({ OPENAI_API_KEY: 'sk-test' })?.name).toBe('openai:gpt-4.1');
+  expect(chooseModel({ OPENAI_BASE_URL: 'http://localhost:11434/v1' })?.name).toBe('openai:gpt-4.1');
+  expect(chooseModel({ ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' })?.name).toBe('anthropic:claude-sonnet-4-5');
+  expect(chooseModel({})).toBeNull();
+});
+
+// An OpenAI-compatible server on 127.0.0.1, as Ollama or vLLM would be: it streams the answers a
+// model would give (load the skill, add the todo, reply). The test needs no key and no network.
+const answers: { tool?: { name: string; arguments: unknown }; text?: string }[] = [
+  { tool: { name: 'read_skill', arguments: { name: 'todos' } } },
+  { tool: { name: 'add_todo', arguments: { text: 'water the plants' } } },
+  { text: 'Added "water the plants" to your todo list.' },
+];
+const received: { authorization?: string; model: string; tools: string[] }[] = [];
+
+async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>> {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  return JSON.parse(body);
+}
+
+const server = createServer(async (request, response) => {
+  const body = await bodyOf(request);
+  const tools = (body.tools as { function: { name: string } }[] | undefined) ?? [];
+  received.push({
+    authorization: request.headers.authorization,
+    model: String(body.model),
+    tools: tools.map((t) => t.function.name),
+  });
+  const answer = answers[received.length - 1] ?? { text: 'Done.' };
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    \`data: \${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\\n\\n\`;
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  if (answer.tool) {
+    const call = { index: 0, id: \`call_\${received.length}\`, type: 'function' };
+    response.write(chunk({ role: 'assistant', tool_calls: [{ ...call, function: { name: answer.tool.name, arguments: JSON.stringify(answer.tool.arguments) } }] }));
+    response.write(chunk({}, 'tool_calls'));
+  } else {
+    response.write(chunk({ role: 'assistant', content: answer.text }));
+    response.write(chunk({}, 'stop'));
+  }
+  response.end('data: [DONE]\\n\\n');
+});
+let baseURL = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseURL = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}/v1\`;
+});
+afterAll(() => server.close());
+
+test('the chosen OpenAI model drives the agent through an OpenAI-compatible server', async () => {
+  const model = chooseModel({ OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: baseURL });
+  const agent = renderAgent(<TodoAgent />, { model: model! });
+
+  const turn = await agent.say('Remind me to water the plants');
+
+  expect(turn.text).toBe('Added "water the plants" to your todo list.');
+  expect(agent.session.store(todos).getState().items).toEqual(['water the plants']);
+  expect(received.map((r) => r.model)).toEqual(['gpt-4.1', 'gpt-4.1', 'gpt-4.1']);
+  expect(received[0].authorization).toBe('Bearer sk-local');
+  expect(received[0].tools).toContain('read_skill');
+  expect(received[1].tools).toContain('add_todo'); // offered once the skill was read
+});
+`;
+
 /** Every addon, by name. */
 export const ADDON_SPECS: Record<Addon, AddonSpec> = {
   server: {
@@ -304,6 +405,16 @@ export const ADDON_SPECS: Record<Addon, AddonSpec> = {
       'folder-agent.tsx': 'an agent whose skills are the SKILL.md folders in skills/',
       'folder-agent.test.tsx': 'reading the plant-care skill and its files',
       'skills/plant-care/SKILL.md': 'an Agent Skills folder (with references/schedule.md)',
+    },
+  },
+  models: {
+    skilltree: ['@skilltree/models'],
+    // The providers' SDKs come with the package.
+    dependencies: () => ({}),
+    files: { 'model.ts': MODELS, 'model.test.tsx': MODELS_TEST },
+    describe: {
+      'model.ts': 'the real model: Anthropic or OpenAI (or a compatible server), by the key that is set',
+      'model.test.tsx': 'which key chooses which provider, and the agent on a local OpenAI-compatible server',
     },
   },
   mcp: {

@@ -16,12 +16,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ADDON_SPECS, ADDONS, type Addon, nodeHasSqlite, parseAddons } from './addons.js';
 import { describeFiles, projectFiles, type Source, type TemplateOptions } from './templates.js';
-import { bundledVersions, type Versions } from './versions.js';
+import { bundledVersions, nodeMajor, type Versions } from './versions.js';
 
 export { ADDONS, type Addon, nodeHasSqlite, parseAddons } from './addons.js';
 export type { Source, TemplateOptions } from './templates.js';
 export { describeFiles, packageJson, projectFiles } from './templates.js';
-export { bundledVersions, type Versions, workspaceVersions } from './versions.js';
+export {
+  bundledVersions,
+  nodeMajor,
+  TYPES_NODE,
+  typesNodeFor,
+  type Versions,
+  workspaceVersions,
+} from './versions.js';
 
 /** A package manager the scaffolder knows. */
 export type PackageManager = TemplateOptions['packageManager'];
@@ -43,6 +50,8 @@ export interface CreateProjectOptions {
   addons?: readonly Addon[];
   /** Whether the project's Node has `node:sqlite`; default: this process's Node. */
   nodeHasSqlite?: boolean;
+  /** The major version of the project's Node, for its `@types/node`; default: this process's Node. */
+  nodeMajor?: number;
 }
 
 /** What {@link createProject} wrote. */
@@ -140,6 +149,7 @@ export function createProject(options: CreateProjectOptions): CreatedProject {
     packageManager,
     addons,
     nodeHasSqlite: options.nodeHasSqlite ?? nodeHasSqlite(),
+    nodeMajor: options.nodeMajor ?? nodeMajor(),
   });
   mkdirSync(dir, { recursive: true });
   for (const [file, content] of Object.entries(files)) {

@@ -2,7 +2,7 @@
  * The files of a new project. Every file is plain text; `package.json` is built from the options.
  */
 import { ADDON_SPECS, type Addon } from './addons.js';
-import type { Versions } from './versions.js';
+import { nodeMajor, typesNodeFor, type Versions } from './versions.js';
 
 /** How the project gets the `@skilltree/*` packages. */
 export type Source =
@@ -22,6 +22,8 @@ export interface TemplateOptions {
   addons?: readonly Addon[];
   /** Whether the Node that runs the project has `node:sqlite` (else `--with store` adds better-sqlite3). */
   nodeHasSqlite?: boolean;
+  /** The major version of the Node that runs the project, for its `@types/node`. Default: this process's. */
+  nodeMajor?: number;
 }
 
 const RUNTIME = ['@skilltree/core'];
@@ -63,7 +65,10 @@ export function packageJson(options: TemplateOptions): Record<string, unknown> {
   }
   for (const name of runtime) dependencies[name] = spec(name, options);
   const devDependencies: Record<string, string> = {
-    '@types/node': tools['@types/node'],
+    '@types/node': typesNodeFor(
+      options.nodeMajor ?? nodeMajor(),
+      options.versions.typesNode ?? { [tools['@types/node'].split('.')[0]]: tools['@types/node'] },
+    ),
     '@types/react': tools['@types/react'],
     tsx: tools.tsx,
     typescript: tools.typescript,

@@ -2,7 +2,8 @@
  * The versions a scaffolded project pins: every public `@skilltree/*` package at the version this
  * release of `create-skilltree` was built with, and the third-party packages at the exact versions
  * the skilltree repository tests with on Node 20 (react 19, zod 4, vitest 4, TypeScript 6), and those
- * the `--with` examples need (the AI SDK, better-sqlite3 for Node 20, the MCP SDK).
+ * the `--with` examples need (the AI SDK, better-sqlite3 for Node 20, the MCP SDK). `@types/node`
+ * follows the Node the project is made on.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,7 @@ export interface Versions {
     typescript: string;
     tsx: string;
     '@types/react': string;
+    /** The repository's (Node 20's); a project gets its own Node's, from {@link Versions.typesNode}. */
     '@types/node': string;
     /** `--with server`: the AI SDK (its UI message stream and `DefaultChatTransport`). */
     ai: string;
@@ -31,6 +33,38 @@ export interface Versions {
     /** `--with mcp`: the official SDK the example server is written with. */
     '@modelcontextprotocol/sdk': string;
   };
+  /**
+   * `@types/node` for each Node major a project may run on, exact (the project gets its own Node's,
+   * see {@link typesNodeFor}): 20 is what the repository tests with, the others what the consumer
+   * test type-checks a new project with on that Node.
+   */
+  typesNode: Record<string, string>;
+}
+
+/**
+ * `@types/node` of the Node lines besides 20 (whose version is the repository's own). Raise them
+ * with the Node binaries of the consumer test (scripts/lib/node-binaries.mjs), which type-checks a
+ * new project with them on each Node.
+ */
+export const TYPES_NODE = { '22': '22.20.7', '24': '24.19.4' } as const;
+
+/**
+ * The `@types/node` for a project that runs on Node `major`: that major's, or, for a Node without
+ * one in `typesNode` (a newer line, an odd one), the newest one below it (the oldest one above it
+ * for an older Node). Types of an older Node describe a newer one, less its newest APIs.
+ */
+export function typesNodeFor(major: number, typesNode: Record<string, string>): string {
+  const known = Object.keys(typesNode)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const below = known.filter((m) => m <= major);
+  const chosen = below.length > 0 ? below[below.length - 1] : known[0];
+  return typesNode[String(chosen)];
+}
+
+/** The major version of the Node running this process. */
+export function nodeMajor(): number {
+  return Number(process.versions.node.split('.')[0]);
 }
 
 interface Manifest {
@@ -80,8 +114,10 @@ export function workspaceVersions(root: string): Versions {
   // The web chat example is where the repository tests @ai-sdk/react and react-dom (in Chromium).
   const webChat = readManifest(join(root, 'examples', 'web-chat', 'package.json'));
   const rootManifest = readManifest(join(root, 'package.json'));
+  const typesNode20 = exact('@types/node', core.devDependencies?.['@types/node'], 'packages/core devDependencies');
   return {
     skilltree,
+    typesNode: { [typesNode20.split('.')[0]]: typesNode20, ...TYPES_NODE },
     tools: {
       react: exact('react', core.devDependencies?.react, 'packages/core devDependencies'),
       zod: exact('zod', core.devDependencies?.zod, 'packages/core devDependencies'),
@@ -89,7 +125,7 @@ export function workspaceVersions(root: string): Versions {
       typescript: exact('typescript', rootManifest.devDependencies?.typescript, 'the root devDependencies'),
       tsx: exact('tsx', cli.dependencies?.tsx, 'packages/cli dependencies'),
       '@types/react': exact('@types/react', core.devDependencies?.['@types/react'], 'packages/core devDependencies'),
-      '@types/node': exact('@types/node', core.devDependencies?.['@types/node'], 'packages/core devDependencies'),
+      '@types/node': typesNode20,
       ai: exact('ai', server.devDependencies?.ai, 'packages/server devDependencies'),
       '@ai-sdk/react': exact(
         '@ai-sdk/react',

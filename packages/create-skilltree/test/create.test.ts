@@ -1,7 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
@@ -15,6 +24,7 @@ import {
   nodeHasSqlite,
   parseAddons,
   toPackageName,
+  typesNodeFor,
   workspaceVersions,
 } from '../src/index.js';
 
@@ -201,7 +211,7 @@ describe('--with adds packages, each with what it needs and an example with its 
   test('an unknown name is a usage error that lists the choices; nothing is written', async () => {
     const session = io(dir);
     expect(await main(['app', '--with', 'server,database'], session)).toBe(2);
-    expect(session.err()).toMatch(/--with: unknown database \(choose from server, store, agent-skills, mcp\)/);
+    expect(session.err()).toMatch(/--with: unknown database \(choose from server, store, agent-skills, mcp, models\)/);
     expect(() => readFileSync(join(dir, 'app', 'package.json'))).toThrow();
     expect(parseAddons(['mcp,server', ' store '])).toEqual(['server', 'store', 'mcp']);
   });
@@ -259,3 +269,89 @@ test("a vite.config.ts in a folder above does not capture the project's tests: i
   rmSync(join(project.dir, 'vitest.config.ts'));
   expect(list().stdout.trim()).toBe('');
 }, 60_000); // two vitest processes
+
+describe('@types/node follows the Node the project is made on', () => {
+  test("pins the running Node's major: the @types/node of 20, 22 or 24 on that Node", () => {
+    const { typesNode } = bundledVersions();
+    expect(Object.keys(typesNode).sort()).toEqual(['20', '22', '24']);
+    for (const major of [20, 22, 24]) {
+      const project = createProject({ dir: join(dir, `node${major}`), nodeMajor: major });
+      expect(project.devDependencies['@types/node']).toBe(typesNode[String(major)]);
+      expect(project.devDependencies['@types/node']).toMatch(new RegExp(`^${major}\\.\\d+\\.\\d+$`));
+    }
+    // By default, this process's Node.
+    const here = Number(process.versions.node.split('.')[0]);
+    expect(createProject({ dir: join(dir, 'here') }).devDependencies['@types/node']).toBe(
+      typesNodeFor(here, typesNode),
+    );
+  });
+
+  test('a Node line without its own pin gets the newest one below it (an older one, the oldest)', () => {
+    const typesNode = { '20': '20.19.43', '22': '22.20.7', '24': '24.19.4' };
+    expect(typesNodeFor(26, typesNode)).toBe('24.19.4');
+    expect(typesNodeFor(23, typesNode)).toBe('22.20.7');
+    expect(typesNodeFor(18, typesNode)).toBe('20.19.43');
+  });
+});
+
+/** The checkout's root, and the folder whose node_modules has the one react and vitest that @skilltree/testing uses. */
+const repo = join(import.meta.dirname, '..', '..', '..');
+const testingModules = join(repo, 'packages', 'testing', 'node_modules');
+
+/** Gives `project` a node_modules of links into this checkout: what `npm install` would put there. */
+function linkCheckout(project: string): void {
+  const links: Record<string, string> = {
+    '@skilltree/core': join(repo, 'packages', 'core'),
+    '@skilltree/models': join(repo, 'packages', 'models'),
+    '@skilltree/testing': join(repo, 'packages', 'testing'),
+    react: join(testingModules, 'react'),
+    zod: join(testingModules, 'zod'),
+    vitest: join(testingModules, 'vitest'),
+    '@types/react': join(testingModules, '@types', 'react'),
+    '@types/node': join(testingModules, '@types', 'node'),
+  };
+  for (const [name, target] of Object.entries(links)) {
+    if (name.startsWith('@skilltree/') && !existsSync(join(target, 'dist'))) {
+      throw new Error(`${name} is not built: run "pnpm build" first.`);
+    }
+    const link = join(project, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(realpathSync(target), link, 'dir');
+  }
+}
+
+describe('--with models', () => {
+  test('adds @skilltree/models with model.ts (Anthropic or OpenAI by the key that is set) and its test', async () => {
+    expect(await main(['app', '--with', 'models'], io(dir))).toBe(0);
+    const project = join(dir, 'app');
+    expect(manifest(project).dependencies['@skilltree/models']).toBe(
+      `^${bundledVersions().skilltree['@skilltree/models']}`,
+    );
+    expect(readFileSync(join(project, 'model.ts'), 'utf8')).toContain('export function chooseModel(');
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toContain('- `model.test.tsx`: ');
+  });
+
+  // Runs vitest and tsc in the new project: up to a minute on a busy machine.
+  test("the example's test passes offline, against a local OpenAI-compatible server, and the project type-checks", {
+    timeout: 120_000,
+  }, () => {
+    const project = createProject({ dir: join(dir, 'app'), addons: ['models'] });
+    linkCheckout(project.dir);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      CI: '1',
+      NO_COLOR: '1',
+    };
+    const tests = spawnSync(process.execPath, [join(testingModules, 'vitest', 'vitest.mjs'), 'run', 'model.test.tsx'], {
+      cwd: project.dir,
+      encoding: 'utf8',
+      env,
+    });
+    expect(tests.status, `${tests.stdout}\n${tests.stderr}`).toBe(0);
+    expect(tests.stdout).toMatch(/Tests +2 passed/);
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const typecheck = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project.dir], { encoding: 'utf8', env });
+    expect(typecheck.status, typecheck.stdout).toBe(0);
+  });
+});

@@ -5,6 +5,7 @@
  */
 export type { McpConnectionStatus } from './connection.js';
 export {
+  MCP_LIMITS,
   type McpCustomServer,
   type McpHttpServer,
   type McpStdioServer,

@@ -104,7 +104,26 @@ export interface McpToolsOptions {
    * agent renders "connecting…" and offers the tools once they are listed).
    */
   suspend?: boolean;
+  /**
+   * The most characters (code points) of a tool's description the model gets, as for a `SKILL.md`
+   * description: a longer one is cut (its last character `…`) and the session warns. Every request
+   * carries the descriptions of the tools offered. Default {@link MCP_LIMITS}`.description` (1,024).
+   */
+  maxDescriptionChars?: number;
+  /**
+   * The most characters a tool's input schema may take as JSON. A tool whose schema is larger is not
+   * offered, and the session warns with its size. Default {@link MCP_LIMITS}`.inputSchema` (16,000).
+   */
+  maxInputSchemaChars?: number;
 }
+
+/**
+ * What `<McpTools>` takes from a server per tool, at most, unless its props say otherwise: the
+ * server writes this text, and every request carries it. `description` is the Agent Skills cap on a
+ * `SKILL.md` description (1,024 characters); `inputSchema` (16,000 characters of JSON, about 4,000
+ * tokens) is several times what tools with many parameters need.
+ */
+export const MCP_LIMITS = { description: 1024, inputSchema: 16_000 } as const;
 
 /** Props of {@link McpTools}: one of `command`, `url` or `transport`, plus {@link McpToolsOptions}. */
 export type McpToolsProps = McpToolsOptions & (McpStdioServer | McpHttpServer | McpCustomServer);
@@ -189,45 +208,87 @@ function connectionKey(skill: string | null, spec: ServerSpec, name: string | un
   return JSON.stringify([skill, 'stdio', spec.command, spec.args, spec.env ?? null, spec.cwd ?? null]);
 }
 
-const inputs = new WeakMap<McpTool, JsonSchemaInput>();
+const inputs = new WeakMap<McpTool, { input: JsonSchemaInput; size: number }>();
 
-/** The tool's input schema for `<Tool input>`, made once per listed tool. */
-function inputOf(tool: McpTool): JsonSchemaInput {
-  let input = inputs.get(tool);
-  if (!input) {
+/** The tool's input schema for `<Tool input>`, and its size as JSON, made once per listed tool. */
+function inputOf(tool: McpTool): { input: JsonSchemaInput; size: number } {
+  let made = inputs.get(tool);
+  if (!made) {
     const given = tool.inputSchema && typeof tool.inputSchema === 'object' ? tool.inputSchema : { type: 'object' };
     // As for zod inputs, the model gets the schema without its `$schema` dialect line.
     const { $schema: _dialect, ...schema } = given as Record<string, unknown>;
-    input = jsonSchema(schema);
-    inputs.set(tool, input);
+    made = { input: jsonSchema(schema), size: JSON.stringify(schema).length };
+    inputs.set(tool, made);
   }
-  return input;
+  return made;
 }
 
 interface Offered {
   name: string;
   tool: McpTool;
+  description: string;
+  input: JsonSchemaInput;
 }
 
+const fmt = new Intl.NumberFormat('en-US');
+
+/** The caps on what a server writes into the request (see {@link MCP_LIMITS}). */
+interface Caps {
+  description: number;
+  inputSchema: number;
+}
+
+/** The tools to offer, each capped; `warnings` say what was cut or left out, and why. */
 function offeredTools(
   tools: McpTool[],
   prefix: string,
   include: readonly string[] | undefined,
   exclude: readonly string[] | undefined,
-): Offered[] {
+  label: string,
+  caps: Caps,
+): { offered: Offered[]; warnings: string[] } {
   const kept = tools.filter((t) => (!include || include.includes(t.name)) && !exclude?.includes(t.name));
   const names = toolNames(
     kept.map((t) => t.name),
     prefix,
   );
   const seen = new Set<string>();
-  const out: Offered[] = [];
+  const offered: Offered[] = [];
+  const warnings: string[] = [];
   for (const tool of kept) {
     if (seen.has(tool.name)) continue;
     seen.add(tool.name);
-    out.push({ name: names.get(tool.name)!, tool });
+    const { input, size } = inputOf(tool);
+    if (size > caps.inputSchema) {
+      warnings.push(
+        `MCP server "${label}": the input schema of tool "${tool.name}" is ${fmt.format(size)} characters of JSON, ` +
+          `more than the ${fmt.format(caps.inputSchema)} allowed; the tool is not offered. ` +
+          'Raise <McpTools maxInputSchemaChars>, or leave it out with exclude.',
+      );
+      continue;
+    }
+    let description = tool.description ?? tool.title ?? `Tool "${tool.name}" of MCP server "${label}".`;
+    const chars = [...description];
+    if (chars.length > caps.description) {
+      description = `${chars.slice(0, caps.description - 1).join('')}…`;
+      warnings.push(
+        `MCP server "${label}": the description of tool "${tool.name}" is ${fmt.format(chars.length)} characters, ` +
+          `more than the ${fmt.format(caps.description)} allowed; it was cut to ${fmt.format(caps.description)} ` +
+          '(raise <McpTools maxDescriptionChars> to keep more).',
+      );
+    }
+    offered.push({ name: names.get(tool.name)!, tool, description, input });
   }
-  return out;
+  return { offered, warnings };
+}
+
+/** A cap prop: a whole number from 1 up, else the default, with an error that says so. */
+function capOf(value: number | undefined, fallback: number, prop: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`<McpTools ${prop}> must be a whole number from 1 up (got ${String(value)}).`);
+  }
+  return value;
 }
 
 function statusLine(label: string, state: ConnectionState, offered: number): string | null {
@@ -306,13 +367,22 @@ export function McpTools(props: McpToolsProps): ReactNode {
   const state = useSyncExternalStore(connection.subscribe, connection.getState, connection.getState);
 
   const { prefix = '', include, exclude, timeout } = props;
+  const maxDescription = capOf(props.maxDescriptionChars, MCP_LIMITS.description, 'maxDescriptionChars');
+  const maxSchema = capOf(props.maxInputSchemaChars, MCP_LIMITS.inputSchema, 'maxInputSchemaChars');
   const includeKey = include ? JSON.stringify(include) : '';
   const excludeKey = exclude ? JSON.stringify(exclude) : '';
   // biome-ignore lint/correctness/useExhaustiveDependencies: include/exclude are compared by value
-  const offered = useMemo(
-    () => offeredTools(state.tools, prefix, include, exclude),
-    [state.tools, prefix, includeKey, excludeKey],
+  const { offered, warnings } = useMemo(
+    () =>
+      offeredTools(state.tools, prefix, include, exclude, label, {
+        description: maxDescription,
+        inputSchema: maxSchema,
+      }),
+    [state.tools, prefix, includeKey, excludeKey, label, maxDescription, maxSchema],
   );
+  useEffect(() => {
+    for (const warning of warnings) session.warn(warning, `mcp:${label}`);
+  }, [warnings, label, session]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: include is compared by value
   useEffect(() => {
@@ -344,12 +414,12 @@ export function McpTools(props: McpToolsProps): ReactNode {
     <>
       {line !== null && <Text>{line}</Text>}
       {props.serverInstructions && state.instructions && <Instructions>{state.instructions}</Instructions>}
-      {offered.map(({ name, tool }) => (
+      {offered.map(({ name, tool, description, input }) => (
         <Tool
           key={name}
           name={name}
-          description={tool.description ?? tool.title ?? `Tool "${tool.name}" of MCP server "${label}".`}
-          input={inputOf(tool)}
+          description={description}
+          input={input}
           timeout={timeout}
           meta={meta(tool)}
           run={(input, ctx) => runTool(connection, tool.name, input, ctx, timeout)}

@@ -3,7 +3,7 @@
  */
 
 import { Agent, createSession, type Session, Skill, scriptedModel, Text } from '@skilltree/core';
-import { McpTools } from '@skilltree/mcp';
+import { MCP_LIMITS, McpTools } from '@skilltree/mcp';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openConnections } from '../src/connection.js';
@@ -294,6 +294,66 @@ describe('names and filters', () => {
         source: 'mcp:a',
       },
     ]);
+  });
+});
+
+describe('caps on what a server writes into every request', () => {
+  const tool = (name: string, description: string, inputSchema: FixtureTool['inputSchema'] = { type: 'object' }) => ({
+    name,
+    description,
+    inputSchema,
+    handler: () => ({ content: [{ type: 'text' as const, text: `ran ${name}` }] }),
+  });
+
+  test('a tool description over 1,024 characters is cut to 1,024 (the last one "…") with a warning, like a SKILL.md description', async () => {
+    const server = inMemoryServer([tool('long', '😀'.repeat(3000)), tool('short', 'Short and fine')]);
+    const session = track(agentWith(<McpTools name="big" transport={server.transport} />));
+    await read(session);
+
+    const [, long, short] = session.request().tools;
+    expect([...long.description]).toHaveLength(MCP_LIMITS.description);
+    expect(long.description).toBe(`${'😀'.repeat(1023)}…`);
+    expect(short.description).toBe('Short and fine');
+    await until(() => session.warnings.length > 0, 'the warning');
+    expect(session.warnings).toEqual([
+      {
+        message:
+          'MCP server "big": the description of tool "long" is 3,000 characters, more than the 1,024 allowed; ' +
+          'it was cut to 1,024 (raise <McpTools maxDescriptionChars> to keep more).',
+        source: 'mcp:big',
+      },
+    ]);
+  });
+
+  test('a tool whose input schema is over 16,000 characters of JSON is not offered, with a warning; the others are', async () => {
+    const huge = { type: 'object' as const, properties: { q: { type: 'string', description: 'x'.repeat(20_000) } } };
+    const server = inMemoryServer([tool('huge', 'Takes a huge schema', huge), tool('small', 'Small')]);
+    const session = track(agentWith(<McpTools name="big" transport={server.transport} />));
+    await read(session);
+
+    expect(toolNamesOf(session)).toEqual(['read_skill', 'small']);
+    await until(() => session.warnings.length > 0, 'the warning');
+    expect(session.warnings.map((w) => w.message)).toEqual([
+      `MCP server "big": the input schema of tool "huge" is ${JSON.stringify(huge).length.toLocaleString('en-US')} characters of JSON, more than the 16,000 allowed; ` +
+        'the tool is not offered. Raise <McpTools maxInputSchemaChars>, or leave it out with exclude.',
+    ]);
+    expect((await call(session, 'huge')).content).toMatch(/^Unknown tool: huge/);
+  });
+
+  test('maxDescriptionChars and maxInputSchemaChars set the caps; a cap that is not a whole number from 1 is an error', async () => {
+    const huge = { type: 'object' as const, properties: { q: { type: 'string', description: 'x'.repeat(20_000) } } };
+    const server = inMemoryServer([tool('huge', 'd'.repeat(50), huge)]);
+    const session = track(
+      agentWith(
+        <McpTools name="big" transport={server.transport} maxDescriptionChars={10} maxInputSchemaChars={30_000} />,
+      ),
+    );
+    await read(session);
+    expect(session.request().tools[1]).toMatchObject({ name: 'huge', description: `${'d'.repeat(9)}…` });
+
+    const bad = track(agentWith(<McpTools name="bad" transport={server.transport} maxDescriptionChars={0} />));
+    const refused = await call(bad, 'read_skill', { name: 'tools' });
+    expect(refused.content).toContain('<McpTools maxDescriptionChars> must be a whole number from 1 up (got 0).');
   });
 });
 

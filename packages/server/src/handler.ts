@@ -18,7 +18,7 @@ import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
-import { redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
+import { defaultToolErrorText, redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
 import { type ServerTelemetry, startRequestSpan, traceContextOf } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
@@ -69,9 +69,11 @@ export interface HandlerOptions {
    * The text the end user sees for a tool's error result, in the UI stream and in `GET /chat/:id`
    * (called for both, so a reloaded page shows what the live one did). The transcript, and so the
    * model, keeps the real text. Default: the text itself when `error.forUsers` (what skilltree wrote
-   * about the model's call: unknown tool or skill, invalid input, not run, interrupted, not saved), else
-   * `Tool "name" failed; the details stay on the server.` with the real text sent to `log` as the
-   * turn streams. Return `error.message` to show every error as the model got it.
+   * about the model's call: unknown tool or skill, arguments that are not JSON, not run, interrupted,
+   * not saved); `Invalid input for tool "name"; the model was told what to fix.` for a refusal by
+   * the input schema (its messages may be the app's, from a refinement); else
+   * `Tool "name" failed; the details stay on the server.`; the real text of those two is sent to
+   * `log` as the turn streams. Return `error.message` to show every error as the model got it.
    */
   onToolError?: (error: ToolError, chat: ToolErrorChat) => string;
   /** Where the handler reports (start-up notice, failed turns). Default `console.warn`; `false` for silence. */
@@ -221,9 +223,10 @@ export function createHandler(options: HandlerOptions): Handler {
   function toolErrorText(chat: ToolErrorChat, live: boolean): ToolErrorText {
     return (error) => {
       if (!options.onToolError) {
-        if (error.forUsers) return error.message;
-        if (live) log(`@skilltree/server: tool "${error.toolName}" failed in chat ${chat.id}: ${error.message}`);
-        return redactedToolError(error.toolName);
+        if (!error.forUsers && live) {
+          log(`@skilltree/server: tool "${error.toolName}" failed in chat ${chat.id}: ${error.message}`);
+        }
+        return defaultToolErrorText(error);
       }
       try {
         const text = options.onToolError(error, chat);

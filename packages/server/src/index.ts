@@ -32,6 +32,8 @@ export { isLoopbackAddress, isLoopbackHost, PROXY_HEADERS, proxyHeader } from '.
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
 export {
   defaultToolErrorText,
+  invalidInputForUsers,
+  isSchemaRefusal,
   isToolErrorForUsers,
   redactedToolError,
   type ToolError,

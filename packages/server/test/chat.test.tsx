@@ -9,6 +9,7 @@ import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import {
   client,
   DB_SECRET,
+  OTHER_CUSTOMER,
   plain,
   ruleModel,
   startServer,
@@ -412,7 +413,7 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     ]);
   });
 
-  it("skilltree's own refusals of the model's call (unknown tool, invalid input) are shown as they are, live and after a reload", async () => {
+  it("skilltree's own refusals of the model's call are shown as they are, an invalid input as a sentence, live and after a reload", async () => {
     server = await startServer();
     const alice = client(server.url);
     const { message } = await alice.send('c1', 'mistakes');
@@ -421,11 +422,35 @@ describe('tool errors: the browser reads only what is meant for end users', () =
       (transcript.find((m) => m.role === 'tool' && m.toolCallId === id) as { content: string }).content;
     expect(said('u')).toMatch(/^Unknown tool: buy_insurance/);
     expect(said('i')).toMatch(/^Invalid input for tool "add_note": text: /);
+    const invalid = 'Invalid input for tool "add_note"; the model was told what to fix.';
     expect(toolPart(message, 'buy_insurance')).toMatchObject({ state: 'output-error', errorText: said('u') });
-    expect(toolPart(message, 'add_note')).toMatchObject({ state: 'output-error', errorText: said('i') });
+    expect(toolPart(message, 'add_note')).toMatchObject({ state: 'output-error', errorText: invalid });
     const restored = (await (await alice.history('c1')).json()) as { parts: unknown[] }[];
     expect(toolPart(restored[1], 'buy_insurance').errorText).toBe(said('u'));
-    expect(toolPart(restored[1], 'add_note').errorText).toBe(said('i'));
+    expect(toolPart(restored[1], 'add_note').errorText).toBe(invalid);
+  });
+
+  it("a schema refinement's message (app text, here another customer's address) reaches no end user; the model keeps it", async () => {
+    const seen: string[] = [];
+    server = await startServer({ sessionsOptions: { model: recordingModel(seen) } });
+    const alice = client(server.url);
+    const { message, chunks } = await alice.send('c1', 'refund 7');
+    const shown = 'Invalid input for tool "refund_order"; the model was told what to fix.';
+    expect(toolPart(message, 'refund_order')).toMatchObject({ state: 'output-error', errorText: shown });
+    const history = await (await alice.history('c1')).text();
+    for (const text of [JSON.stringify(chunks), history]) {
+      expect(text).not.toContain('bob@example.com');
+      expect(text).not.toContain('Rue de la Paix');
+    }
+    const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
+      (m) => m.role === 'tool' && m.name === 'refund_order',
+    );
+    expect(tool).toMatchObject({
+      isError: true,
+      content: `Invalid input for tool "refund_order": order: Order 7 belongs to ${OTHER_CUSTOMER}`,
+    });
+    expect(seen.at(-1)).toContain('bob@example.com');
+    expect(server.logs.filter((line) => line.includes('bob@example.com'))).toHaveLength(1);
   });
 
   it('an onToolError that throws or returns no string shows the redacted sentence, and the turn goes on', async () => {

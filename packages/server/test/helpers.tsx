@@ -66,6 +66,12 @@ function Notes() {
         }
       />
       <Tool
+        name="refund_order"
+        description="Refunds an order of the user's"
+        input={z.object({ order: z.string().refine((order) => order !== '7', `Order 7 belongs to ${OTHER_CUSTOMER}`) })}
+        run={({ order }) => `refunded ${order}`}
+      />
+      <Tool
         name="wait"
         description="Waits until the turn is aborted"
         run={(_input, ctx) =>
@@ -87,6 +93,9 @@ export const RAMBLE = 'Let me think about this at length, starting with';
 
 /** The running `hold` call's release: the test calls it to let the tool return its text. */
 export const held: { release: ((text: string) => void) | null } = { release: null };
+
+/** What the `refund_order` schema's refinement says about order 7: another customer's address. */
+export const OTHER_CUSTOMER = 'bob@example.com (Bob Jones, 12 Rue de la Paix)';
 
 /** How many `wait` calls have started (a test waits for one before it disconnects). */
 export const waiting = { count: 0 };
@@ -154,6 +163,11 @@ function decide(text: string, step: number): Step | 'fail' | 'wait' | 'ramble' {
     if (step === 0) return { toolCalls: [read] };
     if (step === 1) return { toolCalls: [{ id: 'h', name: 'hold', input: {} }] };
     return { text: 'Held and released.' };
+  }
+  if (text === 'refund 7') {
+    if (step === 0) return { toolCalls: [read] };
+    if (step === 1) return { toolCalls: [{ id: 'f', name: 'refund_order', input: { order: '7' } }] };
+    return { text: 'I cannot refund that order.' };
   }
   if (text === 'wait') {
     if (step === 0) return { toolCalls: [read] };

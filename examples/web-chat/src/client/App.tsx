@@ -1,6 +1,8 @@
 /**
- * The page: sign in (the example's placeholder login), then chat. The chat id lives in the URL
- * (`?chat=…`), so a reload, or a link, opens the same conversation, restored from the server.
+ * The page: sign in (the example's placeholder login), then chat. A chat's id goes in the URL
+ * (`?chat=…`) with its first message, so a reload, or a link, opens the same conversation, restored
+ * from the server. A new chat is not asked for: the server has nothing under its id yet, and its 404
+ * would show in the browser's console as an error.
  */
 import { useEffect, useState } from 'react';
 import { Chat, type ChatMessage } from './Chat.js';
@@ -10,15 +12,17 @@ function newChatId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The chat id in the URL, or a new one put there. */
-function chatIdFromUrl(): { id: string; fresh: boolean } {
+/** The chat id in the URL: there once the chat has a message. */
+function chatIdInUrl(): string | null {
+  return new URL(window.location.href).searchParams.get('chat');
+}
+
+/** Puts a chat's id in the URL when its first message is sent: from then on a reload restores it. */
+function rememberChat(id: string): void {
   const url = new URL(window.location.href);
-  const id = url.searchParams.get('chat');
-  if (id) return { id, fresh: false };
-  const fresh = newChatId();
-  url.searchParams.set('chat', fresh);
+  if (url.searchParams.get('chat') === id) return;
+  url.searchParams.set('chat', id);
   window.history.replaceState(null, '', url);
-  return { id: fresh, fresh: true };
 }
 
 type Loaded = { id: string; messages: ChatMessage[]; missing: boolean };
@@ -61,9 +65,9 @@ export function App() {
 
   useEffect(() => {
     if (!user) return;
-    const { id, fresh } = chatIdFromUrl();
-    if (fresh) {
-      setChat({ id, messages: [], missing: false });
+    const id = chatIdInUrl();
+    if (!id) {
+      setChat({ id: newChatId(), messages: [], missing: false });
       return;
     }
     let cancelled = false;
@@ -88,9 +92,9 @@ export function App() {
         <button
           type="button"
           onClick={() => {
-            const id = newChatId();
-            window.history.pushState(null, '', `?chat=${id}`);
-            setChat({ id, messages: [], missing: false });
+            // The new chat joins the URL with its first message; the one before stays in the history.
+            window.history.pushState(null, '', window.location.pathname);
+            setChat({ id: newChatId(), messages: [], missing: false });
           }}
         >
           New chat
@@ -106,7 +110,15 @@ export function App() {
           Sign out
         </button>
       </header>
-      {chat && <Chat key={chat.id} id={chat.id} initialMessages={chat.messages} missing={chat.missing} />}
+      {chat && (
+        <Chat
+          key={chat.id}
+          id={chat.id}
+          initialMessages={chat.messages}
+          missing={chat.missing}
+          onSend={() => rememberChat(chat.id)}
+        />
+      )}
     </div>
   );
 }

@@ -66,15 +66,20 @@ function MessagePart({ part }: { part: Part }) {
   }
 }
 
-/** The conversation `id`, starting from `initialMessages` (restored from the server). */
+/**
+ * The conversation `id`, starting from `initialMessages` (restored from the server). `onSend` is
+ * called as each message is sent (the page puts the chat in the URL with the first).
+ */
 export function Chat({
   id,
   initialMessages,
   missing,
+  onSend,
 }: {
   id: string;
   initialMessages: ChatMessage[];
   missing: boolean;
+  onSend: () => void;
 }) {
   const chatTransport = useMemo(transport, []);
   const { messages, sendMessage, status, error } = useChat<ChatMessage>({
@@ -112,6 +117,7 @@ export function Chat({
           event.preventDefault();
           const text = input.trim();
           if (!text || busy) return;
+          onSend();
           void sendMessage({ text });
           setInput('');
         }}

@@ -8,7 +8,8 @@
  * hook gives every project file it imports the same query: project files are evaluated anew, while
  * packages (react, @skilltree/core, anything from a bare specifier or under node_modules) keep
  * their single instance. `chat`, `run` and `serve` load once, through the very same path, and read
-the module's other exports (`authorize`) from the one evaluation.
+ * the module's other exports (`model`, `sessionOptions`, `budget`, `telemetry`, `authorize`: see
+ * ./module-options.ts) from the one evaluation.
  */
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
@@ -18,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Model } from '@skilltree/core';
 import type { ReactElement } from 'react';
 import { CliError, errorMessage } from './errors.js';
+import { type ModuleOptions, readModuleOptions } from './module-options.js';
 import { importNextTo } from './resolve.js';
 
 /** The `@skilltree/core` module namespace. */
@@ -41,8 +43,10 @@ export interface AgentModule {
   demo?: AgentDemo;
   /** The `@skilltree/core` the module resolves: sessions must come from the same copy as its hooks. */
   core: CoreModule;
-  /** Everything the module exports (e.g. `serve` reads `authorize`), from the one evaluation. */
+  /** Everything the module exports, from the one evaluation. */
   exports: Readonly<Record<string, unknown>>;
+  /** Its optional exports, checked: `model`, `sessionOptions`, `budget`, `telemetry`, `authorize`. */
+  options: ModuleOptions;
 }
 
 /** The query parameter that versions each load of a module (and of the project files it imports). */
@@ -210,7 +214,8 @@ export class AgentLoader {
 
   /**
    * Evaluates the module anew. Throws a {@link CliError} when the file is missing, fails to load,
-   * has no default export that is an agent element or component, or has a malformed `demo`.
+   * has no default export that is an agent element or component, or has a malformed `demo` (or
+   * another optional export, see {@link readModuleOptions}).
    */
   async load(): Promise<AgentModule> {
     const name = this.#name;
@@ -245,8 +250,9 @@ export class AgentLoader {
       );
     }
     const demo = readDemo(exports.demo, name);
+    const options = readModuleOptions(exports, name);
     this.generation++;
-    return { path: this.file, element, demo, core, exports };
+    return { path: this.file, element, demo, core, exports, options };
   }
 
   /** Removes tsx's hooks. The module's code stays in memory (Node cannot evict it). */

@@ -1,6 +1,7 @@
 /**
- * Chooses the model: `--model`, else `SKILLTREE_MODEL`, else the first provider of
- * `@skilltree/models`' table whose key is set, else the agent module's scripted `demo`. The
+ * Chooses the model: `--model`, else the agent module's `model` export, else `SKILLTREE_MODEL`, else
+ * the first provider of `@skilltree/models`' table whose key is set, else the agent module's
+ * scripted `demo`. The
  * providers, their keys and default models come from that table (the agent's own copy of the
  * package first, so providers its project registered count); `scripted:` and `demo` are the CLI's.
  */
@@ -10,6 +11,7 @@ import type { Model, ScriptedStep } from '@skilltree/core';
 import { providers as ownProviders, type Provider } from '@skilltree/models';
 import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 import type { AgentModule } from './load-module.js';
+import type { ModuleModel } from './module-options.js';
 import { importNextTo } from './resolve.js';
 
 /** The CLI's own models, not providers: a script file, the module's demo. */
@@ -33,7 +35,7 @@ export function keyVariables(table: readonly Provider[] = ownProviders()): strin
 export const MODEL_SPEC_HELP = modelSpecs();
 
 /** How the model is chosen without `--model`, for help. */
-export const MODEL_CHOICE_HELP = `Model choice: --model, else SKILLTREE_MODEL, else ${ownProviders()
+export const MODEL_CHOICE_HELP = `Model choice: --model, else the module's "model" export, else SKILLTREE_MODEL, else ${ownProviders()
   .map((p) => `${p.prefix}:${p.defaultModel} when ${p.apiKeyEnv} is set`)
   .join(',\nelse ')}, else the module's demo.`;
 
@@ -46,17 +48,29 @@ export const MODEL_ENV_HELP: readonly (readonly [string, string])[] = [
         `${p.name} key${p.baseUrlEnv ? ' and endpoint' : ''} (default model: ${p.defaultModel})`,
       ] as const,
   ),
-  ['SKILLTREE_MODEL', 'the default for --model'],
+  ['SKILLTREE_MODEL', 'the model when neither --model nor the module names one'],
 ];
+
+/** The chat id `chat` and `run` give a module's model function without `--session`. */
+export const CLI_CHAT_ID = 'cli';
 
 /** The chosen model. */
 export interface PickedModel {
-  /** What the user can pass to `--model` to get this model again, e.g. `openai:gpt-4.1` or `demo`. */
+  /**
+   * What the user can pass to `--model` to get this model again, e.g. `openai:gpt-4.1` or `demo`;
+   * for the module's own model, its `name` (`the module's model` when it has none or is a function).
+   */
   label: string;
-  /** The provider's prefix (`anthropic`, `openai`, or a registered one), `scripted` or `demo`. */
+  /** The provider's prefix (`anthropic`, `openai`, or a registered one), `scripted`, `demo` or `module`. */
   kind: string;
   /** A fresh model instance (scripted models start their script again, e.g. after `/reset`). */
   create(): Model;
+  /**
+   * Set when the model is the module's function of the chat: the model of chat `id` of `owner`
+   * (`serve` gives each chat its own; `chat` and `run` call it with the `--session` name, else
+   * {@link CLI_CHAT_ID}, and no owner).
+   */
+  forChat?: (id: string, owner: string | undefined) => Model;
   /** Set when the model was picked by default: a line for stderr saying which and why. */
   notice?: string;
 }
@@ -67,9 +81,10 @@ export interface PickModelContext {
   cwd: string;
   /**
    * The loaded agent module: its `demo`, the `@skilltree/core` copy that builds scripted models,
-   * and its path (the `@skilltree/models` next to it holds the providers its project registered).
+   * its path (the `@skilltree/models` next to it holds the providers its project registered), and
+   * its `model` export.
    */
-  agent: Pick<AgentModule, 'demo' | 'core'> & { path?: string };
+  agent: Pick<AgentModule, 'demo' | 'core'> & { path?: string; options?: { model?: ModuleModel } };
 }
 
 /** The provider table as the agent module sees it, else the CLI's own. */
@@ -147,17 +162,42 @@ export function readScript(file: string, cwd: string): ScriptedStep[] {
   return steps as ScriptedStep[];
 }
 
+/** The module's `model` export as a picked model. */
+function fromModule(model: ModuleModel): PickedModel {
+  const why = '--model overrides it';
+  if (typeof model === 'function') {
+    const label = "the module's model";
+    return {
+      label,
+      kind: 'module',
+      create: () => model(CLI_CHAT_ID, undefined),
+      forChat: model,
+      notice: `Using the module's "model" export, a model per chat (${why}).`,
+    };
+  }
+  const label = model.name ?? "the module's model";
+  return {
+    label,
+    kind: 'module',
+    create: () => model,
+    notice: `Using the module's "model" export${model.name ? ` (${model.name})` : ''} (${why}).`,
+  };
+}
+
 /**
  * Resolves a model spec (or the default) to a {@link PickedModel}.
  *
  * @param spec `<provider>[:<id>]` for a provider of the table (`anthropic`, `openai`, …),
- *   `scripted:<file.json>`, `demo`, or undefined for the default.
+ *   `scripted:<file.json>`, `demo`, or undefined for the default: the module's `model` export,
+ *   else `SKILLTREE_MODEL`, else a provider whose key is set, else the module's `demo`.
  * @example
  * await pickModel('openai:gpt-4.1', { env: process.env, cwd: process.cwd(), agent });
  */
 export async function pickModel(spec: string | undefined, context: PickModelContext): Promise<PickedModel> {
   const { env, cwd, agent } = context;
   const table = await providerTable(agent);
+  const own = agent.options?.model;
+  if (spec === undefined && own !== undefined) return fromModule(own);
   const chosen = spec ?? set(env.SKILLTREE_MODEL);
   if (chosen !== undefined) {
     const colon = chosen.indexOf(':');
@@ -191,7 +231,7 @@ export async function pickModel(spec: string | undefined, context: PickModelCont
     };
   }
   throw new CliError(
-    `No model: set ${keyVariables(table)}, pass --model scripted:<file.json>, or export a "demo" from the agent module.`,
+    `No model: set ${keyVariables(table)}, pass --model scripted:<file.json>, or export a "model" or a "demo" from the agent module.`,
   );
 }
 

@@ -6,7 +6,7 @@ import type { SessionOptions } from '@skilltree/core';
 import type { CliArgs } from './flags.js';
 import type { Io } from './io.js';
 import { type AgentModule, loadAgentModule } from './load-module.js';
-import { type PickedModel, pickModel } from './pick-model.js';
+import { CLI_CHAT_ID, type PickedModel, pickModel } from './pick-model.js';
 import { createStyle } from './print.js';
 import { chooseStore } from './store.js';
 import { DEFAULT_STORE, type SessionSetup } from './stored-session.js';
@@ -33,9 +33,20 @@ export async function withPrepared<T>(args: CliArgs, io: Io, use: (prepared: Pre
   }
 }
 
-/** Session options from the flags; `model` is a fresh instance of the picked model. */
-export function sessionOptions(args: CliArgs, model: PickedModel): SessionOptions {
-  const options: SessionOptions = { model: model.create() };
+/**
+ * Session options: the module's `sessionOptions` export, then the flags (which win); `model` is a
+ * fresh instance of the picked model (the module's function of the chat gets the `--session` name).
+ */
+export function sessionOptions(
+  args: CliArgs,
+  model: PickedModel,
+  agent?: Pick<AgentModule, 'options'>,
+): SessionOptions {
+  const chat = args.session ?? CLI_CHAT_ID;
+  const options: SessionOptions = {
+    ...agent?.options.sessionOptions,
+    model: model.forChat ? model.forChat(chat, undefined) : model.create(),
+  };
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
   if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
@@ -59,7 +70,7 @@ export async function prepare(args: CliArgs, io: Io): Promise<Prepared> {
     return {
       agent,
       model,
-      setup: { agent, options: sessionOptions(args, model), session: args.session, store },
+      setup: { agent, options: sessionOptions(args, model, agent), session: args.session, store },
       close: async () => {
         await store?.close().catch(() => {});
       },

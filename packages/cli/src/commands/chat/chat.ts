@@ -132,7 +132,9 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
           if (outcome === 'exit') break;
           if (outcome === 'reset') {
             state.session.dispose();
-            state.session = (await openSession({ ...setup, options: sessionOptions(args, model) }, true)).session;
+            state.session = (
+              await openSession({ ...setup, options: sessionOptions(args, model, agent) }, true)
+            ).session;
             await save(state, prepared, io, errStyle);
             io.stdout.write(`${style.dim('New session: empty transcript, no skills loaded, fresh stores.')}\n`);
           }

@@ -16,6 +16,10 @@ export const serve: CommandSpec = {
   GET  /api/sessions/:id   the session: loaded skills, stores, usage
   GET  /                   the chat page
 
+What it reads from the module: the agent (default export), "model" (a model, or (id, owner) => model),
+"sessionOptions" (createSessions options: maxSteps, windowMode…), "budget" (each user's), "telemetry",
+"authorize" and "demo". Flags win where both set the same thing. See docs/cli.md.
+
 Who may chat: the module's "authorize" export, (request) => userId | null, when it has one;
 otherwise loopback clients only (one local user). See docs/serving.md.
 

@@ -3,6 +3,8 @@
  * so that the traces of every request and turn are exported over OTLP/HTTP. The SDK packages are
  * optional peers of the CLI, loaded only here; without them, one line says what to install.
  */
+import type { TelemetryOptions } from '@skilltree/core';
+import type { ServerTelemetry } from '@skilltree/server';
 import { CliError, errorMessage } from '../../kit/errors.js';
 
 /** The OpenTelemetry packages `--otlp` needs, as `npm install` takes them. */
@@ -69,5 +71,46 @@ export async function startTracing(endpoint: string, env: Record<string, string 
     async shutdown() {
       await (provider.shutdown() as Promise<void>).catch(() => {});
     },
+  };
+}
+
+/** How `serve` traces its sessions and its requests; undefined leaves the default (on). */
+export interface ServeTelemetry {
+  /** `createSessions({ telemetry })`. */
+  sessions?: boolean | TelemetryOptions;
+  /** `createHandler({ telemetry })`. */
+  handler?: ServerTelemetry;
+  /** Set when `--otlp` overrode part of the module's export: a line for stderr that says what. */
+  notice?: string;
+}
+
+/**
+ * The tracing of `serve` from the module's `telemetry` export and `--otlp` (or its variables). The
+ * module's export applies to both the sessions and the request spans. With `--otlp` the flag wins:
+ * tracing is on and the spans go to its exporter, so the module's `enabled: false` (or `false`)
+ * and its `tracer` give way, while the rest of its options (`recordContent`, `agentName`,
+ * `attributes`) still apply.
+ */
+export function serveTelemetry(own: boolean | TelemetryOptions | undefined, otlp: boolean): ServeTelemetry {
+  if (own === undefined) return {};
+  if (typeof own === 'boolean') {
+    if (!otlp || own) return { sessions: own, handler: own };
+    return { notice: 'skilltree serve: --otlp turns tracing on although the module exports telemetry = false.' };
+  }
+  if (!otlp) {
+    const handler: ServerTelemetry =
+      own.enabled === false ? false : own.tracer !== undefined ? { tracer: own.tracer } : true;
+    return { sessions: own, handler };
+  }
+  const { tracer, enabled, ...kept } = own;
+  const overridden = [tracer !== undefined ? 'tracer' : '', enabled === false ? 'enabled: false' : ''].filter(Boolean);
+  return {
+    sessions: kept,
+    handler: true,
+    ...(overridden.length > 0
+      ? {
+          notice: `skilltree serve: --otlp sends the spans to its exporter; the module's telemetry ${overridden.join(' and ')} ${overridden.length > 1 ? 'are' : 'is'} not used.`,
+        }
+      : {}),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The small chat page `skilltree serve` shows at `/`: plain HTML and a script without dependencies
  * that speaks the same API a `useChat` app does (POST /api/chat, the UI message stream, GET
- * /api/chat/:id to restore the chat on reload). Everything the agent says is set as text, never as HTML.
+ * /api/chat/:id to restore the chat on reload, asked only for a chat that has messages). Everything
+ * the agent says is set as text, never as HTML.
  */
 import { createHash } from 'node:crypto';
 
@@ -109,13 +110,22 @@ function apply(message, chunk) {
     default: if (chunk.type.startsWith('data-')) parts.push({ type: chunk.type, data: chunk.data });
   }
 }
+// A chat's id goes in the URL (and localStorage) with its first message: a new chat is never
+// asked for, so no 404 shows in the console, and a reload before the first message starts afresh.
+function remember(id) {
+  if (location.hash !== '#chat=' + id) location.hash = 'chat=' + id;
+  localStorage.setItem('skilltree-chat', id);
+}
 async function load(id, fresh) {
   chatId = id;
-  location.hash = 'chat=' + id;
-  localStorage.setItem('skilltree-chat', id);
   idLabel.textContent = id;
   messages = [];
-  if (fresh) return render();
+  if (fresh) {
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    localStorage.removeItem('skilltree-chat');
+    return render();
+  }
+  remember(id);
   const response = await fetch(api + '/chat/' + encodeURIComponent(id));
   if (response.ok) messages = await response.json();
   else if (response.status !== 404) messages = [{ role: 'assistant', parts: [], problem: await problemOf(response) }];
@@ -129,6 +139,7 @@ form.addEventListener('submit', async (event) => {
   send.disabled = true;
   const user = { id: newId(), role: 'user', parts: [{ type: 'text', text }] };
   const reply = { id: newId(), role: 'assistant', parts: [] };
+  remember(chatId);
   messages.push(user, reply);
   render();
   try {

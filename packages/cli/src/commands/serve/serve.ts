@@ -6,7 +6,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { basename } from 'node:path';
-import type { Model, SessionsOptions } from '@skilltree/core';
+import type { Model, Sessions, SessionsOptions } from '@skilltree/core';
 import { type Authorize, createHandler, isLoopbackHost, toNodeListener } from '@skilltree/server';
 import { CliError, errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
@@ -16,7 +16,7 @@ import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
 import { pickModel } from '../../kit/pick-model.js';
 import { chooseStore, type StoreChoice } from '../../kit/store.js';
 import { scriptPerChat } from './model.js';
-import { otlpEndpoint, startTracing, type Tracing } from './otlp.js';
+import { otlpEndpoint, serveTelemetry, startTracing, type Tracing } from './otlp.js';
 import { chatPage, PAGE_CSP } from './page.js';
 import { STOP_TIMEOUT, stopServing } from './stop.js';
 
@@ -40,11 +40,11 @@ function endpointOf(args: ServeArgs, io: Io): string | null {
   return otlpEndpoint(args.otlp, io.env);
 }
 
-/** Everything one serving process needs, resolved from the flags. */
+/** Everything one serving process needs, resolved from the flags and the module's exports. */
 interface Prepared {
   agent: AgentModule;
   authorize?: Authorize;
-  /** One model, or (a demo or script) a copy per chat. */
+  /** One model, or (a demo or script, or the module's function of the chat) a model per chat. */
   model: Model | ((id: string, owner?: string) => Model);
   modelLabel: string;
   store: StoreChoice;
@@ -59,15 +59,13 @@ async function prepare(args: ServeArgs, io: Io): Promise<Prepared> {
       `--workers ${args.workers} needs a store the processes share (not ${args.store}), e.g. --store sqlite:./sessions.db.`,
     );
   }
-  const { authorize } = agent.exports;
-  if (authorize !== undefined && typeof authorize !== 'function') {
-    throw new CliError(`${args.module}: "authorize" must be a function (request) => userId | null.`);
-  }
   const picked = await pickModel(args.model, { env: io.env, cwd: io.cwd, agent });
   return {
     agent,
-    authorize: authorize as Authorize | undefined,
-    model: picked.kind === 'demo' || picked.kind === 'scripted' ? scriptPerChat(picked.create) : picked.create(),
+    authorize: agent.options.authorize,
+    model:
+      picked.forChat ??
+      (picked.kind === 'demo' || picked.kind === 'scripted' ? scriptPerChat(picked.create) : picked.create()),
     modelLabel: picked.label,
     store,
   };
@@ -87,12 +85,24 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   const endpoint = endpointOf(args, io);
   const tracing: Tracing | null = endpoint ? await startTracing(endpoint, io.env) : null;
   const store = await p.store.open();
-  const options: SessionsOptions = { store, model: p.model };
+  const own = p.agent.options;
+  // The module's session options, then the flags, which win where both set one.
+  const options: SessionsOptions = { ...own.sessionOptions, store, model: p.model };
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
   if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
-  const sessions = p.agent.core.createSessions(() => p.agent.element(), options);
+  const telemetry = serveTelemetry(own.telemetry, tracing !== null);
+  if (telemetry.sessions !== undefined) options.telemetry = telemetry.sessions;
+  let sessions: Sessions;
+  try {
+    sessions = p.agent.core.createSessions(() => p.agent.element(), options);
+  } catch (error) {
+    await store.close().catch(() => {});
+    await tracing?.shutdown();
+    throw new CliError(`Could not create the sessions of ${args.module}: ${errorMessage(error)}`);
+  }
   const quiet = cluster.isWorker && cluster.worker?.id !== 1;
+  if (telemetry.notice && !quiet) io.stderr.write(`${telemetry.notice}\n`);
   const handler = createHandler({
     sessions,
     authorize: p.authorize,
@@ -102,6 +112,8 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     // defaults (a generic sentence for the client, the error on stderr).
     onError: p.authorize ? undefined : (error) => errorMessage(error),
     onToolError: p.authorize ? undefined : (error) => error.message,
+    ...(own.budget !== undefined ? { budget: own.budget } : {}),
+    ...(telemetry.handler !== undefined ? { telemetry: telemetry.handler } : {}),
     log: (line) => {
       if (!quiet || !line.includes('no authorize option')) io.stderr.write(`${line}\n`);
     },
