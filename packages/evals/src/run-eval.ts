@@ -187,7 +187,8 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
       }
       const scores = await scoreTrial(result, task.evalCase, scorers);
       scored.push({ evalCase: task.evalCase, result, scores });
-      options.onProgress?.({ type: 'trial', done: ++done, total: tasks.length, result, scores });
+      done++;
+      options.onProgress?.({ type: 'trial', done, total: tasks.length, result, scores });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
