@@ -40,7 +40,10 @@ describe('the LLM-judged scorer', () => {
 
   it('a judge that fails gives no value and says why', async () => {
     const out = await judgeScorer({ model: scriptedModel([]), name: 'tone' }).score(trial, evalCase);
-    expect(out).toMatchObject({ value: null, notes: [expect.stringMatching(/^tone: the judge failed: scriptedModel ran out/)] });
+    expect(out).toMatchObject({
+      value: null,
+      notes: [expect.stringMatching(/^tone: the judge failed: scriptedModel ran out/)],
+    });
   });
 
   it('a trial that failed scores 0 without asking the judge', async () => {

@@ -78,7 +78,14 @@ describe('runEval', () => {
       name: 'stores',
       agent: <Shop />,
       model,
-      cases: [{ name: 'cart', messages: 'What is in my cart?', stores: { cart: { items: ['desk'] } }, expect: { stores: { cart: { items: ['desk'] } } } }],
+      cases: [
+        {
+          name: 'cart',
+          messages: 'What is in my cart?',
+          stores: { cart: { items: ['desk'] } },
+          expect: { stores: { cart: { items: ['desk'] } } },
+        },
+      ],
     });
     expect(seen).toEqual(['Cart: desk']);
     expect(report.variants[0].metrics.success?.mean).toBe(1);
@@ -86,14 +93,20 @@ describe('runEval', () => {
 
   it('repeated trials: mean and spread over rounds', async () => {
     // Odd trials read the right skill, even trials do not.
-    const model = ({ trial }: { trial: number }) => (trial % 2 === 1 ? oracleModel()({ case: refundCase, variant: 'default', trial }) : alwaysReads('billing')());
+    const model = ({ trial }: { trial: number }) =>
+      trial % 2 === 1 ? oracleModel()({ case: refundCase, variant: 'default', trial }) : alwaysReads('billing')();
     const report = await runEval({ name: 'flaky', agent: <Shop />, model, cases: [refundCase], trials: 4 });
     expect(report.variants[0].metrics.success).toEqual({ mean: 0.5, sd: 0.5, min: 0, max: 1, n: 4 });
     expect(report.cases[0].variants.default.trials.map((t) => t.scores.success)).toEqual([1, 0, 1, 0]);
   });
 
   it('a turn that fails scores 0 and the run goes on; it is not a problem of the run', async () => {
-    const report = await runEval({ name: 'short', agent: <Shop />, model: () => scriptedModel([]), cases: [refundCase] });
+    const report = await runEval({
+      name: 'short',
+      agent: <Shop />,
+      model: () => scriptedModel([]),
+      cases: [refundCase],
+    });
     const [trial] = report.cases[0].variants.default.trials;
     expect(trial.error).toMatchObject({ kind: 'turn', message: expect.stringMatching(/ran out of steps/) });
     expect(trial.scores.success).toBe(0);
@@ -172,7 +185,9 @@ describe('runEval', () => {
         { name: 'money', agent: <Shop refundsDescription="Give money back for a delivered order" /> },
       ],
     });
-    expect(report.deltas.find((d) => d.metric === 'selection.recall')?.text).toBe('selection.recall 0.00 → 1.00 (+1.00)');
+    expect(report.deltas.find((d) => d.metric === 'selection.recall')?.text).toBe(
+      'selection.recall 0.00 → 1.00 (+1.00)',
+    );
   });
 
   it('runs at most `concurrency` trials at once, and reports progress for each', async () => {
@@ -201,7 +216,9 @@ describe('runEval', () => {
     expect(most).toBe(2);
     expect(report.cases[0].variants.default.trials).toHaveLength(6);
     expect(events.map((e) => e.type)).toEqual(['start', 'trial', 'trial', 'trial', 'trial', 'trial', 'trial', 'end']);
-    expect(events.filter((e) => e.type === 'trial').map((e) => (e as { done: number }).done)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events.filter((e) => e.type === 'trial').map((e) => (e as { done: number }).done)).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
   });
 
   it('a case that names a skill the agent lacks is a problem of the run', async () => {
@@ -255,7 +272,10 @@ describe('runEval', () => {
       },
     };
     await expect(
-      runEval({ name: 'stop', agent: <Shop />, model, cases: [hiCase], trials: 5 }, { signal: controller.signal, concurrency: 1 }),
+      runEval(
+        { name: 'stop', agent: <Shop />, model, cases: [hiCase], trials: 5 },
+        { signal: controller.signal, concurrency: 1 },
+      ),
     ).rejects.toThrow(/was stopped after 1 of 5 trials/);
   });
 });

@@ -65,7 +65,10 @@ describe('task success', () => {
   });
 
   it("notRead 'others': any skill outside reads and mayRead, also one the catalog lacks", async () => {
-    const out = await score({ reads: ['refunds'], mayRead: ['billing'], notRead: 'others' }, { reads: reads('refunds', 'billing', 'shoping') });
+    const out = await score(
+      { reads: ['refunds'], mayRead: ['billing'], notRead: 'others' },
+      { reads: reads('refunds', 'billing', 'shoping') },
+    );
     expect(out.notes).toEqual(['shoping was read']);
   });
 

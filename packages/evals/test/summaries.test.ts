@@ -18,7 +18,12 @@ describe('mean and spread', () => {
 
   it('across cases: the mean of case means; the spread between rounds of the suite', () => {
     // Case a: trials 1, 0; case b: trials 1, 1. Round means 1 and 0.5.
-    expect(acrossCases([[1, 0], [1, 1]])).toEqual({ mean: 0.75, sd: 0.25, min: 0.5, max: 1, n: 2 });
+    expect(
+      acrossCases([
+        [1, 0],
+        [1, 1],
+      ]),
+    ).toEqual({ mean: 0.75, sd: 0.25, min: 0.5, max: 1, n: 2 });
     // Each case counts once, however many trials it ran.
     expect(acrossCases([[1, 1, 1, 1], [0]])?.mean).toBe(0.5);
     expect(acrossCases([[null], [null]])).toBeNull();

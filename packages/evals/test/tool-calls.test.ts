@@ -10,14 +10,20 @@ describe('tool-call accuracy', () => {
   const expected = [{ name: 'search', input: { q: 'lamp' } }, 'add_to_cart'];
 
   it('the right tools, in order, with the right input: every score 1', () => {
-    const out = score({ toolCalls: expected }, [['search', { q: 'lamp', limit: 3 }], ['add_to_cart', { sku: 'l1' }]]);
+    const out = score({ toolCalls: expected }, [
+      ['search', { q: 'lamp', limit: 3 }],
+      ['add_to_cart', { sku: 'l1' }],
+    ]);
     expect(out.value).toBe(1);
     expect(out.metrics).toEqual({ name: 1, input: 1, order: 1, unexpected: 0, forbidden: 0 });
     expect(out.notes).toEqual([]);
   });
 
   it('out of order (in-order rule): accuracy and order 0.5, tool and input 1', () => {
-    const out = score({ toolCalls: expected }, [['add_to_cart', { sku: 'l1' }], ['search', { q: 'lamp' }]]);
+    const out = score({ toolCalls: expected }, [
+      ['add_to_cart', { sku: 'l1' }],
+      ['search', { q: 'lamp' }],
+    ]);
     expect(out.value).toBe(0.5);
     expect(out.metrics).toMatchObject({ name: 1, input: 1, order: 0.5 });
     expect(out.notes).toContain('calls out of the expected order');
@@ -58,7 +64,11 @@ describe('tool-call accuracy', () => {
           { name: 'refund', input: { order: { id: 'A-1' } } },
         ],
       },
-      [['search', { q: 'Desk LAMP' }], ['add_to_cart', { sku: 'l-9' }], ['refund', { order: { id: 'A-1', total: 3 } }]],
+      [
+        ['search', { q: 'Desk LAMP' }],
+        ['add_to_cart', { sku: 'l-9' }],
+        ['refund', { order: { id: 'A-1', total: 3 } }],
+      ],
     );
     expect(out.value).toBe(1);
   });

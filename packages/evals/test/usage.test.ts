@@ -10,7 +10,13 @@ describe('steps, tokens, cost and latency', () => {
   });
 
   it('tokens: input, cached, cache writes, output, reasoning and total, as reported', () => {
-    const usage = { inputTokens: 1000, cacheReadTokens: 800, cacheWriteTokens: 100, outputTokens: 50, reasoningTokens: 30 };
+    const usage = {
+      inputTokens: 1000,
+      cacheReadTokens: 800,
+      cacheWriteTokens: 100,
+      outputTokens: 50,
+      reasoningTokens: 30,
+    };
     expect(tokensScorer.score(trialOf({ usage }), evalCase)).toEqual({
       metrics: { input: 1000, cached: 800, cacheWrite: 100, output: 50, reasoning: 30, total: 1050 },
       notes: [],
@@ -18,14 +24,21 @@ describe('steps, tokens, cost and latency', () => {
   });
 
   it('tokens the model did not report do not apply; estimated counts say so', () => {
-    expect(tokensScorer.score(trialOf({ usage: { inputTokens: 10, outputTokens: 2, estimated: true } }), evalCase)).toEqual({
+    expect(
+      tokensScorer.score(trialOf({ usage: { inputTokens: 10, outputTokens: 2, estimated: true } }), evalCase),
+    ).toEqual({
       metrics: { input: 10, cached: null, cacheWrite: null, output: 2, reasoning: null, total: 12 },
       notes: ['token counts estimated from characters (the model does not report usage)'],
     });
   });
 
   it("cost: core's estimate at the trial's price (uncached input, cache reads and writes, output)", () => {
-    const usage = { inputTokens: 1_000_000, cacheReadTokens: 500_000, cacheWriteTokens: 100_000, outputTokens: 100_000 };
+    const usage = {
+      inputTokens: 1_000_000,
+      cacheReadTokens: 500_000,
+      cacheWriteTokens: 100_000,
+      outputTokens: 100_000,
+    };
     const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
     // 400k uncached × $3 + 500k × $0.30 + 100k × $3.75 + 100k × $15, per million
     expect(costScorer.score(trialOf({ usage, price }), evalCase)).toBeCloseTo(1.2 + 0.15 + 0.375 + 1.5, 10);

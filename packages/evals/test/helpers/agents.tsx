@@ -12,7 +12,12 @@ function Shopping() {
     <>
       <Instructions>Search before you add.</Instructions>
       <Text>Cart: {items.join(', ') || 'empty'}</Text>
-      <Tool name="search" description="Search products" input={z.object({ q: z.string() })} run={({ q }) => `3 results for ${q}`} />
+      <Tool
+        name="search"
+        description="Search products"
+        input={z.object({ q: z.string() })}
+        run={({ q }) => `3 results for ${q}`}
+      />
       <Tool
         name="add_to_cart"
         description="Add an item"
@@ -40,7 +45,12 @@ export function Shop({ refundsDescription = 'Refund a delivered order' }: ShopPr
       </Skill>
       <Skill name="refunds" description={refundsDescription}>
         <Instructions>Refunds take 5 days.</Instructions>
-        <Tool name="refund" description="Refund an order" input={z.object({ orderId: z.string() })} run={({ orderId }) => `refunded ${orderId}`} />
+        <Tool
+          name="refund"
+          description="Refund an order"
+          input={z.object({ orderId: z.string() })}
+          run={({ orderId }) => `refunded ${orderId}`}
+        />
       </Skill>
       <Skill name="billing" description="Charges and invoices">
         <Tool name="charges" description="List charges" run={() => 'no charges'} />
