@@ -19,16 +19,12 @@ describe('steps, tokens, cost and latency', () => {
     };
     expect(tokensScorer.score(trialOf({ usage }), evalCase)).toEqual({
       metrics: { input: 1000, cached: 800, cacheWrite: 100, output: 50, reasoning: 30, total: 1050 },
-      notes: [],
     });
   });
 
-  it('tokens the model did not report do not apply; estimated counts say so', () => {
-    expect(
-      tokensScorer.score(trialOf({ usage: { inputTokens: 10, outputTokens: 2, estimated: true } }), evalCase),
-    ).toEqual({
+  it('tokens the model did not report do not apply', () => {
+    expect(tokensScorer.score(trialOf({ usage: { inputTokens: 10, outputTokens: 2 } }), evalCase)).toEqual({
       metrics: { input: 10, cached: null, cacheWrite: null, output: 2, reasoning: null, total: 12 },
-      notes: ['token counts estimated from characters (the model does not report usage)'],
     });
   });
 

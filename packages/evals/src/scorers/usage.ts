@@ -43,7 +43,6 @@ export const tokensScorer: Scorer = {
         reasoning: count(u.reasoningTokens),
         total: input === null && output === null ? null : (input ?? 0) + (output ?? 0),
       },
-      notes: u.estimated ? ['token counts estimated from characters (the model does not report usage)'] : [],
     };
   },
 };
