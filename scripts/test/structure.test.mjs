@@ -28,6 +28,8 @@ const ALLOWED = {
   // Its tests render folder skills with the testing package.
   '@skilltree/agent-skills': ['@skilltree/core', '@skilltree/testing'],
   '@skilltree/mcp': ['@skilltree/core'],
+  // Its tests record and replay conversations through the real adapters.
+  '@skilltree/evals': ['@skilltree/core', '@skilltree/models'],
   '@skilltree/cli': ['@skilltree/core', '@skilltree/models', '@skilltree/server', '@skilltree/store'],
   'create-skilltree': [],
   // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only).
