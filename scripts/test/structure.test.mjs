@@ -30,7 +30,13 @@ const ALLOWED = {
   '@skilltree/mcp': ['@skilltree/core'],
   // Its tests record and replay conversations through the real adapters.
   '@skilltree/evals': ['@skilltree/core', '@skilltree/models'],
-  '@skilltree/cli': ['@skilltree/core', '@skilltree/models', '@skilltree/server', '@skilltree/store'],
+  '@skilltree/cli': [
+    '@skilltree/core',
+    '@skilltree/evals',
+    '@skilltree/models',
+    '@skilltree/server',
+    '@skilltree/store',
+  ],
   'create-skilltree': [],
   // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only).
   '@skilltree/playground': ['@skilltree/cli', '@skilltree/core'],
