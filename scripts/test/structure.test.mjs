@@ -48,7 +48,7 @@ const ALLOWED = {
   ],
   '@skilltree/example-filesystem': ['@skilltree/core', '@skilltree/testing'],
   '@skilltree/example-research-notes': ['@skilltree/core', '@skilltree/testing'],
-  '@skilltree/example-support-desk': ['@skilltree/core', '@skilltree/testing'],
+  '@skilltree/example-support-desk': ['@skilltree/core', '@skilltree/evals', '@skilltree/testing'],
   '@skilltree/example-web-chat': ['@skilltree/core', '@skilltree/server'],
   '@skilltree/docs': [
     '@skilltree/agent-skills',
