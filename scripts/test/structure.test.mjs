@@ -38,8 +38,9 @@ const ALLOWED = {
     '@skilltree/store',
   ],
   'create-skilltree': [],
-  // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only).
-  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core'],
+  // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only), and opens
+  // eval reports (@skilltree/evals: the report's types, and /format, which runs in a browser).
+  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core', '@skilltree/evals'],
   '@skilltree/example-agent-skills': [
     '@skilltree/agent-skills',
     '@skilltree/core',
@@ -53,6 +54,7 @@ const ALLOWED = {
   '@skilltree/docs': [
     '@skilltree/agent-skills',
     '@skilltree/core',
+    '@skilltree/evals',
     '@skilltree/example-support-desk',
     '@skilltree/mcp',
     '@skilltree/models',

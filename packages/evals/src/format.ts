@@ -1,6 +1,10 @@
 /**
- * Numbers as people read them, by the metric's unit: ratios with two decimals, dollars, tokens with
- * separators, milliseconds as ms or s; deltas as a difference (ratios) or a percentage (the rest).
+ * `@skilltree/evals/format`: numbers of a report as people read them, by the metric's unit: ratios
+ * with two decimals, dollars, tokens with separators, milliseconds as ms or s; deltas as a
+ * difference (ratios) or a percentage (the rest). No Node APIs: a browser page (the playground's
+ * report view) uses it too.
+ *
+ * @packageDocumentation
  */
 import type { Metric } from './score.js';
 import type { Stat } from './stats.js';

@@ -140,7 +140,9 @@ describe('progress', () => {
     );
     const clear = '\r\x1b[K';
     expect(out[1].startsWith(clear)).toBe(true);
-    expect(out[1].slice(clear.length)).toMatch(/^\[1\/2\] ✗ r · default #1 · 1 steps · \d+ms · success: the reply lacks "yes"$/);
+    expect(out[1].slice(clear.length)).toMatch(
+      /^\[1\/2\] ✗ r · default #1 · 1 steps · \d+ms · success: the reply lacks "yes"$/,
+    );
     expect(out.at(-1)).toBe('\r\x1b[K');
   });
 });

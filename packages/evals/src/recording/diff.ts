@@ -55,6 +55,7 @@ const show = (value: unknown) => (value === undefined ? '(absent)' : JSON.string
 export function sideBySide(d: Difference, width = 60): { recorded: string; now: string } {
   const a = show(d.recorded);
   const b = show(d.now);
+  if (a.length <= width && b.length <= width) return { recorded: a, now: b };
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   const start = Math.max(0, i - Math.floor(width / 3));
