@@ -128,6 +128,10 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
       `No variant named ${options.variants?.join(', ')} in "${suite.name}" (variants: ${allVariants.map((v) => v.name).join(', ')}).`,
     );
   }
+  if (options.recordings?.mode !== 'replay' && options.recordings?.mode !== 'auto') {
+    const without = variants.find((v) => !v.model && !options.model && !suite.model);
+    if (without) modelFor({ evalCase: suite.cases[0], variant: without, trial: 1 }, suite, options);
+  }
   const cases = suite.cases.filter((c) => matching(c.name, options.cases));
   if (cases.length === 0) throw new Error(`No case of "${suite.name}" matches ${options.cases?.join(', ')}.`);
   const concurrency = options.concurrency ?? 4;
@@ -156,11 +160,20 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
   const problems = new Set<string>();
   let next = 0;
   let done = 0;
+  // A trial that cannot start (no model, no recording) stops the run: the others finish the trial
+  // they are in, start no other, and runEval rejects with the first such error.
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < tasks.length) {
+    while (next < tasks.length && !failure) {
       if (options.signal?.aborted) return;
       const task = tasks[next++];
-      const model = trialModel(task, suite, options, existsSync);
+      let model: Model;
+      try {
+        model = trialModel(task, suite, options, existsSync);
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
       const result = await runTrial({
         evalCase: task.evalCase,
         variant: task.variant.name,
@@ -192,6 +205,7 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  if (failure) throw failure.error;
   if (options.signal?.aborted) {
     const error = new Error(`The eval "${suite.name}" was stopped after ${done} of ${tasks.length} trials.`);
     error.name = 'AbortError';

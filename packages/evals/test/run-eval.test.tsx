@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Model, type ModelRequest, scriptedModel } from '@skilltree/core';
 import { defineEval, type EvalProgress, type EvalSuite, oracleModel, runEval } from '@skilltree/evals';
 import { describe, expect, it } from 'vitest';
@@ -261,6 +264,35 @@ describe('runEval', () => {
     await expect(runEval({ name: 'm', agent: <Shop />, cases: [hiCase] })).rejects.toThrow(
       /No model for variant "default": set the suite's model or the variant's/,
     );
+  });
+
+  it('replaying a recording that is not there stops the run, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-none-'));
+    await expect(
+      runEval(
+        { name: 'r', agent: <Shop />, cases: [hiCase], trials: 3 },
+        { recordings: { dir, mode: 'replay' }, concurrency: 2 },
+      ),
+    ).rejects.toThrow(/^No recording at .*\/r\/default\/hello-1\.json: record it first/);
+  });
+
+  it("'auto' replays what is recorded and records the rest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-auto-'));
+    const calls: number[] = [];
+    const model = ({ trial }: { trial: number }) => {
+      calls.push(trial);
+      return oracleModel()({ case: refundCase, variant: 'default', trial });
+    };
+    await runEval(
+      { name: 'a', agent: <Shop />, model, cases: [refundCase], trials: 1 },
+      { recordings: { dir, mode: 'auto' } },
+    );
+    const report = await runEval(
+      { name: 'a', agent: <Shop />, model, cases: [refundCase], trials: 2 },
+      { recordings: { dir, mode: 'auto' } },
+    );
+    expect(calls).toEqual([1, 2]); // trial 1 was replayed the second time
+    expect(report.variants[0].metrics.success?.mean).toBe(1);
   });
 
   it('an abort stops the run', async () => {
