@@ -11,10 +11,12 @@
 //      its tests if the project had no vitest config of its own;
 //    - `npm install`, timed (target: under 60 s with a warm npm cache); no `EBADENGINE` line, and
 //      nothing compiled: better-sqlite3 only where Node has no `node:sqlite` (20);
-//    - pg and ioredis join, with tests of the model adapters and of the SQLite,
-//      Postgres and Redis stores' conformance suite (node:sqlite on 22 and 24);
+//    - the evals package, pg and ioredis join (models came with --with models), with tests of the
+//      model adapters, an eval under Vitest (recorded, then replayed), and the SQLite, Postgres and
+//      Redis stores' conformance suite (node:sqlite on 22 and 24);
 //    - `npm run typecheck` (strict, no skipLibCheck, TypeScript 6) and `npm test`;
-//    - `npx skilltree run agent.tsx --json`, `--model scripted:<file>` and `--session` (twice).
+//    - `npx skilltree run agent.tsx --json`, `--model scripted:<file>` and `--session` (twice), and
+//      `npx skilltree eval todos.eval.tsx`.
 //    On this machine's Node also: every export of every public package type-checked with
 //    TypeScript 6 and 5.9, with every peer they declare.
 // 3. Each package's README install line, and the getting-started page's, installed alone into a
@@ -165,6 +167,50 @@ test('the model adapters plug into renderAgent (no request is sent)', async () =
     expect(agent).toHaveTool('clear_todos');
     expect(agent.session.store(todos).getState().items).toEqual(['one']);
   }
+});
+`,
+    'evals.test.tsx': `import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineEval, oracleModel, runEval } from '@skilltree/evals';
+import { describeEval } from '@skilltree/evals/vitest';
+import { expect, test } from 'vitest';
+import { TodoAgent } from './agent.js';
+
+const suite = defineEval({
+  name: 'todos',
+  agent: <TodoAgent />,
+  model: oracleModel(),
+  cases: [
+    {
+      name: 'add',
+      messages: 'Add: call mum',
+      expect: { reads: ['todos'], toolCalls: [{ name: 'add_todo', input: { text: 'call mum' } }], stores: { todos: { items: ['call mum'] } } },
+    },
+    { name: 'hello', messages: 'Hi!', expect: { reads: [], notRead: 'others' } },
+  ],
+  thresholds: ['selection.recall >= 0.9', 'success == 1'],
+});
+
+describeEval(suite, { print: false });
+
+test('an eval recorded once replays offline, with no model', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'consumer-evals-'));
+  const recorded = await runEval(suite, { recordings: { dir, mode: 'record' } });
+  const replayed = await runEval({ ...suite, model: undefined }, { recordings: { dir, mode: 'replay' } });
+  expect(replayed.variants[0].metrics.success?.mean).toBe(recorded.variants[0].metrics.success?.mean);
+  expect(replayed.passed).toBe(true);
+});
+`,
+    'todos.eval.tsx': `import { defineEval, oracleModel } from '@skilltree/evals';
+import { TodoAgent } from './agent.js';
+
+export default defineEval({
+  name: 'todos',
+  agent: <TodoAgent />,
+  model: oracleModel(),
+  cases: [{ name: 'add', messages: 'Add: call mum', expect: { reads: ['todos'], toolCalls: ['add_todo'] } }],
+  thresholds: ['selection.recall >= 0.9'],
 });
 `,
     'store-drivers.test.ts': `import { mkdtempSync } from 'node:fs';
@@ -327,12 +373,14 @@ async function onNode(major, context) {
   );
   await installed;
 
-  await step(label, 'add pg, ioredis and the extra tests', async () => {
+  await step(label, 'add the evals package, pg, ioredis and the extra tests', async () => {
     const manifestPath = join(project, 'package.json');
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     // --with models added the models package (the tests below use it too).
     if (!manifest.dependencies['@skilltree/models'])
       throw new Error('create-skilltree --with models left out @skilltree/models');
+    // npm refuses a direct dependency whose spec differs from its override: use the override's.
+    manifest.devDependencies['@skilltree/evals'] = manifest.overrides['@skilltree/evals'];
     const storeDev = libraries.find((p) => p.name === '@skilltree/store').manifest.devDependencies;
     manifest.devDependencies.pg = storeDev.pg;
     manifest.devDependencies.ioredis = storeDev.ioredis;
@@ -428,6 +476,13 @@ async function onNode(major, context) {
       'Add: call mum',
     ]);
     if (stdout !== 'Done: call mum.\n') throw new Error(`stdout: ${JSON.stringify(stdout)}`);
+  });
+
+  await step(label, 'npx skilltree eval todos.eval.tsx (the table on stdout, exit 0)', async () => {
+    const stdout = await npm(['exec', '--', 'skilltree', 'eval', 'todos.eval.tsx']);
+    if (!/selection\.recall\s+1\.00/.test(stdout) || !stdout.trimEnd().endsWith('passed')) {
+      throw new Error(`skilltree eval printed:\n${stdout}`);
+    }
   });
 
   await step(label, 'npx skilltree run agent.tsx --session (SQLite, twice: saved, then resumed)', async () => {

@@ -28,10 +28,19 @@ const ALLOWED = {
   // Its tests render folder skills with the testing package.
   '@skilltree/agent-skills': ['@skilltree/core', '@skilltree/testing'],
   '@skilltree/mcp': ['@skilltree/core'],
-  '@skilltree/cli': ['@skilltree/core', '@skilltree/models', '@skilltree/server', '@skilltree/store'],
+  // Its tests record and replay conversations through the real adapters.
+  '@skilltree/evals': ['@skilltree/core', '@skilltree/models'],
+  '@skilltree/cli': [
+    '@skilltree/core',
+    '@skilltree/evals',
+    '@skilltree/models',
+    '@skilltree/server',
+    '@skilltree/store',
+  ],
   'create-skilltree': [],
-  // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only).
-  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core'],
+  // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only), and opens
+  // eval reports (@skilltree/evals: the report's types, and /format, which runs in a browser).
+  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core', '@skilltree/evals'],
   '@skilltree/example-agent-skills': [
     '@skilltree/agent-skills',
     '@skilltree/core',
@@ -40,11 +49,12 @@ const ALLOWED = {
   ],
   '@skilltree/example-filesystem': ['@skilltree/core', '@skilltree/testing'],
   '@skilltree/example-research-notes': ['@skilltree/core', '@skilltree/testing'],
-  '@skilltree/example-support-desk': ['@skilltree/core', '@skilltree/testing'],
+  '@skilltree/example-support-desk': ['@skilltree/core', '@skilltree/evals', '@skilltree/testing'],
   '@skilltree/example-web-chat': ['@skilltree/core', '@skilltree/server'],
   '@skilltree/docs': [
     '@skilltree/agent-skills',
     '@skilltree/core',
+    '@skilltree/evals',
     '@skilltree/example-support-desk',
     '@skilltree/mcp',
     '@skilltree/models',

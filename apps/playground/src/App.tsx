@@ -2,7 +2,7 @@
  * The playground: Chat on the left, the Request, Timeline and Cost in the middle, Skills, Stores
  * and the Tree on the right. Errors (module, model, connection) are banners: the page is never blank.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Chat } from './panels/Chat.js';
 import { Cost } from './panels/Cost.js';
 import { Request } from './panels/Request.js';
@@ -11,7 +11,19 @@ import { Stores } from './panels/Stores.js';
 import { Timeline } from './panels/Timeline.js';
 import { Tree } from './panels/Tree.js';
 import { Warnings } from './panels/Warnings.js';
+import { ReportPage } from './report/ReportPage.js';
 import { type DevServer, useDevServer } from './useDevServer.js';
+
+/** The page: the playground, or the eval report page at `#report`. */
+export function Root() {
+  const [hash, setHash] = useState(() => location.hash);
+  useEffect(() => {
+    const changed = () => setHash(location.hash);
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return hash.startsWith('#report') ? <ReportPage /> : <App />;
+}
 
 export function App({ base = '' }: { base?: string }) {
   return <Playground server={useDevServer(base)} />;
@@ -43,6 +55,9 @@ export function Playground({ server }: { server: DevServer }) {
             <span className={`status ${state.busy ? 'busy' : 'idle'}`}>{state.busy ? '● working' : '○ idle'}</span>
           </div>
         ) : null}
+        <a href="#report" className="muted small" title="Open an eval report (JSON) from skilltree eval --report">
+          eval report
+        </a>
         <span className={`conn conn-${connection}`}>
           {connection === 'open' ? 'live' : connection === 'connecting' ? 'connecting…' : 'disconnected'}
         </span>

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.js';
+import { Root } from './App.js';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -15,6 +15,6 @@ createRoot(root, {
   },
 }).render(
   <StrictMode>
-    <App />
+    <Root />
   </StrictMode>,
 );

@@ -11,9 +11,23 @@ import { Refunds } from './skills/refunds.js';
 import { Shipping } from './skills/shipping.js';
 import { desk } from './store.js';
 
+/** The desk's skills. */
+export type DeskSkill = 'account' | 'orders' | 'shipping' | 'refunds' | 'escalation';
+
+/** What the catalog says about each skill: what the model reads before it decides to read one. */
+export const DESCRIPTIONS: Readonly<Record<DeskSkill, string>> = {
+  account: 'Identify the customer by email; update their address',
+  orders: "Look up the customer's orders; cancel one that has not shipped",
+  shipping: 'Track a parcel: carrier, tracking number, expected delivery',
+  refunds: 'Refund policy; check and issue refunds for delivered orders',
+  escalation: 'Hand the case to a human with a summary',
+};
+
 export interface SupportDeskProps {
   /** The orders database. Default: a fresh copy of the seed data, one per session. */
   db?: OrdersDb;
+  /** Other words for some skills' descriptions (the evals compare catalogs). Default: {@link DESCRIPTIONS}. */
+  descriptions?: Partial<Record<DeskSkill, string>>;
   /** Messages per request. The default, 24, is small so the demo shows the window at work. */
   maxTranscriptMessages?: number;
 }
@@ -38,7 +52,8 @@ function CaseStatus() {
   );
 }
 
-export function SupportDesk({ db, maxTranscriptMessages = 24 }: SupportDeskProps) {
+export function SupportDesk({ db, maxTranscriptMessages = 24, descriptions }: SupportDeskProps) {
+  const describe = { ...DESCRIPTIONS, ...descriptions };
   // One database per mounted agent, i.e. per session, unless the caller passes one.
   const [orders] = useState(() => db ?? new OrdersDb());
   return (
@@ -50,35 +65,19 @@ export function SupportDesk({ db, maxTranscriptMessages = 24 }: SupportDeskProps
       <CaseStatus />
       <OrdersProvider db={orders}>
         {/* Each skill declares its tools, so that a call of one before the skill is read says which skill to read. */}
-        <Skill
-          name="account"
-          description="Identify the customer by email; update their address"
-          tools={['identify_customer', 'update_address']}
-        >
+        <Skill name="account" description={describe.account} tools={['identify_customer', 'update_address']}>
           <Account />
         </Skill>
-        <Skill
-          name="orders"
-          description="Look up the customer's orders; cancel one that has not shipped"
-          tools={['lookup_order', 'cancel_order']}
-        >
+        <Skill name="orders" description={describe.orders} tools={['lookup_order', 'cancel_order']}>
           <Orders />
         </Skill>
-        <Skill
-          name="shipping"
-          description="Track a parcel: carrier, tracking number, expected delivery"
-          tools={['track_shipment']}
-        >
+        <Skill name="shipping" description={describe.shipping} tools={['track_shipment']}>
           <Shipping />
         </Skill>
-        <Skill
-          name="refunds"
-          description="Refund policy; check and issue refunds for delivered orders"
-          tools={['check_refund', 'issue_refund']}
-        >
+        <Skill name="refunds" description={describe.refunds} tools={['check_refund', 'issue_refund']}>
           <Refunds />
         </Skill>
-        <Skill name="escalation" description="Hand the case to a human with a summary" tools={['escalate_to_human']}>
+        <Skill name="escalation" description={describe.escalation} tools={['escalate_to_human']}>
           <Escalation />
         </Skill>
       </OrdersProvider>

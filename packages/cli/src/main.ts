@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { chat } from './commands/chat/index.js';
 import { dev } from './commands/dev/index.js';
+import { evalCommand } from './commands/eval/index.js';
 import { run } from './commands/run/index.js';
 import { serve } from './commands/serve/index.js';
 import type { CommandSpec } from './kit/command.js';
@@ -14,7 +15,7 @@ import { helpText } from './kit/help.js';
 import { type Io, processIo } from './kit/io.js';
 
 /** The commands, in the order help lists them. */
-const COMMANDS: readonly CommandSpec[] = [chat, run, dev, serve];
+const COMMANDS: readonly CommandSpec[] = [chat, run, dev, serve, evalCommand];
 
 /** The version of `@skilltree/cli`. */
 export function version(): string {

@@ -71,6 +71,52 @@ describe('parseCliArgs', () => {
     expect(usageError(['run', 'a.tsx', '--price', '3']).message).toMatch(/--price needs a model from the price table/);
   });
 
+  it('parses eval with its filters, trials, thresholds, reports and recordings', () => {
+    const args = parseCliArgs([
+      'eval',
+      'shop.eval.tsx',
+      '--case',
+      'refund',
+      '--case',
+      'lamp',
+      '--variant',
+      'lru',
+      '--trials',
+      '3',
+      '--concurrency',
+      '2',
+      '--threshold',
+      'selection.recall >= 0.9',
+      '--report',
+      'r.html',
+      '--replay',
+      'recordings',
+      '--price',
+      'claude-haiku-4-5',
+    ]);
+    expect(args).toMatchObject({
+      command: 'eval',
+      module: 'shop.eval.tsx',
+      case: ['refund', 'lamp'],
+      variant: ['lru'],
+      trials: 3,
+      concurrency: 2,
+      threshold: ['selection.recall >= 0.9'],
+      report: ['r.html'],
+      replay: 'recordings',
+      price: { label: 'claude-haiku-4-5, list prices of 2025-11-01' },
+    });
+    expect(usageError(['eval', 'x.eval.tsx', '--max-loaded-skills', '2']).message).toMatch(
+      /--max-loaded-skills is not a flag of "eval".*\nRun "skilltree eval --help" for usage\./s,
+    );
+    expect(usageError(['eval', 'x.eval.tsx', '--trials', '0']).message).toMatch(
+      /--trials needs a whole number from 1 to 1000/,
+    );
+    expect(usageError(['run', 'agent.tsx', '--trials', '2']).message).toMatch(
+      /--trials is not a flag of "run" \(only of eval\)/,
+    );
+  });
+
   it('refuses unknown flags, commands and bad values with usage errors', () => {
     expect(usageError(['run', 'a.tsx', '--nope']).message).toMatch(/Unknown flag --nope/);
     expect(usageError(['talk', 'a.tsx']).message).toMatch(/Unknown command "talk"/);

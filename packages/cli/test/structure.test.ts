@@ -45,7 +45,7 @@ describe('the CLI is commands over a kit', () => {
       .map((file) => relative(src, file).split(sep).join('/'))
       .filter((path) => part(path) === 'top' && !['main.ts', 'index.ts'].includes(path));
     expect(stray).toEqual([]);
-    expect(readdirSync(join(src, 'commands')).sort()).toEqual(['chat', 'dev', 'run', 'serve']);
+    expect(readdirSync(join(src, 'commands')).sort()).toEqual(['chat', 'dev', 'eval', 'run', 'serve']);
   });
 
   it('a command never imports another command', () => {

@@ -10,14 +10,14 @@ import { CliError, errorMessage, USAGE_ERROR } from './errors.js';
 import { MODEL_SPEC_HELP } from './pick-model.js';
 import { DEFAULT_STORE } from './stored-session.js';
 
-/** The commands that run an agent module. */
-export type CommandName = 'chat' | 'run' | 'dev' | 'serve';
+/** The commands that run an agent module (`eval`: an eval file). */
+export type CommandName = 'chat' | 'run' | 'dev' | 'serve' | 'eval';
 
 /** The subcommands `skilltree` knows: the module commands and `help`. */
 export type Command = CommandName | 'help';
 
 /** The module commands, in the order help lists them. */
-export const COMMAND_NAMES: readonly CommandName[] = ['chat', 'run', 'dev', 'serve'];
+export const COMMAND_NAMES: readonly CommandName[] = ['chat', 'run', 'dev', 'serve', 'eval'];
 
 /** The subcommands, for "did you mean" checks. */
 export const COMMANDS: readonly Command[] = [...COMMAND_NAMES, 'help'];
@@ -52,6 +52,22 @@ export interface CliArgs {
   noPage: boolean;
   /** `serve --otlp <url>`: export OpenTelemetry traces over OTLP/HTTP to this URL. */
   otlp?: string;
+  /** `eval --trials`: trials of every case, over the suite's. */
+  trials?: number;
+  /** `eval --concurrency`: trials running at once. */
+  concurrency?: number;
+  /** `eval --case`: only the cases whose names contain one of these. */
+  case?: string[];
+  /** `eval --variant`: only these variants. */
+  variant?: string[];
+  /** `eval --threshold`: thresholds added to the suite's. */
+  threshold?: string[];
+  /** `eval --report`: files the report is written to (`.html` or `.json`). */
+  report?: string[];
+  /** `eval --record <dir>`: record each trial's conversation there. */
+  record?: string;
+  /** `eval --replay <dir>`: replay the conversations recorded there. */
+  replay?: string;
   help: boolean;
   version: boolean;
 }
@@ -99,8 +115,9 @@ export const FLAGS: readonly Flag[] = [
   {
     name: 'json',
     kind: 'boolean',
-    commands: ['run'],
+    commands: ['run', 'eval'],
     help: 'print { reply, transcript, request, loadedSkills, steps, usage, estimate } as JSON (no cost line)',
+    helpFor: { eval: 'print the report as JSON on stdout instead of the table' },
   },
   {
     name: 'model',
@@ -161,7 +178,7 @@ export const FLAGS: readonly Flag[] = [
   {
     name: 'price',
     kind: 'string',
-    commands: ['chat', 'run', 'dev'],
+    commands: ['chat', 'run', 'dev', 'eval'],
     value: '<model|in,out[,cacheRead[,cacheWrite]]>',
     help: "price for the cost estimate: a model of the price table or US dollars per million tokens\n(default: the table's price for the model's name)",
   },
@@ -215,6 +232,58 @@ export const FLAGS: readonly Flag[] = [
         : `--otlp needs an http(s) URL, e.g. http://localhost:4318/v1/traces (got "${value}").`,
   },
   {
+    name: 'trials',
+    kind: 'integer',
+    commands: ['eval'],
+    value: '<n>',
+    range: [1, 1_000],
+    help: "trials of every case (default: the suite's, else 1)",
+  },
+  {
+    name: 'concurrency',
+    kind: 'integer',
+    commands: ['eval'],
+    value: '<n>',
+    range: [1, 64],
+    help: 'trials running at once (default 4)',
+  },
+  {
+    name: 'case',
+    kind: 'list',
+    commands: ['eval'],
+    value: '<text>',
+    help: 'only the cases whose names contain it (repeatable)',
+  },
+  { name: 'variant', kind: 'list', commands: ['eval'], value: '<name>', help: 'only this variant (repeatable)' },
+  {
+    name: 'threshold',
+    kind: 'list',
+    commands: ['eval'],
+    value: '"<metric> <op> <n>"',
+    help: 'fail unless it holds, e.g. "selection.recall >= 0.9" (repeatable)',
+  },
+  {
+    name: 'report',
+    kind: 'list',
+    commands: ['eval'],
+    value: '<file>',
+    help: 'write the report: .html (one self-contained page) or .json (repeatable)',
+  },
+  {
+    name: 'record',
+    kind: 'string',
+    commands: ['eval'],
+    value: '<dir>',
+    help: "record each trial's conversation under <dir>",
+  },
+  {
+    name: 'replay',
+    kind: 'string',
+    commands: ['eval'],
+    value: '<dir>',
+    help: 'replay the conversations recorded under <dir>: no model, no key',
+  },
+  {
     name: 'verbose',
     kind: 'boolean',
     commands: ['chat', 'run'],
@@ -242,9 +311,9 @@ const OPTIONS = Object.fromEntries(
   ]),
 ) as Record<string, { type: 'boolean' | 'string'; short?: string; multiple?: boolean }>;
 
-/** The help page that lists `command`'s flags: serve has its own, the others are on the general one. */
+/** The help page that lists `command`'s flags: serve and eval have their own, the others are on the general one. */
 function usageHint(command: Command | undefined): string {
-  return command === 'serve' ? 'skilltree serve --help' : 'skilltree --help';
+  return command === 'serve' || command === 'eval' ? `skilltree ${command} --help` : 'skilltree --help';
 }
 
 function usage(message: string, command?: Command): CliError {
@@ -297,7 +366,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   let command: Command;
   if (first === undefined) {
     if (help || version) command = 'help';
-    else throw usage('Missing command: chat, run, dev or serve.');
+    else throw usage('Missing command: chat, run, dev, serve or eval.');
   } else if ((COMMANDS as readonly string[]).includes(first)) {
     command = first as Command;
   } else if (/\.(tsx?|mts|jsx?|mjs)$/.test(first)) {
@@ -307,7 +376,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   const args: CliArgs = { command, messages: [], json: false, verbose: false, noPage: false, help, version };
   if (command === 'help') return { ...args, help: true, module: rest[0] };
-  if (rest.length > 1) throw usage(`Unexpected argument "${rest[1]}": ${command} takes one agent module.`, command);
+  const takes = command === 'eval' ? 'one eval file' : 'one agent module';
+  if (rest.length > 1) throw usage(`Unexpected argument "${rest[1]}": ${command} takes ${takes}.`, command);
   for (const flag of FLAGS) {
     if (values[flag.name] !== undefined && !flag.commands.includes(command)) {
       throw usage(`--${flag.name} is not a flag of "${command}" (only of ${flag.commands.join(', ')}).`, command);
@@ -315,7 +385,12 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   args.module = rest[0];
   if (!args.module && !help && !version) {
-    throw usage(`Missing agent module: skilltree ${command} <module.tsx>.`, command);
+    throw usage(
+      command === 'eval'
+        ? 'Missing eval file: skilltree eval <file.eval.tsx>.'
+        : `Missing agent module: skilltree ${command} <module.tsx>.`,
+      command,
+    );
   }
   const out = args as unknown as Record<string, unknown>;
   for (const flag of flagsOf(command)) {

@@ -39,6 +39,7 @@ ${usage}
 
 The module's default export is the agent (an element or a component); it may export
 "demo = { messages: string[], model: () => Model }", a scripted conversation played offline.
+The module of eval exports eval suites (defineEval from @skilltree/evals; docs/evals.md).
 
 Options (a flag that only some commands take names them in brackets):
 ${FLAGS.map((flag) => flagLines(flag)).join('\n')}

@@ -264,6 +264,26 @@ export class AgentLoader {
 }
 
 /**
+ * Imports a project's TypeScript or JavaScript module once (tsx compiles it with the tsconfig
+ * nearest to it), e.g. an eval file, and returns its exports. Throws a {@link CliError} when the
+ * file is missing or fails to load.
+ */
+export async function importModule(file: string, cwd: string, what = 'Module'): Promise<Record<string, unknown>> {
+  const path = resolve(cwd, file);
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw new CliError(`${what} not found: ${file} (looked at ${path}).`);
+  const { register } = await import('tsx/esm/api');
+  // Left registered: what the module imports later (a lazy agent, a fixture) is compiled too.
+  register({ tsconfig: findTsconfig(dirname(path)) });
+  try {
+    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    const stack = error instanceof Error && error.stack ? `\n${error.stack.split('\n').slice(1, 4).join('\n')}` : '';
+    throw new CliError(`Could not load ${file}: ${explainError(error)}${stack}`);
+  }
+}
+
+/**
  * Loads the agent module at `file` (relative to `cwd`) once: what `chat`, `run` and `serve` do. Throws a
  * {@link CliError} when the file is missing, fails to load, or has no default export that is an
  * agent element or component.

@@ -11,6 +11,7 @@ export default function setup(): void {
   const require = createRequire(join(CLI_DIR, 'package.json'));
   for (const dep of [
     '@skilltree/core/package.json',
+    '@skilltree/evals/package.json',
     '@skilltree/models/package.json',
     '@skilltree/server/package.json',
   ]) {

@@ -1,0 +1,50 @@
+/**
+ * `@skilltree/evals/format`: numbers of a report as people read them, by the metric's unit: ratios
+ * with two decimals, dollars, tokens with separators, milliseconds as ms or s; deltas as a
+ * difference (ratios) or a percentage (the rest). No Node APIs: a browser page (the playground's
+ * report view) uses it too.
+ *
+ * @packageDocumentation
+ */
+import type { Metric } from './score.js';
+import type { Stat } from './stats.js';
+
+const unitOf = (metric: Pick<Metric, 'unit'> | undefined) => metric?.unit ?? 'ratio';
+
+/** One value in the metric's unit; `—` for none. */
+export function formatValue(value: number | null | undefined, metric?: Pick<Metric, 'unit'>): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  switch (unitOf(metric)) {
+    case 'ratio':
+      return value.toFixed(2);
+    case 'usd':
+      return value === 0 ? '$0' : Math.abs(value) < 1 ? `$${value.toPrecision(3)}` : `$${value.toFixed(2)}`;
+    case 'ms':
+      return Math.abs(value) < 1000 ? `${Math.round(value)}ms` : `${(value / 1000).toFixed(1)}s`;
+    case 'tokens':
+      return Math.round(value).toLocaleString('en-US');
+    case 'count':
+      return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  }
+}
+
+/** A stat as `mean ±sd` (the spread only when there were repeated rounds that differ). */
+export function formatStat(s: Stat | null | undefined, metric?: Pick<Metric, 'unit'>): string {
+  if (!s) return '—';
+  const spread = s.n > 1 && s.sd > 0 ? ` ±${formatValue(s.sd, metric).replace(/^\$/, '$')}` : '';
+  return `${formatValue(s.mean, metric)}${spread}`;
+}
+
+/** The change from `from` to `to`: `+0.29` for ratios, `+8%` for the rest (`new` when `from` is 0). */
+export function formatChange(from: number, to: number, metric?: Pick<Metric, 'unit'>): string {
+  const sign = (n: number) => (n > 0 ? '+' : n < 0 ? '−' : '±');
+  if (unitOf(metric) === 'ratio') return `${sign(to - from)}${Math.abs(to - from).toFixed(2)}`;
+  if (from === 0) return to === 0 ? '±0%' : 'new';
+  const pct = ((to - from) / Math.abs(from)) * 100;
+  return `${sign(pct)}${Math.abs(pct) < 10 ? Math.abs(pct).toFixed(1).replace(/\.0$/, '') : Math.round(Math.abs(pct))}%`;
+}
+
+/** `selection.recall 0.62 → 0.91 (+0.29)`. */
+export function formatDelta(metric: Metric, from: number, to: number): string {
+  return `${metric.id} ${formatValue(from, metric)} → ${formatValue(to, metric)} (${formatChange(from, to, metric)})`;
+}

@@ -1,0 +1,60 @@
+/**
+ * The agent the runner tests evaluate: a shop with three skills and a cart store.
+ */
+import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
+import { z } from 'zod';
+
+export const cart = createAgentStore('cart', () => ({ items: [] as string[] }));
+
+function Shopping() {
+  const items = useAgentStore(cart, (s) => s.items);
+  return (
+    <>
+      <Instructions>Search before you add.</Instructions>
+      <Text>Cart: {items.join(', ') || 'empty'}</Text>
+      <Tool
+        name="search"
+        description="Search products"
+        input={z.object({ q: z.string() })}
+        run={({ q }) => `3 results for ${q}`}
+      />
+      <Tool
+        name="add_to_cart"
+        description="Add an item"
+        input={z.object({ sku: z.string() })}
+        run={({ sku }, ctx) => {
+          cart.of(ctx).setState((s) => ({ items: [...s.items, sku] }));
+          return `added ${sku}`;
+        }}
+      />
+    </>
+  );
+}
+
+export interface ShopProps {
+  /** The refunds skill's description. */
+  refundsDescription?: string;
+}
+
+export function Shop({ refundsDescription = 'Refund a delivered order' }: ShopProps) {
+  return (
+    <Agent>
+      <Instructions>You are a shop assistant.</Instructions>
+      <Skill name="shopping" description="Find and buy products">
+        <Shopping />
+      </Skill>
+      <Skill name="refunds" description={refundsDescription}>
+        <Instructions>Refunds take 5 days.</Instructions>
+        <Tool
+          name="refund"
+          description="Refund an order"
+          input={z.object({ orderId: z.string() })}
+          run={({ orderId }) => `refunded ${orderId}`}
+        />
+      </Skill>
+      <Skill name="billing" description="Charges and invoices">
+        <Tool name="charges" description="List charges" run={() => 'no charges'} />
+      </Skill>
+    </Agent>
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * A local server on 127.0.0.1 that speaks two providers' wire formats: Anthropic's Messages API
+ * (`POST /v1/messages`) and OpenAI's Chat Completions (`POST /v1/chat/completions`), streamed (SSE)
+ * or not. Each request is answered with the next scripted step and recorded, headers included, so
+ * tests can see what reached the wire.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted answer: text and/or tool calls. */
+export interface WireStep {
+  text?: string;
+  toolCalls?: { id: string; name: string; input: unknown }[];
+}
+
+/** A request as it arrived. */
+export interface WireRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+/** A running server. */
+export interface WireServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  requests: WireRequest[];
+  /** Queues answers, used one per request. */
+  script(...steps: WireStep[]): void;
+  close(): Promise<void>;
+}
+
+const sse = (event: string | null, data: unknown) =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+function anthropicContent(step: WireStep): Block[] {
+  return [
+    ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
+    ...(step.toolCalls ?? []).map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input })),
+  ];
+}
+
+const anthropicUsage = {
+  input_tokens: 120,
+  output_tokens: 8,
+  cache_read_input_tokens: 100,
+  cache_creation_input_tokens: 0,
+};
+
+function anthropicStream(step: WireStep): string {
+  const stop = step.toolCalls?.length ? 'tool_use' : 'end_turn';
+  let out = sse('message_start', {
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...anthropicUsage, output_tokens: 1 },
+    },
+  });
+  anthropicContent(step).forEach((block, index) => {
+    if (block.type === 'text') {
+      out += sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'text_delta', text: block.text },
+      });
+    } else {
+      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
+    }
+    out += sse('content_block_stop', { type: 'content_block_stop', index });
+  });
+  out += sse('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens: anthropicUsage.output_tokens },
+  });
+  return out + sse('message_stop', { type: 'message_stop' });
+}
+
+const openaiUsage = {
+  prompt_tokens: 120,
+  completion_tokens: 8,
+  total_tokens: 128,
+  prompt_tokens_details: { cached_tokens: 100 },
+};
+
+function openaiStream(step: WireStep): string {
+  const chunk = (choices: unknown[], extra = {}) =>
+    sse(null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices, ...extra });
+  let out = chunk([{ index: 0, delta: { role: 'assistant', content: step.text ?? '' }, finish_reason: null }]);
+  (step.toolCalls ?? []).forEach((c, i) => {
+    out += chunk([
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            { index: i, id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } },
+          ],
+        },
+        finish_reason: null,
+      },
+    ]);
+  });
+  out += chunk([{ index: 0, delta: {}, finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop' }]);
+  return out + chunk([], { usage: openaiUsage }) + sse(null, '[DONE]');
+}
+
+function openaiCompletion(step: WireStep) {
+  const message: Record<string, unknown> = { role: 'assistant', content: step.text ?? null };
+  if (step.toolCalls?.length) {
+    message.tool_calls = step.toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.input) },
+    }));
+  }
+  const finish = step.toolCalls?.length ? 'tool_calls' : 'stop';
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test',
+    choices: [{ index: 0, message, finish_reason: finish }],
+    usage: openaiUsage,
+  };
+}
+
+/** Starts a server on a free port of 127.0.0.1. */
+export async function startWireServer(): Promise<WireServer> {
+  const steps: WireStep[] = [];
+  const requests: WireRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      const path = req.url ?? '';
+      requests.push({ path, headers: req.headers, body });
+      const step = steps.shift();
+      if (!step) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'api_error', message: 'no step scripted for this request' } }));
+        return;
+      }
+      const anthropic = path.endsWith('/messages');
+      if (body.stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(anthropic ? anthropicStream(step) : openaiStream(step));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify(
+          anthropic
+            ? {
+                id: 'msg_1',
+                type: 'message',
+                role: 'assistant',
+                model: 'claude-test',
+                content: anthropicContent(step),
+                stop_reason: step.toolCalls?.length ? 'tool_use' : 'end_turn',
+                stop_sequence: null,
+                usage: anthropicUsage,
+              }
+            : openaiCompletion(step),
+        ),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    script: (...more) => steps.push(...more),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
