@@ -15,16 +15,104 @@ export interface ToolCall {
   input: unknown;
 }
 
+// ───────────── typed parts (issue 25): every part carries its `type`, nothing is parsed back out of text ─────────────
+
+/** Text a person or the model wrote, or a tool returned. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * A model's reasoning, kept byte-exact so that it can be sent back where a provider requires it
+ * (Anthropic `thinking` / `redacted_thinking`, OpenAI Responses `reasoning` items). `text` may be
+ * empty (a provider that keeps its reasoning hidden, or summarises it). Reasoning is replayed only to
+ * the provider and model that produced it; see `docs/models.md`.
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** Who produced it: `anthropic`, `openai`, … — an adapter replays only its own provider's parts. */
+  provider: string;
+  /** The model that produced it, as the adapter names it: reasoning is not replayed to another model. */
+  model?: string;
+  /** The readable reasoning (or its summary); may be empty. */
+  text: string;
+  /** Anthropic: the `signature` of a `thinking` block (collected from `signature_delta` when streaming). */
+  signature?: string;
+  /** Anthropic: the `data` of a `redacted_thinking` block (`text` is then empty). */
+  redactedData?: string;
+  /** OpenAI Responses: the item's `encrypted_content`. */
+  encryptedContent?: string;
+  /** OpenAI Responses: the reasoning item's id. */
+  itemId?: string;
+}
+
+/**
+ * A file: an image or a document, by its bytes (base64 `data`) or by `url`. `mediaType` is the IANA
+ * type (`image/png`, `application/pdf`, `text/plain`, …). Exactly one of `data` and `url` is set.
+ */
+export interface FilePart {
+  type: 'file';
+  mediaType: string;
+  /** The bytes, base64-encoded. */
+  data?: string;
+  /** Where the file is (`https:` or `data:`), when it is not carried as bytes. */
+  url?: string;
+  filename?: string;
+}
+
+/**
+ * The seed's `contextChanged` lines recorded with a message: what the context gained, and which
+ * skills loaded and unloaded, since the previous message. The lines are the text a model reads
+ * (`contextChanged notes added: …`), rendered after the message's own text as before.
+ */
+export interface ContextChangedPart {
+  type: 'context-changed';
+  lines: string[];
+}
+
+/** What a user message holds. */
+export type UserPart = TextPart | FilePart | ContextChangedPart;
+/** What an assistant message holds (its tool calls stay in `toolCalls`, after its parts). */
+export type AssistantPart = TextPart | ReasoningPart;
+/** What a tool result holds. */
+export type ToolResultPart = TextPart | FilePart | ContextChangedPart;
+/** Any part of any message. */
+export type MessagePart = UserPart | AssistantPart | ToolResultPart;
+
+/**
+ * Why a tool result is an error, as data (the text the model reads says the same in words):
+ * - `unknown-tool`: no tool of that name is offered now (the text names the skill to read);
+ * - `invalid-input`: the input failed the tool's schema, or was not JSON;
+ * - `threw`: the tool threw, or returned something that is not a result;
+ * - `timeout`: it did not settle within its timeout;
+ * - `interrupted`: the turn was aborted or the process stopped while it ran;
+ * - `not-run`: it was never started (an earlier call of the same step ended the turn, or a budget stopped it);
+ * - `unsaved`: it ran but its outcome could not be saved;
+ * - `denied`: a person or a policy refused to let it run;
+ * - `skill`: reading a skill failed (unknown skill, or the skill threw while loading).
+ */
+export type ToolErrorKind =
+  | 'unknown-tool'
+  | 'invalid-input'
+  | 'threw'
+  | 'timeout'
+  | 'interrupted'
+  | 'not-run'
+  | 'unsaved'
+  | 'denied'
+  | 'skill';
+
 /** A message the user sent. */
 export interface UserMessage {
   role: 'user';
-  content: string;
+  content: UserPart[];
 }
 
-/** A message the model sent: text, tool calls, or both. */
+/** A message the model sent: reasoning and text parts in the order it produced them, then tool calls. */
 export interface AssistantMessage {
   role: 'assistant';
-  content: string;
+  content: AssistantPart[];
   toolCalls?: ToolCall[];
 }
 
@@ -33,8 +121,11 @@ export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
   name: string;
-  content: string;
+  /** The output parts, then (as a part of its own) the `contextChanged` lines recorded with it. */
+  content: ToolResultPart[];
   isError?: boolean;
+  /** Why it is an error, when `isError`. */
+  errorKind?: ToolErrorKind;
 }
 
 /** One entry of the transcript. */
@@ -71,6 +162,45 @@ export interface ModelRequest {
    * adapters without such support ignore it (flattening is the classic fields).
    */
   readonly lifecycle?: RequestLifecycle;
+  /**
+   * The request as the previous request of this conversation plus what was appended since, for a
+   * model with `appendOnly` (absent otherwise). Adapters of such models send this instead of the
+   * classic fields.
+   */
+  appendOnly?: AppendOnlyRequest;
+}
+
+// ───────────── the append-only request (issue 25) ─────────────
+
+/**
+ * A note the session appended to the conversation: what changed since the previous request
+ * (the agent's instructions or skill catalog re-rendered, the live context, tools added or
+ * removed). Providers take it as a mid-conversation system message (Anthropic, with
+ * `tool_addition` / `tool_removal`) or a developer message (OpenAI, with `additional_tools`).
+ */
+export interface SystemNote {
+  role: 'system';
+  /** What changed, in words and `<current_context>` sections (empty when only tools changed). */
+  text: string;
+  /** Tools offered from here on. */
+  addedTools: ToolSpec[];
+  /** Tools no longer offered from here on (a call of one is refused with the seed's `Unknown tool`). */
+  removedTools: string[];
+}
+
+/** One item of an append-only conversation: a transcript message or a note the session added. */
+export type AppendOnlyItem = Message | SystemNote;
+
+/**
+ * A request that only grows. `system` and `tools` are what the first request of this conversation
+ * carried, and never change after it; `items` are the previous request's items with this step's
+ * appended. The window moves only when a turn starts: then `system` and `tools` are taken afresh,
+ * and reasoning recorded before the move is left out (it was bound to the old prefix).
+ */
+export interface AppendOnlyRequest {
+  system: string;
+  tools: ToolSpec[];
+  items: AppendOnlyItem[];
 }
 
 // ───────────── the lifecycle as deltas (issue 18): one neutral description, mapped by adapters ─────────────
@@ -143,6 +273,8 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Input tokens written to the prompt cache (Anthropic bills them above the input price). */
   cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`, billed at the output price). */
+  reasoningTokens?: number;
   /**
    * True when the counts are an estimate, not a provider's report: `scriptedModel` estimates 4
    * characters per token, so cost lines and budgets work offline, and a model call that ended
@@ -154,8 +286,14 @@ export interface Usage {
 
 /** What a model returns for one request. */
 export interface ModelResponse {
+  /** The text parts, joined. A model that returns only `text` (no `content`) keeps working. */
   text: string;
   toolCalls: ToolCall[];
+  /**
+   * Reasoning and text parts in the order the model produced them (reasoning kept byte-exact).
+   * When absent, the response is `text` as one text part.
+   */
+  content?: AssistantPart[];
   usage?: Usage;
   /** The model that answered, as the provider names it (e.g. a dated version), when it says. */
   model?: string;
@@ -164,6 +302,10 @@ export interface ModelResponse {
 /** One piece of a streamed response. */
 export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
+  /** Readable reasoning as it streams, for display; the finished block follows as `reasoning`. */
+  | { type: 'reasoning-delta'; text: string }
+  /** A finished reasoning block, byte-exact, in order with the text around it. */
+  | { type: 'reasoning'; reasoning: ReasoningPart }
   | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   | { type: 'finish'; usage?: Usage; model?: string };
@@ -188,6 +330,13 @@ export interface ModelCallOptions {
 export interface Model {
   /** A short name for errors and logs, e.g. `anthropic:claude-sonnet-4-5`. */
   readonly name?: string;
+  /**
+   * True for a model that binds its reasoning (or its cache) to the exact prefix of the request:
+   * the session then builds every request of a conversation as the previous one plus appended
+   * items, and passes it as {@link ModelRequest.appendOnly}. The adapters set it from their model
+   * tables (see `docs/models.md`).
+   */
+  readonly appendOnly?: boolean;
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }
@@ -364,6 +513,10 @@ export interface Warning {
 export type SessionEvent =
   | { type: 'request'; request: ModelRequest; step: number }
   | { type: 'text-delta'; text: string }
+  /** Readable reasoning as it streams, for display; the finished block follows as `reasoning`. */
+  | { type: 'reasoning-delta'; text: string }
+  /** A finished reasoning block, byte-exact, in order with the text around it. */
+  | { type: 'reasoning'; reasoning: ReasoningPart }
   | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'tool-result'; message: ToolMessage }
