@@ -3,17 +3,13 @@
  */
 import {
   createSession,
-  type Message,
   type Model,
-  type ModelRequest,
   type ReadResult,
   restoreSession,
   type Session,
   type SessionOptions,
   type SessionSnapshot,
   scriptedModel,
-  type ToolMessage,
-  type Turn,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { act, assertOutsideAct, withoutActEnvironment } from './act.js';
