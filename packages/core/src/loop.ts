@@ -6,7 +6,8 @@
  */
 import { endBudget, reserveCall, settleCall, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
-import { abortError, addUsage, type CallProgress, callModel, callProgress } from './model-call.js';
+import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
+import { textPart } from './parts.js';
 import { buildRequest } from './request.js';
 import type { SessionState } from './state.js';
 import { config } from './state-config.js';
@@ -24,6 +25,7 @@ import type {
   SendOptions,
   SessionEvent,
   ToolCall,
+  ToolErrorKind,
   Turn,
   Usage,
 } from './types.js';
@@ -69,6 +71,7 @@ export async function* runTurn(
   const first = transcriptLength(state.transcript);
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
+  let whyKind: ToolErrorKind = 'interrupted';
   const outcome: { turn?: Turn; error?: unknown } = {};
   let span: Awaited<ReturnType<typeof startTurnSpan>> = null;
   /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
@@ -87,7 +90,7 @@ export async function* runTurn(
     await settle(state, { loaded: true });
     // The user message is recorded once its first request may be sent: a budget that refuses that
     // request (or a store that cannot reserve it) leaves the transcript as it was.
-    const staged = stageUserMessage(state, sanitizeText(text));
+    const staged = stageUserMessage(state, [textPart(sanitizeText(text))]);
     let request: ModelRequest | null;
     try {
       request = buildRequest(state);
@@ -128,7 +131,7 @@ export async function* runTurn(
         response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
       );
       const calls = withIds(state, response.toolCalls);
-      const assistant: AssistantMessage = { role: 'assistant', content: response.text };
+      const assistant: AssistantMessage = { role: 'assistant', content: responseContent(response) };
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
@@ -163,6 +166,7 @@ export async function* runTurn(
           },
           (error: unknown) => {
             why = 'Not run: the agent crashed while running an earlier call of this turn.';
+            whyKind = 'not-run';
             unanswered = unanswered.slice(1);
             throw error;
           },
@@ -180,7 +184,7 @@ export async function* runTurn(
     throw error;
   } finally {
     // However the turn ends, every call gets its result: the transcript stays valid.
-    for (const call of unanswered) recordResult(state, call, why, true);
+    for (const call of unanswered) recordResult(state, call, why, whyKind);
     // A model call that never answered (aborted, failed mid-stream) is charged what it consumed:
     // the session's usage and the owner's spend; one that consumed nothing releases its reservation.
     if (inFlight) {

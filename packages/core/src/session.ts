@@ -2,11 +2,13 @@
  * `Session`: the public API over one mounted agent. Every method delegates to the modules below it
  * (state, skills, calls, loop, snapshot, view); this file holds no logic of its own.
  */
+
 import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { checkBudget } from './budget.js';
 import { executeCall } from './calls.js';
 import { abortable, runTurn } from './loop.js';
+import { cleanContent } from './parts.js';
 import { buildRequest } from './request.js';
 import type { ChatInfo, SessionHandle, SkillState } from './runtime.js';
 import { checkSkills, loadSkill } from './skills.js';
@@ -22,6 +24,7 @@ import { type AgentStoreDef, newGeneration, storeOf, storeStates } from './store
 import { freshCallId, repairCalls } from './transcript.js';
 import type {
   AssistantMessage,
+  AssistantPart,
   Message,
   Model,
   ModelRequest,
@@ -199,13 +202,19 @@ export class Session implements SessionHandle {
    * Appends an assistant message (e.g. a scripted tool call in a test), with tool call ids made
    * unique and safe, as a model's are. Throws for an entry that is not a tool call with a name.
    */
-  addAssistantMessage(message: Omit<AssistantMessage, 'role'>): AssistantMessage {
+  addAssistantMessage(
+    message: Omit<AssistantMessage, 'role' | 'content'> & { content?: string | AssistantPart[] },
+  ): AssistantMessage {
     assertLive(this.#state);
     const { calls: toolCalls, dropped } = repairCalls(this.#state.transcript, message.toolCalls);
     if (dropped.length > 0) {
       throw new Error(`addAssistantMessage: toolCalls[${dropped[0].index}] cannot be recorded: ${dropped[0].reason}.`);
     }
-    const out: AssistantMessage = { role: 'assistant', content: message.content ?? '' };
+    const content = message.content ?? '';
+    const out: AssistantMessage = {
+      role: 'assistant',
+      content: cleanContent(typeof content === 'string' ? { text: content } : { text: '', content }),
+    };
     if (toolCalls.length > 0) out.toolCalls = toolCalls;
     pushMessage(this.#state, out);
     return out;

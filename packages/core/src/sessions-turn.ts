@@ -5,8 +5,10 @@
  * lease up. The turn is known to the running turns, so a `close()` stops it and a `delete` fences
  * it; a lost lease fences it too.
  */
+
 import type { ReactNode } from 'react';
 import { type SpendLedger, setTurnBudget } from './budget.js';
+import { textPart } from './parts.js';
 import { chatSession, type Session, stateOf } from './session.js';
 import {
   SessionConflictError,
@@ -67,7 +69,10 @@ function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
   const content =
     `Tool "${message.name}" ran, but its result could not be saved. ` +
     'It may have taken effect; check before calling it again.';
-  return { type: 'tool-result', message: { ...message, content, isError: true } };
+  return {
+    type: 'tool-result',
+    message: { ...message, content: [textPart(content)], isError: true, errorKind: 'unsaved' },
+  };
 }
 
 /**

@@ -6,10 +6,12 @@
  * (`sessions-turn`), where a chat is kept (`sessions-key`), its lease (`sessions-lease`), the
  * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
  */
+
 import type { ReactNode } from 'react';
 import { checkBudget } from './budget.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
+import { parseMessage } from './message-parse.js';
 import type { Session } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { MountedCache } from './sessions-cache.js';
@@ -215,7 +217,8 @@ export function createSessions(
       if (!found) return [];
       const from = Math.max(0, Math.floor(page.from ?? 0));
       const limit = Math.min(1_000, Math.max(0, Math.floor(page.limit ?? 50)));
-      return store.messages(found.key, from, limit);
+      // Records written before messages had parts are read upgraded, as a restore reads them.
+      return (await store.messages(found.key, from, limit)).map(readStored);
     },
     async delete(id, opts = {}) {
       const found = await find(id, opts.owner);
@@ -241,4 +244,13 @@ export function createSessions(
       return closing;
     },
   };
+}
+
+/** A stored message as today's shape; one that cannot be read as a message is passed on as it is. */
+function readStored(message: Message, index: number): Message {
+  try {
+    return parseMessage(message, `messages[${index}]`);
+  } catch {
+    return message;
+  }
 }

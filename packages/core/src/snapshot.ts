@@ -6,6 +6,7 @@ import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
 import { lifecycleLogProblem } from './lifecycle-check.js';
 import { adoptMounts, createLog } from './lifecycle-log.js';
+import { parseMessage } from './message-parse.js';
 import { cleanUsage } from './model-call.js';
 import { checkSkills } from './skills.js';
 import { type SessionState, tree } from './state.js';
@@ -26,7 +27,7 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   const { transcript } = state;
   const from = Math.min(transcript.messages.length, Math.max(0, since - transcript.start));
   const snapshot: SessionSnapshot = {
-    version: 1,
+    version: 2,
     transcript: JSON.parse(JSON.stringify(transcript.messages.slice(from))),
     loadedSkills: [...state.loaded],
     stores: storeStates(state.stores),
@@ -51,35 +52,10 @@ function fail(message: string): never {
 }
 
 function checkMessage(message: unknown, index: number): Message {
-  const m = message as Record<string, unknown> | null;
-  if (!m || typeof m !== 'object') fail(`transcript[${index}] is not a message.`);
-  if (typeof m.content !== 'string') fail(`transcript[${index}].content must be a string.`);
-  switch (m.role) {
-    case 'user':
-      return { role: 'user', content: m.content };
-    case 'assistant': {
-      const out: Message = { role: 'assistant', content: m.content };
-      if (m.toolCalls !== undefined) {
-        if (!Array.isArray(m.toolCalls)) fail(`transcript[${index}].toolCalls must be an array.`);
-        out.toolCalls = m.toolCalls.map((call: Record<string, unknown>, j: number) => {
-          if (!call || typeof call.id !== 'string' || typeof call.name !== 'string') {
-            fail(`transcript[${index}].toolCalls[${j}] needs a string id and name.`);
-          }
-          return { id: call.id, name: call.name, input: call.input ?? {} };
-        });
-      }
-      return out;
-    }
-    case 'tool': {
-      if (typeof m.toolCallId !== 'string' || typeof m.name !== 'string') {
-        fail(`transcript[${index}] (a tool result) needs a string toolCallId and name.`);
-      }
-      const out: Message = { role: 'tool', toolCallId: m.toolCallId, name: m.name, content: m.content };
-      if (m.isError === true) out.isError = true;
-      return out;
-    }
-    default:
-      return fail(`transcript[${index}] has role ${JSON.stringify(m.role)}; a role must be user, assistant or tool.`);
+  try {
+    return parseMessage(message, `transcript[${index}]`);
+  } catch (error) {
+    return fail((error as Error).message);
   }
 }
 
@@ -98,8 +74,9 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   }
   const d = data as Record<string, unknown> | null;
   if (!d || typeof d !== 'object') fail('the snapshot is not an object.');
-  if (d.version !== 1)
-    fail(`unknown snapshot version ${JSON.stringify(d.version)}; this version of skilltree reads version 1.`);
+  // Version 1 held messages whose content was a string; they are upgraded as they are read.
+  if (d.version !== 1 && d.version !== 2)
+    fail(`unknown snapshot version ${JSON.stringify(d.version)}; this version of skilltree reads versions 1 and 2.`);
   if (!Array.isArray(d.transcript)) fail('transcript must be an array of messages.');
   if (!Array.isArray(d.loadedSkills)) fail('loadedSkills must be an array of skill names.');
   if (d.stores !== undefined && (d.stores === null || typeof d.stores !== 'object' || Array.isArray(d.stores))) {
@@ -133,7 +110,7 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
     ? d.pendingContextChanges.filter((line): line is string => typeof line === 'string')
     : [];
   const out: SessionSnapshot = {
-    version: 1,
+    version: 2,
     transcript,
     loadedSkills: d.loadedSkills.filter((name): name is string => typeof name === 'string'),
     stores: (d.stores as Record<string, unknown> | undefined) ?? {},
@@ -234,7 +211,7 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
       call,
       // The call may have run to the end and only its result gone unsaved: say no more than that.
       "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.",
-      true,
+      'interrupted',
     );
   }
 }

@@ -5,11 +5,13 @@
  */
 import type { ChatInfo, SessionHandle, SkillInfo } from './runtime.js';
 import type { ToolEntry } from './serialize.js';
-import type { ToolCall } from './types.js';
+import type { ToolCall, ToolErrorKind } from './types.js';
 
 export interface ToolOutcome {
   content: string;
   isError: boolean;
+  /** Why it is an error, as data. */
+  kind?: ToolErrorKind;
   /** What `run` threw, for the trace. */
   error?: unknown;
 }
@@ -138,11 +140,15 @@ async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unkno
 /**
  * Runs `tool` for `call`. `tool` is a string when the tool is unknown: the string is the refusal.
  */
-export async function runTool(tool: ToolEntry | string, call: ToolCall, options: RunOptions): Promise<ToolOutcome> {
-  if (typeof tool === 'string') return { content: tool, isError: true };
+export async function runTool(
+  tool: ToolEntry | ToolOutcome,
+  call: ToolCall,
+  options: RunOptions,
+): Promise<ToolOutcome> {
+  if (!('node' in tool)) return tool;
   const props = tool.node.props;
   const parsed = await parseInput(tool, call.input);
-  if (typeof parsed === 'string') return { content: parsed, isError: true };
+  if (typeof parsed === 'string') return { content: parsed, isError: true, kind: 'invalid-input' };
 
   const controller = new AbortController();
   const outer = options.signal;
@@ -151,6 +157,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
   else outer?.addEventListener('abort', onAbort, { once: true });
   const timeout = typeof props.timeout === 'number' && props.timeout > 0 ? props.timeout : options.timeout;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
   try {
     const ctx = {
       session: options.session,
@@ -165,6 +172,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
+        timedOut = true;
         controller.abort(error);
         reject(error);
       }, timeout);
@@ -180,11 +188,13 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
       return {
         content: `Tool "${tool.name}" returned a value that is not a valid result: ${(error as Error).message}.`,
         isError: true,
+        kind: 'threw',
       };
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, error };
+    const kind: ToolErrorKind = timedOut ? 'timeout' : outer?.aborted ? 'interrupted' : 'threw';
+    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, kind, error };
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);

@@ -551,9 +551,12 @@ export interface ReadResult {
   unloaded: string[];
 }
 
-/** The JSON a session snapshot holds. */
+/**
+ * The JSON a session snapshot holds. Version 2 holds messages as typed parts; a version 1 snapshot
+ * (string content) is read and upgraded.
+ */
 export interface SessionSnapshot {
-  version: 1;
+  version: 1 | 2;
   /** The transcript, or its newest part from `transcriptStart` on. */
   transcript: Message[];
   /** The loaded skills, least recently read first. */

@@ -3,6 +3,7 @@
  * cost lines, the Cost view and budgets work offline) and a budget's look-ahead at the next request.
  * One estimate everywhere: 4 characters per token (`estimateTokens`), the one the token window uses.
  */
+import { textOf } from './parts.js';
 import { placeContext } from './place-context.js';
 import type { Message, ModelRequest, ModelResponse, Usage } from './types.js';
 import { estimateTokens } from './window.js';
@@ -10,10 +11,15 @@ import { estimateTokens } from './window.js';
 function messageText(message: Message): string {
   if (message.role === 'assistant') {
     const calls = message.toolCalls?.map((c) => `${c.id} ${c.name} ${JSON.stringify(c.input ?? {})}`).join('\n');
-    return `assistant\n${message.content}${calls ? `\n${calls}` : ''}`;
+    let reasoning = '';
+    for (const part of message.content) {
+      if (part.type === 'reasoning')
+        reasoning += `${part.text}${part.signature ?? part.redactedData ?? part.encryptedContent ?? ''}\n`;
+    }
+    return `assistant\n${reasoning}${textOf(message)}${calls ? `\n${calls}` : ''}`;
   }
-  if (message.role === 'tool') return `tool ${message.toolCallId} ${message.name}\n${message.content}`;
-  return `user\n${message.content}`;
+  if (message.role === 'tool') return `tool ${message.toolCallId} ${message.name}\n${textOf(message)}`;
+  return `user\n${textOf(message)}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  * older than that, and then it starts there anyway. Its cost grows with the window, never with the
  * transcript.
  */
+import { textOf } from './parts.js';
 import type { Message } from './types.js';
 
 /** Counts the tokens of a piece of text. */
@@ -55,7 +56,7 @@ export function messageTokens(message: Message, tokenizer: Tokenizer): number {
   }
   let n = cache.get(message);
   if (n === undefined) {
-    n = 4 + tokenizer(message.content);
+    n = 4 + tokenizer(textOf(message));
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? [])
         n += 4 + tokenizer(call.name) + tokenizer(JSON.stringify(call.input ?? {}));
