@@ -5,7 +5,15 @@
  * model that produced it).
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AssistantPart, FilePart, Message, ReasoningPart, ToolResultPart, UserPart } from '@skilltree/core';
+import {
+  type AssistantPart,
+  type FilePart,
+  type Message,
+  type ReasoningPart,
+  renderParts,
+  type ToolResultPart,
+  type UserPart,
+} from '@skilltree/core';
 import { toolInputObject } from './tool-input.js';
 
 /** A content block as the adapter sends it (the beta types are a superset of these). */
@@ -72,29 +80,12 @@ export function fileBlock(
 }
 
 /**
- * The blocks of a user message or a tool result: consecutive text parts as one text block, each file
- * as its block, and the `contextChanged` lines after the message's own text, each on its own line
- * (appended to the last text block after a `\n`, or a text block of their own when the message ends
- * with a file or has no text): the text a model read before messages had parts. Empty text is left out.
+ * The blocks of a user message or a tool result, from core's `renderParts`: each run of text (with
+ * the `contextChanged` lines after the text before them, each on its own line: the text a model read
+ * before messages had parts) as one text block, each file as its block. Empty text is left out.
  */
 export function contentBlocks(parts: readonly (UserPart | ToolResultPart)[]): Block[] {
-  const blocks: Block[] = [];
-  const lines: string[] = [];
-  let text: string | undefined;
-  const flush = () => {
-    if (text) blocks.push({ type: 'text', text });
-    text = undefined;
-  };
-  for (const part of parts) {
-    if (part.type === 'text') text = (text ?? '') + part.text;
-    else if (part.type === 'file') {
-      flush();
-      blocks.push(fileBlock(part));
-    } else if (part.type === 'context-changed') lines.push(...part.lines);
-  }
-  if (lines.length > 0) text = text ? `${text}\n${lines.join('\n')}` : lines.join('\n');
-  flush();
-  return blocks;
+  return renderParts(parts).map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : fileBlock(part)));
 }
 
 /**
