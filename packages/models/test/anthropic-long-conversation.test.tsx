@@ -61,7 +61,12 @@ function Ops() {
       />
       <Skill name="refunds" description="Refund orders">
         <Instructions>Refunds within 30 days.</Instructions>
-        <Tool name="refund_order" description="Refund" input={z.object({ id: z.string() })} run={({ id }) => `refunded ${id}`} />
+        <Tool
+          name="refund_order"
+          description="Refund"
+          input={z.object({ id: z.string() })}
+          run={({ id }) => `refunded ${id}`}
+        />
         {tier === 'gold' && (
           <Tool
             name="refund_express"
@@ -73,11 +78,21 @@ function Ops() {
       </Skill>
       <Skill name="billing" description="Invoices">
         <Instructions>Invoices are monthly.</Instructions>
-        <Tool name="send_invoice" description="Send an invoice" input={z.object({ month: z.string() })} run={({ month }) => `sent ${month}`} />
+        <Tool
+          name="send_invoice"
+          description="Send an invoice"
+          input={z.object({ month: z.string() })}
+          run={({ month }) => `sent ${month}`}
+        />
       </Skill>
       <Skill name="shipping" description="Shipments">
         <Instructions>Track before you promise a date.</Instructions>
-        <Tool name="track" description="Track a parcel" input={z.object({ id: z.string() })} run={({ id }) => `in transit ${id}`} />
+        <Tool
+          name="track"
+          description="Track a parcel"
+          input={z.object({ id: z.string() })}
+          run={({ id }) => `in transit ${id}`}
+        />
       </Skill>
     </Agent>
   );
@@ -105,14 +120,28 @@ function script(): ScriptedTurn[] {
   const cycle = (c: number): ScriptedTurn[] => [
     turn(`refund order ${c}1`, [read('refunds'), call('refund_order', { id: `${c}1` })], `Refunded ${c}1.`),
     turn('thanks', [], 'Anything else?'),
-    turn('make them gold and refund fast', [call('set_tier', { tier: 'gold' }), call('refund_express', { id: `${c}2` })], 'Done, at once.'),
+    turn(
+      'make them gold and refund fast',
+      [call('set_tier', { tier: 'gold' }), call('refund_express', { id: `${c}2` })],
+      'Done, at once.',
+    ),
     turn('invoice for June', [read('billing'), call('send_invoice', { month: 'June' })], 'Invoice sent.'),
     turn(`where is parcel ${c}3`, [read('shipping'), call('track', { id: `${c}3` })], 'In transit.'),
     turn('note that they called', [call('note', { text: `called in cycle ${c}` })], 'Noted.'),
     turn(`refund ${c}4 fast`, [read('refunds'), call('refund_express', { id: `${c}4` })], 'Refunded at once.'),
-    turn(`back to basic, refund ${c}5`, [call('set_tier', { tier: 'basic' }), call('refund_order', { id: `${c}5` })], `Refunded ${c}5.`),
+    turn(
+      `back to basic, refund ${c}5`,
+      [call('set_tier', { tier: 'basic' }), call('refund_order', { id: `${c}5` })],
+      `Refunded ${c}5.`,
+    ),
   ];
-  return [...cycle(1), ...cycle(2), ...cycle(3), turn('bye', [], 'Bye.'), turn('one more: thanks', [], 'You are welcome.')];
+  return [
+    ...cycle(1),
+    ...cycle(2),
+    ...cycle(3),
+    turn('bye', [], 'Bye.'),
+    turn('one more: thanks', [], 'You are welcome.'),
+  ];
 }
 
 type Block = { type: string; text?: string; tool?: { name?: string; definition?: { name: string } } };
@@ -145,7 +174,9 @@ describe.each([
     server.queue(...steps.map(() => claude.handler));
     const adapter = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     expect(adapter.appendOnly).toBe(true);
-    const model: Model = streamed ? adapter : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
+    const model: Model = streamed
+      ? adapter
+      : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
     const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
     const starts: number[] = [];
     try {
@@ -177,7 +208,9 @@ describe.each([
       // What reached the model: loads and LRU unloads, the conditional tool, the re-rendered instructions.
       const all = requests.flatMap(messagesOf).filter((m) => m.role === 'system');
       const blocks = all.flatMap((m) => m.content);
-      const changes = new Set(blocks.filter((b) => b.type !== 'text').map((b) => `${b.type} ${b.tool?.definition?.name ?? b.tool?.name}`));
+      const changes = new Set(
+        blocks.filter((b) => b.type !== 'text').map((b) => `${b.type} ${b.tool?.definition?.name ?? b.tool?.name}`),
+      );
       for (const change of [
         'tool_addition refund_order',
         'tool_removal refund_order',
@@ -199,7 +232,12 @@ describe.each([
           expect(['thinking', 'redacted_thinking']).toContain(m.content[0].type);
         }
       }
-      expect(offered(last)).toEqual(session.request().tools.map((t) => t.name).sort());
+      expect(offered(last)).toEqual(
+        session
+          .request()
+          .tools.map((t) => t.name)
+          .sort(),
+      );
     } finally {
       session.dispose();
     }

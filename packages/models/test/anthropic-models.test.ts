@@ -3,7 +3,7 @@
  * what the model refuses fails when the adapter is created (naming the fix), the test server
  * refuses the same (so the two agree), and `appendOnly` and tool changes follow the row.
  */
-import type { ModelRequest } from '@skilltree/core';
+import { type ModelRequest, priceFor } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import {
   type AnthropicThinking,
@@ -105,6 +105,18 @@ describe('CLAUDE_MODELS: one test per row', () => {
       const thinking = row.thinking === 'budget' ? BUDGET : ADAPTIVE;
       expect(() => create(id, { ...FORCED, thinking, maxTokens: 8192 })).toThrow(/which thinking does not allow/);
     }
+  });
+});
+
+describe('list prices', () => {
+  it('every Claude 5.x model of the table has a list price (dated ids too), so cost lines and dollar budgets work', () => {
+    const fives = Object.keys(CLAUDE_MODELS).filter((id) => /^claude-[a-z]+-5(-\d)?$/.test(id));
+    expect(fives.length).toBeGreaterThanOrEqual(11);
+    for (const id of fives) {
+      expect(priceFor(id), id).toBeDefined();
+      expect(priceFor(`${id}-20261201`)).toEqual(priceFor(id));
+    }
+    expect(priceFor('claude-opus-5-5')).toEqual({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
   });
 });
 
