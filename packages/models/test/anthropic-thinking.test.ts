@@ -15,7 +15,7 @@ import type {
 } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
-import { BOUND_ELSEWHERE, claudeScript, type ThinkingStep } from './helpers/anthropic-thinking.js';
+import { BOUND_ELSEWHERE, claudeScript, type ThinkingStep, thinkingProblem } from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
 import { text } from './helpers/request.js';
 import { json, sse, startServer, type TestServer } from './helpers/server.js';
@@ -234,5 +234,80 @@ describe.each([
     expect(error.message).toBe(
       "anthropic: HTTP 400 invalid_request_error: messages.1.content.0.type: Expected 'thinking' or 'redacted_thinking', but found 'tool_use'",
     );
+  });
+});
+
+describe('the test server refuses what the API refuses (thinking)', () => {
+  /** A signed exchange: the server's answer to `first`, appended, with a tool result after it. */
+  async function exchange(id = MODEL, tools = true) {
+    const script = claudeScript([{ toolCalls: [{ id: 'toolu_1', name: 'search', input: {} }] }]);
+    server.queue(script.handler);
+    const first = {
+      model: id,
+      max_tokens: 100,
+      system: 'S',
+      tools: [{ name: 'search', input_schema: {} }],
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    const res = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify(first) });
+    const answer = (await res.json()) as { content: { type: string; [k: string]: unknown }[] };
+    const next = {
+      ...first,
+      messages: [
+        ...first.messages,
+        { role: 'assistant', content: answer.content },
+        ...(tools ? [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] : []),
+      ],
+    };
+    return { first, next, answer };
+  }
+
+  it('accepts the exchange sent back as it was, with cache marks moved', async () => {
+    const { next } = await exchange();
+    expect(thinkingProblem(next)).toBeNull();
+    const moved = structuredClone(next);
+    (moved.messages[1].content as { cache_control?: unknown }[])[1].cache_control = { type: 'ephemeral' };
+    expect(thinkingProblem(moved)).toBeNull();
+  });
+
+  it('refuses a changed system prompt, tool list or earlier message (preserved thinking)', async () => {
+    const { next } = await exchange();
+    expect(thinkingProblem({ ...next, system: 'S2' })).toBe(`messages.1.content.0: ${BOUND_ELSEWHERE}`);
+    expect(thinkingProblem({ ...next, tools: [] })).toBe(`messages.1.content.0: ${BOUND_ELSEWHERE}`);
+    const edited = structuredClone(next);
+    edited.messages[0] = { role: 'user', content: 'hello' };
+    expect(thinkingProblem(edited)).toBe(`messages.1.content.0: ${BOUND_ELSEWHERE}`);
+  });
+
+  it('refuses an edited thinking block, or one sent to another model', async () => {
+    const { next } = await exchange();
+    const edited = structuredClone(next);
+    (edited.messages[1].content as { thinking?: string }[])[0].thinking = 'Something else.';
+    expect(thinkingProblem(edited)).toBe("messages.1.content.0: Invalid 'signature' in 'thinking' block");
+    expect(thinkingProblem({ ...next, model: 'claude-fable-5-1' })).toMatch(/Invalid 'signature'/);
+  });
+
+  it('a model without preserved thinking takes a changed prefix', async () => {
+    const { next } = await exchange('claude-fable-5');
+    expect(thinkingProblem({ ...next, system: 'S2' })).toBeNull();
+  });
+
+  it('the last tool-use turn must start with its thinking block', async () => {
+    const { next } = await exchange();
+    const stripped = structuredClone(next);
+    stripped.messages[1].content = (stripped.messages[1].content as { type: string }[]).slice(1);
+    expect(thinkingProblem(stripped)).toBe(
+      "messages.1.content.0.type: Expected 'thinking' or 'redacted_thinking', but found 'tool_use'",
+    );
+    // With thinking off (a model that allows it), the rule does not apply.
+    expect(thinkingProblem({ ...stripped, model: 'claude-opus-4-6', thinking: { type: 'disabled' } })).toBeNull();
+  });
+
+  it('a streamed answer carries the same signed block', async () => {
+    const script = claudeScript([{ text: 'hi', thinking: 'Hmm.' }]);
+    server.queue(script.handler);
+    const parts = await collect(model().stream!(simpleAppend(), {}));
+    const reasoning = parts.find((p) => p.type === 'reasoning');
+    expect(reasoning).toMatchObject({ reasoning: { text: 'Hmm.', signature: expect.stringMatching(/^sig\./) } });
   });
 });
