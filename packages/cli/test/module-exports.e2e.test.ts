@@ -82,7 +82,7 @@ describe("skilltree serve reads the module's exports", () => {
 
   it("traces with the module's telemetry: its tracer gets the request and turn spans, named with its agentName", async () => {
     const spans = join(mkdtempSync(join(tmpdir(), 'skilltree-spans-')), 'spans.txt');
-    serve = await startServe([MODULE, '--port', '0'], 30_000, { SKILLTREE_TEST_SPANS: spans });
+    serve = await startServe([MODULE, '--port', '0'], { SKILLTREE_TEST_SPANS: spans });
     expect(textOf(await chat(serve.url, 'c1', 'hello', as('alice')))).toBe('alice/c1: hello');
     expect(await serve.stop()).toBe(0);
     serve = undefined;

@@ -111,7 +111,6 @@ describe('skilltree serve --otlp', () => {
     const spans = join(mkdtempSync(join(tmpdir(), 'skilltree-spans-')), 'spans.txt');
     serve = await startServe(
       ['test/fixtures/serve-options-agent.tsx', '--port', '0', '--otlp', `${rx.base}/v1/traces`],
-      30_000,
       { SKILLTREE_TEST_SPANS: spans },
     );
     const response = await fetch(`${serve.url}/api/chat`, {

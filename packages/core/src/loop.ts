@@ -8,7 +8,7 @@ import { endBudget, reserveCall, settleCall, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
 import { textPart } from './parts.js';
-import { buildRequest } from './request.js';
+import { buildRequest, recordSent } from './request.js';
 import type { SessionState } from './state.js';
 import { config } from './state-config.js';
 import { drainTurn, drainWhile, emit, warn } from './state-events.js';
@@ -93,7 +93,7 @@ export async function* runTurn(
     const staged = stageUserMessage(state, [textPart(sanitizeText(text))]);
     let request: ModelRequest | null;
     try {
-      request = buildRequest(state);
+      request = buildRequest(state, true);
     } catch (error) {
       staged.announce();
       yield* drainTurn(state);
@@ -112,12 +112,13 @@ export async function* runTurn(
     for (let step = 1; step <= maxSteps; step++) {
       if (signal.aborted) throw abortError(signal);
       if (!request) {
-        request = buildRequest(state);
+        request = buildRequest(state, false);
         await reserveCall(state, model, request, usage);
         yield* drainTurn(state);
       }
       const sent: ModelRequest = request;
       request = null;
+      recordSent(state, sent);
       emit(state, { type: 'request', request: sent, step });
       yield* drainTurn(state);
       const progress = callProgress();

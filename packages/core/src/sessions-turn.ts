@@ -136,7 +136,9 @@ async function commit(
   const length = transcriptLength(state.transcript);
   const from = entry.committed - state.transcript.start;
   const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
-  const max = entry.session.config.maxTranscriptMessages;
+  // An append-only conversation's prefix may start before the window: the next process loads it all.
+  const sentFrom = state.sent ? length - state.sent.start : 0;
+  const max = Math.max(entry.session.config.maxTranscriptMessages, sentFrom);
   const window = currentWindow(state);
   const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
   try {
@@ -250,7 +252,8 @@ export async function* chatTurn(
         if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await save(entry);
           const state = stateOf(entry.session);
-          forgetBefore(state.transcript, currentWindow(state).start);
+          // What the next request may still send stays: the window, and an append-only prefix.
+          forgetBefore(state.transcript, Math.min(currentWindow(state).start, state.sent?.start ?? Infinity));
           cache.put(key, entry);
           return true;
         }

@@ -2,6 +2,7 @@
  * Snapshots: a session as JSON, and the checks that make restoring one safe — whatever the JSON
  * holds, a restored session has a valid transcript and never runs with a forged prototype.
  */
+import { parseSentLog } from './append-only.js';
 import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
 import { lifecycleLogProblem } from './lifecycle-check.js';
@@ -38,6 +39,7 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
   if (state.usage) snapshot.usage = { ...state.usage };
   if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
+  if (state.sent) snapshot.sent = JSON.parse(JSON.stringify(state.sent));
   const log = state.lifecycle.data;
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
@@ -121,6 +123,12 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
   const lifecycle = parseLifecycle(d.lifecycle);
   if (lifecycle) out.lifecycle = lifecycle;
+  if (d.sent !== undefined) {
+    // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
+    try {
+      out.sent = parseSentLog(d.sent);
+    } catch {}
+  }
   // The same check as a model's usage: a snapshot's JSON is as much outside input as a response.
   const usage = cleanUsage(d.usage);
   if (usage) out.usage = usage;

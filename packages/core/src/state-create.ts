@@ -69,6 +69,7 @@ export function createState(
     usage: restore?.usage,
     windowStart: restore?.windowStart,
     lifecycle: createLog(restore?.lifecycle),
+    sent: restore?.sent ?? null,
   } satisfies SessionState);
   return state;
 }

@@ -203,6 +203,24 @@ export interface AppendOnlyRequest {
   items: AppendOnlyItem[];
 }
 
+/**
+ * What a session has sent a model with `appendOnly` (JSON, kept in snapshots and store records), so
+ * that any process builds the next request as the previous one plus what is new.
+ */
+export interface SentLogData {
+  /** Index, in the whole transcript, of the first message of this conversation prefix. */
+  start: number;
+  /** The system prompt and tools of the prefix's first request. */
+  system: string;
+  tools: ToolSpec[];
+  /** The notes sent, each after the message at index `after` of the whole transcript. */
+  notes: { after: number; note: SystemNote }[];
+  /** What the model has been told by now: the system prompt, tool specs by name, context sections by key. */
+  told: { system: string; tools: Record<string, string>; sections: Record<string, string> };
+  /** Reasoning of messages before this index is not sent (it was bound to another prefix). */
+  reasoningFrom: number;
+}
+
 // ───────────── the lifecycle as deltas (issue 18): one neutral description, mapped by adapters ─────────────
 
 /**
@@ -575,6 +593,8 @@ export interface SessionSnapshot {
   windowStart?: number;
   /** What the session announced to the model about its skills, so that a restored session sends the same deltas. */
   lifecycle?: LifecycleLogData;
+  /** What was sent to a model with `appendOnly`, so a restored session goes on appending. */
+  sent?: SentLogData;
 }
 
 /** One skill as announced to the model: the lines and tool specs its load stated. */

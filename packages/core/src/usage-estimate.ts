@@ -5,7 +5,7 @@
  */
 import { textOf } from './parts.js';
 import { placeContext } from './place-context.js';
-import type { Message, ModelRequest, ModelResponse, Usage } from './types.js';
+import type { Message, ModelRequest, ModelResponse, ToolSpec, Usage } from './types.js';
 import { estimateTokens } from './window.js';
 
 function messageText(message: Message): string {
@@ -27,6 +27,17 @@ function messageText(message: Message): string {
  * the system prompt, then the messages, with `<current_context>` placed as the request says.
  */
 export function requestText(request: ModelRequest): string {
+  const ao = request?.appendOnly;
+  if (ao && Array.isArray(ao.items)) {
+    // What an append-only model receives: the first request's tools and system, then the items.
+    const specText = (t: ToolSpec) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`;
+    const items = ao.items.map((item) =>
+      item.role === 'system'
+        ? `system\n${item.text}${item.addedTools.map((t) => `\n+${specText(t)}`).join('')}${item.removedTools.map((n) => `\n-${n}`).join('')}`
+        : messageText(item),
+    );
+    return [ao.tools.map(specText).join('\n'), ao.system, ...items].join('\n\n');
+  }
   // A hand-made request (a test calling generate directly) may lack parts: estimate what is there.
   const whole: ModelRequest = {
     system: typeof request?.system === 'string' ? request.system : '',

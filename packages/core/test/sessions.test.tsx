@@ -107,7 +107,7 @@ describe('createSessions', () => {
     if (!loaded) throw new Error('not stored');
     const snapshot = snapshotFromStore(loaded);
     expect(snapshot).toMatchObject({
-      version: 1,
+      version: 2,
       transcriptStart: 0,
       loadedSkills: ['counter'],
       stores: { counter: { count: 1 } },

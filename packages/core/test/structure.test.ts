@@ -33,6 +33,7 @@ const LAYERS: Record<string, string[]> = {
     'state-sync',
     'state-record',
     'state-create',
+    'append-only',
     'deltas',
     'request',
     'view',
