@@ -6,7 +6,7 @@
  * it was signed over.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AppendOnlyItem, ModelRequest, SystemNote } from '@skilltree/core';
+import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '@skilltree/core';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
 import {
   type AnthropicBodyOptions,
@@ -21,15 +21,26 @@ import {
   type Turn,
 } from './anthropic-request.js';
 
-/** A session's note as a `role: "system"` message: its text, then a removal per tool it removes, then an addition per tool it adds. */
-function noteTurn(note: SystemNote, betas: Set<string>): SystemTurn | undefined {
+/**
+ * A session's note as a `role: "system"` message: its text, then a removal per tool it removes, then
+ * an addition per tool it adds. A tool added again with another definition while it is on offer (a
+ * skill re-rendered it) is removed first, so that no name is offered twice. `offered` is the tools on
+ * offer before the note, and after it once this returns.
+ */
+function noteTurn(note: SystemNote, offered: Set<string>, betas: Set<string>): SystemTurn | undefined {
   const content: SystemBlock[] = [];
   if (note.text) content.push({ type: 'text', text: note.text });
-  for (const name of note.removedTools) {
+  const removed = [...note.removedTools];
+  for (const tool of note.addedTools) {
+    if (offered.has(tool.name) && !removed.includes(tool.name)) removed.push(tool.name);
+  }
+  for (const name of removed) {
     content.push({ type: 'tool_removal', tool: { type: 'tool_reference', name } });
+    offered.delete(name);
     betas.add(TOOL_CHANGES_BETA);
   }
   for (const tool of note.addedTools) {
+    offered.add(tool.name);
     // By value: a tool declared in `tools` (deferred) would change `tools`, which thinking is bound to.
     content.push({ type: 'tool_addition', tool: { type: 'tool_definition', definition: betaTool(tool) } });
     betas.add(INLINE_TOOLS_BETA);
@@ -47,8 +58,14 @@ function noteTurn(note: SystemNote, betas: Set<string>): SystemTurn | undefined 
  * first: nothing sent is ever edited (a trailing user turn only gains blocks before any assistant
  * message follows it).
  */
-function itemTurns(items: readonly AppendOnlyItem[], model: string, betas: Set<string>): (Turn | SystemTurn)[] {
+function itemTurns(
+  items: readonly AppendOnlyItem[],
+  tools: readonly ToolSpec[],
+  model: string,
+  betas: Set<string>,
+): (Turn | SystemTurn)[] {
   const turns: (Turn | SystemTurn)[] = [];
+  const offered = new Set(tools.map((tool) => tool.name));
   let pending: SystemTurn[] = [];
   const push = (role: Turn['role'], blocks: Block[]) => {
     if (blocks.length === 0) return;
@@ -58,7 +75,7 @@ function itemTurns(items: readonly AppendOnlyItem[], model: string, betas: Set<s
   };
   for (const item of items) {
     if (item.role === 'system') {
-      const note = noteTurn(item, betas);
+      const note = noteTurn(item, offered, betas);
       if (note) pending.push(note);
     } else if (item.role === 'assistant') {
       // A note waits for a user turn: with none since the last assistant message, it waits on.
@@ -141,7 +158,7 @@ export function anthropicAppendOnlyBody(req: ModelRequest, options: AnthropicBod
       ...(markTools && i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
     }));
   }
-  const turns = itemTurns(request.items, options.model, betas);
+  const turns = itemTurns(request.items, request.tools, options.model, betas);
   if (cache) markAppended(turns);
   body.messages = turns as Anthropic.Beta.BetaMessageParam[];
   if (betas.size > 0) body.betas = [...betas].sort();

@@ -110,6 +110,27 @@ describe('the append-only body', () => {
     expect(body(items).tools).toEqual(body([user('go')]).tools);
   });
 
+  it('a tool added again with another definition while on offer is removed first: no name is offered twice', () => {
+    const renamed = { ...REFUND, description: 'Refund (new rules)' };
+    const messages = body([
+      user('go'),
+      note({ addedTools: [REFUND] }),
+      reply('ok'),
+      user('again'),
+      note({ addedTools: [renamed] }),
+    ]).messages;
+    expect(messages[4].content).toEqual([
+      { type: 'tool_removal', tool: { type: 'tool_reference', name: 'refund_order' } },
+      {
+        type: 'tool_addition',
+        tool: { type: 'tool_definition', definition: expect.objectContaining({ description: 'Refund (new rules)' }) },
+      },
+    ]);
+    // A tool of the first request's `tools` too.
+    const again = body([user('go'), note({ addedTools: [{ ...READ, description: 'Read a skill (v2)' }] })]).messages[1];
+    expect((again.content as { type: string }[]).map((b) => b.type)).toEqual(['tool_removal', 'tool_addition']);
+  });
+
   it('a note with text only needs no beta; an empty note is not sent', () => {
     expect(betas([user('go'), note({ text: 'The date is 2026-12-01.' })])).toBeUndefined();
     expect(body([user('go'), note({})]).messages).toHaveLength(1);
