@@ -170,3 +170,12 @@ export function supportsToolChanges(model: string): boolean {
 export function bindsPrefix(model: string): boolean {
   return claudeModel(model)?.preservedThinking === true;
 }
+
+/**
+ * The `max_tokens` a request carries when `maxTokens` is not given: 16 000 for a model that thinks on
+ * every call (its thinking counts toward `max_tokens`, and 4 096 would cut a long thought off before
+ * the answer), else 4 096.
+ */
+export function defaultMaxTokens(model: string): number {
+  return claudeModel(model)?.thinking === 'adaptive-only' ? 16_000 : 4096;
+}

@@ -12,7 +12,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
-import { supportsToolChanges } from './anthropic-models.js';
+import { defaultMaxTokens, supportsToolChanges } from './anthropic-models.js';
 import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
 
 // Where they were declared before the model table: other modules import them from here.
@@ -22,7 +22,7 @@ export { supportsToolChanges, TOOL_CHANGE_MODELS } from './anthropic-models.js';
 export interface AnthropicBodyOptions {
   /** The model id. */
   model: string;
-  /** `max_tokens`. Default 4096. */
+  /** `max_tokens`. Default: 16 000 on models that think on every call, else 4 096 (see `defaultMaxTokens`). */
   maxTokens?: number;
   /** Whether to place `cache_control` breakpoints. Default true. */
   cache?: boolean;
@@ -41,7 +41,7 @@ export const CACHE = { type: 'ephemeral' } as const;
 export function bodyHead(
   options: AnthropicBodyOptions,
 ): { model: string; max_tokens: number } & ReturnType<typeof resolveThinking> {
-  const maxTokens = options.maxTokens ?? 4096;
+  const maxTokens = options.maxTokens ?? defaultMaxTokens(options.model);
   const fields = resolveThinking({ ...options, maxTokens });
   return { model: options.model, max_tokens: maxTokens, ...fields };
 }

@@ -15,7 +15,7 @@ type TracerProvider = NonNullable<
 
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
 import { anthropicAppendOnlyBody } from './anthropic-append-only.js';
-import { bindsPrefix } from './anthropic-models.js';
+import { bindsPrefix, defaultMaxTokens } from './anthropic-models.js';
 import { anthropicDeltaBody, anthropicRequestBody, type ToolChanges, usesToolChanges } from './anthropic-request.js';
 import { readEvents, readResponse } from './anthropic-response.js';
 import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
@@ -32,6 +32,7 @@ export {
   type ClaudeModelInfo,
   type ClaudeThinkingMode,
   claudeModel,
+  defaultMaxTokens,
   supportsToolChanges,
   TOOL_CHANGE_MODELS,
 } from './anthropic-models.js';
@@ -59,7 +60,10 @@ export interface AnthropicOptions extends HttpModelOptions {
   apiKey?: string;
   /** The API's base URL. Default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`. */
   baseURL?: string;
-  /** `max_tokens` of every request (thinking counts toward it). Default 4096. */
+  /**
+   * `max_tokens` of every request; thinking counts toward it. Default: 16 000 on the models that think
+   * on every call (`adaptive-only` in {@link CLAUDE_MODELS}), else 4 096.
+   */
   maxTokens?: number;
   /**
    * How the model thinks, as the API takes it: `{ type: 'adaptive' }`, `{ type: 'enabled',
@@ -134,7 +138,7 @@ export function anthropic(options: AnthropicOptions): Model {
     throw new TypeError('anthropic(): pass { model }, e.g. anthropic({ model: "claude-sonnet-4-5" }).');
   }
   // What the model refuses fails here, naming the fix, instead of at the first request.
-  resolveThinking({ ...options, maxTokens: options.maxTokens ?? 4096 });
+  resolveThinking({ ...options, maxTokens: options.maxTokens ?? defaultMaxTokens(options.model) });
   const policy = retryPolicy(options);
   const timeoutMs = resolveTimeout(options.timeoutMs, 'anthropic()');
   const timeout = sdkTimeout(timeoutMs);

@@ -43,6 +43,8 @@ describe('CLAUDE_MODELS: one test per row', () => {
     expect(model.appendOnly).toBe(row.preservedThinking);
     const plain = bodyOf(id);
     expect(plain.thinking).toEqual(row.thinking === 'adaptive-only' ? ADAPTIVE : undefined);
+    // Room for the thinking of a model that always thinks.
+    expect(plain.max_tokens).toBe(row.thinking === 'adaptive-only' ? 16_000 : 4096);
     expect(thinkingProblem(plain)).toBeNull();
     // The table and the test server (written from the docs) agree.
     expect(ADAPTIVE_ONLY.includes(id)).toBe(row.thinking === 'adaptive-only');
