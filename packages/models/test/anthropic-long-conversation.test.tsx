@@ -13,6 +13,7 @@ import {
   createSession,
   Instructions,
   type Model,
+  restoreSession,
   Skill,
   Text,
   Tool,
@@ -242,5 +243,37 @@ describe.each([
     } finally {
       session.dispose();
     }
+  });
+});
+
+describe('the same conversation through a snapshot', () => {
+  it('a session restored halfway sends exactly what the first one would have: nothing refused', async () => {
+    const turns = script();
+    const steps = turns.flatMap((t) => t.steps);
+    const model = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
+    const run = async (restoreAt?: number) => {
+      const claude = claudeScript(steps);
+      server.queue(...steps.map(() => claude.handler));
+      const from = server.requests.length;
+      let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+      try {
+        for (const [i, t] of turns.entries()) {
+          if (i === restoreAt) {
+            const snapshot = JSON.stringify(session.snapshot());
+            session.dispose();
+            session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
+          }
+          expect((await session.send(t.user)).text).toBe(t.reply);
+        }
+      } finally {
+        session.dispose();
+      }
+      expect(claude.refusals).toEqual([]);
+      return server.requests.slice(from).map((r) => r.raw);
+    };
+    const straight = await run();
+    const restored = await run(13);
+    expect(restored).toHaveLength(steps.length);
+    expect(restored).toEqual(straight);
   });
 });
