@@ -3,6 +3,7 @@
  * settling, checking the skills, and recording the result with its `contextChanged` lines.
  */
 
+import { resolveFileLimits } from './files.js';
 import { textContent, withContextLines } from './parts.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
 import { checkSkills, loadSkill } from './skills.js';
@@ -15,7 +16,7 @@ import { settle } from './state-sync.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
-import type { ToolCall, ToolErrorKind, ToolMessage } from './types.js';
+import type { FilePart, ToolCall, ToolErrorKind, ToolMessage, ToolResultPart } from './types.js';
 
 /** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
 export async function executeCall(state: SessionState, call: ToolCall, signal?: AbortSignal): Promise<ToolMessage> {
@@ -35,6 +36,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
             signal,
             timeout: config(state).toolTimeout,
             maxResultChars: config(state).maxToolResultChars,
+            fileLimits: resolveFileLimits(state.options.files),
             skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
           });
   } catch (error) {
@@ -42,6 +44,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };
   }
   let { content, isError, kind } = outcome;
+  const files = outcome.files ?? [];
   content = cutResult(content, config(state).maxToolResultChars);
   if (!fatal) {
     try {
@@ -63,7 +66,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     isError = true;
     kind ??= 'threw';
   }
-  const message = recordResult(state, call, content, isError ? (kind ?? 'threw') : undefined);
+  const message = recordResult(state, call, content, isError ? (kind ?? 'threw') : undefined, files);
   endToolSpan(span, message, fatal ?? outcome.error);
   if (fatal) throw fatal;
   return message;
@@ -78,8 +81,9 @@ export function recordResult(
   call: ToolCall,
   content: string,
   errorKind?: ToolErrorKind,
+  files: readonly FilePart[] = [],
 ): ToolMessage {
-  const parts = textContent(sanitizeText(content));
+  const parts: ToolResultPart[] = [...textContent(sanitizeText(content)), ...files];
   const message: ToolMessage = {
     role: 'tool',
     toolCallId: call.id,

@@ -35,6 +35,24 @@ export {
 export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
 export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './cost.js';
 export { lifecycleProblems } from './deltas.js';
+export {
+  DEFAULT_MEDIA_TYPES,
+  estimateFileTokens,
+  FileRejectedError,
+  type FileRejection,
+  fileBytes,
+  fromBase64,
+  imageSize,
+  isToolResult,
+  type ResolvedFileLimits,
+  resolveFileLimits,
+  sniffMediaType,
+  type ToolResult,
+  toBase64,
+  toFilePart,
+  toFileParts,
+  toolResult,
+} from './files.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
 export { parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './message-parse.js';
@@ -112,6 +130,8 @@ export type {
   BudgetPeriod,
   ContextChangedPart,
   ContextPlacement,
+  FileInput,
+  FileLimits,
   FilePart,
   LifecycleDelta,
   LifecycleEntry,

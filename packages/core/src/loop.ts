@@ -6,6 +6,7 @@
  */
 import { endBudget, reserveCall, settleCall, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
+import { chatFileBytes, resolveFileLimits, toFileParts } from './files.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
 import { textPart } from './parts.js';
 import { buildRequest, recordSent } from './request.js';
@@ -90,7 +91,14 @@ export async function* runTurn(
     await settle(state, { loaded: true });
     // The user message is recorded once its first request may be sent: a budget that refuses that
     // request (or a store that cannot reserve it) leaves the transcript as it was.
-    const staged = stageUserMessage(state, [textPart(sanitizeText(text))]);
+    // Files are checked before anything is recorded: a refused one leaves the chat as it was.
+    const files = options?.files?.length
+      ? toFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state))
+      : [];
+    const staged = stageUserMessage(
+      state,
+      files.length > 0 && text === '' ? files : [textPart(sanitizeText(text)), ...files],
+    );
     let request: ModelRequest | null;
     try {
       request = buildRequest(state, true);

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { checkBudget } from './budget.js';
 import { executeCall } from './calls.js';
+import { resolveFileLimits } from './files.js';
 import { abortable, runTurn } from './loop.js';
 import { cleanContent } from './parts.js';
 import { buildRequest } from './request.js';
@@ -69,6 +70,7 @@ export class Session implements SessionHandle {
   /** @internal Use {@link createSession} or {@link restoreSession}. */
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: ChatInfo) {
     checkBudget(options.budget);
+    resolveFileLimits(options.files);
     const state = createState(element, options, this, restore, chat);
     this.#state = state;
     states.set(this, state);

@@ -26,7 +26,7 @@ import { currentWindow } from './state-config.js';
 import { identifySession } from './telemetry.js';
 import { type StoreTurnTrace, startStoreTurn } from './telemetry-store.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
-import type { Budget, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
+import type { Budget, SendOptions, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
@@ -190,7 +190,7 @@ export async function* chatTurn(
   owner: string | undefined,
   signal: AbortSignal,
   self: { it?: AsyncGenerator<SessionEvent, Turn> },
-  extra: { traceContext?: unknown; budget?: Budget } = {},
+  extra: { traceContext?: unknown; budget?: Budget; files?: SendOptions['files'] } = {},
 ): AsyncGenerator<SessionEvent, Turn> {
   const { store, cache, running, policy } = ctx;
   // The turn's own signal: the caller's, a close() that stops it, or a delete that fences it.
@@ -299,6 +299,7 @@ export async function* chatTurn(
         for await (const event of current.session.stream(text, {
           signal: stop.signal,
           traceContext: extra.traceContext,
+          ...(extra.files ? { files: extra.files } : {}),
         })) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
           if (event.type === 'message') {

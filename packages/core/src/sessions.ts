@@ -9,6 +9,7 @@
 
 import type { ReactNode } from 'react';
 import { checkBudget } from './budget.js';
+import { resolveFileLimits, toFileParts } from './files.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
 import { parseMessage } from './message-parse.js';
@@ -175,6 +176,8 @@ export function createSessions(
           );
         }
         checkBudget(opts.budget);
+        // Files are checked before the chat is touched (the session checks the chat's total again).
+        if (opts.files?.length) toFileParts(opts.files, resolveFileLimits(sessionOptions.files));
         return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self, opts);
       },
       opts.signal,

@@ -3,15 +3,19 @@
  * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
  * Every result is held to the session's size cap by one rule, {@link cutResult}.
  */
+
+import { FileRejectedError, isToolResult, type ResolvedFileLimits, type ToolResult, toFileParts } from './files.js';
 import type { ChatInfo, SessionHandle, SkillInfo } from './runtime.js';
 import type { ToolEntry } from './serialize.js';
-import type { ToolCall, ToolErrorKind } from './types.js';
+import type { FilePart, ToolCall, ToolErrorKind } from './types.js';
 
 export interface ToolOutcome {
   content: string;
   isError: boolean;
   /** Why it is an error, as data. */
   kind?: ToolErrorKind;
+  /** Files the tool returned (see `toolResult`), after its text. */
+  files?: FilePart[];
   /** What `run` threw, for the trace. */
   error?: unknown;
 }
@@ -25,6 +29,8 @@ export interface RunOptions {
   timeout: number;
   /** The session's `maxToolResultChars`, for `ctx.maxResultChars`. */
   maxResultChars: number;
+  /** The session's file limits, for files a tool returns. */
+  fileLimits: ResolvedFileLimits;
   skillInfo(name: string): SkillInfo;
 }
 
@@ -183,6 +189,7 @@ export async function runTool(
     stopped.catch(() => {});
     const value = await Promise.race([pending, stopped]);
     try {
+      if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits);
       return { content: resultText(value), isError: false };
     } catch (error) {
       return {
@@ -198,5 +205,25 @@ export async function runTool(
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A `toolResult`'s text and checked files; a refused file makes it an error result that says why. */
+function withFiles(name: string, result: ToolResult, limits: ResolvedFileLimits): ToolOutcome {
+  const texts: string[] = [];
+  const inputs = [];
+  for (const item of result.content) {
+    if (typeof item === 'string') texts.push(item);
+    else inputs.push(item);
+  }
+  try {
+    return { content: texts.join('\n'), isError: false, files: toFileParts(inputs, limits) };
+  } catch (error) {
+    if (!(error instanceof FileRejectedError)) throw error;
+    return {
+      content: `Tool "${name}" returned a file that was refused: ${error.message}`,
+      isError: true,
+      kind: 'threw',
+    };
   }
 }

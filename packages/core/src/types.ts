@@ -71,6 +71,36 @@ export interface ContextChangedPart {
   lines: string[];
 }
 
+/** A file as an app passes it: its bytes (or base64, or a data URL), or an `https:` URL. */
+export interface FileInput {
+  /** The bytes: a `Uint8Array`/`ArrayBuffer`, base64 text, or a `data:` URL. */
+  data?: Uint8Array | ArrayBuffer | string;
+  /** An `https:` URL the provider fetches (only for hosts in `allowUrlHosts`); or a `data:` URL. */
+  url?: string;
+  /** The IANA media type. Checked against the bytes; when left out, the bytes decide. */
+  mediaType?: string;
+  filename?: string;
+}
+
+/** Limits on files, as session options (`files`). Every limit has a default. */
+export interface FileLimits {
+  /** Bytes per file. Default 20 MB. */
+  maxFileBytes?: number;
+  /** Files per message (or per tool result). Default 10. */
+  maxFilesPerMessage?: number;
+  /** Bytes of all files of one message. Default 32 MB. */
+  maxMessageBytes?: number;
+  /** Bytes of all files in the chat's transcript (in memory). Default 100 MB. */
+  maxChatBytes?: number;
+  /**
+   * Media types accepted. Default: PNG, JPEG, GIF and WebP images, PDF, and plain text, Markdown,
+   * CSV and JSON. SVG is never accepted as an image (it can carry script).
+   */
+  mediaTypes?: readonly string[];
+  /** Hosts whose `https:` URLs may be passed on (never fetched by skilltree). Default: none. */
+  allowUrlHosts?: readonly string[];
+}
+
 /** What a user message holds. */
 export type UserPart = TextPart | FilePart | ContextChangedPart;
 /** What an assistant message holds (its tool calls stay in `toolCalls`, after its parts). */
@@ -388,6 +418,8 @@ export interface LifecycleOptions {
 export interface SessionOptions extends LifecycleOptions {
   /** The model `send` and `stream` call. Default: a model that fails with a message saying to pass one. */
   model?: Model;
+  /** Limits on the files users send and tools return (per file, message and chat; media types). */
+  files?: FileLimits;
   /** Model calls per `send` before it fails with a clear error. Default 20. */
   maxSteps?: number;
   /** Render inside `<StrictMode>` (effects run twice on mount, as in development React). Default false. */
@@ -425,6 +457,13 @@ export interface SessionOptions extends LifecycleOptions {
 export interface SendOptions {
   /** Aborts the model call and any running tool; the transcript stays valid. */
   signal?: AbortSignal;
+  /**
+   * Files the user sends with the text (images, PDFs, text files): bytes, base64 or a data URL, with
+   * a media type (checked against the bytes) and a filename. Checked against the session's `files`
+   * limits before anything is recorded: a refused file throws a `FileRejectedError` and the chat is
+   * as it was. The text may then be empty.
+   */
+  files?: readonly (FileInput | FilePart)[];
   /**
    * The OpenTelemetry `Context` the turn's span is a child of (e.g. the server's request span).
    * Default: the active context of `@opentelemetry/api`.

@@ -3,6 +3,7 @@
  * cost lines, the Cost view and budgets work offline) and a budget's look-ahead at the next request.
  * One estimate everywhere: 4 characters per token (`estimateTokens`), the one the token window uses.
  */
+import { estimateFileTokens } from './files.js';
 import { textOf } from './parts.js';
 import { placeContext } from './place-context.js';
 import type { Message, ModelRequest, ModelResponse, ToolSpec, Usage } from './types.js';
@@ -53,7 +54,18 @@ export function requestText(request: ModelRequest): string {
 
 /** Estimated input tokens of `request`. */
 export function estimateRequestTokens(request: ModelRequest): number {
-  return estimateTokens(requestText(request));
+  return estimateTokens(requestText(request)) + fileTokens(request);
+}
+
+/** Estimated tokens of the files a request carries (images by their size, as providers bill them). */
+function fileTokens(request: ModelRequest): number {
+  const items = request?.appendOnly?.items ?? (Array.isArray(request?.messages) ? request.messages : []);
+  let n = 0;
+  for (const item of items) {
+    if (item.role === 'system') continue;
+    for (const part of item.content) if (part.type === 'file') n += estimateFileTokens(part);
+  }
+  return n;
 }
 
 /** Estimated output tokens of a response: its text and its tool calls. */
@@ -82,7 +94,7 @@ export function usageEstimator(): (
   let previous: string | null = null;
   return (request, response) => {
     const text = requestText(request);
-    const inputTokens = estimateTokens(text);
+    const inputTokens = estimateTokens(text) + fileTokens(request);
     const usage: Usage = { inputTokens, outputTokens: estimateResponseTokens(response), estimated: true };
     if (previous !== null) usage.cacheReadTokens = Math.min(inputTokens, Math.floor(commonPrefix(previous, text) / 4));
     previous = text;
