@@ -14,6 +14,7 @@ import {
   scriptedModel,
   Text,
   Tool,
+  textOf,
   useAgentStore,
 } from '@skilltree/core';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
@@ -182,7 +183,7 @@ describe.each(['end', 'system'] as const)(
       ]);
       const refusal = run.transcript.find((m) => m.role === 'tool' && m.toolCallId === 'call_3');
       expect(refusal).toMatchObject({ role: 'tool', isError: true });
-      expect((refusal as { content: string }).content).toMatch(/^Unknown tool/);
+      expect(textOf(refusal as Message)).toMatch(/^Unknown tool/);
     });
 
     for (const [name, adapter] of Object.entries(adapters)) {
@@ -212,7 +213,7 @@ describe('contract: tool arguments that are not valid JSON', () => {
     expect(turn.text).toBe('Sorry, let me retry.');
     const result = session.transcript.find((m) => m.role === 'tool' && m.toolCallId === 'call_2');
     expect(result).toMatchObject({ role: 'tool', name: 'add_to_cart', isError: true });
-    expect((result as { content: string }).content).toMatch(
+    expect(textOf(result as Message)).toMatch(
       /^Invalid input for tool "add_to_cart": the arguments are not valid JSON/,
     );
     expect(session.store(cart).getState().items).toEqual([]);
