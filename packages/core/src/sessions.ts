@@ -48,7 +48,11 @@ export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
   onBusy?: 'wait' | 'reject';
   /** Milliseconds a turn waits for a busy session before `SessionBusyError`. Default 30 000. */
   busyTimeout?: number;
-  /** Milliseconds a turn's lease lasts without renewal; a process that dies frees its sessions after this. Default 30 000. */
+  /**
+   * Milliseconds a turn's lease lasts without renewal (it is renewed every third of it while the turn
+   * runs); a process that dies frees its chats after at most this. Default 6 000: after a crash, the
+   * next message on the chat is answered within about 6 seconds.
+   */
   leaseTtl?: number;
   /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
   cacheSize?: number;
@@ -155,7 +159,7 @@ export function createSessions(
   agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
   options: SessionsOptions = {},
 ): Sessions {
-  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000, cacheSize = 100 } = options;
   checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
