@@ -6,7 +6,9 @@
  *   message stream (SSE).
  * - `GET /chat/:id`: the conversation as `UIMessage[]` (a reloaded page restores the chat).
  * - `DELETE /chat/:id`: deletes the conversation.
- * - `GET /chat/:id/stream`: 204 (no stream to resume; what `useChat({ resume: true })` asks).
+ * - `GET /chat/:id/stream`: the running turn's answer, resumed from the store on any worker (what
+ *   `useChat({ resume: true })` asks after a reload); 204 when no turn runs.
+ * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
 import { type Budget, checkOwner, type Sessions } from '@skilltree/core';
@@ -18,6 +20,7 @@ import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
+import { resumeStream } from './resume.js';
 import { defaultToolErrorText, redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
 import { type ServerTelemetry, startRequestSpan, traceContextOf } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
@@ -401,7 +404,9 @@ export function createHandler(options: HandlerOptions): Handler {
   async function history(id: string, user: string): Promise<Response> {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
-    const cut = await historyCut(sessions, id, user, info.transcriptLength, limits.maxHistoryMessages);
+    // A running turn's answer is left out: GET /chat/:id/stream sends it (whole, and as it goes on).
+    const length = info.running ? Math.min(info.transcriptLength, info.running.from + 1) : info.transcriptLength;
+    const cut = await historyCut(sessions, id, user, length, limits.maxHistoryMessages);
     const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
       start: cut.start,
       waiting: info.waiting,
@@ -437,8 +442,26 @@ export function createHandler(options: HandlerOptions): Handler {
           return new Response(null, { status: 204 });
         }
         return history(found.id, user);
-      case 'chat-stream':
-        return new Response(null, { status: 204 });
+      case 'chat-stream': {
+        // A running turn (in any worker) resumes from the store; none running: 204, as useChat expects.
+        const info = await sessions.get(found.id, { owner: user });
+        if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
+        if (!info.running) return new Response(null, { status: 204 });
+        const stream = resumeStream({
+          sessions,
+          id: found.id,
+          owner: user,
+          from: info.running.from,
+          toolErrorText: toolErrorText({ id: found.id, user }, false),
+          sendReasoning: options.sendReasoning !== false,
+          signal: request.signal,
+        });
+        return createUIMessageStreamResponse({
+          stream,
+          headers: { 'cache-control': 'no-cache, no-transform' },
+          ...(keepAliveMs ? { keepAliveMs } : {}),
+        });
+      }
       case 'chat-stop': {
         // Stops this user's running turn of the chat in this process; what it did stays committed.
         const controller = running.get(`${user}\u0000${found.id}`);

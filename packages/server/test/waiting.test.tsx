@@ -311,3 +311,74 @@ describe('files and reasoning over HTTP', () => {
     expect(history).not.toContain('secret-sig');
   });
 });
+
+describe('a reload mid-stream', () => {
+  it('GET /chat/:id/stream on another worker (same store) resumes the running turn: the whole answer, once; 204 when none runs', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const inTool = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const Slow = () => (
+      <Agent>
+        <Tool
+          name="slow"
+          description="Slow"
+          input={z.object({})}
+          run={async () => {
+            started();
+            await gate;
+            return 'slow done';
+          }}
+        />
+      </Agent>
+    );
+    const model: Model = {
+      name: 'slow-model',
+      async generate(req) {
+        const last = req.messages.at(-1);
+        if (last?.role === 'tool') return { text: `Answer: ${textOf(last)}`, toolCalls: [] };
+        return { text: 'Let me look.', toolCalls: [{ id: '', name: 'slow', input: {} }] };
+      },
+    };
+    const store = memoryStore();
+    const workers = [0, 1].map(() => createSessions(<Slow />, { store, model }));
+    const handlers = workers.map((sessions) =>
+      createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }),
+    );
+    const post = handlers[0](
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+        body: JSON.stringify({
+          id: 'c1',
+          messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'go' }] }],
+        }),
+      }),
+    );
+    const first = await post;
+    // The page reloads: the first response is dropped, and the turn goes on.
+    await first.body?.cancel();
+    await inTool;
+    const get = (path: string) =>
+      handlers[1](new Request(`http://localhost/api${path}`, { headers: { 'x-user': 'alice' } }));
+    const history = (await (await get('/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(history.map((m) => m.role)).toEqual(['user']);
+    const resumed = await get('/chat/c1/stream');
+    expect(resumed.status).toBe(200);
+    const body = resumed.text();
+    release();
+    const text = await body;
+    expect(text).toContain('Let me look.');
+    expect(text).toContain('slow done');
+    expect(text).toContain('Answer: slow done');
+    expect((await get('/chat/c1/stream')).status).toBe(204);
+    const after = (await (await get('/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(after.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect((await get('/chat/c1/stream')).status).toBe(204);
+    await Promise.all(workers.map((w) => w.close()));
+  });
+});
