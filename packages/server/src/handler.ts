@@ -444,9 +444,9 @@ export function createHandler(options: HandlerOptions): Handler {
         return history(found.id, user);
       case 'chat-stream': {
         // A running turn (in any worker) resumes from the store; none running: 204, as useChat expects.
+        // A chat that is not there (never used, or another user's) has nothing to resume either.
         const info = await sessions.get(found.id, { owner: user });
-        if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
-        if (!info.running) return new Response(null, { status: 204 });
+        if (!info?.running) return new Response(null, { status: 204 });
         const stream = resumeStream({
           sessions,
           id: found.id,

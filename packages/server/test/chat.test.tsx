@@ -309,7 +309,7 @@ describe('GET /api/chat/:id', () => {
     }
   });
 
-  it('GET /chat/:id/stream answers 204: there is no stream to resume', async () => {
+  it('GET /chat/:id/stream answers 204 when no turn runs (a chat never used, or another user’s, alike)', async () => {
     server = await startServer();
     const response = await fetch(`${server.url}/api/chat/c1/stream`, { headers: { 'x-user': 'alice' } });
     expect(response.status).toBe(204);
