@@ -134,21 +134,27 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
-/** A route under the base path: its segments, decoded. */
-type Route =
-  | { name: 'chat' }
-  | { name: 'chat-id'; id: string }
-  | { name: 'chat-stream'; id: string }
-  | { name: 'chat-stop'; id: string }
-  | { name: 'session'; id: string };
+/**
+ * The routes, as one table: the path template (under `basePath`), the methods each takes. Dispatch,
+ * the `Allow` header of a 405 and the traces' `http.route` all read it.
+ */
+const ROUTES = [
+  { name: 'chat', template: '/chat', methods: ['POST'] },
+  { name: 'chat-id', template: '/chat/:id', methods: ['GET', 'DELETE'] },
+  { name: 'chat-stream', template: '/chat/:id/stream', methods: ['GET'] },
+  { name: 'chat-stop', template: '/chat/:id/stop', methods: ['POST'] },
+  { name: 'session', template: '/sessions/:id', methods: ['GET'] },
+] as const;
 
-const ALLOW: Record<Route['name'], string> = {
-  chat: 'POST',
-  'chat-id': 'GET, DELETE',
-  'chat-stream': 'GET',
-  'chat-stop': 'POST',
-  session: 'GET',
-};
+type RouteName = (typeof ROUTES)[number]['name'];
+
+/** A route of the table matched: its entry, and the chat id in the path (checked), when it has one. */
+interface Route {
+  name: RouteName;
+  template: string;
+  methods: readonly string[];
+  id: string;
+}
 
 function decode(segment: string): string {
   try {
@@ -158,28 +164,15 @@ function decode(segment: string): string {
   }
 }
 
-/** The route templates, for traces (`http.route`). */
-const TEMPLATES: Record<Route['name'], string> = {
-  chat: '/chat',
-  'chat-id': '/chat/:id',
-  'chat-stream': '/chat/:id/stream',
-  'chat-stop': '/chat/:id/stop',
-  session: '/sessions/:id',
-};
-
 function route(pathname: string, base: string): Route | null {
   if (pathname !== base && !pathname.startsWith(`${base}/`)) return null;
   const segments = pathname.slice(base.length).split('/').slice(1);
-  if (segments.length === 1 && segments[0] === 'chat') return { name: 'chat' };
-  if (segments.length === 2 && segments[0] === 'chat') return { name: 'chat-id', id: checkChatId(decode(segments[1])) };
-  if (segments.length === 3 && segments[0] === 'chat' && segments[2] === 'stream') {
-    return { name: 'chat-stream', id: checkChatId(decode(segments[1])) };
-  }
-  if (segments.length === 3 && segments[0] === 'chat' && segments[2] === 'stop') {
-    return { name: 'chat-stop', id: checkChatId(decode(segments[1])) };
-  }
-  if (segments.length === 2 && segments[0] === 'sessions') {
-    return { name: 'session', id: checkChatId(decode(segments[1])) };
+  for (const entry of ROUTES) {
+    const parts = entry.template.split('/').slice(1);
+    if (parts.length !== segments.length) continue;
+    if (!parts.every((part, i) => part === ':id' || part === segments[i])) continue;
+    const at = parts.indexOf(':id');
+    return { ...entry, id: at === -1 ? '' : checkChatId(decode(segments[at])) };
   }
   return null;
 }
@@ -427,9 +420,9 @@ export function createHandler(options: HandlerOptions): Handler {
     const found = route(url.pathname, base);
     if (!found) return notOurs();
     const method = request.method.toUpperCase();
-    const allowed = ALLOW[found.name].split(', ');
-    if (!allowed.includes(method)) {
-      throw new HttpError(405, 'method_not_allowed', `Use ${ALLOW[found.name]} here.`, { allow: ALLOW[found.name] });
+    if (!found.methods.includes(method)) {
+      const allow = found.methods.join(', ');
+      throw new HttpError(405, 'method_not_allowed', `Use ${allow} here.`, { allow });
     }
     const user = await identify(request, client);
     switch (found.name) {
@@ -480,7 +473,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const template = (url: string): string | null => {
     try {
       const found = route(new URL(url).pathname, base);
-      return found ? base + TEMPLATES[found.name] : null;
+      return found ? base + found.template : null;
     } catch {
       return null;
     }
