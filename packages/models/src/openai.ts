@@ -246,12 +246,15 @@ export function openai(options: OpenAIOptions): Model {
 
   const responsesGenerate = async (req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> => {
     const body = openaiResponsesBody(req, options);
-    const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
-      deadlineCall(deadline, opts.signal, (attempt) =>
-        getClient().responses.create(body, requestOptions(attempt.signal)),
+    // Read inside the retry: a response that failed with `server_error` is tried again.
+    return withRetry({ policy, signal: opts.signal, toError }, async () =>
+      readResponsesResponse(
+        await deadlineCall(deadline, opts.signal, (attempt) =>
+          getClient().responses.create(body, requestOptions(attempt.signal)),
+        ),
+        model,
       ),
     );
-    return readResponsesResponse(response, model);
   };
 
   const chatStream = (req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart> => {
