@@ -5,7 +5,7 @@
  * Chat Completions, a model that refuses function tools with reasoning fails before the request,
  * naming the fix, and the same request with `reasoningEffort: 'none'` is accepted.
  */
-import type { Message, ModelRequest, ModelResponse } from '@skilltree/core';
+import { type Message, type ModelRequest, type ModelResponse, priceFor } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_MODELS, type OpenAIModelInfo, openai, openaiModelInfo, openaiRequestBody } from '../src/openai.js';
 import { chatToolsRefusal, openaiScript } from './helpers/openai-rules.js';
@@ -93,6 +93,18 @@ describe.each(Object.entries(OPENAI_MODELS))('OPENAI_MODELS: %s', (id, info) => 
       expect(((await response.json()) as { error: { message: string } }).error.message).toBe(chatToolsRefusal(id));
     }
     expect(script.refusals.filter((r) => r.path.endsWith('/responses'))).toEqual([]);
+  });
+});
+
+describe('OPENAI_MODELS: list prices', () => {
+  it('the models that refuse tools with reasoning on Chat Completions (the newest) have list prices', () => {
+    for (const [id, info] of Object.entries(OPENAI_MODELS)) {
+      if (!info.chatRefusesToolsWithReasoning || /-(mini|nano)$/.test(id)) continue;
+      expect(priceFor(`openai:${id}`), id).toBeDefined();
+    }
+    // `gpt-5.6` is Sol, at Sol's prices; a dated id is its model.
+    expect(priceFor('gpt-5.6')).toEqual(priceFor('gpt-5.6-sol'));
+    expect(priceFor('gpt-5.6-terra-2026-07-09')).toEqual({ input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 3.125 });
   });
 });
 
