@@ -152,8 +152,9 @@ export function reasoningFromSdk(text: string, providerMetadata: unknown, target
     const entries = Object.entries(providerMetadata as Record<string, unknown>);
     const fields = ['signature', 'redactedData', 'itemId', 'reasoningEncryptedContent'];
     const found =
-      entries.find(([, v]) => v && typeof v === 'object' && fields.some((f) => str((v as Record<string, unknown>)[f]))) ??
-      entries.find(([k]) => k === target.provider);
+      entries.find(
+        ([, v]) => v && typeof v === 'object' && fields.some((f) => str((v as Record<string, unknown>)[f])),
+      ) ?? entries.find(([k]) => k === target.provider);
     if (found) {
       provider = found[0];
       meta = (found[1] ?? {}) as Record<string, unknown>;
@@ -176,7 +177,10 @@ export function mergeMetadata(into: Record<string, Record<string, unknown>>, fro
   if (!from || typeof from !== 'object') return;
   for (const [key, value] of Object.entries(from as Record<string, unknown>)) {
     if (!value || typeof value !== 'object') continue;
-    const target = (into[key] ??= {});
-    for (const [field, v] of Object.entries(value as Record<string, unknown>)) if (v != null && v !== '') target[field] = v;
+    into[key] ??= {};
+    const target = into[key];
+    for (const [field, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v != null && v !== '') target[field] = v;
+    }
   }
 }

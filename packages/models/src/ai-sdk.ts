@@ -26,6 +26,7 @@ import {
   type ToolCall,
   type Usage,
 } from '@skilltree/core';
+import { type AiSdkTarget, appendMessage, mergeMetadata, metadataKey, reasoningFromSdk } from './ai-sdk-parts.js';
 import { supportsToolChanges, type ToolChanges } from './anthropic-request.js';
 import { type Attempt, type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout } from './deadline.js';
 import {
@@ -38,13 +39,6 @@ import {
   networkError,
   parseRetryAfter,
 } from './errors.js';
-import {
-  type AiSdkTarget,
-  appendMessage,
-  mergeMetadata,
-  metadataKey,
-  reasoningFromSdk,
-} from './ai-sdk-parts.js';
 import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';

@@ -40,10 +40,22 @@ export interface OpenAIModelInfo {
   prefixBoundReasoning: boolean;
 }
 
-const classic: OpenAIModelInfo = { reasoning: 'none', chatRefusesToolsWithReasoning: false, prefixBoundReasoning: false };
+const classic: OpenAIModelInfo = {
+  reasoning: 'none',
+  chatRefusesToolsWithReasoning: false,
+  prefixBoundReasoning: false,
+};
 const oSeries: OpenAIModelInfo = { ...classic, reasoning: 'always' };
-const gpt54: OpenAIModelInfo = { reasoning: 'optional', chatRefusesToolsWithReasoning: true, prefixBoundReasoning: false };
-const bound: OpenAIModelInfo = { reasoning: 'default', chatRefusesToolsWithReasoning: true, prefixBoundReasoning: true };
+const gpt54: OpenAIModelInfo = {
+  reasoning: 'optional',
+  chatRefusesToolsWithReasoning: true,
+  prefixBoundReasoning: false,
+};
+const bound: OpenAIModelInfo = {
+  reasoning: 'default',
+  chatRefusesToolsWithReasoning: true,
+  prefixBoundReasoning: true,
+};
 
 /**
  * The OpenAI models the adapter knows, by id. An id with a date suffix (`gpt-5.4-2026-03-05`) or

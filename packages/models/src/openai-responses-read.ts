@@ -141,7 +141,10 @@ type Event = { type?: unknown; [key: string]: unknown };
  * complete, then `finish` with the usage. A stream that ends before `response.completed` (or
  * `response.incomplete`) is a network error; `response.failed` and `error` events are errors.
  */
-export async function* readResponsesEvents(events: AsyncIterable<unknown>, model: string): AsyncGenerator<ModelStreamPart> {
+export async function* readResponsesEvents(
+  events: AsyncIterable<unknown>,
+  model: string,
+): AsyncGenerator<ModelStreamPart> {
   const calls: Item[] = [];
   let finished = false;
   let usage: Usage | undefined;

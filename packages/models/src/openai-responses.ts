@@ -104,7 +104,9 @@ function userContent(parts: readonly UserPart[]): string | InputContent[] {
 function toolOutput(parts: readonly ToolResultPart[]): string | OutputContent[] {
   const rendered = renderParts(parts);
   if (onlyText(rendered)) return rendered.map((p) => p.text).join('');
-  return rendered.map((p): OutputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p)));
+  return rendered.map(
+    (p): OutputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p)),
+  );
 }
 
 /**

@@ -214,7 +214,10 @@ export function openai(options: OpenAIOptions): Model {
       options.reasoningEffort !== undefined
         ? `with reasoningEffort '${options.reasoningEffort}'`
         : 'with reasoning, which is on by default';
-    const where = options.api === 'chat' ? 'leave out api: \'chat\' to use the Responses API' : `point baseURL at a server with /responses (${base()} has none)`;
+    const where =
+      options.api === 'chat'
+        ? "leave out api: 'chat' to use the Responses API"
+        : `point baseURL at a server with /responses (${base()} has none)`;
     throw new ModelError(
       `openai: Chat Completions refuses function tools for ${model} ${why}, and every skilltree request with tools carries them. To use tools, ${where}, or pass reasoningEffort: 'none' to openai() to turn reasoning off.`,
       { provider: 'openai', kind: 'other' },

@@ -30,7 +30,12 @@ function Shop() {
   return (
     <Agent>
       <Skill name="shopping" description="Find and buy products">
-        <Tool name="add_to_cart" description="Add" input={z.object({ sku: z.string() })} run={({ sku }) => `added ${sku}`} />
+        <Tool
+          name="add_to_cart"
+          description="Add"
+          input={z.object({ sku: z.string() })}
+          run={({ sku }) => `added ${sku}`}
+        />
       </Skill>
     </Agent>
   );
@@ -63,9 +68,17 @@ describe('ai-sdk: @ai-sdk/anthropic thinking round-trips with its signature', ()
       ev({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-Abc123==' } }),
       ev({ type: 'content_block_stop', index: 0 }),
       ev({ type: 'content_block_start', index: 1, content_block: { ...call, input: {} } }),
-      ev({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"name":"shopping"}' } }),
+      ev({
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: '{"name":"shopping"}' },
+      }),
       ev({ type: 'content_block_stop', index: 1 }),
-      ev({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 5 } }),
+      ev({
+        type: 'message_delta',
+        delta: { stop_reason: 'tool_use', stop_sequence: null },
+        usage: { output_tokens: 5 },
+      }),
       ev({ type: 'message_stop' }),
     ];
   }
@@ -158,7 +171,14 @@ describe('ai-sdk: reasoning goes back only to the provider and model that produc
     ];
     return req;
   };
-  const mine: ReasoningPart = { type: 'reasoning', provider: 'openai', model: 'gpt-5.6', text: 'hm', itemId: 'rs_1', encryptedContent: 'enc' };
+  const mine: ReasoningPart = {
+    type: 'reasoning',
+    provider: 'openai',
+    model: 'gpt-5.6',
+    text: 'hm',
+    itemId: 'rs_1',
+    encryptedContent: 'enc',
+  };
 
   it('with the provider options its provider reads; not to another model or provider', () => {
     const call = aiSdkCallOptions(
@@ -174,7 +194,11 @@ describe('ai-sdk: reasoning goes back only to the provider and model that produc
     expect(call.prompt[2]).toEqual({
       role: 'assistant',
       content: [
-        { type: 'reasoning', text: 'hm', providerOptions: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc' } } },
+        {
+          type: 'reasoning',
+          text: 'hm',
+          providerOptions: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc' } },
+        },
         { type: 'text', text: 'ok' },
       ],
     });
@@ -183,15 +207,26 @@ describe('ai-sdk: reasoning goes back only to the provider and model that produc
   it('a stream of reasoning parts: deltas for display, then each finished block with its merged metadata, in order', async () => {
     const parts: LanguageModelV3StreamPart[] = [
       { type: 'stream-start', warnings: [] },
-      { type: 'reasoning-start', id: 'r', providerMetadata: { openai: { itemId: 'rs_9', reasoningEncryptedContent: null } } },
+      {
+        type: 'reasoning-start',
+        id: 'r',
+        providerMetadata: { openai: { itemId: 'rs_9', reasoningEncryptedContent: null } },
+      },
       { type: 'reasoning-delta', id: 'r', delta: 'thinking' },
-      { type: 'reasoning-end', id: 'r', providerMetadata: { openai: { itemId: 'rs_9', reasoningEncryptedContent: 'enc-9' } } },
+      {
+        type: 'reasoning-end',
+        id: 'r',
+        providerMetadata: { openai: { itemId: 'rs_9', reasoningEncryptedContent: 'enc-9' } },
+      },
       { type: 'text-start', id: 't' },
       { type: 'text-delta', id: 't', delta: 'Hi.' },
       { type: 'text-end', id: 't' },
       {
         type: 'finish',
-        usage: { inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 9, text: 2, reasoning: 7 } },
+        usage: {
+          inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: undefined },
+          outputTokens: { total: 9, text: 2, reasoning: 7 },
+        },
         finishReason: { unified: 'stop', raw: undefined },
       },
     ];
@@ -204,7 +239,14 @@ describe('ai-sdk: reasoning goes back only to the provider and model that produc
       { type: 'reasoning-delta', text: 'thinking' },
       {
         type: 'reasoning',
-        reasoning: { type: 'reasoning', provider: 'openai', model: 'gpt-5.6', text: 'thinking', itemId: 'rs_9', encryptedContent: 'enc-9' },
+        reasoning: {
+          type: 'reasoning',
+          provider: 'openai',
+          model: 'gpt-5.6',
+          text: 'thinking',
+          itemId: 'rs_9',
+          encryptedContent: 'enc-9',
+        },
       },
       { type: 'text-delta', text: 'Hi.' },
       { type: 'finish', usage: { inputTokens: 5, outputTokens: 9, cacheReadTokens: 0, reasoningTokens: 7 } },

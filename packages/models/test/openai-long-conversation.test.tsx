@@ -190,7 +190,8 @@ describe.each([
         const before = requests[i - 1];
         const after = requests[i];
         const kept = same(inputOf(after).slice(0, inputOf(before).length), inputOf(before));
-        const fixed = same(after.body.instructions, before.body.instructions) && same(after.body.tools, before.body.tools);
+        const fixed =
+          same(after.body.instructions, before.body.instructions) && same(after.body.tools, before.body.tools);
         if (!starts.includes(i)) {
           expect(fixed).toBe(true);
           expect(kept).toBe(true);
@@ -204,7 +205,9 @@ describe.each([
 
       // What reached the model: loads and re-renders as developer messages, tools added as additional_tools.
       const items = requests.flatMap(inputOf);
-      const added = new Set(items.filter((i) => i.type === 'additional_tools').flatMap((i) => (i.tools ?? []).map((t) => t.name)));
+      const added = new Set(
+        items.filter((i) => i.type === 'additional_tools').flatMap((i) => (i.tools ?? []).map((t) => t.name)),
+      );
       for (const name of ['refund_order', 'refund_express', 'send_invoice', 'track']) expect(added).toContain(name);
       const developer = items.filter((i) => i.role === 'developer').map((i) => String(i.content));
       expect(developer.some((t) => t.includes('gold customer'))).toBe(true);
@@ -264,9 +267,9 @@ describe('the same conversation through a snapshot', () => {
       expect(gpt.refusals).toEqual([]);
       expect(gpt.droppedReasoning).toBe(0);
       // Reasoning ids and encrypted content differ between runs; everything else is the same bytes.
-      return server.requests.slice(from).map((r) =>
-        canonical(inputOf(r).map((i) => (i.type === 'reasoning' ? { type: 'reasoning' } : i))),
-      );
+      return server.requests
+        .slice(from)
+        .map((r) => canonical(inputOf(r).map((i) => (i.type === 'reasoning' ? { type: 'reasoning' } : i))));
     };
     const straight = await run();
     const restored = await run(13);

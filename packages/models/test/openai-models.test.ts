@@ -43,7 +43,10 @@ function loop(first: ModelResponse | null, appendOnly = false): ModelRequest {
 
 describe.each(Object.entries(OPENAI_MODELS))('OPENAI_MODELS: %s', (id, info) => {
   const options = () => ({ model: id, apiKey: 'k', baseURL: `${server.url}/v1` });
-  const steps = () => [{ toolCalls: [{ id: 'call_1', name: 'add_to_cart', input: { sku: 'lamp' } }] }, { text: 'Added.' }];
+  const steps = () => [
+    { toolCalls: [{ id: 'call_1', name: 'add_to_cart', input: { sku: 'lamp' } }] },
+    { text: 'Added.' },
+  ];
 
   it(`appendOnly ${info.prefixBoundReasoning}, reasoning ${info.reasoning}, Chat Completions ${info.chatRefusesToolsWithReasoning ? 'refuses' : 'takes'} tools with reasoning`, async () => {
     expect(openaiModelInfo(id)).toBe(info);
@@ -60,7 +63,13 @@ describe.each(Object.entries(OPENAI_MODELS))('OPENAI_MODELS: %s', (id, info) => 
     expect(second.text).toBe('Added.');
     const reasoning = (first.content ?? []).filter((p) => p.type === 'reasoning');
     expect(reasoning).toHaveLength(reasonsByDefault(info) ? 1 : 0);
-    for (const part of reasoning) expect(part).toMatchObject({ provider: 'openai', model: id, itemId: expect.any(String), encryptedContent: expect.any(String) });
+    for (const part of reasoning)
+      expect(part).toMatchObject({
+        provider: 'openai',
+        model: id,
+        itemId: expect.any(String),
+        encryptedContent: expect.any(String),
+      });
     const replayed = server.requests[1].body.input.filter((item: { type?: string }) => item.type === 'reasoning');
     expect(replayed).toHaveLength(reasoning.length);
     expect(script.refusals).toEqual([]);
@@ -104,7 +113,12 @@ describe('OPENAI_MODELS: list prices', () => {
     }
     // `gpt-5.6` is Sol, at Sol's prices; a dated id is its model.
     expect(priceFor('gpt-5.6')).toEqual(priceFor('gpt-5.6-sol'));
-    expect(priceFor('gpt-5.6-terra-2026-07-09')).toEqual({ input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 3.125 });
+    expect(priceFor('gpt-5.6-terra-2026-07-09')).toEqual({
+      input: 2.5,
+      output: 15,
+      cacheRead: 0.25,
+      cacheWrite: 3.125,
+    });
   });
 });
 

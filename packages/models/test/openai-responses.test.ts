@@ -9,7 +9,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
 import { openaiScript } from './helpers/openai-rules.js';
-import { type OutputItem, outputItems, RESPONSES_USAGE, responseEvents, responseObject } from './helpers/openai-wire.js';
+import {
+  type OutputItem,
+  outputItems,
+  RESPONSES_USAGE,
+  responseEvents,
+  responseObject,
+} from './helpers/openai-wire.js';
 import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
 import { drop, json, sse, startServer, type TestServer } from './helpers/server.js';
 import { openaiCompletion } from './helpers/wire.js';
@@ -146,7 +152,11 @@ describe('openai responses: parts on the wire', () => {
     expect(server.requests[0].body.input).toEqual([
       { role: 'user', content: 'go\ncontextChanged notes added: a' },
       { type: 'function_call', call_id: 'c1', name: 'add_to_cart', arguments: '{"sku":"x"}' },
-      { type: 'function_call_output', call_id: 'c1', output: `added x\nCart: 1 item\nskill shopping loaded\n\n${CONTEXT}` },
+      {
+        type: 'function_call_output',
+        call_id: 'c1',
+        output: `added x\nCart: 1 item\nskill shopping loaded\n\n${CONTEXT}`,
+      },
     ]);
   });
 
@@ -264,9 +274,19 @@ describe('openai responses: reasoning is replayed to the model that produced it,
     await model({ model: 'gpt-5.6' }).generate(conversation([reasoning('rs_1'), reasoning('rs_2')]), {});
     expect(server.requests[0].body.input).toEqual([
       { role: 'user', content: 'go' },
-      { type: 'reasoning', id: 'rs_1', encrypted_content: 'enc-rs_1', summary: [{ type: 'summary_text', text: 'summary of rs_1' }] },
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        encrypted_content: 'enc-rs_1',
+        summary: [{ type: 'summary_text', text: 'summary of rs_1' }],
+      },
       { role: 'assistant', content: 'Let me look.' },
-      { type: 'reasoning', id: 'rs_2', encrypted_content: 'enc-rs_2', summary: [{ type: 'summary_text', text: 'summary of rs_2' }] },
+      {
+        type: 'reasoning',
+        id: 'rs_2',
+        encrypted_content: 'enc-rs_2',
+        summary: [{ type: 'summary_text', text: 'summary of rs_2' }],
+      },
       { type: 'function_call', call_id: 'c1', name: 'add_to_cart', arguments: '{"sku":"x"}' },
       { type: 'function_call_output', call_id: 'c1', output: 'added x' },
     ]);
@@ -313,12 +333,20 @@ describe('openai responses: append-only requests', () => {
     const req = sampleRequest('end');
     const items: (Message | SystemNote)[] = [
       { role: 'user', content: text('I need a lamp') },
-      { role: 'assistant', content: [reasoning('rs_1', 'gpt-5.6')], toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'shopping' } }] },
+      {
+        role: 'assistant',
+        content: [reasoning('rs_1', 'gpt-5.6')],
+        toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'shopping' } }],
+      },
       { role: 'tool', toolCallId: 't1', name: 'read_skill', content: text('Loaded skill "shopping".') },
       note(),
       { role: 'assistant', content: text('Which one?') },
       { role: 'user', content: text('never mind') },
-      note({ text: '<current_context>\n<skill name="shopping" unloaded/>\n</current_context>', addedTools: [], removedTools: ['add_to_cart'] }),
+      note({
+        text: '<current_context>\n<skill name="shopping" unloaded/>\n</current_context>',
+        addedTools: [],
+        removedTools: ['add_to_cart'],
+      }),
       note({ text: '', addedTools: [{ ...TOOLS[1], description: 'Add an item (new)' }] }),
     ];
     req.appendOnly = { system: 'the first system prompt', tools: [TOOLS[0]], items };
@@ -335,7 +363,12 @@ describe('openai responses: append-only requests', () => {
     expect(body.tools).toEqual([toolsOnWire[0]]);
     expect(body.input).toEqual([
       { role: 'user', content: 'I need a lamp' },
-      { type: 'reasoning', id: 'rs_1', encrypted_content: 'enc-rs_1', summary: [{ type: 'summary_text', text: 'summary of rs_1' }] },
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        encrypted_content: 'enc-rs_1',
+        summary: [{ type: 'summary_text', text: 'summary of rs_1' }],
+      },
       { type: 'function_call', call_id: 't1', name: 'read_skill', arguments: '{"name":"shopping"}' },
       { type: 'function_call_output', call_id: 't1', output: 'Loaded skill "shopping".' },
       { role: 'developer', content: note().text },
@@ -362,7 +395,15 @@ describe('openai responses: append-only requests', () => {
 
 describe('openai responses: reading a response', () => {
   const output: OutputItem[] = [
-    { type: 'reasoning', id: 'rs_a', summary: [{ type: 'summary_text', text: 'First, ' }, { type: 'summary_text', text: 'then.' }], encrypted_content: 'enc-a' },
+    {
+      type: 'reasoning',
+      id: 'rs_a',
+      summary: [
+        { type: 'summary_text', text: 'First, ' },
+        { type: 'summary_text', text: 'then.' },
+      ],
+      encrypted_content: 'enc-a',
+    },
     ...outputItems({
       text: 'Adding it.',
       toolCalls: [
@@ -416,16 +457,41 @@ describe('openai responses: reading a response', () => {
 
   it('reasoning without summaries has empty text; cache writes are read where reported', async () => {
     const usage = { ...RESPONSES_USAGE, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 90 } };
-    server.queue(json(200, responseObject([{ type: 'reasoning', id: 'rs_b', summary: [], encrypted_content: 'enc-b' }, ...outputItems({ text: 'hi' })], usage)));
+    server.queue(
+      json(
+        200,
+        responseObject(
+          [{ type: 'reasoning', id: 'rs_b', summary: [], encrypted_content: 'enc-b' }, ...outputItems({ text: 'hi' })],
+          usage,
+        ),
+      ),
+    );
     const response = await model({ model: 'gpt-5.6' }).generate(simpleRequest(), {});
-    expect(response.content?.[0]).toEqual({ type: 'reasoning', provider: 'openai', model: 'gpt-5.6', text: '', encryptedContent: 'enc-b', itemId: 'rs_b' });
-    expect(response.usage).toEqual({ inputTokens: 110, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 90, reasoningTokens: 7 });
+    expect(response.content?.[0]).toEqual({
+      type: 'reasoning',
+      provider: 'openai',
+      model: 'gpt-5.6',
+      text: '',
+      encryptedContent: 'enc-b',
+      itemId: 'rs_b',
+    });
+    expect(response.usage).toEqual({
+      inputTokens: 110,
+      outputTokens: 12,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 90,
+      reasoningTokens: 7,
+    });
   });
 });
 
 describe('openai responses: errors, retries and timeouts', () => {
   it('retries a 429 and a dropped connection, for generate and for stream', async () => {
-    const limited = json(429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after-ms': '10' });
+    const limited = json(
+      429,
+      { error: { message: 'Rate limit reached', type: 'requests' } },
+      { 'retry-after-ms': '10' },
+    );
     server.queue(limited, drop(), ok(), drop(), sse(responseEvents(outputItems({ text: 'ok' }))));
     expect((await model().generate(simpleRequest(), {})).text).toBe('ok');
     const parts = await collect(model().stream!(simpleRequest(), {}));
@@ -451,8 +517,17 @@ describe('openai responses: errors, retries and timeouts', () => {
 
   it('stream: response.failed and error events are errors; a stream without response.completed is retried', async () => {
     const events = responseEvents(outputItems({ text: 'Hello there' }));
-    const failed = { event: 'response.failed', data: { type: 'response.failed', response: { ...responseObject([]), status: 'failed', error: { code: 'invalid_prompt', message: 'no' } } } };
-    const errorEvent = { event: 'error', data: { type: 'error', code: 'invalid_request_error', message: 'bad input', param: null } };
+    const failed = {
+      event: 'response.failed',
+      data: {
+        type: 'response.failed',
+        response: { ...responseObject([]), status: 'failed', error: { code: 'invalid_prompt', message: 'no' } },
+      },
+    };
+    const errorEvent = {
+      event: 'error',
+      data: { type: 'error', code: 'invalid_request_error', message: 'bad input', param: null },
+    };
     server.queue(sse([...events.slice(0, 2), failed]), sse([errorEvent]), sse(events.slice(0, 3)), sse(events));
     expect((await collect(model().stream!(simpleRequest(), {})).catch((e) => e)).message).toBe(
       'openai: the response failed: invalid_prompt: no',
@@ -492,7 +567,10 @@ describe('openai responses: errors, retries and timeouts', () => {
 
 describe('openai: a server without /responses', () => {
   const chatOnly = (steps: number) => {
-    const script = openaiScript(Array.from({ length: steps }, () => ({ text: 'ok' })), { chatOnly: true });
+    const script = openaiScript(
+      Array.from({ length: steps }, () => ({ text: 'ok' })),
+      { chatOnly: true },
+    );
     server.queue(...Array.from({ length: steps + 2 }, () => script.handler));
     return script;
   };
@@ -537,7 +615,11 @@ describe('openai: a server without /responses', () => {
   it('a 404 for the model is not a missing route: it stays what it is', async () => {
     server.queue(
       json(404, {
-        error: { message: 'The model `gpt-nope` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' },
+        error: {
+          message: 'The model `gpt-nope` does not exist or you do not have access to it.',
+          type: 'invalid_request_error',
+          code: 'model_not_found',
+        },
       }),
     );
     const error = await model({ model: 'gpt-nope' })

@@ -72,7 +72,11 @@ describe('the OpenAI test server: Chat Completions', () => {
       model: 'gpt-4.1',
       messages: [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'x', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'x', arguments: '{}' } }],
+        },
         { role: 'user', content: 'well?' },
       ],
     });
@@ -117,10 +121,15 @@ describe('the OpenAI test server: Responses', () => {
     expect(refused.body.error.message).toBe(notPersisted(reasoning.id));
   });
 
-  it("refuses reasoning it did not produce for this model, or without the item that followed it", async () => {
+  it('refuses reasoning it did not produce for this model, or without the item that followed it', async () => {
     const { reasoning, message } = await first();
     const tampered = { ...reasoning, encrypted_content: `${reasoning.encrypted_content}x` };
-    const input = (item: unknown) => [{ role: 'user', content: 'hi' }, item, message, { role: 'user', content: 'more' }];
+    const input = (item: unknown) => [
+      { role: 'user', content: 'hi' },
+      item,
+      message,
+      { role: 'user', content: 'more' },
+    ];
     expect((await ask(input(tampered))).body.error.message).toBe(
       `The encrypted content for item ${reasoning.id} could not be verified.`,
     );
@@ -173,6 +182,8 @@ describe('the OpenAI test server: Responses', () => {
     server = await startServer();
     server.queue(chatOnly.handler, chatOnly.handler);
     expect((await ask([{ role: 'user', content: 'hi' }])).status).toBe(404);
-    expect((await post('/chat/completions', { model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
+    expect(
+      (await post('/chat/completions', { model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] })).status,
+    ).toBe(200);
   });
 });

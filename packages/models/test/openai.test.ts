@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, text as parts } from './helpers/request.js';
+import { CONTEXT, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, sse, startServer, type TestServer, text } from './helpers/server.js';
 import { openaiChunks, openaiCompletion } from './helpers/wire.js';
 

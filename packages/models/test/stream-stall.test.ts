@@ -12,8 +12,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
-import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { collect } from './helpers/collect.js';
+import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { simpleRequest } from './helpers/request.js';
 import {
   json,

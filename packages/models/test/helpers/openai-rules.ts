@@ -177,7 +177,11 @@ export function responsesProblem(body: any, drops: { itemId: string; at: number 
 export function chatProblem(body: any): { message: string; param: string | null } | null {
   const model = String(body?.model);
   const tools = Array.isArray(body?.tools) ? body.tools : [];
-  if (tools.length > 0 && CHAT_REFUSES_TOOLS_WITH_REASONING.includes(bare(model)) && reasons(model, body.reasoning_effort)) {
+  if (
+    tools.length > 0 &&
+    CHAT_REFUSES_TOOLS_WITH_REASONING.includes(bare(model)) &&
+    reasons(model, body.reasoning_effort)
+  ) {
     return { message: chatToolsRefusal(model), param: 'reasoning_effort' };
   }
   const messages: Item[] = Array.isArray(body?.messages) ? body.messages : [];
@@ -186,7 +190,8 @@ export function chatProblem(body: any): { message: string; param: string | null 
     if (m.role === 'tool') {
       if (!open.has(m.tool_call_id)) {
         return {
-          message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          message:
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
           param: 'messages',
         };
       }
@@ -263,7 +268,14 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
   let requests = 0;
   let n = 0;
   let previous = '';
-  const refuse = (req: IncomingMessage, res: ServerResponse, body: any, path: string, message: string, param: string | null = null) => {
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: any,
+    path: string,
+    message: string,
+    param: string | null = null,
+  ) => {
     refusals.push({ request: requests - 1, path, problem: message });
     return json(400, { error: { message, type: 'invalid_request_error', param, code: null } })(req, res, body);
   };
@@ -292,7 +304,11 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
     const path = (req.url ?? '').replace(/\?.*$/, '');
     if (path.endsWith('/responses')) {
       if (options.chatOnly) {
-        return json(404, { error: { message: `no route POST ${path}`, type: 'invalid_request_error' } })(req, res, body);
+        return json(404, { error: { message: `no route POST ${path}`, type: 'invalid_request_error' } })(
+          req,
+          res,
+          body,
+        );
       }
       const found: { itemId: string; at: number }[] = [];
       const problem = responsesProblem(body, found);
@@ -312,7 +328,9 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
         reasoning = {
           id,
           summary: body.reasoning?.summary ? [step.reasoning ?? `Thinking, step ${n}.`] : [],
-          ...(encrypted ? { encrypted_content: encrypt(id, body.model, prefixDigest(body, (body.input ?? []).length)) } : {}),
+          ...(encrypted
+            ? { encrypted_content: encrypt(id, body.model, prefixDigest(body, (body.input ?? []).length)) }
+            : {}),
         };
       }
       const output = outputItems({ reasoning, text: step.text, toolCalls: step.toolCalls });
@@ -327,7 +345,11 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
       if (!step) return testError(req, res, body, 'no step scripted for this request');
       return chatReply(req, res, body, step);
     }
-    return json(404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } })(req, res, body);
+    return json(404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } })(
+      req,
+      res,
+      body,
+    );
   };
   return {
     handler,
@@ -348,9 +370,18 @@ function chatReply(req: IncomingMessage, res: ServerResponse, body: any, step: O
     function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
   }));
   const finish = toolCalls.length ? 'tool_calls' : 'stop';
-  const usage = { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55, prompt_tokens_details: { cached_tokens: 0 } };
+  const usage = {
+    prompt_tokens: 50,
+    completion_tokens: 5,
+    total_tokens: 55,
+    prompt_tokens_details: { cached_tokens: 0 },
+  };
   if (!body.stream) {
-    const message = { role: 'assistant', content: step.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+    const message = {
+      role: 'assistant',
+      content: step.text ?? null,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    };
     return json(200, {
       id: 'chatcmpl-1',
       object: 'chat.completion',
@@ -361,14 +392,22 @@ function chatReply(req: IncomingMessage, res: ServerResponse, body: any, step: O
     })(req, res, body);
   }
   const chunk = (delta: unknown, reason: string | null = null): SseEvent => ({
-    data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: reason }] },
+    data: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: reason }],
+    },
   });
   const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
   if (step.text) events.push(chunk({ content: step.text }));
-  toolCalls.forEach((call, index) => events.push(chunk({ tool_calls: [{ index, ...call }] })));
+  for (const [index, call] of toolCalls.entries()) events.push(chunk({ tool_calls: [{ index, ...call }] }));
   events.push(chunk({}, finish));
   if (body.stream_options?.include_usage) {
-    events.push({ data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage } });
+    events.push({
+      data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage },
+    });
   }
   events.push({ data: '[DONE]' });
   return sse(events)(req, res, body);

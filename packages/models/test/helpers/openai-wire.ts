@@ -126,21 +126,42 @@ export function responseEvents(
       events.push(ev({ type: 'response.output_item.added', output_index: index, item: { ...item, summary: [] } }));
       for (const [s, summary] of (item.summary as { text: string }[]).entries()) {
         events.push(
-          ev({ type: 'response.reasoning_summary_part.added', ...at, summary_index: s, part: { type: 'summary_text', text: '' } }),
+          ev({
+            type: 'response.reasoning_summary_part.added',
+            ...at,
+            summary_index: s,
+            part: { type: 'summary_text', text: '' },
+          }),
         );
         for (const delta of halves(summary.text)) {
           events.push(ev({ type: 'response.reasoning_summary_text.delta', ...at, summary_index: s, delta }));
         }
         events.push(ev({ type: 'response.reasoning_summary_text.done', ...at, summary_index: s, text: summary.text }));
         events.push(
-          ev({ type: 'response.reasoning_summary_part.done', ...at, summary_index: s, part: { type: 'summary_text', text: summary.text } }),
+          ev({
+            type: 'response.reasoning_summary_part.done',
+            ...at,
+            summary_index: s,
+            part: { type: 'summary_text', text: summary.text },
+          }),
         );
       }
     } else if (item.type === 'message') {
       const text = item.content[0].text as string;
-      events.push(ev({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', content: [] } }));
       events.push(
-        ev({ type: 'response.content_part.added', ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }),
+        ev({
+          type: 'response.output_item.added',
+          output_index: index,
+          item: { ...item, status: 'in_progress', content: [] },
+        }),
+      );
+      events.push(
+        ev({
+          type: 'response.content_part.added',
+          ...at,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        }),
       );
       for (const delta of halves(text)) {
         events.push(ev({ type: 'response.output_text.delta', ...at, content_index: 0, delta, logprobs: [] }));
@@ -149,7 +170,11 @@ export function responseEvents(
       events.push(ev({ type: 'response.content_part.done', ...at, content_index: 0, part: item.content[0] }));
     } else if (item.type === 'function_call') {
       events.push(
-        ev({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', arguments: '' } }),
+        ev({
+          type: 'response.output_item.added',
+          output_index: index,
+          item: { ...item, status: 'in_progress', arguments: '' },
+        }),
       );
       for (const delta of halves(item.arguments as string)) {
         events.push(ev({ type: 'response.function_call_arguments.delta', ...at, delta }));
