@@ -158,6 +158,7 @@ export type {
   TelemetryOptions,
   TelemetryTracer,
   TextPart,
+  ToolAnswer,
   ToolCall,
   ToolErrorKind,
   ToolMessage,
@@ -168,7 +169,9 @@ export type {
   Usage,
   UserMessage,
   UserPart,
+  WaitingCall,
   Warning,
 } from './types.js';
 export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './view.js';
+export { ToolAnswerError, type ToolAnswerProblem } from './waiting.js';
 export { estimateTokens, type Tokenizer } from './window.js';

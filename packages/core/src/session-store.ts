@@ -5,7 +5,7 @@
  * `@skilltree/store`.
  */
 import type { Spend, SpendLimits, SpendReservation } from './budget.js';
-import type { LifecycleLogData, Message, SentLogData, SessionSnapshot, Usage } from './types.js';
+import type { LifecycleLogData, Message, SentLogData, SessionSnapshot, Usage, WaitingCall } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
 export interface StoredState {
@@ -25,6 +25,8 @@ export interface StoredState {
   lifecycle?: LifecycleLogData;
   /** What was sent to a model with `appendOnly` (see `SentLogData`), so another process appends to it. */
   sent?: SentLogData;
+  /** Calls waiting for approval or for a client's result (committed, so any process answers them). */
+  waiting?: WaitingCall[];
 }
 
 /** A session's record. */
@@ -246,6 +248,7 @@ export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   if (state.window) snapshot.windowStart = state.window.start;
   if (state.lifecycle) snapshot.lifecycle = state.lifecycle;
   if (state.sent) snapshot.sent = state.sent;
+  if (state.waiting) snapshot.waiting = state.waiting;
   return snapshot;
 }
 
@@ -258,5 +261,6 @@ export function storedState(snapshot: SessionSnapshot, window?: StoredState['win
   if (window) stored.window = window;
   if (snapshot.lifecycle) stored.lifecycle = snapshot.lifecycle;
   if (snapshot.sent) stored.sent = snapshot.sent;
+  if (snapshot.waiting?.length) stored.waiting = snapshot.waiting;
   return stored;
 }

@@ -36,10 +36,12 @@ import type {
   SessionEventType,
   SessionOptions,
   SessionSnapshot,
+  ToolAnswer,
   ToolCall,
   ToolMessage,
   Turn,
   Usage,
+  WaitingCall,
   Warning,
 } from './types.js';
 import { buildView, type SessionView } from './view.js';
@@ -247,9 +249,53 @@ export class Session implements SessionHandle {
     return { [Symbol.asyncIterator]: () => this.#turn(text, opts, true) };
   }
 
-  #turn(text: string, opts: SendOptions, stopOnReturn = false): AsyncGenerator<SessionEvent, Turn> {
+  /** Calls waiting for approval or for the client's result, in call order (see `Turn.waiting`). */
+  get waiting(): readonly WaitingCall[] {
+    return this.#state.waiting.map((w) => ({ ...w }));
+  }
+
+  /**
+   * Answers waiting calls and goes on with the turn they ended: an approved call's tool runs (with
+   * the input the model gave), a denial is the result the model reads, a client's result is the
+   * tool's result. Once no call waits, the model is asked again, as in `send`. Throws a
+   * `ToolAnswerError` (nothing runs) for a call that does not wait, or an answer of the wrong kind.
+   */
+  async answer(answers: readonly ToolAnswer[], opts: SendOptions = {}): Promise<Turn> {
+    const turn = this.#turn(answers, opts);
+    for (;;) {
+      const next = await turn.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /** {@link answer} as an async iterable of the turn's events, like `stream`. */
+  answerStream(answers: readonly ToolAnswer[], opts: SendOptions = {}): AsyncIterable<SessionEvent> {
+    return { [Symbol.asyncIterator]: () => this.#turn(answers, opts, true) };
+  }
+
+  /** Approves a call that waits for approval; its tool runs and the turn goes on (see {@link answer}). */
+  approve(toolCallId: string, opts: SendOptions = {}): Promise<Turn> {
+    return this.answer([{ toolCallId, type: 'approve' }], opts);
+  }
+
+  /** Denies a waiting call: the model reads the denial (with `reason`) as the tool's result (see {@link answer}). */
+  deny(toolCallId: string, reason?: string, opts: SendOptions = {}): Promise<Turn> {
+    return this.answer([{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], opts);
+  }
+
+  /** Gives a client tool's result (a tool without `run`); the turn goes on (see {@link answer}). */
+  addToolResult(toolCallId: string, output: unknown, opts: SendOptions & { isError?: boolean } = {}): Promise<Turn> {
+    const { isError, ...rest } = opts;
+    return this.answer([{ toolCallId, type: 'result', output, ...(isError ? { isError } : {}) }], rest);
+  }
+
+  #turn(
+    input: string | readonly ToolAnswer[],
+    opts: SendOptions,
+    stopOnReturn = false,
+  ): AsyncGenerator<SessionEvent, Turn> {
     assertLive(this.#state);
-    return abortable((inner) => runTurn(this.#state, this.model, text, inner, opts), opts.signal, stopOnReturn);
+    return abortable((inner) => runTurn(this.#state, this.model, input, inner, opts), opts.signal, stopOnReturn);
   }
 
   /**

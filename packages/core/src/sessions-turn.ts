@@ -26,7 +26,7 @@ import { currentWindow } from './state-config.js';
 import { identifySession } from './telemetry.js';
 import { type StoreTurnTrace, startStoreTurn } from './telemetry-store.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
-import type { Budget, SendOptions, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
+import type { Budget, SendOptions, SessionEvent, SessionOptions, ToolAnswer, ToolMessage, Turn } from './types.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
@@ -186,7 +186,7 @@ async function ledger(store: SessionStore, owner: string): Promise<SpendLedger> 
 export async function* chatTurn(
   ctx: TurnContext,
   id: string,
-  text: string,
+  input: string | readonly ToolAnswer[],
   owner: string | undefined,
   signal: AbortSignal,
   self: { it?: AsyncGenerator<SessionEvent, Turn> },
@@ -296,18 +296,24 @@ export async function* chatTurn(
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
         const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
         setTurnBudget(state, extra.budget, spend);
-        for await (const event of current.session.stream(text, {
+        const sendOptions = {
           signal: stop.signal,
           traceContext: extra.traceContext,
           ...(extra.files ? { files: extra.files } : {}),
-        })) {
+        };
+        const events =
+          typeof input === 'string'
+            ? current.session.stream(input, sendOptions)
+            : current.session.answerStream(input, sendOptions);
+        for await (const event of events) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
-          if (event.type === 'message') {
+          // So is what waits: an approved call is committed as running before its tool runs (at most once).
+          if (event.type === 'message' || event.type === 'waiting') {
             if (fenced) throw fenced;
             try {
               await save(current);
             } catch (error) {
-              if (event.message.role === 'tool') unsaved = event.message;
+              if (event.type === 'message' && event.message.role === 'tool') unsaved = event.message;
               throw error;
             }
           }

@@ -20,7 +20,18 @@ import { checkOwner } from './sessions-key.js';
 import { UnreleasedLeases } from './sessions-lease.js';
 import { RunningTurns } from './sessions-running.js';
 import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
-import type { Budget, Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
+import type {
+  Budget,
+  Message,
+  Model,
+  SendOptions,
+  SessionEvent,
+  SessionOptions,
+  ToolAnswer,
+  Turn,
+  Usage,
+  WaitingCall,
+} from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
 export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
@@ -37,7 +48,11 @@ export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
   onBusy?: 'wait' | 'reject';
   /** Milliseconds a turn waits for a busy session before `SessionBusyError`. Default 30 000. */
   busyTimeout?: number;
-  /** Milliseconds a turn's lease lasts without renewal; a process that dies frees its sessions after this. Default 30 000. */
+  /**
+   * Milliseconds a turn's lease lasts without renewal (it is renewed every third of it while the turn
+   * runs); a process that dies frees its chats after at most this. Default 6 000: after a crash, the
+   * next message on the chat is answered within about 6 seconds.
+   */
   leaseTtl?: number;
   /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
   cacheSize?: number;
@@ -87,6 +102,8 @@ export interface SessionInfo {
   /** The window the last request carried. */
   window: { start: number; size: number; max: number } | null;
   usage: Usage | null;
+  /** Calls waiting for approval or for the client's result (answer them with `approve`, `deny`, `answer`). */
+  waiting: WaitingCall[];
   createdAt: number;
   updatedAt: number;
 }
@@ -97,6 +114,19 @@ export interface Sessions {
   send(id: string, text: string, options?: SessionTurnOptions): Promise<Turn>;
   /** The same turn as an async iterable of its events. Leaving it early aborts the turn; what happened is committed. */
   stream(id: string, text: string, options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
+  /**
+   * Answers calls of the chat that wait (approval, or a client tool's result) and goes on with the
+   * turn, under the chat's lease like `send`: any process may answer, a call runs at most once, with
+   * the input the model gave. Throws a `ToolAnswerError` (nothing runs) for a call that does not
+   * wait, was answered already (by another tab, another worker) or gets the wrong kind of answer.
+   */
+  answer(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): Promise<Turn>;
+  /** {@link Sessions.answer} as an async iterable of the turn's events. */
+  answerStream(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
+  /** Approves a waiting call (see {@link Sessions.answer}). */
+  approve(id: string, toolCallId: string, options?: SessionTurnOptions): Promise<Turn>;
+  /** Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}). */
+  deny(id: string, toolCallId: string, options?: SessionTurnOptions & { reason?: string }): Promise<Turn>;
   /** The session as JSON data, or null when there is none. */
   get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
   /** A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from` (default 0). */
@@ -129,7 +159,7 @@ export function createSessions(
   agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
   options: SessionsOptions = {},
 ): Sessions {
-  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000, cacheSize = 100 } = options;
   checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
@@ -166,7 +196,7 @@ export function createSessions(
   }
 
   /** One turn as an iterator, known to `close()` so that it can be stopped even while its consumer is not pulling. */
-  function start(id: string, text: string, opts: SessionTurnOptions, stopOnReturn: boolean) {
+  function start(id: string, text: string | readonly ToolAnswer[], opts: SessionTurnOptions, stopOnReturn: boolean) {
     const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
     self.it = abortable(
       async function* (signal) {
@@ -198,6 +228,25 @@ export function createSessions(
     stream(id, text, opts = {}) {
       return { [Symbol.asyncIterator]: () => start(id, text, opts, true) };
     },
+    async answer(id, answers, opts = {}) {
+      checkAnswerList(answers);
+      const it = start(id, answers, opts, false);
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return next.value;
+      }
+    },
+    answerStream(id, answers, opts = {}) {
+      checkAnswerList(answers);
+      return { [Symbol.asyncIterator]: () => start(id, answers, opts, true) };
+    },
+    approve(id, toolCallId, opts = {}) {
+      return this.answer(id, [{ toolCallId, type: 'approve' }], opts);
+    },
+    deny(id, toolCallId, opts = {}) {
+      const { reason, ...rest } = opts;
+      return this.answer(id, [{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], rest);
+    },
     async get(id, opts = {}) {
       const found = await find(id, opts.owner);
       if (!found) return null;
@@ -211,6 +260,7 @@ export function createSessions(
         stores: record.state.stores,
         window: record.state.window ?? null,
         usage: record.state.usage ?? null,
+        waiting: (record.state.waiting ?? []).filter((w) => w.status === 'waiting').map((w) => ({ ...w })),
         createdAt: record.createdAt,
         updatedAt: record.updatedAt,
       };
@@ -255,5 +305,12 @@ function readStored(message: Message, index: number): Message {
     return parseMessage(message, `messages[${index}]`);
   } catch {
     return message;
+  }
+}
+
+/** Answers must be a non-empty list (checked before the chat is touched; the session checks each). */
+function checkAnswerList(answers: readonly ToolAnswer[]): void {
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new TypeError('Pass at least one answer: { toolCallId, type: "approve" | "deny" | "result" }.');
   }
 }

@@ -17,7 +17,7 @@ import { pendingChanges, sections } from './state-record.js';
 import { notifySkills, recordMount } from './state-sync.js';
 import { storeStates } from './store.js';
 import { unansweredCalls } from './transcript.js';
-import type { LifecycleEntry, LifecycleLogData, Message, SessionSnapshot, ToolSpec } from './types.js';
+import type { LifecycleEntry, LifecycleLogData, Message, SessionSnapshot, ToolSpec, WaitingCall } from './types.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
@@ -40,6 +40,7 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   if (state.usage) snapshot.usage = { ...state.usage };
   if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
   if (state.sent) snapshot.sent = JSON.parse(JSON.stringify(state.sent));
+  if (state.waiting.length > 0) snapshot.waiting = JSON.parse(JSON.stringify(state.waiting));
   const log = state.lifecycle.data;
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
@@ -123,6 +124,8 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
   const lifecycle = parseLifecycle(d.lifecycle);
   if (lifecycle) out.lifecycle = lifecycle;
+  const waiting = parseWaiting(d.waiting);
+  if (waiting.length > 0) out.waiting = waiting;
   if (d.sent !== undefined) {
     // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
     try {
@@ -213,7 +216,14 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
   state.baseline = sections(state);
-  for (const call of unansweredCalls(state.transcript)) {
+  // A call that waits for an answer stays open; one whose tool was running when the process stopped
+  // is answered as interrupted (it may have taken effect, and never runs again).
+  const open = unansweredCalls(state.transcript);
+  const waits = new Set(open.map((call) => call.id));
+  state.waiting = state.waiting.filter((w) => w.status === 'waiting' && waits.has(w.toolCallId));
+  const waitingIds = new Set(state.waiting.map((w) => w.toolCallId));
+  for (const call of open) {
+    if (waitingIds.has(call.id)) continue;
     recordResult(
       state,
       call,
@@ -247,4 +257,23 @@ function checkLog(state: SessionState): void {
     `The saved lifecycle log was not used (${problem}): the loaded skills are stated again with the next message.`,
     'restoreSession',
   );
+}
+
+/** Waiting calls from a snapshot: each well-formed entry (anything else is left out). */
+function parseWaiting(raw: unknown): WaitingCall[] {
+  if (!Array.isArray(raw)) return [];
+  const out: WaitingCall[] = [];
+  for (const w of raw) {
+    if (!isObject(w) || typeof w.toolCallId !== 'string' || typeof w.name !== 'string') continue;
+    if (w.for !== 'approval' && w.for !== 'client') continue;
+    out.push({
+      toolCallId: w.toolCallId,
+      name: w.name,
+      input: w.input ?? {},
+      for: w.for,
+      skill: typeof w.skill === 'string' ? w.skill : null,
+      status: w.status === 'running' ? 'running' : 'waiting',
+    });
+  }
+  return out;
 }

@@ -70,6 +70,7 @@ export function createState(
     windowStart: restore?.windowStart,
     lifecycle: createLog(restore?.lifecycle),
     sent: restore?.sent ?? null,
+    waiting: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [],
   } satisfies SessionState);
   return state;
 }

@@ -122,7 +122,7 @@ export function decodeInput(toolName: string, raw: unknown): { input: unknown } 
 }
 
 /** Validates `raw` against the tool's schema; a tool without `input` takes no arguments at all. */
-async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unknown } | string> {
+export async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unknown } | string> {
   const decoded = decodeInput(tool.name, raw);
   if (typeof decoded === 'string') return decoded;
   const schema = tool.node.props.input;
@@ -155,6 +155,13 @@ export async function runTool(
   const props = tool.node.props;
   const parsed = await parseInput(tool, call.input);
   if (typeof parsed === 'string') return { content: parsed, isError: true, kind: 'invalid-input' };
+  if (typeof props.run !== 'function') {
+    return {
+      content: `Tool "${tool.name}" runs in the client: its result comes from there (addToolResult), not from the session.`,
+      isError: true,
+      kind: 'not-run',
+    };
+  }
 
   const controller = new AbortController();
   const outer = options.signal;

@@ -549,8 +549,13 @@ export interface Budget {
 
 /** What `send` resolves to. */
 export interface Turn {
-  /** The final reply: the text of the last assistant message. */
+  /** The final reply: the text of the last assistant message ('' when the turn ends waiting). */
   text: string;
+  /**
+   * Calls the turn ended waiting for: approval by a person, or a result from the client. Answer them
+   * with `approve`, `deny` or `addToolResult`; the turn then goes on. Absent when nothing waits.
+   */
+  waiting?: WaitingCall[];
   /** How many model calls the turn took. */
   steps: number;
   /** The messages this turn added to the transcript, the user message first. */
@@ -558,6 +563,33 @@ export interface Turn {
   /** Usage summed over the turn's model calls, where the model reports it. */
   usage?: Usage;
 }
+
+/**
+ * A tool call that waits: for a person to approve or deny it (`needsApproval`), or for its result
+ * from the client (a tool without `run`). It is committed state: any process may answer it, and it
+ * runs at most once, always with the input stored here (the model's), never one an answer carries.
+ */
+export interface WaitingCall {
+  toolCallId: string;
+  name: string;
+  /** The input as the model gave it, validated by the tool's schema. */
+  input: unknown;
+  /** What it waits for. */
+  for: 'approval' | 'client';
+  /** The skill that rendered the tool, or null for an agent-level tool. */
+  skill: string | null;
+  /**
+   * `waiting` until answered; an approved call is `running` while its tool runs (a process that
+   * stops then leaves it answered as interrupted: it may have taken effect, and never runs twice).
+   */
+  status: 'waiting' | 'running';
+}
+
+/** An answer to a waiting call. */
+export type ToolAnswer =
+  | { toolCallId: string; type: 'approve' }
+  | { toolCallId: string; type: 'deny'; reason?: string }
+  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean };
 
 /** Something a developer should know that does not stop the agent. */
 export interface Warning {
@@ -581,6 +613,8 @@ export type SessionEvent =
   | { type: 'skill-loaded'; name: string }
   | { type: 'skill-unloaded'; name: string; reason?: UnloadReason }
   | { type: 'message'; message: Message }
+  /** The calls waiting now changed (calls began to wait, or one is answered and runs). Sessions commit it. */
+  | { type: 'waiting'; calls: WaitingCall[] }
   | { type: 'store-changed'; name: string; state: unknown }
   | { type: 'warning'; message: string; source?: string }
   | { type: 'finish'; turn: Turn };
@@ -634,6 +668,8 @@ export interface SessionSnapshot {
   lifecycle?: LifecycleLogData;
   /** What was sent to a model with `appendOnly`, so a restored session goes on appending. */
   sent?: SentLogData;
+  /** Calls waiting for approval or for a client's result. */
+  waiting?: WaitingCall[];
 }
 
 /** One skill as announced to the model: the lines and tool specs its load stated. */

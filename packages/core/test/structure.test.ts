@@ -38,7 +38,7 @@ const LAYERS: Record<string, string[]> = {
     'request',
     'view',
   ],
-  tools: ['tool-call', 'skills', 'calls'],
+  tools: ['tool-call', 'waiting', 'skills', 'calls'],
   loop: ['budget', 'model-call', 'loop', 'snapshot'],
   session: [
     'session',

@@ -6,10 +6,12 @@ import {
   type Model,
   type ReadResult,
   restoreSession,
+  type SendOptions,
   type Session,
   type SessionOptions,
   type SessionSnapshot,
   scriptedModel,
+  type WaitingCall,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { act, assertOutsideAct, withoutActEnvironment } from './act.js';
@@ -60,7 +62,15 @@ export interface AgentHandle extends BoundQueries {
    * Sends a user message and runs the model loop (model → tools → model) until the model replies
    * without tool calls. Rejects, printing the request, when the scripted model runs out of steps.
    */
-  say(text: string): Promise<TestTurn>;
+  say(text: string, options?: { files?: SendOptions['files'] }): Promise<TestTurn>;
+  /** Calls waiting for approval or for the client's result (see `needsApproval`, and tools without `run`). */
+  readonly waiting: readonly WaitingCall[];
+  /** Approves a waiting call: its tool runs and the turn goes on with the model, as `say` does. */
+  approve(toolCallId: string): Promise<TestTurn>;
+  /** Denies a waiting call: the model reads the denial (and `reason`) as the tool's result. */
+  deny(toolCallId: string, reason?: string): Promise<TestTurn>;
+  /** Gives a client tool's result: the turn goes on with the model. */
+  addToolResult(toolCallId: string, output: unknown): Promise<TestTurn>;
   /** The next request, exactly as the model would receive it, as a plain deterministic copy (snapshot it). */
   request(): TestRequest;
   /** A catalog skill by exact name: `{ name, description, loaded, active, text, tools }`. Throws for an unknown name. */
@@ -150,10 +160,25 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
       session.addAssistantMessage({ content: '', toolCalls: [call] });
       return testToolMessage(await withoutActEnvironment(() => session.callTool(call)));
     },
-    async say(text) {
+    get waiting() {
+      return session.waiting;
+    },
+    async approve(toolCallId) {
+      assertCanRun('approve');
+      return testTurn(await withoutActEnvironment(() => session.approve(toolCallId)));
+    },
+    async deny(toolCallId, reason) {
+      assertCanRun('deny');
+      return testTurn(await withoutActEnvironment(() => session.deny(toolCallId, reason)));
+    },
+    async addToolResult(toolCallId, output) {
+      assertCanRun('addToolResult');
+      return testTurn(await withoutActEnvironment(() => session.addToolResult(toolCallId, output)));
+    },
+    async say(text, sayOptions = {}) {
       assertCanRun('say');
       try {
-        return testTurn(await withoutActEnvironment(() => session.send(text)));
+        return testTurn(await withoutActEnvironment(() => session.send(text, sayOptions)));
       } catch (error) {
         if (!outOfSteps(error)) throw error;
         const hint = defaultModel
