@@ -151,14 +151,15 @@ export async function* readResponsesEvents(
   let answered: string | undefined;
   // Summary parts of one reasoning item read as one text, separated as reasoningPart joins them.
   let summaryIndex = -1;
+  // Messages whose text streamed as deltas; a server that sends a message only whole still gets it read.
+  const streamed = new Set<unknown>();
   for await (const raw of events) {
     const event = raw as Event;
     if (!event || typeof event !== 'object') throw malformedError('openai', 'a stream event that is not an object');
     switch (event.type) {
       case 'response.output_text.delta':
-        if (typeof event.delta === 'string' && event.delta) yield { type: 'text-delta', text: event.delta };
-        break;
       case 'response.refusal.delta':
+        streamed.add(event.item_id);
         if (typeof event.delta === 'string' && event.delta) yield { type: 'text-delta', text: event.delta };
         break;
       case 'response.output_item.added':
@@ -178,6 +179,10 @@ export async function* readResponsesEvents(
         const item = event.item as Item | undefined;
         if (item?.type === 'reasoning') yield { type: 'reasoning', reasoning: reasoningPart(item, model) };
         else if (item?.type === 'function_call') calls.push(item);
+        else if (item?.type === 'message' && !streamed.has(item.id)) {
+          const text = messageText(item);
+          if (text) yield { type: 'text-delta', text };
+        }
         break;
       }
       case 'response.completed':

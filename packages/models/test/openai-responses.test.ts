@@ -455,6 +455,15 @@ describe('openai responses: reading a response', () => {
     ]);
   });
 
+  it('stream: a message sent only whole (no deltas, as some compatible servers do) is still read', async () => {
+    const events = responseEvents(outputItems({ text: 'Whole.' })).filter(
+      (e) => !String((e.data as { type: string }).type).startsWith('response.output_text.'),
+    );
+    server.queue(sse(events));
+    const parts = await collect(model().stream!(simpleRequest(), {}));
+    expect(parts.slice(0, -1)).toEqual([{ type: 'text-delta', text: 'Whole.' }]);
+  });
+
   it('reasoning without summaries has empty text; cache writes are read where reported', async () => {
     const usage = { ...RESPONSES_USAGE, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 90 } };
     server.queue(
