@@ -207,9 +207,12 @@ export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesB
     input = itemsOf(placed.messages, model);
     tools = req.tools;
   }
-  const body: Body = { model, input, store: false };
+  // In the order the model reads them: instructions, tools, then the conversation.
+  const body: Body = { model };
   if (instructions) body.instructions = instructions;
   if (tools.length > 0) body.tools = tools.map(functionTool);
+  body.input = input;
+  body.store = false;
   if (canReason(model) || (options.reasoningEffort !== undefined && options.reasoningEffort !== 'none')) {
     body.include = ['reasoning.encrypted_content'];
   }
