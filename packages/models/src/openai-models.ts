@@ -9,8 +9,8 @@
  * (`Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. To
  * use function tools, use /v1/responses or set reasoning_effort to 'none'`, GPT-5.4 and later); the
  * guide "Keep the prefix unchanged" (newer frontier models drop reasoning items that follow a prefix
- * change; it names no list, so the models that reason by default on every call, GPT-5.5 and the
- * GPT-5.6 family, are marked).
+ * change; it names no list, so the frontier models from GPT-5.4 on, the ones Chat Completions
+ * refuses tools with reasoning for, are marked).
  */
 
 /**
@@ -35,7 +35,7 @@ export interface OpenAIModelInfo {
   /**
    * Each reasoning item is bound to the exact prefix before it (instructions, tools, every earlier
    * item): the API drops the reasoning that follows a change there. The adapter's `Model.appendOnly`
-   * is this (on the Responses API).
+   * is this, when the model reasons (by default, or with `reasoningEffort`), on the Responses API.
    */
   prefixBoundReasoning: boolean;
 }
@@ -49,7 +49,7 @@ const oSeries: OpenAIModelInfo = { ...classic, reasoning: 'always' };
 const gpt54: OpenAIModelInfo = {
   reasoning: 'optional',
   chatRefusesToolsWithReasoning: true,
-  prefixBoundReasoning: false,
+  prefixBoundReasoning: true,
 };
 const bound: OpenAIModelInfo = {
   reasoning: 'default',

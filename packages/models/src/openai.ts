@@ -87,7 +87,7 @@ export interface OpenAIOptions extends HttpModelOptions {
   /**
    * Send append-only requests (each the previous request plus what is new; see docs/models.md).
    * Default: on the Responses API, for the models whose reasoning is bound to the prefix
-   * ({@link OPENAI_MODELS}); pass it for a model the table does not know.
+   * ({@link OPENAI_MODELS}) when they reason; pass it for a model the table does not know.
    */
   appendOnly?: boolean;
   /** Chat Completions: ask for token usage in streams (`stream_options.include_usage`). Default true. */
@@ -284,9 +284,13 @@ export function openai(options: OpenAIOptions): Model {
 
   return {
     name: `openai:${model}`,
-    /** From the model table on the Responses API (or the option); false once on Chat Completions. */
+    /**
+     * On the Responses API, the option, else the model table: a model whose reasoning is bound to the
+     * prefix, when it reasons (nothing is bound without reasoning). False on Chat Completions.
+     */
     get appendOnly(): boolean {
-      return api === 'responses' && (options.appendOnly ?? info?.prefixBoundReasoning === true);
+      if (api !== 'responses') return false;
+      return options.appendOnly ?? (info?.prefixBoundReasoning === true && reasonsWith(model, options.reasoningEffort));
     },
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       if (api === 'chat') return chatGenerate(req, opts);

@@ -48,11 +48,17 @@ describe.each(Object.entries(OPENAI_MODELS))('OPENAI_MODELS: %s', (id, info) => 
     { text: 'Added.' },
   ];
 
-  it(`appendOnly ${info.prefixBoundReasoning}, reasoning ${info.reasoning}, Chat Completions ${info.chatRefusesToolsWithReasoning ? 'refuses' : 'takes'} tools with reasoning`, async () => {
+  it(`reasoning ${info.reasoning}, prefix-bound ${info.prefixBoundReasoning}, Chat Completions ${info.chatRefusesToolsWithReasoning ? 'refuses' : 'takes'} tools with reasoning`, async () => {
     expect(openaiModelInfo(id)).toBe(info);
     expect(openaiModelInfo(`${id}-2026-01-31`)).toBe(info);
-    expect(openai(options()).appendOnly).toBe(info.prefixBoundReasoning);
+    expect(openai(options()).appendOnly).toBe(info.prefixBoundReasoning && reasonsByDefault(info));
     expect(openai({ ...options(), api: 'chat' }).appendOnly).toBe(false);
+    if (info.reasoning === 'optional' || info.reasoning === 'default') {
+      // Bound reasoning makes a model append-only when it reasons, not when reasoning is off.
+      const on = info.reasoning === 'optional' ? 'low' : 'medium';
+      expect(openai({ ...options(), reasoningEffort: on }).appendOnly).toBe(info.prefixBoundReasoning);
+      expect(openai({ ...options(), reasoningEffort: 'none' }).appendOnly).toBe(false);
+    }
 
     // Responses: the tool loop goes through; reasoning comes back encrypted and is replayed.
     const script = openaiScript([...steps(), ...steps()]);

@@ -48,7 +48,16 @@ const REASONS_BY_DEFAULT = [
 /** Models that reason only when asked (default effort `none`). */
 const REASONS_WHEN_ASKED = ['gpt-5.1', 'gpt-5.2', 'gpt-5.4', 'gpt-5.4-mini', 'gpt-5.4-nano'];
 /** Models whose reasoning items following a prefix change are dropped. */
-export const DROPS_AFTER_PREFIX_CHANGE = ['gpt-5.5', 'gpt-5.6', 'gpt-5.6-sol', 'gpt-5.6-terra', 'gpt-5.6-luna'];
+export const DROPS_AFTER_PREFIX_CHANGE = [
+  'gpt-5.4',
+  'gpt-5.4-mini',
+  'gpt-5.4-nano',
+  'gpt-5.5',
+  'gpt-5.6',
+  'gpt-5.6-sol',
+  'gpt-5.6-terra',
+  'gpt-5.6-luna',
+];
 
 /** The API's text for tools with reasoning on Chat Completions. */
 export const chatToolsRefusal = (model: string) =>
