@@ -30,7 +30,7 @@ function userLine(text: string, style: Style): string {
 
 /** Runs one turn through `session.stream`, printing it. Returns false when the turn failed. */
 async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style: Style): Promise<boolean> {
-  const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose });
+  const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose, reasoning: args.reasoning });
   const controller = new AbortController();
   state.current = controller;
   // Summed from each model call's step-finish, so that a turn that fails or is interrupted after

@@ -51,7 +51,17 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
   const cost = args.json ? null : createCostPrinter(io.stderr, style, model.label, price);
   try {
     for (const message of messages) {
-      const printer = args.verbose ? createTurnPrinter(io.stderr, { style, reply: false, spinner: false }) : null;
+      // Progress (--verbose) and reasoning (--reasoning) go to stderr: stdout stays the reply.
+      const printer =
+        args.verbose || args.reasoning
+          ? createTurnPrinter(io.stderr, {
+              style,
+              reply: false,
+              spinner: false,
+              tools: args.verbose,
+              reasoning: args.reasoning,
+            })
+          : null;
       // Usage summed from each model call's step-finish: a turn that fails after some calls still
       // shows what they used (for a finished turn it equals turn.usage).
       let usage: Usage | undefined;
