@@ -96,7 +96,10 @@ describe('turn printer', () => {
     expect(out).toContain(style.dim('The user '));
     expect(out).toContain(style.dim('wants a lamp.'));
     expect(out).not.toContain('sig');
-    const plain = out.replace(/\u001b\[\d+m/g, '');
+    const plain = out
+      .split('\u001b[')
+      .map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, '')))
+      .join('');
     expect(plain).toBe('thinking › The user wants a lamp.\nagent › Here.\n');
   });
 
