@@ -149,11 +149,14 @@ export type LiveEvent =
   | { type: 'turn-end'; ok: boolean; error?: string };
 
 export type {
+  AppendOnlyItem,
+  AppendOnlyRequest,
   Message,
   ModelRequest,
   Price,
   SessionConfig,
   SessionView,
+  SystemNote,
   ToolSpec,
   Usage,
   ViewLine,
