@@ -1,5 +1,5 @@
-import type { Session, ToolMessage } from '@skilltree/core';
-import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
+import { ownTextOf, type Session } from '@skilltree/core';
+import { type RenderAgentOptions, renderAgent, type TestToolMessage } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 import { Kitchen } from '../src/kitchen.js';
@@ -15,18 +15,15 @@ type Agent = ReturnType<typeof renderKitchen>;
  * Reads a skill the way the model does, with a `read_skill` call. Reading `units` waits until the
  * MCP server has listed its tools (the skill suspends until then), so they are offered at once.
  */
-export async function read(agent: Agent, name: string): Promise<ToolMessage> {
+export async function read(agent: Agent, name: string): Promise<TestToolMessage> {
   const result = await agent.callTool('read_skill', { name });
   if (result.isError) throw new Error(`read_skill ${name} failed: ${result.content}`);
   return result;
 }
 
-/** The text of a tool message without its `contextChanged` lines. */
-export function own(message: { content: string }): string {
-  return message.content
-    .split('\n')
-    .filter((line) => !line.startsWith('contextChanged'))
-    .join('\n');
+/** The text of a tool message without its `contextChanged` lines (a part of their own). */
+export function own(message: TestToolMessage): string {
+  return ownTextOf({ content: message.parts });
 }
 
 /** The process id of the stdio server behind an MCP tool, from the tool's `meta` (what inspectors show). */

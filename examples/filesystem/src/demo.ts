@@ -6,7 +6,7 @@
  * It reads, searches, edits, is refused a path outside the sandbox, and undoes its edit (a tool
  * that exists only while there is an edit to undo).
  */
-import { type Model, type ModelRequest, type ScriptedStep, scriptedModel, type ToolMessage } from '@skilltree/core';
+import { type Model, type ModelRequest, ownTextOf, type ScriptedStep, scriptedModel } from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   "What's on my to-do list?",
@@ -16,10 +16,11 @@ export const DEMO_MESSAGES = [
   'Hmm, actually undo that change to the to-do list.',
 ];
 
-function lastResult(req: ModelRequest): ToolMessage {
+/** The last tool result: its own text (its contextChanged lines are a part of their own) and whether it failed. */
+function lastResult(req: ModelRequest): { content: string; isError: boolean } {
   const last = req.messages.at(-1);
   if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
-  return last;
+  return { content: ownTextOf(last), isError: last.isError === true };
 }
 
 const call = (name: string, input: Record<string, unknown> = {}) => ({ toolCalls: [{ name, input }] });

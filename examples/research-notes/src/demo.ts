@@ -4,7 +4,7 @@
  * because notes live in a store. Its `<Text>` shows only the latest five; the last turn finds an
  * older note with search_notes. The wiki token is used by publish_notes and never appears.
  */
-import { type Model, type ModelRequest, type ScriptedStep, scriptedModel, type ToolMessage } from '@skilltree/core';
+import { type Model, type ModelRequest, ownTextOf, type ScriptedStep, scriptedModel } from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   "I'm researching how sleep affects memory. Find me a few papers.",
@@ -14,17 +14,18 @@ export const DEMO_MESSAGES = [
   'Remind me: what did we find about sleep deprivation?',
 ];
 
-function lastResult(req: ModelRequest): ToolMessage {
+/** The last tool result: its own text (its contextChanged lines are a part of their own). */
+function lastResult(req: ModelRequest): { content: string } {
   const last = req.messages.at(-1);
   if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
-  return last;
+  return { content: ownTextOf(last) };
 }
 
 /** The paper ids in the latest search_papers result of the request. */
 function searchedIds(req: ModelRequest): string[] {
   const result = req.messages.findLast((m) => m.role === 'tool' && m.name === 'search_papers');
   if (!result) throw new Error('demo script: expected a search_papers result.');
-  return [...result.content.matchAll(/^(P-\d+): /gm)].map((m) => m[1]);
+  return [...ownTextOf(result).matchAll(/^(P-\d+): /gm)].map((m) => m[1]);
 }
 
 const call = (name: string, input: Record<string, unknown>) => ({ name, input });

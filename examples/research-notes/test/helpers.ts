@@ -1,16 +1,14 @@
-import type { ToolMessage } from '@skilltree/core';
+import { ownTextOf } from '@skilltree/core';
+import type { TestToolMessage } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 
-/** The text of a tool message without its `contextChanged` lines. */
-export function own(message: { content: string }): string {
-  return message.content
-    .split('\n')
-    .filter((line) => !line.startsWith('contextChanged'))
-    .join('\n');
+/** The text of a tool message without its `contextChanged` lines (a part of their own). */
+export function own(message: TestToolMessage): string {
+  return ownTextOf({ content: message.parts });
 }
 
-export function ok(message: ToolMessage): string {
+export function ok(message: TestToolMessage): string {
   if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${message.content}`);
   return own(message);
 }

@@ -1,5 +1,5 @@
-import type { ToolMessage } from '@skilltree/core';
-import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
+import { contextChangesOf, type Message, ownTextOf } from '@skilltree/core';
+import { type RenderAgentOptions, renderAgent, type TestMessage, type TestToolMessage } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 import { expect } from 'vitest';
@@ -31,21 +31,23 @@ export async function identifyDana(agent: Agent) {
   return result;
 }
 
-/** The `contextChanged` lines of a tool or user message. */
-export function changes(message: { content: string }): string[] {
-  return message.content.split('\n').filter((line) => line.startsWith('contextChanged'));
+/** A message as core records it (its parts), from a test's view of it or from core itself. */
+function parts(message: Message | TestMessage): Pick<Message, 'content'> {
+  return { content: typeof message.content === 'string' ? (message as TestMessage).parts : message.content };
+}
+
+/** The `contextChanged` lines of a tool or user message (a part of their own, never parsed from text). */
+export function changes(message: Message | TestMessage): string[] {
+  return contextChangesOf(parts(message));
 }
 
 /** The text of a tool message without its `contextChanged` lines. */
-export function own(message: { content: string }): string {
-  return message.content
-    .split('\n')
-    .filter((line) => !line.startsWith('contextChanged'))
-    .join('\n');
+export function own(message: Message | TestMessage): string {
+  return ownTextOf(parts(message));
 }
 
 /** The tool's own text, after checking the call succeeded. */
-export function ok(message: ToolMessage): string {
+export function ok(message: TestToolMessage): string {
   if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${message.content}`);
   return own(message);
 }
