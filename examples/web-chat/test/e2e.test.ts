@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import type { Sessions } from '@skilltree/core';
+import { type Sessions, textOf } from '@skilltree/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,9 @@ describe('web chat in a browser', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await conversation.getByText('5 km = 3.11 mi.').waitFor();
     await page.locator('main[data-status=ready]').waitFor();
+    // The model thought before it read the units skill: its reasoning shows before the call.
+    const thought = 'Converting needs the convert tool of the units skill, so read that skill first.';
+    await expect(agent.last().locator('[data-reasoning]').textContent()).resolves.toContain(thought);
 
     await page.reload();
     await conversation.getByText('Noted: the milk and the eggs.').waitFor();
@@ -124,6 +127,8 @@ describe('web chat in a browser', () => {
     await expect(conversation.locator('[data-tool=convert]').getAttribute('data-state')).resolves.toBe(
       'output-available',
     );
+    // The reasoning came back from the store too, in its place before the skill's read.
+    await expect(conversation.locator('[data-reasoning]').textContent()).resolves.toContain(thought);
 
     // And the chat goes on after the reload.
     await page.getByLabel('Message').fill('what are my notes?');
@@ -186,7 +191,7 @@ describe('web chat in a browser', () => {
     const users = async (owner: string) =>
       (await sessions.messages(aliceChat, { limit: 100, owner }))
         .filter((m) => m.role === 'user')
-        .map((m) => m.content);
+        .map((m) => textOf(m));
     await expect(users('alice')).resolves.toEqual([
       'remember the milk and the eggs',
       'convert 5 km to mi',

@@ -63,3 +63,35 @@ describe('the placeholder login', () => {
     expect(form.status).toBe(415);
   });
 });
+
+describe('reasoning', () => {
+  it("streams the demo model's reasoning as reasoning parts, and GET /api/chat/:id returns it before the tool call", async () => {
+    const cookie = await login('dana');
+    const chat = await app.request('/api/chat', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'r1',
+        message: { role: 'user', parts: [{ type: 'text', text: 'convert 5 km to mi' }] },
+      }),
+    });
+    const stream = await chat.text();
+    expect(stream).toContain('"type":"reasoning-start"');
+    expect(stream).toContain('"type":"reasoning-delta"');
+    expect(stream).toContain('"type":"reasoning-end"');
+    const history = (await (await app.request('/api/chat/r1', { headers: { cookie } })).json()) as {
+      role: string;
+      parts: { type: string; text?: string }[];
+    }[];
+    const reply = history.find((m) => m.role === 'assistant')!;
+    const types = reply.parts.map((part) => part.type);
+    expect(types[types.indexOf('reasoning') + 1]).toBe('dynamic-tool');
+    // Its readable text only: nothing a provider would sign or encrypt reaches the browser.
+    expect(reply.parts.find((part) => part.type === 'reasoning')).toEqual({
+      type: 'reasoning',
+      state: 'done',
+      text: 'Converting needs the convert tool of the units skill, so read that skill first.',
+    });
+    expect(reply.parts.at(-1)).toMatchObject({ type: 'text', text: '5 km = 3.11 mi.' });
+  });
+});

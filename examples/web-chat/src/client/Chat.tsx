@@ -1,6 +1,7 @@
 /**
- * One conversation with `useChat` from `@ai-sdk/react`, talking to `@skilltree/server`. Tool calls
- * show inline as `dynamic-tool` parts; skill loads and `contextChanged` lines arrive as data parts.
+ * One conversation with `useChat` from `@ai-sdk/react`, talking to `@skilltree/server`. The model's
+ * reasoning shows as `reasoning` parts (its readable text only), tool calls inline as `dynamic-tool`
+ * parts; skill loads and `contextChanged` lines arrive as data parts.
  */
 import { useChat } from '@ai-sdk/react';
 import type { SkilltreeUIMessage } from '@skilltree/server';
@@ -45,6 +46,13 @@ function MessagePart({ part }: { part: Part }) {
   switch (part.type) {
     case 'text':
       return <div className="text">{part.text}</div>;
+    case 'reasoning':
+      return (
+        <details className="reasoning" data-reasoning open>
+          <summary>{part.state === 'streaming' ? 'Thinking…' : 'Thought'}</summary>
+          <div>{part.text}</div>
+        </details>
+      );
     case 'dynamic-tool':
       return <ToolPart part={part} />;
     case 'data-skill-loaded':
