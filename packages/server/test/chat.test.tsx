@@ -15,6 +15,7 @@ import {
   ruleModel,
   startServer,
   type TestServer,
+  THOUGHTS,
   transcriptIsValid,
   waiting,
 } from './helpers.js';
@@ -471,5 +472,90 @@ describe('tool errors: the browser reads only what is meant for end users', () =
       expect(server.logs.join('\n')).toContain('onToolError failed');
       await server.close();
     }
+  });
+});
+
+describe('reasoning', () => {
+  /** What only the provider may read: it never reaches a browser. */
+  const SECRETS = ['SIGNATURE-OF-THE-FIRST-BLOCK', 'REDACTED-SECOND-BLOCK', 'ENCRYPTED-THIRD-BLOCK', 'rs_3'];
+
+  it('streams reasoning as reasoning parts, in order with the text and tool parts of its step; GET /chat/:id returns the same parts', async () => {
+    server = await startServer();
+    const alice = client(server.url);
+    const { message, chunks, errors } = await alice.send('c1', 'think');
+    expect(errors).toEqual([]);
+    const types = chunks.map((chunk) => chunk.type);
+    expect(types.slice(0, 8)).toEqual([
+      'start',
+      'start-step',
+      'reasoning-start',
+      'reasoning-delta',
+      'reasoning-delta',
+      'reasoning-delta',
+      'reasoning-delta',
+      'reasoning-delta',
+    ]);
+    // A reasoning part's id routes the stream's deltas to it; a stored message has none to route.
+    const streamed = plain(message.parts).map((part) =>
+      part.type === 'reasoning' ? { ...part, id: undefined } : part,
+    );
+    expect(streamed.map((part) => part.type)).toEqual([
+      'step-start',
+      'reasoning',
+      'text',
+      'dynamic-tool',
+      'data-skill-loaded',
+      'data-context-changed',
+      'step-start',
+      // The hidden block has no text: nothing to show.
+      'dynamic-tool',
+      'data-context-changed',
+      'step-start',
+      'reasoning',
+      'text',
+    ]);
+    expect(streamed[1]).toMatchObject({ type: 'reasoning', text: THOUGHTS.first.text, state: 'done' });
+    expect(streamed[10]).toMatchObject({ type: 'reasoning', text: THOUGHTS.last.text, state: 'done' });
+    for (const secret of SECRETS) expect(JSON.stringify(chunks)).not.toContain(secret);
+
+    const response = await alice.history('c1');
+    const history = (await response.json()) as SkilltreeUIMessage[];
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    // A reloaded page shows what the live one did, reasoning included.
+    expect(plain(history[1].parts)).toEqual(plain(streamed));
+    for (const secret of SECRETS) expect(JSON.stringify(history)).not.toContain(secret);
+    // The transcript keeps every block byte for byte, for the provider that produced it.
+    const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
+    const kept = transcript.flatMap((m) =>
+      m.role === 'assistant' ? m.content.filter((p) => p.type === 'reasoning') : [],
+    );
+    expect(kept).toEqual([THOUGHTS.first, THOUGHTS.hidden, THOUGHTS.last]);
+  });
+
+  it('a model without streaming: its reasoning blocks are sent whole, before its text', async () => {
+    const model = ruleModel();
+    server = await startServer({ sessionsOptions: { model: { name: model.name, generate: model.generate } } });
+    const { message, chunks } = await client(server.url).send('c1', 'think');
+    const reasoning = chunks.filter((chunk) => chunk.type === 'reasoning-delta');
+    expect(reasoning.map((chunk) => chunk.delta)).toEqual([THOUGHTS.first.text, THOUGHTS.last.text]);
+    expect(plain(message.parts).filter((p) => p.type === 'reasoning' || p.type === 'text')).toEqual([
+      { type: 'reasoning', id: 'reasoning-1', text: THOUGHTS.first.text, state: 'done' },
+      { type: 'text', text: 'Let me open my notes.', state: 'done' },
+      { type: 'reasoning', id: 'reasoning-2', text: THOUGHTS.last.text, state: 'done' },
+      { type: 'text', text: 'Noted: x.', state: 'done' },
+    ]);
+  });
+
+  it('sendReasoning: false leaves reasoning out of the stream and of GET /chat/:id; the transcript keeps it', async () => {
+    server = await startServer({ sendReasoning: false });
+    const alice = client(server.url);
+    const { message, chunks } = await alice.send('c1', 'think');
+    expect(chunks.some((chunk) => chunk.type.startsWith('reasoning'))).toBe(false);
+    expect(message.parts.some((part) => part.type === 'reasoning')).toBe(false);
+    expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'Noted: x.' });
+    const history = (await (await alice.history('c1')).json()) as SkilltreeUIMessage[];
+    expect(JSON.stringify(history)).not.toContain(THOUGHTS.first.text);
+    const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
+    expect(JSON.stringify(transcript)).toContain(THOUGHTS.first.signature);
   });
 });
