@@ -71,10 +71,11 @@ export interface HandlerOptions {
   /**
    * The text the end user sees for a tool's error result, in the UI stream and in `GET /chat/:id`
    * (called for both, so a reloaded page shows what the live one did). The transcript, and so the
-   * model, keeps the real text. Default: the text itself when `error.forUsers` (what skilltree wrote
-   * about the model's call: unknown tool or skill, arguments that are not JSON, not run, interrupted,
-   * not saved); `Invalid input for tool "name"; the model was told what to fix.` for a refusal by
-   * the input schema (its messages may be the app's, from a refinement); else
+   * model, keeps the real text. Default, by the result's `errorKind` (see `isToolErrorForUsers`):
+   * the text itself when `error.forUsers` (what skilltree wrote about the model's call or what
+   * became of it: unknown tool or skill, not run, interrupted, denied, not saved);
+   * `Invalid input for tool "name"; the model was told what to fix.` for an `invalid-input` result
+   * (the schema's messages may be the app's, from a refinement); else
    * `Tool "name" failed; the details stay on the server.`; the real text of those two is sent to
    * `log` as the turn streams. Return `error.message` to show every error as the model got it.
    */
