@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import type { Sessions } from '@skilltree/core';
+import { type Sessions, textOf } from '@skilltree/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,7 +186,7 @@ describe('web chat in a browser', () => {
     const users = async (owner: string) =>
       (await sessions.messages(aliceChat, { limit: 100, owner }))
         .filter((m) => m.role === 'user')
-        .map((m) => m.content);
+        .map((m) => textOf(m));
     await expect(users('alice')).resolves.toEqual([
       'remember the milk and the eggs',
       'convert 5 km to mi',
