@@ -62,8 +62,8 @@ function Refunds({ ledger }: { ledger: RefundLedger }) {
   return (
     <>
       <Instructions>
-        Refund an order with the refund tool when the customer asks. A person approves each refund first; if they
-        deny it, say that the order was not refunded.
+        Refund an order with the refund tool when the customer asks. A person approves each refund first; if they deny
+        it, say that the order was not refunded.
       </Instructions>
       <Tool
         name="refund"
