@@ -99,8 +99,10 @@ export function nextStep(req: ModelRequest): Step {
 
 /** Options of {@link demoModel}. */
 export interface DemoModelOptions {
-  /** Milliseconds between streamed words (0 in tests). Default 30; a story streams 5 times slower. */
+  /** Milliseconds between streamed words. Default 30. */
   delayMs?: number;
+  /** Milliseconds between the words of a story: slow enough to reload the page while it streams. Default 150. */
+  storyDelayMs?: number;
   /**
    * Called before the last word of a story; the story goes on when it resolves. Tests reload the page,
    * or stop the turn, at that point: the answer is then mid-stream by construction, not by timing.
@@ -117,6 +119,7 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
 /** The demo model. */
 export function demoModel(options: DemoModelOptions = {}): Model {
   const delay = options.delayMs ?? 30;
+  const storyDelay = options.storyDelayMs ?? 150;
   let calls = 0;
   const ids = () => `demo_${++calls}`;
   return {
@@ -131,7 +134,7 @@ export function demoModel(options: DemoModelOptions = {}): Model {
     },
     async *stream(req, { signal }): AsyncIterable<ModelStreamPart> {
       const step = nextStep(req);
-      const wait = step.slow ? delay * 5 : delay;
+      const wait = step.slow ? storyDelay : delay;
       if (step.reasoning) {
         yield { type: 'reasoning-delta', text: step.reasoning };
         yield { type: 'reasoning', reasoning: { type: 'reasoning', provider: 'demo', text: step.reasoning } };
