@@ -45,7 +45,13 @@ function Tool({ part, answer }: { part: ToolPart; answer: Answer }) {
         {MARKS[part.state] ?? '…'} {part.toolName}({JSON.stringify(part.input ?? {})})
       </summary>
       {part.state === 'approval-requested' && <Approval part={part} answer={answer} />}
-      {part.state === 'approval-responded' && <pre>{part.approval.approved ? 'Approved: running…' : 'Denied.'}</pre>}
+      {part.state === 'approval-responded' && (
+        <pre>
+          {part.approval.approved
+            ? 'Approved: running…'
+            : `Denied${part.approval.reason ? `: ${part.approval.reason}` : '.'}`}
+        </pre>
+      )}
       {part.state === 'output-available' && <pre>{String(part.output)}</pre>}
       {part.state === 'output-error' && <pre>{part.errorText}</pre>}
     </details>
