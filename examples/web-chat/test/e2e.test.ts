@@ -123,6 +123,14 @@ async function signIn(name: string): Promise<Page> {
   return page;
 }
 
+/**
+ * Resolves once the chat's turn has ended and committed: it asks the store again on each turn of the
+ * event loop until the chat has no running turn (a condition, not a time margin).
+ */
+async function turnEnded(chat: string, owner: string): Promise<void> {
+  while ((await sessions.get(chat, { owner }))?.running) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Sends `text` from the page. */
 async function send(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').fill(text);
@@ -387,6 +395,33 @@ describe('photos, approvals, reloads and stops in a browser', () => {
       conversation.locator('[data-role]').evaluateAll((els) => els.map((e) => e.dataset.role)),
     ).resolves.toEqual(['user', 'assistant']);
     expect((await sessions.get(chat, { owner: 'gina' }))?.running ?? null).toBeNull();
+    await page.context().close();
+  });
+
+  it('a turn that ends between loading the chat and resuming it shows its answer all the same', async () => {
+    const page = await signIn('iris');
+    const story = holdStory();
+    await send(page, 'tell me a story');
+    await story.reached;
+    const chat = chatOf(page);
+    // The reloaded page loads the chat while the turn runs (its answer left out, for the resume to
+    // send); the turn ends before the resume is asked, which then finds none running (204).
+    let resumes = 0;
+    await page.route(`${url}/api/chat/${chat}/stream`, async (route) => {
+      resumes++;
+      story.release();
+      await turnEnded(chat, 'iris');
+      await route.continue();
+    });
+    const nothing = page.waitForResponse((r) => r.url() === `${url}/api/chat/${chat}/stream`);
+    await page.reload();
+    expect((await nothing).status()).toBe(204);
+    const conversation = page.getByLabel('Conversation');
+    await conversation.getByText(STORY, { exact: true }).waitFor();
+    await expect(
+      conversation.locator('[data-role]').evaluateAll((els) => els.map((e) => e.dataset.role)),
+    ).resolves.toEqual(['user', 'assistant']);
+    expect(resumes).toBe(1);
     await page.context().close();
   });
 
