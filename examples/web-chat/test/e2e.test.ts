@@ -309,6 +309,20 @@ describe('photos, approvals, reloads and stops in a browser', () => {
     await page.context().close();
   });
 
+  it('a file that is not what it says it is is refused with the reason, and nothing is stored', async () => {
+    const page = await signIn('jack');
+    const html = Buffer.from('<!doctype html><script>alert(1)</script>');
+    await page.getByLabel('Attach a photo').setInputFiles({ name: 'evil.png', mimeType: 'image/png', buffer: html });
+    await send(page, 'look at this');
+    await page
+      .getByRole('alert')
+      .getByText('is HTML declared as image/png; it can carry script and is not accepted.')
+      .waitFor();
+    await expect(sessions.get(chatOf(page), { owner: 'jack' })).resolves.toBeNull();
+    expect(requests.flat().some((m) => m.role === 'user' && textOf(m).includes('look at this'))).toBe(false);
+    await page.context().close();
+  });
+
   it('a refund waits for Approve: nothing runs before it, approving runs the refund once and the answer streams', async () => {
     const page = await signIn('erin');
     await send(page, 'refund order A-1001');
