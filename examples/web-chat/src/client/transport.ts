@@ -7,11 +7,6 @@ import type { SkilltreeUIMessage } from '@skilltree/server';
 import { DefaultChatTransport } from 'ai';
 
 type ReconnectOptions = Parameters<DefaultChatTransport<SkilltreeUIMessage>['reconnectToStream']>[0];
-type SendOptions = Parameters<DefaultChatTransport<SkilltreeUIMessage>['sendMessages']>[0];
-type Chunk =
-  Awaited<ReturnType<DefaultChatTransport<SkilltreeUIMessage>['sendMessages']>> extends ReadableStream<infer C>
-    ? C
-    : never;
 
 /**
  * The chat transport. `GET /api/chat/:id` leaves a running turn's answer out, for
@@ -28,24 +23,6 @@ export class ChatTransport extends DefaultChatTransport<SkilltreeUIMessage> {
       prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
     });
     this.#onNothingToResume = onNothingToResume;
-  }
-
-  /**
-   * Answers to waiting calls (the last message is the assistant message with them) continue that
-   * message: its id goes on the answer's `start` chunk, which the server's stream names with a new id
-   * (useChat would then show the answered message twice).
-   */
-  override async sendMessages(options: SendOptions) {
-    const stream = await super.sendMessages(options);
-    const last = options.messages.at(-1);
-    if (last?.role !== 'assistant') return stream;
-    return stream.pipeThrough(
-      new TransformStream<Chunk, Chunk>({
-        transform(chunk, controller) {
-          controller.enqueue(chunk.type === 'start' ? { ...chunk, messageId: last.id } : chunk);
-        },
-      }),
-    );
   }
 
   override async reconnectToStream(options: ReconnectOptions) {
