@@ -234,8 +234,9 @@ async function reachVersion(sessions: Sessions, store: SessionStore, id: string,
 }
 
 /**
- * Registers the conformance suite in a vitest `describe` block: round trips, paging, the window's
- * tail, leases and fencing, deletion and the incarnations of a chat, concurrent sends from several
+ * Registers the conformance suite in a vitest `describe` block: round trips (reasoning and file
+ * parts byte for byte, and a turn in another process sending them as the writing one would have),
+ * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, deletion and the incarnations of a chat, concurrent sends from several
  * processes, a crash mid-turn, schema evolution of the agent, and 1 000 sessions. Every rule is a
  * test named after it.
  */
