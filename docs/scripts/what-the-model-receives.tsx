@@ -13,8 +13,8 @@ import {
   type ModelRequest,
   placeContext,
   type SessionOptions,
-  textOf,
   type ToolSpec,
+  textOf,
 } from '@skilltree/core';
 import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
 import { anthropicDeltaBody } from '@skilltree/models/anthropic';

@@ -112,7 +112,7 @@ async function readFromModel(state: SessionState, raw: unknown): Promise<ToolOut
     };
   }
   const outcome = await loadSkill(state, name);
-  if (!outcome.ok) return { content: outcome.error, isError: true, kind: 'skill' };
+  if (!outcome.ok) return { content: outcome.error, isError: true, kind: outcome.unknown ? 'unknown-skill' : 'skill' };
   let content = outcome.mounted
     ? `Loaded skill "${name}"; it is now active.`
     : `Skill "${name}" was already loaded; it is now active.`;

@@ -33,6 +33,14 @@ export const PRICES: { readonly asOf: string; readonly models: Readonly<Record<s
     'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5 },
     'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1 },
     'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25 },
+
+    // The GPT-5.x models, as listed on 2026-12-01 (GPT-5.6: cache writes at 1.25× input; `gpt-5.6` is Sol).
+    'gpt-5.4': { input: 2.5, output: 15, cacheRead: 0.25 },
+    'gpt-5.5': { input: 5, output: 30, cacheRead: 0.5 },
+    'gpt-5.6': { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 6.25 },
+    'gpt-5.6-sol': { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 6.25 },
+    'gpt-5.6-terra': { input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 3.125 },
+    'gpt-5.6-luna': { input: 1, output: 6, cacheRead: 0.1, cacheWrite: 1.25 },
   },
 };
 

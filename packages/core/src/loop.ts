@@ -191,6 +191,8 @@ export async function* runTurn(
         // A call that needs approval, or that runs in the client, is recorded as waiting: nothing runs.
         const wait = await waitFor(state, call);
         if (wait) {
+          // The call is announced as any call is (the UI shows it), then waits.
+          emit(state, { type: 'tool-call', toolCall: call });
           waits.push(wait);
           unanswered = unanswered.filter((c) => c !== call);
           continue;

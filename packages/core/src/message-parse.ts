@@ -11,6 +11,7 @@ import type { Message, MessagePart, ToolErrorKind } from './types.js';
 /** Every error kind a tool result may carry. */
 export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = [
   'unknown-tool',
+  'unknown-skill',
   'invalid-input',
   'threw',
   'timeout',
@@ -42,6 +43,7 @@ export function upgradeContent(content: string): MessagePart[] {
 /** The error kind of a tool result written before results had kinds, from the words it starts with. */
 function legacyKind(text: string): ToolErrorKind {
   if (text.startsWith('Unknown tool:')) return 'unknown-tool';
+  if (text.startsWith('Unknown skill:')) return 'unknown-skill';
   if (text.startsWith('Invalid input')) return 'invalid-input';
   if (text.startsWith('Interrupted')) return 'interrupted';
   if (text.startsWith('Not run')) return 'not-run';

@@ -27,6 +27,11 @@ export interface StoredState {
   sent?: SentLogData;
   /** Calls waiting for approval or for a client's result (committed, so any process answers them). */
   waiting?: WaitingCall[];
+  /**
+   * Set while a turn runs (its commits carry it; the last one leaves it out): the index of the turn's
+   * first message, so any process can follow the turn (`GET /chat/:id/stream` resumes it).
+   */
+  turn?: { from: number };
 }
 
 /** A session's record. */

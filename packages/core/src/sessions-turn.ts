@@ -141,6 +141,7 @@ async function commit(
   const max = Math.max(entry.session.config.maxTranscriptMessages, sentFrom);
   const window = currentWindow(state);
   const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
+  if (entry.running !== undefined) stored.turn = { from: entry.running };
   try {
     entry.version = await ctx.store.commit(key, {
       holder,
@@ -248,6 +249,8 @@ export async function* chatTurn(
     const finish = async (failure: unknown): Promise<boolean> => {
       finished = true;
       stopRenewing();
+      // The last commit of the turn says it is over.
+      if (entry) entry.running = undefined;
       try {
         if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await save(entry);
@@ -290,6 +293,7 @@ export async function* chatTurn(
           await save(current);
         }
         const state = stateOf(current.session);
+        current.running = transcriptLength(state.transcript);
         identifySession(state, id, owner);
         steps.adopt(state);
         const budget = extra.budget ?? state.options.budget;

@@ -104,6 +104,12 @@ export interface SessionInfo {
   usage: Usage | null;
   /** Calls waiting for approval or for the client's result (answer them with `approve`, `deny`, `answer`). */
   waiting: WaitingCall[];
+  /**
+   * The turn running now, in any process, as its commits say: the index of its first message. Null
+   * when none runs, or when the process running it stopped writing for more than twice `leaseTtl`
+   * (it died; the next turn takes over).
+   */
+  running: { from: number } | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -261,6 +267,8 @@ export function createSessions(
         window: record.state.window ?? null,
         usage: record.state.usage ?? null,
         waiting: (record.state.waiting ?? []).filter((w) => w.status === 'waiting').map((w) => ({ ...w })),
+        running:
+          record.state.turn && Date.now() - record.updatedAt <= 2 * leaseTtl ? { from: record.state.turn.from } : null,
         createdAt: record.createdAt,
         updatedAt: record.updatedAt,
       };

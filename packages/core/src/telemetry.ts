@@ -11,6 +11,7 @@
  */
 
 import { estimateCost, priceFor } from './cost.js';
+import { fileBytes } from './files.js';
 import { textOf } from './parts.js';
 import { type SessionState, tree } from './state.js';
 import type {
@@ -580,6 +581,8 @@ export async function* traceModelCall(
       'skilltree.tools.offered': request.tools.map((t) => t.name),
       'skilltree.skills.loaded': [...state.loaded],
       'skilltree.window.messages': request.messages.length,
+      // Files by count and size, never their bytes.
+      ...fileAttributes(request),
       'skilltree.context_placement': request.contextPlacement,
     });
     if (state.windowStart !== undefined) span.setAttribute('skilltree.window.start', state.windowStart);
@@ -721,4 +724,19 @@ export function traceUnload(state: SessionState, name: string, why: UnloadReason
     }
   }
   end(open);
+}
+
+/** How many files a request carries and their size in bytes: counts only, never content. */
+function fileAttributes(request: ModelRequest): Record<string, number> {
+  let count = 0;
+  let bytes = 0;
+  for (const message of request.appendOnly?.items ?? request.messages) {
+    if (message.role === 'system') continue;
+    for (const part of message.content) {
+      if (part.type !== 'file') continue;
+      count++;
+      bytes += fileBytes(part);
+    }
+  }
+  return count === 0 ? {} : { 'skilltree.request.files': count, 'skilltree.request.file_bytes': bytes };
 }

@@ -113,6 +113,7 @@ export type MessagePart = UserPart | AssistantPart | ToolResultPart;
 /**
  * Why a tool result is an error, as data (the text the model reads says the same in words):
  * - `unknown-tool`: no tool of that name is offered now (the text names the skill to read);
+ * - `unknown-skill`: the read tool was asked for a skill the catalog does not have;
  * - `invalid-input`: the input failed the tool's schema, or was not JSON;
  * - `threw`: the tool threw, or returned something that is not a result;
  * - `timeout`: it did not settle within its timeout;
@@ -120,10 +121,11 @@ export type MessagePart = UserPart | AssistantPart | ToolResultPart;
  * - `not-run`: it was never started (an earlier call of the same step ended the turn, or a budget stopped it);
  * - `unsaved`: it ran but its outcome could not be saved;
  * - `denied`: a person or a policy refused to let it run;
- * - `skill`: reading a skill failed (unknown skill, or the skill threw while loading).
+ * - `skill`: a skill broke (it threw while loading, or while the call ran).
  */
 export type ToolErrorKind =
   | 'unknown-tool'
+  | 'unknown-skill'
   | 'invalid-input'
   | 'threw'
   | 'timeout'

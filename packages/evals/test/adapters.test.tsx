@@ -40,6 +40,8 @@ const ADAPTERS: [string, () => Model][] = [
     () =>
       openai({
         model: 'gpt-4.1',
+        // The wire server speaks Chat Completions.
+        api: 'chat',
         apiKey: OPENAI_KEY,
         baseURL: `${server.url}/v1`,
         headers: { 'x-team-secret': 'top' },

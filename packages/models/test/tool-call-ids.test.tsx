@@ -42,7 +42,7 @@ const NO_IDS: WireStep = {
   ],
 };
 
-const openaiModel = () => openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1` });
+const openaiModel = () => openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${server.url}/v1` });
 
 function idsOf(parts: { type: string; id?: string }[]): string[] {
   return parts.filter((p) => p.type === 'tool-call').map((p) => p.id as string);

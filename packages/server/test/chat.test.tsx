@@ -4,6 +4,7 @@
  */
 
 import type { Model } from '@skilltree/core';
+import { textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import {
@@ -126,7 +127,7 @@ describe('POST /api/chat', () => {
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'failed: the model is down' });
   });
 
-  it('a client that disconnects aborts the turn; the transcript stays valid and the chat goes on', async () => {
+  it('a client that goes away does not stop the turn; POST /chat/:id/stop does; the transcript stays valid and the chat goes on', async () => {
     server = await startServer();
     const alice = client(server.url);
     const controller = new AbortController();
@@ -135,7 +136,11 @@ describe('POST /api/chat', () => {
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     await pending;
-    // The turn stops and commits: the lease is released, so the next turn runs at once.
+    // The turn is still running after the client left: the stop route finds it (202), and stops it.
+    const stop = (user: string) =>
+      fetch(`${server!.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': user } });
+    expect((await stop('bob')).status).toBe(204);
+    expect((await stop('alice')).status).toBe(202);
     // Waits for the commit itself, however long a busy machine takes (the test's timeout bounds it).
     let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     while (messages.at(-1)?.role !== 'tool') {
@@ -164,6 +169,7 @@ describe('POST /api/chat', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'busy' } });
     controller.abort();
     await pending;
+    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
   });
 
   it('accepts { id, message } from a transport that sends only the new message', async () => {
@@ -195,7 +201,7 @@ describe('GET /api/chat/:id', () => {
     expect(restored.map(({ role, parts }) => ({ role, parts }))).toEqual(plain(streamed));
   });
 
-  it('restores a conversation whose turn failed, with the unanswered tool call as an error', async () => {
+  it('restores a conversation whose turn was stopped, with the unanswered tool call as an error', async () => {
     server = await startServer();
     const alice = client(server.url);
     const controller = new AbortController();
@@ -204,6 +210,7 @@ describe('GET /api/chat/:id', () => {
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     await pending;
+    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
     let restored: { role: string; parts: { type: string; state?: string }[] }[] = [];
     // Until the aborted turn's commit is there (the test's timeout bounds the wait, not a count).
     for (;;) {
@@ -302,7 +309,7 @@ describe('GET /api/chat/:id', () => {
     }
   });
 
-  it('GET /chat/:id/stream answers 204: there is no stream to resume', async () => {
+  it('GET /chat/:id/stream answers 204 when no turn runs (a chat never used, or another user’s, alike)', async () => {
     server = await startServer();
     const response = await fetch(`${server.url}/api/chat/c1/stream`, { headers: { 'x-user': 'alice' } });
     expect(response.status).toBe(204);
@@ -381,10 +388,8 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
       (m) => m.role === 'tool' && m.name === 'connect_db',
     );
-    expect(tool).toMatchObject({
-      isError: true,
-      content: `Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`,
-    });
+    expect(tool).toMatchObject({ isError: true, errorKind: 'threw' });
+    expect(textOf(tool!)).toBe(`Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`);
     expect(seen.at(-1)).toContain('hunter2@db.internal.example');
     expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'The database is down.' });
     // The server's log has it, once (a GET does not log it again).
@@ -418,8 +423,7 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     const alice = client(server.url);
     const { message } = await alice.send('c1', 'mistakes');
     const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
-    const said = (id: string) =>
-      (transcript.find((m) => m.role === 'tool' && m.toolCallId === id) as { content: string }).content;
+    const said = (id: string) => textOf(transcript.find((m) => m.role === 'tool' && m.toolCallId === id)!);
     expect(said('u')).toMatch(/^Unknown tool: buy_insurance/);
     expect(said('i')).toMatch(/^Invalid input for tool "add_note": text: /);
     const invalid = 'Invalid input for tool "add_note"; the model was told what to fix.';
@@ -445,10 +449,8 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
       (m) => m.role === 'tool' && m.name === 'refund_order',
     );
-    expect(tool).toMatchObject({
-      isError: true,
-      content: `Invalid input for tool "refund_order": order: Order 7 belongs to ${OTHER_CUSTOMER}`,
-    });
+    expect(tool).toMatchObject({ isError: true, errorKind: 'invalid-input' });
+    expect(textOf(tool!)).toBe(`Invalid input for tool "refund_order": order: Order 7 belongs to ${OTHER_CUSTOMER}`);
     expect(seen.at(-1)).toContain('bob@example.com');
     expect(server.logs.filter((line) => line.includes('bob@example.com'))).toHaveLength(1);
   });

@@ -19,6 +19,7 @@ import {
   Skill,
   Text,
   Tool,
+  textOf,
   useAgentStore,
 } from '@skilltree/core';
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
@@ -185,7 +186,7 @@ function situation(req: ModelRequest): { text: string; step: number } {
   let last = req.messages.length - 1;
   while (last >= 0 && req.messages[last].role !== 'user') last--;
   const user = req.messages[last] as Extract<Message, { role: 'user' }>;
-  const text = user.content.split('\n')[0];
+  const text = textOf(user).split('\n')[0];
   const step = req.messages.slice(last + 1).filter((m) => m.role === 'assistant').length;
   return { text, step };
 }

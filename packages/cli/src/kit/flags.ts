@@ -33,6 +33,10 @@ export interface CliArgs {
   model?: string;
   json: boolean;
   verbose: boolean;
+  /** `--reasoning`: print the model's reasoning (dimmed) as it arrives. */
+  reasoning?: boolean;
+  /** `--file <path>` (run): files sent with the first message (repeatable). */
+  file?: string[];
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
   maxSteps?: number;
@@ -289,6 +293,19 @@ export const FLAGS: readonly Flag[] = [
     commands: ['chat', 'run'],
     help: 'print skill loads, tool calls and results on stderr',
     helpFor: { chat: 'also print contextChanged lines, store changes and whole tool results' },
+  },
+  {
+    name: 'reasoning',
+    kind: 'boolean',
+    commands: ['chat', 'run'],
+    help: "print the model's reasoning (dimmed) as it arrives, for models that think",
+  },
+  {
+    name: 'file',
+    kind: 'list',
+    commands: ['run'],
+    value: '<path>',
+    help: 'a file (image, PDF, text) sent with the first message (repeatable); its bytes decide its type',
   },
   { name: 'help', short: 'h', kind: 'boolean', commands: ALL, help: 'show help' },
   { name: 'version', short: 'v', kind: 'boolean', commands: ALL, help: 'show the version' },

@@ -2,7 +2,7 @@
  * Prints a turn as it happens: the reply streamed as it arrives, and skill loads/unloads, tool calls
  * and tool results as dim compact lines.
  */
-import { type SessionEvent, splitContextChanges } from '@skilltree/core';
+import { contextChangesOf, ownTextOf, type SessionEvent } from '@skilltree/core';
 import type { Output } from './io.js';
 import { compact, compactJson, type Style } from './print.js';
 import { createSpinner, type Spinner } from './spinner.js';
@@ -18,6 +18,8 @@ export interface TurnPrinterOptions {
   replyPrefix?: string;
   /** Print the reply text (false for `run`, which prints only the final reply itself). */
   reply?: boolean;
+  /** Print the model's reasoning, dimmed, as it streams. */
+  reasoning?: boolean;
 }
 
 /** Receives session events; call `end()` when the turn is over (or failed). */
@@ -28,7 +30,8 @@ export interface TurnPrinter {
 
 /** Creates a printer that writes one turn's events to `output`. */
 export function createTurnPrinter(output: Output, options: TurnPrinterOptions): TurnPrinter {
-  const { style, verbose = false, reply = true } = options;
+  const { style, verbose = false, reply = true, reasoning = false } = options;
+  let inReasoning = false;
   const prefix = options.replyPrefix ?? `${style.bold(style.magenta('agent'))} ${style.dim('›')} `;
   const spinner: Spinner = createSpinner(output, options.spinner !== false && output.isTTY === true);
   let inText = false;
@@ -48,8 +51,39 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
         case 'request':
           spinner.start(event.step > 1 ? `thinking… (step ${event.step})` : 'thinking…');
           break;
+        case 'reasoning-delta':
+          if (!reasoning || event.text === '') break;
+          spinner.stop();
+          if (!inReasoning) {
+            if (inText) output.write('\n');
+            output.write(style.dim('thinking › '));
+            inReasoning = true;
+            inText = true;
+          }
+          output.write(style.dim(event.text));
+          break;
+        case 'reasoning':
+          if (inReasoning) {
+            output.write('\n');
+            inReasoning = false;
+            inText = false;
+          }
+          break;
+        case 'waiting':
+          for (const call of event.calls) {
+            if (call.status !== 'waiting') continue;
+            note(
+              `⏸ ${call.name} ${compactJson(call.input)} waits for ${call.for === 'approval' ? 'approval' : 'the client'}`,
+            );
+          }
+          break;
         case 'text-delta':
           spinner.stop();
+          if (inReasoning) {
+            output.write('\n');
+            inReasoning = false;
+            inText = false;
+          }
           if (!reply) break;
           if (!inText) {
             output.write(prefix);
@@ -68,7 +102,8 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
           note(`⚙ ${event.toolCall.name} ${compactJson(event.toolCall.input)}`);
           break;
         case 'tool-result': {
-          const { text, changes } = splitContextChanges(event.message.content);
+          const text = ownTextOf(event.message);
+          const changes = contextChangesOf(event.message);
           const body = verbose ? text.trim() : compact(text, 100);
           const mark = event.message.isError ? style.red('✗') : '↳';
           line(`${style.dim('    ')}${mark}${style.dim(` ${body || '(empty)'}`)}`);
