@@ -10,7 +10,6 @@
 import {
   type Model,
   type ModelRequest,
-  ownTextOf,
   type ScriptedStep,
   scriptedModel,
   type ToolMessage,
@@ -30,8 +29,7 @@ function lastToolMessage(req: ModelRequest): ToolMessage {
 /** The last tool result, which must come from `tool` and match `pattern`; returns the match. */
 function expectResult(req: ModelRequest, tool: string, pattern: RegExp): RegExpMatchArray {
   const message = lastToolMessage(req);
-  // The tool's own text: the contextChanged lines after it are a part of their own.
-  const match = message.name === tool && !message.isError ? ownTextOf(message).match(pattern) : null;
+  const match = message.name === tool && !message.isError ? textOf(message).match(pattern) : null;
   if (!match) {
     throw new Error(
       `demo script: expected a result of ${tool} that matches ${pattern}, got ${message.name}${message.isError ? ' (error)' : ''}:\n${textOf(message)}`,

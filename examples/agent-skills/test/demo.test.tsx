@@ -1,11 +1,11 @@
 import type { ScriptedModel } from '@skilltree/core';
-import { renderAgent, type TestMessage, type TestToolMessage } from '@skilltree/testing';
+import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
+import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import KitchenAgent, { demo } from '../agent.js';
 import { own } from './helpers.js';
 
-const toolResults = (messages: readonly TestMessage[]) =>
-  messages.filter((m): m is TestToolMessage => m.role === 'tool');
+const toolResults = (messages: readonly Message[]) => messages.filter((m): m is ToolMessage => m.role === 'tool');
 
 test('the module exports the agent and a demo the CLI can play', () => {
   expect(typeof KitchenAgent).toBe('function');

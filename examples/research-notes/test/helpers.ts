@@ -1,14 +1,26 @@
-import { ownTextOf } from '@skilltree/core';
-import type { TestToolMessage } from '@skilltree/testing';
+import { type Message as CoreMessage, type ToolMessage as CoreToolMessage, textOf } from '@skilltree/core';
+import type { TestMessage, TestToolMessage } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 
-/** The text of a tool message without its `contextChanged` lines (a part of their own). */
-export function own(message: TestToolMessage): string {
-  return ownTextOf({ content: message.parts });
+/** A message as a test gets it: a view from the agent handle (`content` is text) or core's (parts). */
+type Message = CoreMessage | TestMessage;
+type ToolMessage = CoreToolMessage | TestToolMessage;
+
+/** The text a model read of a message, whichever shape it comes in. */
+export function text(message: Message): string {
+  return typeof message.content === 'string' ? message.content : textOf(message as CoreMessage);
 }
 
-export function ok(message: TestToolMessage): string {
-  if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${message.content}`);
+/** The text of a tool message without its `contextChanged` lines. */
+export function own(message: Message): string {
+  return text(message)
+    .split('\n')
+    .filter((line) => !line.startsWith('contextChanged'))
+    .join('\n');
+}
+
+export function ok(message: ToolMessage): string {
+  if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${text(message)}`);
   return own(message);
 }

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { type ModelRequest, restoreSession, type ScriptedModel, type Session } from '@skilltree/core';
-import { act, renderAgent, type TestRequest, withoutActEnvironment } from '@skilltree/testing';
+import { act, renderAgent, withoutActEnvironment } from '@skilltree/testing';
 import { describe, expect, test } from 'vitest';
 import { demo } from '../agent.js';
 import { notebook } from '../src/notebook.js';
@@ -10,15 +10,9 @@ import { createMemoryWiki } from '../src/wiki.js';
 
 const TOKEN = 'wk_live_7c1e0b9a44d2f6e8';
 
-/** Every string a request carries: system, context, every message (every part), every tool spec, the append-only form. */
-function requestText(request: ModelRequest | TestRequest): string {
-  return [
-    request.system,
-    request.context,
-    JSON.stringify(request.messages),
-    JSON.stringify(request.tools),
-    JSON.stringify(request.appendOnly ?? null),
-  ].join('\n');
+/** Every string a request carries: system, context, every message, every tool spec. */
+function requestText(request: ModelRequest): string {
+  return [request.system, request.context, JSON.stringify(request.messages), JSON.stringify(request.tools)].join('\n');
 }
 
 describe('the wiki token never reaches the model', () => {
@@ -47,8 +41,8 @@ describe('the wiki token never reaches the model', () => {
       expect(text).not.toContain(TOKEN.slice(8)); // nor its random part
     }
     // the next request, the whole transcript, every event, and the session snapshot.
-    expect(requestText(agent.request())).not.toContain(TOKEN);
-    expect(JSON.stringify(agent.session.transcript)).not.toContain(TOKEN);
+    expect(requestText(agent.session.request())).not.toContain(TOKEN);
+    expect(JSON.stringify(agent.transcript)).not.toContain(TOKEN);
     expect(events.length).toBeGreaterThan(50);
     for (const event of events) expect(event).not.toContain(TOKEN);
     expect(JSON.stringify(agent.session.snapshot())).not.toContain(TOKEN);

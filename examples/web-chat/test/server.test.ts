@@ -65,14 +65,14 @@ describe('the placeholder login', () => {
 });
 
 describe('reasoning', () => {
-  it("streams the demo model's reasoning as reasoning parts, and GET /api/chat/:id returns it before the tool call", async () => {
+  it("streams the demo model's reasoning as reasoning parts, and GET /api/chat/:id returns it before the call it led to", async () => {
     const cookie = await login('dana');
     const chat = await app.request('/api/chat', {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({
         id: 'r1',
-        message: { role: 'user', parts: [{ type: 'text', text: 'convert 5 km to mi' }] },
+        message: { role: 'user', parts: [{ type: 'text', text: 'refund order A-1001' }] },
       }),
     });
     const stream = await chat.text();
@@ -90,8 +90,9 @@ describe('reasoning', () => {
     expect(reply.parts.find((part) => part.type === 'reasoning')).toEqual({
       type: 'reasoning',
       state: 'done',
-      text: 'Converting needs the convert tool of the units skill, so read that skill first.',
+      text: "The customer asks for a refund of order A-1001. Refunds wait for a person's approval.",
     });
-    expect(reply.parts.at(-1)).toMatchObject({ type: 'text', text: '5 km = 3.11 mi.' });
+    // The refund it led to waits for approval.
+    expect(reply.parts.at(-1)).toMatchObject({ type: 'dynamic-tool', toolName: 'refund', state: 'approval-requested' });
   });
 });

@@ -68,6 +68,7 @@ function withoutBreakpoint(body, which) {
  * - with `ablate`, `now` without each Anthropic breakpoint in turn.
  */
 function biller(ablate, appendOnly) {
+  // 'plain': the append-only layout for a model that does not think.
   const sims = new Map();
   const sums = {};
   let afterLoad = false;
@@ -116,7 +117,7 @@ async function play({ element, model, messages, options, ablate, appendOnly = fa
   let calls = 0;
   const recording = {
     name: model.name,
-    appendOnly,
+    appendOnly: Boolean(appendOnly),
     async generate(req, opts) {
       if (req.tools.some((t) => !skillOf.has(t.name))) {
         for (const t of session.view().tools) skillOf.set(t.name, t.skill);
@@ -129,7 +130,7 @@ async function play({ element, model, messages, options, ablate, appendOnly = fa
       );
       loaded = false;
       const response = await model.generate(req, opts);
-      if (!appendOnly) return response;
+      if (!appendOnly || appendOnly === 'plain') return response;
       // A thinking model's answer: a signed thinking block before the text, sent back with the turn.
       calls++;
       const thinking = {
@@ -257,6 +258,9 @@ for (const scenario of SCENARIOS) {
   }
   const appended = await scenario.run({}, false, true);
   results[`${scenario.name}/append-only`] = appended;
+  // The same layout for a model that does not think: what the layout itself costs.
+  const plain = await scenario.run({}, false, 'plain');
+  results[`${scenario.name}/append-only plain`] = plain;
   const s = results[`${scenario.name}/defaults`].stats;
   console.log(`  (defaults: ${s.loads} skill loads, ${s.unloads} unloads)`);
   console.log(
@@ -282,6 +286,10 @@ for (const scenario of SCENARIOS) {
     const deltas = results[`${scenario.name}/${ROWS[1].name}`]['anthropic deltas'];
     console.log(
       `  append-only with thinking (${APPEND_ONLY_MODEL}'s body, thinking sent back): ${k(billed(ao, ANTHROPIC))} ${pct(ao.cacheReadTokens / ao.inputTokens)} / ${load ? pct(load.cacheReadTokens / load.inputTokens) : '–'}; ${(billed(ao, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the deltas with the stable window`,
+    );
+    const flat = plain['anthropic append-only'];
+    console.log(
+      `  append-only, no thinking (the layout alone): ${k(billed(flat, ANTHROPIC))} ${pct(flat.cacheReadTokens / flat.inputTokens)}; ${(billed(flat, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the deltas with the stable window`,
     );
   }
   console.log('');
@@ -418,6 +426,10 @@ for (const name of ['long conversation', 'long conversation, large skills']) {
     `    billed input ${ratioToDeltas.toFixed(2)}× the delta layout (target ≤ 1.00×, though it also carries every thinking block): ${verdict(ratioToDeltas <= 1)}`,
   );
   console.log(`    ${pct(readShare)} of all input read from the cache (target ≥ 90%): ${verdict(readShare >= 0.9)}`);
+  const flat = results['long conversation/append-only plain']['anthropic append-only'];
+  console.log(
+    `    the layout alone (a model that does not think): ${(billed(flat, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the delta layout, ${pct(flat.cacheReadTokens / flat.inputTokens)} read from the cache`,
+  );
 }
 if (missed > 0) console.log(`  ${missed} target(s) not met: docs/cost.md says why, and what would meet them.`);
 

@@ -55,7 +55,10 @@ function noteFor(
     lines.push('<instructions_changed>', system, '</instructions_changed>');
   }
   const changed: string[] = [];
-  for (const [key, section] of now) if (told.sections[key] !== section) changed.push(section);
+  for (const [key, section] of now) {
+    const before = told.sections[key];
+    if (before !== section) changed.push(before === undefined ? section : sectionChange(before, section));
+  }
   for (const key of Object.keys(told.sections)) {
     if (!now.has(key) && key !== AGENT_SECTION) changed.push(unloadedSection(key));
     else if (!now.has(key)) changed.push('<agent/>');
@@ -70,6 +73,32 @@ function noteFor(
   const removedTools = Object.keys(told.tools).filter((name) => !offered.has(name));
   if (lines.length === 0 && addedTools.length === 0 && removedTools.length === 0) return null;
   return { role: 'system', text: lines.join('\n'), addedTools, removedTools };
+}
+
+/**
+ * A section the model has, changed: when most of it stayed, only the lines it lost (`- `) and
+ * gained (`+ `), under its opening tag marked `changed="true"`; else the section whole. The model
+ * reads a small section change as a small note, and the prefix it was sent in stays.
+ */
+function sectionChange(before: string, after: string): string {
+  const old = before.split('\n');
+  const now = after.split('\n');
+  const body = (lines: string[]) => lines.slice(1, -1);
+  const counts = new Map<string, number>();
+  for (const line of body(old)) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const added: string[] = [];
+  for (const line of body(now)) {
+    const left = counts.get(line) ?? 0;
+    if (left > 0) counts.set(line, left - 1);
+    else added.push(line);
+  }
+  const removed: string[] = [];
+  for (const [line, left] of counts) for (let i = 0; i < left; i++) removed.push(line);
+  const diff = [...removed.map((l) => `- ${l}`), ...added.map((l) => `+ ${l}`)];
+  // A diff as long as the section says nothing shorter: send the section.
+  if (diff.join('\n').length >= after.length) return after;
+  const open = now[0].replace(/>$/, ' changed="true">');
+  return [open, ...diff, now.at(-1) ?? ''].join('\n');
 }
 
 /** `message` without reasoning (for messages recorded before the conversation's prefix was set). */

@@ -504,6 +504,13 @@ export function endTurnSpan(
         ...usageAttributes(outcome.turn.usage, model.name),
         'skilltree.turn.steps': outcome.turn.steps,
       });
+      // A turn that ends waiting (approval, a client's result) says for which calls.
+      if (outcome.turn.waiting?.length) {
+        span.setAttribute(
+          'skilltree.turn.waiting',
+          outcome.turn.waiting.map((w) => `${w.name}:${w.for}`),
+        );
+      }
       if (tracing.recordContent) {
         span.setAttribute(
           'gen_ai.output.messages',

@@ -110,8 +110,16 @@ describe('append-only requests', () => {
     await session.send('search');
     await session.send('nothing new');
     const notes = model.requests.at(-1)!.appendOnly!.items.filter((i) => i.role === 'system');
-    const searches = notes.map((n) => (n.role === 'system' ? /Searches: (\d)/.exec(n.text)?.[1] : null));
+    // The load states the section whole; later notes only the lines it lost and gained.
+    const searches = notes.map((n) =>
+      n.role === 'system' ? /(?:^|\n)(?:\+ )?Searches: (\d)/.exec(n.text)?.[1] : null,
+    );
     expect(searches.filter(Boolean)).toEqual(['0', '1', '2']);
+    const second = notes.find((n) => n.role === 'system' && n.text.includes('+ Searches: 1'));
+    expect(second?.role === 'system' && second.text).toContain(
+      '<skill name="shopping" active="true" changed="true">\n- Searches: 0\n',
+    );
+    expect(second?.role === 'system' && second.text).not.toContain('Cart: empty');
     // The last turn changed nothing the model reads: no note for it.
     expect(model.requests.at(-1)!.appendOnly!.items.at(-1)).toMatchObject({ role: 'user' });
   });

@@ -73,6 +73,8 @@ export interface ChatRequest {
    * or null for a new user message. Results are candidates: the handler keeps those of calls that wait.
    */
   answers: ChatAnswer[] | null;
+  /** With answers: the id of the assistant message they answer, which the answer's stream goes on. */
+  messageId?: string;
 }
 
 /** One answer read from a tool part of the last assistant message. */
@@ -124,7 +126,10 @@ export function parseChatBody(raw: string, maxMessageLength: number): ChatReques
   else throw bad('The request body needs "messages" (an array, as useChat sends it) or "message".');
   if (last === null || typeof last !== 'object' || Array.isArray(last)) throw bad('The last message is not an object.');
   const message = last as Record<string, unknown>;
-  if (message.role === 'assistant') return { id, text: '', files: [], answers: answersOf(message) };
+  if (message.role === 'assistant') {
+    const messageId = typeof message.id === 'string' && message.id.length <= 256 ? message.id : undefined;
+    return { id, text: '', files: [], answers: answersOf(message), ...(messageId ? { messageId } : {}) };
+  }
   if (message.role !== 'user')
     throw bad('The last message must be a user message (or the assistant message with your answers).');
   const files = filesOf(message);

@@ -25,6 +25,10 @@ export interface TurnStreamOptions {
    * end users (`isToolErrorForUsers`), else a sentence that names the tool.
    */
   toolErrorText?: ToolErrorText;
+  /** The assistant message this stream goes on (answers to waiting calls): its `start` carries the id. */
+  messageId?: string;
+  /** Calls announced in an earlier stream whose results this one carries (the answered ones). */
+  answered?: readonly string[];
   /** Whether reasoning is streamed as reasoning parts (its text only). Default true. */
   sendReasoning?: boolean;
   /** Called once the turn is over, however it ended. */
@@ -56,7 +60,10 @@ class ChunkWriter {
     private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>,
     private readonly errorText: ToolErrorText,
     private readonly sendReasoning: boolean,
-  ) {}
+    answered: readonly string[],
+  ) {
+    for (const id of answered) this.open.add(id);
+  }
 
   private endReasoning(): void {
     if (this.reasoning === null) return;
@@ -217,8 +224,9 @@ export function turnStream(options: TurnStreamOptions): ReadableStream<Skilltree
           if (!detached) raw.write(part);
         },
       };
-      const chunks = new ChunkWriter(writer, toolErrorText, sendReasoning);
-      writer.write({ type: 'start' });
+      const chunks = new ChunkWriter(writer, toolErrorText, sendReasoning, options.answered ?? []);
+      // An answer's stream goes on the message it answers: the client adds no second one.
+      writer.write(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
       try {
         if (first && !first.done) chunks.event(first.value);
         if (!first?.done) {

@@ -322,6 +322,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const budget = typeof options.budget === 'function' ? await options.budget(user) : options.budget;
     const turn = { signal, owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
     let events: AsyncIterator<unknown>;
+    let answered: string[] = [];
     if (body.answers) {
       // Only answers to calls of this chat that wait count: a replayed, forged or answered id runs nothing.
       const info = await sessions.get(id, { owner: user });
@@ -339,6 +340,7 @@ export function createHandler(options: HandlerOptions): Handler {
           'Nothing to answer: no call of this chat waits for these answers (they were answered already, or are unknown).',
         );
       }
+      answered = answers.map((answer) => answer.toolCallId);
       events = sessions.answerStream(id, answers, turn)[Symbol.asyncIterator]();
     } else {
       events = sessions
@@ -377,6 +379,8 @@ export function createHandler(options: HandlerOptions): Handler {
       },
       toolErrorText: toolErrorText({ id, user }, true),
       sendReasoning: options.sendReasoning !== false,
+      answered,
+      ...(body.messageId ? { messageId: body.messageId } : {}),
       onClose: () => {
         if (running.get(stopKey) === controller) running.delete(stopKey);
       },

@@ -186,6 +186,9 @@ describe('approvals through the AI SDK chat engine', () => {
       type: 'text',
       text: 'Done: Denied: no The tool did not run.',
     });
+    // The answer goes on the message it answers (no second assistant message), and the denial shows live.
+    expect(chat.all.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(toolPart(chat.all.at(-1))).toMatchObject({ state: 'output-error' });
   });
 
   it('a reloaded page sees the waiting call as approval-requested; another user cannot answer it (404), a forged id runs nothing (409)', async () => {

@@ -35,6 +35,8 @@ export interface CliArgs {
   verbose: boolean;
   /** `--reasoning` (chat, run): print the model's reasoning, dimmed, as it thinks. */
   reasoning: boolean;
+  /** `--file <path>` (run): files sent with the first message (repeatable). */
+  file?: string[];
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
   maxSteps?: number;
@@ -298,6 +300,13 @@ export const FLAGS: readonly Flag[] = [
     commands: ['chat', 'run'],
     help: "print the model's reasoning, dimmed, as it thinks (its readable text only)",
     helpFor: { run: "print the model's reasoning on stderr, dimmed, as it thinks (its readable text only)" },
+  },
+  {
+    name: 'file',
+    kind: 'list',
+    commands: ['run'],
+    value: '<path>',
+    help: 'a file (image, PDF, text) sent with the first message (repeatable); its bytes decide its type',
   },
   { name: 'help', short: 'h', kind: 'boolean', commands: ALL, help: 'show help' },
   { name: 'version', short: 'v', kind: 'boolean', commands: ALL, help: 'show the version' },

@@ -1,6 +1,6 @@
 /**
  * Prints a turn as it happens: the reply streamed as it arrives, the model's reasoning (when asked)
- * dimmed, and skill loads/unloads, tool calls and tool results as dim compact lines.
+ * dimmed, and skill loads/unloads, tool calls, tool results and calls that wait as dim compact lines.
  */
 import { contextChangesOf, ownTextOf, type SessionEvent } from '@skilltree/core';
 import type { Output } from './io.js';
@@ -18,7 +18,7 @@ export interface TurnPrinterOptions {
   replyPrefix?: string;
   /** Print the reply text (false for `run`, which prints only the final reply itself). */
   reply?: boolean;
-  /** Print skill loads, tool calls and tool results. Default true. */
+  /** Print skill loads, tool calls, tool results and calls that wait. Default true. */
   tools?: boolean;
   /**
    * Print the model's reasoning, dimmed, as it streams (`--reasoning`). Only its readable text: a
@@ -84,6 +84,15 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
           endLine();
           break;
         }
+        case 'waiting':
+          if (!tools) break;
+          for (const call of event.calls) {
+            if (call.status !== 'waiting') continue;
+            note(
+              `⏸ ${call.name} ${compactJson(call.input)} waits for ${call.for === 'approval' ? 'approval' : 'the client'}`,
+            );
+          }
+          break;
         case 'text-delta':
           spinner.stop();
           if (!reply) break;
