@@ -313,4 +313,34 @@ describe('skilltree run errors', () => {
     expect(out.request.tools).toEqual([]);
     expect(out.request.context).toContain('Mood: calm');
   });
+
+  it('--file sends a file with the first message: its bytes decide its type; an HTML file is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-file-'));
+    const note = join(dir, 'note.txt');
+    writeFileSync(note, 'Order 7 arrived broken.');
+    const script = ['--model', 'scripted:test/fixtures/script-lamp.json'];
+    const result = await runCli(['run', AGENT, '-m', 'lamp', '--file', note, '--json', ...script]);
+    expect(result.code).toBe(0);
+    const first = JSON.parse(result.stdout).transcript[0];
+    expect(first.content).toEqual([
+      { type: 'text', text: 'lamp' },
+      {
+        type: 'file',
+        mediaType: 'text/plain',
+        data: Buffer.from('Order 7 arrived broken.').toString('base64'),
+        filename: 'note.txt',
+      },
+    ]);
+
+    const page = join(dir, 'page.txt');
+    writeFileSync(page, '<!doctype html><html><script>alert(1)</script></html>');
+    const refused = await runCli(['run', AGENT, '-m', 'lamp', '--file', page, ...script]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('page.txt');
+    expect(refused.stderr).toContain('HTML');
+
+    const missing = await runCli(['run', AGENT, '-m', 'lamp', '--file', join(dir, 'nope.png'), ...script]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--file ${join(dir, 'nope.png')}:`);
+  });
 });

@@ -136,6 +136,35 @@ describe('turn printer', () => {
     expect(writes.join('')).toBe('thinking › Hmm.\n');
   });
 
+  it('prints calls that wait, for approval or for the client (not in run without --verbose)', () => {
+    const waiting: SessionEvent = {
+      type: 'waiting',
+      calls: [
+        { toolCallId: 'c1', name: 'refund', input: { order: '7' }, for: 'approval', skill: null, status: 'waiting' },
+        { toolCallId: 'c2', name: 'pick_date', input: {}, for: 'client', skill: null, status: 'waiting' },
+        // An approved call that runs now is no longer waiting: nothing to print.
+        { toolCallId: 'c3', name: 'refund', input: { order: '8' }, for: 'approval', skill: null, status: 'running' },
+      ],
+    };
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, { style: createStyle(output, {}) });
+    printer.event(waiting);
+    printer.end();
+    expect(writes.join('')).toBe(
+      '  ⏸ refund {"order":"7"} waits for approval\n  ⏸ pick_date {} waits for the client\n',
+    );
+    const quiet = capture(false);
+    const runPrinter = createTurnPrinter(quiet.output, {
+      style: createStyle(quiet.output, {}),
+      reply: false,
+      tools: false,
+      reasoning: true,
+    });
+    runPrinter.event(waiting);
+    runPrinter.end();
+    expect(quiet.writes).toEqual([]);
+  });
+
   it('draws a spinner only on a terminal', () => {
     const tty = capture(true);
     const spinner = createSpinner(tty.output);

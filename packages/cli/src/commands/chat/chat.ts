@@ -38,7 +38,7 @@ function approvalAnswer(state: ChatState, line: string): ToolAnswer[] | null {
   const call = state.session.waiting.find((w) => w.for === 'approval');
   if (!call) return null;
   if (/^y(es)?$/i.test(line)) return [{ toolCallId: call.toolCallId, type: 'approve' }];
-  if (/^no?$/i.test(line)) return [{ toolCallId: call.toolCallId, type: 'deny', reason: 'the user said no' }];
+  if (/^no?$/i.test(line)) return [{ toolCallId: call.toolCallId, type: 'deny', reason: 'the user said no.' }];
   return null;
 }
 
