@@ -336,8 +336,9 @@ async function* applyAnswers(
       // Run with the input the model gave, as stored: never one an answer carries.
       yield* drainWhile(state, executeCall(state, call, signal));
     } else if (answer.type === 'deny') {
-      const reason =
-        typeof answer.reason === 'string' && answer.reason.trim() ? `: ${answer.reason.trim().slice(0, 2000)}` : '.';
+      const given = typeof answer.reason === 'string' ? answer.reason.trim().slice(0, 2000) : '';
+      // One sentence, with the reason when there is one: "Denied: over the limit. The tool did not run."
+      const reason = given ? `: ${given}${/[.!?]$/.test(given) ? '' : '.'}` : '.';
       recordResult(state, call, `Denied${reason} The tool did not run.`, 'denied');
     } else {
       let text: string;

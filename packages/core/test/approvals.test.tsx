@@ -85,7 +85,7 @@ describe('approval', () => {
     const turn = await session.deny('call_1', 'over the limit');
     expect(ran).toEqual([]);
     expect(turn.messages[0]).toMatchObject({ role: 'tool', isError: true, errorKind: 'denied' });
-    expect(textOf(turn.messages[0])).toBe('Denied: over the limit The tool did not run.');
+    expect(textOf(turn.messages[0])).toBe('Denied: over the limit. The tool did not run.');
     expect(textOf(model.requests[1].messages.at(-1)!)).toContain('Denied: over the limit');
   });
 

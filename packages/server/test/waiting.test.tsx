@@ -184,7 +184,7 @@ describe('approvals through the AI SDK chat engine', () => {
     expect(refunds).toEqual([]);
     expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({
       type: 'text',
-      text: 'Done: Denied: no The tool did not run.',
+      text: 'Done: Denied: no. The tool did not run.',
     });
     // The answer goes on the message it answers (no second assistant message), and the denial shows live.
     expect(chat.all.map((m) => m.role)).toEqual(['user', 'assistant']);

@@ -66,7 +66,7 @@ export function nextStep(req: ModelRequest): Step {
         toolCalls: [{ name: 'refund', input: { order } }],
       };
     }
-    // A denial is the tool's result, as the model reads it: `Denied: <reason> The tool did not run.`
+    // A denial is the tool's result, as the model reads it: `Denied: <reason>. The tool did not run.`
     if (after.isError) return { text: `I did not refund order ${order}: ${ownTextOf(after)}` };
     return { text: `Done: ${ownTextOf(after)}.` };
   }
