@@ -14,6 +14,7 @@ import {
   placeContext,
   type SessionOptions,
   type ToolSpec,
+  textOf,
 } from '@skilltree/core';
 import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
 import { anthropicDeltaBody } from '@skilltree/models/anthropic';
@@ -37,8 +38,13 @@ interface Step {
   end: number;
 }
 
-async function run(module: AgentModule, options: SessionOptions = {}) {
-  const session = createSession(createElement(module.default), { ...options, model: module.demo.model() });
+async function run(module: AgentModule, options: SessionOptions = {}, appendOnly = false) {
+  const demoModel = module.demo.model();
+  // The same scripted model, declared as one that binds its reasoning to the prefix.
+  const model: Model = appendOnly
+    ? { name: demoModel.name, appendOnly: true, generate: (req, opts) => demoModel.generate(req, opts) }
+    : demoModel;
+  const session = createSession(createElement(module.default), { ...options, model });
   const steps: Step[] = [];
   let turn = 0;
   session.on('request', ({ request }) => steps.push({ turn, request, end: session.transcript.length }));
@@ -68,7 +74,7 @@ function windowNote(step: Step, transcript: Message[], cap: number): string {
   const range = `messages ${start + 1}–${step.end} of ${step.end} in the transcript`;
   if (start === 0) return `**messages**: ${messages.length} (${range}).`;
   const first = transcript[start];
-  const opening = first.role === 'user' ? first.content.split('\n')[0] : '?';
+  const opening = first.role === 'user' ? textOf(first).split('\n')[0] : '?';
   return (
     `**messages**: ${messages.length} (${range}). The cap is ${cap}, so the window drops the oldest ${start} ` +
     `and starts at the user message “${opening}”.`
@@ -91,6 +97,48 @@ function briefEntries(entries: LifecycleEntry[]) {
         ? { ...e, added: e.added.map((t) => t.name) }
         : e,
   );
+}
+
+/** The append-only layout of the same demo: how request k+1 extends request k, and the notes of the last one. */
+async function appendOnlySection(module: AgentModule): Promise<string> {
+  const { steps } = await run(module, {}, true);
+  const requests = steps.map((s) => s.request.appendOnly).filter((r) => r !== undefined);
+  const last = requests[requests.length - 1];
+  if (!last) return '';
+  let extended = 0;
+  let moved = 0;
+  for (let k = 1; k < requests.length; k++) {
+    const prev = requests[k - 1];
+    const next = requests[k];
+    const same =
+      prev.system === next.system &&
+      JSON.stringify(prev.tools) === JSON.stringify(next.tools) &&
+      prev.items.every((item, i) => JSON.stringify(item) === JSON.stringify(next.items[i]));
+    if (same) extended++;
+    else moved++;
+  }
+  const notes = last.items.flatMap((item, index) =>
+    item.role === 'system'
+      ? [{ index, text: item.text, addedTools: item.addedTools.map((t) => t.name), removedTools: item.removedTools }]
+      : [],
+  );
+  return `## The same conversation, append-only
+
+Models that bind their reasoning to the exact prefix of the request (Claude Opus 5.5, the Fable and
+Mythos 5.x models, GPT-5.4 and later: see [Models](./models.md)) get \`request.appendOnly\` instead: the
+request as the previous one plus appended items. \`system\` and \`tools\` are what the first request
+carried; every change after it (a load, an unload, a conditional tool, a re-rendered line, the live
+context) is a note (\`role: 'system'\`) appended where it happened, with the tools it added or removed.
+The window moves only when a turn starts, by jumps; reasoning recorded before a move is not sent under
+the new prefix. Played append-only, the demo's ${requests.length} requests: ${extended} extend the one before
+them item for item, ${moved} start a new prefix because the window moved at a turn's start.
+
+The first request's tools: ${last.tools.map((t) => `\`${t.name}\``).join(', ')}. The notes of the last request
+(its items are the transcript's messages with these in between; tool specs shortened to their names):
+
+${json(notes)}
+
+`;
 }
 
 /** The delta layout of the same demo with the stable window: the last request's lifecycle and its Anthropic body. */
@@ -193,7 +241,9 @@ last request is shown whole at the end.
     const start = step.end - request.messages.length;
     const fresh = transcript.slice(Math.max(index === 0 ? 0 : lastEnd + 1, start), step.end);
     if (fresh.length > 0) {
-      const note = fresh.some((m) => m.content.includes('contextChanged')) ? ' (note the `contextChanged` lines)' : '';
+      const note = fresh.some((m) => m.content.some((p) => p.type === 'context-changed'))
+        ? ' (note the `contextChanged` lines)'
+        : '';
       out.push(`New since the previous request${note}:\n`);
       out.push(`${json(fresh)}\n`);
     }
@@ -222,6 +272,7 @@ the same system prompt and the same messages except message ${placedTail(last).i
 ${json(placedTail(last).message)}
 
 ${await deltasSection(module)}
+${await appendOnlySection(module)}
 ## Next steps
 
 - [Lifecycle](./lifecycle.md): why the context and the tools change between these requests.

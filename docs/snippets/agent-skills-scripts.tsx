@@ -1,5 +1,5 @@
 import { SkillFolder } from '@skilltree/agent-skills';
-import { Agent, createSession, scriptedModel } from '@skilltree/core';
+import { Agent, createSession, ownTextOf, scriptedModel } from '@skilltree/core';
 
 const agent = (
   <Agent>
@@ -23,4 +23,4 @@ const session = createSession(agent, { model });
 const turn = await session.send('Fill in a W-9 for Ada, of Ada Inc.');
 
 const result = turn.messages.findLast((m) => m.role === 'tool');
-console.log(result?.content.split('\ncontextChanged')[0]); // the script's report, without the context lines
+console.log(ownTextOf(result!)); // the script's report, without the context lines

@@ -1,5 +1,5 @@
 import { loadSkillFolders } from '@skilltree/agent-skills';
-import { Agent, createSession, scriptedModel } from '@skilltree/core';
+import { Agent, createSession, scriptedModel, textOf } from '@skilltree/core';
 
 // Every sub-folder of ./skills that holds a SKILL.md becomes a <Skill>.
 const agent = <Agent>{loadSkillFolders(new URL('./skills', import.meta.url))}</Agent>;
@@ -15,4 +15,4 @@ console.log(session.request().system); // the catalog: name and description from
 const turn = await session.send('What goes on line 1 of a W-9?');
 console.log(session.request().context); // the loaded skill: SKILL.md's body, then its files
 console.log(session.request().tools.map((tool) => tool.name));
-console.log(turn.messages.findLast((m) => m.role === 'tool')?.content); // what pdf-forms_read_file returned
+console.log(textOf(turn.messages.findLast((m) => m.role === 'tool')!)); // what pdf-forms_read_file returned

@@ -1,11 +1,11 @@
-import { createSessions, type Model, memoryStore } from '@skilltree/core';
+import { createSessions, type Model, memoryStore, textOf } from '@skilltree/core';
 import { TravelAgent } from './travel-agent.js';
 
 /** A stand-in that echoes: use anthropic(), openai() or aiSdk() from @skilltree/models. */
 const model: Model = {
   async generate(request) {
     const last = request.messages.findLast((m) => m.role === 'user');
-    return { text: `You said: ${last?.content.split('\n')[0]}`, toolCalls: [] };
+    return { text: `You said: ${last ? textOf(last).split('\n')[0] : ''}`, toolCalls: [] };
   },
 };
 

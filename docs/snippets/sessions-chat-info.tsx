@@ -1,4 +1,4 @@
-import { Agent, createSessions, scriptedModel, Text, Tool, useChatInfo } from '@skilltree/core';
+import { Agent, createSessions, scriptedModel, Text, Tool, textOf, useChatInfo } from '@skilltree/core';
 
 /** Your app's data: each user's plan and orders. */
 const plans = new Map([['ann', 'pro']]);
@@ -36,7 +36,7 @@ const sessions = createSessions(
           console.log(request.context);
           return { toolCalls: [{ name: 'my_orders' }] };
         },
-        (request) => ({ text: `You ordered: ${request.messages.at(-1)?.content}` }),
+        (request) => ({ text: `You ordered: ${textOf(request.messages.at(-1)!)}` }),
       ]),
   },
 );

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, scriptedModel } from '@skilltree/core';
+import { createSessions, scriptedModel, textOf } from '@skilltree/core';
 import { sqliteStore } from '@skilltree/store/sqlite';
 import { TravelAgent } from './travel-agent.js';
 
@@ -29,5 +29,5 @@ console.log((await after.send('user-42', 'How many searches so far?')).text); //
 const info = await after.get('user-42');
 console.log('messages:', info?.transcriptLength, '| loaded:', info?.loadedSkills, '| stores:', info?.stores);
 const page = await after.messages('user-42', { from: 0, limit: 2 });
-console.log(page.map((m) => `${m.role}: ${m.content || '(tool call)'}`));
+console.log(page.map((m) => `${m.role}: ${textOf(m) || '(tool call)'}`));
 await after.close();

@@ -1,4 +1,4 @@
-import { createSession, scriptedModel } from '@skilltree/core';
+import { createSession, scriptedModel, textOf } from '@skilltree/core';
 import { TravelAgent } from './travel-agent.js';
 
 const session = createSession(<TravelAgent />, {
@@ -18,7 +18,7 @@ for await (const event of session.stream('A hotel in Oslo, please')) {
       console.log(`text: ${event.text}`);
       break;
     case 'tool-result':
-      console.log(`result of ${event.message.name}: ${event.message.content.split('\n')[0]}`);
+      console.log(`result of ${event.message.name}: ${textOf(event.message).split('\n')[0]}`);
       break;
     case 'finish':
       console.log(`finish after ${event.turn.steps} model calls`);

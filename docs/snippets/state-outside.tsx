@@ -1,4 +1,4 @@
-import { createSession, scriptedModel } from '@skilltree/core';
+import { createSession, scriptedModel, textOf } from '@skilltree/core';
 import { TravelAgent, trip } from './travel-agent.js';
 
 const session = createSession(<TravelAgent />, { model: scriptedModel([{ text: 'You have LH179 and LH182.' }]) });
@@ -9,4 +9,4 @@ session.store(trip).setState({ bookings: ['LH179', 'LH182'] });
 
 // They are recorded with the next message the transcript gets, after its text.
 await session.send('What have I booked?');
-console.log(session.transcript[0].content);
+console.log(textOf(session.transcript[0]));

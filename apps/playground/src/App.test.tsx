@@ -120,18 +120,31 @@ describe('App over server-sent events', () => {
     act(() => source.emit('state', state));
     const chat = () => within(document.querySelector<HTMLElement>('[data-panel=chat]')!);
     expect(chat().getByText('Noted: buy milk.')).toBeTruthy();
+    act(() => source.emit('live', { type: 'reasoning-delta', text: 'Read the', index: state.transcript.length }));
+    act(() => source.emit('live', { type: 'reasoning-delta', text: ' notes.', index: state.transcript.length }));
     act(() => source.emit('live', { type: 'text-delta', text: 'Your notes', index: state.transcript.length }));
     act(() => source.emit('live', { type: 'text-delta', text: ': buy milk.', index: state.transcript.length }));
     expect(chat().getByText('Your notes: buy milk.').closest('.msg-streaming')).toBeTruthy();
+    expect(chat().getByText('Read the notes.').closest('.msg-streaming [data-reasoning]')).toBeTruthy();
     // Once the message is in the transcript, the streamed copy goes away.
     act(() =>
       source.emit('state', {
         ...state,
         busy: false,
-        transcript: [...state.transcript, { role: 'assistant', content: 'Your notes: buy milk.' }],
+        transcript: [
+          ...state.transcript,
+          {
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', provider: 'anthropic', text: 'Read the notes.' },
+              { type: 'text', text: 'Your notes: buy milk.' },
+            ],
+          },
+        ],
       }),
     );
     expect(chat().getAllByText('Your notes: buy milk.')).toHaveLength(1);
+    expect(chat().getAllByText('Read the notes.')).toHaveLength(1);
     expect(document.querySelector('.msg-streaming')).toBeNull();
     act(() => source.emit('error'));
     expect(screen.getByText('disconnected')).toBeTruthy();

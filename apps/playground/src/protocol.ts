@@ -3,6 +3,8 @@
  * `@skilltree/cli/dev-protocol`; the session travels as core's `SessionView`, as is.
  */
 export type {
+  AppendOnlyItem,
+  AppendOnlyRequest,
   ChatNote,
   CostStep,
   CostView,
@@ -10,10 +12,12 @@ export type {
   LiveEvent,
   Message,
   ModelRequest,
+  PrefixChange,
   Price,
   ReloadInfo,
   SessionConfig,
   SessionView,
+  SystemNote,
   TimelineEntry,
   ToolSpec,
   Usage,

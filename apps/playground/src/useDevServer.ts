@@ -9,6 +9,8 @@ export type Connection = 'connecting' | 'open' | 'lost';
 
 export interface Streaming {
   text: string;
+  /** Readable reasoning streamed so far in this step (its text only). */
+  reasoning: string;
   /** Transcript index the streamed assistant message will take. */
   index: number;
 }
@@ -68,8 +70,12 @@ export function useDevServer(base = ''): DevServer {
     });
     source.addEventListener('live', (event) => {
       const live = JSON.parse((event as MessageEvent).data) as LiveEvent;
-      if (live.type === 'text-delta') {
-        setStreaming((s) => (s && s.index === live.index ? { ...s, text: s.text + live.text } : { ...live }));
+      if (live.type === 'text-delta' || live.type === 'reasoning-delta') {
+        const key = live.type === 'text-delta' ? 'text' : 'reasoning';
+        setStreaming((s) => {
+          const current = s && s.index === live.index ? s : { text: '', reasoning: '', index: live.index };
+          return { ...current, [key]: current[key] + live.text };
+        });
       } else if (live.type === 'turn-start' || live.type === 'turn-end') {
         setStreaming(null);
       }

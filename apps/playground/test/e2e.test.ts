@@ -88,7 +88,8 @@ describe('skilltree dev in a browser', () => {
       .filter((f) => f.endsWith('.js'))
       .map((f) => readFileSync(join(assets, f), 'utf8'))
       .join('\n');
-    expect(js).toContain('contextChanged');
+    // Core's parts helpers (textOf and its kin) are in: a file part reads as `[file: name]`.
+    expect(js).toContain('[file: ');
     // Host types and reconciler entry points exist only in the parts of core the page must not ship.
     expect(js).not.toContain('skilltree-skill');
     expect(js).not.toContain('updateContainerSync');
@@ -115,6 +116,17 @@ describe('skilltree dev in a browser', () => {
     await expect(chat.locator('.context-changed').first().textContent()).resolves.toContain(
       'contextChanged notes loaded',
     );
+    // The first step's reasoning, in the chat and on its timeline row.
+    await expect(chat.locator('[data-reasoning]').first().textContent()).resolves.toContain(
+      'The notes skill has the tool to add one.',
+    );
+    await expect(
+      page.locator('[data-panel=timeline] [data-step="1.1"] [data-reasoning]').textContent(),
+    ).resolves.toContain('The notes skill has the tool to add one.');
+    // A classic request: where each step's request stopped matching the previous one.
+    await expect(
+      page.locator('[data-panel=timeline] [data-step="1.2"] [data-prefix-change]').textContent(),
+    ).resolves.toBe('changed at tools.2');
 
     // Skills: notes loaded and active, mounted once.
     const notes = page.locator('[data-panel=skills] [data-skill=notes]');

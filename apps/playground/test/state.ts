@@ -1,28 +1,42 @@
 /** A DevState like the one `skilltree dev` sends after "Remember to buy milk" on the fixture agent. */
 import type { DevState, Message, SessionConfig, SessionView } from '../src/protocol.js';
 
+const text = (value: string) => [{ type: 'text' as const, text: value }];
+
 export const transcript: Message[] = [
-  { role: 'user', content: 'Remember to buy milk' },
+  { role: 'user', content: text('Remember to buy milk') },
   {
     role: 'assistant',
-    content: 'Let me open my notes.',
+    content: [
+      { type: 'reasoning', provider: 'anthropic', text: 'The notes skill can add notes.', signature: 'c2lnbmVk' },
+      ...text('Let me open my notes.'),
+    ],
     toolCalls: [{ id: 'call_1', name: 'read_skill', input: { name: 'notes' } }],
   },
   {
     role: 'tool',
     toolCallId: 'call_1',
     name: 'read_skill',
-    content:
-      'Loaded skill "notes"; it is now active.\ncontextChanged notes loaded\ncontextChanged notes added: Notes: none',
+    content: [
+      ...text('Loaded skill "notes"; it is now active.'),
+      { type: 'context-changed', lines: ['contextChanged notes loaded', 'contextChanged notes added: Notes: none'] },
+    ],
   },
-  { role: 'assistant', content: '', toolCalls: [{ id: 'call_2', name: 'add_note', input: { text: 'buy milk' } }] },
+  {
+    role: 'assistant',
+    content: [{ type: 'reasoning', provider: 'anthropic', text: '', redactedData: 'cmVkYWN0ZWQ=' }],
+    toolCalls: [{ id: 'call_2', name: 'add_note', input: { text: 'buy milk' } }],
+  },
   {
     role: 'tool',
     toolCallId: 'call_2',
     name: 'add_note',
-    content: 'added buy milk\ncontextChanged notes added: Notes: buy milk',
+    content: [
+      ...text('added buy milk'),
+      { type: 'context-changed', lines: ['contextChanged notes added: Notes: buy milk'] },
+    ],
   },
-  { role: 'assistant', content: 'Noted: buy milk.' },
+  { role: 'assistant', content: text('Noted: buy milk.') },
 ];
 
 const context =
@@ -168,6 +182,9 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
         messages: 1,
         transcript: 1,
         generation: 1,
+        appendOnly: false,
+        prefixChange: null,
+        reasoning: ['The notes skill can add notes.'],
       },
       {
         turn: 1,
@@ -185,6 +202,9 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
         messages: 3,
         transcript: 3,
         generation: 1,
+        appendOnly: false,
+        prefixChange: { path: 'messages.0.content.1', appendOnly: false },
+        reasoning: [''],
       },
     ],
     cost: { price: null, steps: [], unreported: 3, total: { usage: {}, cost: null } },

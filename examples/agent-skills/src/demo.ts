@@ -7,7 +7,14 @@
  * read tool, reads the `units` skill (which starts the MCP server), converts with the server's tool,
  * and answers from both results.
  */
-import { type Model, type ModelRequest, type ScriptedStep, scriptedModel, type ToolMessage } from '@skilltree/core';
+import {
+  type Model,
+  type ModelRequest,
+  type ScriptedStep,
+  scriptedModel,
+  type ToolMessage,
+  textOf,
+} from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   'My chicken thighs read 165 °F on the thermometer. Are they done? What is that in Celsius?',
@@ -22,10 +29,10 @@ function lastToolMessage(req: ModelRequest): ToolMessage {
 /** The last tool result, which must come from `tool` and match `pattern`; returns the match. */
 function expectResult(req: ModelRequest, tool: string, pattern: RegExp): RegExpMatchArray {
   const message = lastToolMessage(req);
-  const match = message.name === tool && !message.isError ? message.content.match(pattern) : null;
+  const match = message.name === tool && !message.isError ? textOf(message).match(pattern) : null;
   if (!match) {
     throw new Error(
-      `demo script: expected a result of ${tool} that matches ${pattern}, got ${message.name}${message.isError ? ' (error)' : ''}:\n${message.content}`,
+      `demo script: expected a result of ${tool} that matches ${pattern}, got ${message.name}${message.isError ? ' (error)' : ''}:\n${textOf(message)}`,
     );
   }
   return match;

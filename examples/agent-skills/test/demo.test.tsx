@@ -1,4 +1,5 @@
-import type { Message, ScriptedModel, ToolMessage } from '@skilltree/core';
+import type { ScriptedModel } from '@skilltree/core';
+import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import KitchenAgent, { demo } from '../agent.js';

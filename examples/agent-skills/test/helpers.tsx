@@ -1,8 +1,19 @@
-import type { Session, ToolMessage } from '@skilltree/core';
+import type { Session } from '@skilltree/core';
+import { type Message as CoreMessage, type ToolMessage as CoreToolMessage, textOf } from '@skilltree/core';
+import type { TestMessage, TestToolMessage } from '@skilltree/testing';
 import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 import { Kitchen } from '../src/kitchen.js';
+
+/** A message as a test gets it: a view from the agent handle (`content` is text) or core's (parts). */
+type Message = CoreMessage | TestMessage;
+type ToolMessage = CoreToolMessage | TestToolMessage;
+
+/** The text a model read of a message, whichever shape it comes in. */
+export function text(message: Message): string {
+  return typeof message.content === 'string' ? message.content : textOf(message as CoreMessage);
+}
 
 /** The kitchen agent in a fresh session. */
 export function renderKitchen(options: RenderAgentOptions = {}) {
@@ -17,13 +28,13 @@ type Agent = ReturnType<typeof renderKitchen>;
  */
 export async function read(agent: Agent, name: string): Promise<ToolMessage> {
   const result = await agent.callTool('read_skill', { name });
-  if (result.isError) throw new Error(`read_skill ${name} failed: ${result.content}`);
+  if (result.isError) throw new Error(`read_skill ${name} failed: ${text(result)}`);
   return result;
 }
 
 /** The text of a tool message without its `contextChanged` lines. */
-export function own(message: { content: string }): string {
-  return message.content
+export function own(message: Message): string {
+  return text(message)
     .split('\n')
     .filter((line) => !line.startsWith('contextChanged'))
     .join('\n');

@@ -6,7 +6,14 @@
  * It reads, searches, edits, is refused a path outside the sandbox, and undoes its edit (a tool
  * that exists only while there is an edit to undo).
  */
-import { type Model, type ModelRequest, type ScriptedStep, scriptedModel, type ToolMessage } from '@skilltree/core';
+import {
+  type Model,
+  type ModelRequest,
+  type ScriptedStep,
+  scriptedModel,
+  type ToolMessage,
+  textOf,
+} from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   "What's on my to-do list?",
@@ -29,7 +36,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   call('read_skill', { name: 'files' }),
   call('read_file', { path: 'notes/todo.md' }),
   (req) => {
-    const open = [...lastResult(req).content.matchAll(/^\d+\t- \[ \] (.+)$/gm)].map((m) => m[1]);
+    const open = [...textOf(lastResult(req)).matchAll(/^\d+\t- \[ \] (.+)$/gm)].map((m) => m[1]);
     if (open.length === 0) throw new Error('demo script: expected open items in notes/todo.md.');
     return { text: `You have ${open.length} open items:\n${open.map((item) => `- ${item}`).join('\n')}` };
   },
@@ -38,7 +45,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   call('read_skill', { name: 'search' }),
   call('grep', { pattern: 'dentist', ignoreCase: true }),
   (req) => {
-    const hits = [...lastResult(req).content.matchAll(/^(\S+):(\d+): /gm)].map((m) => `${m[1]} (line ${m[2]})`);
+    const hits = [...textOf(lastResult(req)).matchAll(/^(\S+):(\d+): /gm)].map((m) => `${m[1]} (line ${m[2]})`);
     if (hits.length === 0) throw new Error('demo script: expected grep to find the dentist.');
     return { text: `You mention the dentist in ${hits.join(' and ')}.` };
   },
@@ -52,7 +59,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   }),
   (req) => {
     const result = lastResult(req);
-    if (result.isError) throw new Error(`demo script: the edit failed: ${result.content}`);
+    if (result.isError) throw new Error(`demo script: the edit failed: ${textOf(result)}`);
     return { text: 'Ticked off: "Call the dentist to move the March 20 appointment" is done in notes/todo.md.' };
   },
 
@@ -60,15 +67,15 @@ export const DEMO_STEPS: ScriptedStep[] = [
   call('read_file', { path: '/etc/passwd' }),
   (req) => {
     const result = lastResult(req);
-    if (!result.isError || !result.content.includes('outside the sandbox')) {
-      throw new Error(`demo script: expected /etc/passwd to be refused, got: ${result.content}`);
+    if (!result.isError || !textOf(result).includes('outside the sandbox')) {
+      throw new Error(`demo script: expected /etc/passwd to be refused, got: ${textOf(result)}`);
     }
     return call('read_file', { path: '../../.ssh/id_rsa' });
   },
   (req) => {
     const result = lastResult(req);
-    if (!result.isError || !result.content.includes('outside the sandbox')) {
-      throw new Error(`demo script: expected ../../.ssh/id_rsa to be refused, got: ${result.content}`);
+    if (!result.isError || !textOf(result).includes('outside the sandbox')) {
+      throw new Error(`demo script: expected ../../.ssh/id_rsa to be refused, got: ${textOf(result)}`);
     }
     return { text: "I can't: I only have access to the files in your sandbox folder, and both are outside it." };
   },
@@ -78,7 +85,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
     if (!req.tools.some((t) => t.name === 'undo_last_edit')) throw new Error('demo script: expected undo_last_edit.');
     return call('undo_last_edit');
   },
-  (req) => ({ text: `${lastResult(req).content.split('\n')[0]} The dentist item is open again.` }),
+  (req) => ({ text: `${textOf(lastResult(req)).split('\n')[0]} The dentist item is open again.` }),
 ];
 
 export const demo: { messages: string[]; model: () => Model } = {

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { ScriptedModel, ToolMessage } from '@skilltree/core';
+import type { ScriptedModel } from '@skilltree/core';
+import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { afterEach, expect, test } from 'vitest';
 import FilesystemExample, { demo } from '../agent.js';

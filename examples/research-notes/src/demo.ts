@@ -4,7 +4,14 @@
  * because notes live in a store. Its `<Text>` shows only the latest five; the last turn finds an
  * older note with search_notes. The wiki token is used by publish_notes and never appears.
  */
-import { type Model, type ModelRequest, type ScriptedStep, scriptedModel, type ToolMessage } from '@skilltree/core';
+import {
+  type Model,
+  type ModelRequest,
+  type ScriptedStep,
+  scriptedModel,
+  type ToolMessage,
+  textOf,
+} from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   "I'm researching how sleep affects memory. Find me a few papers.",
@@ -24,7 +31,7 @@ function lastResult(req: ModelRequest): ToolMessage {
 function searchedIds(req: ModelRequest): string[] {
   const result = req.messages.findLast((m) => m.role === 'tool' && m.name === 'search_papers');
   if (!result) throw new Error('demo script: expected a search_papers result.');
-  return [...result.content.matchAll(/^(P-\d+): /gm)].map((m) => m[1]);
+  return [...textOf(result).matchAll(/^(P-\d+): /gm)].map((m) => m[1]);
 }
 
 const call = (name: string, input: Record<string, unknown>) => ({ name, input });
@@ -35,7 +42,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   { toolCalls: [call('read_skill', { name: 'sources' })] },
   { toolCalls: [call('search_papers', { query: 'sleep memory' })] },
   (req) => {
-    const lines = lastResult(req).content.split('\n');
+    const lines = textOf(lastResult(req)).split('\n');
     return { text: `I found ${lines.length} papers:\n${lines.map((l) => `- ${l}`).join('\n')}` };
   },
 
@@ -92,8 +99,8 @@ export const DEMO_STEPS: ScriptedStep[] = [
     return { toolCalls: [call('publish_notes', { title: 'Sleep and memory' })] };
   },
   (req) => {
-    const match = lastResult(req).content.match(/^Published (\d+) notes to (\S+) \(revision (\d+)\)/);
-    if (!match) throw new Error(`demo script: expected publish_notes to succeed, got: ${lastResult(req).content}`);
+    const match = textOf(lastResult(req)).match(/^Published (\d+) notes to (\S+) \(revision (\d+)\)/);
+    if (!match) throw new Error(`demo script: expected publish_notes to succeed, got: ${textOf(lastResult(req))}`);
     return { text: `Published all ${match[1]} notes: ${match[2]}` };
   },
 
@@ -103,7 +110,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
     if (req.context.includes('N-2 ')) throw new Error('demo script: N-2 should not be among the latest five.');
     return { toolCalls: [call('search_notes', { query: 'deprivation' })] };
   },
-  (req) => ({ text: `From our notes: ${lastResult(req).content.replace(/^N-\d+ \[deprivation\] /, '')}` }),
+  (req) => ({ text: `From our notes: ${textOf(lastResult(req)).replace(/^N-\d+ \[deprivation\] /, '')}` }),
 ];
 
 export const demo: { messages: string[]; model: () => Model } = {

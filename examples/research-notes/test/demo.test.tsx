@@ -1,4 +1,5 @@
-import type { ScriptedModel, ToolMessage } from '@skilltree/core';
+import type { ScriptedModel } from '@skilltree/core';
+import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import ResearchNotesAgent, { demo } from '../agent.js';

@@ -41,7 +41,7 @@ describe('the wiki token never reaches the model', () => {
       expect(text).not.toContain(TOKEN.slice(8)); // nor its random part
     }
     // the next request, the whole transcript, every event, and the session snapshot.
-    expect(requestText(agent.request())).not.toContain(TOKEN);
+    expect(requestText(agent.session.request())).not.toContain(TOKEN);
     expect(JSON.stringify(agent.transcript)).not.toContain(TOKEN);
     expect(events.length).toBeGreaterThan(50);
     for (const event of events) expect(event).not.toContain(TOKEN);

@@ -4,7 +4,7 @@
  * they do for a real model), then makes the calls the case plans and replies with what they returned.
  * With a key, run the same eval on a real model: `skilltree eval … --model anthropic:claude-haiku-4-5`.
  */
-import { type Message, type ModelRequest, scriptedModel } from '@skilltree/core';
+import { type ModelRequest, scriptedModel, textOf } from '@skilltree/core';
 import type { ModelChoice } from '@skilltree/evals';
 
 /** What the stand-in does for a case once it has read its skills. */
@@ -19,9 +19,6 @@ const STOP = new Set(
     ' ',
   ),
 );
-
-/** A message's text (the one place this file reads message content). */
-const textOf = (message: Message): string => String(message.content);
 
 /** The words of a text, lower case, without short and common words, crudely stemmed; an email address counts as "email". */
 export function words(text: string): Set<string> {

@@ -21,6 +21,7 @@ import {
   type ScriptedStep,
   scriptedModel,
   type ToolMessage,
+  textOf,
 } from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
@@ -40,10 +41,10 @@ function lastToolMessage(req: ModelRequest): ToolMessage {
 /** The last tool result, which must match `pattern`; returns the match. */
 function expectResult(req: ModelRequest, pattern: RegExp): RegExpMatchArray {
   const message = lastToolMessage(req);
-  const match = message.content.match(pattern);
+  const match = textOf(message).match(pattern);
   if (!match) {
     throw new Error(
-      `demo script: expected the result of ${message.name} to match ${pattern}, got:\n${message.content}`,
+      `demo script: expected the result of ${message.name} to match ${pattern}, got:\n${textOf(message)}`,
     );
   }
   return match;
@@ -69,8 +70,8 @@ export const DEMO_STEPS: ScriptedStep[] = [
   call('cancel_order', { orderId: 'A-1057', reason: 'wrong size' }),
   (req) => {
     const result = lastToolMessage(req);
-    if (!result.isError || !result.content.startsWith('Unknown tool')) {
-      throw new Error(`demo script: expected "Unknown tool" for cancel_order, got: ${result.content}`);
+    if (!result.isError || !textOf(result).startsWith('Unknown tool')) {
+      throw new Error(`demo script: expected "Unknown tool" for cancel_order, got: ${textOf(result)}`);
     }
     return {
       text: 'I need the orders skill for that.',

@@ -1,4 +1,5 @@
-import type { Message, ScriptedModel, ToolMessage } from '@skilltree/core';
+import type { ScriptedModel } from '@skilltree/core';
+import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import SupportDeskAgent, { demo } from '../agent.js';
@@ -89,14 +90,17 @@ test('the demo recovers from Unknown tool: it reads the error, reads the skill, 
   expect(cancels[1].isError).toBeFalsy();
 
   // The model received the refusal as the last message of its next request, and answered with a read.
-  const sawError = model.requests.findIndex((r) => r.messages.at(-1) === cancels[0]);
+  const sawError = model.requests.findIndex((r) => {
+    const last = r.messages.at(-1);
+    return last?.role === 'tool' && last.toolCallId === cancels[0].toolCallId;
+  });
   expect(sawError).toBeGreaterThan(-1);
-  const i = agent.transcript.indexOf(cancels[0]);
+  const i = agent.transcript.findIndex((m) => m.role === 'tool' && m.toolCallId === cancels[0].toolCallId);
   expect(agent.transcript[i + 1]).toMatchObject({
     role: 'assistant',
     toolCalls: [{ name: 'read_skill', input: { name: 'orders' } }],
   });
-  expect(agent.transcript.indexOf(cancels[1])).toBe(i + 4);
+  expect(agent.transcript.findIndex((m) => m.role === 'tool' && m.toolCallId === cancels[1].toolCallId)).toBe(i + 4);
   expect(changes(cancels[1])).toEqual([
     'contextChanged agent added: Tickets: T-1 cancellation A-1057 (done)',
     'contextChanged orders added: - A-1057 (2026-03-13): Strider running shoes (EU 42), $119.00, cancelled, $119.00 refunded',
@@ -108,7 +112,10 @@ test('the demo offers issue_refund only after check_refund found A-1013 eligible
   const check = toolResults(agent.transcript, 'check_refund')[0];
   expect(changes(check)).toEqual(['contextChanged refunds added: Refund ready: A-1013, up to $79.00.']);
   const offered = model.requests.map((r) => r.tools.some((t) => t.name === 'issue_refund'));
-  const checkedAt = model.requests.findIndex((r) => r.messages.at(-1) === check);
+  const checkedAt = model.requests.findIndex((r) => {
+    const last = r.messages.at(-1);
+    return last?.role === 'tool' && last.toolCallId === check.toolCallId;
+  });
   expect(offered.slice(0, checkedAt).every((x) => !x)).toBe(true);
   expect(offered[checkedAt]).toBe(true);
   // Once refunded, the order is not eligible and the tool is gone again.
@@ -123,7 +130,7 @@ test('the transcript window drops the first turns; <current_context> still carri
 
   const last = model.requests.at(-1)!;
   expect(last.messages.length).toBeLessThanOrEqual(24);
-  expect(last.messages[0]).toEqual({ role: 'user', content: demo.messages[2] });
+  expect(last.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: demo.messages[2] }] });
   const everything = JSON.stringify(last.messages);
   expect(everything).not.toContain('track_shipment'); // turn 1 is out of the window...
   expect(everything).not.toContain('Unknown tool'); // ...and so is turn 2

@@ -1,10 +1,20 @@
-import type { ToolMessage } from '@skilltree/core';
+import { type Message as CoreMessage, type ToolMessage as CoreToolMessage, textOf } from '@skilltree/core';
+import type { TestMessage, TestToolMessage } from '@skilltree/testing';
 import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 import { expect } from 'vitest';
 import { OrdersDb } from '../src/db.js';
 import { SupportDesk } from '../src/support-desk.js';
+
+/** A message as a test gets it: a view from the agent handle (`content` is text) or core's (parts). */
+type Message = CoreMessage | TestMessage;
+type ToolMessage = CoreToolMessage | TestToolMessage;
+
+/** The text a model read of a message, whichever shape it comes in. */
+export function text(message: Message): string {
+  return typeof message.content === 'string' ? message.content : textOf(message as CoreMessage);
+}
 
 /** The desk over a fresh copy of the seed data; returns the database too, to check what tools wrote. */
 export function renderDesk(options: RenderAgentOptions = {}) {
@@ -32,13 +42,15 @@ export async function identifyDana(agent: Agent) {
 }
 
 /** The `contextChanged` lines of a tool or user message. */
-export function changes(message: { content: string }): string[] {
-  return message.content.split('\n').filter((line) => line.startsWith('contextChanged'));
+export function changes(message: Message): string[] {
+  return text(message)
+    .split('\n')
+    .filter((line) => line.startsWith('contextChanged'));
 }
 
 /** The text of a tool message without its `contextChanged` lines. */
-export function own(message: { content: string }): string {
-  return message.content
+export function own(message: Message): string {
+  return text(message)
     .split('\n')
     .filter((line) => !line.startsWith('contextChanged'))
     .join('\n');
@@ -46,6 +58,6 @@ export function own(message: { content: string }): string {
 
 /** The tool's own text, after checking the call succeeded. */
 export function ok(message: ToolMessage): string {
-  if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${message.content}`);
+  if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${text(message)}`);
   return own(message);
 }

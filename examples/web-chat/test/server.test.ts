@@ -63,3 +63,36 @@ describe('the placeholder login', () => {
     expect(form.status).toBe(415);
   });
 });
+
+describe('reasoning', () => {
+  it("streams the demo model's reasoning as reasoning parts, and GET /api/chat/:id returns it before the call it led to", async () => {
+    const cookie = await login('dana');
+    const chat = await app.request('/api/chat', {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'r1',
+        message: { role: 'user', parts: [{ type: 'text', text: 'refund order A-1001' }] },
+      }),
+    });
+    const stream = await chat.text();
+    expect(stream).toContain('"type":"reasoning-start"');
+    expect(stream).toContain('"type":"reasoning-delta"');
+    expect(stream).toContain('"type":"reasoning-end"');
+    const history = (await (await app.request('/api/chat/r1', { headers: { cookie } })).json()) as {
+      role: string;
+      parts: { type: string; text?: string }[];
+    }[];
+    const reply = history.find((m) => m.role === 'assistant')!;
+    const types = reply.parts.map((part) => part.type);
+    expect(types[types.indexOf('reasoning') + 1]).toBe('dynamic-tool');
+    // Its readable text only: nothing a provider would sign or encrypt reaches the browser.
+    expect(reply.parts.find((part) => part.type === 'reasoning')).toEqual({
+      type: 'reasoning',
+      state: 'done',
+      text: "The customer asks for a refund of order A-1001. Refunds wait for a person's approval.",
+    });
+    // The refund it led to waits for approval.
+    expect(reply.parts.at(-1)).toMatchObject({ type: 'dynamic-tool', toolName: 'refund', state: 'approval-requested' });
+  });
+});

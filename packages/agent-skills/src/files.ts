@@ -541,3 +541,26 @@ export async function listDirectory(root: string, dir: string, maxEntries: numbe
   if (!listing.complete) lines.push(`… more files not listed (the first ${maxEntries} are shown).`);
   return lines;
 }
+
+/**
+ * The whole of a checked file as bytes, when it has at most `maxBytes` (null when it has more): for
+ * an image or a PDF that the read tool returns as a file part. Opened as every read is (no symlink
+ * swapped in between the check and the read).
+ */
+export async function readCheckedBytes(file: CheckedFile, maxBytes: number): Promise<Uint8Array | null> {
+  const handle = await openChecked(file.real, file.display, file.stats);
+  try {
+    const size = (await handle.stat()).size;
+    if (size > maxBytes) return null;
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return bytes.subarray(0, at);
+  } finally {
+    await handle.close();
+  }
+}

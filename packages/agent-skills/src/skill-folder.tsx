@@ -6,7 +6,16 @@
  */
 
 import { stat } from 'node:fs/promises';
-import { Instructions, Skill, Text, Tool, truncationNote, useSession } from '@skilltree/core';
+import {
+  Instructions,
+  Skill,
+  sniffMediaType,
+  Text,
+  Tool,
+  toolResult,
+  truncationNote,
+  useSession,
+} from '@skilltree/core';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import {
@@ -15,10 +24,15 @@ import {
   listDirectory,
   listFolder,
   RefusedPathError,
+  readCheckedBytes,
   readTextWindow,
   resolveInside,
 } from './files.js';
 import { readSkillFolder, type SkillFolderInfo } from './folder.js';
+
+/** The largest image or PDF the read tool returns as a file (the session's default file limit). */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
 import { folderToolName } from './names.js';
 import { type ResolvedScripts, resolveScripts, runScript, type ScriptsOptions } from './scripts.js';
 
@@ -267,6 +281,19 @@ function FolderBody({ info, skillName, tools, scripts, maxListedFiles, maxReadBy
     // cuts it (and its "read the rest" note) again: a UTF-8 byte is at most one character.
     const maxBytes = Math.max(1, Math.min(maxReadBytes, maxResultChars - NOTE_ROOM));
     const window = await readTextWindow({ real, display, stats }, { offset: input.offset ?? 1, limit, maxBytes });
+    if (window.kind === 'binary' && !window.from) {
+      // An image or a PDF of the folder is returned as a file the model sees (the session's file
+      // limits check it: its bytes decide its type, SVG is never an image); other binaries are refused.
+      const bytes = await readCheckedBytes({ real, display, stats }, MAX_FILE_BYTES);
+      const type = bytes ? sniffMediaType(bytes.subarray(0, 64)) : null;
+      if (bytes && type && (type.startsWith('image/') || type === 'application/pdf') && type !== 'image/svg+xml') {
+        return toolResult(`${display} (${type}, ${formatSize(bytes.length)}):`, {
+          data: bytes,
+          mediaType: type,
+          filename: display,
+        });
+      }
+    }
     if (window.kind === 'binary') {
       throw new RefusedPathError(
         window.from

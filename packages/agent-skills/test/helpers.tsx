@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   Agent,
-  CONTEXT_CHANGED,
   createSession,
+  ownTextOf,
   type Session,
   type SessionOptions,
   scriptedModel,
@@ -39,8 +39,8 @@ export function mount(children: ReactNode, options: SessionOptions = {}): Sessio
 
 /**
  * Calls a tool as the model would: an assistant message with the call, then the tool's result.
- * `content` is the tool's own text: the `contextChanged` lines the session appends (the skill
- * loading, say) are in `message.content` only.
+ * `content` is the tool's own text: the `contextChanged` lines recorded with it (the skill
+ * loading, say) are a part of their own in `message.content`.
  */
 export async function call(
   session: Session,
@@ -49,10 +49,7 @@ export async function call(
 ): Promise<{ content: string; isError?: boolean; message: ToolMessage }> {
   const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
   const message = await session.callTool(toolCall);
-  const content = message.content
-    .split('\n')
-    .filter((line) => !line.startsWith(CONTEXT_CHANGED))
-    .join('\n');
+  const content = ownTextOf(message);
   return message.isError ? { content, isError: true, message } : { content, message };
 }
 

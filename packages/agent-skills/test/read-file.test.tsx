@@ -153,14 +153,27 @@ describe('paths that leave the folder are refused', () => {
   });
 });
 
-describe('binary files are refused with a clear message', () => {
-  test('a PNG (NUL bytes)', async () => {
+describe('an image or a PDF of the folder comes back as a file the model sees; other binary files are refused', () => {
+  test('a PNG is a file part (its bytes decide its type), after a line that names it', async () => {
     const session = await loaded();
     const result = await call(session, 'pdf-forms_read_file', { path: 'assets/pixel.png' });
-    expect(result.isError).toBe(true);
-    expect(result.content).toContain(
-      'Refused: "assets/pixel.png" is a binary file (33 B); pdf-forms_read_file reads text files only.',
-    );
+    expect(result.isError).toBeUndefined();
+    const bytes = readFileSync(fixture('skills/pdf-forms/assets/pixel.png'));
+    expect(result.content).toBe('assets/pixel.png (image/png, 33 B):[file: assets/pixel.png]');
+    expect(result.message.content.filter((p) => p.type !== 'context-changed')).toEqual([
+      { type: 'text', text: 'assets/pixel.png (image/png, 33 B):' },
+      { type: 'file', mediaType: 'image/png', data: bytes.toString('base64'), filename: 'assets/pixel.png' },
+    ]);
+  });
+
+  test('an SVG is never an image: it is read as the text it is', async () => {
+    const dir = path.join(tempDir(), 'vector');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: vector\ndescription: A drawing.\n---\n');
+    writeFileSync(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>x()</script></svg>\n');
+    const session = await loaded(<SkillFolder path={dir} />, 'vector');
+    const result = await call(session, 'vector_read_file', { path: 'logo.svg' });
+    expect(result.message.content.every((p) => p.type !== 'file')).toBe(true);
   });
 
   test('invalid UTF-8 without NUL bytes', async () => {

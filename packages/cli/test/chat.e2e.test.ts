@@ -170,4 +170,22 @@ describe('skilltree chat with the demo', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^skilltree: No model:/);
   });
+
+  it('asks y/n before a tool that needs approval: y runs it, n denies it and it does not run', async () => {
+    const agent = 'test/fixtures/approval-agent.tsx';
+    const model = ['--model', 'scripted:test/fixtures/script-refund.json'];
+    const approved = await runCli(['chat', agent, ...model], { stdin: 'refund order 7\ny\n' });
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('  ⚙ refund {"order":"7"}\n');
+    expect(approved.stdout).toContain('  ⏸ refund {"order":"7"} waits for approval\n');
+    expect(approved.stdout).toContain('? Run refund {"order":"7"}? y to approve, n to deny');
+    expect(approved.stdout).toContain('    ↳ refunded order 7\n');
+    expect(approved.stdout).toContain('agent › Done with order 7.\n');
+
+    const denied = await runCli(['chat', agent, ...model], { stdin: 'refund order 7\nn\n' });
+    expect(denied.code).toBe(0);
+    expect(denied.stdout).toContain('    ✗ Denied: the user said no. The tool did not run.\n');
+    expect(denied.stdout).not.toContain('refunded order 7');
+    expect(denied.stdout).toContain('agent › Done with order 7.\n');
+  });
 });

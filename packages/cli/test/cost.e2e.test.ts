@@ -5,7 +5,7 @@
  */
 import { PRICES } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
+import { AGENT, chatCompletionsLine, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import type { WireUsage } from './helpers/openai-server.js';
 import { runCli } from './helpers/run-cli.js';
 
@@ -92,7 +92,10 @@ describe('skilltree run: the cost line', () => {
     const env = await openai(shoppingSteps);
     const result = await runCli(['run', AGENT, '-m', 'lamp', '--json', '--price', 'claude-haiku-4-5'], { env });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^Using openai:gpt-4\.1 [^\n]*\n$/);
+    // The model choice, and openai() saying once that the server has only Chat Completions.
+    const [using, ...rest] = result.stderr.split(/(?<=\n)/);
+    expect(using).toMatch(/^Using openai:gpt-4\.1 [^\n]*\n$/);
+    expect(rest.join('')).toBe(chatCompletionsLine(env, 'gpt-4.1'));
     const out = JSON.parse(result.stdout);
     const usage = total(local.server.usages);
     expect(out.usage).toEqual(usage);
@@ -112,7 +115,7 @@ describe('skilltree run: the cost line', () => {
     const env = await openai([{ text: 'Hi.' }]);
     const result = await runCli(['run', AGENT, '-m', 'hi', '--json', '--model', 'openai:my-model'], { env });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe(chatCompletionsLine(env, 'my-model'));
     const out = JSON.parse(result.stdout);
     expect(out.usage).toEqual(total(local.server.usages));
     expect(out.estimate).toBeNull();

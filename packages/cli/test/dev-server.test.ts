@@ -93,6 +93,19 @@ describe('skilltree dev server', () => {
     ]);
     expect(s.timeline.map((t) => `${t.turn}.${t.step}`)).toEqual(['1.1', '1.2', '1.3']);
     expect(s.timeline[1]).toMatchObject({ loaded: ['notes'], toolsAdded: ['add_note'], linesAdded: 2 });
+    // Each step's reasoning, as its text; the transcript keeps the part where the model put it.
+    expect(s.timeline.map((t) => t.reasoning)).toEqual([['The notes skill has the tool to add one.'], [], []]);
+    expect(s.transcript[1].content[0]).toMatchObject({
+      type: 'reasoning',
+      text: 'The notes skill has the tool to add one.',
+    });
+    // Classic requests: loading notes added its tool (the tools come first), then the context moved
+    // on to the newest tool result.
+    expect(s.timeline.map((t) => [t.appendOnly, t.prefixChange?.path ?? null])).toEqual([
+      [false, null],
+      [false, 'tools.2'],
+      [false, 'messages.2.content.2'],
+    ]);
     expect(s.timeline[2].prefixBytes).toBeGreaterThan(0);
     expect(s.timeline[2].prefixBytes).toBeLessThan(s.timeline[2].bytes);
     // The scripted model reports estimated usage: the Cost view lists each call, marked as an

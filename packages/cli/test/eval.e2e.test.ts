@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openAIServerPerTest } from './helpers/e2e.js';
+import { chatCompletionsLine, openAIServerPerTest } from './helpers/e2e.js';
 import { runCli } from './helpers/run-cli.js';
 
 const EVAL = 'test/fixtures/shop.eval.tsx';
@@ -71,7 +71,7 @@ describe('skilltree eval', () => {
       env: { ...env, EVAL_NO_MODEL: '1' },
     });
     expect(recorded.stderr).toBe(
-      'shop: 1 trials (1 cases × default)\n[1/1] ✓ refund · default #1 · 3 steps · ' +
+      `shop: 1 trials (1 cases × default)\n${chatCompletionsLine(env, 'gpt-4.1')}[1/1] ✓ refund · default #1 · 3 steps · ` +
         recorded.stderr.split(' · ').at(-1),
     );
     expect(recorded.code).toBe(1); // the fixture's threshold names a variant this run leaves out

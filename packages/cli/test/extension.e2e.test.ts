@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Message, textOf } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
 import { chat, startServe } from './serve-helpers.js';
@@ -47,7 +48,7 @@ describe('a store backend added as one file and one row', () => {
       cwd: dir,
     });
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout).transcript.map((m: { content: string }) => m.content)).toEqual([
+    expect(JSON.parse(second.stdout).transcript.map((m: Message) => textOf(m))).toEqual([
       'one',
       'echo-1 heard: one',
       'two',

@@ -1,4 +1,4 @@
-import { type ModelRequest, printRequest } from '@skilltree/core';
+import { type ModelRequest, printRequest, textContent } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, compact, createStyle, formatRequest, formatTranscript } from '../src/kit/print.js';
 
@@ -16,9 +16,16 @@ const request: ModelRequest = {
     },
   ],
   messages: [
-    { role: 'user', content: 'hi' },
-    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'x' } }] },
-    { role: 'tool', toolCallId: 'c1', name: 'read_skill', content: 'Unknown skill', isError: true },
+    { role: 'user', content: textContent('hi') },
+    { role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'x' } }] },
+    {
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'read_skill',
+      content: textContent('Unknown skill'),
+      isError: true,
+      errorKind: 'unknown-skill',
+    },
   ],
   contextPlacement: 'end',
 };

@@ -4,8 +4,9 @@
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { textOf } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
+import { AGENT, chatCompletionsLine, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import { CLI_DIR, runCli } from './helpers/run-cli.js';
 import { storedSession } from './helpers/stored-session.js';
 
@@ -41,7 +42,9 @@ describe('skilltree run', () => {
     const env = await openai(shoppingSteps);
     const result = await runCli(['run', AGENT, '-m', 'I want a lamp', '--json', '--model', 'openai:my-model'], { env });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    // The test server has only Chat Completions (like most local servers): openai() says once that it
+    // switched to it, and nothing else reaches stderr.
+    expect(result.stderr).toBe(chatCompletionsLine(env, 'my-model'));
     const out = JSON.parse(result.stdout);
     expect(out.reply).toBe('I added lamp-1 to your cart.');
     expect(out.transcript.map((m: any) => m.role)).toEqual([
@@ -87,7 +90,7 @@ describe('skilltree run', () => {
     expect(out.loadedSkills).toEqual(['shopping', 'refunds']);
     expect(out.request.system).toContain('At most 2 stay loaded');
     // The window starts at the newest user message even when it is older than the cap.
-    expect(out.request.messages[0]).toMatchObject({ role: 'user', content: 'hi' });
+    expect(out.request.messages[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'hi' }] });
   });
 
   it('reads the message from stdin when -m is not given', async () => {
@@ -142,7 +145,7 @@ describe('skilltree run', () => {
     const out = JSON.parse(second.stdout);
     expect(out.reply).toBe('Paid.');
     expect(out.transcript).toHaveLength(12);
-    expect(out.transcript[0]).toEqual({ role: 'user', content: 'I want a lamp' });
+    expect(out.transcript[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'I want a lamp' }] });
     // The resumed request had the loaded skill's tools, including the store-driven checkout.
     const resumed = local.server.requests[4];
     expect(resumed.tools.map((t: any) => t.function.name)).toContain('checkout');
@@ -157,7 +160,7 @@ describe('skilltree run', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('Resumed');
     const saved = await storedSession(join(dir, '.skilltree', 'sessions.db'), 'mine');
-    expect(saved.messages.map((m) => m.content)).toEqual(['hello', 'Hi.']);
+    expect(saved.messages.map(textOf)).toEqual(['hello', 'Hi.']);
   });
 
   it('--session says on stderr when it resumed a stored session, as chat does (not with --json)', async () => {
@@ -309,5 +312,35 @@ describe('skilltree run errors', () => {
     expect(out.reply).toBe('Calm.');
     expect(out.request.tools).toEqual([]);
     expect(out.request.context).toContain('Mood: calm');
+  });
+
+  it('--file sends a file with the first message: its bytes decide its type; an HTML file is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-file-'));
+    const note = join(dir, 'note.txt');
+    writeFileSync(note, 'Order 7 arrived broken.');
+    const script = ['--model', 'scripted:test/fixtures/script-lamp.json'];
+    const result = await runCli(['run', AGENT, '-m', 'lamp', '--file', note, '--json', ...script]);
+    expect(result.code).toBe(0);
+    const first = JSON.parse(result.stdout).transcript[0];
+    expect(first.content).toEqual([
+      { type: 'text', text: 'lamp' },
+      {
+        type: 'file',
+        mediaType: 'text/plain',
+        data: Buffer.from('Order 7 arrived broken.').toString('base64'),
+        filename: 'note.txt',
+      },
+    ]);
+
+    const page = join(dir, 'page.txt');
+    writeFileSync(page, '<!doctype html><html><script>alert(1)</script></html>');
+    const refused = await runCli(['run', AGENT, '-m', 'lamp', '--file', page, ...script]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('page.txt');
+    expect(refused.stderr).toContain('HTML');
+
+    const missing = await runCli(['run', AGENT, '-m', 'lamp', '--file', join(dir, 'nope.png'), ...script]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--file ${join(dir, 'nope.png')}:`);
   });
 });

@@ -18,6 +18,7 @@ describe('parseCliArgs for serve', () => {
       messages: [],
       json: false,
       verbose: false,
+      reasoning: false,
       port: 3000,
       host: '127.0.0.1',
       store: 'memory',

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, type Message } from '@skilltree/core';
+import { createSessions, type Message, textOf } from '@skilltree/core';
 import { LOCAL_USER } from '@skilltree/server';
 import { openStore } from '@skilltree/store';
 import { createElement } from 'react';
@@ -73,9 +73,15 @@ async function expectInterruptedAndFree(spec: string, ids: string[]): Promise<vo
       const messages = await sessions.messages(id, { owner: LOCAL_USER, limit: 100 });
       expect(transcriptIsValid(messages)).toBe(true);
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-      expect(messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'h1', name: 'hold', isError: true });
+      expect(messages.at(-1)).toMatchObject({
+        role: 'tool',
+        toolCallId: 'h1',
+        name: 'hold',
+        isError: true,
+        errorKind: 'interrupted',
+      });
       // Stopped, not lost: the model reads that the call was interrupted.
-      expect(messages.at(-1)?.content).toMatch(/^Tool "hold" failed: Interrupted/);
+      expect(textOf(messages.at(-1)!)).toMatch(/^Tool "hold" failed: Interrupted/);
       expect((await sessions.get(id, { owner: LOCAL_USER }))?.transcriptLength).toBe(5);
       expect((await sessions.send(id, 'still there?', { owner: LOCAL_USER })).text).toBe('echo: still there?');
     }

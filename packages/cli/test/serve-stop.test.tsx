@@ -8,7 +8,7 @@ import { createServer, Agent as HttpAgent, request as httpRequest, type Server }
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, type Sessions } from '@skilltree/core';
+import { createSessions, type Sessions, textOf } from '@skilltree/core';
 import { createHandler, LOCAL_USER, toNodeListener } from '@skilltree/server';
 import { sqliteStore } from '@skilltree/store/sqlite';
 import { describe, expect, it } from 'vitest';
@@ -45,8 +45,8 @@ describe('stopServing', () => {
     const next = createSessions(<HoldAgent />, { store: sqliteStore({ path }), model: holdModel(), onBusy: 'reject' });
     const messages = await next.messages('c1', { owner: LOCAL_USER, limit: 100 });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(messages.at(-1)).toMatchObject({ role: 'tool', name: 'hold', isError: true });
-    expect(messages.at(-1)?.content).toMatch(/^Tool "hold" failed: Interrupted/);
+    expect(messages.at(-1)).toMatchObject({ role: 'tool', name: 'hold', isError: true, errorKind: 'interrupted' });
+    expect(textOf(messages.at(-1)!)).toMatch(/^Tool "hold" failed: Interrupted/);
     expect((await next.send('c1', 'hello', { owner: LOCAL_USER })).text).toBe('echo: hello');
     await next.close();
   });

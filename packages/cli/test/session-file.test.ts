@@ -102,7 +102,7 @@ describe('--session on SQLite', () => {
     await expect(saveSession(b.session, setup(file, []))).rejects.toThrow(
       'Session "cart" changed in another process since this one loaded it',
     );
-    const contents = (await storedSession(file, 'cart')).messages.map((m) => m.content);
+    const contents = (await storedSession(file, 'cart')).messages.map(core.textOf);
     expect(contents.slice(-2)).toEqual(['from a', 'A']);
     a.session.dispose();
     b.session.dispose();

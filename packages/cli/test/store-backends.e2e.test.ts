@@ -35,7 +35,7 @@ describe.each([
     const out = JSON.parse(second.stdout);
     expect(out.reply).toBe('Paid.');
     expect(out.transcript).toHaveLength(12);
-    expect(out.transcript[0]).toEqual({ role: 'user', content: 'I want a lamp' });
+    expect(out.transcript[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'I want a lamp' }] });
     expect(out.loadedSkills).toEqual(['shopping']);
     // The resumed request had the loaded skill's tools, including the store-driven checkout.
     expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '@skilltree/core';
+import { type SessionEvent, textContent } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from '../src/kit/print.js';
 import { createSpinner } from '../src/kit/spinner.js';
@@ -17,7 +17,7 @@ describe('turn printer', () => {
       { type: 'request', request: {} as any, step: 1 },
       { type: 'text-delta', text: 'Let me ' },
       { type: 'text-delta', text: 'look.' },
-      { type: 'message', message: { role: 'assistant', content: 'Let me look.' } },
+      { type: 'message', message: { role: 'assistant', content: textContent('Let me look.') } },
       { type: 'tool-call', toolCall: { id: 'c1', name: 'search', input: { q: 'x' } } },
       {
         type: 'tool-result',
@@ -25,8 +25,12 @@ describe('turn printer', () => {
           role: 'tool',
           toolCallId: 'c1',
           name: 'search',
-          content: 'nothing\ncontextChanged a added: b',
+          content: [
+            { type: 'text', text: 'nothing' },
+            { type: 'context-changed', lines: ['contextChanged a added: b'] },
+          ],
           isError: true,
+          errorKind: 'threw',
         },
       },
       { type: 'text-delta', text: 'Done.' },
@@ -37,7 +41,7 @@ describe('turn printer', () => {
     expect(writes.join('')).toBe('agent › Let me look.\n  ⚙ search {"q":"x"}\n    ✗ nothing\nagent › Done.\n');
   });
 
-  it("prints as contextChanged lines only the runtime's, at the end of a result (core's split)", () => {
+  it("prints as contextChanged lines only the result's context-changed part, never its text", () => {
     const { writes, output } = capture(false);
     const printer = createTurnPrinter(output, { style: createStyle(output, {}), verbose: true });
     printer.event({
@@ -46,14 +50,119 @@ describe('turn printer', () => {
         role: 'tool',
         toolCallId: 'c1',
         name: 'search',
-        // A tool's own text that merely mentions the word stays text.
-        content: 'contextChanged is a word the tool used\nfound 2\ncontextChanged shop added: Results: 2',
+        // A tool's own text that looks like a contextChanged line stays text: the part says which is which.
+        content: [
+          { type: 'text', text: 'contextChanged shop added: a line the tool wrote\nfound 2' },
+          { type: 'context-changed', lines: ['contextChanged shop added: Results: 2'] },
+        ],
       },
     });
     printer.end();
     expect(writes.join('')).toBe(
-      '    ↳ contextChanged is a word the tool used\nfound 2\n      contextChanged shop added: Results: 2\n',
+      '    ↳ contextChanged shop added: a line the tool wrote\nfound 2\n      contextChanged shop added: Results: 2\n',
     );
+  });
+
+  it('prints no reasoning unless asked', () => {
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, { style: createStyle(output, {}) });
+    printer.event({ type: 'reasoning-delta', text: 'The user wants a lamp.' });
+    printer.event({
+      type: 'reasoning',
+      reasoning: { type: 'reasoning', provider: 'anthropic', text: 'The user wants a lamp.', signature: 'sig' },
+    });
+    printer.event({ type: 'text-delta', text: 'Here.' });
+    printer.end();
+    expect(writes.join('')).toBe('agent › Here.\n');
+  });
+
+  it('--reasoning prints the reasoning as it streams, dimmed, on its own line before the reply', () => {
+    const writes: string[] = [];
+    const tty = { isTTY: true, write: (s: string) => writes.push(s) };
+    const style = createStyle(tty, { FORCE_COLOR: '1' });
+    const printer = createTurnPrinter(tty, { style, reasoning: true, spinner: false });
+    const block = {
+      type: 'reasoning' as const,
+      provider: 'anthropic',
+      text: 'The user wants a lamp.',
+      signature: 'sig',
+    };
+    printer.event({ type: 'reasoning-delta', text: 'The user ' });
+    printer.event({ type: 'reasoning-delta', text: 'wants a lamp.' });
+    printer.event({ type: 'reasoning', reasoning: block });
+    printer.event({ type: 'text-delta', text: 'Here.' });
+    printer.end();
+    const out = writes.join('');
+    expect(out).toContain(style.dim('The user '));
+    expect(out).toContain(style.dim('wants a lamp.'));
+    expect(out).not.toContain('sig');
+    const plain = out
+      .split('\u001b[')
+      .map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, '')))
+      .join('');
+    expect(plain).toBe('thinking › The user wants a lamp.\nagent › Here.\n');
+  });
+
+  it('--reasoning prints a block that did not stream whole, and says when the provider hides it', () => {
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, { style: createStyle(output, {}), reasoning: true });
+    printer.event({ type: 'request', request: {} as any, step: 1 });
+    printer.event({ type: 'reasoning', reasoning: { type: 'reasoning', provider: 'openai', text: 'Look it up.' } });
+    printer.event({ type: 'tool-call', toolCall: { id: 'c1', name: 'search', input: {} } });
+    printer.event({
+      type: 'reasoning',
+      reasoning: { type: 'reasoning', provider: 'openai', text: '', encryptedContent: 'gAAA', itemId: 'rs_1' },
+    });
+    printer.event({ type: 'text-delta', text: 'Done.' });
+    printer.end();
+    expect(writes.join('')).toBe(
+      'thinking › Look it up.\n  ⚙ search {}\nthinking › (hidden by the provider)\nagent › Done.\n',
+    );
+  });
+
+  it('run prints only the reasoning when asked for it without --verbose', () => {
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, {
+      style: createStyle(output, {}),
+      reply: false,
+      tools: false,
+      reasoning: true,
+    });
+    printer.event({ type: 'reasoning-delta', text: 'Hmm.' });
+    printer.event({ type: 'reasoning', reasoning: { type: 'reasoning', provider: 'anthropic', text: 'Hmm.' } });
+    printer.event({ type: 'tool-call', toolCall: { id: 'c1', name: 'search', input: {} } });
+    printer.event({ type: 'text-delta', text: 'Done.' });
+    printer.end();
+    expect(writes.join('')).toBe('thinking › Hmm.\n');
+  });
+
+  it('prints calls that wait, for approval or for the client (not in run without --verbose)', () => {
+    const waiting: SessionEvent = {
+      type: 'waiting',
+      calls: [
+        { toolCallId: 'c1', name: 'refund', input: { order: '7' }, for: 'approval', skill: null, status: 'waiting' },
+        { toolCallId: 'c2', name: 'pick_date', input: {}, for: 'client', skill: null, status: 'waiting' },
+        // An approved call that runs now is no longer waiting: nothing to print.
+        { toolCallId: 'c3', name: 'refund', input: { order: '8' }, for: 'approval', skill: null, status: 'running' },
+      ],
+    };
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, { style: createStyle(output, {}) });
+    printer.event(waiting);
+    printer.end();
+    expect(writes.join('')).toBe(
+      '  ⏸ refund {"order":"7"} waits for approval\n  ⏸ pick_date {} waits for the client\n',
+    );
+    const quiet = capture(false);
+    const runPrinter = createTurnPrinter(quiet.output, {
+      style: createStyle(quiet.output, {}),
+      reply: false,
+      tools: false,
+      reasoning: true,
+    });
+    runPrinter.event(waiting);
+    runPrinter.end();
+    expect(quiet.writes).toEqual([]);
   });
 
   it('draws a spinner only on a terminal', () => {

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createElement as h } from 'react';
 import { register } from 'tsx/esm/api';
-import { anthropicDeltaBody, anthropicRequestBody } from '../../models/dist/anthropic.js';
+import { anthropicAppendOnlyBody, anthropicDeltaBody, anthropicRequestBody } from '../../models/dist/anthropic.js';
 import { openaiRequestBody } from '../../models/dist/openai.js';
 import { createSession, estimateCost, PRICES } from '../dist/index.js';
 import { addUsage, anthropicCache, openaiCache } from './cost/cache.mjs';
@@ -26,6 +26,9 @@ const ANTHROPIC = 'claude-sonnet-4-5';
 // billed at ANTHROPIC's rates (the cache rules and the read/write ratios are the same).
 const DELTA_MODEL = 'claude-opus-4-8';
 const OPENAI = 'gpt-4o';
+// The append-only layout (issue 25): a model that thinks on every call and binds its thinking to
+// the prefix; its bodies (with the thinking sent back) are billed at ANTHROPIC's rates too.
+const APPEND_ONLY_MODEL = 'claude-opus-5-5';
 const OPENAI_OTHERS = ['gpt-4.1', 'gpt-5'];
 const LONG_TURNS = 120;
 
@@ -64,7 +67,8 @@ function withoutBreakpoint(body, which) {
  * - `tree`: this build's adapters with the tools in tree order (what core would send with tree order);
  * - with `ablate`, `now` without each Anthropic breakpoint in turn.
  */
-function biller(ablate) {
+function biller(ablate, appendOnly) {
+  // 'plain': the append-only layout for a model that does not think.
   const sims = new Map();
   const sums = {};
   let afterLoad = false;
@@ -84,6 +88,10 @@ function biller(ablate) {
     sums,
     step(req, tree, loaded) {
       afterLoad = loaded;
+      if (appendOnly) {
+        bill('anthropic append-only', anthropicCache, anthropicAppendOnlyBody(req, { model: APPEND_ONLY_MODEL }));
+        return;
+      }
       const now = anthropicRequestBody(req, { model: ANTHROPIC });
       bill('anthropic today', anthropicCache, legacyAnthropicBody(tree, { model: ANTHROPIC }));
       bill('anthropic now', anthropicCache, now);
@@ -100,14 +108,16 @@ function biller(ablate) {
 }
 
 /** Plays a conversation in a real session and bills every request. */
-async function play({ element, model, messages, options, ablate }) {
-  const bill = biller(ablate);
+async function play({ element, model, messages, options, ablate, appendOnly = false }) {
+  const bill = biller(ablate, appendOnly);
   const skillOf = new Map();
   const stats = { loads: 0, unloads: 0 };
   let session;
   let loaded = false;
+  let calls = 0;
   const recording = {
     name: model.name,
+    appendOnly: Boolean(appendOnly),
     async generate(req, opts) {
       if (req.tools.some((t) => !skillOf.has(t.name))) {
         for (const t of session.view().tools) skillOf.set(t.name, t.skill);
@@ -119,7 +129,18 @@ async function play({ element, model, messages, options, ablate }) {
         loaded,
       );
       loaded = false;
-      return model.generate(req, opts);
+      const response = await model.generate(req, opts);
+      if (!appendOnly || appendOnly === 'plain') return response;
+      // A thinking model's answer: a signed thinking block before the text, sent back with the turn.
+      calls++;
+      const thinking = {
+        type: 'reasoning',
+        provider: 'anthropic',
+        model: APPEND_ONLY_MODEL,
+        text: `Step ${calls}: work out which skill and tool fit the request, then answer briefly. `.repeat(3),
+        signature: `sig${calls}`.padEnd(344, 'x'),
+      };
+      return { ...response, content: [thinking, ...(response.text ? [{ type: 'text', text: response.text }] : [])] };
     },
   };
   const { preload, ...sessionOptions } = options;
@@ -149,17 +170,17 @@ const SCENARIOS = [
     skills: 5,
     // Its script expects an Unknown tool from an unloaded skill: it cannot run with every skill loaded.
     noPreload: true,
-    run: (options, ablate) =>
-      play({ element: h(SupportDesk), model: demo.model(), messages: demo.messages, options, ablate }),
+    run: (options, ablate, appendOnly) =>
+      play({ element: h(SupportDesk), model: demo.model(), messages: demo.messages, options, ablate, appendOnly }),
   },
   {
     name: 'long conversation',
     note: `${LONG_TURNS} turns, ${SKILL_NAMES.length} skills, 3 loaded, window 60 (core's defaults)`,
     skills: SKILL_NAMES.length,
-    run: (options, ablate) => {
+    run: (options, ablate, appendOnly) => {
       const plan = planConversation(LONG_TURNS);
       const messages = plan.map((t) => t.user);
-      return play({ element: h(OpsAgent), model: planModel(plan), messages, options, ablate });
+      return play({ element: h(OpsAgent), model: planModel(plan), messages, options, ablate, appendOnly });
     },
   },
   {
@@ -167,10 +188,10 @@ const SCENARIOS = [
     note: 'the same conversation; each skill has 8 more tools and 12 more lines of instructions',
     skills: SKILL_NAMES.length,
     noAblation: true,
-    run: (options) => {
+    run: (options, _ablate, appendOnly) => {
       const plan = planConversation(LONG_TURNS);
       const messages = plan.map((t) => t.user);
-      return play({ element: h(OpsAgent, { large: true }), model: planModel(plan), messages, options });
+      return play({ element: h(OpsAgent, { large: true }), model: planModel(plan), messages, options, appendOnly });
     },
   },
 ];
@@ -235,6 +256,11 @@ for (const scenario of SCENARIOS) {
       `  ${pad(row.name, 36)}${lpad(`${now.requests} ${lpad(k(now.inputTokens), 6)}`, 15)}  ${pad(a('anthropic today'), 11)}${pad(`${a('anthropic now')} ${detail}`, 25)}${pad(a('anthropic tree'), 16)}${pad(o('openai today'), 11)}${o('openai now')}`,
     );
   }
+  const appended = await scenario.run({}, false, true);
+  results[`${scenario.name}/append-only`] = appended;
+  // The same layout for a model that does not think: what the layout itself costs.
+  const plain = await scenario.run({}, false, 'plain');
+  results[`${scenario.name}/append-only plain`] = plain;
   const s = results[`${scenario.name}/defaults`].stats;
   console.log(`  (defaults: ${s.loads} skill loads, ${s.unloads} unloads)`);
   console.log(
@@ -252,6 +278,18 @@ for (const scenario of SCENARIOS) {
     const ratioCell = (billed(r['anthropic deltas'], ANTHROPIC) / billed(r['anthropic now'], ANTHROPIC)).toFixed(2);
     console.log(
       `  ${pad(row.name, 36)}${pad(cell('anthropic now'), 26)}${pad(cell('anthropic deltas'), 26)}${ratioCell}×`,
+    );
+  }
+  {
+    const ao = appended['anthropic append-only'];
+    const load = appended['anthropic append-only after load'];
+    const deltas = results[`${scenario.name}/${ROWS[1].name}`]['anthropic deltas'];
+    console.log(
+      `  append-only with thinking (${APPEND_ONLY_MODEL}'s body, thinking sent back): ${k(billed(ao, ANTHROPIC))} ${pct(ao.cacheReadTokens / ao.inputTokens)} / ${load ? pct(load.cacheReadTokens / load.inputTokens) : '–'}; ${(billed(ao, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the deltas with the stable window`,
+    );
+    const flat = plain['anthropic append-only'];
+    console.log(
+      `  append-only, no thinking (the layout alone): ${k(billed(flat, ANTHROPIC))} ${pct(flat.cacheReadTokens / flat.inputTokens)}; ${(billed(flat, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the deltas with the stable window`,
     );
   }
   console.log('');
@@ -375,6 +413,22 @@ for (const name of ['long conversation', 'long conversation, large skills']) {
   );
   console.log(
     `    sliding window: 'auto' sends the classic layout (never more); deltas forced there bill more on ${worse.length} row(s)${worse.length ? `: ${worse.join('; ')}` : ''}`,
+  );
+}
+// Issue 25: the append-only layout with reasoning, on the long conversation.
+{
+  const ao = results['long conversation/append-only']['anthropic append-only'];
+  const deltas = results[`long conversation/${ROWS[1].name}`]['anthropic deltas'];
+  const ratioToDeltas = billed(ao, ANTHROPIC) / billed(deltas, ANTHROPIC);
+  const readShare = ao.cacheReadTokens / ao.inputTokens;
+  console.log('  long conversation, append-only with thinking sent back (issue 25):');
+  console.log(
+    `    billed input ${ratioToDeltas.toFixed(2)}× the delta layout (target ≤ 1.00×, though it also carries every thinking block): ${verdict(ratioToDeltas <= 1)}`,
+  );
+  console.log(`    ${pct(readShare)} of all input read from the cache (target ≥ 90%): ${verdict(readShare >= 0.9)}`);
+  const flat = results['long conversation/append-only plain']['anthropic append-only'];
+  console.log(
+    `    the layout alone (a model that does not think): ${(billed(flat, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the delta layout, ${pct(flat.cacheReadTokens / flat.inputTokens)} read from the cache`,
   );
 }
 if (missed > 0) console.log(`  ${missed} target(s) not met: docs/cost.md says why, and what would meet them.`);

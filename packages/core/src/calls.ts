@@ -2,18 +2,21 @@
  * One tool call from start to recorded result: the built-in read tool or a rendered `<Tool>`, then
  * settling, checking the skills, and recording the result with its `contextChanged` lines.
  */
+
+import { resolveFileLimits } from './files.js';
+import { textContent, withContextLines } from './parts.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { errorMessage, type SessionState, skillState, tree } from './state.js';
 import { config } from './state-config.js';
 import { emit } from './state-events.js';
-import { pushMessage, withChanges } from './state-record.js';
+import { pushMessage, takeChanges } from './state-record.js';
 import { flush } from './state-render.js';
 import { settle } from './state-sync.js';
 import { endToolSpan, startToolSpan } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
-import type { ToolCall, ToolMessage } from './types.js';
+import type { FilePart, ToolCall, ToolErrorKind, ToolMessage, ToolResultPart } from './types.js';
 
 /** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
 export async function executeCall(state: SessionState, call: ToolCall, signal?: AbortSignal): Promise<ToolMessage> {
@@ -33,13 +36,15 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
             signal,
             timeout: config(state).toolTimeout,
             maxResultChars: config(state).maxToolResultChars,
+            fileLimits: resolveFileLimits(state.options.files),
             skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
           });
   } catch (error) {
     if (state.crashed) fatal = error;
-    outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true };
+    outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };
   }
-  let { content, isError } = outcome;
+  let { content, isError, kind } = outcome;
+  const files = outcome.files ?? [];
   content = cutResult(content, config(state).maxToolResultChars);
   if (!fatal) {
     try {
@@ -48,6 +53,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
       if (reasons.length > 0) {
         content = `${content}\n${reasons.join('\n')}`;
         isError = true;
+        kind ??= 'skill';
       }
     } catch (error) {
       fatal = error;
@@ -58,22 +64,36 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     // valid, then fail the turn.
     content = `${content}\nThe agent threw while rendering after this call: ${errorMessage(fatal)}`;
     isError = true;
+    kind ??= 'threw';
   }
-  const message = recordResult(state, call, content, isError);
+  const message = recordResult(state, call, content, isError ? (kind ?? 'threw') : undefined, files);
   endToolSpan(span, message, fatal ?? outcome.error);
   if (fatal) throw fatal;
   return message;
 }
 
-/** Appends the result of `call`, with the pending `contextChanged` lines after its text. */
-export function recordResult(state: SessionState, call: ToolCall, content: string, isError: boolean): ToolMessage {
+/**
+ * Appends the result of `call`, with the pending `contextChanged` lines after its text (a part of
+ * their own). `errorKind` makes it an error result.
+ */
+export function recordResult(
+  state: SessionState,
+  call: ToolCall,
+  content: string,
+  errorKind?: ToolErrorKind,
+  files: readonly FilePart[] = [],
+): ToolMessage {
+  const parts: ToolResultPart[] = [...textContent(sanitizeText(content)), ...files];
   const message: ToolMessage = {
     role: 'tool',
     toolCallId: call.id,
     name: call.name,
-    content: state.crashed ? sanitizeText(content) : withChanges(state, sanitizeText(content)),
+    content: state.crashed ? parts : withContextLines(parts, takeChanges(state)),
   };
-  if (isError) message.isError = true;
+  if (errorKind) {
+    message.isError = true;
+    message.errorKind = errorKind;
+  }
   pushMessage(state, message);
   emit(state, { type: 'tool-result', message });
   return message;
@@ -82,13 +102,17 @@ export function recordResult(state: SessionState, call: ToolCall, content: strin
 async function readFromModel(state: SessionState, raw: unknown): Promise<ToolOutcome> {
   const read = config(state).readToolName;
   const decoded = decodeInput(read, raw);
-  if (typeof decoded === 'string') return { content: decoded, isError: true };
+  if (typeof decoded === 'string') return { content: decoded, isError: true, kind: 'invalid-input' };
   const name = (decoded.input as { name?: unknown } | null)?.name;
   if (typeof name !== 'string') {
-    return { content: `Invalid input for tool "${read}": name: expected a skill name (string).`, isError: true };
+    return {
+      content: `Invalid input for tool "${read}": name: expected a skill name (string).`,
+      isError: true,
+      kind: 'invalid-input',
+    };
   }
   const outcome = await loadSkill(state, name);
-  if (!outcome.ok) return { content: outcome.error, isError: true };
+  if (!outcome.ok) return { content: outcome.error, isError: true, kind: outcome.unknown ? 'unknown-skill' : 'skill' };
   let content = outcome.mounted
     ? `Loaded skill "${name}"; it is now active.`
     : `Skill "${name}" was already loaded; it is now active.`;
@@ -102,13 +126,14 @@ async function readFromModel(state: SessionState, raw: unknown): Promise<ToolOut
 }
 
 /** The rendered tool the model means, or the refusal that says why there is none. */
-function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEntry | string {
+function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEntry | ToolOutcome {
   const tool = snap.toolsByName.get(name);
   if (tool) {
     const problems = toolProblems(tool);
-    return problems.length > 0 ? `Tool "${name}" cannot run: ${problems.join(' ')}` : tool;
+    if (problems.length === 0) return tool;
+    return { content: `Tool "${name}" cannot run: ${problems.join(' ')}`, isError: true, kind: 'threw' };
   }
-  return unknownTool(state, snap, name);
+  return { content: unknownTool(state, snap, name), isError: true, kind: 'unknown-tool' };
 }
 
 /**

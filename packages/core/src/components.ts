@@ -98,8 +98,18 @@ export interface ToolProps<S extends InputSchema = InputSchema<Record<string, un
   description: string;
   /** A zod object schema. Input that fails it gets an error result naming each failing field. */
   input?: S;
-  /** Runs the tool. Returns a string, or any JSON-serialisable value; may be async. */
-  run: (input: InferInput<S>, ctx: ToolContext) => unknown;
+  /**
+   * Runs the tool. Returns a string, any JSON-serialisable value, or `toolResult(...)` with files;
+   * may be async. A tool without `run` runs in the client: a call of it ends the turn waiting for
+   * its result (`addToolResult` on the session, or useChat's `addToolResult` through the server).
+   */
+  run?: (input: InferInput<S>, ctx: ToolContext) => unknown;
+  /**
+   * A person must approve each call before it runs: `true`, or a function of the (validated) input
+   * and the context that says whether this call needs it. A call that needs approval is recorded and
+   * the turn ends waiting; `approve` or `deny` on the session goes on with it. See docs/approvals.md.
+   */
+  needsApproval?: boolean | ((input: InferInput<S>, ctx: ToolContext) => boolean | Promise<boolean>);
   /** Milliseconds before a call that has not settled becomes an error result. Default 60 000. */
   timeout?: number;
   /** JSON-safe facts for inspectors (the playground shows them), e.g. the MCP server a tool comes from. Never sent to the model. */

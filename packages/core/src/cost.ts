@@ -16,11 +16,31 @@ export const PRICES: { readonly asOf: string; readonly models: Readonly<Record<s
     'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
     'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
     'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    // The Claude 5.x models, as listed on 2026-12-01 (5-minute cache writes; Haiku 5.5: prompts up to 100k tokens).
+    'claude-fable-5-2': { input: 8, output: 40, cacheRead: 0.2, cacheWrite: 10 },
+    'claude-mythos-5-2': { input: 8, output: 40, cacheRead: 0.2, cacheWrite: 10 },
+    'claude-fable-5-1': { input: 10, output: 50, cacheRead: 0.25, cacheWrite: 12.5 },
+    'claude-mythos-5-1': { input: 10, output: 50, cacheRead: 0.25, cacheWrite: 12.5 },
+    'claude-fable-5': { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
+    'claude-mythos-5': { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
+    'claude-opus-5-5': { input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 },
+    'claude-opus-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    'claude-sonnet-5-5': { input: 2, output: 10, cacheRead: 0.1, cacheWrite: 2.5 },
+    'claude-sonnet-5': { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+    'claude-haiku-5-5': { input: 0.1, output: 0.5, cacheRead: 0.01, cacheWrite: 0.125 },
     'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125 },
     'gpt-5-mini': { input: 0.25, output: 2, cacheRead: 0.025 },
     'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5 },
     'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1 },
     'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25 },
+
+    // The GPT-5.x models, as listed on 2026-12-01 (GPT-5.6: cache writes at 1.25× input; `gpt-5.6` is Sol).
+    'gpt-5.4': { input: 2.5, output: 15, cacheRead: 0.25 },
+    'gpt-5.5': { input: 5, output: 30, cacheRead: 0.5 },
+    'gpt-5.6': { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 6.25 },
+    'gpt-5.6-sol': { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 6.25 },
+    'gpt-5.6-terra': { input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 3.125 },
+    'gpt-5.6-luna': { input: 1, output: 6, cacheRead: 0.1, cacheWrite: 1.25 },
   },
 };
 

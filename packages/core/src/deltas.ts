@@ -3,8 +3,10 @@
  * the recorded log, the window and the tree. Its cost follows the window and the loaded skills: the
  * log is folded up to the window's start, and nothing here reads the transcript before it.
  */
+
 import { addedLine } from './context-changes.js';
 import { applyEntries, currentSkills, type LifecycleLog, lifecycleChanges } from './lifecycle-log.js';
+import { textOf } from './parts.js';
 import { lifecycleText, renderContext, unofferedToolSpec } from './prompt.js';
 import type { TreeSnapshot } from './serialize.js';
 import type { AnnouncedSkill, LifecycleDelta, LifecycleEntry, Message, RequestLifecycle, ToolSpec } from './types.js';
@@ -63,14 +65,25 @@ function withoutRestatedLines(message: Message, loads: LifecycleEntry[], limit: 
       drop.set(recorded, (drop.get(recorded) ?? 0) + 1);
     }
   }
-  const lines = message.content.split('\n');
-  const kept = lines.filter((line) => {
-    const left = drop.get(line) ?? 0;
-    if (left === 0) return true;
-    drop.set(line, left - 1);
-    return false;
+  if (drop.size === 0) return message;
+  let changed = false;
+  const content = message.content.map((part) => {
+    if (part.type !== 'context-changed') return part;
+    const kept = part.lines.filter((line) => {
+      const left = drop.get(line) ?? 0;
+      if (left === 0) return true;
+      drop.set(line, left - 1);
+      return false;
+    });
+    if (kept.length === part.lines.length) return part;
+    changed = true;
+    return { ...part, lines: kept };
   });
-  return kept.length === lines.length ? message : { ...message, content: kept.join('\n') };
+  if (!changed) return message;
+  return {
+    ...message,
+    content: content.filter((part) => part.type !== 'context-changed' || part.lines.length > 0),
+  } as Message;
 }
 
 /** Builds the request's lifecycle. */
@@ -190,8 +203,10 @@ export function lifecycleProblems(classic: {
     const original = classic.messages[i];
     if (original && message.role !== original.role) problems.push(`message ${i} changed its role`);
     if (original && message.content !== original.content) {
-      const kept = new Set(message.content.split('\n'));
-      const dropped = original.content.split('\n').filter((line) => !kept.has(line));
+      const kept = new Set(textOf(message).split('\n'));
+      const dropped = textOf(original)
+        .split('\n')
+        .filter((line) => !kept.has(line));
       if (dropped.some((line) => !line.startsWith('contextChanged '))) {
         problems.push(`message ${i} lost more than contextChanged lines`);
       }

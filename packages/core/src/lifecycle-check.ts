@@ -8,7 +8,9 @@
  * answer. A session drops such a log and states its loaded skills again with its next message, as
  * for a snapshot without a log.
  */
+
 import { addedLine } from './context-changes.js';
+import { textOf } from './parts.js';
 import { isOffered } from './prompt.js';
 import type { TreeSnapshot } from './serialize.js';
 import { isToolName } from './tool-name.js';
@@ -27,7 +29,6 @@ export interface LogCheckInputs {
 }
 
 /** The text of a message (one place to read it, for when messages hold typed parts). */
-const textOf = (message: Message): string => message.content;
 
 /** A skill as the log has announced it so far, and which of its lines were proven. */
 interface Announced {

@@ -6,8 +6,10 @@
  */
 import { endBudget, reserveCall, settleCall, startBudget } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
-import { abortError, addUsage, type CallProgress, callModel, callProgress } from './model-call.js';
-import { buildRequest } from './request.js';
+import { chatFileBytes, resolveFileLimits, toFileParts } from './files.js';
+import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
+import { textPart } from './parts.js';
+import { buildRequest, recordSent } from './request.js';
 import type { SessionState } from './state.js';
 import { config } from './state-config.js';
 import { drainTurn, drainWhile, emit, warn } from './state-events.js';
@@ -16,6 +18,7 @@ import { render } from './state-render.js';
 import { settle, sync } from './state-sync.js';
 import { endTurnSpan, startTurnSpan, traceModelCall } from './telemetry.js';
 import { sanitizeText } from './text.js';
+import { cutResult, resultText } from './tool-call.js';
 import { repairCalls, transcriptLength } from './transcript.js';
 import type {
   AssistantMessage,
@@ -23,11 +26,15 @@ import type {
   ModelRequest,
   SendOptions,
   SessionEvent,
+  ToolAnswer,
   ToolCall,
+  ToolErrorKind,
   Turn,
   Usage,
+  WaitingCall,
 } from './types.js';
 import { estimateRequestTokens, estimateResponseTokens } from './usage-estimate.js';
+import { announceWaiting, checkAnswers, waitFor } from './waiting.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
@@ -58,23 +65,29 @@ function consumed(request: ModelRequest, progress: CallProgress, aborted: boolea
 export async function* runTurn(
   state: SessionState,
   model: Model,
-  text: string,
+  input: string | readonly ToolAnswer[],
   signal: AbortSignal,
   options?: SendOptions,
 ): AsyncGenerator<SessionEvent, Turn, undefined> {
   if (state.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
-  if (typeof text !== 'string') throw new Error(`send() needs the user's message as a string (got ${typeof text}).`);
+  const answers = Array.isArray(input) ? (input as readonly ToolAnswer[]) : null;
+  if (answers) checkAnswers(state, answers);
+  else if (typeof input !== 'string') {
+    throw new Error(`send() needs the user's message as a string (got ${typeof input}).`);
+  }
+  const text = answers ? '' : (input as string);
   state.busy = true;
   state.turnEvents = [];
   const first = transcriptLength(state.transcript);
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
+  let whyKind: ToolErrorKind = 'interrupted';
   const outcome: { turn?: Turn; error?: unknown } = {};
   let span: Awaited<ReturnType<typeof startTurnSpan>> = null;
   /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
   let inFlight: { request: ModelRequest; progress: CallProgress } | null = null;
   try {
-    span = await startTurnSpan(state, model, text, options);
+    span = await startTurnSpan(state, model, answers ? describeAnswers(answers) : text, options);
     // A budget used up already refuses the turn before anything is recorded.
     await startBudget(state, model);
     // A crashed agent gets one more render from its last element before anything is sent.
@@ -85,36 +98,53 @@ export async function* runTurn(
     // Work scheduled since the last message (an effect's update, a timer) is recorded with this one,
     // and a loaded skill still waiting for data (restored, or re-mounted) gets it before the model asks.
     await settle(state, { loaded: true });
-    // The user message is recorded once its first request may be sent: a budget that refuses that
-    // request (or a store that cannot reserve it) leaves the transcript as it was.
-    const staged = stageUserMessage(state, sanitizeText(text));
-    let request: ModelRequest | null;
-    try {
-      request = buildRequest(state);
-    } catch (error) {
+    let request: ModelRequest | null = null;
+    if (answers) {
+      // Answers go on with the turn that ended waiting: approved tools run (each marked running and
+      // committed first, so it runs at most once), denials and client results are recorded.
+      yield* applyAnswers(state, answers, signal);
+      if (state.waiting.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
+    } else {
+      // Files are checked before anything is recorded: a refused one leaves the chat as it was.
+      const files = options?.files?.length
+        ? toFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state))
+        : [];
+      // Calls still waiting when the user writes again are superseded: the model reads that they did not run.
+      yield* supersede(state);
+      // The user message is recorded once its first request may be sent: a budget that refuses that
+      // request (or a store that cannot reserve it) leaves the transcript as it was.
+      const staged = stageUserMessage(
+        state,
+        files.length > 0 && text === '' ? files : [textPart(sanitizeText(text)), ...files],
+      );
+      try {
+        request = buildRequest(state, true);
+      } catch (error) {
+        staged.announce();
+        yield* drainTurn(state);
+        throw error;
+      }
+      try {
+        await reserveCall(state, model, request, undefined);
+      } catch (error) {
+        staged.undo();
+        throw error;
+      }
       staged.announce();
       yield* drainTurn(state);
-      throw error;
     }
-    try {
-      await reserveCall(state, model, request, undefined);
-    } catch (error) {
-      staged.undo();
-      throw error;
-    }
-    staged.announce();
-    yield* drainTurn(state);
     const { maxSteps } = config(state);
     let usage: Turn['usage'];
     for (let step = 1; step <= maxSteps; step++) {
       if (signal.aborted) throw abortError(signal);
       if (!request) {
-        request = buildRequest(state);
+        request = buildRequest(state, false);
         await reserveCall(state, model, request, usage);
         yield* drainTurn(state);
       }
       const sent: ModelRequest = request;
       request = null;
+      recordSent(state, sent);
       emit(state, { type: 'request', request: sent, step });
       yield* drainTurn(state);
       const progress = callProgress();
@@ -128,7 +158,7 @@ export async function* runTurn(
         response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
       );
       const calls = withIds(state, response.toolCalls);
-      const assistant: AssistantMessage = { role: 'assistant', content: response.text };
+      const assistant: AssistantMessage = { role: 'assistant', content: responseContent(response) };
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
@@ -155,20 +185,35 @@ export async function* runTurn(
         yield* drainTurn(state);
         return turn;
       }
+      const waits: WaitingCall[] = [];
       for (const call of calls) {
         if (signal.aborted) throw abortError(signal);
+        // A call that needs approval, or that runs in the client, is recorded as waiting: nothing runs.
+        const wait = await waitFor(state, call);
+        if (wait) {
+          // The call is announced as any call is (the UI shows it), then waits.
+          emit(state, { type: 'tool-call', toolCall: call });
+          waits.push(wait);
+          unanswered = unanswered.filter((c) => c !== call);
+          continue;
+        }
         const running = executeCall(state, call, signal).then(
           () => {
-            unanswered = unanswered.slice(1);
+            unanswered = unanswered.filter((c) => c !== call);
           },
           (error: unknown) => {
             why = 'Not run: the agent crashed while running an earlier call of this turn.';
-            unanswered = unanswered.slice(1);
+            whyKind = 'not-run';
+            unanswered = unanswered.filter((c) => c !== call);
             throw error;
           },
         );
         // The call's `tool-call` event (and whatever the tool emits) goes out while it runs, not with its result.
         yield* drainWhile(state, running);
+      }
+      if (waits.length > 0) {
+        state.waiting = [...state.waiting, ...waits];
+        return yield* endWaiting(state, first, step, usage, outcome);
       }
     }
     throw new Error(
@@ -180,7 +225,7 @@ export async function* runTurn(
     throw error;
   } finally {
     // However the turn ends, every call gets its result: the transcript stays valid.
-    for (const call of unanswered) recordResult(state, call, why, true);
+    for (const call of unanswered) recordResult(state, call, why, whyKind);
     // A model call that never answered (aborted, failed mid-stream) is charged what it consumed:
     // the session's usage and the owner's spend; one that consumed nothing releases its reservation.
     if (inFlight) {
@@ -249,4 +294,89 @@ export function abortable<T>(
     },
   } as AsyncGenerator<SessionEvent, T, undefined>;
   return wrapper;
+}
+
+/** Ends the turn waiting: the calls that wait are announced (and committed), and the turn says which. */
+async function* endWaiting(
+  state: SessionState,
+  first: number,
+  steps: number,
+  usage: Turn['usage'],
+  outcome: { turn?: Turn },
+): AsyncGenerator<SessionEvent, Turn, undefined> {
+  announceWaiting(state);
+  const turn: Turn = {
+    text: '',
+    steps,
+    messages: state.transcript.messages.slice(first - state.transcript.start),
+    waiting: state.waiting.map((w) => ({ ...w })),
+  };
+  if (usage) turn.usage = usage;
+  outcome.turn = turn;
+  emit(state, { type: 'finish', turn });
+  yield* drainTurn(state);
+  return turn;
+}
+
+/** Applies checked answers, in the order the calls were made. */
+async function* applyAnswers(
+  state: SessionState,
+  answers: readonly ToolAnswer[],
+  signal: AbortSignal,
+): AsyncGenerator<SessionEvent, void, undefined> {
+  const byId = new Map(answers.map((a) => [a.toolCallId, a]));
+  for (const waiting of [...state.waiting]) {
+    const answer = byId.get(waiting.toolCallId);
+    if (!answer) continue;
+    const call: ToolCall = { id: waiting.toolCallId, name: waiting.name, input: waiting.input };
+    if (answer.type === 'approve') {
+      waiting.status = 'running';
+      announceWaiting(state);
+      yield* drainTurn(state);
+      // Run with the input the model gave, as stored: never one an answer carries.
+      yield* drainWhile(state, executeCall(state, call, signal));
+    } else if (answer.type === 'deny') {
+      const given = typeof answer.reason === 'string' ? answer.reason.trim().slice(0, 2000) : '';
+      // One sentence, with the reason when there is one: "Denied: over the limit. The tool did not run."
+      const reason = given ? `: ${given}${/[.!?]$/.test(given) ? '' : '.'}` : '.';
+      recordResult(state, call, `Denied${reason} The tool did not run.`, 'denied');
+    } else {
+      let text: string;
+      try {
+        text = resultText(answer.output);
+      } catch (error) {
+        text = `The client's result is not a valid result: ${(error as Error).message}.`;
+      }
+      recordResult(
+        state,
+        call,
+        cutResult(text, config(state).maxToolResultChars),
+        answer.isError === true ? 'threw' : undefined,
+      );
+    }
+    state.waiting = state.waiting.filter((w) => w !== waiting);
+    announceWaiting(state);
+    yield* drainTurn(state);
+  }
+}
+
+/** Answers every waiting call as superseded by a new user message. */
+async function* supersede(state: SessionState): AsyncGenerator<SessionEvent, void, undefined> {
+  if (state.waiting.length === 0) return;
+  for (const waiting of state.waiting) {
+    recordResult(
+      state,
+      { id: waiting.toolCallId, name: waiting.name, input: waiting.input },
+      'Not run: the user sent a new message instead of answering this call (superseded).',
+      'denied',
+    );
+  }
+  state.waiting = [];
+  announceWaiting(state);
+  yield* drainTurn(state);
+}
+
+/** What a turn that answers calls says it was asked (for its span). */
+function describeAnswers(answers: readonly ToolAnswer[]): string {
+  return answers.map((a) => `${a.type} ${a.toolCallId}`).join(', ');
 }

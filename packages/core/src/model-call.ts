@@ -3,11 +3,22 @@
  * Either way the call gives up as soon as the turn is aborted, even if the model ignores the signal.
  * What a model reports is checked where it enters: usage is made numbers a sum can trust.
  */
+
+import { cleanContent, cleanReasoning, partsText, textPart } from './parts.js';
 import type { SessionState } from './state.js';
 import { drainTurn, emit } from './state-events.js';
 import { modelCallTrace } from './telemetry.js';
 import { wellFormed } from './text.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamPart, SessionEvent, ToolCall, Usage } from './types.js';
+import type {
+  AssistantPart,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  SessionEvent,
+  ToolCall,
+  Usage,
+} from './types.js';
 
 /** The error a turn ends with when its signal aborts. */
 export function abortError(signal: AbortSignal): Error {
@@ -73,17 +84,22 @@ export async function* callModel(
     if (!response || typeof response !== 'object') {
       throw new Error(`Model ${model.name ?? ''} returned ${String(response)} instead of { text, toolCalls }.`);
     }
-    const text = typeof response.text === 'string' ? wellFormed(response.text) : '';
-    if (text) emit(state, { type: 'text-delta', text });
+    const content = cleanContent(response);
+    for (const part of content) {
+      if (part.type === 'reasoning') emit(state, { type: 'reasoning', reasoning: part });
+      else if (part.text) emit(state, { type: 'text-delta', text: part.text });
+    }
     const out: ModelResponse = {
-      text,
+      text: partsText(content),
       toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [],
+      content,
       usage: cleanUsage(response.usage),
     };
     if (typeof response.model === 'string') out.model = response.model;
     return out;
   }
   let text = '';
+  const content: AssistantPart[] = [];
   const toolCalls: ToolCall[] = [];
   let usage: Usage | undefined;
   let answeredBy: string | undefined;
@@ -104,7 +120,20 @@ export async function* callModel(
         const delta = wellFormed(part.text);
         text += delta;
         progress.text = text;
+        const last = content.at(-1);
+        if (last?.type === 'text') last.text += delta;
+        else content.push(textPart(delta));
         emit(state, { type: 'text-delta', text: delta });
+        yield* drainTurn(state);
+      } else if (part.type === 'reasoning-delta') {
+        if (typeof part.text !== 'string') continue;
+        emit(state, { type: 'reasoning-delta', text: wellFormed(part.text) });
+        yield* drainTurn(state);
+      } else if (part.type === 'reasoning') {
+        const reasoning = cleanReasoning(part.reasoning);
+        if (!reasoning) continue;
+        content.push(reasoning);
+        emit(state, { type: 'reasoning', reasoning });
         yield* drainTurn(state);
       } else if (part.type === 'tool-call') {
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
@@ -118,13 +147,13 @@ export async function* callModel(
     void parts.return?.()?.catch?.(() => {});
     throw error;
   }
-  const out: ModelResponse = { text: wellFormed(text), toolCalls, usage: cleanUsage(usage) };
+  const out: ModelResponse = { text: wellFormed(text), toolCalls, content, usage: cleanUsage(usage) };
   if (answeredBy) out.model = answeredBy;
   return out;
 }
 
 /** The fields of {@link Usage}: any other key a model reports is left out. */
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
 
 /** A count that has reached the largest integer a number holds exactly stays there. */
 function clamp(n: number): number {
@@ -174,4 +203,9 @@ export function addUsage(total: Usage | undefined, more: Usage | undefined): Usa
   // The sum is an estimate when either part is.
   if (more.estimated === true) out.estimated = true;
   return out;
+}
+
+/** The content an assistant message records for a response (its parts, or its text). */
+export function responseContent(response: Pick<ModelResponse, 'text' | 'content'>): AssistantPart[] {
+  return cleanContent(response);
 }

@@ -2,6 +2,7 @@
  * Where `<current_context>` goes in the messages a provider receives. Adapters call this so that
  * every provider places the context the same way, and read `placed` instead of working it out again.
  */
+import { textPart } from './parts.js';
 import type { Message, ModelRequest } from './types.js';
 
 /** The system prompt and messages with the context placed per `req.contextPlacement`. */
@@ -32,10 +33,10 @@ export function placeContext(req: ModelRequest): PlacedRequest {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message.role === 'assistant') continue;
-    messages[i] = { ...message, content: `${message.content}\n\n${context}` };
+    messages[i] = { ...message, content: [...message.content, textPart(`\n\n${context}`)] } as Message;
     return { system: req.system, messages, placed: i };
   }
   // No user-role message in the window (a session driven only by tool calls): add one.
-  messages.push({ role: 'user', content: context });
+  messages.push({ role: 'user', content: [textPart(context)] });
   return { system: req.system, messages, placed: messages.length - 1 };
 }

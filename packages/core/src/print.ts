@@ -2,6 +2,7 @@
  * The request as readable text, exactly what the model receives: for `agent.debug()`, test
  * failures, and the CLI. One printer; callers that color (a terminal) pass a {@link Styler}.
  */
+import { textOf } from './parts.js';
 import type { Message, ModelRequest, ToolSpec } from './types.js';
 
 /** Hooks to decorate parts of the printout (e.g. ANSI colors). Each defaults to the identity. */
@@ -102,10 +103,14 @@ export function printMessage(message: Message, style: Partial<Styler> = {}): str
   const s = { ...plain, ...style };
   switch (message.role) {
     case 'user':
-      return `${s.label('[user]', 'user', false)}\n${indent(message.content)}`;
+      return `${s.label('[user]', 'user', false)}\n${indent(textOf(message))}`;
     case 'assistant': {
       const parts = [s.label('[assistant]', 'assistant', false)];
-      if (message.content) parts.push(indent(message.content));
+      for (const part of message.content) {
+        if (part.type === 'reasoning') parts.push(indent(`(reasoning) ${part.text || '[hidden]'}`));
+      }
+      const text = textOf(message);
+      if (text) parts.push(indent(text));
       for (const call of message.toolCalls ?? []) {
         parts.push(`  ${s.call(`→ ${call.name}(${JSON.stringify(call.input)}) #${call.id}`)}`);
       }
@@ -113,7 +118,7 @@ export function printMessage(message: Message, style: Partial<Styler> = {}): str
     }
     case 'tool': {
       const label = `[tool ${message.name} #${message.toolCallId}${message.isError ? ' error' : ''}]`;
-      return `${s.label(label, 'tool', message.isError === true)}\n${indent(message.content)}`;
+      return `${s.label(label, 'tool', message.isError === true)}\n${indent(textOf(message))}`;
     }
   }
 }

@@ -65,17 +65,29 @@ export function renderContext(
   linesOf: (name: string, lines: string[]) => string[] = (_, lines) => lines,
 ): string {
   let out = '<current_context>\n';
-  if (snap.agentLines.length > 0) out += `<agent>\n${body(snap.agentLines)}\n</agent>\n`;
+  if (snap.agentLines.length > 0) out += `${agentSection(snap.agentLines)}\n`;
   for (let i = 0; i < loaded.length; i++) {
     const skill = snap.skillsByName.get(loaded[i]);
     if (!skill) continue;
-    const active = i === loaded.length - 1 ? ' active="true"' : '';
-    const lines = linesOf(skill.name, skill.lines);
-    out += `<skill name="${escapeAttribute(skill.name)}"${active}>\n`;
-    if (lines.length > 0) out += `${body(lines)}\n`;
-    out += '</skill>\n';
+    out += `${skillContextSection(skill.name, linesOf(skill.name, skill.lines), i === loaded.length - 1)}\n`;
   }
   return `${out}</current_context>`;
+}
+
+/** The agent's section of `<current_context>`. */
+export function agentSection(lines: string[]): string {
+  return `<agent>\n${body(lines)}\n</agent>`;
+}
+
+/** One loaded skill's section of `<current_context>`; the active skill's is marked. */
+export function skillContextSection(name: string, lines: string[], active: boolean): string {
+  const text = lines.length > 0 ? `${body(lines)}\n` : '';
+  return `<skill name="${escapeAttribute(name)}"${active ? ' active="true"' : ''}>\n${text}</skill>`;
+}
+
+/** A skill that left `<current_context>` (the append-only layout says so where it happened). */
+export function unloadedSection(name: string): string {
+  return `<skill name="${escapeAttribute(name)}" unloaded="true"/>`;
 }
 
 /** A skill's static lines as a section of a load message (or of the re-statement). */

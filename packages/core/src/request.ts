@@ -3,13 +3,14 @@
  * the tree snapshot, the context on the snapshot and the loaded order, so a step's cost grows with
  * what changed, the window and the loaded skills, never with the whole transcript or catalog.
  */
+import { isAppendOnly, planAppendOnly } from './append-only.js';
 import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
 import { foldBefore } from './lifecycle-log.js';
 import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from './prompt.js';
 import type { TreeSnapshot } from './serialize.js';
 import { AGENT, type SessionState, tree } from './state.js';
 import { config, currentWindow } from './state-config.js';
-import type { ModelRequest, RequestLifecycle, ToolSpec } from './types.js';
+import type { Message, ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from './types.js';
 
 interface Memo {
   snap: TreeSnapshot | null;
@@ -99,8 +100,24 @@ export function requestBlocker(state: SessionState): Error | null {
   return null;
 }
 
-/** The next request, exactly as the model will receive it. */
-export function buildRequest(state: SessionState): ModelRequest {
+/** Append-only plans by request: what the log becomes once the request is sent. */
+const plans = new WeakMap<ModelRequest, SentLogData>();
+
+/**
+ * Records that `request` was sent: a model with `appendOnly` then gets the next request as this one
+ * plus what is new. Called when the request goes out, so that one never sent (a budget refused it)
+ * leaves no trace.
+ */
+export function recordSent(state: SessionState, request: ModelRequest): void {
+  const next = plans.get(request);
+  if (next) state.sent = next;
+}
+
+/**
+ * The next request, exactly as the model will receive it. `turnStart`: the first request of a turn
+ * (an append-only window may move only then); by default, whether no turn is running.
+ */
+export function buildRequest(state: SessionState, turnStart = !state.busy): ModelRequest {
   const blocker = requestBlocker(state);
   if (blocker) throw blocker;
   const snap = tree(state);
@@ -126,17 +143,41 @@ export function buildRequest(state: SessionState): ModelRequest {
     memo.contextLoaded = state.loaded;
   }
   const window = currentWindow(state);
-  const fields = {
+  const fields: ModelRequest = {
     system: memo.system,
     context: memo.context,
     messages: window.messages,
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };
+  if (isAppendOnly(state)) {
+    const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
+    fields.appendOnly = plan.request;
+    // Set before `request` is made from `fields`: both carry the same plan.
+    if (snap.skills.length === 0) {
+      plans.set(fields, plan.next);
+      return fields;
+    }
+    const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
+    plans.set(request, plan.next);
+    return withLifecycle(state, request, memo, snap, window);
+  }
   if (snap.skills.length === 0) return fields;
   // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
   // unchanged); `lifecycle` is a getter on its prototype.
   const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
+  return withLifecycle(state, request, memo, snap, window);
+}
+
+/** `request` with its lifecycle getter set up. */
+function withLifecycle(
+  state: SessionState,
+  request: ModelRequest,
+  memo: Memo,
+  snap: TreeSnapshot,
+  window: { start: number; messages: Message[] },
+): ModelRequest {
+  const cfg = config(state);
   // No window starts before this one again (unless the settings change): fold older records.
   state.lifecycle = foldBefore(state.lifecycle, window.start);
   const mounts = new Map(state.loaded.map((name) => [name, state.mounts.get(name) ?? 0]));

@@ -2,7 +2,8 @@
  * A model that plays a script: the offline default for demos and tests. It reports usage estimated
  * from characters (`estimated: true`), so cost lines and budgets work without a key.
  */
-import type { Model, ModelRequest, ModelResponse } from './types.js';
+import { textContent } from './parts.js';
+import type { AssistantPart, Model, ModelRequest, ModelResponse, ReasoningPart } from './types.js';
 import { usageEstimator } from './usage-estimate.js';
 
 /** A tool call in a script; when `id` is left out the session assigns one (`call_N`). */
@@ -14,12 +15,26 @@ export interface ScriptedToolCall {
 
 /** One scripted response. */
 export interface ScriptedResponse {
+  /**
+   * Reasoning before the text: its text, or a reasoning part's fields (a `signature`, …). It is
+   * recorded as a reasoning part of provider `scripted`, as a real model's would be.
+   */
+  reasoning?: string | Partial<Omit<ReasoningPart, 'type'>>;
   text?: string;
   toolCalls?: ScriptedToolCall[];
 }
 
 /** A step: a fixed response, or a function of the request that returns one (possibly async). */
 export type ScriptedStep = ScriptedResponse | ((req: ModelRequest) => ScriptedResponse | Promise<ScriptedResponse>);
+
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /**
+   * Behave like a model that binds its reasoning to the exact prefix: the session sends it
+   * append-only requests (`request.appendOnly`), as it would to Claude Opus 5.5 or GPT-5.6.
+   */
+  appendOnly?: boolean;
+}
 
 /** The scripted model; `requests` records what it was sent, `remaining` counts unused steps. */
 export interface ScriptedModel extends Model {
@@ -40,13 +55,14 @@ export interface ScriptedModel extends Model {
  *   { text: 'Done.' },
  * ]);
  */
-export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
+export function scriptedModel(steps: readonly ScriptedStep[], options: ScriptedModelOptions = {}): ScriptedModel {
   if (!Array.isArray(steps)) throw new Error('scriptedModel(steps) needs an array of steps.');
   let next = 0;
   const requests: ModelRequest[] = [];
   const estimate = usageEstimator();
   return {
     name: 'scripted',
+    ...(options.appendOnly ? { appendOnly: true } : {}),
     requests,
     get remaining() {
       return steps.length - next;
@@ -71,8 +87,15 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
         })),
         model: 'scripted',
       };
+      if (response?.reasoning !== undefined)
+        out.content = [scriptedReasoning(response.reasoning), ...textContent(out.text)];
       out.usage = estimate(req, out);
       return out;
     },
   };
+}
+
+function scriptedReasoning(reasoning: NonNullable<ScriptedResponse['reasoning']>): AssistantPart {
+  const fields = typeof reasoning === 'string' ? { text: reasoning } : reasoning;
+  return { type: 'reasoning', provider: 'scripted', model: 'scripted', ...fields, text: fields.text ?? '' };
 }

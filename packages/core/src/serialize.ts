@@ -147,8 +147,17 @@ export function toolProblems(tool: ToolEntry): string[] {
       `Invalid tool name "${tool.name}" (rendered by ${where(tool)}): tool names must match ${TOOL_NAME.source}.`,
     );
   }
-  if (typeof props.run !== 'function') {
-    out.push(`Tool "${tool.name}" (rendered by ${where(tool)}) has no run function: pass run={(input, ctx) => ...}.`);
+  // A tool without `run` runs in the client (the turn waits for its result); a `run` that is there must be a function.
+  if (props.run !== undefined && typeof props.run !== 'function') {
+    out.push(
+      `Tool "${tool.name}" (rendered by ${where(tool)}) has a run that is not a function: pass run={(input, ctx) => ...}.`,
+    );
+  }
+  const approval = props.needsApproval;
+  if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
+    out.push(
+      `Tool "${tool.name}" (rendered by ${where(tool)}) has needsApproval that is neither a boolean nor a function of (input, ctx).`,
+    );
   }
   const input = props.input;
   if (input !== undefined && input !== null) {

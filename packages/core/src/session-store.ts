@@ -5,7 +5,7 @@
  * `@skilltree/store`.
  */
 import type { Spend, SpendLimits, SpendReservation } from './budget.js';
-import type { LifecycleLogData, Message, SessionSnapshot, Usage } from './types.js';
+import type { LifecycleLogData, Message, SentLogData, SessionSnapshot, Usage, WaitingCall } from './types.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
 export interface StoredState {
@@ -23,6 +23,15 @@ export interface StoredState {
   window?: { start: number; size: number; max: number };
   /** What the model was told about the skills (the request's deltas), kept so another process sends the same. */
   lifecycle?: LifecycleLogData;
+  /** What was sent to a model with `appendOnly` (see `SentLogData`), so another process appends to it. */
+  sent?: SentLogData;
+  /** Calls waiting for approval or for a client's result (committed, so any process answers them). */
+  waiting?: WaitingCall[];
+  /**
+   * Set while a turn runs (its commits carry it; the last one leaves it out): the index of the turn's
+   * first message, so any process can follow the turn (`GET /chat/:id/stream` resumes it).
+   */
+  turn?: { from: number };
 }
 
 /** A session's record. */
@@ -232,7 +241,7 @@ export function tailStart(length: number, userIndices: readonly number[], window
 export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   const { state } = loaded;
   const snapshot: SessionSnapshot = {
-    version: 1,
+    version: 2,
     transcript: loaded.messages,
     transcriptStart: loaded.start,
     loadedSkills: state.loadedSkills,
@@ -243,6 +252,8 @@ export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   if (state.usage) snapshot.usage = state.usage;
   if (state.window) snapshot.windowStart = state.window.start;
   if (state.lifecycle) snapshot.lifecycle = state.lifecycle;
+  if (state.sent) snapshot.sent = state.sent;
+  if (state.waiting) snapshot.waiting = state.waiting;
   return snapshot;
 }
 
@@ -254,5 +265,7 @@ export function storedState(snapshot: SessionSnapshot, window?: StoredState['win
   if (snapshot.usage) stored.usage = snapshot.usage;
   if (window) stored.window = window;
   if (snapshot.lifecycle) stored.lifecycle = snapshot.lifecycle;
+  if (snapshot.sent) stored.sent = snapshot.sent;
+  if (snapshot.waiting?.length) stored.waiting = snapshot.waiting;
   return stored;
 }

@@ -2,11 +2,14 @@
  * `Session`: the public API over one mounted agent. Every method delegates to the modules below it
  * (state, skills, calls, loop, snapshot, view); this file holds no logic of its own.
  */
+
 import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { checkBudget } from './budget.js';
 import { executeCall } from './calls.js';
+import { resolveFileLimits } from './files.js';
 import { abortable, runTurn } from './loop.js';
+import { cleanContent } from './parts.js';
 import { buildRequest } from './request.js';
 import type { ChatInfo, SessionHandle, SkillState } from './runtime.js';
 import { checkSkills, loadSkill } from './skills.js';
@@ -22,6 +25,7 @@ import { type AgentStoreDef, newGeneration, storeOf, storeStates } from './store
 import { freshCallId, repairCalls } from './transcript.js';
 import type {
   AssistantMessage,
+  AssistantPart,
   Message,
   Model,
   ModelRequest,
@@ -32,10 +36,12 @@ import type {
   SessionEventType,
   SessionOptions,
   SessionSnapshot,
+  ToolAnswer,
   ToolCall,
   ToolMessage,
   Turn,
   Usage,
+  WaitingCall,
   Warning,
 } from './types.js';
 import { buildView, type SessionView } from './view.js';
@@ -66,6 +72,7 @@ export class Session implements SessionHandle {
   /** @internal Use {@link createSession} or {@link restoreSession}. */
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: ChatInfo) {
     checkBudget(options.budget);
+    resolveFileLimits(options.files);
     const state = createState(element, options, this, restore, chat);
     this.#state = state;
     states.set(this, state);
@@ -199,13 +206,19 @@ export class Session implements SessionHandle {
    * Appends an assistant message (e.g. a scripted tool call in a test), with tool call ids made
    * unique and safe, as a model's are. Throws for an entry that is not a tool call with a name.
    */
-  addAssistantMessage(message: Omit<AssistantMessage, 'role'>): AssistantMessage {
+  addAssistantMessage(
+    message: Omit<AssistantMessage, 'role' | 'content'> & { content?: string | AssistantPart[] },
+  ): AssistantMessage {
     assertLive(this.#state);
     const { calls: toolCalls, dropped } = repairCalls(this.#state.transcript, message.toolCalls);
     if (dropped.length > 0) {
       throw new Error(`addAssistantMessage: toolCalls[${dropped[0].index}] cannot be recorded: ${dropped[0].reason}.`);
     }
-    const out: AssistantMessage = { role: 'assistant', content: message.content ?? '' };
+    const content = message.content ?? '';
+    const out: AssistantMessage = {
+      role: 'assistant',
+      content: cleanContent(typeof content === 'string' ? { text: content } : { text: '', content }),
+    };
     if (toolCalls.length > 0) out.toolCalls = toolCalls;
     pushMessage(this.#state, out);
     return out;
@@ -236,9 +249,53 @@ export class Session implements SessionHandle {
     return { [Symbol.asyncIterator]: () => this.#turn(text, opts, true) };
   }
 
-  #turn(text: string, opts: SendOptions, stopOnReturn = false): AsyncGenerator<SessionEvent, Turn> {
+  /** Calls waiting for approval or for the client's result, in call order (see `Turn.waiting`). */
+  get waiting(): readonly WaitingCall[] {
+    return this.#state.waiting.map((w) => ({ ...w }));
+  }
+
+  /**
+   * Answers waiting calls and goes on with the turn they ended: an approved call's tool runs (with
+   * the input the model gave), a denial is the result the model reads, a client's result is the
+   * tool's result. Once no call waits, the model is asked again, as in `send`. Throws a
+   * `ToolAnswerError` (nothing runs) for a call that does not wait, or an answer of the wrong kind.
+   */
+  async answer(answers: readonly ToolAnswer[], opts: SendOptions = {}): Promise<Turn> {
+    const turn = this.#turn(answers, opts);
+    for (;;) {
+      const next = await turn.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /** {@link answer} as an async iterable of the turn's events, like `stream`. */
+  answerStream(answers: readonly ToolAnswer[], opts: SendOptions = {}): AsyncIterable<SessionEvent> {
+    return { [Symbol.asyncIterator]: () => this.#turn(answers, opts, true) };
+  }
+
+  /** Approves a call that waits for approval; its tool runs and the turn goes on (see {@link answer}). */
+  approve(toolCallId: string, opts: SendOptions = {}): Promise<Turn> {
+    return this.answer([{ toolCallId, type: 'approve' }], opts);
+  }
+
+  /** Denies a waiting call: the model reads the denial (with `reason`) as the tool's result (see {@link answer}). */
+  deny(toolCallId: string, reason?: string, opts: SendOptions = {}): Promise<Turn> {
+    return this.answer([{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], opts);
+  }
+
+  /** Gives a client tool's result (a tool without `run`); the turn goes on (see {@link answer}). */
+  addToolResult(toolCallId: string, output: unknown, opts: SendOptions & { isError?: boolean } = {}): Promise<Turn> {
+    const { isError, ...rest } = opts;
+    return this.answer([{ toolCallId, type: 'result', output, ...(isError ? { isError } : {}) }], rest);
+  }
+
+  #turn(
+    input: string | readonly ToolAnswer[],
+    opts: SendOptions,
+    stopOnReturn = false,
+  ): AsyncGenerator<SessionEvent, Turn> {
     assertLive(this.#state);
-    return abortable((inner) => runTurn(this.#state, this.model, text, inner, opts), opts.signal, stopOnReturn);
+    return abortable((inner) => runTurn(this.#state, this.model, input, inner, opts), opts.signal, stopOnReturn);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface Mounted<S extends { dispose(): void }> {
   version: number;
   /** Messages of the transcript the store has. */
   committed: number;
+  /** While a turn runs: the index of its first message (its commits say so, for a resumed stream). */
+  running?: number;
 }
 
 /** True when `entry` is the state `record` describes: same incarnation, same version. */

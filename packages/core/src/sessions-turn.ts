@@ -5,8 +5,10 @@
  * lease up. The turn is known to the running turns, so a `close()` stops it and a `delete` fences
  * it; a lost lease fences it too.
  */
+
 import type { ReactNode } from 'react';
 import { type SpendLedger, setTurnBudget } from './budget.js';
+import { textPart } from './parts.js';
 import { chatSession, type Session, stateOf } from './session.js';
 import {
   SessionConflictError,
@@ -24,7 +26,7 @@ import { currentWindow } from './state-config.js';
 import { identifySession } from './telemetry.js';
 import { type StoreTurnTrace, startStoreTurn } from './telemetry-store.js';
 import { forgetBefore, transcriptLength } from './transcript.js';
-import type { Budget, SessionEvent, SessionOptions, ToolMessage, Turn } from './types.js';
+import type { Budget, SendOptions, SessionEvent, SessionOptions, ToolAnswer, ToolMessage, Turn } from './types.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
@@ -67,7 +69,10 @@ function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
   const content =
     `Tool "${message.name}" ran, but its result could not be saved. ` +
     'It may have taken effect; check before calling it again.';
-  return { type: 'tool-result', message: { ...message, content, isError: true } };
+  return {
+    type: 'tool-result',
+    message: { ...message, content: [textPart(content)], isError: true, errorKind: 'unsaved' },
+  };
 }
 
 /**
@@ -131,9 +136,12 @@ async function commit(
   const length = transcriptLength(state.transcript);
   const from = entry.committed - state.transcript.start;
   const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
-  const max = entry.session.config.maxTranscriptMessages;
+  // An append-only conversation's prefix may start before the window: the next process loads it all.
+  const sentFrom = state.sent ? length - state.sent.start : 0;
+  const max = Math.max(entry.session.config.maxTranscriptMessages, sentFrom);
   const window = currentWindow(state);
   const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
+  if (entry.running !== undefined) stored.turn = { from: entry.running };
   try {
     entry.version = await ctx.store.commit(key, {
       holder,
@@ -179,11 +187,11 @@ async function ledger(store: SessionStore, owner: string): Promise<SpendLedger> 
 export async function* chatTurn(
   ctx: TurnContext,
   id: string,
-  text: string,
+  input: string | readonly ToolAnswer[],
   owner: string | undefined,
   signal: AbortSignal,
   self: { it?: AsyncGenerator<SessionEvent, Turn> },
-  extra: { traceContext?: unknown; budget?: Budget } = {},
+  extra: { traceContext?: unknown; budget?: Budget; files?: SendOptions['files'] } = {},
 ): AsyncGenerator<SessionEvent, Turn> {
   const { store, cache, running, policy } = ctx;
   // The turn's own signal: the caller's, a close() that stops it, or a delete that fences it.
@@ -241,11 +249,14 @@ export async function* chatTurn(
     const finish = async (failure: unknown): Promise<boolean> => {
       finished = true;
       stopRenewing();
+      // The last commit of the turn says it is over.
+      if (entry) entry.running = undefined;
       try {
         if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await save(entry);
           const state = stateOf(entry.session);
-          forgetBefore(state.transcript, currentWindow(state).start);
+          // What the next request may still send stays: the window, and an append-only prefix.
+          forgetBefore(state.transcript, Math.min(currentWindow(state).start, state.sent?.start ?? Infinity));
           cache.put(key, entry);
           return true;
         }
@@ -282,23 +293,31 @@ export async function* chatTurn(
           await save(current);
         }
         const state = stateOf(current.session);
+        current.running = transcriptLength(state.transcript);
         identifySession(state, id, owner);
         steps.adopt(state);
         const budget = extra.budget ?? state.options.budget;
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
         const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
         setTurnBudget(state, extra.budget, spend);
-        for await (const event of current.session.stream(text, {
+        const sendOptions = {
           signal: stop.signal,
           traceContext: extra.traceContext,
-        })) {
+          ...(extra.files ? { files: extra.files } : {}),
+        };
+        const events =
+          typeof input === 'string'
+            ? current.session.stream(input, sendOptions)
+            : current.session.answerStream(input, sendOptions);
+        for await (const event of events) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
-          if (event.type === 'message') {
+          // So is what waits: an approved call is committed as running before its tool runs (at most once).
+          if (event.type === 'message' || event.type === 'waiting') {
             if (fenced) throw fenced;
             try {
               await save(current);
             } catch (error) {
-              if (event.message.role === 'tool') unsaved = event.message;
+              if (event.type === 'message' && event.message.role === 'tool') unsaved = event.message;
               throw error;
             }
           }

@@ -6,10 +6,13 @@
  * (`sessions-turn`), where a chat is kept (`sessions-key`), its lease (`sessions-lease`), the
  * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
  */
+
 import type { ReactNode } from 'react';
 import { checkBudget } from './budget.js';
+import { resolveFileLimits, toFileParts } from './files.js';
 import { abortable } from './loop.js';
 import { memoryStore } from './memory-store.js';
+import { parseMessage } from './message-parse.js';
 import type { Session } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { MountedCache } from './sessions-cache.js';
@@ -17,7 +20,18 @@ import { checkOwner } from './sessions-key.js';
 import { UnreleasedLeases } from './sessions-lease.js';
 import { RunningTurns } from './sessions-running.js';
 import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
-import type { Budget, Message, Model, SendOptions, SessionEvent, SessionOptions, Turn, Usage } from './types.js';
+import type {
+  Budget,
+  Message,
+  Model,
+  SendOptions,
+  SessionEvent,
+  SessionOptions,
+  ToolAnswer,
+  Turn,
+  Usage,
+  WaitingCall,
+} from './types.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
 export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
@@ -34,7 +48,11 @@ export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
   onBusy?: 'wait' | 'reject';
   /** Milliseconds a turn waits for a busy session before `SessionBusyError`. Default 30 000. */
   busyTimeout?: number;
-  /** Milliseconds a turn's lease lasts without renewal; a process that dies frees its sessions after this. Default 30 000. */
+  /**
+   * Milliseconds a turn's lease lasts without renewal (it is renewed every third of it while the turn
+   * runs); a process that dies frees its chats after at most this. Default 6 000: after a crash, the
+   * next message on the chat is answered within about 6 seconds.
+   */
   leaseTtl?: number;
   /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
   cacheSize?: number;
@@ -84,6 +102,14 @@ export interface SessionInfo {
   /** The window the last request carried. */
   window: { start: number; size: number; max: number } | null;
   usage: Usage | null;
+  /** Calls waiting for approval or for the client's result (answer them with `approve`, `deny`, `answer`). */
+  waiting: WaitingCall[];
+  /**
+   * The turn running now, in any process, as its commits say: the index of its first message. Null
+   * when none runs, or when the process running it stopped writing for more than twice `leaseTtl`
+   * (it died; the next turn takes over).
+   */
+  running: { from: number } | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -94,6 +120,19 @@ export interface Sessions {
   send(id: string, text: string, options?: SessionTurnOptions): Promise<Turn>;
   /** The same turn as an async iterable of its events. Leaving it early aborts the turn; what happened is committed. */
   stream(id: string, text: string, options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
+  /**
+   * Answers calls of the chat that wait (approval, or a client tool's result) and goes on with the
+   * turn, under the chat's lease like `send`: any process may answer, a call runs at most once, with
+   * the input the model gave. Throws a `ToolAnswerError` (nothing runs) for a call that does not
+   * wait, was answered already (by another tab, another worker) or gets the wrong kind of answer.
+   */
+  answer(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): Promise<Turn>;
+  /** {@link Sessions.answer} as an async iterable of the turn's events. */
+  answerStream(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
+  /** Approves a waiting call (see {@link Sessions.answer}). */
+  approve(id: string, toolCallId: string, options?: SessionTurnOptions): Promise<Turn>;
+  /** Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}). */
+  deny(id: string, toolCallId: string, options?: SessionTurnOptions & { reason?: string }): Promise<Turn>;
   /** The session as JSON data, or null when there is none. */
   get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
   /** A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from` (default 0). */
@@ -126,7 +165,7 @@ export function createSessions(
   agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
   options: SessionsOptions = {},
 ): Sessions {
-  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 30_000, cacheSize = 100 } = options;
+  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000, cacheSize = 100 } = options;
   checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
@@ -163,7 +202,7 @@ export function createSessions(
   }
 
   /** One turn as an iterator, known to `close()` so that it can be stopped even while its consumer is not pulling. */
-  function start(id: string, text: string, opts: SessionTurnOptions, stopOnReturn: boolean) {
+  function start(id: string, text: string | readonly ToolAnswer[], opts: SessionTurnOptions, stopOnReturn: boolean) {
     const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
     self.it = abortable(
       async function* (signal) {
@@ -173,6 +212,8 @@ export function createSessions(
           );
         }
         checkBudget(opts.budget);
+        // Files are checked before the chat is touched (the session checks the chat's total again).
+        if (opts.files?.length) toFileParts(opts.files, resolveFileLimits(sessionOptions.files));
         return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self, opts);
       },
       opts.signal,
@@ -193,6 +234,25 @@ export function createSessions(
     stream(id, text, opts = {}) {
       return { [Symbol.asyncIterator]: () => start(id, text, opts, true) };
     },
+    async answer(id, answers, opts = {}) {
+      checkAnswerList(answers);
+      const it = start(id, answers, opts, false);
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return next.value;
+      }
+    },
+    answerStream(id, answers, opts = {}) {
+      checkAnswerList(answers);
+      return { [Symbol.asyncIterator]: () => start(id, answers, opts, true) };
+    },
+    approve(id, toolCallId, opts = {}) {
+      return this.answer(id, [{ toolCallId, type: 'approve' }], opts);
+    },
+    deny(id, toolCallId, opts = {}) {
+      const { reason, ...rest } = opts;
+      return this.answer(id, [{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], rest);
+    },
     async get(id, opts = {}) {
       const found = await find(id, opts.owner);
       if (!found) return null;
@@ -206,6 +266,9 @@ export function createSessions(
         stores: record.state.stores,
         window: record.state.window ?? null,
         usage: record.state.usage ?? null,
+        waiting: (record.state.waiting ?? []).filter((w) => w.status === 'waiting').map((w) => ({ ...w })),
+        running:
+          record.state.turn && Date.now() - record.updatedAt <= 2 * leaseTtl ? { from: record.state.turn.from } : null,
         createdAt: record.createdAt,
         updatedAt: record.updatedAt,
       };
@@ -215,7 +278,8 @@ export function createSessions(
       if (!found) return [];
       const from = Math.max(0, Math.floor(page.from ?? 0));
       const limit = Math.min(1_000, Math.max(0, Math.floor(page.limit ?? 50)));
-      return store.messages(found.key, from, limit);
+      // Records written before messages had parts are read upgraded, as a restore reads them.
+      return (await store.messages(found.key, from, limit)).map(readStored);
     },
     async delete(id, opts = {}) {
       const found = await find(id, opts.owner);
@@ -241,4 +305,20 @@ export function createSessions(
       return closing;
     },
   };
+}
+
+/** A stored message as today's shape; one that cannot be read as a message is passed on as it is. */
+function readStored(message: Message, index: number): Message {
+  try {
+    return parseMessage(message, `messages[${index}]`);
+  } catch {
+    return message;
+  }
+}
+
+/** Answers must be a non-empty list (checked before the chat is touched; the session checks each). */
+function checkAnswerList(answers: readonly ToolAnswer[]): void {
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new TypeError('Pass at least one answer: { toolCallId, type: "approve" | "deny" | "result" }.');
+  }
 }

@@ -14,7 +14,9 @@ import { traceLoad } from './telemetry.js';
 import type { ReadResult } from './types.js';
 
 /** What a read did, or why it was refused. */
-export type ReadOutcome = (ReadResult & { ok: true; stillLoading: boolean }) | { ok: false; error: string };
+export type ReadOutcome =
+  | (ReadResult & { ok: true; stillLoading: boolean })
+  | { ok: false; error: string; unknown?: true };
 
 /** The refusal for a name the catalog does not have. */
 export function unknownSkill(name: string, snap: TreeSnapshot): string {
@@ -73,7 +75,7 @@ export function loadSkill(state: SessionState, name: string): Promise<ReadOutcom
 
 async function load(state: SessionState, name: string): Promise<ReadOutcome> {
   const snap = tree(state);
-  if (!snap.skillsByName.has(name)) return { ok: false, error: unknownSkill(name, snap) };
+  if (!snap.skillsByName.has(name)) return { ok: false, error: unknownSkill(name, snap), unknown: true };
   const before = state.loaded;
   const max = config(state).maxLoadedSkills;
   const { order, evicted } = touch(before, name, max);

@@ -2,10 +2,12 @@
  * Snapshots: a session as JSON, and the checks that make restoring one safe — whatever the JSON
  * holds, a restored session has a valid transcript and never runs with a forged prototype.
  */
+import { parseSentLog } from './append-only.js';
 import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
 import { lifecycleLogProblem } from './lifecycle-check.js';
 import { adoptMounts, createLog } from './lifecycle-log.js';
+import { parseMessage } from './message-parse.js';
 import { cleanUsage } from './model-call.js';
 import { checkSkills } from './skills.js';
 import { type SessionState, tree } from './state.js';
@@ -15,7 +17,7 @@ import { pendingChanges, sections } from './state-record.js';
 import { notifySkills, recordMount } from './state-sync.js';
 import { storeStates } from './store.js';
 import { unansweredCalls } from './transcript.js';
-import type { LifecycleEntry, LifecycleLogData, Message, SessionSnapshot, ToolSpec } from './types.js';
+import type { LifecycleEntry, LifecycleLogData, Message, SessionSnapshot, ToolSpec, WaitingCall } from './types.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
@@ -26,7 +28,7 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   const { transcript } = state;
   const from = Math.min(transcript.messages.length, Math.max(0, since - transcript.start));
   const snapshot: SessionSnapshot = {
-    version: 1,
+    version: 2,
     transcript: JSON.parse(JSON.stringify(transcript.messages.slice(from))),
     loadedSkills: [...state.loaded],
     stores: storeStates(state.stores),
@@ -37,6 +39,8 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
   if (state.usage) snapshot.usage = { ...state.usage };
   if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
+  if (state.sent) snapshot.sent = JSON.parse(JSON.stringify(state.sent));
+  if (state.waiting.length > 0) snapshot.waiting = JSON.parse(JSON.stringify(state.waiting));
   const log = state.lifecycle.data;
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
@@ -51,35 +55,10 @@ function fail(message: string): never {
 }
 
 function checkMessage(message: unknown, index: number): Message {
-  const m = message as Record<string, unknown> | null;
-  if (!m || typeof m !== 'object') fail(`transcript[${index}] is not a message.`);
-  if (typeof m.content !== 'string') fail(`transcript[${index}].content must be a string.`);
-  switch (m.role) {
-    case 'user':
-      return { role: 'user', content: m.content };
-    case 'assistant': {
-      const out: Message = { role: 'assistant', content: m.content };
-      if (m.toolCalls !== undefined) {
-        if (!Array.isArray(m.toolCalls)) fail(`transcript[${index}].toolCalls must be an array.`);
-        out.toolCalls = m.toolCalls.map((call: Record<string, unknown>, j: number) => {
-          if (!call || typeof call.id !== 'string' || typeof call.name !== 'string') {
-            fail(`transcript[${index}].toolCalls[${j}] needs a string id and name.`);
-          }
-          return { id: call.id, name: call.name, input: call.input ?? {} };
-        });
-      }
-      return out;
-    }
-    case 'tool': {
-      if (typeof m.toolCallId !== 'string' || typeof m.name !== 'string') {
-        fail(`transcript[${index}] (a tool result) needs a string toolCallId and name.`);
-      }
-      const out: Message = { role: 'tool', toolCallId: m.toolCallId, name: m.name, content: m.content };
-      if (m.isError === true) out.isError = true;
-      return out;
-    }
-    default:
-      return fail(`transcript[${index}] has role ${JSON.stringify(m.role)}; a role must be user, assistant or tool.`);
+  try {
+    return parseMessage(message, `transcript[${index}]`);
+  } catch (error) {
+    return fail((error as Error).message);
   }
 }
 
@@ -98,8 +77,9 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   }
   const d = data as Record<string, unknown> | null;
   if (!d || typeof d !== 'object') fail('the snapshot is not an object.');
-  if (d.version !== 1)
-    fail(`unknown snapshot version ${JSON.stringify(d.version)}; this version of skilltree reads version 1.`);
+  // Version 1 held messages whose content was a string; they are upgraded as they are read.
+  if (d.version !== 1 && d.version !== 2)
+    fail(`unknown snapshot version ${JSON.stringify(d.version)}; this version of skilltree reads versions 1 and 2.`);
   if (!Array.isArray(d.transcript)) fail('transcript must be an array of messages.');
   if (!Array.isArray(d.loadedSkills)) fail('loadedSkills must be an array of skill names.');
   if (d.stores !== undefined && (d.stores === null || typeof d.stores !== 'object' || Array.isArray(d.stores))) {
@@ -133,7 +113,7 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
     ? d.pendingContextChanges.filter((line): line is string => typeof line === 'string')
     : [];
   const out: SessionSnapshot = {
-    version: 1,
+    version: 2,
     transcript,
     loadedSkills: d.loadedSkills.filter((name): name is string => typeof name === 'string'),
     stores: (d.stores as Record<string, unknown> | undefined) ?? {},
@@ -144,6 +124,14 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
   const lifecycle = parseLifecycle(d.lifecycle);
   if (lifecycle) out.lifecycle = lifecycle;
+  const waiting = parseWaiting(d.waiting);
+  if (waiting.length > 0) out.waiting = waiting;
+  if (d.sent !== undefined) {
+    // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
+    try {
+      out.sent = parseSentLog(d.sent);
+    } catch {}
+  }
   // The same check as a model's usage: a snapshot's JSON is as much outside input as a response.
   const usage = cleanUsage(d.usage);
   if (usage) out.usage = usage;
@@ -228,13 +216,20 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
   state.baseline = sections(state);
-  for (const call of unansweredCalls(state.transcript)) {
+  // A call that waits for an answer stays open; one whose tool was running when the process stopped
+  // is answered as interrupted (it may have taken effect, and never runs again).
+  const open = unansweredCalls(state.transcript);
+  const waits = new Set(open.map((call) => call.id));
+  state.waiting = state.waiting.filter((w) => w.status === 'waiting' && waits.has(w.toolCallId));
+  const waitingIds = new Set(state.waiting.map((w) => w.toolCallId));
+  for (const call of open) {
+    if (waitingIds.has(call.id)) continue;
     recordResult(
       state,
       call,
       // The call may have run to the end and only its result gone unsaved: say no more than that.
       "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.",
-      true,
+      'interrupted',
     );
   }
 }
@@ -262,4 +257,23 @@ function checkLog(state: SessionState): void {
     `The saved lifecycle log was not used (${problem}): the loaded skills are stated again with the next message.`,
     'restoreSession',
   );
+}
+
+/** Waiting calls from a snapshot: each well-formed entry (anything else is left out). */
+function parseWaiting(raw: unknown): WaitingCall[] {
+  if (!Array.isArray(raw)) return [];
+  const out: WaitingCall[] = [];
+  for (const w of raw) {
+    if (!isObject(w) || typeof w.toolCallId !== 'string' || typeof w.name !== 'string') continue;
+    if (w.for !== 'approval' && w.for !== 'client') continue;
+    out.push({
+      toolCallId: w.toolCallId,
+      name: w.name,
+      input: w.input ?? {},
+      for: w.for,
+      skill: typeof w.skill === 'string' ? w.skill : null,
+      status: w.status === 'running' ? 'running' : 'waiting',
+    });
+  }
+  return out;
 }

@@ -69,6 +69,8 @@ export function createState(
     usage: restore?.usage,
     windowStart: restore?.windowStart,
     lifecycle: createLog(restore?.lifecycle),
+    sent: restore?.sent ?? null,
+    waiting: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [],
   } satisfies SessionState);
   return state;
 }

@@ -4,11 +4,12 @@
  */
 import { captureSections, diffSections, type Sections } from './context-changes.js';
 import { currentSkills, lifecycleChanges, record } from './lifecycle-log.js';
+import { withContextLines } from './parts.js';
 import { type SessionState, tree } from './state.js';
 import { config } from './state-config.js';
 import { emit } from './state-events.js';
 import { appendMessage, transcriptLength } from './transcript.js';
-import type { Message } from './types.js';
+import type { Message, UserPart } from './types.js';
 
 /** The context sections as they are now. */
 export function sections(state: SessionState): Sections {
@@ -35,14 +36,6 @@ export function takeChanges(state: SessionState, quiet = false): string[] {
   return lines;
 }
 
-const joinLines = (text: string, lines: string[]) =>
-  lines.length === 0 ? text : text === '' ? lines.join('\n') : `${text}\n${lines.join('\n')}`;
-
-/** `text` with the pending `contextChanged` lines after it. */
-export function withChanges(state: SessionState, text: string): string {
-  return joinLines(text, takeChanges(state));
-}
-
 /** A user message in the transcript that nobody was told about yet: announce it, or take it back. */
 export interface StagedMessage {
   /** Emits what recording it emits (its `contextChanged` lines, then the message). */
@@ -56,7 +49,7 @@ export interface StagedMessage {
  * telling anyone, so that the turn can build its first request from it and take it back when that
  * request may not be sent (a budget refused it): then nothing was recorded.
  */
-export function stageUserMessage(state: SessionState, text: string): StagedMessage {
+export function stageUserMessage(state: SessionState, parts: UserPart[]): StagedMessage {
   const before = {
     pendingLines: state.pendingLines,
     baseline: state.baseline,
@@ -66,7 +59,7 @@ export function stageUserMessage(state: SessionState, text: string): StagedMessa
     users: state.transcript.userIndices.length,
   };
   const lines = takeChanges(state, true);
-  const message: Message = { role: 'user', content: joinLines(text, lines) };
+  const message: Message = { role: 'user', content: withContextLines(parts, lines) };
   appendMessage(state.transcript, message);
   return {
     announce() {

@@ -14,7 +14,7 @@ import type { Runtime, SkillState } from './runtime.js';
 import { readTree, type TreeSnapshot } from './serialize.js';
 import type { StoreRegistry } from './store.js';
 import type { Transcript } from './transcript.js';
-import type { SessionEvent, SessionOptions, Usage, Warning } from './types.js';
+import type { SentLogData, SessionEvent, SessionOptions, Usage, WaitingCall, Warning } from './types.js';
 
 export type Listener = (event: SessionEvent) => void;
 
@@ -63,6 +63,10 @@ export interface SessionState {
   windowStart: number | undefined;
   /** What the model has been told about the skills, message by message (the request's deltas). */
   lifecycle: LifecycleLog;
+  /** What was sent to a model with `appendOnly` (null until the first such request). */
+  sent: SentLogData | null;
+  /** Calls waiting for approval or for a client's result, in call order. */
+  waiting: WaitingCall[];
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */

@@ -9,7 +9,10 @@
  * registered, spans are the API's non-recording spans and no attribute is computed. The parent of
  * each span is passed explicitly, so nesting needs no context manager.
  */
+
 import { estimateCost, priceFor } from './cost.js';
+import { fileBytes } from './files.js';
+import { textOf } from './parts.js';
 import { type SessionState, tree } from './state.js';
 import type {
   Message,
@@ -396,13 +399,14 @@ function usageAttributes(
   if (usage.outputTokens !== undefined) out['gen_ai.usage.output_tokens'] = usage.outputTokens;
   if (usage.cacheReadTokens !== undefined) out['gen_ai.usage.cache_read.input_tokens'] = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) out['gen_ai.usage.cache_creation.input_tokens'] = usage.cacheWriteTokens;
+  if (usage.reasoningTokens !== undefined) out['gen_ai.usage.reasoning.output_tokens'] = usage.reasoningTokens;
   if (usage.estimated) out['skilltree.usage.estimated'] = true;
   const price = modelName ? priceFor(modelName) : undefined;
   if (price) out['skilltree.cost.usd'] = estimateCost(usage, price).total;
   return out;
 }
 
-function textPart(content: string) {
+function genAiText(content: string) {
   return { type: 'text', content };
 }
 
@@ -411,10 +415,16 @@ function genAiMessage(message: Message): object {
   if (message.role === 'tool') {
     return {
       role: 'tool',
-      parts: [{ type: 'tool_call_response', id: message.toolCallId, response: message.content }],
+      parts: [{ type: 'tool_call_response', id: message.toolCallId, response: textOf(message) }],
     };
   }
-  const parts: object[] = message.content ? [textPart(message.content)] : [];
+  const parts: object[] = [];
+  for (const part of message.content) {
+    // The GenAI conventions' reasoning part; signatures and encrypted content stay out of traces.
+    if (part.type === 'reasoning' && part.text) parts.push({ type: 'reasoning', content: part.text });
+  }
+  const text = textOf(message);
+  if (text) parts.push(genAiText(text));
   if (message.role === 'assistant') {
     for (const call of message.toolCalls ?? []) {
       parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input });
@@ -459,7 +469,7 @@ export async function startTurnSpan(
       if (tracing.recordContent) {
         adopted.span.setAttribute(
           'gen_ai.input.messages',
-          JSON.stringify([genAiMessage({ role: 'user', content: text })]),
+          JSON.stringify([genAiMessage({ role: 'user', content: [{ type: 'text', text }] })]),
         );
       }
     }
@@ -470,7 +480,10 @@ export async function startTurnSpan(
   const open = start(tracing, name, SPAN_KIND.internal, agentAttributes(tracing, model), options?.traceContext);
   tracing.muted = !open.span.isRecording();
   if (tracing.recordContent && !tracing.muted) {
-    open.span.setAttribute('gen_ai.input.messages', JSON.stringify([genAiMessage({ role: 'user', content: text })]));
+    open.span.setAttribute(
+      'gen_ai.input.messages',
+      JSON.stringify([genAiMessage({ role: 'user', content: [{ type: 'text', text }] })]),
+    );
   }
   return open;
 }
@@ -491,11 +504,21 @@ export function endTurnSpan(
         ...usageAttributes(outcome.turn.usage, model.name),
         'skilltree.turn.steps': outcome.turn.steps,
       });
+      // A turn that ends waiting (approval, a client's result) says for which calls.
+      if (outcome.turn.waiting?.length) {
+        span.setAttribute(
+          'skilltree.turn.waiting',
+          outcome.turn.waiting.map((w) => `${w.name}:${w.for}`),
+        );
+      }
       if (tracing.recordContent) {
         span.setAttribute(
           'gen_ai.output.messages',
           JSON.stringify([
-            { ...genAiMessage({ role: 'assistant', content: outcome.turn.text }), finish_reason: 'stop' },
+            {
+              ...genAiMessage({ role: 'assistant', content: [{ type: 'text', text: outcome.turn.text }] }),
+              finish_reason: 'stop',
+            },
           ]),
         );
       }
@@ -565,15 +588,17 @@ export async function* traceModelCall(
       'skilltree.tools.offered': request.tools.map((t) => t.name),
       'skilltree.skills.loaded': [...state.loaded],
       'skilltree.window.messages': request.messages.length,
+      // Files by count and size, never their bytes.
+      ...fileAttributes(request),
       'skilltree.context_placement': request.contextPlacement,
     });
     if (state.windowStart !== undefined) span.setAttribute('skilltree.window.start', state.windowStart);
     if (tracing.recordContent) {
       span.setAttributes({
-        'gen_ai.system_instructions': JSON.stringify([textPart(request.system)]),
+        'gen_ai.system_instructions': JSON.stringify([genAiText(request.system)]),
         'gen_ai.input.messages': JSON.stringify([
           ...request.messages.map(genAiMessage),
-          { role: 'user', parts: [textPart(request.context)] },
+          { role: 'user', parts: [genAiText(request.context)] },
         ]),
       });
     }
@@ -589,7 +614,11 @@ export async function* traceModelCall(
         'gen_ai.response.finish_reasons': [response.toolCalls.length > 0 ? 'tool_call' : 'stop'],
       });
       if (tracing.recordContent) {
-        const reply = genAiMessage({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+        const reply = genAiMessage({
+          role: 'assistant',
+          content: response.content ?? [{ type: 'text', text: response.text }],
+          toolCalls: response.toolCalls,
+        });
         span.setAttribute('gen_ai.output.messages', JSON.stringify([reply]));
       }
     }
@@ -638,14 +667,15 @@ export function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknow
   if (!open || open.ended) return;
   const { span, tracing } = open;
   if (span.isRecording()) {
-    if (tracing.recordContent) span.setAttribute('gen_ai.tool.call.result', message.content);
+    if (tracing.recordContent) span.setAttribute('gen_ai.tool.call.result', textOf(message));
+    if (message.errorKind) span.setAttribute('skilltree.tool.error_kind', message.errorKind);
     if (message.isError) fail(open, error ?? toolError(message), 'The tool call', error ? undefined : 'tool_error');
   }
   end(open);
 }
 
 function toolError(message: ToolMessage): Error {
-  const error = new Error(message.content.split('\n')[0]);
+  const error = new Error(textOf(message).split('\n')[0]);
   error.name = 'ToolError';
   return error;
 }
@@ -701,4 +731,19 @@ export function traceUnload(state: SessionState, name: string, why: UnloadReason
     }
   }
   end(open);
+}
+
+/** How many files a request carries and their size in bytes: counts only, never content. */
+function fileAttributes(request: ModelRequest): Record<string, number> {
+  let count = 0;
+  let bytes = 0;
+  for (const message of request.appendOnly?.items ?? request.messages) {
+    if (message.role === 'system') continue;
+    for (const part of message.content) {
+      if (part.type !== 'file') continue;
+      count++;
+      bytes += fileBytes(part);
+    }
+  }
+  return count === 0 ? {} : { 'skilltree.request.files': count, 'skilltree.request.file_bytes': bytes };
 }

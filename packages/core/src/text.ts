@@ -78,11 +78,3 @@ export function sanitizeText(text: string): string {
   for (let i = 0; i < parts.length; i += 2) if (looksRecorded(parts[i])) parts[i] = `\\${parts[i]}`;
   return parts.join('');
 }
-
-/** The runtime's own lines (`contextChanged …`) at the end of a recorded message, split from its text. */
-export function splitContextChanges(content: string): { text: string; changes: string[] } {
-  const lines = content.split('\n');
-  let first = lines.length;
-  while (first > 0 && lines[first - 1].startsWith(`${CONTEXT_CHANGED} `)) first--;
-  return { text: lines.slice(0, first).join('\n'), changes: lines.slice(first) };
-}

@@ -3,13 +3,19 @@
  * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
  * Every result is held to the session's size cap by one rule, {@link cutResult}.
  */
+
+import { FileRejectedError, isToolResult, type ResolvedFileLimits, type ToolResult, toFileParts } from './files.js';
 import type { ChatInfo, SessionHandle, SkillInfo } from './runtime.js';
 import type { ToolEntry } from './serialize.js';
-import type { ToolCall } from './types.js';
+import type { FilePart, ToolCall, ToolErrorKind } from './types.js';
 
 export interface ToolOutcome {
   content: string;
   isError: boolean;
+  /** Why it is an error, as data. */
+  kind?: ToolErrorKind;
+  /** Files the tool returned (see `toolResult`), after its text. */
+  files?: FilePart[];
   /** What `run` threw, for the trace. */
   error?: unknown;
 }
@@ -23,6 +29,8 @@ export interface RunOptions {
   timeout: number;
   /** The session's `maxToolResultChars`, for `ctx.maxResultChars`. */
   maxResultChars: number;
+  /** The session's file limits, for files a tool returns. */
+  fileLimits: ResolvedFileLimits;
   skillInfo(name: string): SkillInfo;
 }
 
@@ -114,7 +122,7 @@ export function decodeInput(toolName: string, raw: unknown): { input: unknown } 
 }
 
 /** Validates `raw` against the tool's schema; a tool without `input` takes no arguments at all. */
-async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unknown } | string> {
+export async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unknown } | string> {
   const decoded = decodeInput(tool.name, raw);
   if (typeof decoded === 'string') return decoded;
   const schema = tool.node.props.input;
@@ -138,11 +146,22 @@ async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unkno
 /**
  * Runs `tool` for `call`. `tool` is a string when the tool is unknown: the string is the refusal.
  */
-export async function runTool(tool: ToolEntry | string, call: ToolCall, options: RunOptions): Promise<ToolOutcome> {
-  if (typeof tool === 'string') return { content: tool, isError: true };
+export async function runTool(
+  tool: ToolEntry | ToolOutcome,
+  call: ToolCall,
+  options: RunOptions,
+): Promise<ToolOutcome> {
+  if (!('node' in tool)) return tool;
   const props = tool.node.props;
   const parsed = await parseInput(tool, call.input);
-  if (typeof parsed === 'string') return { content: parsed, isError: true };
+  if (typeof parsed === 'string') return { content: parsed, isError: true, kind: 'invalid-input' };
+  if (typeof props.run !== 'function') {
+    return {
+      content: `Tool "${tool.name}" runs in the client: its result comes from there (addToolResult), not from the session.`,
+      isError: true,
+      kind: 'not-run',
+    };
+  }
 
   const controller = new AbortController();
   const outer = options.signal;
@@ -151,6 +170,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
   else outer?.addEventListener('abort', onAbort, { once: true });
   const timeout = typeof props.timeout === 'number' && props.timeout > 0 ? props.timeout : options.timeout;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
   try {
     const ctx = {
       session: options.session,
@@ -165,6 +185,7 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
+        timedOut = true;
         controller.abort(error);
         reject(error);
       }, timeout);
@@ -175,18 +196,41 @@ export async function runTool(tool: ToolEntry | string, call: ToolCall, options:
     stopped.catch(() => {});
     const value = await Promise.race([pending, stopped]);
     try {
+      if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits);
       return { content: resultText(value), isError: false };
     } catch (error) {
       return {
         content: `Tool "${tool.name}" returned a value that is not a valid result: ${(error as Error).message}.`,
         isError: true,
+        kind: 'threw',
       };
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, error };
+    const kind: ToolErrorKind = timedOut ? 'timeout' : outer?.aborted ? 'interrupted' : 'threw';
+    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, kind, error };
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A `toolResult`'s text and checked files; a refused file makes it an error result that says why. */
+function withFiles(name: string, result: ToolResult, limits: ResolvedFileLimits): ToolOutcome {
+  const texts: string[] = [];
+  const inputs = [];
+  for (const item of result.content) {
+    if (typeof item === 'string') texts.push(item);
+    else inputs.push(item);
+  }
+  try {
+    return { content: texts.join('\n'), isError: false, files: toFileParts(inputs, limits) };
+  } catch (error) {
+    if (!(error instanceof FileRejectedError)) throw error;
+    return {
+      content: `Tool "${name}" returned a file that was refused: ${error.message}`,
+      isError: true,
+      kind: 'threw',
+    };
   }
 }

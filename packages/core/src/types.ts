@@ -15,16 +15,136 @@ export interface ToolCall {
   input: unknown;
 }
 
+// ───────────── typed parts (issue 25): every part carries its `type`, nothing is parsed back out of text ─────────────
+
+/** Text a person or the model wrote, or a tool returned. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * A model's reasoning, kept byte-exact so that it can be sent back where a provider requires it
+ * (Anthropic `thinking` / `redacted_thinking`, OpenAI Responses `reasoning` items). `text` may be
+ * empty (a provider that keeps its reasoning hidden, or summarises it). Reasoning is replayed only to
+ * the provider and model that produced it; see `docs/models.md`.
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** Who produced it: `anthropic`, `openai`, … — an adapter replays only its own provider's parts. */
+  provider: string;
+  /** The model that produced it, as the adapter names it: reasoning is not replayed to another model. */
+  model?: string;
+  /** The readable reasoning (or its summary); may be empty. */
+  text: string;
+  /** Anthropic: the `signature` of a `thinking` block (collected from `signature_delta` when streaming). */
+  signature?: string;
+  /** Anthropic: the `data` of a `redacted_thinking` block (`text` is then empty). */
+  redactedData?: string;
+  /** OpenAI Responses: the item's `encrypted_content`. */
+  encryptedContent?: string;
+  /** OpenAI Responses: the reasoning item's id. */
+  itemId?: string;
+}
+
+/**
+ * A file: an image or a document, by its bytes (base64 `data`) or by `url`. `mediaType` is the IANA
+ * type (`image/png`, `application/pdf`, `text/plain`, …). Exactly one of `data` and `url` is set.
+ */
+export interface FilePart {
+  type: 'file';
+  mediaType: string;
+  /** The bytes, base64-encoded. */
+  data?: string;
+  /** Where the file is (`https:` or `data:`), when it is not carried as bytes. */
+  url?: string;
+  filename?: string;
+}
+
+/**
+ * The seed's `contextChanged` lines recorded with a message: what the context gained, and which
+ * skills loaded and unloaded, since the previous message. The lines are the text a model reads
+ * (`contextChanged notes added: …`), rendered after the message's own text as before.
+ */
+export interface ContextChangedPart {
+  type: 'context-changed';
+  lines: string[];
+}
+
+/** A file as an app passes it: its bytes (or base64, or a data URL), or an `https:` URL. */
+export interface FileInput {
+  /** The bytes: a `Uint8Array`/`ArrayBuffer`, base64 text, or a `data:` URL. */
+  data?: Uint8Array | ArrayBuffer | string;
+  /** An `https:` URL the provider fetches (only for hosts in `allowUrlHosts`); or a `data:` URL. */
+  url?: string;
+  /** The IANA media type. Checked against the bytes; when left out, the bytes decide. */
+  mediaType?: string;
+  filename?: string;
+}
+
+/** Limits on files, as session options (`files`). Every limit has a default. */
+export interface FileLimits {
+  /** Bytes per file. Default 20 MB. */
+  maxFileBytes?: number;
+  /** Files per message (or per tool result). Default 10. */
+  maxFilesPerMessage?: number;
+  /** Bytes of all files of one message. Default 32 MB. */
+  maxMessageBytes?: number;
+  /** Bytes of all files in the chat's transcript (in memory). Default 100 MB. */
+  maxChatBytes?: number;
+  /**
+   * Media types accepted. Default: PNG, JPEG, GIF and WebP images, PDF, and plain text, Markdown,
+   * CSV and JSON. SVG is never accepted as an image (it can carry script).
+   */
+  mediaTypes?: readonly string[];
+  /** Hosts whose `https:` URLs may be passed on (never fetched by skilltree). Default: none. */
+  allowUrlHosts?: readonly string[];
+}
+
+/** What a user message holds. */
+export type UserPart = TextPart | FilePart | ContextChangedPart;
+/** What an assistant message holds (its tool calls stay in `toolCalls`, after its parts). */
+export type AssistantPart = TextPart | ReasoningPart;
+/** What a tool result holds. */
+export type ToolResultPart = TextPart | FilePart | ContextChangedPart;
+/** Any part of any message. */
+export type MessagePart = UserPart | AssistantPart | ToolResultPart;
+
+/**
+ * Why a tool result is an error, as data (the text the model reads says the same in words):
+ * - `unknown-tool`: no tool of that name is offered now (the text names the skill to read);
+ * - `unknown-skill`: the read tool was asked for a skill the catalog does not have;
+ * - `invalid-input`: the input failed the tool's schema, or was not JSON;
+ * - `threw`: the tool threw, or returned something that is not a result;
+ * - `timeout`: it did not settle within its timeout;
+ * - `interrupted`: the turn was aborted or the process stopped while it ran;
+ * - `not-run`: it was never started (an earlier call of the same step ended the turn, or a budget stopped it);
+ * - `unsaved`: it ran but its outcome could not be saved;
+ * - `denied`: a person or a policy refused to let it run;
+ * - `skill`: a skill broke (it threw while loading, or while the call ran).
+ */
+export type ToolErrorKind =
+  | 'unknown-tool'
+  | 'unknown-skill'
+  | 'invalid-input'
+  | 'threw'
+  | 'timeout'
+  | 'interrupted'
+  | 'not-run'
+  | 'unsaved'
+  | 'denied'
+  | 'skill';
+
 /** A message the user sent. */
 export interface UserMessage {
   role: 'user';
-  content: string;
+  content: UserPart[];
 }
 
-/** A message the model sent: text, tool calls, or both. */
+/** A message the model sent: reasoning and text parts in the order it produced them, then tool calls. */
 export interface AssistantMessage {
   role: 'assistant';
-  content: string;
+  content: AssistantPart[];
   toolCalls?: ToolCall[];
 }
 
@@ -33,8 +153,11 @@ export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
   name: string;
-  content: string;
+  /** The output parts, then (as a part of its own) the `contextChanged` lines recorded with it. */
+  content: ToolResultPart[];
   isError?: boolean;
+  /** Why it is an error, when `isError`. */
+  errorKind?: ToolErrorKind;
 }
 
 /** One entry of the transcript. */
@@ -71,6 +194,63 @@ export interface ModelRequest {
    * adapters without such support ignore it (flattening is the classic fields).
    */
   readonly lifecycle?: RequestLifecycle;
+  /**
+   * The request as the previous request of this conversation plus what was appended since, for a
+   * model with `appendOnly` (absent otherwise). Adapters of such models send this instead of the
+   * classic fields.
+   */
+  appendOnly?: AppendOnlyRequest;
+}
+
+// ───────────── the append-only request (issue 25) ─────────────
+
+/**
+ * A note the session appended to the conversation: what changed since the previous request
+ * (the agent's instructions or skill catalog re-rendered, the live context, tools added or
+ * removed). Providers take it as a mid-conversation system message (Anthropic, with
+ * `tool_addition` / `tool_removal`) or a developer message (OpenAI, with `additional_tools`).
+ */
+export interface SystemNote {
+  role: 'system';
+  /** What changed, in words and `<current_context>` sections (empty when only tools changed). */
+  text: string;
+  /** Tools offered from here on. */
+  addedTools: ToolSpec[];
+  /** Tools no longer offered from here on (a call of one is refused with the seed's `Unknown tool`). */
+  removedTools: string[];
+}
+
+/** One item of an append-only conversation: a transcript message or a note the session added. */
+export type AppendOnlyItem = Message | SystemNote;
+
+/**
+ * A request that only grows. `system` and `tools` are what the first request of this conversation
+ * carried, and never change after it; `items` are the previous request's items with this step's
+ * appended. The window moves only when a turn starts: then `system` and `tools` are taken afresh,
+ * and reasoning recorded before the move is left out (it was bound to the old prefix).
+ */
+export interface AppendOnlyRequest {
+  system: string;
+  tools: ToolSpec[];
+  items: AppendOnlyItem[];
+}
+
+/**
+ * What a session has sent a model with `appendOnly` (JSON, kept in snapshots and store records), so
+ * that any process builds the next request as the previous one plus what is new.
+ */
+export interface SentLogData {
+  /** Index, in the whole transcript, of the first message of this conversation prefix. */
+  start: number;
+  /** The system prompt and tools of the prefix's first request. */
+  system: string;
+  tools: ToolSpec[];
+  /** The notes sent, each after the message at index `after` of the whole transcript. */
+  notes: { after: number; note: SystemNote }[];
+  /** What the model has been told by now: the system prompt, tool specs by name, context sections by key. */
+  told: { system: string; tools: Record<string, string>; sections: Record<string, string> };
+  /** Reasoning of messages before this index is not sent (it was bound to another prefix). */
+  reasoningFrom: number;
 }
 
 // ───────────── the lifecycle as deltas (issue 18): one neutral description, mapped by adapters ─────────────
@@ -143,6 +323,8 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Input tokens written to the prompt cache (Anthropic bills them above the input price). */
   cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`, billed at the output price). */
+  reasoningTokens?: number;
   /**
    * True when the counts are an estimate, not a provider's report: `scriptedModel` estimates 4
    * characters per token, so cost lines and budgets work offline, and a model call that ended
@@ -154,8 +336,14 @@ export interface Usage {
 
 /** What a model returns for one request. */
 export interface ModelResponse {
+  /** The text parts, joined. A model that returns only `text` (no `content`) keeps working. */
   text: string;
   toolCalls: ToolCall[];
+  /**
+   * Reasoning and text parts in the order the model produced them (reasoning kept byte-exact).
+   * When absent, the response is `text` as one text part.
+   */
+  content?: AssistantPart[];
   usage?: Usage;
   /** The model that answered, as the provider names it (e.g. a dated version), when it says. */
   model?: string;
@@ -164,6 +352,10 @@ export interface ModelResponse {
 /** One piece of a streamed response. */
 export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
+  /** Readable reasoning as it streams, for display; the finished block follows as `reasoning`. */
+  | { type: 'reasoning-delta'; text: string }
+  /** A finished reasoning block, byte-exact, in order with the text around it. */
+  | { type: 'reasoning'; reasoning: ReasoningPart }
   | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   | { type: 'finish'; usage?: Usage; model?: string };
@@ -188,6 +380,13 @@ export interface ModelCallOptions {
 export interface Model {
   /** A short name for errors and logs, e.g. `anthropic:claude-sonnet-4-5`. */
   readonly name?: string;
+  /**
+   * True for a model that binds its reasoning (or its cache) to the exact prefix of the request:
+   * the session then builds every request of a conversation as the previous one plus appended
+   * items, and passes it as {@link ModelRequest.appendOnly}. The adapters set it from their model
+   * tables (see `docs/models.md`).
+   */
+  readonly appendOnly?: boolean;
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }
@@ -221,6 +420,8 @@ export interface LifecycleOptions {
 export interface SessionOptions extends LifecycleOptions {
   /** The model `send` and `stream` call. Default: a model that fails with a message saying to pass one. */
   model?: Model;
+  /** Limits on the files users send and tools return (per file, message and chat; media types). */
+  files?: FileLimits;
   /** Model calls per `send` before it fails with a clear error. Default 20. */
   maxSteps?: number;
   /** Render inside `<StrictMode>` (effects run twice on mount, as in development React). Default false. */
@@ -258,6 +459,13 @@ export interface SessionOptions extends LifecycleOptions {
 export interface SendOptions {
   /** Aborts the model call and any running tool; the transcript stays valid. */
   signal?: AbortSignal;
+  /**
+   * Files the user sends with the text (images, PDFs, text files): bytes, base64 or a data URL, with
+   * a media type (checked against the bytes) and a filename. Checked against the session's `files`
+   * limits before anything is recorded: a refused file throws a `FileRejectedError` and the chat is
+   * as it was. The text may then be empty.
+   */
+  files?: readonly (FileInput | FilePart)[];
   /**
    * The OpenTelemetry `Context` the turn's span is a child of (e.g. the server's request span).
    * Default: the active context of `@opentelemetry/api`.
@@ -343,8 +551,13 @@ export interface Budget {
 
 /** What `send` resolves to. */
 export interface Turn {
-  /** The final reply: the text of the last assistant message. */
+  /** The final reply: the text of the last assistant message ('' when the turn ends waiting). */
   text: string;
+  /**
+   * Calls the turn ended waiting for: approval by a person, or a result from the client. Answer them
+   * with `approve`, `deny` or `addToolResult`; the turn then goes on. Absent when nothing waits.
+   */
+  waiting?: WaitingCall[];
   /** How many model calls the turn took. */
   steps: number;
   /** The messages this turn added to the transcript, the user message first. */
@@ -352,6 +565,33 @@ export interface Turn {
   /** Usage summed over the turn's model calls, where the model reports it. */
   usage?: Usage;
 }
+
+/**
+ * A tool call that waits: for a person to approve or deny it (`needsApproval`), or for its result
+ * from the client (a tool without `run`). It is committed state: any process may answer it, and it
+ * runs at most once, always with the input stored here (the model's), never one an answer carries.
+ */
+export interface WaitingCall {
+  toolCallId: string;
+  name: string;
+  /** The input as the model gave it, validated by the tool's schema. */
+  input: unknown;
+  /** What it waits for. */
+  for: 'approval' | 'client';
+  /** The skill that rendered the tool, or null for an agent-level tool. */
+  skill: string | null;
+  /**
+   * `waiting` until answered; an approved call is `running` while its tool runs (a process that
+   * stops then leaves it answered as interrupted: it may have taken effect, and never runs twice).
+   */
+  status: 'waiting' | 'running';
+}
+
+/** An answer to a waiting call. */
+export type ToolAnswer =
+  | { toolCallId: string; type: 'approve' }
+  | { toolCallId: string; type: 'deny'; reason?: string }
+  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean };
 
 /** Something a developer should know that does not stop the agent. */
 export interface Warning {
@@ -364,6 +604,10 @@ export interface Warning {
 export type SessionEvent =
   | { type: 'request'; request: ModelRequest; step: number }
   | { type: 'text-delta'; text: string }
+  /** Readable reasoning as it streams, for display; the finished block follows as `reasoning`. */
+  | { type: 'reasoning-delta'; text: string }
+  /** A finished reasoning block, byte-exact, in order with the text around it. */
+  | { type: 'reasoning'; reasoning: ReasoningPart }
   | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'tool-result'; message: ToolMessage }
@@ -371,6 +615,8 @@ export type SessionEvent =
   | { type: 'skill-loaded'; name: string }
   | { type: 'skill-unloaded'; name: string; reason?: UnloadReason }
   | { type: 'message'; message: Message }
+  /** The calls waiting now changed (calls began to wait, or one is answered and runs). Sessions commit it. */
+  | { type: 'waiting'; calls: WaitingCall[] }
   | { type: 'store-changed'; name: string; state: unknown }
   | { type: 'warning'; message: string; source?: string }
   | { type: 'finish'; turn: Turn };
@@ -398,9 +644,12 @@ export interface ReadResult {
   unloaded: string[];
 }
 
-/** The JSON a session snapshot holds. */
+/**
+ * The JSON a session snapshot holds. Version 2 holds messages as typed parts; a version 1 snapshot
+ * (string content) is read and upgraded.
+ */
 export interface SessionSnapshot {
-  version: 1;
+  version: 1 | 2;
   /** The transcript, or its newest part from `transcriptStart` on. */
   transcript: Message[];
   /** The loaded skills, least recently read first. */
@@ -419,6 +668,10 @@ export interface SessionSnapshot {
   windowStart?: number;
   /** What the session announced to the model about its skills, so that a restored session sends the same deltas. */
   lifecycle?: LifecycleLogData;
+  /** What was sent to a model with `appendOnly`, so a restored session goes on appending. */
+  sent?: SentLogData;
+  /** Calls waiting for approval or for a client's result. */
+  waiting?: WaitingCall[];
 }
 
 /** One skill as announced to the model: the lines and tool specs its load stated. */

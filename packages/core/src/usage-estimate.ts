@@ -3,17 +3,24 @@
  * cost lines, the Cost view and budgets work offline) and a budget's look-ahead at the next request.
  * One estimate everywhere: 4 characters per token (`estimateTokens`), the one the token window uses.
  */
+import { estimateFileTokens } from './files.js';
+import { textOf } from './parts.js';
 import { placeContext } from './place-context.js';
-import type { Message, ModelRequest, ModelResponse, Usage } from './types.js';
+import type { Message, ModelRequest, ModelResponse, ToolSpec, Usage } from './types.js';
 import { estimateTokens } from './window.js';
 
 function messageText(message: Message): string {
   if (message.role === 'assistant') {
     const calls = message.toolCalls?.map((c) => `${c.id} ${c.name} ${JSON.stringify(c.input ?? {})}`).join('\n');
-    return `assistant\n${message.content}${calls ? `\n${calls}` : ''}`;
+    let reasoning = '';
+    for (const part of message.content) {
+      if (part.type === 'reasoning')
+        reasoning += `${part.text}${part.signature ?? part.redactedData ?? part.encryptedContent ?? ''}\n`;
+    }
+    return `assistant\n${reasoning}${textOf(message)}${calls ? `\n${calls}` : ''}`;
   }
-  if (message.role === 'tool') return `tool ${message.toolCallId} ${message.name}\n${message.content}`;
-  return `user\n${message.content}`;
+  if (message.role === 'tool') return `tool ${message.toolCallId} ${message.name}\n${textOf(message)}`;
+  return `user\n${textOf(message)}`;
 }
 
 /**
@@ -21,6 +28,17 @@ function messageText(message: Message): string {
  * the system prompt, then the messages, with `<current_context>` placed as the request says.
  */
 export function requestText(request: ModelRequest): string {
+  const ao = request?.appendOnly;
+  if (ao && Array.isArray(ao.items)) {
+    // What an append-only model receives: the first request's tools and system, then the items.
+    const specText = (t: ToolSpec) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`;
+    const items = ao.items.map((item) =>
+      item.role === 'system'
+        ? `system\n${item.text}${item.addedTools.map((t) => `\n+${specText(t)}`).join('')}${item.removedTools.map((n) => `\n-${n}`).join('')}`
+        : messageText(item),
+    );
+    return [ao.tools.map(specText).join('\n'), ao.system, ...items].join('\n\n');
+  }
   // A hand-made request (a test calling generate directly) may lack parts: estimate what is there.
   const whole: ModelRequest = {
     system: typeof request?.system === 'string' ? request.system : '',
@@ -36,7 +54,18 @@ export function requestText(request: ModelRequest): string {
 
 /** Estimated input tokens of `request`. */
 export function estimateRequestTokens(request: ModelRequest): number {
-  return estimateTokens(requestText(request));
+  return estimateTokens(requestText(request)) + fileTokens(request);
+}
+
+/** Estimated tokens of the files a request carries (images by their size, as providers bill them). */
+function fileTokens(request: ModelRequest): number {
+  const items = request?.appendOnly?.items ?? (Array.isArray(request?.messages) ? request.messages : []);
+  let n = 0;
+  for (const item of items) {
+    if (item.role === 'system') continue;
+    for (const part of item.content) if (part.type === 'file') n += estimateFileTokens(part);
+  }
+  return n;
 }
 
 /** Estimated output tokens of a response: its text and its tool calls. */
@@ -65,7 +94,7 @@ export function usageEstimator(): (
   let previous: string | null = null;
   return (request, response) => {
     const text = requestText(request);
-    const inputTokens = estimateTokens(text);
+    const inputTokens = estimateTokens(text) + fileTokens(request);
     const usage: Usage = { inputTokens, outputTokens: estimateResponseTokens(response), estimated: true };
     if (previous !== null) usage.cacheReadTokens = Math.min(inputTokens, Math.floor(commonPrefix(previous, text) / 4));
     previous = text;

@@ -5,6 +5,8 @@
  * older than that, and then it starts there anyway. Its cost grows with the window, never with the
  * transcript.
  */
+import { estimateFileTokens } from './files.js';
+import { textOf } from './parts.js';
 import type { Message } from './types.js';
 
 /** Counts the tokens of a piece of text. */
@@ -55,7 +57,8 @@ export function messageTokens(message: Message, tokenizer: Tokenizer): number {
   }
   let n = cache.get(message);
   if (n === undefined) {
-    n = 4 + tokenizer(message.content);
+    n = 4 + tokenizer(textOf(message));
+    for (const part of message.content) if (part.type === 'file') n += estimateFileTokens(part);
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? [])
         n += 4 + tokenizer(call.name) + tokenizer(JSON.stringify(call.input ?? {}));

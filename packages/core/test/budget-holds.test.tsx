@@ -21,6 +21,7 @@ import {
   Skill,
   Text,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 
 const App = () => (
   <Agent>
@@ -249,7 +250,7 @@ describe('a send refused by a budget leaves no orphan user message', () => {
     await expect(sessions.send('old', 'second', { owner: 'ann', budget })).rejects.toMatchObject({ scope: 'turn' });
     expect(await sessions.messages('old', { owner: 'ann' })).toEqual(before);
     expect((await sessions.send('old', 'third', { owner: 'ann' })).text).toBe('ok');
-    expect((await sessions.messages('old', { owner: 'ann' })).map((m) => m.content)).toEqual([
+    expect((await sessions.messages('old', { owner: 'ann' })).map((m) => textOf(m))).toEqual([
       'first',
       'ok',
       'third',
@@ -262,7 +263,7 @@ describe('a send refused by a budget leaves no orphan user message', () => {
     const session = createSession(<App />, {
       model: {
         generate: async (req) => {
-          seen.push(req.messages.map((m) => m.content).join('|'));
+          seen.push(req.messages.map((m) => textOf(m)).join('|'));
           return { text: 'ok', toolCalls: [] };
         },
       },
@@ -278,7 +279,7 @@ describe('a send refused by a budget leaves no orphan user message', () => {
     await raised.readSkill('notes');
     await raised.send('hello');
     // The refused session keeps its lines for the message that is finally recorded.
-    expect(session.snapshot().pendingContextChanges).toEqual(raised.transcript[0].content.split('\n').slice(1));
+    expect(session.snapshot().pendingContextChanges).toEqual(textOf(raised.transcript[0]).split('\n').slice(1));
   });
 });
 

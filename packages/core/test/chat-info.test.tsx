@@ -16,6 +16,7 @@ import {
   Tool,
   useChatInfo,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { chatKey } from '../src/sessions-key.js';
 
 function Whoami() {
@@ -37,7 +38,7 @@ function ChatAgent({ greeting = 'Hello' }: { greeting?: string }) {
 const asks = () =>
   scriptedModel([
     { toolCalls: [{ id: 'w', name: 'whoami', input: {} }] },
-    (request) => ({ text: `tool said ${request.messages.at(-1)?.content.split('\n')[0]}` }),
+    (request) => ({ text: `tool said ${textOf(request.messages.at(-1)!).split('\n')[0]}` }),
   ]);
 
 const contextOf = (request: { context: string }) => /Serving: (.*)/.exec(request.context)?.[1];

@@ -19,6 +19,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { call, ShopAgent } from './fixtures.js';
 
 const read = (name: string) => ({ toolCalls: [{ id: '', name: 'read_skill', input: { name } }] });
@@ -73,11 +74,11 @@ describe('a load is a delta at the point of the load', () => {
     const { session } = await play([['refund please', [read('refunds'), reply('ok')]]]);
     const req = session.request();
     const result = session.transcript[2];
-    expect(result.content).toContain('contextChanged refunds added: Refunds within 30 days.');
-    expect(lifecycle(req).messages[2].content).not.toContain('added: Refunds within 30 days.');
-    expect(lifecycle(req).messages[2].content).toContain('contextChanged refunds loaded');
+    expect(textOf(result)).toContain('contextChanged refunds added: Refunds within 30 days.');
+    expect(textOf(lifecycle(req).messages[2])).not.toContain('added: Refunds within 30 days.');
+    expect(textOf(lifecycle(req).messages[2])).toContain('contextChanged refunds loaded');
     // The classic request is the seed's: its message keeps every line.
-    expect(req.messages[2].content).toBe(result.content);
+    expect(textOf(req.messages[2])).toBe(textOf(result));
     // The delta layout's context does not repeat what the load stated.
     expect(req.context).toContain('Refunds within 30 days.');
     expect(lifecycle(req).context).not.toContain('Refunds within 30 days.');
@@ -125,7 +126,7 @@ describe('an unload is a tool removal at the point of the unload', () => {
       ],
     ]);
     const refused = session.transcript.find((m) => m.role === 'tool' && m.name === 'refund_order');
-    expect(refused?.content).toMatch(/^Unknown tool: refund_order \(skill "refunds" is not loaded/);
+    expect(textOf(refused!)).toMatch(/^Unknown tool: refund_order \(skill "refunds" is not loaded/);
     const req = session.request();
     // The refused call is replayed valid: the tool is added right before it and removed after its result.
     const around = lifecycle(req).deltas.filter((d) => d.entries.some((e) => e.type === 'tools' && e.skill === null));

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { Agent, createSession, type Session, Skill, scriptedModel, Text, Tool, useAgentStore } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { call, cart, log, ShopAgent } from './fixtures.js';
 
 const toolNames = (session: Session) => session.request().tools.map((t) => t.name);
@@ -38,7 +39,7 @@ describe('reading', () => {
 
     const result = await call(session, 'read_skill', { name: 'shopping' });
 
-    expect(result.content).toContain('already loaded');
+    expect(textOf(result)).toContain('already loaded');
     expect(log).toEqual(['shopping mounted']);
     expect(session.loadedSkills).toEqual(['refunds', 'shopping']);
     expect(session.request().context).toContain('Searches: 1');
@@ -58,7 +59,7 @@ describe('reading', () => {
     const session = createSession(<ShopAgent />);
     const result = await call(session, 'read_skill', { name: 'shiping' });
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('Unknown skill: "shiping". Skills: shopping, refunds, alpha, beta.');
+    expect(textOf(result)).toContain('Unknown skill: "shiping". Skills: shopping, refunds, alpha, beta.');
   });
 
   test('the request carries read_skill whenever the tree has a Skill, and not otherwise', () => {
@@ -82,7 +83,7 @@ describe('LRU', () => {
 
     expect(session.loadedSkills).toEqual(['refunds', 'alpha', 'beta']);
     expect(log).toEqual(['shopping mounted', 'shopping cleanup']);
-    expect(result.content).toContain('Unloaded "shopping"');
+    expect(textOf(result)).toContain('Unloaded "shopping"');
   });
 
   test('maxLoadedSkills comes from <Agent> and can be overridden by the session options', async () => {
@@ -182,7 +183,7 @@ describe('unloading', () => {
     await session.readSkill('refunds');
     await session.send('next').catch(() => {});
     expect(session.transcript.slice(0, before.length)).toEqual(before);
-    const text = session.transcript.map((m) => m.content).join('\n');
+    const text = session.transcript.map((m) => textOf(m)).join('\n');
     expect(text).toContain('added lamp');
     expect(text).toContain('contextChanged shopping added: Cart: lamp');
     expect(text).toContain('contextChanged shopping unloaded');
@@ -198,7 +199,7 @@ describe('unloading', () => {
     const session = createSession(<ShopAgent maxLoadedSkills={1} />, { model });
     await session.send('shop please');
     await session.send('refund please');
-    const said = session.transcript.filter((m) => m.role !== 'tool').map((m) => m.content);
+    const said = session.transcript.filter((m) => m.role !== 'tool').map((m) => textOf(m));
     expect(said).toEqual(['shop please', '', 'Shopping is open.', 'refund please', '', 'Refunds now.']);
   });
 });
@@ -210,7 +211,7 @@ describe('tools', () => {
     await call(session, 'read_skill', { name: 'beta' });
     expect(session.activeSkill).toBe('beta');
     const result = await call(session, 'alpha_ping');
-    expect(result).toMatchObject({ content: 'alpha pong' });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'alpha pong' }] });
     expect(result.isError).toBeUndefined();
   });
 
@@ -220,10 +221,10 @@ describe('tools', () => {
     await session.readSkill('shopping');
     const result = await call(session, 'refund_order', { id: 'A1' });
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(
+    expect(textOf(result)).toMatch(
       /^Unknown tool: refund_order \(skill "refunds" is not loaded; read it first with read_skill\)/,
     );
-    expect(result.content).toContain('Tools available now: read_skill, search, add_to_cart.');
+    expect(textOf(result)).toContain('Tools available now: read_skill, search, add_to_cart.');
   });
 
   test('a call of a conditional tool that is not rendered now is refused with Unknown tool', async () => {
@@ -231,16 +232,16 @@ describe('tools', () => {
     await session.readSkill('shopping');
     const refused = await call(session, 'checkout');
     expect(refused.isError).toBe(true);
-    expect(refused.content).toMatch(/^Unknown tool: checkout/);
+    expect(textOf(refused)).toMatch(/^Unknown tool: checkout/);
     await call(session, 'add_to_cart', { sku: 'lamp' });
-    expect(await call(session, 'checkout')).toMatchObject({ content: 'paid' });
+    expect(await call(session, 'checkout')).toMatchObject({ content: [{ type: 'text', text: 'paid' }] });
   });
 
   test('a typo is refused with Unknown tool that lists the tools available now', async () => {
     const session = createSession(<ShopAgent />);
     await call(session, 'read_skill', { name: 'shopping' });
     const result = await call(session, 'serch', { q: 'x' });
-    expect(result.content).toBe(
+    expect(textOf(result)).toBe(
       'Unknown tool: serch (did you mean "search"?). Tools available now: read_skill, search, add_to_cart.',
     );
   });
@@ -256,10 +257,10 @@ describe('tools', () => {
     const turn = await session.send('refund A1');
     expect(turn).toMatchObject({ text: 'Refunded.', steps: 4 });
     const results = session.transcript.filter((m) => m.role === 'tool');
-    expect(results[0].content).toMatch(/^Unknown tool: refund_order/);
-    expect(results[2].content).toBe('refunded A1');
+    expect(textOf(results[0])).toMatch(/^Unknown tool: refund_order/);
+    expect(textOf(results[2])).toBe('refunded A1');
     // The model read the refusal: it was in the request that followed.
-    expect(model.requests[1].messages.at(-1)?.content).toMatch(/^Unknown tool/);
+    expect(textOf(model.requests[1].messages.at(-1)!)).toMatch(/^Unknown tool/);
   });
 
   test('several calls in one assistant message run one after another, in order', async () => {
@@ -298,7 +299,7 @@ describe('tools', () => {
     );
     await session.send('go');
     expect(order).toEqual(['slow start', 'slow end', 'fast', 'slow start', 'slow end']);
-    expect(session.transcript.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['slow', 'fast', 'slow']);
+    expect(session.transcript.filter((m) => m.role === 'tool').map((m) => textOf(m))).toEqual(['slow', 'fast', 'slow']);
   });
 });
 
@@ -307,7 +308,7 @@ describe('contextChanged', () => {
     const session = createSession(<ShopAgent />);
     await call(session, 'read_skill', { name: 'shopping' });
     const result = await call(session, 'add_to_cart', { sku: 'lamp' });
-    expect(result.content.split('\n')).toEqual(['added lamp', 'contextChanged shopping added: Cart: lamp']);
+    expect(textOf(result).split('\n')).toEqual(['added lamp', 'contextChanged shopping added: Cart: lamp']);
   });
 
   test('contextChanged carries the first 200 characters of each added line', async () => {
@@ -330,7 +331,7 @@ describe('contextChanged', () => {
     );
     await call(session, 'read_skill', { name: 'long' });
     const result = await call(session, 'grow');
-    const line = result.content.split('\n')[1];
+    const line = textOf(result).split('\n')[1];
     expect(line).toBe(`contextChanged long added: ${'x'.repeat(200)}`);
     // The context itself keeps the whole line.
     expect(session.request().context).toContain(long);
@@ -340,18 +341,18 @@ describe('contextChanged', () => {
     const session = createSession(<ShopAgent contextLineLimit={5} />);
     await call(session, 'read_skill', { name: 'shopping' });
     const result = await call(session, 'add_to_cart', { sku: 'lamp' });
-    expect(result.content).toBe('added lamp\ncontextChanged shopping added: Cart:');
+    expect(textOf(result)).toBe('added lamp\ncontextChanged shopping added: Cart:');
   });
 
   test('loads and unloads are recorded as contextChanged lines naming the skill', async () => {
     const session = createSession(<ShopAgent maxLoadedSkills={1} />);
     const loaded = await call(session, 'read_skill', { name: 'alpha' });
-    expect(loaded.content.split('\n').slice(1)).toEqual([
+    expect(textOf(loaded).split('\n').slice(1)).toEqual([
       'contextChanged alpha loaded',
       'contextChanged alpha added: alpha is here',
     ]);
     const swapped = await call(session, 'read_skill', { name: 'beta' });
-    expect(swapped.content.split('\n').slice(1)).toEqual([
+    expect(textOf(swapped).split('\n').slice(1)).toEqual([
       'contextChanged beta loaded',
       'contextChanged alpha unloaded',
       'contextChanged beta added: beta is here',
@@ -363,7 +364,7 @@ describe('contextChanged', () => {
     await session.readSkill('shopping');
     session.store(cart).setState({ items: ['mug'] });
     await session.send('what is in my cart?');
-    expect(session.transcript[0].content.split('\n')).toEqual([
+    expect(textOf(session.transcript[0]).split('\n')).toEqual([
       'what is in my cart?',
       'contextChanged shopping loaded',
       'contextChanged shopping added: Search before you add. Be brief.',
@@ -389,7 +390,7 @@ describe('contextChanged', () => {
       </Agent>,
     );
     const result = await call(session, 'visit');
-    expect(result.content).toBe('OK\ncontextChanged agent added: Visits: 1');
+    expect(textOf(result)).toBe('OK\ncontextChanged agent added: Visits: 1');
   });
 
   test('contextChanged lines stay after the skill unloads, so a later skill can read them', async () => {
@@ -403,7 +404,7 @@ describe('contextChanged', () => {
     await session.send('buy and refund');
     const last = model.requests.at(-1)!;
     expect(last.context).not.toContain('Cart: lamp');
-    expect(last.messages.map((m) => m.content).join('\n')).toContain('contextChanged shopping added: Cart: lamp');
+    expect(last.messages.map((m) => textOf(m)).join('\n')).toContain('contextChanged shopping added: Cart: lamp');
   });
 });
 
@@ -448,7 +449,7 @@ describe('freshness', () => {
       </Agent>,
     );
     const result = await call(session, 'bump');
-    expect(result.content).toBe('bumped\ncontextChanged agent added: count 1 doubled 2 items 1');
+    expect(textOf(result)).toBe('bumped\ncontextChanged agent added: count 1 doubled 2 items 1');
     expect(session.request().context).toContain('count 1 doubled 2 items 1');
     await call(session, 'bump_later');
     expect(session.request().context).toContain('count 2 doubled 4 items 1');

@@ -15,6 +15,7 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { windowStart } from '../src/window.js';
 import { call } from './fixtures.js';
 
@@ -27,13 +28,14 @@ const transcriptArb = fc
     const messages: Message[] = [];
     let id = 0;
     for (const turn of turns) {
-      messages.push({ role: 'user', content: 'u' });
+      messages.push({ role: 'user', content: [{ type: 'text', text: 'u' }] });
       for (const calls of turn.rounds) {
         const toolCalls = Array.from({ length: calls }, () => ({ id: `c${++id}`, name: 't', input: {} }));
-        messages.push({ role: 'assistant', content: '', toolCalls });
-        for (const c of toolCalls) messages.push({ role: 'tool', toolCallId: c.id, name: 't', content: 'r' });
+        messages.push({ role: 'assistant', content: [], toolCalls });
+        for (const c of toolCalls)
+          messages.push({ role: 'tool', toolCallId: c.id, name: 't', content: [{ type: 'text', text: 'r' }] });
       }
-      if (turn.reply) messages.push({ role: 'assistant', content: 'a' });
+      if (turn.reply) messages.push({ role: 'assistant', content: [{ type: 'text', text: 'a' }] });
     }
     return messages;
   });
@@ -161,7 +163,9 @@ describe('contextChanged invariants', () => {
             const before = lines;
             lines = 'add' in op ? [...lines, op.add] : lines.slice(1);
             const result = 'add' in op ? await call(session, 'add', { text: op.add }) : await call(session, 'drop');
-            const recorded = result.content.split('\n').filter((l) => l.startsWith('contextChanged'));
+            const recorded = textOf(result)
+              .split('\n')
+              .filter((l) => l.startsWith('contextChanged'));
             const counts = new Map<string, number>();
             for (const l of before) counts.set(l, (counts.get(l) ?? 0) + 1);
             const added: string[] = [];
@@ -175,7 +179,7 @@ describe('contextChanged invariants', () => {
               expect(l.startsWith('contextChanged notes added: ')).toBe(true);
               expect(l.length).toBeLessThanOrEqual('contextChanged notes added: '.length + limit * 4);
             }
-            const tail = result.content.split('\n').slice(-recorded.length);
+            const tail = textOf(result).split('\n').slice(-recorded.length);
             if (recorded.length > 0) expect(tail).toEqual(recorded);
           }
           session.dispose();

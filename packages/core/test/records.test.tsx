@@ -20,6 +20,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -161,7 +162,7 @@ describe('a tool result has a size cap', () => {
   test('by default a result is cut at 100,000 characters, with a note that says how much was cut', async () => {
     const session = createSession(<Agent>{dumping(250_000)}</Agent>);
     const result = await callDump(session);
-    expect(result.content).toBe(`${'x'.repeat(100_000)}\n${note(150_000, 250_000, 100_000)}`);
+    expect(textOf(result)).toBe(`${'x'.repeat(100_000)}\n${note(150_000, 250_000, 100_000)}`);
   });
 
   test('maxToolResultChars sets the cap, and error results are cut too', async () => {
@@ -169,14 +170,14 @@ describe('a tool result has a size cap', () => {
     const result = await callDump(session);
     expect(result.isError).toBe(true);
     const prefix = 'Tool "dump" failed: ';
-    expect(result.content).toBe(
+    expect(textOf(result)).toBe(
       `${prefix}${'x'.repeat(1_000 - prefix.length)}\n${note(5_000 + prefix.length - 1_000, 5_000 + prefix.length, 1_000)}`,
     );
   });
 
   test('a result at the cap is kept whole', async () => {
     const session = createSession(<Agent>{dumping(1_000)}</Agent>, { maxToolResultChars: 1_000 });
-    expect((await callDump(session)).content).toBe('x'.repeat(1_000));
+    expect(textOf(await callDump(session))).toBe('x'.repeat(1_000));
   });
 
   test('a tool sees the cap as ctx.maxResultChars', async () => {
@@ -230,7 +231,7 @@ describe('a tool result has a size cap', () => {
       { maxToolResultChars: 500 },
     );
     const result = await callDump(session);
-    const [text, ...changes] = result.content.split(`\n${CONTEXT_CHANGED}`);
+    const [text, ...changes] = textOf(result).split(`\n${CONTEXT_CHANGED}`);
     expect(text).toBe(`${'x'.repeat(500)}\n${note(2_500, 3_000, 500)}`);
     expect(changes.join('\n')).toContain('Dumps so far: 1');
   });
@@ -248,10 +249,14 @@ describe("a model's tool calls are repaired before the transcript keeps them", (
     const assistant = turn.messages[1];
     expect(assistant).toEqual({
       role: 'assistant',
-      content: '',
+      content: [],
       toolCalls: [{ id: 'ok_1', name: 'echo', input: { text: 'hi' } }],
     });
-    expect(turn.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'ok_1', content: 'echo: hi' });
+    expect(turn.messages[2]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'ok_1',
+      content: [{ type: 'text', text: 'echo: hi' }],
+    });
     expect(session.warnings.map((w) => w.message)).toEqual([
       'The model sent a tool call that was dropped (toolCalls[0]: it is null, not a tool call).',
       'The model sent a tool call that was dropped (toolCalls[2]: it is a number, not a tool call).',
@@ -276,8 +281,8 @@ describe("a model's tool calls are repaired before the transcript keeps them", (
     const turn = await session.send('go');
     expect(turn.text).toBe('Let me check.');
     expect(turn.messages).toEqual([
-      { role: 'user', content: 'go' },
-      { role: 'assistant', content: 'Let me check.' },
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }] },
     ]);
     expect(session.warnings.map((w) => w.message)).toEqual(
       [0, 1, 2].map((i) => `The model sent a tool call that was dropped (toolCalls[${i}]: it has no tool name).`),

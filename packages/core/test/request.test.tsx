@@ -15,6 +15,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { windowStart } from '../src/window.js';
 import { call, ShopAgent } from './fixtures.js';
 
@@ -134,7 +135,7 @@ describe('system and context', () => {
     await session.send('one');
     await session.send('two');
     const req = model.requests[1];
-    expect(req.messages).toEqual([{ role: 'user', content: 'two' }]);
+    expect(req.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'two' }] }]);
     expect(req.context).toContain('alpha is here');
   });
 
@@ -172,15 +173,15 @@ describe('system and context', () => {
     expect(context.match(/<skill /g)).toHaveLength(1);
     expect(context.match(/<agent>/g)).toHaveLength(1);
     expect(context).toContain('a < b and &lt;/current_context> here');
-    expect(result.content).not.toContain('</current_context>');
-    expect(result.content).not.toContain('<agent>');
-    expect(result.content.startsWith('&lt;/current_context>')).toBe(true);
+    expect(textOf(result)).not.toContain('</current_context>');
+    expect(textOf(result)).not.toContain('<agent>');
+    expect(textOf(result).startsWith('&lt;/current_context>')).toBe(true);
   });
 });
 
 describe('window', () => {
-  const user = (content: string): Message => ({ role: 'user', content });
-  const assistant = (content: string): Message => ({ role: 'assistant', content });
+  const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+  const assistant = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
   test('the window holds at most maxTranscriptMessages (default 60) and starts at a user message', async () => {
     const steps = Array.from({ length: 40 }, (_, i) => ({ text: `reply ${i}` }));
@@ -190,8 +191,8 @@ describe('window', () => {
     expect(session.transcript).toHaveLength(80);
     const { messages } = session.request();
     expect(messages).toHaveLength(60);
-    expect(messages[0]).toEqual({ role: 'user', content: 'message 10' });
-    expect(messages.at(-1)).toEqual({ role: 'assistant', content: 'reply 39' });
+    expect(messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'message 10' }] });
+    expect(messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'reply 39' }] });
   });
 
   test('the window is cut so that it starts at a user message, never at a tool result', async () => {
@@ -208,7 +209,7 @@ describe('window', () => {
     // first(0) call(1) res(2) res(3) done(4) second(5) call(6) res(7) again(8): the last 5 start at a tool result.
     const { messages } = session.request();
     expect(messages[0]).toMatchObject({ role: 'user' });
-    expect(messages[0].content.startsWith('second')).toBe(true);
+    expect(textOf(messages[0]).startsWith('second')).toBe(true);
     expect(messages).toHaveLength(4);
   });
 
@@ -255,10 +256,10 @@ describe('context placement', () => {
     await session.send('hi');
     const [first, second] = model.requests.map(placeContext);
     expect(first.system).toBe(model.requests[0].system);
-    expect(first.messages[0].content).toBe(`hi\n\n${model.requests[0].context}`);
-    expect(second.messages[0].content).toBe('hi');
+    expect(textOf(first.messages[0])).toBe(`hi\n\n${model.requests[0].context}`);
+    expect(textOf(second.messages[0])).toBe('hi');
     expect(second.messages[1]).toEqual(model.requests[1].messages[1]);
-    expect(second.messages[2].content.endsWith(model.requests[1].context)).toBe(true);
+    expect(textOf(second.messages[2]).endsWith(model.requests[1].context)).toBe(true);
     expect(second.system).toBe(first.system);
   });
 
@@ -295,10 +296,10 @@ describe('jsonSchema inputs', () => {
     expect(session.request().tools[0].inputSchema).toEqual(schema);
     const bad = await session.callTool({ id: 'c1', name: 'add', input: { a: 'x', b: -1 } });
     expect(bad.isError).toBe(true);
-    expect(bad.content).toMatch(/a: .*expected number/);
-    expect(bad.content).toMatch(/b: /);
+    expect(textOf(bad)).toMatch(/a: .*expected number/);
+    expect(textOf(bad)).toMatch(/b: /);
     const good = await session.callTool({ id: 'c2', name: 'add', input: { a: 2, b: 3 } });
-    expect(good.content).toBe('5');
+    expect(textOf(good)).toBe('5');
   });
 });
 

@@ -18,6 +18,7 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { call, cart, ShopAgent } from './fixtures.js';
 
 /** Every tool call in the transcript has exactly one result, right after its assistant message. */
@@ -40,7 +41,7 @@ describe('bad tool input and failing tools', () => {
     );
     const result = await call(session, 'order', { sku: 42, qty: 1.5 });
     expect(result.isError).toBe(true);
-    expect(result.content).toBe(
+    expect(textOf(result)).toBe(
       'Invalid input for tool "order": sku: expected string, received number; qty: expected int, received number',
     );
     expect(run).not.toHaveBeenCalled();
@@ -53,10 +54,10 @@ describe('bad tool input and failing tools', () => {
         <Tool name="order" description="Order" input={z.object({ sku: z.string() })} run={run} />
       </Agent>,
     );
-    expect((await call(session, 'order', '{"sku": "a"}')).content).toBe('ok');
+    expect(textOf(await call(session, 'order', '{"sku": "a"}'))).toBe('ok');
     const bad = await call(session, 'order', '{"sku": ');
     expect(bad.isError).toBe(true);
-    expect(bad.content).toContain('the arguments are not valid JSON');
+    expect(textOf(bad)).toContain('the arguments are not valid JSON');
     expect(run).toHaveBeenCalledTimes(1);
   });
 
@@ -76,13 +77,14 @@ describe('bad tool input and failing tools', () => {
     );
     expect(await call(session, 'boom')).toMatchObject({
       isError: true,
-      content: 'Tool "boom" failed: database is down',
+      errorKind: 'threw',
+      content: [{ type: 'text', text: 'Tool "boom" failed: database is down' }],
     });
     expect(await call(session, 'later')).toMatchObject({
       isError: true,
-      content: 'Tool "later" failed: timeout upstream',
+      content: [{ type: 'text', text: 'Tool "later" failed: timeout upstream' }],
     });
-    expect(await call(session, 'fine')).toMatchObject({ content: '{"ok":true}' });
+    expect(await call(session, 'fine')).toMatchObject({ content: [{ type: 'text', text: '{"ok":true}' }] });
   });
 
   test('a tool that never settles times out into an error result (per-tool timeout)', async () => {
@@ -103,7 +105,11 @@ describe('bad tool input and failing tools', () => {
       </Agent>,
     );
     const result = await call(session, 'hang');
-    expect(result).toMatchObject({ isError: true, content: 'Tool "hang" failed: Tool "hang" timed out after 30 ms.' });
+    expect(result).toMatchObject({
+      isError: true,
+      errorKind: 'timeout',
+      content: [{ type: 'text', text: 'Tool "hang" failed: Tool "hang" timed out after 30 ms.' }],
+    });
     expect(aborted).toBe(true);
   });
 
@@ -128,8 +134,8 @@ describe('bad tool input and failing tools', () => {
     const result = await call(session, 'break');
     spy.mockRestore();
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('Skill "fragile" threw while rendering and was unloaded: render exploded');
-    expect(result.content).toContain('contextChanged fragile unloaded');
+    expect(textOf(result)).toContain('Skill "fragile" threw while rendering and was unloaded: render exploded');
+    expect(textOf(result)).toContain('contextChanged fragile unloaded');
     expect(session.loadedSkills).toEqual([]);
     expect((await call(session, 'read_skill', { name: 'fragile' })).isError).toBeUndefined();
     expect(session.request().tools.map((t) => t.name)).toContain('break');
@@ -432,7 +438,7 @@ describe('snapshots', () => {
     expect(restored.request()).toEqual(before);
     // Restoring records nothing new: the next message carries only its own text.
     await restored.send('next');
-    expect(restored.transcript.at(-2)).toEqual({ role: 'user', content: 'next' });
+    expect(restored.transcript.at(-2)).toEqual({ role: 'user', content: [{ type: 'text', text: 'next' }] });
   });
 
   test('a restored session goes on numbering tool calls after the ones it has', async () => {
@@ -445,7 +451,7 @@ describe('snapshots', () => {
 
   test('restoreSession rejects what is not a snapshot, clearly', () => {
     expect(() => restoreSession(<ShopAgent />, { nope: 1 } as never)).toThrow(
-      'restoreSession: unknown snapshot version undefined; this version of skilltree reads version 1. Pass what session.snapshot() returned (or its JSON text).',
+      'restoreSession: unknown snapshot version undefined; this version of skilltree reads versions 1 and 2. Pass what session.snapshot() returned (or its JSON text).',
     );
   });
 
@@ -489,5 +495,5 @@ test('read_skill arguments that are not valid JSON get the same clear error', as
   expect((await call(session, 'read_skill', '{"name": "alpha"}')).isError).toBeUndefined();
   const bad = await call(session, 'read_skill', '{"name": ');
   expect(bad).toMatchObject({ isError: true });
-  expect(bad.content).toContain('Invalid input for tool "read_skill": the arguments are not valid JSON');
+  expect(textOf(bad)).toContain('Invalid input for tool "read_skill": the arguments are not valid JSON');
 });

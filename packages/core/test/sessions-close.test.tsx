@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Model, memoryStore, type SessionStore, Text, Tool } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 
 /** `slow` waits until the turn is aborted (or `finish` is called); `echo` answers at once. */
 function agentWith(started: () => void, finish: Promise<void>) {
@@ -29,11 +30,11 @@ const model: Model = {
   async generate(req) {
     const last = req.messages[req.messages.length - 1];
     if (last.role === 'user') {
-      return last.content.startsWith('slow')
+      return textOf(last).startsWith('slow')
         ? { text: '', toolCalls: [{ id: '', name: 'slow', input: {} }] }
-        : { text: `echo: ${last.content}`, toolCalls: [] };
+        : { text: `echo: ${textOf(last)}`, toolCalls: [] };
     }
-    return { text: `after: ${last.role === 'tool' ? last.content : ''}`, toolCalls: [] };
+    return { text: `after: ${last.role === 'tool' ? textOf(last) : ''}`, toolCalls: [] };
   },
 };
 
@@ -76,7 +77,7 @@ describe('sessions.close()', () => {
     await closed;
     expect(events.at(-1)).toBe('close');
     expect(events.filter((e) => e === 'commit').length).toBeGreaterThanOrEqual(4);
-    expect((await store.messages('c', 0, 10)).map((m) => m.content)).toEqual([
+    expect((await store.messages('c', 0, 10)).map((m) => textOf(m))).toEqual([
       'slow please',
       '',
       'slow done',
@@ -94,7 +95,7 @@ describe('sessions.close()', () => {
     const messages = await store.messages('c', 0, 10);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(messages[2]).toMatchObject({ isError: true });
-    expect(messages[2].content).toMatch(/Interrupted: the sessions were closed/);
+    expect(textOf(messages[2])).toMatch(/Interrupted: the sessions were closed/);
     // Another process that may not wait answers the next message at once: no lease is left.
     const next = createSessions(<Agent />, { store, model, onBusy: 'reject' });
     expect((await next.send('c', 'hello')).text).toBe('echo: hello');
@@ -111,7 +112,7 @@ describe('sessions.close()', () => {
     await sessions.close({ timeout: 0 });
     const messages = await store.messages('c', 0, 10);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
-    expect(messages[2].content).toMatch(/^Not run/);
+    expect(textOf(messages[2])).toMatch(/^Not run/);
     expect(await store.acquire('c', 'someone else', 1_000)).toBe(true);
     expect((await events.next()).done).toBe(true);
   });

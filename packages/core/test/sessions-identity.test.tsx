@@ -5,12 +5,13 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, type Message, type Model, memoryStore, SessionConflictError } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;
 
 const lastUser = (messages: readonly Message[]) =>
-  [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  textOf([...messages].reverse().find((m) => m.role === 'user')!) ?? '';
 
 /**
  * `bump…`: reads the skill, bumps, replies; `fail…`: the model fails; anything else: `ok: <text>`.
@@ -71,7 +72,7 @@ describe('a chat is an incarnation, not just an id', () => {
     expect(await store.messages('x', 0, 10)).toEqual([]);
     // The id starts over, in this process too.
     expect((await sessions.send('x', 'new')).text).toBe('ok: new');
-    expect((await store.messages('x', 0, 10)).map((m) => m.content)).toEqual(['new', 'ok: new']);
+    expect((await store.messages('x', 0, 10)).map((m) => textOf(m))).toEqual(['new', 'ok: new']);
   });
 
   test('every incarnation gets its own random epoch: deleting and sending again starts another one', async () => {

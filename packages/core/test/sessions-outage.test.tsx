@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore, type SessionStore } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { CounterAgent } from './fixtures.js';
 
 /** A memory store that can go down (every call fails) and come back; it reports each release that lands. */
@@ -35,11 +36,11 @@ function holdingModel(go: Promise<void>, entered: () => void): Model {
   return {
     async generate(req) {
       const last = req.messages[req.messages.length - 1];
-      if (last.role === 'user' && last.content === 'hold') {
+      if (last.role === 'user' && textOf(last) === 'hold') {
         entered();
         await go;
       }
-      return { text: `hello: ${last.role === 'user' ? last.content : ''}`, toolCalls: [] };
+      return { text: `hello: ${last.role === 'user' ? textOf(last) : ''}`, toolCalls: [] };
     },
   };
 }

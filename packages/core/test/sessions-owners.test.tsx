@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Message, type Model, memoryStore, SessionBusyError, Text } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 
 const App = () => (
   <Agent>
@@ -37,7 +38,7 @@ function echo(seen?: Message[][]): Model & { hold(): () => void; called(): Promi
       onCall();
       await held;
       const last = req.messages[req.messages.length - 1];
-      return { text: `echo: ${last.role === 'user' ? last.content.split('\n')[0] : ''}`, toolCalls: [] };
+      return { text: `echo: ${last.role === 'user' ? textOf(last).split('\n')[0] : ''}`, toolCalls: [] };
     },
   };
 }
@@ -49,9 +50,9 @@ describe('chats are namespaced by owner', () => {
     await sessions.send('x', 'alice secret', { owner: 'alice' });
     seen.length = 0;
     expect((await sessions.send('x', 'hello', { owner: 'bob' })).text).toBe('echo: hello');
-    expect(seen[0].map((m) => m.content)).toEqual(['hello']);
-    expect((await sessions.messages('x', { owner: 'bob' })).map((m) => m.content)).toEqual(['hello', 'echo: hello']);
-    expect((await sessions.messages('x', { owner: 'alice' })).map((m) => m.content)).toEqual([
+    expect(seen[0].map((m) => textOf(m))).toEqual(['hello']);
+    expect((await sessions.messages('x', { owner: 'bob' })).map((m) => textOf(m))).toEqual(['hello', 'echo: hello']);
+    expect((await sessions.messages('x', { owner: 'alice' })).map((m) => textOf(m))).toEqual([
       'alice secret',
       'echo: alice secret',
     ]);
@@ -148,7 +149,7 @@ describe('chats are namespaced by owner', () => {
     }
     // The owner the cut one would have decoded to keeps its chat alone; the whole emoji is another owner.
     expect(seen).toHaveLength(1);
-    expect((await sessions.messages('x', { owner: 'Ann\uFFFD' })).map((m) => m.content)).toEqual([
+    expect((await sessions.messages('x', { owner: 'Ann\uFFFD' })).map((m) => textOf(m))).toEqual([
       'secret',
       'echo: secret',
     ]);
@@ -192,10 +193,11 @@ describe('chats are namespaced by owner', () => {
       holder: 'h',
       version: 0,
       epoch: 'e',
+      // Written before messages had parts: read back upgraded.
       append: [
         { role: 'user', content: 'from before' },
         { role: 'assistant', content: 'echo: from before' },
-      ],
+      ] as unknown as Message[],
       state: { loadedSkills: [], stores: {} },
       owner: 'alice',
       leaseTtl: 1_000,
@@ -207,7 +209,7 @@ describe('chats are namespaced by owner', () => {
     await sessions.send('old', 'mine', { owner: 'bob' });
     expect(await sessions.messages('old', { owner: 'bob' })).toHaveLength(2);
     await sessions.send('old', 'still mine', { owner: 'alice' });
-    expect((await sessions.messages('old', { owner: 'alice' })).map((m) => m.content)).toEqual([
+    expect((await sessions.messages('old', { owner: 'alice' })).map((m) => textOf(m))).toEqual([
       'from before',
       'echo: from before',
       'still mine',

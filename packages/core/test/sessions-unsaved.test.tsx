@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { bumps, CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;
@@ -59,7 +60,7 @@ describe('"could not be saved" is not "not run"', () => {
     expect(bumps).toEqual(['bump']);
     const results = seen.filter((e) => e.type === 'tool-result').map((e) => e.message);
     expect(results.at(-1)).toMatchObject({ name: 'bump', isError: true });
-    expect(results.at(-1)?.content).toBe(
+    expect(textOf(results.at(-1)!)).toBe(
       'Tool "bump" ran, but its result could not be saved. It may have taken effect; check before calling it again.',
     );
     expect(JSON.stringify(seen)).not.toMatch(/Not run/);
@@ -67,7 +68,7 @@ describe('"could not be saved" is not "not run"', () => {
     const next = createSessions(<App />, { store: inner, model });
     await next.send('c', 'again');
     const bump = (await inner.messages('c', 0, 100)).find((m) => m.role === 'tool' && m.name === 'bump');
-    expect(bump?.content).toMatch(/^Interrupted: this call's result was never saved/);
+    expect(textOf(bump!)).toMatch(/^Interrupted: this call's result was never saved/);
     expect(JSON.stringify(await inner.messages('c', 0, 100))).not.toMatch(/Not run|did not finish/);
   });
 
@@ -79,7 +80,7 @@ describe('"could not be saved" is not "not run"', () => {
     expect(String(error)).toContain('the database went away');
     const results = seen.filter((e) => e.type === 'tool-result').map((e) => e.message);
     expect(results.at(-1)).toMatchObject({ name: 'bump' });
-    expect(results.at(-1)?.content).toMatch(/^bumped/);
+    expect(textOf(results.at(-1)!)).toMatch(/^bumped/);
     const messages = await inner.messages('c', 0, 100);
     expect(messages.at(-1)).toEqual(results.at(-1));
     expect((await inner.record('c'))?.state.stores).toEqual({ counter: { count: 1 } });

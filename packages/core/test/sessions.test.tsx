@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   createSessions,
+  type Message,
   type Model,
   memoryStore,
   SessionBusyError,
@@ -8,6 +9,7 @@ import {
   snapshotFromStore,
   storedState,
 } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;
@@ -95,7 +97,7 @@ describe('createSessions', () => {
     release();
     expect((await first).text).toBe('done');
     expect((await second).text).toBe('second');
-    expect((await waiting.messages('s')).map((m) => m.content)).toEqual(['one', 'done', 'two', 'second']);
+    expect((await waiting.messages('s')).map((m) => textOf(m))).toEqual(['one', 'done', 'two', 'second']);
   });
 
   test('storedState and snapshotFromStore map a snapshot to the store and back', async () => {
@@ -105,7 +107,7 @@ describe('createSessions', () => {
     if (!loaded) throw new Error('not stored');
     const snapshot = snapshotFromStore(loaded);
     expect(snapshot).toMatchObject({
-      version: 1,
+      version: 2,
       transcriptStart: 0,
       loadedSkills: ['counter'],
       stores: { counter: { count: 1 } },
@@ -138,7 +140,7 @@ describe('createSessions', () => {
     expect((await sessions.send('c', 'one')).text).toBe('quick');
     release();
     expect((await slow).text).toBe('slow');
-    expect((await sessions.messages('a')).map((m) => m.content)).toEqual(['one', 'quick', 'two', 'slow']);
+    expect((await sessions.messages('a')).map((m) => textOf(m))).toEqual(['one', 'quick', 'two', 'slow']);
     expect((await sessions.send('a', 'three')).text).toBe('quick');
     await sessions.close();
   });
@@ -150,10 +152,11 @@ describe('createSessions', () => {
       holder: 'dead',
       version: 0,
       epoch: 'e1',
+      // Written before messages had parts: read back upgraded.
       append: [
         { role: 'user', content: 'bump' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'bump', input: {} }] },
-      ],
+      ] as unknown as Message[],
       state: { loadedSkills: ['counter'], stores: {} },
       leaseTtl: 1,
     });
@@ -162,7 +165,7 @@ describe('createSessions', () => {
     await sessions.send('x', 'again');
     const messages = await sessions.messages('x');
     expect(messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call_1', isError: true });
-    expect(messages[2].content).toMatch(/^Interrupted/);
+    expect(textOf(messages[2])).toMatch(/^Interrupted/);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   });
 });

@@ -73,7 +73,7 @@ describe('the stream tells the truth as it happens', () => {
     }
     expect(seen.indexOf('tool-call')).toBeLessThan(seen.indexOf('store-changed'));
     expect(seen.indexOf('store-changed')).toBeLessThan(seen.indexOf('tool-result'));
-    expect(session.transcript.at(-2)).toMatchObject({ role: 'tool', content: 'the answer' });
+    expect(session.transcript.at(-2)).toMatchObject({ role: 'tool', content: [{ type: 'text', text: 'the answer' }] });
   });
 
   test('sessions.stream (createSessions) sends the tool-call event before the tool finishes', async () => {

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const LAYERS: Record<string, string[]> = {
-  types: ['types', 'text', 'cost', 'tool-name', 'react-version'],
+  types: ['types', 'text', 'parts', 'files', 'cost', 'tool-name', 'react-version'],
   host: ['host', 'owner', 'store', 'runtime', 'components', 'json-schema', 'lru', 'window'],
   reconciler: ['host-config', 'reconciler'],
   tree: ['serialize'],
   request: [
     'prompt',
     'context-changes',
+    'message-parse',
     'transcript',
     'place-context',
     'usage-estimate',
@@ -32,11 +33,12 @@ const LAYERS: Record<string, string[]> = {
     'state-sync',
     'state-record',
     'state-create',
+    'append-only',
     'deltas',
     'request',
     'view',
   ],
-  tools: ['tool-call', 'skills', 'calls'],
+  tools: ['tool-call', 'waiting', 'skills', 'calls'],
   loop: ['budget', 'model-call', 'loop', 'snapshot'],
   session: [
     'session',

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Agent, createSession, restoreSession, Skill, Text, Tool } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { call } from './fixtures.js';
 
 function Refunds() {
@@ -44,7 +45,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     const session = createSession(<Support />);
     const result = await call(session, 'refund', { cents: 100 });
     expect(result.isError).toBe(true);
-    expect(result.content).toBe(
+    expect(textOf(result)).toBe(
       'Unknown tool: refund (skill "refunds" is not loaded; read it first with read_skill). Tools available now: read_skill.',
     );
   });
@@ -52,7 +53,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
   test('a conditional tool of a loaded skill, not rendered yet, is not available right now in that skill', async () => {
     const session = createSession(<Support />);
     await session.readSkill('refunds');
-    expect(first((await call(session, 'refund', { cents: 100 })).content)).toBe(
+    expect(first(textOf(await call(session, 'refund', { cents: 100 })))).toBe(
       'Unknown tool: refund (not available right now in skill "refunds")',
     );
   });
@@ -61,11 +62,11 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     const session = createSession(<Support declare={false} />);
     await session.readSkill('refunds');
     await call(session, 'verify_customer');
-    expect((await call(session, 'close_case')).content).toMatch(/^closed/);
+    expect(textOf(await call(session, 'close_case'))).toMatch(/^closed/);
     // Reading another skill unloads refunds; reading it again starts it unverified.
     await session.readSkill('shipping');
     await session.readSkill('refunds');
-    expect(first((await call(session, 'close_case')).content)).toBe(
+    expect(first(textOf(await call(session, 'close_case')))).toBe(
       'Unknown tool: close_case (not available right now in skill "refunds")',
     );
   });
@@ -74,7 +75,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     const session = createSession(<Support declare={false} />);
     await session.readSkill('shipping');
     await session.readSkill('refunds');
-    expect(first((await call(session, 'track')).content)).toBe(
+    expect(first(textOf(await call(session, 'track')))).toBe(
       'Unknown tool: track (skill "shipping" is not loaded; read it first with read_skill)',
     );
   });
@@ -84,7 +85,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     await session.readSkill('refunds');
     await session.readSkill('shipping');
     const restored = restoreSession(<Support />, session.snapshot());
-    expect(first((await call(restored, 'verify_customer')).content)).toBe(
+    expect(first(textOf(await call(restored, 'verify_customer')))).toBe(
       'Unknown tool: verify_customer (skill "refunds" is not loaded; read it first with read_skill)',
     );
   });
@@ -92,7 +93,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
   test('a name no skill declares or rendered, while a skill is not loaded, says such a skill may offer it', async () => {
     const session = createSession(<Support declare={false} />);
     await session.readSkill('refunds');
-    expect(first((await call(session, 'cancel_order')).content)).toBe(
+    expect(first(textOf(await call(session, 'cancel_order')))).toBe(
       'Unknown tool: cancel_order (not offered right now; if a skill that is not loaded offers it, read that skill first with read_skill)',
     );
   });
@@ -100,7 +101,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
   test('a close name of a tool available now is still suggested when no skill claims the name', async () => {
     const session = createSession(<Support declare={false} />);
     await session.readSkill('shipping');
-    expect(first((await call(session, 'trak')).content)).toBe('Unknown tool: trak (did you mean "track"?)');
+    expect(first(textOf(await call(session, 'trak')))).toBe('Unknown tool: trak (did you mean "track"?)');
   });
 
   test('with every skill loaded and no skill that claims the name, there is nothing to read', async () => {
@@ -112,7 +113,7 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
       </Agent>,
     );
     await session.readSkill('only');
-    expect((await call(session, 'launch_rockets')).content.split('\n')[0]).toBe(
+    expect(textOf(await call(session, 'launch_rockets')).split('\n')[0]).toBe(
       'Unknown tool: launch_rockets. Tools available now: read_skill, ping.',
     );
   });

@@ -3,13 +3,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSession, type Message, scriptedModel } from '../src/index.js';
+import { textOf } from '../src/parts.js';
 import { chooseWindow, estimateTokens } from '../src/window.js';
 
 function conversation(turns: number, words = 10): Message[] {
   const out: Message[] = [];
   for (let i = 0; i < turns; i++) {
-    out.push({ role: 'user', content: `question ${i} ${'word '.repeat(words)}` });
-    out.push({ role: 'assistant', content: `answer ${i}` });
+    out.push({ role: 'user', content: [{ type: 'text', text: `question ${i} ${'word '.repeat(words)}` }] });
+    out.push({ role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }] });
   }
   return out;
 }
@@ -20,7 +21,7 @@ describe('maxTranscriptTokens', () => {
     const messages = conversation(20, 40);
     const start = chooseWindow(messages, users(messages), { maxMessages: 60, maxTokens: 200 });
     expect(messages[start].role).toBe('user');
-    const tokens = messages.slice(start).reduce((n, m) => n + 4 + estimateTokens(m.content), 0);
+    const tokens = messages.slice(start).reduce((n, m) => n + 4 + estimateTokens(textOf(m)), 0);
     expect(tokens).toBeLessThanOrEqual(200);
     expect(start).toBeGreaterThan(0);
     const withoutBudget = chooseWindow(messages, users(messages), { maxMessages: 60 });

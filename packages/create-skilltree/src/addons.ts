@@ -69,7 +69,7 @@ export function openSessions(path = '.skilltree/sessions.db', model: Model = dem
 const STORE_TEST = `import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scriptedModel } from '@skilltree/core';
+import { scriptedModel, textOf } from '@skilltree/core';
 import { expect, test } from 'vitest';
 import { demo } from './agent.js';
 import { openSessions } from './sessions.js';
@@ -83,7 +83,7 @@ test('a conversation outlives the process: reopened from its file, it has its to
   const again = openSessions(path, scriptedModel([{ text: 'One item: water the plants.' }]));
   expect(await again.get('alice')).toMatchObject({ stores: { todos: { items: ['water the plants'] } } });
   expect((await again.send('alice', 'What is on my list?')).text).toBe('One item: water the plants.');
-  const said = (await again.messages('alice')).filter((m) => m.role === 'user').map((m) => m.content);
+  const said = (await again.messages('alice')).filter((m) => m.role === 'user').map((m) => textOf(m));
   expect(said).toEqual([demo.messages[0], 'What is on my list?']);
   expect(await again.get('bob')).toBeNull(); // another user has no conversation yet
   await again.close();
@@ -313,6 +313,8 @@ test('the key that is set chooses the provider; with none there is no model (the
 
 // An OpenAI-compatible server on 127.0.0.1, as Ollama or vLLM would be: it streams the answers a
 // model would give (load the skill, add the todo, reply). The test needs no key and no network.
+// Like many local servers it has only Chat Completions: openai() asks for the Responses API once,
+// gets a 404 and uses Chat Completions from then on (it says so once on stderr).
 const answers: { tool?: { name: string; arguments: unknown }; text?: string }[] = [
   { tool: { name: 'read_skill', arguments: { name: 'todos' } } },
   { tool: { name: 'add_todo', arguments: { text: 'water the plants' } } },
@@ -327,6 +329,11 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
 }
 
 const server = createServer(async (request, response) => {
+  if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { message: \`No route \${request.method} \${request.url}\` } }));
+    return;
+  }
   const body = await bodyOf(request);
   const tools = (body.tools as { function: { name: string } }[] | undefined) ?? [];
   received.push({

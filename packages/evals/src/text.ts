@@ -1,32 +1,41 @@
 /**
- * The one place this package reads or writes a message's text. Core's `Message.content` is a string
- * today and becomes a list of typed parts; these helpers read both, so that change lands here only.
+ * The one place this package reads or writes a message's text. Messages are lists of typed parts
+ * (see `docs/messages.md`); what an eval scores and shows is the text a model reads, which core's
+ * `textOf` gives.
  */
-import type { Message, ModelResponse, UserMessage } from '@skilltree/core';
+import {
+  type AssistantPart,
+  textOf as coreTextOf,
+  type Message,
+  type ModelResponse,
+  partsText,
+  textContent,
+  type UserMessage,
+} from '@skilltree/core';
 
-/** The text parts of a content value, joined: a string as it is, a list of parts by their `text`. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((part) => part && typeof part === 'object' && part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text as string)
-    .join('');
-}
-
-/** A message's text (for a tool result, what the tool returned, `contextChanged` lines included). */
+/**
+ * A message's text as the model reads it: its text parts, then its `contextChanged` lines (for a
+ * tool result, what the tool returned and what the context gained). Reasoning is not text; a file
+ * reads as `[file: name]`.
+ */
 export function textOf(message: Message): string {
-  return contentText((message as { content?: unknown }).content);
+  return coreTextOf(message);
 }
 
 /** A user message holding `text`, in the shape core's requests carry. */
 export function userMessage(text: string): UserMessage {
-  return { role: 'user', content: text };
+  return { role: 'user', content: textContent(text) };
 }
 
-/** The text of a model's response (its `text`, else its text parts). */
+/** The text of a model's response: its `text`, else the text of its parts (reasoning left out). */
 export function responseText(response: ModelResponse): string {
-  const r = response as { text?: unknown; parts?: unknown };
-  if (typeof r.text === 'string' && r.text !== '') return r.text;
-  return contentText(r.parts) || (typeof r.text === 'string' ? r.text : '');
+  if (typeof response.text === 'string' && response.text !== '') return response.text;
+  const content = (response as { content?: unknown }).content;
+  if (!Array.isArray(content)) return typeof response.text === 'string' ? response.text : '';
+  // Only well-formed text parts count: a judge's reply is read, never trusted to be a valid response.
+  const parts = content.filter(
+    (part): part is AssistantPart =>
+      !!part && typeof part === 'object' && part.type === 'text' && typeof part.text === 'string',
+  );
+  return partsText(parts);
 }

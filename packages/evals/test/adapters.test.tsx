@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Model } from '@skilltree/core';
+import { type Model, reasoningOf } from '@skilltree/core';
 import { type EvalSuite, RecordingMismatchError, recordModel, replayModel, runEval } from '@skilltree/evals';
 import { anthropic } from '@skilltree/models/anthropic';
 import { openai } from '@skilltree/models/openai';
@@ -40,6 +40,8 @@ const ADAPTERS: [string, () => Model][] = [
     () =>
       openai({
         model: 'gpt-4.1',
+        // The wire server speaks Chat Completions.
+        api: 'chat',
         apiKey: OPENAI_KEY,
         baseURL: `${server.url}/v1`,
         headers: { 'x-team-secret': 'top' },
@@ -141,5 +143,54 @@ describe.each(ADAPTERS)('%s: record over HTTP, replay offline', (provider, make)
     const replay = replayModel(recorder.recording);
     const request = { system: 'other', context: '', messages: [], tools: [], contextPlacement: 'end' as const };
     await expect(replay.generate(request, {})).rejects.toBeInstanceOf(RecordingMismatchError);
+  });
+});
+
+describe('a model that thinks and binds its prefix (Claude Opus 5.5): record over HTTP, replay offline', () => {
+  const signature = (n: number) => Buffer.from(`signed block ${n} `.repeat(20)).toString('base64');
+  const thinkingScript = () =>
+    server.script(
+      {
+        thinking: { thinking: 'The user wants a refund: read the refunds skill.', signature: signature(1) },
+        toolCalls: [{ id: 'toolu_1', name: 'read_skill', input: { name: 'refunds' } }],
+      },
+      {
+        thinking: { thinking: 'Refund A-1 now.', signature: signature(2) },
+        toolCalls: [{ id: 'toolu_2', name: 'refund', input: { orderId: 'A-1' } }],
+      },
+      { thinking: { thinking: '', signature: signature(3) }, text: 'Refunded A-1: it reaches you in 5 days.' },
+    );
+  const opus = () => anthropic({ model: 'claude-opus-5-5', apiKey: ANTHROPIC_KEY, baseURL: server.url });
+
+  it('the recording keeps the thinking blocks and the append-only requests, and replays the same conversation', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-rec-'));
+    thinkingScript();
+    const recorded = await runEval(suite(opus), { recordings: { dir, mode: 'record' } });
+    expect(recorded.passed).toBe(true);
+    // Through the recording wrapper the adapter still got append-only requests: each thinking block
+    // went back byte for byte, first in its turn.
+    const sent = server.requests[2].body.messages;
+    const blocks = sent.filter((m: { role: string }) => m.role === 'assistant').map((m: any) => m.content[0]);
+    expect(blocks).toEqual([
+      { type: 'thinking', thinking: 'The user wants a refund: read the refunds skill.', signature: signature(1) },
+      { type: 'thinking', thinking: 'Refund A-1 now.', signature: signature(2) },
+    ]);
+    const recording = JSON.parse(readFileSync(join(dir, 'adapters', 'default', 'refund-1.json'), 'utf8'));
+    expect(recording).toMatchObject({ version: 2, appendOnly: true, model: 'anthropic:claude-opus-5-5' });
+    expect(recording.exchanges.every((e: any) => e.request.appendOnly.items.length > 0)).toBe(true);
+    expect(JSON.stringify(recording)).toContain(signature(3));
+
+    await server.close();
+    const replayed = await runEval(
+      suite(() => {
+        throw new Error('replay must not ask for a model');
+      }),
+      { recordings: { dir, mode: 'replay' } },
+    );
+    expect(replayed.passed).toBe(true);
+    const transcript = (r: typeof recorded) => r.cases[0].variants.default.trials[0].transcript;
+    expect(transcript(replayed)).toEqual(transcript(recorded));
+    const reasoning = transcript(replayed).flatMap((m) => (m.role === 'assistant' ? reasoningOf(m) : []));
+    expect(reasoning.map((r) => r.signature)).toEqual([signature(1), signature(2), signature(3)]);
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSession, type Model, scriptedModel } from '@skilltree/core';
+import { fileURLToPath } from 'node:url';
+import { createSession, type Model, type ModelStreamPart, reasoningOf, scriptedModel, textOf } from '@skilltree/core';
 import { parseRecording, RecordingEndError, RecordingMismatchError, recordModel, replayModel } from '@skilltree/evals';
 import { describe, expect, it } from 'vitest';
 import { Shop } from './helpers/agents.js';
@@ -57,7 +58,10 @@ describe('recordModel and replayModel', () => {
       const live = await converse(recorder);
       const saved = parseRecording(readFileSync(file, 'utf8'));
       expect(saved.exchanges).toHaveLength(3);
-      expect(saved.exchanges[0].request.messages).toEqual([{ role: 'user', content: 'Refund A-1' }]);
+      expect(saved.version).toBe(2);
+      expect(saved.exchanges[0].request.messages).toEqual([
+        { role: 'user', content: [{ type: 'text', text: 'Refund A-1' }] },
+      ]);
       expect(Object.keys(saved.exchanges[0].request).sort()).toEqual([
         'context',
         'contextPlacement',
@@ -104,7 +108,7 @@ describe('recordModel and replayModel', () => {
     const error = (await converse(replayModel(recorder.recording), <Shop />, 'Refund A-2').catch(
       (e) => e,
     )) as RecordingMismatchError;
-    expect(error.path).toBe('messages[0].content');
+    expect(error.path).toBe('messages[0].content[0].text');
     expect(error.message).toContain('recorded: "Refund A-1"');
     expect(error.message).toContain('now:      "Refund A-2"');
   });
@@ -141,9 +145,160 @@ describe('recordModel and replayModel', () => {
   it('a missing or foreign file is refused with what to do', () => {
     expect(() => replayModel(join(dir(), 'none.json'))).toThrow(/No recording at .*none\.json: record it first/);
     expect(() => parseRecording('{"exchanges": []}', 'x.json')).toThrow('x.json is not a skilltree recording');
-    expect(() => parseRecording({ format: 'skilltree-recording', version: 2, exchanges: [] }, 'x.json')).toThrow(
-      /version 2/,
+    expect(() => parseRecording({ format: 'skilltree-recording', version: 3, exchanges: [] }, 'x.json')).toThrow(
+      /x\.json has version 3; this @skilltree\/evals reads versions 1 and 2/,
     );
+  });
+});
+
+/** Opaque bytes, base64: a signature or an encrypted reasoning item, as providers send them. */
+const opaque = (seed: number, length: number) =>
+  Buffer.from(Array.from({ length }, (_, i) => (i * 37 + seed * 101) % 256)).toString('base64');
+
+/** A model that thinks on every call: a signed block, a redacted one, then an encrypted item. */
+const thinkingSteps = () => [
+  {
+    reasoning: { text: 'A refund "now"? \\ 🦊\n  check the order first ', signature: opaque(1, 600) },
+    text: 'Let me look.',
+    toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'refunds' } }],
+  },
+  { reasoning: { redactedData: opaque(2, 300) }, toolCalls: [{ id: 't2', name: 'refund', input: { orderId: 'A-1' } }] },
+  { reasoning: { provider: 'openai', encryptedContent: opaque(3, 2_000), itemId: 'rs_0a1b2c' }, text: 'Refunded A-1.' },
+];
+
+/** The thinking model, with `stream` (reasoning as it streams, then each finished block) and `appendOnly` as asked. */
+const thinking = (options: { stream?: boolean; appendOnly?: boolean } = {}): Model => {
+  const inner = scriptedModel(thinkingSteps(), { appendOnly: options.appendOnly });
+  const model: Model = {
+    name: 'anthropic:claude-opus-5-5',
+    ...(options.appendOnly ? { appendOnly: true } : {}),
+    generate: (req, opts) => inner.generate(req, opts),
+  };
+  if (options.stream) {
+    model.stream = async function* (req, opts): AsyncIterable<ModelStreamPart> {
+      const r = await inner.generate(req, opts);
+      for (const part of r.content ?? []) {
+        if (part.type === 'text') yield { type: 'text-delta', text: part.text };
+        else {
+          if (part.text) yield { type: 'reasoning-delta', text: part.text };
+          yield { type: 'reasoning', reasoning: part };
+        }
+      }
+      for (const c of r.toolCalls) yield { type: 'tool-call', id: c.id, name: c.name, input: c.input };
+      yield { type: 'finish', usage: r.usage };
+    };
+  }
+  return model;
+};
+
+describe('recordings of models that think', () => {
+  for (const stream of [false, true]) {
+    it(`reasoning is recorded as the model returned it, byte for byte, and replayed into the same transcript (${stream ? 'stream' : 'generate'})`, async () => {
+      const file = join(dir(), 'thinking.json');
+      const live = await converse(recordModel(thinking({ stream }), { file }));
+      const replies = live.transcript.filter((m: { role: string }) => m.role === 'assistant');
+      const reasoning = replies.map(reasoningOf);
+      expect(reasoning.map((r: unknown[]) => r.length)).toEqual([1, 1, 1]);
+      expect(reasoning[0][0]).toMatchObject({
+        signature: opaque(1, 600),
+        text: 'A refund "now"? \\ 🦊\n  check the order first ',
+      });
+      expect(reasoning[2][0]).toMatchObject({
+        provider: 'openai',
+        encryptedContent: opaque(3, 2_000),
+        itemId: 'rs_0a1b2c',
+      });
+      // The file holds each block exactly, and so does every later request that carries it back.
+      const saved = parseRecording(readFileSync(file, 'utf8'));
+      const recorded = saved.exchanges.map((e) =>
+        e.response ? e.response.content : e.stream?.flatMap((p) => (p.type === 'reasoning' ? [p.reasoning] : [])),
+      );
+      for (const [i, blocks] of reasoning.entries()) {
+        expect((recorded[i] ?? []).filter((p) => p.type === 'reasoning')).toEqual(blocks);
+      }
+      expect(JSON.stringify(saved.exchanges[2].request.messages[1].content[0])).toBe(JSON.stringify(reasoning[0][0]));
+      expect(JSON.stringify(saved.exchanges[2].request.messages[3].content[0])).toBe(JSON.stringify(reasoning[1][0]));
+      const replay = replayModel(file);
+      expect(await converse(replay)).toEqual(live);
+      expect(replay.remaining).toBe(0);
+    });
+  }
+
+  it('a model that binds its reasoning to the prefix is recorded with its append-only requests, and the replay makes the session send them again', async () => {
+    const recorder = recordModel(thinking({ appendOnly: true }));
+    expect(recorder.appendOnly).toBe(true);
+    const live = await converse(recorder);
+    const { recording } = recorder;
+    expect(recording.appendOnly).toBe(true);
+    for (const exchange of recording.exchanges) expect(exchange.request.appendOnly?.items.length).toBeGreaterThan(0);
+    // Each request is the one before plus what was appended: the recording shows it.
+    const [first, second] = recording.exchanges.map((e) => e.request.appendOnly!);
+    expect(second.items.slice(0, first.items.length)).toEqual(first.items);
+    const replay = replayModel(JSON.parse(JSON.stringify(recording)));
+    expect(replay.appendOnly).toBe(true);
+    expect(await converse(replay)).toEqual(live);
+    // Without append-only requests (a model that does not bind its prefix), the replay says where they differ.
+    const { appendOnly: _dropped, ...plain } = replayModel(recording);
+    const error = (await converse(plain as Model).catch((e: unknown) => e)) as RecordingMismatchError;
+    expect(error).toBeInstanceOf(RecordingMismatchError);
+    expect(error.path).toMatch(/^appendOnly/);
+  });
+});
+
+describe('recordings made before messages had parts', () => {
+  // A genuine version 1 recording, written by @skilltree/evals before messages had parts: string
+  // content, contextChanged lines in tool results' text, an error result without an error kind.
+  const V1 = fileURLToPath(new URL('./fixtures/recordings/refund-v1.json', import.meta.url));
+  const v1Steps = () => [
+    { text: 'Let me look.', toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'refunds' } }] },
+    { toolCalls: [{ id: 't2', name: 'refund_all', input: {} }] },
+    { toolCalls: [{ id: 't3', name: 'refund', input: { orderId: 'A-1' } }] },
+    { text: 'Refunded A-1.' },
+    { toolCalls: [{ id: 't4', name: 'read_skill', input: { name: 'shopping' } }] },
+    { toolCalls: [{ id: 't5', name: 'add_to_cart', input: { sku: 'lamp' } }] },
+    { text: 'Added the lamp.' },
+  ];
+  const twoTurns = async (model: Model) => {
+    const session = createSession(<Shop />, { model });
+    try {
+      const texts = [(await session.send('Refund A-1')).text, (await session.send('Add a lamp')).text];
+      return { texts, transcript: JSON.parse(JSON.stringify(session.transcript)) };
+    } finally {
+      session.dispose();
+    }
+  };
+
+  it('a version 1 recording is read upgraded: each message reads as it did', () => {
+    const raw = JSON.parse(readFileSync(V1, 'utf8'));
+    expect(raw.version).toBe(1);
+    const upgraded = parseRecording(raw, 'refund-v1.json');
+    expect(upgraded.version).toBe(2);
+    for (const [i, exchange] of upgraded.exchanges.entries()) {
+      const before = raw.exchanges[i].request.messages as { content: string }[];
+      expect(exchange.request.messages.map(textOf)).toEqual(before.map((m) => m.content));
+      for (const m of exchange.request.messages) expect(Array.isArray(m.content)).toBe(true);
+    }
+    const last = upgraded.exchanges.at(-1)!.request.messages;
+    expect(last[2].content).toEqual([
+      { type: 'text', text: 'Loaded skill "refunds"; it is now active.' },
+      {
+        type: 'context-changed',
+        lines: ['contextChanged refunds loaded', 'contextChanged refunds added: Refunds take 5 days.'],
+      },
+    ]);
+    // What kind of error it was, the old recording cannot say.
+    expect(last[4]).toMatchObject({ role: 'tool', name: 'refund_all', isError: true });
+    expect(last[4]).not.toHaveProperty('errorKind');
+  });
+
+  it('a version 1 recording still replays: the same requests, the same answers, the same conversation', async () => {
+    const replay = replayModel(V1);
+    const replayed = await twoTurns(replay);
+    expect(replay.remaining).toBe(0);
+    expect(replayed.texts).toEqual(['Refunded A-1.', 'Added the lamp.']);
+    // The conversation is the one a live run of today has, error kinds included.
+    expect(replayed).toEqual(await twoTurns(scriptedModel(v1Steps())));
+    expect(replayed.transcript[4]).toMatchObject({ isError: true, errorKind: 'unknown-tool' });
   });
 });
 
@@ -181,7 +336,7 @@ describe('no secrets in recordings', () => {
     const file = join(dir(), 'refused.json');
     const recorder = recordModel(leaky('fine'), { file, secrets: 'refuse', env: {} });
     await expect(converse(recorder, <Shop />, `my key: sk-ant-${'z'.repeat(30)}`)).rejects.toThrow(
-      /looks like a secret \(anthropic-key\) at exchanges\[0\]\.request\.messages\[0\]\.content; nothing was written/,
+      /looks like a secret \(anthropic-key\) at exchanges\[0\]\.request\.messages\[0\]\.content\[0\]\.text; nothing was written/,
     );
     expect(() => readFileSync(file)).toThrow();
   });
@@ -193,7 +348,7 @@ describe('no secrets in recordings', () => {
     expect(JSON.stringify(recorder.recording)).not.toContain('dana@example.com');
     expect(recorder.recording.exchanges[0].request.messages[0]).toEqual({
       role: 'user',
-      content: 'I am <email>, refund A-1',
+      content: [{ type: 'text', text: 'I am <email>, refund A-1' }],
     });
     const replayed = await converse(
       replayModel(recorder.recording, { redact }),

@@ -15,4 +15,4 @@ export {
   type McpToolsProps,
 } from './mcp-tools.js';
 export { toolNames } from './names.js';
-export { formatBytes, formatToolResult } from './result.js';
+export { formatBytes, formatToolResult, toToolResult } from './result.js';

@@ -10,6 +10,7 @@ import {
   Text,
   Tool,
   type ToolContext,
+  type ToolResult,
   useSession,
   useSkill,
 } from '@skilltree/core';
@@ -22,7 +23,7 @@ import {
   type ServerSpec,
 } from './connection.js';
 import { toolNames } from './names.js';
-import { formatToolResult } from './result.js';
+import { formatToolResult, toToolResult } from './result.js';
 
 /** A server started as a child process that speaks MCP over stdin/stdout. */
 export interface McpStdioServer {
@@ -313,7 +314,7 @@ async function runTool(
   input: unknown,
   ctx: ToolContext,
   timeout: number | undefined,
-): Promise<string> {
+): Promise<string | ToolResult> {
   const args = (input ?? {}) as Record<string, unknown>;
   // The session enforces the timeout: it aborts ctx.signal, which cancels the request. The SDK's own
   // request timeout (60 s by default) must not cut in first, so it is set later than the session's.
@@ -321,9 +322,9 @@ async function runTool(
     signal: ctx.signal,
     timeout: timeout !== undefined ? timeout + 1000 : MAX_TIMER,
   });
-  const text = formatToolResult(result);
-  if ((result as { isError?: unknown }).isError === true) throw new Error(text);
-  return text;
+  // An error result is text (an error carries no files); any other maps to text and file parts.
+  if ((result as { isError?: unknown }).isError === true) throw new Error(formatToolResult(result));
+  return toToolResult(result);
 }
 
 /**
@@ -332,8 +333,8 @@ async function runTool(
  * On mount it connects with the official SDK (`command` spawns a stdio server, `url` speaks
  * Streamable HTTP, `transport` takes any SDK transport), lists the server's tools and renders one
  * `<Tool>` per tool: the input is validated against the tool's JSON Schema, calls go to
- * `tools/call`, text content becomes the result, an `isError` result or a protocol error becomes an
- * error result. `notifications/tools/list_changed` re-lists. On unmount (the skill unloads) the
+ * `tools/call`, text content becomes the result's text and images and embedded resources its file
+ * parts (see {@link toToolResult}), an `isError` result or a protocol error becomes an error result. `notifications/tools/list_changed` re-lists. On unmount (the skill unloads) the
  * connection closes and a stdio server's process exits; loading the skill again reconnects.
  *
  * Inside a skill it suspends until the tools are listed. While connecting, or when the server

@@ -1,7 +1,18 @@
 /**
- * Turning an MCP `tools/call` result into the text of a tool result: text content as it is, other
- * content as one short placeholder line each, `structuredContent` when there is no text.
+ * Turning an MCP `tools/call` result into a tool result: text content as text, images and embedded
+ * resources that carry their bytes (or text) as file parts the model sees, other content as one
+ * short placeholder line each, `structuredContent` when there is no text.
  */
+import {
+  type FileInput,
+  type FilePart,
+  FileRejectedError,
+  fileBytes,
+  resolveFileLimits,
+  type ToolResult,
+  toFilePart,
+  toolResult,
+} from '@skilltree/core';
 
 /** One content block of a `tools/call` result, as loosely as servers send it. */
 interface Block {
@@ -96,4 +107,93 @@ export function formatToolResult(result: unknown): string {
   // Servers on the 2024-10-07 protocol answer with `toolResult` instead of `content`.
   if (lines.length === 0 && r.toolResult !== undefined) lines.push(JSON.stringify(r.toolResult));
   return lines.length > 0 ? lines.join('\n') : '(no content)';
+}
+
+/** A file's name from a resource URI: its last path segment (`file:///data/report.pdf` → `report.pdf`). */
+function fileName(uri: unknown): string | undefined {
+  if (typeof uri !== 'string') return undefined;
+  const last = uri.split(/[/\\]/).filter(Boolean).at(-1);
+  if (!last) return undefined;
+  try {
+    return decodeURIComponent(last).slice(0, 255);
+  } catch {
+    return last.slice(0, 255);
+  }
+}
+
+/**
+ * The file a block carries, as core takes it, or null: an `image` with base64 `data` and a
+ * `mimeType`, or an embedded `resource` with a `blob` (base64) or `text` and a `mimeType`. Audio
+ * and resource links carry nothing a model takes as a file (a link is never fetched).
+ */
+function fileOf(block: Block): FileInput | null {
+  if (block.type === 'image' && typeof block.data === 'string' && str(block.mimeType)) {
+    return { data: block.data, mediaType: block.mimeType as string };
+  }
+  if (block.type !== 'resource' || !block.resource) return null;
+  const r = block.resource;
+  const filename = fileName(r.uri);
+  const named = filename ? { filename } : {};
+  if (typeof r.blob === 'string' && str(r.mimeType)) return { data: r.blob, mediaType: r.mimeType as string, ...named };
+  if (typeof r.text === 'string' && r.text !== '') {
+    // Text travels as its UTF-8 bytes; without a type, it is plain text.
+    const data = Buffer.from(r.text, 'utf8').toString('base64');
+    return { data, mediaType: str(r.mimeType) ?? 'text/plain', ...named };
+  }
+  return null;
+}
+
+/**
+ * What a session takes as the result of an MCP `tools/call`: text blocks as text (joined by
+ * newlines), each image or embedded resource that carries its bytes or text as a file part with
+ * its media type (the model sees it: an image as an image, a PDF or text file as a document), and
+ * a placeholder line for what is not sent (audio, resource links, content of an unknown type, and a
+ * file that skilltree does not accept: e.g. SVG, which can carry script, or past the default file
+ * limits). Without files, it is the text of {@link formatToolResult}.
+ *
+ * The files are checked as a user's are (their bytes decide their type); the session checks them
+ * again against its own `files` limits, and refuses the result with a reason when one breaks them.
+ *
+ * @example
+ * toToolResult({ content: [{ type: 'text', text: 'The chart:' }, { type: 'image', data: png, mimeType: 'image/png' }] });
+ * // toolResult('The chart:', { data: png, mediaType: 'image/png' })
+ */
+export function toToolResult(result: unknown): string | ToolResult {
+  const r = (result ?? {}) as { content?: unknown };
+  const blocks = Array.isArray(r.content) ? (r.content as Block[]) : [];
+  const limits = resolveFileLimits();
+  const files: FilePart[] = [];
+  let bytes = 0;
+  const kept: Block[] = [];
+  for (const block of blocks) {
+    const input = block && typeof block === 'object' ? fileOf(block) : null;
+    if (!input) {
+      kept.push(block);
+      continue;
+    }
+    let part: FilePart | null = null;
+    try {
+      part = toFilePart(input, limits, files.length);
+    } catch (error) {
+      if (!(error instanceof FileRejectedError)) throw error;
+    }
+    // Past the default limits of one result, a file is left to its placeholder line.
+    if (!part || files.length >= limits.maxFilesPerMessage || bytes + fileBytes(part) > limits.maxMessageBytes) {
+      kept.push(block);
+      continue;
+    }
+    bytes += fileBytes(part);
+    files.push(part);
+  }
+  if (files.length === 0) return formatToolResult(result);
+  const rest = { ...(result as object), content: kept } as { content: Block[] };
+  // Only files: no "(no content)" line beside them.
+  const text = kept.length === 0 && !hasTextBesides(result) ? '' : formatToolResult(rest);
+  return text === '' ? toolResult(...files) : toolResult(text, ...files);
+}
+
+/** Whether a result with no content blocks left still says something (`structuredContent`, old `toolResult`). */
+function hasTextBesides(result: unknown): boolean {
+  const r = (result ?? {}) as { structuredContent?: unknown; toolResult?: unknown };
+  return (r.structuredContent !== undefined && r.structuredContent !== null) || r.toolResult !== undefined;
 }

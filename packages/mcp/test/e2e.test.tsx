@@ -12,7 +12,7 @@ import { McpTools } from '@skilltree/mcp';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { openConnections } from '../src/connection.js';
 import { httpServer } from './fixtures/http-server.js';
-import { agentWith, call, linesOf, metaOf, read, textOf, toolNamesOf, until } from './helpers.js';
+import { agentWith, call, fullText, linesOf, metaOf, ownText, read, toolNamesOf, until } from './helpers.js';
 
 const node = process.execPath;
 const everything = fileURLToPath(
@@ -66,12 +66,16 @@ describe('a real stdio server (@modelcontextprotocol/server-everything)', () => 
       properties: { message: { type: 'string', description: 'Message to echo' } },
       required: ['message'],
     });
-    expect(textOf(await call(session, 'ev_echo', { message: 'hello' }))).toBe('Echo: hello');
-    expect((await call(session, 'ev_get-sum', { a: 2, b: 3 })).content).toContain('5');
-    expect((await call(session, 'ev_get-tiny-image')).content).toMatch(/\[image: image\/png, \d+ (B|KB)\]/);
+    expect(ownText(await call(session, 'ev_echo', { message: 'hello' }))).toBe('Echo: hello');
+    expect(fullText(await call(session, 'ev_get-sum', { a: 2, b: 3 }))).toContain('5');
+    // Its image reaches the model as an image: a file part with the PNG's bytes.
+    const image = await call(session, 'ev_get-tiny-image');
+    const files = image.content.filter((part) => part.type === 'file');
+    expect(files).toEqual([{ type: 'file', mediaType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) }]);
+    expect(fullText(image)).toContain('[file: image/png]');
     const invalid = await call(session, 'ev_get-sum', { a: 'two' });
     expect(invalid.isError).toBe(true);
-    expect(invalid.content).toMatch(/^Invalid input for tool "ev_get-sum": a: /);
+    expect(fullText(invalid)).toMatch(/^Invalid input for tool "ev_get-sum": a: /);
 
     const pid = pidOf(session, 'ev_echo');
     expect(alive(pid)).toBe(true);
@@ -84,7 +88,7 @@ describe('a real stdio server (@modelcontextprotocol/server-everything)', () => 
     const second = pidOf(session, 'ev_echo');
     expect(second).not.toBe(pid);
     expect(alive(second)).toBe(true);
-    expect(textOf(await call(session, 'ev_echo', { message: 'again' }))).toBe('Echo: again');
+    expect(ownText(await call(session, 'ev_echo', { message: 'again' }))).toBe('Echo: again');
   }, 60_000);
 });
 
@@ -97,7 +101,7 @@ describe('an SDK server over stdio', () => {
       }),
     );
     await read(session);
-    expect(textOf(await call(session, 'echo', { message: 'x' }))).toBe('echo: x');
+    expect(ownText(await call(session, 'echo', { message: 'x' }))).toBe('echo: x');
 
     await call(session, 'read_skill', { name: 'other' });
     const pids = readFileSync(log, 'utf8').trim().split('\n').map(Number);
@@ -112,14 +116,14 @@ describe('an SDK server over stdio', () => {
 
     const crash = await call(session, 'crash');
     expect(crash.isError).toBe(true);
-    expect(crash.content.split('\n')[0]).toBe(
+    expect(fullText(crash).split('\n')[0]).toBe(
       'Tool "crash" failed: MCP server "fixture" is gone: the server process exited (stderr: fatal: out of cheese).',
     );
     expect(alive(pid)).toBe(false);
 
     const next = await call(session, 'echo', { message: 'still there?' });
     expect(next.isError).toBe(true);
-    expect(next.content.split('\n')[0]).toBe(
+    expect(fullText(next).split('\n')[0]).toBe(
       'Tool "echo" failed: MCP server "fixture" is gone: the server process exited (stderr: fatal: out of cheese).',
     );
     expect(session.request().context).toContain(
@@ -129,7 +133,7 @@ describe('an SDK server over stdio', () => {
     // The session goes on: unloading and reading again starts a new server.
     await call(session, 'read_skill', { name: 'other' });
     await read(session);
-    expect(textOf(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
+    expect(ownText(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
   });
 
   test("a result over the SDK's 10 MB limit says so (not that the server exited), and the session goes on", async () => {
@@ -137,18 +141,18 @@ describe('an SDK server over stdio', () => {
     await read(session);
     const huge = await call(session, 'huge', { megabytes: 11 });
     expect(huge.isError).toBe(true);
-    expect(huge.content.split('\n')[0]).toBe(
+    expect(fullText(huge).split('\n')[0]).toBe(
       'Tool "huge" failed: MCP server "fixture": the result was larger than 10.0 MB, the most the MCP SDK reads in one message, so the connection was closed. Ask the tool for less (a narrower query, a smaller page).',
     );
-    expect(huge.content).not.toContain('exited');
+    expect(fullText(huge)).not.toContain('exited');
     const next = await call(session, 'echo', { message: 'still there?' });
-    expect(next.content.split('\n')[0]).toBe(
+    expect(fullText(next).split('\n')[0]).toBe(
       'Tool "echo" failed: MCP server "fixture" is gone: a message from the server was larger than 10.0 MB, the most the MCP SDK reads at once, so the connection was closed.',
     );
     // Reading the skill again starts the server anew.
     await call(session, 'read_skill', { name: 'other' });
     await read(session);
-    expect(textOf(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
+    expect(ownText(await call(session, 'echo', { message: 'back' }))).toBe('echo: back');
   });
 
   test("an MCP result under the SDK's limit is held to maxToolResultChars, with the note", async () => {
@@ -156,7 +160,7 @@ describe('an SDK server over stdio', () => {
       agentWith(<McpTools name="fixture" command={node} args={[fixture]} />, { maxToolResultChars: 10_000 }),
     );
     await read(session);
-    const big = textOf(await call(session, 'huge', { megabytes: 2 }));
+    const big = ownText(await call(session, 'huge', { megabytes: 2 }));
     const total = 2 * 1024 * 1024;
     expect(big).toBe(
       `${'x'.repeat(10_000)}\n[…truncated: ${(total - 10_000).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters were cut; a tool result carries at most 10,000 (maxToolResultChars).]`,
@@ -170,14 +174,14 @@ describe('an SDK server over stdio', () => {
 
     await call(session, 'grow');
     await until(() => toolNamesOf(session).includes('grown_4'), 'the grown tool to appear');
-    expect(textOf(await call(session, 'grown_4'))).toBe('grown_4 ran');
+    expect(ownText(await call(session, 'grown_4'))).toBe('grown_4 ran');
   });
 
   test("a command that does not exist: the read's result says the server could not start, and the session goes on", async () => {
     const session = track(agentWith(<McpTools name="nope" command="skilltree-no-such-mcp-server" />));
     const result = await read(session);
 
-    expect(result.content.split('\n').at(-1)).toBe(
+    expect(fullText(result).split('\n').at(-1)).toBe(
       'contextChanged tools added: MCP server "nope" failed: could not start "skilltree-no-such-mcp-server": command not found. Its tools are not available.',
     );
     expect(linesOf(session, 'tools')).toEqual([
@@ -214,7 +218,7 @@ describe('Streamable HTTP', () => {
         transport: 'http',
         state: 'connected',
       });
-      expect(textOf(await call(session, 'shout', { text: 'hi' }))).toBe('HI');
+      expect(ownText(await call(session, 'shout', { text: 'hi' }))).toBe('HI');
       expect(server.stats.authorization.every((h) => h === 'Bearer t0ken')).toBe(true);
 
       await call(session, 'read_skill', { name: 'other' });

@@ -1,4 +1,13 @@
-import { Agent, createSession, type Session, type SessionOptions, Skill, type ToolMessage } from '@skilltree/core';
+import {
+  Agent,
+  createSession,
+  ownTextOf,
+  type Session,
+  type SessionOptions,
+  Skill,
+  type ToolMessage,
+  textOf,
+} from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { until } from './fixtures/server.js';
 
@@ -31,7 +40,7 @@ export async function call(session: Session, name: string, input: unknown = {}):
  */
 export async function read(session: Session, skill = 'tools'): Promise<ToolMessage> {
   const result = await call(session, 'read_skill', { name: skill });
-  if (result.isError) throw new Error(result.content);
+  if (result.isError) throw new Error(textOf(result));
   return result;
 }
 
@@ -52,10 +61,12 @@ export function metaOf(session: Session, tool: string): Record<string, unknown> 
   return session.view().tools.find((t) => t.name === tool)?.meta;
 }
 
-/** The text of a tool result without the `contextChanged` lines that follow it. */
-export function textOf(message: ToolMessage): string {
-  return message.content
-    .split('\n')
-    .filter((line) => !line.startsWith('contextChanged '))
-    .join('\n');
+/** The text of a tool result without the `contextChanged` lines recorded with it. */
+export function ownText(message: ToolMessage): string {
+  return ownTextOf(message);
+}
+
+/** The text of a tool result as the model reads it (its `contextChanged` lines included). */
+export function fullText(message: ToolMessage): string {
+  return textOf(message);
 }

@@ -2,13 +2,17 @@
  * `<McpTools>` against an in-process server over the SDK's `InMemoryTransport`.
  */
 
-import { Agent, createSession, type Session, Skill, scriptedModel, Text } from '@skilltree/core';
+import { Agent, createSession, type Session, Skill, scriptedModel, Text, textOf } from '@skilltree/core';
 import { MCP_LIMITS, McpTools } from '@skilltree/mcp';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openConnections } from '../src/connection.js';
 import { defaultTools, type FixtureTool, inMemoryServer } from './fixtures/server.js';
-import { agentWith, call, linesOf, metaOf, read, textOf, toolNamesOf, until } from './helpers.js';
+
+/** A 1×1 PNG, base64. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+import { agentWith, call, fullText, linesOf, metaOf, ownText, read, toolNamesOf, until } from './helpers.js';
 
 const sessions: Session[] = [];
 function track(session: Session): Session {
@@ -68,7 +72,7 @@ describe('connecting', () => {
     await session.send('What is 1 + 2?');
 
     expect(requests).toEqual([['read_skill', 'echo', 'add']]);
-    expect(session.transcript.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+    expect(session.transcript.filter((m) => m.role === 'tool').map(textOf)).toEqual([
       'Loaded skill "tools"; it is now active.\ncontextChanged tools loaded\ncontextChanged tools added: Calculator skill.',
       '3',
     ]);
@@ -80,7 +84,7 @@ describe('connecting', () => {
 
     const result = await read(session);
 
-    expect(result.content).toContain('It is still loading (waited 50 ms)');
+    expect(fullText(result)).toContain('It is still loading (waited 50 ms)');
     expect(toolNamesOf(session)).toEqual(['read_skill']);
     await until(() => toolNamesOf(session).includes('add'), 'the tools to appear');
     expect(server.stats.connections).toBe(1);
@@ -143,7 +147,7 @@ describe('calls', () => {
 
     const result = await call(session, 'add', { a: 2, b: 3 });
 
-    expect(result.content).toBe('5');
+    expect(fullText(result)).toBe('5');
     expect(result.isError).toBeUndefined();
     expect(server.stats.calls).toEqual([{ name: 'add', args: { a: 2, b: 3 } }]);
   });
@@ -156,9 +160,9 @@ describe('calls', () => {
     const result = await call(session, 'add', { a: 'two' });
 
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^Invalid input for tool "add": /);
-    expect(result.content).toContain('a:');
-    expect(result.content).toContain('b:');
+    expect(fullText(result)).toMatch(/^Invalid input for tool "add": /);
+    expect(fullText(result)).toContain('a:');
+    expect(fullText(result)).toContain('b:');
     expect(server.stats.calls).toEqual([]);
   });
 
@@ -175,7 +179,8 @@ describe('calls', () => {
 
     const result = await call(session, 'fail');
 
-    expect(result).toMatchObject({ isError: true, content: 'Tool "fail" failed: disk full' });
+    expect(result).toMatchObject({ isError: true, errorKind: 'threw' });
+    expect(fullText(result)).toBe('Tool "fail" failed: disk full');
   });
 
   test('a protocol error becomes an error result naming the server', async () => {
@@ -188,15 +193,19 @@ describe('calls', () => {
     const result = await call(session, 'gone');
 
     expect(result.isError).toBe(true);
-    expect(result.content).toBe(
+    expect(fullText(result)).toBe(
       'Tool "gone" failed: MCP server "s" answered with an error: MCP error -32602: Unknown tool: gone',
     );
     // The session goes on.
     expect((await call(session, 'read_skill', { name: 'tools' })).isError).toBeUndefined();
   });
 
-  test('image, audio and resource content become placeholder lines; structuredContent stands in for missing text', async () => {
-    const png = Buffer.alloc(12 * 1024).toString('base64');
+  test('images and embedded resources become file parts the model sees, with their media type and bytes; audio, links and files skilltree does not take stay placeholder lines', async () => {
+    const png = PNG;
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n').toString('base64');
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').toString(
+      'base64',
+    );
     const tools: FixtureTool[] = [
       {
         name: 'mixed',
@@ -207,10 +216,51 @@ describe('calls', () => {
             { type: 'image', data: png, mimeType: 'image/png' },
             { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
             { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'hello' } },
+            {
+              type: 'resource',
+              resource: { uri: 'file:///docs/q3%20report.pdf', mimeType: 'application/pdf', blob: pdf },
+            },
             { type: 'resource_link', uri: 'file:///b.md', name: 'b.md' },
+            // SVG can carry script, and bytes that are not what they claim are refused: both stay placeholders.
+            { type: 'image', data: svg, mimeType: 'image/svg+xml' },
+            { type: 'image', data: Buffer.alloc(12 * 1024).toString('base64'), mimeType: 'image/png' },
           ],
         }),
       },
+      {
+        name: 'only_image',
+        inputSchema: { type: 'object' },
+        handler: () => ({ content: [{ type: 'image', data: png, mimeType: 'image/png' }] }),
+      },
+    ];
+    const session = track(agentWith(<McpTools name="s" transport={inMemoryServer(tools).transport} />));
+    await read(session);
+
+    const mixed = await call(session, 'mixed');
+    expect(mixed.isError).toBeUndefined();
+    expect(mixed.content).toEqual([
+      {
+        type: 'text',
+        text: [
+          'Here it is.',
+          '[audio: audio/wav, 3 B]',
+          '[resource link: file:///b.md, b.md]',
+          '[image: image/svg+xml, 71 B]',
+          '[image: image/png, 12 KB]',
+        ].join('\n'),
+      },
+      { type: 'file', mediaType: 'image/png', data: png },
+      { type: 'file', mediaType: 'text/plain', data: Buffer.from('hello').toString('base64'), filename: 'a.txt' },
+      { type: 'file', mediaType: 'application/pdf', data: pdf, filename: 'q3 report.pdf' },
+    ]);
+    // What the model reads as text names each file.
+    expect(fullText(mixed)).toContain('[file: image/png][file: a.txt][file: q3 report.pdf]');
+    // A result of files only has no text beside them.
+    expect((await call(session, 'only_image')).content).toEqual([{ type: 'file', mediaType: 'image/png', data: png }]);
+  });
+
+  test('structuredContent stands in for missing text; an empty result reads (no content)', async () => {
+    const tools: FixtureTool[] = [
       {
         name: 'weather',
         inputSchema: { type: 'object' },
@@ -221,17 +271,8 @@ describe('calls', () => {
     const session = track(agentWith(<McpTools name="s" transport={inMemoryServer(tools).transport} />));
     await read(session);
 
-    expect((await call(session, 'mixed')).content).toBe(
-      [
-        'Here it is.',
-        '[image: image/png, 12 KB]',
-        '[audio: audio/wav, 3 B]',
-        '[resource: file:///a.txt, text/plain, 5 B]',
-        '[resource link: file:///b.md, b.md]',
-      ].join('\n'),
-    );
-    expect((await call(session, 'weather')).content).toBe('{"temperature":21,"unit":"C"}');
-    expect((await call(session, 'nothing')).content).toBe('(no content)');
+    expect(fullText(await call(session, 'weather'))).toBe('{"temperature":21,"unit":"C"}');
+    expect(fullText(await call(session, 'nothing'))).toBe('(no content)');
   });
 
   test("the tool's abort signal cancels the MCP request (a timeout sends notifications/cancelled)", async () => {
@@ -249,7 +290,8 @@ describe('calls', () => {
 
     const result = await call(session, 'slow');
 
-    expect(result).toMatchObject({ isError: true, content: 'Tool "slow" failed: Tool "slow" timed out after 100 ms.' });
+    expect(result).toMatchObject({ isError: true, errorKind: 'timeout' });
+    expect(fullText(result)).toBe('Tool "slow" failed: Tool "slow" timed out after 100 ms.');
     await until(() => server.stats.cancelled.includes('slow'), 'the server to see the cancellation');
   });
 });
@@ -266,7 +308,7 @@ describe('names and filters', () => {
     await read(session);
 
     expect(toolNamesOf(session)).toEqual(['read_skill', 'gh_repo_search', 'gh_repo_search_2', `gh_${'x'.repeat(61)}`]);
-    expect((await call(session, 'gh_repo_search_2')).content).toBe('ran repo/search');
+    expect(fullText(await call(session, 'gh_repo_search_2'))).toBe('ran repo/search');
     expect(server.stats.calls.map((c) => c.name)).toEqual(['repo/search']);
   });
 
@@ -337,7 +379,7 @@ describe('caps on what a server writes into every request', () => {
       `MCP server "big": the input schema of tool "huge" is ${JSON.stringify(huge).length.toLocaleString('en-US')} characters of JSON, more than the 16,000 allowed; ` +
         'the tool is not offered. Raise <McpTools maxInputSchemaChars>, or leave it out with exclude.',
     ]);
-    expect((await call(session, 'huge')).content).toMatch(/^Unknown tool: huge/);
+    expect(fullText(await call(session, 'huge'))).toMatch(/^Unknown tool: huge/);
   });
 
   test('maxDescriptionChars and maxInputSchemaChars set the caps; a cap that is not a whole number from 1 is an error', async () => {
@@ -353,7 +395,7 @@ describe('caps on what a server writes into every request', () => {
 
     const bad = track(agentWith(<McpTools name="bad" transport={server.transport} maxDescriptionChars={0} />));
     const refused = await call(bad, 'read_skill', { name: 'tools' });
-    expect(refused.content).toContain('<McpTools maxDescriptionChars> must be a whole number from 1 up (got 0).');
+    expect(fullText(refused)).toContain('<McpTools maxDescriptionChars> must be a whole number from 1 up (got 0).');
   });
 });
 
@@ -372,7 +414,7 @@ describe('lifecycle', () => {
 
     await read(session);
     expect(server.stats).toMatchObject({ connections: 2, open: 1 });
-    expect((await call(session, 'add', { a: 1, b: 1 })).content).toBe('2');
+    expect(fullText(await call(session, 'add', { a: 1, b: 1 }))).toBe('2');
   });
 
   test('StrictMode: no connection leaks, one open while loaded and none after unload', async () => {
@@ -382,7 +424,7 @@ describe('lifecycle', () => {
     await new Promise((resolve) => setTimeout(resolve, 50)); // past the deferred close of a cleanup
     expect(server.stats.open).toBe(1);
     expect(openConnections()).toBe(1);
-    expect((await call(session, 'echo', { message: 'hi' })).content).toBe('echo: hi');
+    expect(fullText(await call(session, 'echo', { message: 'hi' }))).toBe('echo: hi');
 
     await session.readSkill('other');
     await session.settled();
@@ -393,7 +435,7 @@ describe('lifecycle', () => {
   test('a skill unloaded while its server is still connecting leaves no connection open', async () => {
     const server = inMemoryServer(defaultTools(), { connectDelay: 300 });
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />, { toolTimeout: 50 }));
-    expect((await read(session)).content).toContain('still loading');
+    expect(fullText(await read(session))).toContain('still loading');
     await read(session, 'other'); // before the server has answered
     await until(() => server.stats.connections === 1 && server.stats.open === 0, 'the server to see the close');
     await until(() => openConnections() === 0, 'the connection to close');
@@ -403,7 +445,7 @@ describe('lifecycle', () => {
   test('a session disposed while its server is still connecting leaves no connection open', async () => {
     const server = inMemoryServer(defaultTools(), { connectDelay: 300 });
     const session = agentWith(<McpTools name="calc" transport={server.transport} />, { toolTimeout: 50 });
-    expect((await read(session)).content).toContain('still loading');
+    expect(fullText(await read(session))).toContain('still loading');
     session.dispose();
     await until(() => server.stats.connections === 1 && server.stats.open === 0, 'the server to see the close');
     await until(() => openConnections() === 0, 'the connection to close');
@@ -447,8 +489,8 @@ describe('lifecycle', () => {
     await until(() => toolNamesOf(session).includes('multiply'), 'the new tool to appear');
 
     expect(toolNamesOf(session)).toEqual(['read_skill', 'add', 'multiply']);
-    expect((await call(session, 'multiply', { a: 6, b: 7 })).content).toBe('42');
-    expect((await call(session, 'echo', { message: 'x' })).content).toMatch(/^Unknown tool: echo/);
+    expect(fullText(await call(session, 'multiply', { a: 6, b: 7 }))).toBe('42');
+    expect(fullText(await call(session, 'echo', { message: 'x' }))).toMatch(/^Unknown tool: echo/);
   });
 });
 
@@ -470,7 +512,7 @@ describe('faults', () => {
 
     const result = await call(session, 'add', { a: 1, b: 2 });
     expect(result.isError).toBe(true);
-    const [first, ...changes] = result.content.split('\n');
+    const [first, ...changes] = fullText(result).split('\n');
     expect(first).toBe('Tool "add" failed: MCP server "calc" is gone: the server closed the connection.');
     // The skill's line changed outside a tool call, so it is recorded with this message.
     expect(changes).toContain(
@@ -482,7 +524,7 @@ describe('faults', () => {
     // The session goes on: other reads and a reload (which reconnects) work.
     expect((await call(session, 'read_skill', { name: 'other' })).isError).toBeUndefined();
     await read(session);
-    expect(textOf(await call(session, 'add', { a: 1, b: 2 }))).toBe('3');
+    expect(ownText(await call(session, 'add', { a: 1, b: 2 }))).toBe('3');
     expect(server.stats).toMatchObject({ connections: 2, open: 1 });
   });
 
@@ -491,7 +533,7 @@ describe('faults', () => {
     const session = track(agentWith(<McpTools name="calc" transport={server.transport} />));
     const result = await read(session);
 
-    expect(result.content).toBe(
+    expect(fullText(result)).toBe(
       'Loaded skill "tools"; it is now active.\ncontextChanged tools loaded\n' +
         'contextChanged tools added: MCP server "calc" failed: ECONNREFUSED 127.0.0.1:9. Its tools are not available.',
     );

@@ -1,4 +1,5 @@
-import { formatBytes, formatToolResult, toolNames } from '@skilltree/mcp';
+import { isToolResult, type ToolResult } from '@skilltree/core';
+import { formatBytes, formatToolResult, toolNames, toToolResult } from '@skilltree/mcp';
 import { describe, expect, test } from 'vitest';
 
 describe('toolNames', () => {
@@ -54,5 +55,49 @@ describe('formatToolResult', () => {
       '12 KB',
       '3.4 MB',
     ]);
+  });
+});
+
+describe('toToolResult', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const image = { type: 'image', data: PNG, mimeType: 'image/png' };
+
+  test('without files it is the text formatToolResult gives', () => {
+    const result = {
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+      ],
+    };
+    expect(toToolResult(result)).toBe(formatToolResult(result));
+    expect(toToolResult(undefined)).toBe('(no content)');
+  });
+
+  test('images become file parts after the text, in order; structuredContent still stands in for missing text', () => {
+    const out = toToolResult({ content: [image], structuredContent: { a: 1 } });
+    expect(isToolResult(out)).toBe(true);
+    expect((out as ToolResult).content).toEqual(['{"a":1}', { type: 'file', mediaType: 'image/png', data: PNG }]);
+  });
+
+  test('a text resource without a type is plain text; its name is the last segment of its URI', () => {
+    const out = toToolResult({
+      content: [{ type: 'resource', resource: { uri: 'mem://notes/today.md', text: '# Hi' } }],
+    });
+    expect((out as ToolResult).content).toEqual([
+      { type: 'file', mediaType: 'text/plain', data: Buffer.from('# Hi').toString('base64'), filename: 'today.md' },
+    ]);
+  });
+
+  test('bytes that are not what they claim stay a placeholder line', () => {
+    const pdf = Buffer.from('%PDF-1.7\n%%EOF\n').toString('base64');
+    expect(toToolResult({ content: [{ type: 'image', data: pdf, mimeType: 'image/png' }] })).toBe(
+      '[image: image/png, 15 B]',
+    );
+  });
+
+  test('past the files one result may carry (10 by default), the rest stay placeholder lines', () => {
+    const out = toToolResult({ content: Array.from({ length: 12 }, () => image) }) as ToolResult;
+    expect(out.content.filter((item) => typeof item !== 'string')).toHaveLength(10);
+    expect(out.content[0]).toBe('[image: image/png, 70 B]\n[image: image/png, 70 B]');
   });
 });

@@ -16,7 +16,7 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import {
-  type Message,
+  type AssistantPart,
   type Model,
   type ModelCallOptions,
   type ModelRequest,
@@ -26,6 +26,7 @@ import {
   type ToolCall,
   type Usage,
 } from '@skilltree/core';
+import { type AiSdkTarget, appendMessage, mergeMetadata, metadataKey, reasoningFromSdk } from './ai-sdk-parts.js';
 import { supportsToolChanges, type ToolChanges } from './anthropic-request.js';
 import { type Attempt, type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout } from './deadline.js';
 import {
@@ -40,7 +41,7 @@ import {
 } from './errors.js';
 import { type RetryOptions, retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { toolCallIds } from './tool-call-id.js';
-import { parseToolArguments, toolInputObject } from './tool-input.js';
+import { parseToolArguments } from './tool-input.js';
 
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { RetryOptions } from './retry.js';
@@ -107,12 +108,15 @@ type ToolChange = { type: 'tool_addition'; toolName: string } | { type: 'tool_re
  * The prompt and call options sent to `doGenerate` / `doStream` (without `abortSignal`). With
  * `deltas`, the lifecycle's layout: its messages, each delta a system message right after the run of
  * user and tool messages it follows, carrying `providerOptions.anthropic.toolChanges`; the skills'
- * tools declared with `deferLoading: true` after the prefix tools.
+ * tools declared with `deferLoading: true` after the prefix tools. Files go as `file` parts (and as
+ * tool-result content); reasoning goes back only to `target`'s provider and model, with the provider
+ * options that provider reads (see `ai-sdk-parts.ts`).
  */
 export function aiSdkCallOptions(
   req: ModelRequest,
   options: AiSdkOptions = {},
   deltas = false,
+  target: AiSdkTarget = { provider: '', modelId: '', version: 'v3' },
 ): LanguageModelV3CallOptions {
   const life = deltas ? req.lifecycle : undefined;
   const placed = placeContext(life ? { ...req, messages: life.messages, context: life.context } : req);
@@ -138,7 +142,7 @@ export function aiSdkCallOptions(
     });
   }
   for (const [i, message] of placed.messages.entries()) {
-    appendMessage(prompt, message);
+    appendMessage(prompt, message, target);
     const system = systemAfter.get(i);
     if (system) prompt.push(system);
   }
@@ -169,34 +173,6 @@ export function aiSdkCallOptions(
   return call;
 }
 
-function appendMessage(prompt: LanguageModelV3Message[], message: Message): void {
-  if (message.role === 'user') {
-    prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
-    return;
-  }
-  if (message.role === 'tool') {
-    const part = {
-      type: 'tool-result' as const,
-      toolCallId: message.toolCallId,
-      toolName: message.name,
-      output: message.isError
-        ? { type: 'error-text' as const, value: message.content }
-        : { type: 'text' as const, value: message.content },
-    };
-    // Results of one assistant message share one tool message, as the AI SDK itself sends them.
-    const last = prompt[prompt.length - 1];
-    if (last?.role === 'tool') last.content.push(part);
-    else prompt.push({ role: 'tool', content: [part] });
-    return;
-  }
-  const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
-  if (message.content) content.push({ type: 'text', text: message.content });
-  for (const call of message.toolCalls ?? []) {
-    content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: toolInputObject(call.input) });
-  }
-  prompt.push({ role: 'assistant', content });
-}
-
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 function field(value: unknown, key: string): unknown {
@@ -209,6 +185,7 @@ function field(value: unknown, key: string): unknown {
  *
  * - v3/v4 (nested): `inputTokens.total` (else `noCache + cacheRead + cacheWrite`), `outputTokens.total`,
  *   `inputTokens.cacheRead` → `cacheReadTokens`, `inputTokens.cacheWrite` → `cacheWriteTokens`.
+ * - `outputTokens.reasoning` (v3/v4) or `reasoningTokens` (v2) → `reasoningTokens`, when not 0.
  * - v2 (flat): `inputTokens`, `outputTokens`, `cachedInputTokens` → `cacheReadTokens`. v2 has no
  *   cache-write field; the Anthropic provider reports writes in `providerMetadata.anthropic
  *   .cacheCreationInputTokens` and leaves cached tokens out of its `inputTokens`, so for it both are
@@ -241,6 +218,10 @@ export function aiSdkUsage(raw: unknown, providerMetadata?: unknown): Usage | un
     }
   }
   usage.outputTokens = output && typeof output === 'object' ? num(field(output, 'total')) : num(output);
+  // Providers fill 0 where the wire said nothing (@ai-sdk/openai's chat model): only a count is kept.
+  const reasoning =
+    output && typeof output === 'object' ? num(field(output, 'reasoning')) : num(field(raw, 'reasoningTokens'));
+  if (reasoning) usage.reasoningTokens = reasoning;
   for (const key of Object.keys(usage) as (keyof Usage)[]) if (usage[key] === undefined) delete usage[key];
   return usage;
 }
@@ -299,25 +280,40 @@ function toolCallOf(part: Record<string, unknown>, label: string, idOf: (id: unk
   return { id: idOf(part.toolCallId), name: part.toolName, input: parseToolArguments(part.input) };
 }
 
-function readResult(result: unknown, label: string): ModelResponse {
+function readResult(result: unknown, label: string, target: AiSdkTarget): ModelResponse {
   const content = (result as { content?: unknown } | null)?.content;
   if (!result || typeof result !== 'object' || !Array.isArray(content)) {
     throw malformedError(label, `doGenerate returned ${preview(result)} instead of { content: [...] }`);
   }
   let text = '';
+  const parts: AssistantPart[] = [];
   const toolCalls: ToolCall[] = [];
   const idOf = toolCallIds();
   for (const part of content as Array<Record<string, unknown>>) {
-    if (part?.type === 'text' && typeof part.text === 'string') text += part.text;
-    else if (part?.type === 'tool-call' && !part.providerExecuted) toolCalls.push(toolCallOf(part, label, idOf));
+    if (part?.type === 'text' && typeof part.text === 'string') {
+      text += part.text;
+      const last = parts[parts.length - 1];
+      if (last?.type === 'text') last.text += part.text;
+      else if (part.text) parts.push({ type: 'text', text: part.text });
+    } else if (part?.type === 'reasoning') {
+      const reasoning = typeof part.text === 'string' ? part.text : '';
+      parts.push(reasoningFromSdk(reasoning, part.providerMetadata, target));
+    } else if (part?.type === 'tool-call' && !part.providerExecuted) toolCalls.push(toolCallOf(part, label, idOf));
   }
   const { usage: rawUsage, providerMetadata } = result as { usage?: unknown; providerMetadata?: unknown };
   const usage = aiSdkUsage(rawUsage, providerMetadata);
-  return usage ? { text, toolCalls, usage } : { text, toolCalls };
+  const out: ModelResponse = { text, toolCalls, content: parts };
+  if (usage) out.usage = usage;
+  return out;
 }
 
 /** The parts of a `doStream` result, read under the attempt's deadline. */
-async function* readStream(stream: unknown, label: string, attempt: Attempt): AsyncGenerator<ModelStreamPart> {
+async function* readStream(
+  stream: unknown,
+  label: string,
+  attempt: Attempt,
+  target: AiSdkTarget,
+): AsyncGenerator<ModelStreamPart> {
   if (!stream || typeof (stream as ReadableStream).getReader !== 'function') {
     throw malformedError(label, `doStream returned ${preview(stream)} instead of { stream: ReadableStream }`);
   }
@@ -336,10 +332,31 @@ async function* readStream(stream: unknown, label: string, attempt: Attempt): As
   const idOf = toolCallIds();
   let usage: Usage | undefined;
   let finished = false;
+  // Reasoning blocks by id: their text and provider metadata (a signature may come on a delta).
+  const reasoning = new Map<string, { text: string; meta: Record<string, Record<string, unknown>> }>();
   try {
     for await (const part of attempt.guard(parts)) {
       if (!part || typeof part !== 'object') continue;
-      if (part.type === 'text-delta') {
+      if (part.type === 'reasoning-start') {
+        const block = { text: '', meta: {} };
+        mergeMetadata(block.meta, part.providerMetadata);
+        reasoning.set(String(part.id), block);
+      } else if (part.type === 'reasoning-delta') {
+        const block = reasoning.get(String(part.id));
+        const text = typeof part.delta === 'string' ? part.delta : '';
+        if (block) {
+          block.text += text;
+          mergeMetadata(block.meta, part.providerMetadata);
+        }
+        if (text) yield { type: 'reasoning-delta', text };
+      } else if (part.type === 'reasoning-end') {
+        const block = reasoning.get(String(part.id));
+        reasoning.delete(String(part.id));
+        if (block) {
+          mergeMetadata(block.meta, part.providerMetadata);
+          yield { type: 'reasoning', reasoning: reasoningFromSdk(block.text, block.meta, target) };
+        }
+      } else if (part.type === 'text-delta') {
         const text =
           typeof part.delta === 'string' ? part.delta : typeof part.textDelta === 'string' ? part.textDelta : '';
         if (text) yield { type: 'text-delta', text };
@@ -381,6 +398,12 @@ async function* readStream(stream: unknown, label: string, attempt: Attempt): As
  *
  * Usage: `inputTokens` is every input token the call carried, cached or not, whatever the
  * specification version; see {@link aiSdkUsage}. Tool calls without an id get a random `call_…` one.
+ *
+ * Reasoning: the model's `reasoning` parts become reasoning parts (streamed: `reasoning-delta`, then
+ * the finished block), their provider metadata kept (`@ai-sdk/anthropic`'s `signature` /
+ * `redactedData`, `@ai-sdk/openai`'s `itemId` / `reasoningEncryptedContent`), and are sent back,
+ * with it, only to the same provider and model. Files in user messages and tool results go as the
+ * specification's file parts.
  */
 export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions = {}): Model {
   if (!languageModel || typeof languageModel !== 'object') {
@@ -399,6 +422,7 @@ export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions =
   }
   const provider = typeof model.provider === 'string' && model.provider ? model.provider : 'unknown';
   const label = `${PROVIDER}:${provider}`;
+  const target: AiSdkTarget = { provider: metadataKey(provider), modelId: String(model.modelId), version };
   const policy = retryPolicy(options);
   const deadline: DeadlineSettings = {
     timeoutMs: resolveTimeout(options.timeoutMs, 'aiSdk()'),
@@ -413,18 +437,18 @@ export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions =
   return {
     name: `${PROVIDER}:${provider}:${model.modelId}`,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
-      const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges));
+      const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges), target);
       const result = await withRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineCall(deadline, opts.signal, (attempt) => model.doGenerate(withSignal(call, attempt))),
       );
-      return readResult(result, label);
+      return readResult(result, label, target);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
-      const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges));
+      const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges), target);
       return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineStream(deadline, opts.signal, async function* (attempt) {
           const result = await attempt.race(model.doStream(withSignal(call, attempt)));
-          yield* readStream((result as { stream?: unknown } | null)?.stream, label, attempt);
+          yield* readStream((result as { stream?: unknown } | null)?.stream, label, attempt, target);
         }),
       );
     },

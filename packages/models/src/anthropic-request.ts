@@ -11,30 +11,49 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core';
-import { toolInputObject } from './tool-input.js';
+import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
+import { defaultMaxTokens, supportsToolChanges } from './anthropic-models.js';
+import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
+
+// Where they were declared before the model table: other modules import them from here.
+export { supportsToolChanges, TOOL_CHANGE_MODELS } from './anthropic-models.js';
 
 /** The options {@link anthropicRequestBody} reads. */
 export interface AnthropicBodyOptions {
   /** The model id. */
   model: string;
-  /** `max_tokens`. Default 4096. */
+  /** `max_tokens`. Default: 16 000 on models that think on every call, else 4 096 (see `defaultMaxTokens`). */
   maxTokens?: number;
   /** Whether to place `cache_control` breakpoints. Default true. */
   cache?: boolean;
+  /** `thinking` (checked against the model's row of `CLAUDE_MODELS`; see `resolveThinking`). */
+  thinking?: AnthropicThinking;
+  /** `output_config.effort`. */
+  effort?: AnthropicEffort;
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
 }
 
-const CACHE = { type: 'ephemeral' } as const;
+/** The `cache_control` of every breakpoint. */
+export const CACHE = { type: 'ephemeral' } as const;
 
-type Block = Anthropic.ContentBlockParam;
-type SystemBlock =
+/** The body's first fields: the model, `max_tokens`, and `thinking` / `output_config` as the options and the model say. */
+export function bodyHead(
+  options: AnthropicBodyOptions,
+): { model: string; max_tokens: number } & ReturnType<typeof resolveThinking> {
+  const maxTokens = options.maxTokens ?? defaultMaxTokens(options.model);
+  const fields = resolveThinking({ ...options, maxTokens });
+  return { model: options.model, max_tokens: maxTokens, ...fields };
+}
+/** A block of a mid-conversation system message. */
+export type SystemBlock =
   | Anthropic.Beta.BetaTextBlockParam
   | Anthropic.Beta.BetaRequestToolAdditionBlock
   | Anthropic.Beta.BetaRequestToolRemovalBlock;
-type Turn = { role: 'user' | 'assistant'; content: Block[] };
-/** A delta's mid-conversation system message (the delta layout only). */
-type SystemTurn = { role: 'system'; content: SystemBlock[] };
+/** A user or assistant message as the body carries it. */
+export type Turn = { role: 'user' | 'assistant'; content: Block[] };
+/** A mid-conversation system message (the delta and append-only layouts). */
+export type SystemTurn = { role: 'system'; content: SystemBlock[] };
 
 /**
  * The Messages API body (without `stream`) for a request, exactly as the adapter sends it.
@@ -56,11 +75,7 @@ export function anthropicRequestBody(
   options: AnthropicBodyOptions,
 ): Anthropic.MessageCreateParamsNonStreaming {
   const cache = options.cache !== false;
-  const body: Anthropic.MessageCreateParamsNonStreaming = {
-    model: options.model,
-    max_tokens: options.maxTokens ?? 4096,
-    messages: [],
-  };
+  const body: Anthropic.MessageCreateParamsNonStreaming = { ...bodyHead(options), messages: [] };
 
   const system = systemBlocks(req, cache);
   if (system.length > 0) body.system = system;
@@ -74,7 +89,7 @@ export function anthropicRequestBody(
     }));
   }
 
-  const { turns, context } = toTurns(req);
+  const { turns, context } = toTurns(req, options.model);
   if (cache) markStablePrefix(turns, context);
   body.messages = turns as Turn[];
   return { ...body, ...(options.extraBody ?? {}) } as Anthropic.MessageCreateParamsNonStreaming;
@@ -110,6 +125,7 @@ function contextSuffix(req: ModelRequest): { index: number; text: string } | und
  */
 function toTurns(
   req: ModelRequest,
+  model: string,
   after?: (index: number) => SystemTurn | undefined,
 ): { turns: (Turn | SystemTurn)[]; context?: Block } {
   const suffix = contextSuffix(req);
@@ -124,7 +140,7 @@ function toTurns(
   const messages: (Message | undefined)[] = [...req.messages];
   if (suffix && suffix.index === messages.length) messages.push(undefined);
   for (const [i, message] of messages.entries()) {
-    if (message) push(message.role === 'assistant' ? 'assistant' : 'user', blocksOf(message));
+    if (message) push(message.role === 'assistant' ? 'assistant' : 'user', messageBlocks(message, model));
     if (suffix?.index === i) {
       const last = turns[turns.length - 1];
       const opensTurn = last?.role !== 'user';
@@ -143,26 +159,6 @@ function toTurns(
   return { turns, context };
 }
 
-function blocksOf(message: Message): Block[] {
-  if (message.role === 'user') return message.content ? [{ type: 'text', text: message.content }] : [];
-  if (message.role === 'tool') {
-    return [
-      {
-        type: 'tool_result',
-        tool_use_id: message.toolCallId,
-        content: message.content,
-        ...(message.isError ? { is_error: true } : {}),
-      },
-    ];
-  }
-  const blocks: Block[] = [];
-  if (message.content) blocks.push({ type: 'text', text: message.content });
-  for (const call of message.toolCalls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
-  }
-  return blocks;
-}
-
 /** Breakpoints 3 and 4 (see {@link anthropicRequestBody}): both end before the context block. */
 function markStablePrefix(turns: (Turn | SystemTurn)[], context: Block | undefined): void {
   const stable: { turn: number; block: number }[] = [];
@@ -171,7 +167,7 @@ function markStablePrefix(turns: (Turn | SystemTurn)[], context: Block | undefin
     if (turn.role === 'system') continue;
     for (const [b, block] of turn.content.entries()) {
       if (block === context) break;
-      stable.push({ turn: t, block: b });
+      if (markable(block)) stable.push({ turn: t, block: b });
     }
     if (context && (turn.content as Block[]).includes(context)) break;
   }
@@ -186,23 +182,6 @@ function markStablePrefix(turns: (Turn | SystemTurn)[], context: Block | undefin
 
 // ───────────── the lifecycle as deltas: mid-conversation system messages and tool changes ─────────────
 
-/**
- * Claude models that take tool changes inside the conversation (`tool_addition` / `tool_removal`
- * blocks in `role: "system"` messages), from Anthropic's "Mid-conversation system messages and tool
- * changes" page. Ids match exactly or with a date suffix (`claude-opus-4-8-20260528`).
- */
-export const TOOL_CHANGE_MODELS: readonly string[] = [
-  'claude-opus-4-8',
-  'claude-opus-5',
-  'claude-opus-5-5',
-  'claude-sonnet-5-5',
-  'claude-haiku-5-5',
-  'claude-fable-5',
-  'claude-fable-5-1',
-  'claude-mythos-5',
-  'claude-mythos-5-1',
-];
-
 /** Beta header of tool changes that name tools declared in `tools` (with `defer_loading: true`). */
 export const TOOL_CHANGES_BETA = 'mid-conversation-tool-changes-2026-07-01';
 /** Beta header of a `tool_addition` that defines the tool by value. */
@@ -210,13 +189,6 @@ export const INLINE_TOOLS_BETA = 'inline-tools-2026-09-15';
 
 /** `toolChanges` of {@link anthropic}: `'auto'` decides by model and window, `true` / `false` force it. */
 export type ToolChanges = 'auto' | boolean;
-
-/** Whether `model` takes tool changes inside the conversation (see {@link TOOL_CHANGE_MODELS}). */
-export function supportsToolChanges(model: string): boolean {
-  return TOOL_CHANGE_MODELS.some(
-    (id) => model === id || (model.startsWith(`${id}-`) && /^\d{8}$/.test(model.slice(id.length + 1))),
-  );
-}
 
 /**
  * Whether a request goes out as deltas: the one place that decides. `true` always (when the request
@@ -257,9 +229,11 @@ export interface AnthropicDeltaOptions extends AnthropicBodyOptions {
   inlineTools?: boolean;
 }
 
-type BetaBody = Anthropic.Beta.Messages.MessageCreateParamsNonStreaming;
+/** A body of the beta Messages API (the delta and append-only layouts). */
+export type BetaBody = Anthropic.Beta.Messages.MessageCreateParamsNonStreaming;
 
-function betaTool(tool: ToolSpec): Anthropic.Beta.BetaTool {
+/** A tool as a `tools` entry or an inline definition. */
+export function betaTool(tool: ToolSpec): Anthropic.Beta.BetaTool {
   return {
     name: tool.name,
     description: tool.description,
@@ -319,9 +293,9 @@ export function anthropicDeltaBody(req: ModelRequest, options: AnthropicDeltaOpt
     if (content.length > 0) byAfter.set(delta.after, { role: 'system', content });
   }
 
-  const body: BetaBody = { model: options.model, max_tokens: options.maxTokens ?? 4096, messages: [] };
+  const body: BetaBody = { ...bodyHead(options), messages: [] } as BetaBody;
   if (system.length > 0) body.system = system;
-  const { turns, context } = toTurns(layout, (i) => byAfter.get(i));
+  const { turns, context } = toTurns(layout, options.model, (i) => byAfter.get(i));
   // The tools never change here, so the system prompt's breakpoint covers them; the breakpoint the
   // classic layout puts on the last tool marks the newest delta instead (see markDelta).
   const marked = cache && markDelta(turns);

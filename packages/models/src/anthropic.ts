@@ -13,37 +13,41 @@ type TracerProvider = NonNullable<
   >['tracerProvider']
 >;
 
-import type {
-  Model,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  ToolCall,
-  Usage,
-} from '@skilltree/core';
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
+import { anthropicAppendOnlyBody } from './anthropic-append-only.js';
+import { bindsPrefix, defaultMaxTokens } from './anthropic-models.js';
 import { anthropicDeltaBody, anthropicRequestBody, type ToolChanges, usesToolChanges } from './anthropic-request.js';
+import { readEvents, readResponse } from './anthropic-response.js';
+import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
-import { malformedError, networkError } from './errors.js';
 import type { HttpModelOptions } from './http-options.js';
 import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, type ProviderLabels } from './sdk-error.js';
 import { nestedSpans } from './sdk-spans.js';
-import { toolCallIds } from './tool-call-id.js';
-import { parseToolArguments } from './tool-input.js';
 
+export { anthropicAppendOnlyBody } from './anthropic-append-only.js';
+export {
+  bindsPrefix,
+  CLAUDE_MODELS,
+  type ClaudeModelInfo,
+  type ClaudeThinkingMode,
+  claudeModel,
+  defaultMaxTokens,
+  supportsToolChanges,
+  TOOL_CHANGE_MODELS,
+} from './anthropic-models.js';
 export {
   type AnthropicBodyOptions,
   type AnthropicDeltaOptions,
   anthropicDeltaBody,
   anthropicRequestBody,
   INLINE_TOOLS_BETA,
-  supportsToolChanges,
-  TOOL_CHANGE_MODELS,
   TOOL_CHANGES_BETA,
   type ToolChanges,
   usesToolChanges,
 } from './anthropic-request.js';
+export { anthropicUsage } from './anthropic-response.js';
+export type { AnthropicEffort, AnthropicThinking } from './anthropic-thinking.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { HttpModelOptions } from './http-options.js';
 export type { RetryOptions } from './retry.js';
@@ -56,8 +60,20 @@ export interface AnthropicOptions extends HttpModelOptions {
   apiKey?: string;
   /** The API's base URL. Default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`. */
   baseURL?: string;
-  /** `max_tokens` of every request. Default 4096. */
+  /**
+   * `max_tokens` of every request; thinking counts toward it. Default: 16 000 on the models that think
+   * on every call (`adaptive-only` in {@link CLAUDE_MODELS}), else 4 096.
+   */
   maxTokens?: number;
+  /**
+   * How the model thinks, as the API takes it: `{ type: 'adaptive' }`, `{ type: 'enabled',
+   * budget_tokens }`, `{ type: 'between_tools' }` or `{ type: 'disabled' }`. Default: adaptive on the
+   * models that think on every call (`adaptive-only` in {@link CLAUDE_MODELS}), else none sent (the
+   * API's default). What the model refuses fails when the adapter is created (see docs/models.md).
+   */
+  thinking?: AnthropicThinking;
+  /** `output_config.effort`: `'low'` … `'max'`, on models that take it. Default: the model's own. */
+  effort?: AnthropicEffort;
   /**
    * Put `cache_control` breakpoints on the stable prefix (last tool, system prompt, the newest
    * blocks before the context) so that Anthropic's prompt cache serves it on the next step; see
@@ -96,132 +112,6 @@ export interface AnthropicOptions extends HttpModelOptions {
 
 const LABELS: ProviderLabels = { provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', factory: 'anthropic()' };
 
-type RawUsage = Partial<
-  Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>
->;
-
-/**
- * Anthropic usage as skilltree `Usage`. Anthropic's `input_tokens` leaves out the cached part of the
- * prompt, so `inputTokens` adds it back: every input token the request carried, as with the other
- * adapters.
- *
- * - `inputTokens` = `input_tokens` + `cache_read_input_tokens` + `cache_creation_input_tokens`;
- * - `outputTokens` = `output_tokens`;
- * - `cacheReadTokens` = `cache_read_input_tokens` (billed at about a tenth of the input price);
- * - `cacheWriteTokens` = `cache_creation_input_tokens` (billed at about 1.25× for the 5-minute cache).
- *
- * Tokens at the full input price are `inputTokens - cacheReadTokens - cacheWriteTokens`.
- * Returns undefined when there is no usage object.
- */
-export function anthropicUsage(raw: RawUsage | null | undefined): Usage | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const read = raw.cache_read_input_tokens ?? undefined;
-  const write = raw.cache_creation_input_tokens ?? undefined;
-  const usage: Usage = {};
-  if (typeof raw.input_tokens === 'number') usage.inputTokens = raw.input_tokens + (read ?? 0) + (write ?? 0);
-  if (typeof raw.output_tokens === 'number') usage.outputTokens = raw.output_tokens;
-  if (typeof read === 'number') usage.cacheReadTokens = read;
-  if (typeof write === 'number') usage.cacheWriteTokens = write;
-  return usage;
-}
-
-function mergeUsage(into: RawUsage, from: unknown): void {
-  if (!from || typeof from !== 'object') return;
-  for (const [key, value] of Object.entries(from)) {
-    if (typeof value === 'number') (into as Record<string, number>)[key] = value;
-  }
-}
-
-function readResponse(response: unknown): ModelResponse {
-  const content = (response as { content?: unknown } | null)?.content;
-  if (!response || typeof response !== 'object' || !Array.isArray(content)) {
-    throw malformedError('anthropic', `expected a message with a content array, got ${preview(response)}`);
-  }
-  let text = '';
-  const toolCalls: ToolCall[] = [];
-  const idOf = toolCallIds('toolu');
-  for (const block of content as Array<Record<string, unknown>>) {
-    if (block?.type === 'text' && typeof block.text === 'string') text += block.text;
-    else if (block?.type === 'tool_use') {
-      if (typeof block.name !== 'string' || block.name === '') {
-        throw malformedError('anthropic', `a tool_use block without a name: ${preview(block)}`);
-      }
-      toolCalls.push({ id: idOf(block.id), name: block.name, input: parseToolArguments(block.input) });
-    }
-  }
-  const usage = anthropicUsage((response as { usage?: RawUsage }).usage);
-  const out: ModelResponse = usage ? { text, toolCalls, usage } : { text, toolCalls };
-  const model = (response as { model?: unknown }).model;
-  if (typeof model === 'string' && model) out.model = model;
-  return out;
-}
-
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
-/** Converts the raw SSE events of one response into stream parts. */
-async function* readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<ModelStreamPart> {
-  const usage: RawUsage = {};
-  const tools = new Map<number, { id: unknown; name: unknown; json: string; input: unknown }>();
-  const idOf = toolCallIds('toolu');
-  let stopped = false;
-  let model: string | undefined;
-  for await (const event of events) {
-    switch (event.type) {
-      case 'message_start':
-        mergeUsage(usage, event.message?.usage);
-        if (typeof event.message?.model === 'string' && event.message.model) model = event.message.model;
-        break;
-      case 'content_block_start': {
-        const block = event.content_block;
-        if (block.type === 'text' && block.text) yield { type: 'text-delta', text: block.text };
-        else if (block.type === 'tool_use') {
-          tools.set(event.index, { id: block.id, name: block.name, json: '', input: block.input });
-        }
-        break;
-      }
-      case 'content_block_delta': {
-        const delta = event.delta;
-        if (delta.type === 'text_delta') {
-          if (delta.text) yield { type: 'text-delta', text: delta.text };
-        } else if (delta.type === 'input_json_delta') {
-          const tool = tools.get(event.index);
-          if (!tool)
-            throw malformedError('anthropic', `input_json_delta for block ${event.index}, which is not a tool_use`);
-          tool.json += delta.partial_json;
-        }
-        break;
-      }
-      case 'content_block_stop': {
-        const tool = tools.get(event.index);
-        if (tool) {
-          tools.delete(event.index);
-          if (typeof tool.name !== 'string' || tool.name === '') {
-            throw malformedError('anthropic', `a streamed tool_use block without a name (block ${event.index})`);
-          }
-          const input = tool.json ? parseToolArguments(tool.json) : parseToolArguments(tool.input);
-          yield { type: 'tool-call', id: idOf(tool.id), name: tool.name, input };
-        }
-        break;
-      }
-      case 'message_delta':
-        mergeUsage(usage, event.usage);
-        break;
-      case 'message_stop':
-        stopped = true;
-        break;
-    }
-  }
-  if (!stopped) {
-    throw networkError('anthropic', new Error('the stream ended before message_stop (connection dropped?)'));
-  }
-  yield model
-    ? { type: 'finish', usage: anthropicUsage(usage), model }
-    : { type: 'finish', usage: anthropicUsage(usage) };
-}
-
 /**
  * A skilltree {@link Model} for the Anthropic Messages API.
  *
@@ -247,6 +137,8 @@ export function anthropic(options: AnthropicOptions): Model {
   if (!options || typeof options.model !== 'string' || options.model === '') {
     throw new TypeError('anthropic(): pass { model }, e.g. anthropic({ model: "claude-sonnet-4-5" }).');
   }
+  // What the model refuses fails here, naming the fix, instead of at the first request.
+  resolveThinking({ ...options, maxTokens: options.maxTokens ?? defaultMaxTokens(options.model) });
   const policy = retryPolicy(options);
   const timeoutMs = resolveTimeout(options.timeoutMs, 'anthropic()');
   const timeout = sdkTimeout(timeoutMs);
@@ -271,48 +163,47 @@ export function anthropic(options: AnthropicOptions): Model {
     spans ? spans.within(traceContext, create) : create();
   const toError = (error: unknown) => fromSdkError(error, LABELS);
   const requestOptions = (signal?: AbortSignal) => ({ signal, maxRetries: 0, timeout });
+  /** The body of `req`: append-only when the session builds it so, else as deltas or classic; `beta` says which API. */
+  const bodyOf = (req: ModelRequest): { beta: boolean; body: Record<string, unknown> } => {
+    const appended = anthropicAppendOnlyBody(req, options);
+    if (appended) return { beta: true, body: appended as unknown as Record<string, unknown> };
+    const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
+    if (deltas) return { beta: true, body: deltas as unknown as Record<string, unknown> };
+    return { beta: false, body: anthropicRequestBody(req, options) as unknown as Record<string, unknown> };
+  };
+  const create = (request: { beta: boolean; body: Record<string, unknown> }, signal: AbortSignal, stream: boolean) => {
+    const body = stream ? { ...request.body, stream: true } : request.body;
+    return request.beta
+      ? getClient().beta.messages.create(body as never, requestOptions(signal))
+      : getClient().messages.create(body as never, requestOptions(signal));
+  };
 
   return {
     name: `anthropic:${options.model}`,
+    appendOnly: bindsPrefix(options.model),
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
-      const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
-      const body = deltas ? null : anthropicRequestBody(req, options);
+      const request = bodyOf(req);
       await spans?.ready();
       const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineCall(
           deadline,
           opts.signal,
           (attempt): Promise<unknown> =>
-            traced(opts.traceContext, () =>
-              deltas
-                ? getClient().beta.messages.create(deltas, requestOptions(attempt.signal))
-                : getClient().messages.create(
-                    body as Anthropic.MessageCreateParamsNonStreaming,
-                    requestOptions(attempt.signal),
-                  ),
-            ),
+            traced(opts.traceContext, () => create(request, attempt.signal, false) as Promise<unknown>),
         ),
       );
-      return readResponse(response);
+      return readResponse(response, options.model);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
-      const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
-      const body = deltas ? null : anthropicRequestBody(req, options);
+      const request = bodyOf(req);
       return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
         deadlineStream(deadline, opts.signal, async function* (attempt) {
           await spans?.ready();
-          const request = traced(opts.traceContext, () =>
-            deltas
-              ? getClient().beta.messages.create({ ...deltas, stream: true }, requestOptions(attempt.signal))
-              : getClient().messages.create(
-                  { ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: true },
-                  requestOptions(attempt.signal),
-                ),
-          );
+          const pending = traced(opts.traceContext, () => create(request, attempt.signal, true));
           const events = (await attempt.race(
-            request as Promise<unknown>,
+            pending as Promise<unknown>,
           )) as AsyncIterable<Anthropic.RawMessageStreamEvent>;
-          yield* readEvents(attempt.guard(events));
+          yield* readEvents(attempt.guard(events), options.model);
         }),
       );
     },

@@ -1,37 +1,62 @@
 /**
- * `@skilltree/models/openai`: Chat Completions through the official `openai` SDK, so any
- * OpenAI-compatible server works (OpenAI, Ollama, vLLM, llama.cpp, LM Studio, …).
+ * `@skilltree/models/openai`: OpenAI's Responses API (the default) or Chat Completions
+ * (`api: 'chat'`) through the official `openai` SDK, so any OpenAI-compatible server works (OpenAI,
+ * Ollama, vLLM, llama.cpp, LM Studio, …).
  *
  * @packageDocumentation
  */
-import {
-  type Message,
-  type Model,
-  type ModelCallOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamPart,
-  placeContext,
-  type ToolCall,
-  type Usage,
-} from '@skilltree/core';
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
 import OpenAI from 'openai';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
-import { malformedError, networkError } from './errors.js';
+import { ModelError } from './errors.js';
 import type { HttpModelOptions } from './http-options.js';
+import { openaiRequestBody, readChatChunks, readChatResponse } from './openai-chat.js';
+import { OPENAI_MODELS, openaiModelInfo, reasonsWith } from './openai-models.js';
+import { openaiResponsesBody } from './openai-responses.js';
+import { readResponsesEvents, readResponsesResponse } from './openai-responses-read.js';
 import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.js';
-import { toolCallIds } from './tool-call-id.js';
-import { parseToolArguments, toolInputJson } from './tool-input.js';
 
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { HttpModelOptions } from './http-options.js';
+export { type OpenAIChatBodyOptions, openaiRequestBody, openaiUsage } from './openai-chat.js';
+export {
+  canReason,
+  OPENAI_MODELS,
+  type OpenAIModelInfo,
+  type OpenAIReasoning,
+  openaiModelInfo,
+  reasonsWith,
+} from './openai-models.js';
+export {
+  functionTool,
+  messageItems,
+  noteItems,
+  type OpenAIResponsesBodyOptions,
+  openaiResponsesBody,
+  replays,
+} from './openai-responses.js';
+export { openaiResponsesUsage } from './openai-responses-read.js';
 export type { RetryOptions } from './retry.js';
+
+/** Which OpenAI API the adapter speaks. */
+export type OpenAIApi = 'responses' | 'chat';
+
+/** `reasoningEffort` values the APIs take (each model takes some of them). */
+export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 /** Options of {@link openai}. */
 export interface OpenAIOptions extends HttpModelOptions {
-  /** The model id, e.g. `gpt-4.1-mini`, or a local model such as `qwen3:8b` (Ollama). */
+  /** The model id, e.g. `gpt-5.6`, `gpt-4.1-mini`, or a local model such as `qwen3:8b` (Ollama). */
   model: string;
+  /**
+   * `'responses'` (default): the Responses API, stateless (`store: false`), reasoning replayed from
+   * its encrypted content. `'chat'`: Chat Completions, for OpenAI-compatible servers that have only
+   * that. Left out, a server without `/responses` (HTTP 404 at a `baseURL` of your own) makes the
+   * adapter switch to Chat Completions, and say so once on stderr; set `'responses'` to get the
+   * error instead.
+   */
+  api?: OpenAIApi;
   /**
    * The API key. Default: the `OPENAI_API_KEY` environment variable. Local servers that do not check
    * keys still need a value here (any string, e.g. `'ollama'`).
@@ -43,11 +68,29 @@ export interface OpenAIOptions extends HttpModelOptions {
    * llama.cpp: `http://localhost:8080/v1`.
    */
   baseURL?: string;
-  /** Sent as `max_tokens` when set. Default: not sent (the server's default). */
+  /** Sent as `max_output_tokens` (Responses) or `max_tokens` (Chat Completions). Default: not sent. */
   maxTokens?: number;
-  /** Sampling temperature. Default: the server's. */
+  /** Sampling temperature. Default: the server's. (Reasoning models refuse it.) */
   temperature?: number;
-  /** Ask for token usage in streams (`stream_options.include_usage`). Default true. */
+  /**
+   * How much the model reasons: `reasoning.effort` (Responses) or `reasoning_effort` (Chat
+   * Completions). Default: not sent, so each model reasons as it does by default (see
+   * {@link OPENAI_MODELS}). `'none'` turns reasoning off where a model allows it.
+   */
+  reasoningEffort?: OpenAIReasoningEffort;
+  /**
+   * Ask for reasoning summaries (`reasoning.summary`, Responses only): they stream as
+   * `reasoning-delta` events and are the `text` of the reasoning parts. Default: none (OpenAI gives
+   * summaries only to verified organizations).
+   */
+  reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /**
+   * Send append-only requests (each the previous request plus what is new; see docs/models.md).
+   * Default: on the Responses API, for the models whose reasoning is bound to the prefix
+   * ({@link OPENAI_MODELS}) when they reason; pass it for a model the table does not know.
+   */
+  appendOnly?: boolean;
+  /** Chat Completions: ask for token usage in streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
   /** `OpenAI-Organization` header. Default: the SDK's (`OPENAI_ORG_ID`). */
   organization?: string;
@@ -57,170 +100,75 @@ export interface OpenAIOptions extends HttpModelOptions {
 
 const LABELS: ProviderLabels = { provider: 'openai', apiKeyEnv: 'OPENAI_API_KEY', factory: 'openai()' };
 
-/** The Chat Completions body (without `stream`) for a request, exactly as the adapter sends it. */
-export function openaiRequestBody(
-  req: ModelRequest,
-  options: Pick<OpenAIOptions, 'model' | 'maxTokens' | 'temperature' | 'extraBody'>,
-): OpenAI.ChatCompletionCreateParamsNonStreaming {
-  const placed = placeContext(req);
-  const messages: OpenAI.ChatCompletionMessageParam[] = [];
-  if (placed.system) messages.push({ role: 'system', content: placed.system });
-  messages.push(...placed.messages.map(toMessage));
-  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: options.model, messages };
-  if (req.tools.length > 0) {
-    body.tools = req.tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-    }));
+/** OpenAI's own endpoint: it always has `/responses`, so a 404 there is never "no such route". */
+const OPENAI_URL = /^https:\/\/api\.openai\.com\/v1\/?$/;
+
+/** Base URLs already said to have no `/responses`, so each is said once per process. */
+const withoutResponses = new Set<string>();
+
+/** Whether `error` is a 404 for the route rather than for the model (which servers also answer with 404). */
+function noSuchRoute(error: unknown): error is ModelError {
+  if (!(error instanceof ModelError) || error.status !== 404) return false;
+  const cause = error.cause as { code?: unknown } | undefined;
+  return cause?.code !== 'model_not_found' && !/model/i.test(error.message);
+}
+
+/** `error` with the way out said: a 404 for `/responses` is a server that speaks only Chat Completions. */
+function withChatHint(error: ModelError, base: string): ModelError {
+  return new ModelError(
+    `${error.message}. ${base.replace(/\/$/, '')}/responses was not found: if this server has only Chat Completions, pass { api: 'chat' } to openai().`,
+    { provider: error.provider, kind: error.kind, status: error.status, retryable: false, cause: error.cause },
+  );
+}
+
+/** Checks the options a model refuses whatever the request, naming the fix. */
+function checkOptions(options: OpenAIOptions): void {
+  if (options.api !== undefined && options.api !== 'responses' && options.api !== 'chat') {
+    throw new TypeError(`openai(): api must be 'responses' or 'chat' (got ${JSON.stringify(options.api)}).`);
   }
-  if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
-  if (options.temperature !== undefined) body.temperature = options.temperature;
-  return { ...body, ...(options.extraBody ?? {}) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
-}
-
-function toMessage(message: Message): OpenAI.ChatCompletionMessageParam {
-  if (message.role === 'user') return { role: 'user', content: message.content };
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-  const calls = message.toolCalls ?? [];
-  if (calls.length === 0) return { role: 'assistant', content: message.content };
-  return {
-    role: 'assistant',
-    content: message.content || null,
-    tool_calls: calls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: toolInputJson(call.input) },
-    })),
-  };
-}
-
-interface RawUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
-  /** DeepSeek's name for the cached part of `prompt_tokens`. */
-  prompt_cache_hit_tokens?: number | null;
+  const info = openaiModelInfo(options.model);
+  const effort = options.reasoningEffort;
+  if (effort !== undefined && typeof effort !== 'string') {
+    throw new TypeError(`openai(): reasoningEffort must be a string such as 'low' (got ${JSON.stringify(effort)}).`);
+  }
+  if (info?.reasoning === 'always' && effort === 'none') {
+    throw new TypeError(
+      `openai(): ${options.model} always reasons and refuses reasoningEffort 'none': pass 'low' (or 'minimal' where it takes it), or leave reasoningEffort out.`,
+    );
+  }
+  if (info?.reasoning === 'none' && effort !== undefined && effort !== 'none') {
+    throw new TypeError(`openai(): ${options.model} does not reason: leave reasoningEffort out.`);
+  }
+  if (info?.reasoning === 'none' && options.reasoningSummary !== undefined) {
+    throw new TypeError(`openai(): ${options.model} does not reason: leave reasoningSummary out.`);
+  }
 }
 
 /**
- * Chat Completions usage as skilltree `Usage`:
- *
- * - `inputTokens` = `prompt_tokens`, which already counts every input token, cached or not;
- * - `outputTokens` = `completion_tokens`;
- * - `cacheReadTokens` = `prompt_tokens_details.cached_tokens` (DeepSeek: `prompt_cache_hit_tokens`);
- * - `cacheWriteTokens` is never set: OpenAI caches prefixes automatically and reports no writes.
- *
- * Returns undefined when the response carries no usage object.
- */
-export function openaiUsage(raw: RawUsage | null | undefined): Usage | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const usage: Usage = {};
-  if (typeof raw.prompt_tokens === 'number') usage.inputTokens = raw.prompt_tokens;
-  if (typeof raw.completion_tokens === 'number') usage.outputTokens = raw.completion_tokens;
-  const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens;
-  if (typeof cached === 'number') usage.cacheReadTokens = cached;
-  return usage;
-}
-
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
-function readResponse(response: unknown): ModelResponse {
-  const choices = (response as { choices?: unknown } | null)?.choices;
-  const message = Array.isArray(choices) ? (choices[0] as { message?: unknown } | undefined)?.message : undefined;
-  if (!message || typeof message !== 'object') {
-    throw malformedError('openai', `expected { choices: [{ message }] }, got ${preview(response)}`);
-  }
-  const m = message as { content?: unknown; tool_calls?: unknown };
-  const text = typeof m.content === 'string' ? m.content : '';
-  const toolCalls: ToolCall[] = [];
-  const rawCalls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
-  const idOf = toolCallIds();
-  for (const raw of rawCalls as { id?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
-    const name = raw?.function?.name;
-    if (typeof name !== 'string' || name === '') {
-      throw malformedError('openai', `a tool call without a function name: ${preview(raw)}`);
-    }
-    toolCalls.push({ id: idOf(raw.id), name, input: parseToolArguments(raw.function?.arguments) });
-  }
-  const usage = openaiUsage((response as { usage?: RawUsage }).usage);
-  const out: ModelResponse = usage ? { text, toolCalls, usage } : { text, toolCalls };
-  const model = (response as { model?: unknown }).model;
-  if (typeof model === 'string' && model) out.model = model;
-  return out;
-}
-
-interface PendingCall {
-  id?: string;
-  name: string;
-  args: string;
-  rawInput?: unknown;
-}
-
-/** Converts the chunks of one streamed completion into stream parts. */
-async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): AsyncGenerator<ModelStreamPart> {
-  const calls: PendingCall[] = [];
-  const slots = new Map<number, number>();
-  let usage: Usage | undefined;
-  let finished = false;
-  let model: string | undefined;
-  for await (const chunk of chunks) {
-    if (!chunk || typeof chunk !== 'object') throw malformedError('openai', `a stream chunk that is not an object`);
-    if (chunk.usage) usage = openaiUsage(chunk.usage);
-    if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
-    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-    if (!choice) continue;
-    const delta = choice.delta ?? {};
-    if (typeof delta.content === 'string' && delta.content) yield { type: 'text-delta', text: delta.content };
-    for (const d of delta.tool_calls ?? []) {
-      // Fragments name their call by `index`. Some servers send every call whole with `index: 0`, or
-      // with no index at all: a new id where a different call already sits starts a new call.
-      const key = typeof d.index === 'number' ? d.index : -1;
-      let slot = slots.get(key);
-      const current = slot === undefined ? undefined : calls[slot];
-      if (slot === undefined || (d.id && current?.id && current.id !== d.id)) {
-        slot = calls.length;
-        calls.push({ name: '', args: '' });
-        slots.set(key, slot);
-      }
-      const call = calls[slot];
-      if (d.id) call.id = d.id;
-      if (d.function?.name) call.name += d.function.name;
-      const args: unknown = d.function?.arguments;
-      if (typeof args === 'string') call.args += args;
-      else if (args != null) call.rawInput = args;
-    }
-    if (choice.finish_reason) finished = true;
-  }
-  if (!finished) {
-    throw networkError('openai', new Error('the stream ended before a finish_reason (connection dropped?)'));
-  }
-  const idOf = toolCallIds();
-  for (const [i, call] of calls.entries()) {
-    if (!call.name) throw malformedError('openai', `streamed tool call ${i} has no function name`);
-    const input = call.rawInput !== undefined ? call.rawInput : parseToolArguments(call.args);
-    yield { type: 'tool-call', id: idOf(call.id), name: call.name, input };
-  }
-  yield model ? { type: 'finish', usage, model } : { type: 'finish', usage };
-}
-
-/**
- * A skilltree {@link Model} for the Chat Completions API of OpenAI or any OpenAI-compatible server.
+ * A skilltree {@link Model} for OpenAI's Responses API (the default) or the Chat Completions API of
+ * OpenAI or any OpenAI-compatible server (`api: 'chat'`).
  *
  * ```ts
  * import { openai } from '@skilltree/models/openai';
- * const model = openai({ model: 'gpt-4.1-mini' });                                   // OPENAI_API_KEY
- * const local = openai({ model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' });
+ * const model = openai({ model: 'gpt-5.6' });                                       // OPENAI_API_KEY
+ * const local = openai({ model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama', api: 'chat' });
  * ```
  *
  * Reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` when `apiKey` / `baseURL` are not given.
  * Retries 429, 5xx and network errors with exponential backoff and jitter, honouring `retry-after`.
- * `timeoutMs` also bounds each wait between stream chunks.
+ * `timeoutMs` also bounds each wait between stream events.
  *
- * Usage: `inputTokens` is every input token the request carried (`prompt_tokens`, cached ones
- * included), `cacheReadTokens` the cached part; see {@link openaiUsage}.
+ * Responses: stateless (`store: false`); a model that reasons returns its reasoning encrypted
+ * (`include: ['reasoning.encrypted_content']`), kept as reasoning parts and sent back with the
+ * conversation, to the same model only. Models whose reasoning is bound to the prefix
+ * ({@link OPENAI_MODELS}) get append-only requests (`Model.appendOnly`): the session's notes go as
+ * `developer` messages and added tools as `additional_tools`.
+ *
+ * Chat Completions: reasoning is not sent back (the API has no way to); a model that refuses
+ * function tools with reasoning there (GPT-5.4 and later) fails before the request, naming the fix.
+ *
+ * Usage: `inputTokens` is every input token the request carried (cached ones included),
+ * `cacheReadTokens` the cached part, `reasoningTokens` the reasoning part of `outputTokens`.
  *
  * Tool calls without an id (some compatible servers leave it out) get a random `call_…` id, unique
  * across steps, adapter instances and processes. Requests are serialised deterministically (fixed
@@ -228,12 +176,16 @@ async function* readChunks(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>): A
  */
 export function openai(options: OpenAIOptions): Model {
   if (!options || typeof options.model !== 'string' || options.model === '') {
-    throw new TypeError('openai(): pass { model }, e.g. openai({ model: "gpt-4.1-mini" }).');
+    throw new TypeError('openai(): pass { model }, e.g. openai({ model: "gpt-5.6" }).');
   }
+  checkOptions(options);
+  const model = options.model;
+  const info = openaiModelInfo(model);
   const policy = retryPolicy(options);
   const timeoutMs = resolveTimeout(options.timeoutMs, 'openai()');
   const timeout = sdkTimeout(timeoutMs);
-  const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model: options.model };
+  const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model };
+  let api: OpenAIApi = options.api ?? 'responses';
   let client = options.client;
   const getClient = (): OpenAI => {
     if (client) return client;
@@ -252,27 +204,120 @@ export function openai(options: OpenAIOptions): Model {
   };
   const toError = (error: unknown) => fromSdkError(error, LABELS);
   const requestOptions = (signal?: AbortSignal) => ({ signal, maxRetries: 0, timeout });
+  const base = () => getClient().baseURL;
+
+  /** Chat Completions refuses function tools with reasoning for some models: say so before sending. */
+  const checkChat = (req: ModelRequest) => {
+    if (req.tools.length === 0 || !info?.chatRefusesToolsWithReasoning) return;
+    if (!reasonsWith(model, options.reasoningEffort)) return;
+    const why =
+      options.reasoningEffort !== undefined
+        ? `with reasoningEffort '${options.reasoningEffort}'`
+        : 'with reasoning, which is on by default';
+    const where =
+      options.api === 'chat'
+        ? "leave out api: 'chat' to use the Responses API"
+        : `point baseURL at a server with /responses (${base()} has none)`;
+    throw new ModelError(
+      `openai: Chat Completions refuses function tools for ${model} ${why}, and every skilltree request with tools carries them. To use tools, ${where}, or pass reasoningEffort: 'none' to openai() to turn reasoning off.`,
+      { provider: 'openai', kind: 'other' },
+    );
+  };
+
+  /** After a 404 for `/responses`: switch to Chat Completions (saying so once), or explain the error. */
+  const onNoResponses = (error: ModelError): void => {
+    const url = base();
+    if (options.api === 'responses' || OPENAI_URL.test(url)) throw withChatHint(error, url);
+    api = 'chat';
+    if (withoutResponses.has(url)) return;
+    withoutResponses.add(url);
+    console.warn(
+      `openai: ${url} has no /responses (HTTP 404): using Chat Completions for ${model} from now on. Pass { api: 'chat' } to openai() to choose it and skip the first request.`,
+    );
+  };
+
+  const chatGenerate = async (req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> => {
+    checkChat(req);
+    const body = openaiRequestBody(req, options);
+    const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
+      deadlineCall(deadline, opts.signal, (attempt) =>
+        getClient().chat.completions.create(body, requestOptions(attempt.signal)),
+      ),
+    );
+    return readChatResponse(response);
+  };
+
+  const responsesGenerate = async (req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> => {
+    const body = openaiResponsesBody(req, options);
+    // Read inside the retry: a response that failed with `server_error` is tried again.
+    return withRetry({ policy, signal: opts.signal, toError }, async () =>
+      readResponsesResponse(
+        await deadlineCall(deadline, opts.signal, (attempt) =>
+          getClient().responses.create(body, requestOptions(attempt.signal)),
+        ),
+        model,
+      ),
+    );
+  };
+
+  const chatStream = (req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart> => {
+    checkChat(req);
+    const body: OpenAI.ChatCompletionCreateParamsStreaming = { ...openaiRequestBody(req, options), stream: true };
+    if (options.streamUsage !== false) body.stream_options = { include_usage: true };
+    return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
+      deadlineStream(deadline, opts.signal, async function* (attempt) {
+        const chunks = await attempt.race(getClient().chat.completions.create(body, requestOptions(attempt.signal)));
+        yield* readChatChunks(attempt.guard(chunks));
+      }),
+    );
+  };
+
+  const responsesStream = (req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart> => {
+    const body: OpenAI.Responses.ResponseCreateParamsStreaming = { ...openaiResponsesBody(req, options), stream: true };
+    return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
+      deadlineStream(deadline, opts.signal, async function* (attempt) {
+        const events = await attempt.race(getClient().responses.create(body, requestOptions(attempt.signal)));
+        yield* readResponsesEvents(attempt.guard(events as AsyncIterable<unknown>), model);
+      }),
+    );
+  };
 
   return {
-    name: `openai:${options.model}`,
-    async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
-      const body = openaiRequestBody(req, options);
-      const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
-        deadlineCall(deadline, opts.signal, (attempt) =>
-          getClient().chat.completions.create(body, requestOptions(attempt.signal)),
-        ),
-      );
-      return readResponse(response);
+    name: `openai:${model}`,
+    /**
+     * On the Responses API, the option, else the model table: a model whose reasoning is bound to the
+     * prefix, when it reasons (nothing is bound without reasoning). False on Chat Completions.
+     */
+    get appendOnly(): boolean {
+      if (api !== 'responses') return false;
+      return options.appendOnly ?? (info?.prefixBoundReasoning === true && reasonsWith(model, options.reasoningEffort));
     },
-    stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
-      const body: OpenAI.ChatCompletionCreateParamsStreaming = { ...openaiRequestBody(req, options), stream: true };
-      if (options.streamUsage !== false) body.stream_options = { include_usage: true };
-      return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
-        deadlineStream(deadline, opts.signal, async function* (attempt) {
-          const chunks = await attempt.race(getClient().chat.completions.create(body, requestOptions(attempt.signal)));
-          yield* readChunks(attempt.guard(chunks));
-        }),
-      );
+    async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
+      if (api === 'chat') return chatGenerate(req, opts);
+      try {
+        return await responsesGenerate(req, opts);
+      } catch (error) {
+        if (!noSuchRoute(error)) throw error;
+        onNoResponses(error);
+        return chatGenerate(req, opts);
+      }
+    },
+    async *stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncGenerator<ModelStreamPart> {
+      if (api === 'chat') {
+        yield* chatStream(req, opts);
+        return;
+      }
+      let yielded = false;
+      try {
+        for await (const part of responsesStream(req, opts)) {
+          yielded = true;
+          yield part;
+        }
+      } catch (error) {
+        if (yielded || !noSuchRoute(error)) throw error;
+        onNoResponses(error);
+        yield* chatStream(req, opts);
+      }
     },
   };
 }

@@ -137,6 +137,7 @@ describe('aiSdk: v3 models', () => {
     expect(await model.generate(simpleRequest(), {})).toEqual({
       text: 'Adding it.',
       toolCalls: [{ id: 'c1', name: 'add_to_cart', input: { sku: 'lamp' } }],
+      content: [{ type: 'text', text: 'Adding it.' }],
       usage: { inputTokens: 110, outputTokens: 5, cacheReadTokens: 100 },
     });
   });
@@ -317,6 +318,7 @@ describe('aiSdk: specification versions', () => {
     expect(await model.generate(simpleRequest(), {})).toEqual({
       text: 'v2 says hi',
       toolCalls: [{ id: 'x', name: 'add_to_cart', input: { sku: 'lamp' } }],
+      content: [{ type: 'text', text: 'v2 says hi' }],
       usage: { inputTokens: 7, outputTokens: 3, cacheReadTokens: 2 },
     });
     expect((calls[0] as { prompt: unknown[] }).prompt[0]).toEqual({ role: 'system', content: 'Be brief.' });

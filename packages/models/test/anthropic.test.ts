@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { collect, withEnv } from './helpers/collect.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, text } from './helpers/request.js';
 import { drop, json, type SseEvent, sse, startServer, type TestServer } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
 
@@ -124,9 +124,9 @@ describe('anthropic: request body', () => {
     server.queue(json(200, anthropicMessage({ text: 'ok' })));
     const req = simpleRequest();
     req.messages = [
-      { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
-      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: 'Invalid input', isError: true },
+      { role: 'user', content: text('go') },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
+      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: text('Invalid input'), isError: true },
     ];
     await model().generate(req, {});
     expect(server.requests[0].body.messages[1].content).toEqual([

@@ -169,7 +169,7 @@ describe.each(['end', 'system'] as const)('cache-aware OpenAI requests (contextP
   for (const stream of [true, false]) {
     it(`${stream ? 'stream' : 'generate'}: every byte before the context is a prefix of the next step's request, tools identical`, async () => {
       server.queue(...LOOP.map((step) => (stream ? sse(openaiChunks(step)) : json(200, openaiCompletion(step)))));
-      const model = openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1` });
+      const model = openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${server.url}/v1` });
       const requests = await runLoop(stream ? model : { name: model.name, generate: model.generate }, placement);
 
       for (let step = 0; step + 1 < requests.length; step++) {

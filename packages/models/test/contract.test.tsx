@@ -14,6 +14,7 @@ import {
   scriptedModel,
   Text,
   Tool,
+  textOf,
   useAgentStore,
 } from '@skilltree/core';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
@@ -22,6 +23,7 @@ import { z } from 'zod';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
+import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { json, sse, startServer, type TestServer } from './helpers/server.js';
 import {
   anthropicEvents,
@@ -136,9 +138,21 @@ const adapters: Record<string, Adapter> = {
   async openai(placement, stream) {
     const s = await server();
     s.queue(...SCRIPT.map((step) => (stream ? sse(openaiChunks(step)) : json(200, openaiCompletion(step)))));
-    const model = openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${s.url}/v1` });
+    const model = openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${s.url}/v1` });
     return converse(stream ? model : generateOnly(model), placement, () =>
       s.requests.map((r) => r.body.tools.map((t: { function: { name: string } }) => t.function.name)),
+    );
+  },
+  async 'openai (responses)'(placement, stream) {
+    const s = await server();
+    s.queue(
+      ...SCRIPT.map((step) =>
+        stream ? sse(responseEvents(outputItems(step))) : json(200, responseObject(outputItems(step))),
+      ),
+    );
+    const model = openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${s.url}/v1` });
+    return converse(stream ? model : generateOnly(model), placement, () =>
+      s.requests.map((r) => r.body.tools.map((t: { name: string }) => t.name)),
     );
   },
   async 'ai-sdk'(placement, stream) {
@@ -182,7 +196,7 @@ describe.each(['end', 'system'] as const)(
       ]);
       const refusal = run.transcript.find((m) => m.role === 'tool' && m.toolCallId === 'call_3');
       expect(refusal).toMatchObject({ role: 'tool', isError: true });
-      expect((refusal as { content: string }).content).toMatch(/^Unknown tool/);
+      expect(textOf(refusal as Message)).toMatch(/^Unknown tool/);
     });
 
     for (const [name, adapter] of Object.entries(adapters)) {
@@ -206,13 +220,13 @@ describe('contract: tool arguments that are not valid JSON', () => {
       sse(openaiChunks({ text: 'Sorry, let me retry.' })),
     );
     const session = createSession(<ShopAgent />, {
-      model: openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${s.url}/v1` }),
+      model: openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${s.url}/v1` }),
     });
     const turn = await session.send('hi');
     expect(turn.text).toBe('Sorry, let me retry.');
     const result = session.transcript.find((m) => m.role === 'tool' && m.toolCallId === 'call_2');
     expect(result).toMatchObject({ role: 'tool', name: 'add_to_cart', isError: true });
-    expect((result as { content: string }).content).toMatch(
+    expect(textOf(result as Message)).toMatch(
       /^Invalid input for tool "add_to_cart": the arguments are not valid JSON/,
     );
     expect(session.store(cart).getState().items).toEqual([]);

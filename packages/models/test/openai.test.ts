@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import { CONTEXT, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, sse, startServer, type TestServer, text } from './helpers/server.js';
 import { openaiChunks, openaiCompletion } from './helpers/wire.js';
 
@@ -14,9 +14,11 @@ afterEach(async () => {
   await server.close();
 });
 
+// Chat Completions: `api: 'chat'` (the Responses API, the default, is tested in openai-responses.test.ts).
 function model(extra: Partial<Parameters<typeof openai>[0]> = {}) {
   return openai({
     model: 'gpt-test',
+    api: 'chat',
     apiKey: 'sk-test',
     baseURL: `${server.url}/v1`,
     initialRetryDelayMs: 1,
@@ -63,7 +65,7 @@ const transcriptOnWire = [
   { role: 'tool', tool_call_id: 't3', content: 'Unknown tool "nope".' },
 ];
 
-describe('openai: request body', () => {
+describe('openai chat: request body', () => {
   it("sends system, tools, tool_calls, tool messages and the context at the end ('end')", async () => {
     server.queue(json(200, openaiCompletion({ text: 'ok' })));
     await model().generate(sampleRequest('end'), {});
@@ -103,9 +105,9 @@ describe('openai: request body', () => {
     server.queue(json(200, openaiCompletion({ text: 'ok' })));
     const req = simpleRequest();
     req.messages = [
-      { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
-      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: 'Invalid input', isError: true },
+      { role: 'user', content: parts('go') },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
+      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: parts('Invalid input'), isError: true },
     ];
     await model().generate(req, {});
     const body = server.requests[0].body;
@@ -131,7 +133,7 @@ describe('openai: request body', () => {
   });
 });
 
-describe('openai: responses', () => {
+describe('openai chat: responses', () => {
   it('reads text, tool calls with JSON-string arguments, and usage', async () => {
     server.queue(
       json(
@@ -253,7 +255,7 @@ describe('openai: responses', () => {
   });
 });
 
-describe('openai: errors and retries', () => {
+describe('openai chat: errors and retries', () => {
   it('retries a 429 after the retry-after delay', async () => {
     server.queue(
       json(
@@ -338,7 +340,7 @@ describe('openai: errors and retries', () => {
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ apiKey: 'sk-own', baseURL: `${server.url}/v1`, maxRetries: 5 });
     server.queue(json(500, { error: { message: 'boom' } }));
-    const error = await openai({ model: 'gpt-test', client, maxRetries: 0 })
+    const error = await openai({ model: 'gpt-test', api: 'chat', client, maxRetries: 0 })
       .generate(simpleRequest(), {})
       .catch((e) => e);
     expect(error.message).toBe('openai: HTTP 500 boom');
@@ -357,18 +359,18 @@ describe('openai: errors and retries', () => {
   });
 });
 
-describe('openai: environment', () => {
+describe('openai chat: environment', () => {
   it('reads OPENAI_API_KEY and OPENAI_BASE_URL', async () => {
     server.queue(json(200, openaiCompletion({ text: 'ok' })));
     await withEnv({ OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: `${server.url}/v1` }, async () => {
-      expect((await openai({ model: 'gpt-test' }).generate(simpleRequest(), {})).text).toBe('ok');
+      expect((await openai({ model: 'gpt-test', api: 'chat' }).generate(simpleRequest(), {})).text).toBe('ok');
     });
     expect(server.requests[0].headers.authorization).toBe('Bearer sk-env');
   });
 
   it('a missing key is a clear error at call time that names OPENAI_API_KEY', async () => {
     await withEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: `${server.url}/v1` }, async () => {
-      const m = openai({ model: 'gpt-test' });
+      const m = openai({ model: 'gpt-test', api: 'chat' });
       const error = await m.generate(simpleRequest(), {}).catch((e) => e);
       expect(error).toBeInstanceOf(ModelError);
       expect(error.kind).toBe('auth');

@@ -13,6 +13,7 @@ import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
 import { collect } from './helpers/collect.js';
+import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { simpleRequest } from './helpers/request.js';
 import {
   json,
@@ -74,10 +75,26 @@ const wire: Record<string, WireAdapter> = {
     label: 'openai',
     model: 'gpt-test',
     make: (extra = {}) =>
-      openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1`, initialRetryDelayMs: 1, ...extra }),
+      openai({
+        model: 'gpt-test',
+        api: 'chat',
+        apiKey: 'k',
+        baseURL: `${server.url}/v1`,
+        initialRetryDelayMs: 1,
+        ...extra,
+      }),
     events: (text) => openaiChunks({ text }),
     preamble: 1, // the role chunk
     completion: (text) => openaiCompletion({ text }),
+  },
+  'openai (responses)': {
+    label: 'openai',
+    model: 'gpt-test',
+    make: (extra = {}) =>
+      openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1`, initialRetryDelayMs: 1, ...extra }),
+    events: (text) => responseEvents(outputItems({ text })),
+    preamble: 4, // response.created, response.in_progress, output_item.added, content_part.added
+    completion: (text) => responseObject(outputItems({ text })),
   },
   // A real AI SDK provider talking HTTP to the same kind of server.
   'ai-sdk': {

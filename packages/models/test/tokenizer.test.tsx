@@ -2,7 +2,7 @@
  * Rule: `openaiTokenizer(model)` counts exactly what the model's own encoding counts, picks the
  * encoding by model name, never throws on message text, and plugs into `maxTranscriptTokens`.
  */
-import { Agent, createSession, estimateTokens, type Message, scriptedModel } from '@skilltree/core';
+import { Agent, createSession, estimateTokens, type Message, scriptedModel, textOf } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import { openaiEncoding, openaiTokenizer } from '../src/tokenizer.js';
 
@@ -58,14 +58,14 @@ describe('maxTranscriptTokens with openaiTokenizer', () => {
     });
     for (const text of turns) await session.send(text);
     const { messages } = session.request();
-    const cost = (list: readonly Message[]) => list.reduce((n, m) => n + 4 + tokenizer(m.content), 0);
+    const cost = (list: readonly Message[]) => list.reduce((n, m) => n + 4 + tokenizer(textOf(m)), 0);
     expect(messages[0].role).toBe('user');
     expect(cost(messages)).toBeLessThanOrEqual(120);
     // One more turn would not fit the exact count.
     const start = session.transcript.length - messages.length;
     expect(cost(session.transcript.slice(start - 2))).toBeGreaterThan(120);
     // The estimate thinks twice as many messages fit: the tokenizer is what keeps the budget.
-    const estimated = (list: readonly Message[]) => list.reduce((n, m) => n + 4 + estimateTokens(m.content), 0);
+    const estimated = (list: readonly Message[]) => list.reduce((n, m) => n + 4 + estimateTokens(textOf(m)), 0);
     expect(estimated(session.transcript.slice(start - 4))).toBeLessThanOrEqual(120);
   });
 });

@@ -3,7 +3,7 @@
  * response) are unique across steps, across adapter instances and across processes: never `call_0`
  * at every step.
  */
-import { Agent, createSession, type Model, Tool } from '@skilltree/core';
+import { Agent, createSession, type Model, Tool, textOf } from '@skilltree/core';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -42,7 +42,7 @@ const NO_IDS: WireStep = {
   ],
 };
 
-const openaiModel = () => openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1` });
+const openaiModel = () => openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${server.url}/v1` });
 
 function idsOf(parts: { type: string; id?: string }[]): string[] {
   return parts.filter((p) => p.type === 'tool-call').map((p) => p.id as string);
@@ -129,7 +129,7 @@ describe('unique tool call ids: ids the adapters make up', () => {
       expect(calls.map((c) => c.id)).toHaveLength(3);
       expect(new Set(calls.map((c) => c.id)).size).toBe(3);
       expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
-      expect(results.map((r) => r.content)).toEqual(['added lamp', 'added desk', 'added rug']);
+      expect(results.map((r) => textOf(r))).toEqual(['added lamp', 'added desk', 'added rug']);
       // The next request sends the made-up ids back exactly as recorded.
       const sent = server.requests[2].body.messages.flatMap((m: { tool_calls?: { id: string }[] }) =>
         (m.tool_calls ?? []).map((c) => c.id),

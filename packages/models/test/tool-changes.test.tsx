@@ -15,6 +15,7 @@ import {
   Skill,
   Text,
   Tool,
+  textOf,
 } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -184,7 +185,7 @@ describe('the wire', () => {
       ['tool_removal refund_order'],
     ]);
     const refused = s.transcript.find((m) => m.role === 'tool' && m.name === 'refund_order');
-    expect(refused?.content).toMatch(/^Unknown tool: refund_order \(skill "refunds" is not loaded/);
+    expect(refused && textOf(refused)).toMatch(/^Unknown tool: refund_order \(skill "refunds" is not loaded/);
   });
 
   it('inline tools define the addition by value: no deferred tools, the inline beta', async () => {

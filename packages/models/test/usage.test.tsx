@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { aiSdk, aiSdkUsage } from '../src/ai-sdk.js';
 import { anthropic, anthropicUsage } from '../src/anthropic.js';
 import { openai, openaiUsage } from '../src/openai.js';
+import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { type Handler, json, type SseEvent, sse, startServer, type TestServer } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage, openaiChunks, openaiCompletion, type WireStep } from './helpers/wire.js';
 
@@ -42,6 +43,22 @@ const OPENAI_WIRE = {
   prompt_tokens_details: { cached_tokens: 100 },
 };
 const OPENAI_STEP: Usage = { inputTokens: 110, outputTokens: 5, cacheReadTokens: 100 };
+
+/** Responses usage: input with its cached and written parts, output with its reasoning part. */
+const RESPONSES_WIRE = {
+  input_tokens: 110,
+  input_tokens_details: { cached_tokens: 100, cache_write_tokens: 4 },
+  output_tokens: 12,
+  output_tokens_details: { reasoning_tokens: 7 },
+  total_tokens: 122,
+};
+const RESPONSES_STEP: Usage = {
+  inputTokens: 110,
+  outputTokens: 12,
+  cacheReadTokens: 100,
+  cacheWriteTokens: 4,
+  reasoningTokens: 7,
+};
 
 const twice = (u: Usage): Usage =>
   Object.fromEntries(Object.entries(u).map(([k, v]) => [k, (v as number) * 2])) as Usage;
@@ -98,9 +115,17 @@ const cases: Record<string, Case> = {
     step: ANTHROPIC_STEP,
   },
   openai: {
-    model: () => openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1` }),
+    model: () => openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${server.url}/v1` }),
     handler: openaiHandler,
     step: OPENAI_STEP,
+  },
+  'openai (responses)': {
+    model: () => openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${server.url}/v1` }),
+    handler: (step, stream) =>
+      stream
+        ? sse(responseEvents(outputItems(step), RESPONSES_WIRE))
+        : json(200, responseObject(outputItems(step), RESPONSES_WIRE)),
+    step: RESPONSES_STEP,
   },
   'ai-sdk (@ai-sdk/anthropic, spec v3)': {
     model: () => aiSdk(createAnthropic({ apiKey: 'k', baseURL: `${server.url}/v1` })('claude-test')),

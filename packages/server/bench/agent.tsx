@@ -2,7 +2,17 @@
  * The load test's agent for `skilltree serve`: one skill, a fast fake model that answers at once
  * (so a turn's time is the framework's), and `authorize` from a header (one user per chat).
  */
-import { Agent, createAgentStore, Instructions, type Model, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
+import {
+  Agent,
+  createAgentStore,
+  Instructions,
+  type Model,
+  Skill,
+  Text,
+  Tool,
+  textOf,
+  useAgentStore,
+} from '@skilltree/core';
 import { z } from 'zod';
 
 const counter = createAgentStore('counter', () => ({ turns: 0 }));
@@ -44,7 +54,7 @@ function fastModel(): Model {
     name: 'fast',
     async generate(req) {
       const last = req.messages.findLast((m) => m.role === 'user');
-      const text = last?.content.split('\n')[0] ?? '';
+      const text = last ? textOf(last).split('\n')[0] : '';
       const tail = req.messages.at(-1);
       if (!req.context.includes('<skill name="bench"') && tail?.role === 'user') {
         return { text: '', toolCalls: [{ id: `f${++calls}`, name: 'read_skill', input: { name: 'bench' } }] };

@@ -52,13 +52,36 @@ export async function readBody(request: Request, max: number): Promise<string> {
   }
 }
 
-/** What a chat request asks for. */
+/** A file of the user's message, as useChat sends it (a data URL, or a URL), for the session to check. */
+export interface ChatFile {
+  data?: string;
+  url?: string;
+  mediaType?: string;
+  filename?: string;
+}
+
+/** What a chat request asks for: a new user message, or answers to calls that wait. */
 export interface ChatRequest {
   /** The chat (session) id. */
   id: string;
-  /** The new user message's text. */
+  /** The new user message's text ('' for answers, or a message of files only). */
   text: string;
+  /** The files of the new user message (useChat's file parts). */
+  files: ChatFile[];
+  /**
+   * Answers from the last assistant message (useChat's `addToolApprovalResponse` and `addToolResult`),
+   * or null for a new user message. Results are candidates: the handler keeps those of calls that wait.
+   */
+  answers: ChatAnswer[] | null;
+  /** With answers: the id of the assistant message they answer, which the answer's stream goes on. */
+  messageId?: string;
 }
+
+/** One answer read from a tool part of the last assistant message. */
+export type ChatAnswer =
+  | { toolCallId: string; type: 'approve' }
+  | { toolCallId: string; type: 'deny'; reason?: string }
+  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean };
 
 const bad = (message: string) => new HttpError(400, 'invalid_body', message);
 
@@ -103,9 +126,15 @@ export function parseChatBody(raw: string, maxMessageLength: number): ChatReques
   else throw bad('The request body needs "messages" (an array, as useChat sends it) or "message".');
   if (last === null || typeof last !== 'object' || Array.isArray(last)) throw bad('The last message is not an object.');
   const message = last as Record<string, unknown>;
-  if (message.role !== 'user') throw bad('The last message must be a user message.');
-  const text = textOf(message);
-  if (text === null || text.trim() === '') throw bad('The user message has no text.');
+  if (message.role === 'assistant') {
+    const messageId = typeof message.id === 'string' && message.id.length <= 256 ? message.id : undefined;
+    return { id, text: '', files: [], answers: answersOf(message), ...(messageId ? { messageId } : {}) };
+  }
+  if (message.role !== 'user')
+    throw bad('The last message must be a user message (or the assistant message with your answers).');
+  const files = filesOf(message);
+  const text = textOf(message) ?? '';
+  if (text.trim() === '' && files.length === 0) throw bad('The user message has no text and no files.');
   if (text.length > maxMessageLength) {
     throw new HttpError(
       413,
@@ -113,5 +142,53 @@ export function parseChatBody(raw: string, maxMessageLength: number): ChatReques
       `The message is ${text.length} characters long; the limit is ${maxMessageLength}.`,
     );
   }
-  return { id, text };
+  return { id, text, files, answers: null };
+}
+
+const MAX_FILES = 100;
+
+/** useChat's file parts of a user message (`{ type: 'file', mediaType, url, filename }`). */
+function filesOf(message: Record<string, unknown>): ChatFile[] {
+  if (!Array.isArray(message.parts)) return [];
+  const files: ChatFile[] = [];
+  for (const raw of message.parts) {
+    const part = raw as Record<string, unknown> | null;
+    if (!part || typeof part !== 'object' || part.type !== 'file') continue;
+    if (typeof part.url !== 'string' || part.url === '') throw bad('A file part needs a url (a data URL).');
+    if (files.length >= MAX_FILES) throw bad(`A message may carry at most ${MAX_FILES} file parts.`);
+    const file: ChatFile = part.url.startsWith('data:') ? { data: part.url } : { url: part.url };
+    if (typeof part.mediaType === 'string') file.mediaType = part.mediaType;
+    if (typeof part.filename === 'string') file.filename = part.filename.slice(0, 255);
+    files.push(file);
+  }
+  return files;
+}
+
+/** The answers a tool part of the last assistant message carries (approval responses, client results). */
+function answersOf(message: Record<string, unknown>): ChatAnswer[] {
+  if (!Array.isArray(message.parts)) throw bad('The assistant message has no parts to answer with.');
+  const answers: ChatAnswer[] = [];
+  for (const raw of message.parts) {
+    const part = raw as Record<string, unknown> | null;
+    if (!part || typeof part !== 'object' || typeof part.type !== 'string') continue;
+    if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) continue;
+    const toolCallId = part.toolCallId;
+    if (typeof toolCallId !== 'string' || toolCallId.length > 256) continue;
+    const approval = part.approval as { approved?: unknown; reason?: unknown } | undefined;
+    if (part.state === 'approval-responded' && approval && typeof approval.approved === 'boolean') {
+      if (approval.approved) answers.push({ toolCallId, type: 'approve' });
+      else {
+        answers.push({
+          toolCallId,
+          type: 'deny',
+          ...(typeof approval.reason === 'string' ? { reason: approval.reason.slice(0, 2000) } : {}),
+        });
+      }
+    } else if (part.state === 'output-available') {
+      answers.push({ toolCallId, type: 'result', output: part.output });
+    } else if (part.state === 'output-error' && typeof part.errorText === 'string') {
+      answers.push({ toolCallId, type: 'result', output: part.errorText, isError: true });
+    }
+  }
+  return answers;
 }

@@ -25,10 +25,21 @@ export interface TurnStreamOptions {
    * end users (`isToolErrorForUsers`), else a sentence that names the tool.
    */
   toolErrorText?: ToolErrorText;
+  /** The assistant message this stream goes on (answers to waiting calls): its `start` carries the id. */
+  messageId?: string;
+  /** Calls announced in an earlier stream whose results this one carries (the answered ones). */
+  answered?: readonly string[];
+  /** Whether reasoning is streamed as reasoning parts (its text only). Default true. */
+  sendReasoning?: boolean;
   /** Called once the turn is over, however it ended. */
   onClose?: () => void;
   /** Called when the consumer cancels the stream (the client went away), before the turn is stopped. */
   onCancel?: (reason: unknown) => void;
+  /**
+   * When the consumer cancels, let the turn run to its end (its events are drained unseen) instead
+   * of stopping it: a client that reloads does not stop the answer. Default false.
+   */
+  detachOnCancel?: boolean;
 }
 
 /**
@@ -38,18 +49,47 @@ export interface TurnStreamOptions {
 class ChunkWriter {
   private text: string | null = null;
   private texts = 0;
+  private reasoning: string | null = null;
+  /** Whether the open reasoning part got its text as deltas (else the finished block carries it). */
+  private reasoned = false;
+  private reasonings = 0;
   private step = false;
   private readonly open = new Set<string>();
 
   constructor(
     private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>,
     private readonly errorText: ToolErrorText,
-  ) {}
+    private readonly sendReasoning: boolean,
+    answered: readonly string[],
+  ) {
+    for (const id of answered) this.open.add(id);
+  }
+
+  private endReasoning(): void {
+    if (this.reasoning === null) return;
+    this.writer.write({ type: 'reasoning-end', id: this.reasoning });
+    this.reasoning = null;
+    this.reasoned = false;
+  }
+
+  private startReasoning(): string {
+    if (this.reasoning === null) {
+      this.endText();
+      this.reasoning = `reasoning-${++this.reasonings}`;
+      this.writer.write({ type: 'reasoning-start', id: this.reasoning });
+    }
+    return this.reasoning;
+  }
 
   private endText(): void {
+    this.endReasoningIfOpen();
     if (this.text === null) return;
     this.writer.write({ type: 'text-end', id: this.text });
     this.text = null;
+  }
+
+  private endReasoningIfOpen(): void {
+    if (this.reasoning !== null) this.endReasoning();
   }
 
   private endStep(): void {
@@ -67,8 +107,25 @@ class ChunkWriter {
         w.write({ type: 'start-step' });
         this.step = true;
         return;
+      case 'reasoning-delta': {
+        if (!this.sendReasoning || event.text === '') return;
+        const id = this.startReasoning();
+        this.reasoned = true;
+        w.write({ type: 'reasoning-delta', id, delta: event.text });
+        return;
+      }
+      case 'reasoning': {
+        if (!this.sendReasoning) return;
+        // A block that did not stream its text (a model without streaming) is sent whole.
+        if (!this.reasoned && event.reasoning.text !== '') {
+          w.write({ type: 'reasoning-delta', id: this.startReasoning(), delta: event.reasoning.text });
+        }
+        this.endReasoning();
+        return;
+      }
       case 'text-delta':
         if (event.text === '') return;
+        this.endReasoningIfOpen();
         if (this.text === null) {
           this.text = `text-${++this.texts}`;
           w.write({ type: 'text-start', id: this.text });
@@ -93,22 +150,32 @@ class ChunkWriter {
       case 'tool-result': {
         const { message } = event;
         if (!this.open.delete(message.toolCallId)) return;
-        const { text } = toolResult(message.content);
+        const { text } = toolResult(message);
         w.write(
           message.isError
             ? {
                 type: 'tool-output-error',
                 toolCallId: message.toolCallId,
-                errorText: this.errorText(toolError(text, message.name, message.toolCallId)),
+                errorText: this.errorText(toolError(text, message.name, message.toolCallId, message.errorKind)),
                 dynamic: true,
               }
             : { type: 'tool-output-available', toolCallId: message.toolCallId, output: text, dynamic: true },
         );
         return;
       }
+      case 'waiting':
+        this.endText();
+        // Calls that wait for a person: useChat shows them as approval requests, answered with
+        // addToolApprovalResponse. The approval id is the call's id (the owner check guards it).
+        for (const call of event.calls) {
+          if (call.for !== 'approval' || call.status !== 'waiting' || !this.open.has(call.toolCallId)) continue;
+          this.open.delete(call.toolCallId);
+          w.write({ type: 'tool-approval-request', approvalId: call.toolCallId, toolCallId: call.toolCallId });
+        }
+        return;
       case 'finish':
         this.endStep();
-        w.write({ type: 'finish', finishReason: 'stop' });
+        w.write({ type: 'finish', finishReason: event.turn.waiting ? 'tool-calls' : 'stop' });
         return;
       default:
       // message, skill-loaded/-unloaded (carried by the contextChanged lines), store-changed, warning.
@@ -131,8 +198,18 @@ class ChunkWriter {
  * aborts the turn; what the turn recorded until then stays committed and valid.
  */
 export function turnStream(options: TurnStreamOptions): ReadableStream<SkilltreeUIChunk> {
-  const { events, first, onError, onClose, onCancel, toolErrorText = defaultToolErrorText } = options;
+  const {
+    events,
+    first,
+    onError,
+    onClose,
+    onCancel,
+    toolErrorText = defaultToolErrorText,
+    sendReasoning = true,
+  } = options;
   let closed = false;
+  /** Set once a detached stream's reader went away: events are still pulled, nothing is written. */
+  let detached = false;
   const close = () => {
     if (closed) return;
     closed = true;
@@ -140,9 +217,16 @@ export function turnStream(options: TurnStreamOptions): ReadableStream<Skilltree
   };
   const stream = createUIMessageStream<SkilltreeUIMessage>({
     onError,
-    execute: async ({ writer }) => {
-      const chunks = new ChunkWriter(writer, toolErrorText);
-      writer.write({ type: 'start' });
+    execute: async ({ writer: raw }) => {
+      const writer: typeof raw = {
+        ...raw,
+        write: (part) => {
+          if (!detached) raw.write(part);
+        },
+      };
+      const chunks = new ChunkWriter(writer, toolErrorText, sendReasoning, options.answered ?? []);
+      // An answer's stream goes on the message it answers: the client adds no second one.
+      writer.write(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
       try {
         if (first && !first.done) chunks.event(first.value);
         if (!first?.done) {
@@ -170,6 +254,13 @@ export function turnStream(options: TurnStreamOptions): ReadableStream<Skilltree
     },
     async cancel(reason) {
       onCancel?.(reason);
+      if (options.detachOnCancel) {
+        // The turn goes on without a reader: its events are still pulled (and written nowhere), so
+        // it runs and commits to its end.
+        detached = true;
+        void reader.cancel(reason).catch(() => {});
+        return;
+      }
       await events.return?.().catch(() => {});
       close();
       await reader.cancel(reason).catch(() => {});

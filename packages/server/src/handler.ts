@@ -6,7 +6,9 @@
  *   message stream (SSE).
  * - `GET /chat/:id`: the conversation as `UIMessage[]` (a reloaded page restores the chat).
  * - `DELETE /chat/:id`: deletes the conversation.
- * - `GET /chat/:id/stream`: 204 (no stream to resume; what `useChat({ resume: true })` asks).
+ * - `GET /chat/:id/stream`: the running turn's answer, resumed from the store on any worker (what
+ *   `useChat({ resume: true })` asks after a reload); 204 when no turn runs.
+ * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
 import { type Budget, checkOwner, type Sessions } from '@skilltree/core';
@@ -18,6 +20,7 @@ import { historyCut } from './history.js';
 import { errorResponse, HttpError, json, notOurs } from './http.js';
 import { type Limits, resolveLimits } from './limits.js';
 import { isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, proxyHeader } from './loopback.js';
+import { resumeStream } from './resume.js';
 import { defaultToolErrorText, redactedToolError, type ToolError, type ToolErrorText } from './tool-errors.js';
 import { type ServerTelemetry, startRequestSpan, traceContextOf } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
@@ -68,14 +71,20 @@ export interface HandlerOptions {
   /**
    * The text the end user sees for a tool's error result, in the UI stream and in `GET /chat/:id`
    * (called for both, so a reloaded page shows what the live one did). The transcript, and so the
-   * model, keeps the real text. Default: the text itself when `error.forUsers` (what skilltree wrote
-   * about the model's call: unknown tool or skill, arguments that are not JSON, not run, interrupted,
-   * not saved); `Invalid input for tool "name"; the model was told what to fix.` for a refusal by
-   * the input schema (its messages may be the app's, from a refinement); else
+   * model, keeps the real text. Default, by the result's `errorKind` (see `isToolErrorForUsers`):
+   * the text itself when `error.forUsers` (what skilltree wrote about the model's call or what
+   * became of it: unknown tool or skill, not run, interrupted, denied, not saved);
+   * `Invalid input for tool "name"; the model was told what to fix.` for an `invalid-input` result
+   * (the schema's messages may be the app's, from a refinement); else
    * `Tool "name" failed; the details stay on the server.`; the real text of those two is sent to
    * `log` as the turn streams. Return `error.message` to show every error as the model got it.
    */
   onToolError?: (error: ToolError, chat: ToolErrorChat) => string;
+  /**
+   * Whether the UI stream and `GET /chat/:id` carry the model's reasoning (its readable text only:
+   * never a signature, redacted or encrypted reasoning). Default true.
+   */
+  sendReasoning?: boolean;
   /** Where the handler reports (start-up notice, failed turns). Default `console.warn`; `false` for silence. */
   log?: ((message: string) => void) | false;
   /**
@@ -126,19 +135,27 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
-/** A route under the base path: its segments, decoded. */
-type Route =
-  | { name: 'chat' }
-  | { name: 'chat-id'; id: string }
-  | { name: 'chat-stream'; id: string }
-  | { name: 'session'; id: string };
+/**
+ * The routes, as one table: the path template (under `basePath`), the methods each takes. Dispatch,
+ * the `Allow` header of a 405 and the traces' `http.route` all read it.
+ */
+const ROUTES = [
+  { name: 'chat', template: '/chat', methods: ['POST'] },
+  { name: 'chat-id', template: '/chat/:id', methods: ['GET', 'DELETE'] },
+  { name: 'chat-stream', template: '/chat/:id/stream', methods: ['GET'] },
+  { name: 'chat-stop', template: '/chat/:id/stop', methods: ['POST'] },
+  { name: 'session', template: '/sessions/:id', methods: ['GET'] },
+] as const;
 
-const ALLOW: Record<Route['name'], string> = {
-  chat: 'POST',
-  'chat-id': 'GET, DELETE',
-  'chat-stream': 'GET',
-  session: 'GET',
-};
+type RouteName = (typeof ROUTES)[number]['name'];
+
+/** A route of the table matched: its entry, and the chat id in the path (checked), when it has one. */
+interface Route {
+  name: RouteName;
+  template: string;
+  methods: readonly string[];
+  id: string;
+}
 
 function decode(segment: string): string {
   try {
@@ -148,24 +165,15 @@ function decode(segment: string): string {
   }
 }
 
-/** The route templates, for traces (`http.route`). */
-const TEMPLATES: Record<Route['name'], string> = {
-  chat: '/chat',
-  'chat-id': '/chat/:id',
-  'chat-stream': '/chat/:id/stream',
-  session: '/sessions/:id',
-};
-
 function route(pathname: string, base: string): Route | null {
   if (pathname !== base && !pathname.startsWith(`${base}/`)) return null;
   const segments = pathname.slice(base.length).split('/').slice(1);
-  if (segments.length === 1 && segments[0] === 'chat') return { name: 'chat' };
-  if (segments.length === 2 && segments[0] === 'chat') return { name: 'chat-id', id: checkChatId(decode(segments[1])) };
-  if (segments.length === 3 && segments[0] === 'chat' && segments[2] === 'stream') {
-    return { name: 'chat-stream', id: checkChatId(decode(segments[1])) };
-  }
-  if (segments.length === 2 && segments[0] === 'sessions') {
-    return { name: 'session', id: checkChatId(decode(segments[1])) };
+  for (const entry of ROUTES) {
+    const parts = entry.template.split('/').slice(1);
+    if (parts.length !== segments.length) continue;
+    if (!parts.every((part, i) => part === ':id' || part === segments[i])) continue;
+    const at = parts.indexOf(':id');
+    return { ...entry, id: at === -1 ? '' : checkChatId(decode(segments[at])) };
   }
   return null;
 }
@@ -294,7 +302,8 @@ export function createHandler(options: HandlerOptions): Handler {
     if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
       throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).');
     }
-    const { id, text } = parseChatBody(await readBody(request, limits.maxBodyBytes), limits.maxMessageLength);
+    const body = parseChatBody(await readBody(request, limits.maxBodyBytes), limits.maxMessageLength);
+    const { id, text } = body;
     if (limits.rateLimiter) {
       const decision = await limits.rateLimiter.take(user);
       if (!decision.ok) {
@@ -304,21 +313,53 @@ export function createHandler(options: HandlerOptions): Handler {
         });
       }
     }
+    // The turn runs to its end even when the client goes away (a reload resumes its answer):
+    // only the stop route (POST /chat/:id/stop) stops it.
     const controller = new AbortController();
-    const signal = follow(request.signal, controller);
+    const stopKey = `${user}\u0000${id}`;
+    running.set(stopKey, controller);
+    const signal = controller.signal;
     const budget = typeof options.budget === 'function' ? await options.budget(user) : options.budget;
     const turn = { signal, owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
-    const events = sessions.stream(id, text, turn)[Symbol.asyncIterator]();
+    let events: AsyncIterator<unknown>;
+    let answered: string[] = [];
+    if (body.answers) {
+      // Only answers to calls of this chat that wait count: a replayed, forged or answered id runs nothing.
+      const info = await sessions.get(id, { owner: user });
+      if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
+      const waits = new Map(info.waiting.map((w) => [w.toolCallId, w]));
+      const answers = body.answers.filter((answer) => {
+        const waiting = waits.get(answer.toolCallId);
+        if (!waiting) return false;
+        return answer.type === 'deny' || (answer.type === 'approve') === (waiting.for === 'approval');
+      });
+      if (answers.length === 0) {
+        throw new HttpError(
+          409,
+          'not_waiting',
+          'Nothing to answer: no call of this chat waits for these answers (they were answered already, or are unknown).',
+        );
+      }
+      answered = answers.map((answer) => answer.toolCallId);
+      events = sessions.answerStream(id, answers, turn)[Symbol.asyncIterator]();
+    } else {
+      events = sessions
+        .stream(id, text, body.files.length > 0 ? { ...turn, files: body.files } : turn)
+        [Symbol.asyncIterator]();
+    }
     let first: IteratorResult<unknown>;
     try {
       // The first event comes once the turn holds the session: refusals before it get a status.
       first = await events.next();
     } catch (error) {
+      running.delete(stopKey);
       const name = error instanceof Error ? error.name : '';
       if (name === 'SessionNotFoundError') throw new HttpError(404, 'not_found', 'No such chat.');
       if (name === 'SessionBusyError') {
         throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
       }
+      if (name === 'ToolAnswerError') throw new HttpError(409, 'not_waiting', (error as Error).message);
+      if (name === 'FileRejectedError') throw fileError(error as Error & { code: string });
       if (isBudgetError(error)) {
         log(`@skilltree/server: a turn of user "${user}" in chat ${id} was refused: ${error.message}`);
         throw budgetError(error);
@@ -337,10 +378,16 @@ export function createHandler(options: HandlerOptions): Handler {
         return budgetNotice(error);
       },
       toolErrorText: toolErrorText({ id, user }, true),
-      onCancel: (reason) => {
-        cancelled = true;
-        controller.abort(reason);
+      sendReasoning: options.sendReasoning !== false,
+      answered,
+      ...(body.messageId ? { messageId: body.messageId } : {}),
+      onClose: () => {
+        if (running.get(stopKey) === controller) running.delete(stopKey);
       },
+      onCancel: () => {
+        cancelled = true;
+      },
+      detachOnCancel: true,
     });
     return createUIMessageStreamResponse({
       stream,
@@ -349,12 +396,19 @@ export function createHandler(options: HandlerOptions): Handler {
     });
   }
 
+  /** The turns this handler runs, by user and chat: what the stop route stops. */
+  const running = new Map<string, AbortController>();
+
   async function history(id: string, user: string): Promise<Response> {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
-    const cut = await historyCut(sessions, id, user, info.transcriptLength, limits.maxHistoryMessages);
+    // A running turn's answer is left out: GET /chat/:id/stream sends it (whole, and as it goes on).
+    const length = info.running ? Math.min(info.transcriptLength, info.running.from + 1) : info.transcriptLength;
+    const cut = await historyCut(sessions, id, user, length, limits.maxHistoryMessages);
     const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
       start: cut.start,
+      waiting: info.waiting,
+      sendReasoning: options.sendReasoning !== false,
       toolErrorText: toolErrorText({ id, user }, false),
     });
     if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;
@@ -371,9 +425,9 @@ export function createHandler(options: HandlerOptions): Handler {
     const found = route(url.pathname, base);
     if (!found) return notOurs();
     const method = request.method.toUpperCase();
-    const allowed = ALLOW[found.name].split(', ');
-    if (!allowed.includes(method)) {
-      throw new HttpError(405, 'method_not_allowed', `Use ${ALLOW[found.name]} here.`, { allow: ALLOW[found.name] });
+    if (!found.methods.includes(method)) {
+      const allow = found.methods.join(', ');
+      throw new HttpError(405, 'method_not_allowed', `Use ${allow} here.`, { allow });
     }
     const user = await identify(request, client);
     switch (found.name) {
@@ -386,8 +440,33 @@ export function createHandler(options: HandlerOptions): Handler {
           return new Response(null, { status: 204 });
         }
         return history(found.id, user);
-      case 'chat-stream':
-        return new Response(null, { status: 204 });
+      case 'chat-stream': {
+        // A running turn (in any worker) resumes from the store; none running: 204, as useChat expects.
+        // A chat that is not there (never used, or another user's) has nothing to resume either.
+        const info = await sessions.get(found.id, { owner: user });
+        if (!info?.running) return new Response(null, { status: 204 });
+        const stream = resumeStream({
+          sessions,
+          id: found.id,
+          owner: user,
+          from: info.running.from,
+          toolErrorText: toolErrorText({ id: found.id, user }, false),
+          sendReasoning: options.sendReasoning !== false,
+          signal: request.signal,
+        });
+        return createUIMessageStreamResponse({
+          stream,
+          headers: { 'cache-control': 'no-cache, no-transform' },
+          ...(keepAliveMs ? { keepAliveMs } : {}),
+        });
+      }
+      case 'chat-stop': {
+        // Stops this user's running turn of the chat in this process; what it did stays committed.
+        const controller = running.get(`${user}\u0000${found.id}`);
+        if (!controller) return new Response(null, { status: 204 });
+        controller.abort(stopRequested());
+        return new Response(null, { status: 202 });
+      }
       case 'session': {
         const info = await sessions.get(found.id, { owner: user });
         if (!info) throw new HttpError(404, 'not_found', 'No such session.');
@@ -399,7 +478,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const template = (url: string): string | null => {
     try {
       const found = route(new URL(url).pathname, base);
-      return found ? base + TEMPLATES[found.name] : null;
+      return found ? base + found.template : null;
     } catch {
       return null;
     }
@@ -419,17 +498,22 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 }
 
-/** `controller`'s signal, aborted also when `outer` aborts (AbortSignal.any, which Node 20.0–20.2 lack). */
-function follow(outer: AbortSignal, controller: AbortController): AbortSignal {
-  if (outer.aborted) controller.abort(outer.reason);
-  else outer.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
-  return controller.signal;
-}
-
 function safePath(url: string): string {
   try {
     return new URL(url).pathname;
   } catch {
     return '(invalid url)';
   }
+}
+
+/** A refused file as an HTTP error: too large is 413, not a type the session takes is 415, the rest 400. */
+function fileError(error: Error & { code: string }): HttpError {
+  const status = /too-large|too-many/.test(error.code) ? 413 : /type/.test(error.code) ? 415 : 400;
+  return new HttpError(status, `file_${error.code.replace(/-/g, '_')}`, error.message);
+}
+
+function stopRequested(): Error {
+  const error = new Error('The turn was stopped (POST /chat/:id/stop).');
+  error.name = 'AbortError';
+  return error;
 }

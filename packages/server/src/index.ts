@@ -33,11 +33,11 @@ export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
 export {
   defaultToolErrorText,
   invalidInputForUsers,
-  isSchemaRefusal,
   isToolErrorForUsers,
   redactedToolError,
   type ToolError,
   type ToolErrorText,
+  toolError,
 } from './tool-errors.js';
 export type { ServerTelemetry, ServerTelemetryOptions } from './tracing.js';
 export {

@@ -5,7 +5,11 @@
 
 /** Limits of {@link createHandler}. Every field has a default; `turnsPerMinute: false` turns rate limiting off. */
 export interface Limits {
-  /** Largest request body in bytes; larger answers 413. Default 1 MiB (1 048 576). */
+  /**
+   * Largest request body in bytes; larger answers 413. Default 12 MiB (12 582 912): room for a photo
+   * or two sent as data URLs (base64 makes a file a third larger); the session's `files` limits then
+   * decide per file.
+   */
   maxBodyBytes?: number;
   /** Longest user message in characters; longer answers 413. Default 32 000. */
   maxMessageLength?: number;
@@ -115,7 +119,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 export function resolveLimits(limits: Limits = {}): ResolvedLimits {
   const perMinute = limits.turnsPerMinute ?? 30;
   return {
-    maxBodyBytes: positive('maxBodyBytes', limits.maxBodyBytes, 1_048_576),
+    maxBodyBytes: positive('maxBodyBytes', limits.maxBodyBytes, 12_582_912),
     maxMessageLength: positive('maxMessageLength', limits.maxMessageLength, 32_000),
     maxHistoryMessages: Math.floor(positive('maxHistoryMessages', limits.maxHistoryMessages, 1_000)),
     rateLimiter:

@@ -5,9 +5,10 @@
  * text itself about the model's call (unknown tool or skill, arguments that are not JSON) or about
  * what became of it (not run, interrupted, not saved); anything that came out of running the tool or
  * the agent is replaced by a sentence that names the tool. The input schema's own messages are the
- * app's text too (`.refine(…, 'Order 7 belongs to alice@example.com')`), and the text cannot tell
- * them from zod's: a refusal by the schema reaches users as a sentence that names the tool.
+ * app's text too (`.refine(…, 'Order 7 belongs to alice@example.com')`): a refusal of the input
+ * reaches users as a sentence that names the tool. Which is which is the result's `errorKind`.
  */
+import type { ToolErrorKind } from '@skilltree/core';
 
 /** A tool's error result, as the model got it; what `onToolError` and {@link ToolErrorText} receive. */
 export interface ToolError {
@@ -17,6 +18,8 @@ export interface ToolError {
   toolName: string;
   /** The call's id. */
   toolCallId: string;
+  /** Why it is an error, as core recorded it (`unknown-tool`, `invalid-input`, `threw`, …). */
+  kind: ToolErrorKind | undefined;
   /**
    * Whether skilltree wrote `message` itself about the model's call and it carries nothing from the
    * server or the app (see {@link isToolErrorForUsers}); the default shows these and replaces the rest.
@@ -28,47 +31,31 @@ export interface ToolError {
 export type ToolErrorText = (error: ToolError) => string;
 
 /**
- * The one-line texts skilltree writes about a model's call, which carry only the model's own input
- * and the agent's tool and skill names, or say what became of the call (not run, interrupted, run
- * but not saved: never the store's error). Anything else (`Tool "x" failed: …`, a timeout, a result that
- * is not valid, a skill that broke, a schema that threw, the schema's own messages) may carry what
- * the tool or the app wrote.
+ * The error kinds whose text skilltree wrote about the model's call, carrying only the model's own
+ * input and the agent's tool and skill names, or about what became of the call (not run,
+ * interrupted, denied, run but not saved: never the store's error). Every other kind (a tool that
+ * threw or timed out, a skill that broke) may carry what the tool or the app wrote, and a refusal by
+ * the input schema may carry the app's own messages (refinements).
  */
-const FOR_USERS: readonly RegExp[] = [
-  /^Unknown tool: /,
-  /^Unknown skill: /,
-  /^Invalid input for tool "[^"]*": the arguments are not valid JSON \(/,
-  /^Invalid input for tool "[^"]*": it takes no arguments; call it with \{\}\.$/,
-  /^Not run: /,
-  /^Interrupted: /,
-  /^Tool "[^"]*" ran, but its result could not be saved\. /,
-];
-
-/** A refusal by the tool's input schema: its issues, whose messages may be the app's (refinements). */
-const SCHEMA_REFUSAL =
-  /^Invalid input for tool "[^"]*": (?!the schema threw|the arguments are not valid JSON \(|it takes no arguments;)/;
+const FOR_USERS: ReadonlySet<ToolErrorKind> = new Set([
+  'unknown-tool',
+  'unknown-skill',
+  'not-run',
+  'interrupted',
+  'unsaved',
+  'denied',
+]);
 
 /**
- * Whether a tool's error text is meant for end users: one line that skilltree wrote about the model's
- * call (`Unknown tool: …`, `Unknown skill: …`, `Invalid input for tool "x": the arguments are not
- * valid JSON (…)` or `…: it takes no arguments; …`, `Not run: …`, `Interrupted: …`, `Tool "x" ran, but
- * its result could not be saved. …`). Every other error text is not: a thrown error, a timeout, a
- * schema that threw, more lines appended after a call, and a refusal by the input schema (its issue
- * messages may be the app's own, from a refinement; {@link defaultToolErrorText} shows
- * {@link invalidInputForUsers} for it).
+ * Whether a tool error of this kind is meant for end users as it is (see the table above), read
+ * from the result's `errorKind`: the facts travel as data, no text is parsed.
  *
  * @example
- * isToolErrorForUsers('Unknown tool: refund (did you mean "refund_order"?). Tools available now: read_skill.'); // true
- * isToolErrorForUsers('Tool "orders" failed: connect ECONNREFUSED db.internal:5432'); // false
- * isToolErrorForUsers('Invalid input for tool "refund": order: Order 7 belongs to bob@example.com'); // false
+ * isToolErrorForUsers('unknown-tool'); // true
+ * isToolErrorForUsers('threw'); // false
  */
-export function isToolErrorForUsers(text: string): boolean {
-  return !/[\r\n]/.test(text) && FOR_USERS.some((rule) => rule.test(text));
-}
-
-/** Whether a tool's error text is the input schema's refusal of the model's input (one line). */
-export function isSchemaRefusal(text: string): boolean {
-  return !/[\r\n]/.test(text) && SCHEMA_REFUSAL.test(text);
+export function isToolErrorForUsers(kind: ToolErrorKind | undefined): boolean {
+  return kind !== undefined && FOR_USERS.has(kind);
 }
 
 /** The sentence an end user sees instead of a tool's error text that is not meant for them. */
@@ -90,11 +77,19 @@ export function invalidInputForUsers(toolName: string): string {
  */
 export function defaultToolErrorText(error: ToolError): string {
   if (error.forUsers) return error.message;
-  if (isSchemaRefusal(error.message)) return invalidInputForUsers(error.toolName);
+  if (error.kind === 'invalid-input') return invalidInputForUsers(error.toolName);
   return redactedToolError(error.toolName);
 }
 
-/** The {@link ToolError} of a tool message's error text. */
-export function toolError(message: string, toolName: string, toolCallId: string): ToolError {
-  return { message, toolName, toolCallId, forUsers: isToolErrorForUsers(message) };
+/**
+ * The {@link ToolError} of a tool message's error text and kind. Text of more than one line (a
+ * skill's failure appended after a call) is never shown as it is.
+ */
+export function toolError(
+  message: string,
+  toolName: string,
+  toolCallId: string,
+  kind: ToolErrorKind | undefined,
+): ToolError {
+  return { message, toolName, toolCallId, kind, forUsers: isToolErrorForUsers(kind) && !/[\r\n]/.test(message) };
 }

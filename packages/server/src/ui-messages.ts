@@ -3,7 +3,15 @@
  * the live stream builds on the client. Both go through the functions here, so a page reloaded after
  * a turn shows exactly what it showed while the turn streamed.
  */
-import { type Message, parseContextChange, splitContextChanges } from '@skilltree/core';
+import {
+  contextChangesOf,
+  type FilePart,
+  type Message,
+  ownTextOf,
+  parseContextChange,
+  renderParts,
+  type WaitingCall,
+} from '@skilltree/core';
 import type { UIMessage } from 'ai';
 import { defaultToolErrorText, type ToolErrorText, toolError } from './tool-errors.js';
 
@@ -53,9 +61,24 @@ export function changeParts(lines: readonly string[]): SkilltreeUIPart[] {
   return parts;
 }
 
-/** A tool message's result, as a tool part's output or error text, and its `contextChanged` lines. */
-export function toolResult(content: string): { text: string; changes: string[] } {
-  return splitContextChanges(content);
+/** A message's result text (without its `contextChanged` lines) and those lines, from its parts. */
+export function toolResult(message: Pick<Message, 'content'>): { text: string; changes: string[] } {
+  return { text: ownTextOf(message), changes: contextChangesOf(message) };
+}
+
+/** A file part as the UI's file part: its bytes as a data URL, or its URL. */
+export function fileUIPart(part: FilePart): SkilltreeUIPart {
+  const url = part.url ?? `data:${part.mediaType};base64,${part.data ?? ''}`;
+  return { type: 'file', mediaType: part.mediaType, url, ...(part.filename ? { filename: part.filename } : {}) };
+}
+
+/** A user message's text and file parts, in order (its `contextChanged` lines are data parts elsewhere). */
+function userParts(message: Message): SkilltreeUIPart[] {
+  const parts: SkilltreeUIPart[] = [];
+  for (const part of renderParts(message.content.filter((p) => p.type !== 'context-changed'))) {
+    parts.push(part.type === 'text' ? { type: 'text', text: part.text } : fileUIPart(part));
+  }
+  return parts.length > 0 ? parts : [{ type: 'text', text: '' }];
 }
 
 /** Options of {@link toUIMessages}. */
@@ -67,6 +90,13 @@ export interface ToUIMessagesOptions {
    * users (`isToolErrorForUsers`), else a sentence that names the tool (the transcript keeps the text).
    */
   toolErrorText?: ToolErrorText;
+  /**
+   * Calls that wait for approval (`sessions.get(id).waiting`): their parts are `approval-requested`,
+   * so a reloaded page can answer them. Default: none.
+   */
+  waiting?: readonly WaitingCall[];
+  /** Whether reasoning is shown (its text only; never a signature or encrypted content). Default true. */
+  sendReasoning?: boolean;
 }
 
 /**
@@ -91,16 +121,28 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   /** Calls of the current step that have no result yet, in order. */
   let pending: { id: string; name: string; input: unknown }[] = [];
 
+  const approvals = new Set((options.waiting ?? []).filter((w) => w.for === 'approval').map((w) => w.toolCallId));
   const flushPending = () => {
     if (!assistant) return;
     for (const call of pending) {
-      assistant.parts.push({
-        type: 'dynamic-tool',
-        toolName: call.name,
-        toolCallId: call.id,
-        state: 'input-available',
-        input: call.input,
-      });
+      assistant.parts.push(
+        approvals.has(call.id)
+          ? {
+              type: 'dynamic-tool',
+              toolName: call.name,
+              toolCallId: call.id,
+              state: 'approval-requested',
+              input: call.input,
+              approval: { id: call.id },
+            }
+          : {
+              type: 'dynamic-tool',
+              toolName: call.name,
+              toolCallId: call.id,
+              state: 'input-available',
+              input: call.input,
+            },
+      );
     }
     pending = [];
   };
@@ -116,24 +158,31 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
     if (message.role === 'user') {
       flushPending();
       if (carried.length > 0) open(index);
-      const { text, changes } = splitContextChanges(message.content);
-      out.push({ id: `m${start + index}`, role: 'user', parts: [{ type: 'text', text }] });
+      out.push({ id: `m${start + index}`, role: 'user', parts: userParts(message) });
       assistant = null;
-      carried = changes;
+      carried = contextChangesOf(message);
       return;
     }
     const target = open(index);
     if (message.role === 'assistant') {
       flushPending();
       target.parts.push({ type: 'step-start' });
-      if (message.content !== '') target.parts.push({ type: 'text', text: message.content, state: 'done' });
+      for (const part of message.content) {
+        if (part.type === 'reasoning') {
+          // The readable text only: signatures and encrypted reasoning never reach a browser.
+          if (options.sendReasoning !== false && part.text)
+            target.parts.push({ type: 'reasoning', text: part.text, state: 'done' });
+        } else if (part.text !== '') {
+          target.parts.push({ type: 'text', text: part.text, state: 'done' });
+        }
+      }
       pending = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, input: call.input }));
       return;
     }
     const at = pending.findIndex((call) => call.id === message.toolCallId);
     const call = at === -1 ? { id: message.toolCallId, name: message.name, input: undefined } : pending[at];
     if (at !== -1) pending.splice(at, 1);
-    const { text, changes } = toolResult(message.content);
+    const { text, changes } = toolResult(message);
     target.parts.push(
       message.isError
         ? {
@@ -142,7 +191,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
             toolCallId: call.id,
             state: 'output-error',
             input: call.input,
-            errorText: errorText(toolError(text, call.name, call.id)),
+            errorText: errorText(toolError(text, call.name, call.id, message.errorKind)),
           }
         : {
             type: 'dynamic-tool',

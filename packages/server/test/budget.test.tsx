@@ -131,7 +131,7 @@ describe('budgets over HTTP', () => {
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'custom: BudgetExceededError' });
   });
 
-  it('a turn aborted mid-stream by the client is charged what it consumed: its input and what streamed, as an estimate, on the chat and the owner', async () => {
+  it('a turn stopped mid-stream (POST /chat/:id/stop) is charged what it consumed: its input and what streamed, as an estimate, on the chat and the owner', async () => {
     server = await startServer({ sessionsOptions: { budget: { perOwner: { tokens: 1_000_000, period: 'day' } } } });
     const controller = new AbortController();
     const response = await post(server.url, 'alice', 'c1', 'ramble', controller.signal);
@@ -144,9 +144,10 @@ describe('budgets over HTTP', () => {
       if (done) break;
       seen += decoder.decode(value, { stream: true });
     }
+    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
     controller.abort();
     await reader.cancel().catch(() => {});
-    // The next message of this chat waits for the aborted turn to commit and give its lease up.
+    // The next message of this chat waits for the stopped turn to commit and give its lease up.
     await (await post(server.url, 'alice', 'c1', 'hello')).text();
     const usage = (await server.sessions.get('c1', { owner: 'alice' }))?.usage;
     const input = await firstRequestTokens('ramble');

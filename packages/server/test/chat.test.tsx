@@ -4,6 +4,7 @@
  */
 
 import type { Model } from '@skilltree/core';
+import { textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import {
@@ -14,6 +15,7 @@ import {
   ruleModel,
   startServer,
   type TestServer,
+  THOUGHTS,
   transcriptIsValid,
   waiting,
 } from './helpers.js';
@@ -126,7 +128,7 @@ describe('POST /api/chat', () => {
     expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'failed: the model is down' });
   });
 
-  it('a client that disconnects aborts the turn; the transcript stays valid and the chat goes on', async () => {
+  it('a client that goes away does not stop the turn; POST /chat/:id/stop does; the transcript stays valid and the chat goes on', async () => {
     server = await startServer();
     const alice = client(server.url);
     const controller = new AbortController();
@@ -135,7 +137,11 @@ describe('POST /api/chat', () => {
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     await pending;
-    // The turn stops and commits: the lease is released, so the next turn runs at once.
+    // The turn is still running after the client left: the stop route finds it (202), and stops it.
+    const stop = (user: string) =>
+      fetch(`${server!.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': user } });
+    expect((await stop('bob')).status).toBe(204);
+    expect((await stop('alice')).status).toBe(202);
     // Waits for the commit itself, however long a busy machine takes (the test's timeout bounds it).
     let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     while (messages.at(-1)?.role !== 'tool') {
@@ -164,6 +170,7 @@ describe('POST /api/chat', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'busy' } });
     controller.abort();
     await pending;
+    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
   });
 
   it('accepts { id, message } from a transport that sends only the new message', async () => {
@@ -195,7 +202,7 @@ describe('GET /api/chat/:id', () => {
     expect(restored.map(({ role, parts }) => ({ role, parts }))).toEqual(plain(streamed));
   });
 
-  it('restores a conversation whose turn failed, with the unanswered tool call as an error', async () => {
+  it('restores a conversation whose turn was stopped, with the unanswered tool call as an error', async () => {
     server = await startServer();
     const alice = client(server.url);
     const controller = new AbortController();
@@ -204,6 +211,7 @@ describe('GET /api/chat/:id', () => {
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     await pending;
+    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
     let restored: { role: string; parts: { type: string; state?: string }[] }[] = [];
     // Until the aborted turn's commit is there (the test's timeout bounds the wait, not a count).
     for (;;) {
@@ -302,7 +310,7 @@ describe('GET /api/chat/:id', () => {
     }
   });
 
-  it('GET /chat/:id/stream answers 204: there is no stream to resume', async () => {
+  it('GET /chat/:id/stream answers 204 when no turn runs (a chat never used, or another user’s, alike)', async () => {
     server = await startServer();
     const response = await fetch(`${server.url}/api/chat/c1/stream`, { headers: { 'x-user': 'alice' } });
     expect(response.status).toBe(204);
@@ -381,10 +389,8 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
       (m) => m.role === 'tool' && m.name === 'connect_db',
     );
-    expect(tool).toMatchObject({
-      isError: true,
-      content: `Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`,
-    });
+    expect(tool).toMatchObject({ isError: true, errorKind: 'threw' });
+    expect(textOf(tool!)).toBe(`Tool "connect_db" failed: connect ECONNREFUSED ${DB_SECRET}`);
     expect(seen.at(-1)).toContain('hunter2@db.internal.example');
     expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'The database is down.' });
     // The server's log has it, once (a GET does not log it again).
@@ -418,8 +424,7 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     const alice = client(server.url);
     const { message } = await alice.send('c1', 'mistakes');
     const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
-    const said = (id: string) =>
-      (transcript.find((m) => m.role === 'tool' && m.toolCallId === id) as { content: string }).content;
+    const said = (id: string) => textOf(transcript.find((m) => m.role === 'tool' && m.toolCallId === id)!);
     expect(said('u')).toMatch(/^Unknown tool: buy_insurance/);
     expect(said('i')).toMatch(/^Invalid input for tool "add_note": text: /);
     const invalid = 'Invalid input for tool "add_note"; the model was told what to fix.';
@@ -445,10 +450,8 @@ describe('tool errors: the browser reads only what is meant for end users', () =
     const tool = (await server.sessions.messages('c1', { limit: 100, owner: 'alice' })).find(
       (m) => m.role === 'tool' && m.name === 'refund_order',
     );
-    expect(tool).toMatchObject({
-      isError: true,
-      content: `Invalid input for tool "refund_order": order: Order 7 belongs to ${OTHER_CUSTOMER}`,
-    });
+    expect(tool).toMatchObject({ isError: true, errorKind: 'invalid-input' });
+    expect(textOf(tool!)).toBe(`Invalid input for tool "refund_order": order: Order 7 belongs to ${OTHER_CUSTOMER}`);
     expect(seen.at(-1)).toContain('bob@example.com');
     expect(server.logs.filter((line) => line.includes('bob@example.com'))).toHaveLength(1);
   });
@@ -469,5 +472,90 @@ describe('tool errors: the browser reads only what is meant for end users', () =
       expect(server.logs.join('\n')).toContain('onToolError failed');
       await server.close();
     }
+  });
+});
+
+describe('reasoning', () => {
+  /** What only the provider may read: it never reaches a browser. */
+  const SECRETS = ['SIGNATURE-OF-THE-FIRST-BLOCK', 'REDACTED-SECOND-BLOCK', 'ENCRYPTED-THIRD-BLOCK', 'rs_3'];
+
+  it('streams reasoning as reasoning parts, in order with the text and tool parts of its step; GET /chat/:id returns the same parts', async () => {
+    server = await startServer();
+    const alice = client(server.url);
+    const { message, chunks, errors } = await alice.send('c1', 'think');
+    expect(errors).toEqual([]);
+    const types = chunks.map((chunk) => chunk.type);
+    expect(types.slice(0, 8)).toEqual([
+      'start',
+      'start-step',
+      'reasoning-start',
+      'reasoning-delta',
+      'reasoning-delta',
+      'reasoning-delta',
+      'reasoning-delta',
+      'reasoning-delta',
+    ]);
+    // A reasoning part's id routes the stream's deltas to it; a stored message has none to route.
+    const streamed = plain(message.parts).map((part) =>
+      part.type === 'reasoning' ? { ...part, id: undefined } : part,
+    );
+    expect(streamed.map((part) => part.type)).toEqual([
+      'step-start',
+      'reasoning',
+      'text',
+      'dynamic-tool',
+      'data-skill-loaded',
+      'data-context-changed',
+      'step-start',
+      // The hidden block has no text: nothing to show.
+      'dynamic-tool',
+      'data-context-changed',
+      'step-start',
+      'reasoning',
+      'text',
+    ]);
+    expect(streamed[1]).toMatchObject({ type: 'reasoning', text: THOUGHTS.first.text, state: 'done' });
+    expect(streamed[10]).toMatchObject({ type: 'reasoning', text: THOUGHTS.last.text, state: 'done' });
+    for (const secret of SECRETS) expect(JSON.stringify(chunks)).not.toContain(secret);
+
+    const response = await alice.history('c1');
+    const history = (await response.json()) as SkilltreeUIMessage[];
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    // A reloaded page shows what the live one did, reasoning included.
+    expect(plain(history[1].parts)).toEqual(plain(streamed));
+    for (const secret of SECRETS) expect(JSON.stringify(history)).not.toContain(secret);
+    // The transcript keeps every block byte for byte, for the provider that produced it.
+    const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
+    const kept = transcript.flatMap((m) =>
+      m.role === 'assistant' ? m.content.filter((p) => p.type === 'reasoning') : [],
+    );
+    expect(kept).toEqual([THOUGHTS.first, THOUGHTS.hidden, THOUGHTS.last]);
+  });
+
+  it('a model without streaming: its reasoning blocks are sent whole, before its text', async () => {
+    const model = ruleModel();
+    server = await startServer({ sessionsOptions: { model: { name: model.name, generate: model.generate } } });
+    const { message, chunks } = await client(server.url).send('c1', 'think');
+    const reasoning = chunks.filter((chunk) => chunk.type === 'reasoning-delta');
+    expect(reasoning.map((chunk) => chunk.delta)).toEqual([THOUGHTS.first.text, THOUGHTS.last.text]);
+    expect(plain(message.parts).filter((p) => p.type === 'reasoning' || p.type === 'text')).toEqual([
+      { type: 'reasoning', id: 'reasoning-1', text: THOUGHTS.first.text, state: 'done' },
+      { type: 'text', text: 'Let me open my notes.', state: 'done' },
+      { type: 'reasoning', id: 'reasoning-2', text: THOUGHTS.last.text, state: 'done' },
+      { type: 'text', text: 'Noted: x.', state: 'done' },
+    ]);
+  });
+
+  it('sendReasoning: false leaves reasoning out of the stream and of GET /chat/:id; the transcript keeps it', async () => {
+    server = await startServer({ sendReasoning: false });
+    const alice = client(server.url);
+    const { message, chunks } = await alice.send('c1', 'think');
+    expect(chunks.some((chunk) => chunk.type.startsWith('reasoning'))).toBe(false);
+    expect(message.parts.some((part) => part.type === 'reasoning')).toBe(false);
+    expect(message.parts.at(-1)).toMatchObject({ type: 'text', text: 'Noted: x.' });
+    const history = (await (await alice.history('c1')).json()) as SkilltreeUIMessage[];
+    expect(JSON.stringify(history)).not.toContain(THOUGHTS.first.text);
+    const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
+    expect(JSON.stringify(transcript)).toContain(THOUGHTS.first.signature);
   });
 });

@@ -14,11 +14,13 @@ import {
   type ModelRequest,
   type ModelStreamPart,
   memoryStore,
+  type ReasoningPart,
   type Sessions,
   type SessionsOptions,
   Skill,
   Text,
   Tool,
+  textOf,
   useAgentStore,
 } from '@skilltree/core';
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
@@ -112,12 +114,38 @@ export function NotesAgent() {
   );
 }
 
-type Step = { text?: string; toolCalls?: { id: string; name: string; input: unknown }[] };
+type Step = { reasoning?: ReasoningPart[]; text?: string; toolCalls?: { id: string; name: string; input: unknown }[] };
+
+/** What the model thinks for `think`, as a provider returns it: readable text beside what only it may read. */
+export const THOUGHTS = {
+  first: {
+    type: 'reasoning',
+    provider: 'anthropic',
+    model: 'rules',
+    text: 'The user wants a note: the notes skill has the tool.',
+    signature: 'SIGNATURE-OF-THE-FIRST-BLOCK',
+  },
+  hidden: { type: 'reasoning', provider: 'anthropic', model: 'rules', text: '', redactedData: 'REDACTED-SECOND-BLOCK' },
+  last: {
+    type: 'reasoning',
+    provider: 'openai',
+    model: 'rules',
+    text: 'It is added; say so.',
+    encryptedContent: 'ENCRYPTED-THIRD-BLOCK',
+    itemId: 'rs_3',
+  },
+} satisfies Record<string, ReasoningPart>;
 
 /** What the rule model does at `step` (0-based, model calls since the user's message) for `text`. */
 function decide(text: string, step: number): Step | 'fail' | 'wait' | 'ramble' {
   if (text === 'ramble') return 'ramble';
   const read = { id: 'r', name: 'read_skill', input: { name: 'notes' } };
+  if (text === 'think') {
+    if (step === 0) return { reasoning: [THOUGHTS.first], text: 'Let me open my notes.', toolCalls: [read] };
+    if (step === 1)
+      return { reasoning: [THOUGHTS.hidden], toolCalls: [{ id: 'a', name: 'add_note', input: { text: 'x' } }] };
+    return { reasoning: [THOUGHTS.last], text: 'Noted: x.' };
+  }
   const note = /^note (.+)$/.exec(text);
   if (note) {
     if (step === 0) return { toolCalls: [read] };
@@ -185,7 +213,7 @@ function situation(req: ModelRequest): { text: string; step: number } {
   let last = req.messages.length - 1;
   while (last >= 0 && req.messages[last].role !== 'user') last--;
   const user = req.messages[last] as Extract<Message, { role: 'user' }>;
-  const text = user.content.split('\n')[0];
+  const text = textOf(user).split('\n')[0];
   const step = req.messages.slice(last + 1).filter((m) => m.role === 'assistant').length;
   return { text, step };
 }
@@ -199,7 +227,11 @@ export function ruleModel(): Model {
       const decision = decide(text, step);
       if (decision === 'fail') throw new Error('the model is down');
       if (decision === 'wait' || decision === 'ramble') throw new Error(`unexpected ${decision}`);
-      return { text: decision.text ?? '', toolCalls: decision.toolCalls ?? [] };
+      const content = [
+        ...(decision.reasoning ?? []),
+        ...(decision.text ? [{ type: 'text' as const, text: decision.text }] : []),
+      ];
+      return { text: decision.text ?? '', content, toolCalls: decision.toolCalls ?? [] };
     },
     async *stream(req, { signal }): AsyncIterable<ModelStreamPart> {
       const { text, step } = situation(req);
@@ -210,6 +242,11 @@ export function ruleModel(): Model {
         if (decision === 'ramble') yield { type: 'text-delta', text: RAMBLE };
         await new Promise((_r, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
         return;
+      }
+      for (const reasoning of decision.reasoning ?? []) {
+        // Readable reasoning as it streams, then the finished block (signed, redacted or encrypted).
+        for (const word of reasoning.text.split(/(?<= )/)) if (word) yield { type: 'reasoning-delta', text: word };
+        yield { type: 'reasoning', reasoning };
       }
       if (decision.text) {
         const words = decision.text.split(/(?<= )/);

@@ -158,8 +158,11 @@ describe('bad input', () => {
       [JSON.stringify({ id: 'c1', messages: 'hi' }), 'needs "messages"'],
       [JSON.stringify({ id: 'c1', messages: [] }), 'not an object'],
       [JSON.stringify({ id: 'c1', messages: [null] }), 'not an object'],
-      [JSON.stringify({ id: 'c1', messages: [{ role: 'assistant', parts: [] }] }), 'must be a user message'],
-      [JSON.stringify({ id: 'c1', messages: [{ role: 'user', parts: [{ type: 'file', url: 'x' }] }] }), 'no text'],
+      [JSON.stringify({ id: 'c1', messages: [{ role: 'system', parts: [] }] }), 'must be a user message'],
+      [
+        JSON.stringify({ id: 'c1', messages: [{ role: 'user', parts: [{ type: 'file', url: 'x' }] }] }),
+        'URL that is not one',
+      ],
       [JSON.stringify({ id: 'c1', messages: [{ role: 'user', parts: 'hi' }] }), 'no text'],
       [JSON.stringify({ id: 'c1', messages: [message('   ')] }), 'no text'],
       [JSON.stringify({ id: 'c1', messages: [message('hi')], trigger: 'regenerate-message' }), 'not supported'],

@@ -3,6 +3,7 @@
  * own chat, so no request tells a user whether another used the id, nobody can claim another's id,
  * and a 409 only ever concerns the sender's own chat.
  */
+import { textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { client, startServer, type TestServer, waiting } from './helpers.js';
 
@@ -39,7 +40,7 @@ describe('who can reach a chat', () => {
     expect(JSON.stringify(messages)).not.toContain('secret');
     // Alice's chat is as she left it.
     const hers = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
-    expect(hers.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['note secret']);
+    expect(hers.filter((m) => m.role === 'user').map((m) => textOf(m))).toEqual(['note secret']);
     expect((await server.sessions.get('c1', { owner: 'alice' }))?.stores).toEqual({ notes: { items: ['secret'] } });
   });
 
@@ -114,7 +115,7 @@ describe('user ids are exact', () => {
     expect(server.logs.some((line) => /failed/.test(line))).toBe(false);
     // The chat of the id the cut ones would decode to is untouched, and the whole emoji is another user.
     const hers = await server.sessions.messages('c1', { limit: 100, owner: 'Ann\uFFFD' });
-    expect(hers.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['note secret']);
+    expect(hers.filter((m) => m.role === 'user').map((m) => textOf(m))).toEqual(['note secret']);
     const whole = await post('c1', 'hello', 'whole');
     expect(whole.status).toBe(200);
     await whole.text();

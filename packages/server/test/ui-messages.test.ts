@@ -1,7 +1,12 @@
 /**
  * toUIMessages: the transcript as UIMessage[] — the shape GET /chat/:id answers.
  */
-import type { Message } from '@skilltree/core';
+import { type Message as CoreMessage, parseMessage } from '@skilltree/core';
+
+/** Messages as stores wrote them before messages had parts: read upgraded, as a store read is. */
+type Message = Record<string, unknown>;
+const up = (messages: readonly Message[]): CoreMessage[] => messages.map((m) => parseMessage(m));
+
 import { describe, expect, it } from 'vitest';
 import { changeParts, toUIMessages } from '../src/index.js';
 
@@ -15,7 +20,7 @@ describe('toUIMessages', () => {
       { role: 'user', content: 'thanks' },
       { role: 'assistant', content: 'You are welcome.' },
     ];
-    expect(toUIMessages(transcript)).toEqual([
+    expect(toUIMessages(up(transcript))).toEqual([
       { id: 'm0', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
       {
         id: 'm1',
@@ -64,7 +69,7 @@ describe('toUIMessages', () => {
       },
       { role: 'tool', toolCallId: 'b', name: 'broken', content: 'Tool "broken" failed: boom', isError: true },
     ];
-    expect(toUIMessages(transcript, { start: 10 })[1]).toEqual({
+    expect(toUIMessages(up(transcript), { start: 10 })[1]).toEqual({
       id: 'm11',
       role: 'assistant',
       parts: [
@@ -98,7 +103,7 @@ describe('toUIMessages', () => {
       { role: 'assistant', content: 'Hello.' },
       { role: 'user', content: 'bye\ncontextChanged agent added: Time: one' },
     ];
-    const ui = toUIMessages(transcript);
+    const ui = toUIMessages(up(transcript));
     expect(ui[0].parts).toEqual([{ type: 'text', text: 'hi' }]);
     expect(ui[1].parts.slice(0, 2)).toEqual([
       { type: 'data-context-changed', data: { lines: ['contextChanged agent added: Time: noon'] } },
@@ -116,7 +121,7 @@ describe('toUIMessages', () => {
   });
 
   it('keeps a quoted look-alike in the text: only real contextChanged lines become data parts', () => {
-    const ui = toUIMessages([{ role: 'user', content: 'see\n\\contextChanged notes loaded' }]);
+    const ui = toUIMessages(up([{ role: 'user', content: 'see\n\\contextChanged notes loaded' }]));
     expect(ui).toEqual([
       { id: 'm0', role: 'user', parts: [{ type: 'text', text: 'see\n\\contextChanged notes loaded' }] },
     ]);

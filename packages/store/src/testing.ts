@@ -16,10 +16,13 @@ import {
   createAgentStore,
   createSessions,
   estimateTokens,
+  fromBase64,
   lifecycleProblems,
   type Message,
   type ModelRequest,
+  memoryStore,
   ownerKey,
+  parseMessage,
   periodOf,
   SessionBusyError,
   SessionConflictError,
@@ -31,11 +34,23 @@ import {
   Text,
   Tool,
   tailStart,
+  textContent,
+  textOf,
   useAgentStore,
 } from '@skilltree/core';
 import { createElement as h } from 'react';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bumpModel, counterAgent, hooks, lastUserText } from './fixture.js';
+import {
+  bumpModel,
+  cameraAgent,
+  counterAgent,
+  hooks,
+  lastUserText,
+  opaque,
+  PNG,
+  reasoningParts,
+  thinkingModel,
+} from './fixture.js';
 
 /** What {@link sessionStoreConformance} needs to know about the store under test. */
 export interface ConformanceOptions {
@@ -192,6 +207,11 @@ async function withTtl(ttl: number, attempt: (ttl: number) => Promise<'late' | u
 
 const state = (stores: Record<string, unknown> = {}): StoredState => ({ loadedSkills: [], stores });
 
+/** A user message of one text part, as core records one. */
+const user = (text: string): Message => ({ role: 'user', content: textContent(text) });
+/** An assistant message of one text part (none for empty text). */
+const reply = (text: string): Message => ({ role: 'assistant', content: textContent(text) });
+
 /** A deferred: a promise and the function that settles it. */
 function gate() {
   let open = () => {};
@@ -214,8 +234,9 @@ async function reachVersion(sessions: Sessions, store: SessionStore, id: string,
 }
 
 /**
- * Registers the conformance suite in a vitest `describe` block: round trips, paging, the window's
- * tail, leases and fencing, deletion and the incarnations of a chat, concurrent sends from several
+ * Registers the conformance suite in a vitest `describe` block: round trips (reasoning and file
+ * parts byte for byte, and a turn in another process sending them as the writing one would have),
+ * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, deletion and the incarnations of a chat, concurrent sends from several
  * processes, a crash mid-turn, schema evolution of the agent, and 1 000 sessions. Every rule is a
  * test named after it.
  */
@@ -258,16 +279,26 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     test('round trip: a committed session comes back exactly (record, load, messages), from any process', async () => {
       const id = newId('round-trip');
       const messages: Message[] = [
-        { role: 'user', content: 'Ünïcödé, emoji 🦊, quotes " and \\ and a\nnew line' },
+        user('Ünïcödé, emoji 🦊, quotes " and \\ and a\nnew line'),
         {
           role: 'assistant',
-          content: '',
+          content: [],
           toolCalls: [
             { id: 'call_1', name: 'look_up', input: { zeta: 1, alpha: { b: [1, 2, { y: null, x: true }] } } },
           ],
         },
-        { role: 'tool', toolCallId: 'call_1', name: 'look_up', content: 'failed', isError: true },
-        { role: 'assistant', content: 'x'.repeat(20_000) },
+        {
+          role: 'tool',
+          toolCallId: 'call_1',
+          name: 'look_up',
+          content: [
+            { type: 'text', text: 'failed' },
+            { type: 'context-changed', lines: ['contextChanged counter loaded'] },
+          ],
+          isError: true,
+          errorKind: 'threw',
+        },
+        reply('x'.repeat(20_000)),
       ];
       const stored: StoredState = {
         loadedSkills: ['b', 'a'],
@@ -295,6 +326,179 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       }
     });
 
+    test('reasoning and file parts come back byte-exact (signatures, redacted and encrypted reasoning, file bytes and URLs), from any process', async () => {
+      const id = newId('parts');
+      const [thinking, redacted, encrypted] = reasoningParts(7);
+      const messages: Message[] = [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is on these? "quoted" \\ 🦊' },
+            { type: 'file', mediaType: 'image/png', data: PNG, filename: 'dot 🦊 "1".png' },
+            { type: 'file', mediaType: 'application/pdf', url: 'https://files.example/report.pdf?a=1&b=2' },
+            {
+              type: 'context-changed',
+              lines: ['contextChanged agent added: Cart: 2 items', 'contextChanged camera loaded'],
+            },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [thinking, redacted, { type: 'text', text: 'Let me look.' }],
+          toolCalls: [{ id: 'call_1', name: 'snap', input: { zoom: 2 } }],
+        },
+        {
+          role: 'tool',
+          toolCallId: 'call_1',
+          name: 'snap',
+          content: [
+            { type: 'text', text: 'the picture:' },
+            { type: 'file', mediaType: 'image/png', data: PNG, filename: 'snap.png' },
+            { type: 'file', mediaType: 'text/csv', data: opaque(3, 50_000) },
+          ],
+        },
+        { role: 'assistant', content: [encrypted, { type: 'text', text: 'A dot.' }] },
+      ];
+      const version = await seed(id, messages.slice(0, 2));
+      expect(await b.acquire(id, 'h', 5_000)).toBe(true);
+      await commit(b, id, { holder: 'h', version, append: messages.slice(2) });
+      await b.release(id, 'h');
+      const written = JSON.stringify(messages);
+      for (const store of [a, b, c]) {
+        expect(JSON.stringify((await store.load(id, 60))?.messages)).toBe(written);
+        expect(JSON.stringify(await store.messages(id, 0, 10))).toBe(written);
+        expect(JSON.stringify(await store.messages(id, 1, 2))).toBe(JSON.stringify(messages.slice(1, 3)));
+      }
+      // What a session reads back is today's shape as it is: nothing to upgrade, nothing lost.
+      const read = await c.messages(id, 0, 10);
+      expect(read.map((m, i) => parseMessage(m, `messages[${i}]`))).toEqual(messages);
+    });
+
+    test('a turn in another process sends the reasoning and files the chat holds byte for byte, as the process that wrote them would have', async () => {
+      const alone = memoryStore();
+      const reference: ModelRequest[] = [];
+      const one = createSessions(cameraAgent(), { store: alone, model: thinkingModel(reference) });
+      await converse(one, one, 'chat');
+      const id = newId('parts-turn');
+      const seen: ModelRequest[] = [];
+      await converse(
+        createSessions(cameraAgent(), { store: a, model: thinkingModel(seen) }),
+        createSessions(cameraAgent(), { store: b, model: thinkingModel(seen) }),
+        id,
+      );
+      expect(JSON.stringify(seen)).toBe(JSON.stringify(reference));
+      expect(JSON.stringify(await c.messages(id, 0, 100))).toBe(JSON.stringify(await alone.messages('chat', 0, 100)));
+      // The second turn's first request carries what the first turn recorded: the user's file, each
+      // call's reasoning and the tool's picture, as they were.
+      const [first, read, , , snapped, answer] = seen[3].messages;
+      expect(first.content).toContainEqual({ type: 'file', mediaType: 'image/png', data: PNG, filename: 'dot 🦊.png' });
+      expect(JSON.stringify(read.content)).toBe(JSON.stringify(reasoningParts(1)));
+      expect(snapped.content).toContainEqual({ type: 'file', mediaType: 'image/png', data: PNG, filename: 'snap.png' });
+      expect(JSON.stringify(answer.content)).toBe(
+        JSON.stringify([...reasoningParts(3), { type: 'text', text: 'A dot, call 3.' }]),
+      );
+    });
+
+    test('append-only: a turn in another process sends the previous request plus what is new, byte for byte as the writing process would have', async () => {
+      const reference: ModelRequest[] = [];
+      const one = createSessions(cameraAgent(), { store: memoryStore(), model: thinkingModel(reference, true) });
+      await converse(one, one, 'chat');
+      const id = newId('append-only');
+      const tested: ModelRequest[] = [];
+      await converse(
+        createSessions(cameraAgent(), { store: a, model: thinkingModel(tested, true) }),
+        createSessions(cameraAgent(), { store: b, model: thinkingModel(tested, true) }),
+        id,
+      );
+      expect(tested.every((req) => req.appendOnly !== undefined)).toBe(true);
+      expect(JSON.stringify(tested.map((req) => req.appendOnly))).toBe(
+        JSON.stringify(reference.map((req) => req.appendOnly)),
+      );
+      // Each request is the previous one plus appended items, across the two processes too.
+      for (let i = 1; i < tested.length; i++) {
+        const before = tested[i - 1].appendOnly!;
+        const now = tested[i].appendOnly!;
+        expect(now.system).toBe(before.system);
+        expect(JSON.stringify(now.tools)).toBe(JSON.stringify(before.tools));
+        expect(JSON.stringify(now.items.slice(0, before.items.length))).toBe(JSON.stringify(before.items));
+      }
+    });
+
+    test('a record written before messages had parts is read upgraded, and the chat goes on', async () => {
+      const id = newId('legacy');
+      // One turn as @skilltree/store wrote it before messages had parts (the store's layout did not
+      // change, only the messages' JSON): string content, contextChanged lines appended to a tool
+      // result's text, and an error result without an error kind.
+      const legacy = [
+        { role: 'user', content: 'first' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_1', name: 'read_skill', input: { name: 'counter' } }],
+        },
+        {
+          role: 'tool',
+          toolCallId: 'call_1',
+          name: 'read_skill',
+          content: 'Loaded skill "counter".\ncontextChanged counter loaded',
+        },
+        { role: 'assistant', content: 'Counting.', toolCalls: [{ id: 'call_2', name: 'zap', input: {} }] },
+        {
+          role: 'tool',
+          toolCallId: 'call_2',
+          name: 'zap',
+          content: 'Unknown tool: zap. Tools offered now: read_skill, bump.',
+          isError: true,
+        },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_3', name: 'bump', input: {} }] },
+        { role: 'tool', toolCallId: 'call_3', name: 'bump', content: 'bumped\ncontextChanged counter added: count 1' },
+        { role: 'assistant', content: 'done: first' },
+      ];
+      expect(await a.acquire(id, 'old', 5_000)).toBe(true);
+      await commit(a, id, {
+        holder: 'old',
+        append: legacy as unknown as Message[],
+        state: { loadedSkills: ['counter'], stores: { tally: { count: 1 } }, lastCallNumber: 3 },
+      });
+      await a.release(id, 'old');
+      // The store hands back what it holds, unchanged; sessions read it upgraded.
+      expect(JSON.stringify(await b.messages(id, 0, 100))).toBe(JSON.stringify(legacy));
+      const upgraded = await sessions(b).messages(id);
+      expect(upgraded.map(textOf)).toEqual(legacy.map((m) => m.content));
+      expect(upgraded[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'first' }] });
+      expect(upgraded[1]).toEqual({
+        role: 'assistant',
+        content: [],
+        toolCalls: [{ id: 'call_1', name: 'read_skill', input: { name: 'counter' } }],
+      });
+      expect(upgraded[4]).toMatchObject({ isError: true, errorKind: 'unknown-tool' });
+      expect(upgraded[6].content).toEqual([
+        { type: 'text', text: 'bumped' },
+        { type: 'context-changed', lines: ['contextChanged counter added: count 1'] },
+      ]);
+      // The next turn, in another process, goes on from it: the model reads the old messages as it
+      // did, and the new ones are written with parts after the old ones, which stay as they were.
+      const seen: Message[][] = [];
+      const next = createSessions(counterAgent(), {
+        store: c,
+        model: bumpModel((req) => void seen.push(req.messages)),
+      });
+      expect((await next.send(id, 'second')).text).toBe('done: second');
+      expect(seen[0].slice(0, legacy.length).map(textOf)).toEqual(legacy.map((m) => m.content));
+      for (const m of seen.flat()) expect(Array.isArray(m.content)).toBe(true);
+      const stored = await a.messages(id, 0, 100);
+      expect(JSON.stringify(stored.slice(0, legacy.length))).toBe(JSON.stringify(legacy));
+      for (const m of stored.slice(legacy.length)) expect(Array.isArray(m.content)).toBe(true);
+      expect(checkTranscript(stored)).toEqual([]);
+      expect(stored.slice(legacy.length).map(textOf)).toEqual([
+        'second',
+        '',
+        'bumped\ncontextChanged counter added: count 2',
+        'done: second',
+      ]);
+      expect((await a.record(id))?.state.stores).toEqual({ tally: { count: 2 } });
+    });
+
     test('a missing session: record and load are null, messages empty, delete false', async () => {
       const id = newId('missing');
       expect(await a.record(id)).toBeNull();
@@ -308,17 +512,14 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await a.acquire(id, 'h', 5_000)).toBe(true);
       let version = await commit(a, id, {
         holder: 'h',
-        append: [{ role: 'user', content: 'one' }],
+        append: [user('one')],
         state: state({ s: 1 }),
       });
       const created = (await a.record(id))!.createdAt;
       version = await commit(b, id, {
         holder: 'h',
         version,
-        append: [
-          { role: 'assistant', content: 'two' },
-          { role: 'user', content: 'three' },
-        ],
+        append: [reply('two'), user('three')],
         state: state({ t: 2 }),
       });
       version = await commit(a, id, { holder: 'h', version, append: [], state: state({ u: 3 }) });
@@ -326,7 +527,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       const record = await c.record(id);
       expect(record).toMatchObject({ version: 3, length: 3, createdAt: created, state: { stores: { u: 3 } } });
       expect(record!.state.stores).toEqual({ u: 3 });
-      expect((await c.messages(id, 0, 10)).map((m) => m.content)).toEqual(['one', 'two', 'three']);
+      expect((await c.messages(id, 0, 10)).map(textOf)).toEqual(['one', 'two', 'three']);
     });
 
     test("load reads only the window's tail, from the user message tailStart names", async () => {
@@ -334,9 +535,9 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       const messages: Message[] = [];
       const users: number[] = [];
       for (let i = 0; i < 40; i++) {
-        const user = i % 7 === 0 || i % 11 === 3;
-        if (user) users.push(i);
-        messages.push(user ? { role: 'user', content: `m${i}` } : { role: 'assistant', content: `m${i}` });
+        const isUser = i % 7 === 0 || i % 11 === 3;
+        if (isUser) users.push(i);
+        messages.push(isUser ? user(`m${i}`) : reply(`m${i}`));
       }
       // Appended in three commits, so positions continue across commits.
       expect(await a.acquire(id, 'h', 5_000)).toBe(true);
@@ -348,29 +549,25 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
         const start = tailStart(40, users, window);
         const loaded = await b.load(id, window);
         expect({ window, start: loaded?.start }).toEqual({ window, start });
-        expect(loaded?.messages.map((m) => m.content)).toEqual(messages.slice(start).map((m) => m.content));
+        expect(loaded?.messages.map(textOf)).toEqual(messages.slice(start).map(textOf));
       }
       // Without any user message, the window is the last `window` messages.
       const bare = newId('tail-bare');
-      await seed(bare, [
-        { role: 'assistant', content: 'a' },
-        { role: 'assistant', content: 'b' },
-        { role: 'assistant', content: 'c' },
-      ]);
+      await seed(bare, [reply('a'), reply('b'), reply('c')]);
       const loaded = await b.load(bare, 2);
       expect(loaded?.start).toBe(1);
-      expect((await b.messages(id, 38, Number.MAX_SAFE_INTEGER)).map((m) => m.content)).toEqual(['m38', 'm39']);
-      expect(loaded?.messages.map((m) => m.content)).toEqual(['b', 'c']);
+      expect((await b.messages(id, 38, Number.MAX_SAFE_INTEGER)).map(textOf)).toEqual(['m38', 'm39']);
+      expect(loaded?.messages.map(textOf)).toEqual(['b', 'c']);
     });
 
     test('messages pages through the transcript in order: from, limit, past the end', async () => {
       const id = newId('paging');
-      const messages: Message[] = Array.from({ length: 25 }, (_, i) => ({ role: 'user' as const, content: `p${i}` }));
+      const messages: Message[] = Array.from({ length: 25 }, (_, i) => user(`p${i}`));
       await seed(id, messages);
       const pages: string[] = [];
-      for (let from = 0; from < 30; from += 10) pages.push(...(await b.messages(id, from, 10)).map((m) => m.content));
-      expect(pages).toEqual(messages.map((m) => m.content));
-      expect((await b.messages(id, 24, 10)).map((m) => m.content)).toEqual(['p24']);
+      for (let from = 0; from < 30; from += 10) pages.push(...(await b.messages(id, from, 10)).map(textOf));
+      expect(pages).toEqual(messages.map(textOf));
+      expect((await b.messages(id, 24, 10)).map(textOf)).toEqual(['p24']);
       expect(await b.messages(id, 25, 10)).toEqual([]);
       expect(await b.messages(id, 3, 0)).toEqual([]);
     });
@@ -395,48 +592,44 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
 
     test('a commit needs the live lease: without it, or after it expired, it is refused and writes nothing', async () => {
       const id = newId('no-lease');
-      await expect(
-        commit(a, id, { holder: 'nobody', append: [{ role: 'user', content: 'x' }] }),
-      ).rejects.toBeInstanceOf(SessionConflictError);
+      await expect(commit(a, id, { holder: 'nobody', append: [user('x')] })).rejects.toBeInstanceOf(
+        SessionConflictError,
+      );
       expect(await a.record(id)).toBeNull();
       expect(await a.acquire(id, 'brief', 100)).toBe(true);
       await sleep(300);
-      await expect(commit(a, id, { holder: 'brief', append: [{ role: 'user', content: 'x' }] })).rejects.toThrow(
-        /lease/,
-      );
+      await expect(commit(a, id, { holder: 'brief', append: [user('x')] })).rejects.toThrow(/lease/);
       expect(await b.record(id)).toBeNull();
       expect(await b.messages(id, 0, 10)).toEqual([]);
     });
 
     test('fencing: a stalled holder whose lease was taken over cannot commit, even at the right version', async () => {
       const id = newId('takeover');
-      const version = await seed(id, [{ role: 'user', content: 'start' }]);
+      const version = await seed(id, [user('start')]);
       expect(await a.acquire(id, 'stalled', 150)).toBe(true);
       await sleep(400);
       expect(await b.acquire(id, 'fresh', 5_000)).toBe(true);
-      const next = await commit(b, id, { holder: 'fresh', version, append: [{ role: 'user', content: 'fresh' }] });
-      await expect(
-        commit(a, id, { holder: 'stalled', version, append: [{ role: 'user', content: 'stale' }] }),
-      ).rejects.toBeInstanceOf(SessionConflictError);
+      const next = await commit(b, id, { holder: 'fresh', version, append: [user('fresh')] });
+      await expect(commit(a, id, { holder: 'stalled', version, append: [user('stale')] })).rejects.toBeInstanceOf(
+        SessionConflictError,
+      );
       // The stalled holder takes the lease back once it is free: the version still fences it out.
       await b.release(id, 'fresh');
       expect(await a.acquire(id, 'stalled', 5_000)).toBe(true);
-      await expect(
-        commit(a, id, { holder: 'stalled', version, append: [{ role: 'user', content: 'stale' }] }),
-      ).rejects.toThrow(`version ${next}, this turn read ${version}`);
-      expect((await c.messages(id, 0, 10)).map((m) => m.content)).toEqual(['start', 'fresh']);
+      await expect(commit(a, id, { holder: 'stalled', version, append: [user('stale')] })).rejects.toThrow(
+        `version ${next}, this turn read ${version}`,
+      );
+      expect((await c.messages(id, 0, 10)).map(textOf)).toEqual(['start', 'fresh']);
       expect(await c.record(id)).toMatchObject({ version: next, length: 2 });
       await a.release(id, 'stalled');
     });
 
     test('commits race at one version: exactly one lands; creating an existing session is refused', async () => {
       const id = newId('race');
-      const version = await seed(id, [{ role: 'user', content: 'start' }]);
+      const version = await seed(id, [user('start')]);
       expect(await a.acquire(id, 'h', 5_000)).toBe(true);
       const results = await Promise.allSettled(
-        [a, b, c, a, b, c].map((store, i) =>
-          commit(store, id, { holder: 'h', version, append: [{ role: 'user', content: `r${i}` }] }),
-        ),
+        [a, b, c, a, b, c].map((store, i) => commit(store, id, { holder: 'h', version, append: [user(`r${i}`)] })),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(SessionConflictError);
@@ -450,7 +643,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
         const id = newId('extend');
         const taken = Date.now();
         expect(await a.acquire(id, 'h', ttl)).toBe(true);
-        const landed = await commit(a, id, { holder: 'h', append: [{ role: 'user', content: 'x' }], leaseTtl: 600_000 })
+        const landed = await commit(a, id, { holder: 'h', append: [user('x')], leaseTtl: 600_000 })
           .then(() => true)
           .catch((error: unknown) => {
             if (error instanceof SessionConflictError && Date.now() - taken >= ttl) return false;
@@ -468,10 +661,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
 
     test('delete removes the session, its messages and its lease; the id can start over', async () => {
       const id = newId('delete');
-      const version = await seed(id, [
-        { role: 'user', content: 'old' },
-        { role: 'assistant', content: 'old reply' },
-      ]);
+      const version = await seed(id, [user('old'), reply('old reply')]);
       expect(await a.acquire(id, 'running', 5_000)).toBe(true);
       expect(await b.delete(id)).toBe(true);
       expect(await a.record(id)).toBeNull();
@@ -483,9 +673,9 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
         SessionConflictError,
       );
       expect(await c.acquire(id, 'new', 5_000)).toBe(true);
-      await commit(c, id, { holder: 'new', append: [{ role: 'user', content: 'new' }] });
+      await commit(c, id, { holder: 'new', append: [user('new')] });
       expect(await a.record(id)).toMatchObject({ version: 1, length: 1 });
-      expect((await a.messages(id, 0, 10)).map((m) => m.content)).toEqual(['new']);
+      expect((await a.messages(id, 0, 10)).map(textOf)).toEqual(['new']);
       await c.release(id, 'new');
     });
 
@@ -523,7 +713,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       let old = await commit(a, id, {
         holder: 'old',
         epoch: 'first',
-        append: [{ role: 'user', content: 'old one' }],
+        append: [user('old one')],
         state: state({ secret: 1 }),
       });
       old = await commit(a, id, { holder: 'old', version: old, epoch: 'first', append: [] });
@@ -534,7 +724,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       );
       expect(await b.delete(id)).toBe(true);
       expect(await c.acquire(id, 'new', 5_000)).toBe(true);
-      let version = await commit(c, id, { holder: 'new', epoch: 'second', append: [{ role: 'user', content: 'new' }] });
+      let version = await commit(c, id, { holder: 'new', epoch: 'second', append: [user('new')] });
       version = await commit(c, id, { holder: 'new', version, epoch: 'second', append: [] });
       expect(version).toBe(old);
       await c.release(id, 'new');
@@ -545,7 +735,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
           holder: 'old',
           version: old,
           epoch: 'first',
-          append: [{ role: 'user', content: 'stale' }],
+          append: [user('stale')],
           state: state({ secret: 2 }),
         }),
       ).rejects.toThrow(/deleted and created again/);
@@ -554,7 +744,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       );
       await a.release(id, 'old');
       expect(await b.record(id)).toMatchObject({ epoch: 'second', version: old, length: 1, state: { stores: {} } });
-      expect((await b.messages(id, 0, 10)).map((m) => m.content)).toEqual(['new']);
+      expect((await b.messages(id, 0, 10)).map(textOf)).toEqual(['new']);
       // A commit without an epoch is a caller's bug: refused with an error that says so, nothing written.
       const bare = newId('no-epoch');
       expect(await a.acquire(bare, 'h', 5_000)).toBe(true);
@@ -562,7 +752,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
         commit(a, bare, {
           holder: 'h',
           epoch: undefined as unknown as string,
-          append: [{ role: 'user', content: 'x' }],
+          append: [user('x')],
         }),
       ).rejects.toThrow(/epoch/);
       expect(await b.record(bare)).toBeNull();
@@ -613,7 +803,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect((await sessions(c).send(id, 'say after')).text).toBe('ok: say after');
       const messages = await c.messages(id, 0, 100);
       expect(checkTranscript(messages)).toEqual([]);
-      expect(messages.some((m) => m.content === 'old' || m.role === 'tool')).toBe(false);
+      expect(messages.some((m) => textOf(m) === 'old' || m.role === 'tool')).toBe(false);
     });
 
     test('a process that cached the deleted chat never reuses it for the new chat under that id, even at the same version', async () => {
@@ -632,9 +822,9 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await reachVersion(other, b, id, version);
       seen.length = 0;
       expect((await cached.send(id, 'say what do you know?')).text).toBe('ok: say what do you know?');
-      expect(seen.flat().some((m) => m.content === 'secret' || m.role === 'tool')).toBe(false);
+      expect(seen.flat().some((m) => textOf(m) === 'secret' || m.role === 'tool')).toBe(false);
       expect((await c.record(id))?.state).toMatchObject({ loadedSkills: [], stores: {} });
-      expect((await c.messages(id, 0, 100)).some((m) => m.content === 'secret' || m.role === 'tool')).toBe(false);
+      expect((await c.messages(id, 0, 100)).some((m) => textOf(m) === 'secret' || m.role === 'tool')).toBe(false);
     });
 
     test('a turn commits each model step as it happens', async () => {
@@ -676,10 +866,10 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await expect(stalledTurn).rejects.toBeInstanceOf(SessionConflictError);
       const messages = await c.messages(id, 0, 100);
       expect(checkTranscript(messages)).toEqual([]);
-      expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['one', 'two']);
-      expect(messages.filter((m) => m.role === 'assistant' && m.toolCalls === undefined).map((m) => m.content)).toEqual(
-        ['done: two'],
-      );
+      expect(messages.filter((m) => m.role === 'user').map(textOf)).toEqual(['one', 'two']);
+      expect(messages.filter((m) => m.role === 'assistant' && m.toolCalls === undefined).map(textOf)).toEqual([
+        'done: two',
+      ]);
       expect((await c.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
     });
 
@@ -713,7 +903,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       go.open();
       expect((await running).text).toBe('done: first');
       expect((await queued).text).toBe('done: queued');
-      const users = (await a.messages(id, 0, 100)).filter((m) => m.role === 'user').map((m) => m.content);
+      const users = (await a.messages(id, 0, 100)).filter((m) => m.role === 'user').map(textOf);
       expect(users).toEqual(['first', 'queued']);
     });
 
@@ -735,13 +925,13 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       for (const id of ids) {
         const messages = await a.messages(id, 0, 1_000);
         expect(checkTranscript(messages)).toEqual([]);
-        const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
+        const users = messages.filter((m) => m.role === 'user').map(textOf);
         expect([...users].sort()).toEqual([...sent[id]].sort());
         // Turns never interleave: each user message is followed by its own turn, ending in its reply.
         let current = '';
         for (const m of messages) {
-          if (m.role === 'user') current = m.content;
-          else if (m.role === 'assistant' && !m.toolCalls) expect(m.content).toBe(`done: ${current}`);
+          if (m.role === 'user') current = textOf(m);
+          else if (m.role === 'assistant' && !m.toolCalls) expect(textOf(m)).toBe(`done: ${current}`);
         }
         const bumps = messages.filter((m) => m.role === 'tool' && m.name === 'bump' && !m.isError).length;
         expect((await a.record(id))?.state.stores).toEqual({ tally: { count: bumps } });
@@ -768,7 +958,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       const left = await b.messages(id, 0, 100);
       expect(left.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
       expect(left[4]).toMatchObject({ role: 'tool', name: 'bump', isError: true });
-      expect((left[4] as { content: string }).content).toMatch(/Interrupted/);
+      expect(textOf(left[4])).toMatch(/Interrupted/);
       expect(checkTranscript(left)).toEqual([]);
       // No lease is left behind: another process that may not wait answers at once.
       expect((await sessions(b, { onBusy: 'reject' }).send(id, 'after')).text).toBe('done: after');
@@ -792,7 +982,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       const messages = await c.messages(id, 0, 100);
       expect(checkTranscript(messages)).toEqual([]);
       expect(messages[4]).toMatchObject({ role: 'tool', name: 'bump', isError: true });
-      expect((messages[4] as { content: string }).content).toMatch(/^Interrupted/);
+      expect(textOf(messages[4])).toMatch(/^Interrupted/);
       // The interrupted bump never counted; the next one did.
       expect((await c.record(id))?.state.stores).toEqual({ tally: { count: 1 } });
     });
@@ -817,7 +1007,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect((await b.record(id))?.state.loadedSkills).toEqual([]);
       const last = seen[0][seen[0].length - 1];
       expect(last).toMatchObject({ role: 'user' });
-      expect((last as { content: string }).content).toMatch(/counter.*unloaded/);
+      expect(textOf(last)).toMatch(/counter.*unloaded/);
       expect(checkTranscript(await b.messages(id, 0, 100))).toEqual([]);
     });
 
@@ -833,7 +1023,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
           async generate(req) {
             const last = req.messages[req.messages.length - 1];
             if (last.role === 'user') return { text: '', toolCalls: [{ id: '', name: 'show', input: {} }] };
-            return { text: last.role === 'tool' ? last.content : '?', toolCalls: [] };
+            return { text: last.role === 'tool' ? textOf(last) : '?', toolCalls: [] };
           },
         },
       });
@@ -914,7 +1104,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       });
       // Deleting a session refunds nothing.
       const id = newId('spend');
-      await seed(id, [{ role: 'user', content: 'hi' }]);
+      await seed(id, [user('hi')]);
       await a.delete(id);
       expect(await a.spent(owner, '2025-11-03')).toEqual({ tokens: 421, dollars: 15.5 });
     });
@@ -1050,7 +1240,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       for (const owner of ['ann\u0000', 'ann\u0000x', 'a\nb']) {
         await expect(sessions(c).send(id, 'say x', { owner })).rejects.toThrow(/control characters/);
       }
-      expect((await sessions(c).messages(id, { owner: 'Ann\uFFFD' })).map((m) => m.content)).toEqual([
+      expect((await sessions(c).messages(id, { owner: 'Ann\uFFFD' })).map(textOf)).toEqual([
         'say mine',
         'ok: say mine',
       ]);
@@ -1106,10 +1296,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       await expect(sessions(b).send(old, 'say second', { owner, budget })).rejects.toMatchObject({ scope: 'turn' });
       const after = await c.record(`${await ownerKey(owner)}\u001f${old}`);
       expect(after?.length).toBe(before?.length);
-      expect((await sessions(c).messages(old, { owner })).map((m) => m.content)).toEqual([
-        'say first',
-        'ok: say first',
-      ]);
+      expect((await sessions(c).messages(old, { owner })).map(textOf)).toEqual(['say first', 'ok: say first']);
     });
 
     test("an aborted model call is charged what it consumed (its input and what it streamed, marked estimated) on the session's usage and the owner's spend", async () => {
@@ -1214,7 +1401,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
             const info = await procs[(i + 1) % 3].get(id(i), { owner });
             expect(info).toMatchObject({ id: id(i), owner, transcriptLength: 2 });
             const messages = await procs[(i + 2) % 3].messages(id(i), { owner });
-            expect(messages.map((m) => m.content)).toEqual([`hello ${i}`, `echo: hello ${i}`]);
+            expect(messages.map(textOf)).toEqual([`hello ${i}`, `echo: hello ${i}`]);
           }
         }),
       );
@@ -1229,6 +1416,16 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       expect(await procs[1].get(id(count - 1), { owner: `u${(count - 1) % 7}` })).toBeNull();
     }, 120_000);
   });
+}
+
+/**
+ * Two turns of {@link cameraAgent} on chat `id`: the first sends a picture (the model reads the
+ * skill, snaps, answers), the second, in `second` (another process, or the same one), goes on.
+ */
+async function converse(first: Sessions, second: Sessions, id: string): Promise<void> {
+  const picture = { data: fromBase64(PNG), mediaType: 'image/png', filename: 'dot 🦊.png' };
+  expect((await first.send(id, 'What is on this picture?', { files: [picture] })).text).toBe('A dot, call 3.');
+  expect((await second.send(id, 'And now?')).text).toBe('A dot, call 5.');
 }
 
 // The same store name as the fixture's `tally`, as a later deploy might define it: one field more.
@@ -1253,6 +1450,6 @@ const echo = {
   name: 'echo',
   async generate(req: { messages: Message[] }) {
     const last = req.messages[req.messages.length - 1];
-    return { text: `echo: ${last.role === 'user' ? last.content : ''}`, toolCalls: [] };
+    return { text: `echo: ${last.role === 'user' ? textOf(last) : ''}`, toolCalls: [] };
   },
 };

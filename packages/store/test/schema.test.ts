@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, type Message, ownerKey, periodOf, type SessionStore } from '@skilltree/core';
+import { createSessions, type Message, ownerKey, periodOf, type SessionStore, textOf } from '@skilltree/core';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -19,8 +19,11 @@ import { runPrefix, server } from './servers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'skilltree-schema-'));
 
-/** A chat as schema version 1 stored it (no epoch): one finished turn that bumped the counter. */
-const V1_MESSAGES: Message[] = [
+/**
+ * A chat as schema version 1 stored it (no epoch, and messages from before they had parts: their
+ * content a string): one finished turn that bumped the counter.
+ */
+const V1_MESSAGES = [
   { role: 'user', content: 'first' },
   { role: 'assistant', content: 'done: first' },
 ];
@@ -31,7 +34,12 @@ async function continues(store: SessionStore, id: string) {
   const seen: Message[][] = [];
   const sessions = createSessions(counterAgent(), { store, model: bumpModel((req) => void seen.push(req.messages)) });
   expect((await sessions.send(id, 'second')).text).toBe('done: second');
-  expect(seen[0].map((m) => m.content).slice(0, 2)).toEqual(['first', 'done: first']);
+  // Read upgraded: the model reads the old messages as it did, as parts.
+  expect(seen[0].slice(0, 2)).toEqual([
+    { role: 'user', content: [{ type: 'text', text: 'first' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'done: first' }] },
+  ]);
+  expect(seen[0].slice(0, 2).map(textOf)).toEqual(['first', 'done: first']);
   const info = await sessions.get(id);
   expect(info).toMatchObject({ transcriptLength: 8, stores: { tally: { count: 2 } } });
   return sessions;
@@ -82,7 +90,7 @@ describe('sqliteStore schema', () => {
     await again.close();
   });
 
-  test('a version 1 database is upgraded in place: its chats get an epoch and go on', async () => {
+  test('a version 1 database is upgraded in place: its chats get an epoch, their messages from before messages had parts are read upgraded, and they go on', async () => {
     const path = join(dir, 'v1.db');
     const db = new Database(path);
     db.exec(`
@@ -206,7 +214,7 @@ describe('postgresStore schema', () => {
     await later.close();
   });
 
-  test('a version 1 database is upgraded in place: its chats get an epoch and go on', async () => {
+  test('a version 1 database is upgraded in place: its chats get an epoch, their messages from before messages had parts are read upgraded, and they go on', async () => {
     const prefix = runPrefix('v1');
     const p = pool();
     await p.query(`
@@ -273,7 +281,7 @@ describe('postgresStore schema', () => {
 });
 
 describe('redisStore schema', () => {
-  test('version 1 keys are upgraded in place: a chat without an epoch has the legacy one and goes on', async () => {
+  test('version 1 keys are upgraded in place: a chat without an epoch has the legacy one, its messages from before messages had parts are read upgraded, and it goes on', async () => {
     const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
     try {
       const prefix = `${runPrefix('v1')}:`;

@@ -139,12 +139,12 @@ describe('the node:sqlite adapter (over any connection with exec, prepare and cl
       holder: 'h',
       version: 0,
       epoch: 'e',
-      append: [{ role: 'user', content: 'hi' }],
+      append: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
       state: { loadedSkills: [], stores: {} },
       leaseTtl: 1,
     });
     const second = sqliteStore({ path, driver: 'better-sqlite3' });
-    expect(await second.messages('s', 0, 10)).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(await second.messages('s', 0, 10)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }]);
     await first.close();
     await second.close();
   });

@@ -4,6 +4,7 @@
  * the testing package's own.
  */
 import {
+  type Message,
   type ModelRequest,
   type PrintOptions,
   printMessage,
@@ -11,6 +12,7 @@ import {
   printSchema,
   printTool,
 } from '@skilltree/core';
+import { coreMessage, type TestMessage, type TestRequest } from './messages.js';
 
 /** Options of {@link prettyRequest}. */
 export type PrettyOptions = Pick<PrintOptions, 'maxLength' | 'hideMessages'>;
@@ -22,7 +24,7 @@ export const prettySchema = printSchema;
 export const prettyTool = printTool;
 
 /** One transcript message as the model reads it: role, ids, tool calls and content. */
-export const prettyMessage = (message: Parameters<typeof printMessage>[0]): string => printMessage(message);
+export const prettyMessage = (message: Message | TestMessage): string => printMessage(coreMessage(message));
 
 /**
  * The request as the model receives it, as readable text: system prompt, `<current_context>`,
@@ -31,6 +33,6 @@ export const prettyMessage = (message: Parameters<typeof printMessage>[0]): stri
  * @example
  * expect(prettyRequest(agent.request())).toMatchSnapshot();
  */
-export function prettyRequest(request: ModelRequest, options: PrettyOptions = {}): string {
-  return printRequest(request, options);
+export function prettyRequest(request: ModelRequest | TestRequest, options: PrettyOptions = {}): string {
+  return printRequest({ ...request, messages: request.messages.map(coreMessage) } as ModelRequest, options);
 }

@@ -23,6 +23,17 @@ export {
   toHaveLoadedSkill,
   toHaveTool,
 } from './matchers.js';
+export {
+  type TestAssistantMessage,
+  type TestMessage,
+  type TestRequest,
+  type TestToolMessage,
+  type TestTurn,
+  type TestUserMessage,
+  testMessage,
+  testRequest,
+  testTurn,
+} from './messages.js';
 export { type PrettyOptions, prettyMessage, prettyRequest, prettySchema, prettyTool } from './pretty.js';
 export {
   type BoundQueries,
@@ -37,6 +48,6 @@ export {
   within,
 } from './queries.js';
 export { type AgentHandle, isAgentHandle, type RenderAgentOptions, renderAgent } from './render-agent.js';
-export { callTool, callTools, type ReadSkillStepOptions, readSkill, reply } from './steps.js';
+export { callTool, callTools, type ReadSkillStepOptions, readSkill, reason, reply } from './steps.js';
 export type { SkillView, TextMatch, ToolMatch } from './view.js';
 export { type WaitForOptions, waitFor } from './wait-for.js';

@@ -3,21 +3,29 @@
  */
 import {
   createSession,
-  type Message,
   type Model,
-  type ModelRequest,
   type ReadResult,
   restoreSession,
+  type SendOptions,
   type Session,
   type SessionOptions,
   type SessionSnapshot,
   scriptedModel,
-  type ToolMessage,
-  type Turn,
+  type WaitingCall,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { act, assertOutsideAct, withoutActEnvironment } from './act.js';
 import { track, untrack } from './cleanup.js';
+import {
+  type TestMessage,
+  type TestRequest,
+  type TestToolMessage,
+  type TestTurn,
+  testMessage,
+  testRequest,
+  testToolMessage,
+  testTurn,
+} from './messages.js';
 import { type PrettyOptions, prettyRequest } from './pretty.js';
 import { type BoundQueries, bindQueries } from './queries.js';
 import { readView, type SkillView, tagSkill, type ViewSource } from './view.js';
@@ -35,7 +43,7 @@ export interface AgentHandle extends BoundQueries {
   /** The model `say` calls: the one you passed, else an empty `scriptedModel([])`. */
   readonly model: Model;
   /** Every message of the transcript, oldest first (the request carries only its newest window). */
-  readonly transcript: readonly Message[];
+  readonly transcript: readonly TestMessage[];
   /** True after `unmount()` (or `cleanup()`). */
   readonly unmounted: boolean;
   /**
@@ -49,14 +57,22 @@ export interface AgentHandle extends BoundQueries {
    * with the tool message it appended. A failing tool resolves with an error message (`isError`);
    * it does not reject.
    */
-  callTool(name: string, input?: unknown): Promise<ToolMessage>;
+  callTool(name: string, input?: unknown): Promise<TestToolMessage>;
   /**
    * Sends a user message and runs the model loop (model → tools → model) until the model replies
    * without tool calls. Rejects, printing the request, when the scripted model runs out of steps.
    */
-  say(text: string): Promise<Turn>;
+  say(text: string, options?: { files?: SendOptions['files'] }): Promise<TestTurn>;
+  /** Calls waiting for approval or for the client's result (see `needsApproval`, and tools without `run`). */
+  readonly waiting: readonly WaitingCall[];
+  /** Approves a waiting call: its tool runs and the turn goes on with the model, as `say` does. */
+  approve(toolCallId: string): Promise<TestTurn>;
+  /** Denies a waiting call: the model reads the denial (and `reason`) as the tool's result. */
+  deny(toolCallId: string, reason?: string): Promise<TestTurn>;
+  /** Gives a client tool's result: the turn goes on with the model. */
+  addToolResult(toolCallId: string, output: unknown): Promise<TestTurn>;
   /** The next request, exactly as the model would receive it, as a plain deterministic copy (snapshot it). */
-  request(): ModelRequest;
+  request(): TestRequest;
   /** A catalog skill by exact name: `{ name, description, loaded, active, text, tools }`. Throws for an unknown name. */
   getSkill(name: string): SkillView;
   /** Prints the request as the model receives it (like `screen.debug()`). */
@@ -129,7 +145,7 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     },
     model,
     get transcript() {
-      return session.transcript;
+      return session.transcript.map(testMessage);
     },
     get unmounted() {
       return unmounted;
@@ -142,12 +158,27 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
       assertCanRun('callTool');
       const call = { id: session.nextCallId(), name, input };
       session.addAssistantMessage({ content: '', toolCalls: [call] });
-      return withoutActEnvironment(() => session.callTool(call));
+      return testToolMessage(await withoutActEnvironment(() => session.callTool(call)));
     },
-    async say(text) {
+    get waiting() {
+      return session.waiting;
+    },
+    async approve(toolCallId) {
+      assertCanRun('approve');
+      return testTurn(await withoutActEnvironment(() => session.approve(toolCallId)));
+    },
+    async deny(toolCallId, reason) {
+      assertCanRun('deny');
+      return testTurn(await withoutActEnvironment(() => session.deny(toolCallId, reason)));
+    },
+    async addToolResult(toolCallId, output) {
+      assertCanRun('addToolResult');
+      return testTurn(await withoutActEnvironment(() => session.addToolResult(toolCallId, output)));
+    },
+    async say(text, sayOptions = {}) {
       assertCanRun('say');
       try {
-        return await withoutActEnvironment(() => session.send(text));
+        return testTurn(await withoutActEnvironment(() => session.send(text, sayOptions)));
       } catch (error) {
         if (!outOfSteps(error)) throw error;
         const hint = defaultModel
@@ -164,7 +195,7 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
       }
     },
     request() {
-      return source().request;
+      return testRequest(source().request);
     },
     getSkill(name) {
       const view = source();

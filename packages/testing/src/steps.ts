@@ -71,3 +71,14 @@ export function callTools(...steps: ScriptedResponse[]): ScriptedResponse {
 export function reply(text: string): ScriptedResponse {
   return { text };
 }
+
+/**
+ * `step` with reasoning before it, as a thinking model's response has: the transcript records it
+ * as a reasoning part (read it in a test as `message.reasoning`).
+ *
+ * @example
+ * reason('The user wants a lamp; shopping has the cart.', readSkill('shopping'))
+ */
+export function reason(reasoning: string, step: ScriptedResponse = {}): ScriptedResponse {
+  return { ...step, reasoning };
+}

@@ -41,6 +41,34 @@ describe('Chat', () => {
     expect(screen.getByText('Loaded skill "notes"; it is now active.').closest('.context-changed')).toBeNull();
   });
 
+  it("shows each step's reasoning before its text, the readable text only, and says when the provider hides it", () => {
+    renderChat();
+    const steps = [...document.querySelectorAll('[data-role=assistant]')];
+    const first = steps[0];
+    const reasoning = first.querySelector('[data-reasoning]')!;
+    expect(reasoning.textContent).toContain('The notes skill can add notes.');
+    // Reasoning comes first, as the model produced it.
+    expect(first.textContent!.indexOf('The notes skill')).toBeLessThan(first.textContent!.indexOf('Let me open'));
+    expect(steps[1].querySelector('[data-reasoning]')!.textContent).toBe('reasoning (hidden by the provider)');
+    expect(steps[2].querySelector('[data-reasoning]')).toBeNull();
+    // Signatures and redacted data never reach the page's text.
+    const log = document.querySelector('.chat-log')!.textContent!;
+    expect(log).not.toContain('c2lnbmVk');
+    expect(log).not.toContain('cmVkYWN0ZWQ=');
+  });
+
+  it('streams reasoning, then the text, into the message being written', () => {
+    renderChat({ busy: true, streaming: { text: '', reasoning: 'Which notes exist', index: transcript.length } });
+    const streamed = document.querySelector('.msg-streaming')!;
+    expect(streamed.querySelector('[data-reasoning]')!.textContent).toContain('Which notes exist');
+    cleanup();
+    renderChat({
+      busy: true,
+      streaming: { text: 'You have', reasoning: 'Which notes exist', index: transcript.length },
+    });
+    expect(document.querySelector('.msg-streaming')!.textContent).toContain('You have');
+  });
+
   it('sends with the button and with Enter, then clears the box', () => {
     const { onSend } = renderChat();
     const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
@@ -54,7 +82,10 @@ describe('Chat', () => {
   });
 
   it('does not send while a turn runs and shows the streamed text', () => {
-    const { onSend } = renderChat({ busy: true, streaming: { text: 'Thinking about mi', index: transcript.length } });
+    const { onSend } = renderChat({
+      busy: true,
+      streaming: { text: 'Thinking about mi', reasoning: '', index: transcript.length },
+    });
     expect(screen.getByText('Thinking about mi')).toBeTruthy();
     const box = screen.getByLabelText('Message');
     fireEvent.change(box, { target: { value: 'hello' } });
@@ -93,8 +124,8 @@ describe('Chat', () => {
     // The user typed their own first message; the script answered it with its first step anyway.
     renderChat({
       transcript: [
-        { role: 'user', content: 'hello there' },
-        { role: 'assistant', content: 'Noted: buy milk.' },
+        { role: 'user', content: [{ type: 'text', text: 'hello there' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Noted: buy milk.' }] },
       ],
       demoMessages: ['Remember to buy milk', 'What are my notes?'],
       scripted: true,

@@ -1,11 +1,13 @@
 /**
- * Chat: the conversation as the transcript holds it. Tool calls and their results sit inline;
- * `contextChanged` lines (what a call added to the context) are styled apart; reloads and errors
- * appear as notes between messages. With a demo, the next message of its script is offered; a
- * scripted model answers by position in its script, so the chat says that typed text is ignored.
+ * Chat: the conversation as the transcript holds it. Each assistant message is one model step: its
+ * reasoning (the readable text only) and text in the order the model produced them, then its tool
+ * calls; tool results sit inline. `contextChanged` lines (what a call added to the context) are
+ * styled apart, read from their own part; reloads and errors appear as notes between messages.
+ * With a demo, the next message of its script is offered; a scripted model answers by position in
+ * its script, so the chat says that typed text is ignored.
  */
 
-import { splitContextChanges } from '@skilltree/core';
+import { contextChangesOf, ownTextOf } from '@skilltree/core';
 import { type FormEvent, Fragment, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { json } from '../format.js';
 import type { ChatNote, Message } from '../protocol.js';
@@ -40,15 +42,28 @@ function ContextChanges({ lines }: { lines: string[] }) {
   );
 }
 
+/**
+ * A reasoning block: its readable text, or a line saying the provider keeps it hidden (encrypted or
+ * redacted reasoning has no text; the page never gets signatures or encrypted content).
+ */
+export function ReasoningView({ text }: { text: string }) {
+  return (
+    <details className="reasoning" data-reasoning open>
+      <summary>{text ? 'reasoning' : 'reasoning (hidden by the provider)'}</summary>
+      {text ? <div className="reasoning-text">{text}</div> : null}
+    </details>
+  );
+}
+
 function MessageView({ message, outside }: { message: Message; outside: boolean }) {
   const cls = `msg msg-${message.role}${outside ? ' msg-outside' : ''}`;
   if (message.role === 'user') {
-    const { text, changes } = splitContextChanges(message.content);
+    const text = ownTextOf(message);
     return (
       <div className={cls} data-role="user">
         <div className="msg-label">you</div>
         {text ? <div className="msg-text">{text}</div> : null}
-        <ContextChanges lines={changes} />
+        <ContextChanges lines={contextChangesOf(message)} />
       </div>
     );
   }
@@ -56,7 +71,17 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
     return (
       <div className={cls} data-role="assistant">
         <div className="msg-label">assistant</div>
-        {message.content ? <div className="msg-text">{message.content}</div> : null}
+        {message.content.map((part, i) =>
+          part.type === 'reasoning' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a committed message's parts never reorder
+            <ReasoningView key={i} text={part.text} />
+          ) : part.text ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a committed message's parts never reorder
+            <div key={i} className="msg-text">
+              {part.text}
+            </div>
+          ) : null,
+        )}
         {message.toolCalls?.map((call) => (
           <div className="tool-call" key={call.id} data-tool-call={call.name}>
             <span className="call-name">⚙ {call.name}</span>
@@ -66,14 +91,14 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
       </div>
     );
   }
-  const { text, changes } = splitContextChanges(message.content);
+  const text = ownTextOf(message);
   return (
     <div className={`${cls}${message.isError ? ' msg-error' : ''}`} data-role="tool">
       <div className="msg-label">
         {message.isError ? '✗' : '↳'} {message.name}
       </div>
       {text ? <div className="msg-text">{text}</div> : null}
-      <ContextChanges lines={changes} />
+      <ContextChanges lines={contextChangesOf(message)} />
     </div>
   );
 }
@@ -94,7 +119,7 @@ export function Chat(props: ChatProps) {
   const { transcript, notes, streaming, busy, windowStart, demoMessages, scripted, disabled, onSend, onReset } = props;
   const [draft, setDraft] = useState('');
   const end = useRef<HTMLDivElement>(null);
-  const count = transcript.length + notes.length + (streaming?.text.length ?? 0);
+  const count = transcript.length + notes.length + (streaming?.text.length ?? 0) + (streaming?.reasoning.length ?? 0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when anything new arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -156,10 +181,13 @@ export function Chat(props: ChatProps) {
         {streaming && streaming.index >= transcript.length ? (
           <div className="msg msg-assistant msg-streaming" data-role="assistant">
             <div className="msg-label">assistant</div>
-            <div className="msg-text">
-              {streaming.text}
-              <span className="cursor">▍</span>
-            </div>
+            {streaming.reasoning ? <ReasoningView text={streaming.reasoning} /> : null}
+            {streaming.text || !streaming.reasoning ? (
+              <div className="msg-text">
+                {streaming.text}
+                <span className="cursor">▍</span>
+              </div>
+            ) : null}
           </div>
         ) : busy ? (
           <div className="thinking">the agent is working…</div>

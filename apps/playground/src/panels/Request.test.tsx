@@ -76,4 +76,48 @@ describe('Request', () => {
     renderRequest({ request: null, requestError: 'Duplicate tool name "add_note"' });
     expect(screen.getByRole('alert').textContent).toContain('Duplicate tool name "add_note"');
   });
+
+  it("shows a reasoning model's append-only request: the first request's system prompt and tools, then items and notes", () => {
+    const state = makeState();
+    const request = state.request!;
+    const [readSkill] = request.tools;
+    renderRequest({
+      request: {
+        ...request,
+        appendOnly: {
+          system: 'You keep notes for the user.\n\n## Skills\n- notes — Write and list notes',
+          tools: [readSkill],
+          items: [
+            ...state.transcript.slice(0, 3),
+            {
+              role: 'system',
+              text: '<current_context>\nNotes: none\n</current_context>',
+              addedTools: [request.tools[1]],
+              removedTools: [],
+            },
+            ...state.transcript.slice(3),
+          ],
+        },
+      },
+    });
+    const section = screen.getByTestId('request-append-only');
+    expect(section.textContent).toContain('7 items');
+    expect(screen.getByTestId('append-only-system').textContent).not.toContain('weather');
+    expect(screen.getByTestId('append-only-tools').textContent).toBe('tools declared: read_skill');
+    const items = [...screen.getByLabelText('Append-only items').querySelectorAll('li')];
+    expect(items).toHaveLength(7);
+    expect(items[3].hasAttribute('data-note')).toBe(true);
+    expect(items[3].textContent).toContain('Notes: none');
+    expect(items[3].textContent).toContain('+ tool add_note');
+    // The assistant's reasoning shows as its text; the signature stays out of the page's text.
+    expect(items[1].textContent).toContain('(reasoning) The notes skill can add notes.');
+    expect(items[4].textContent).toContain('(reasoning) [hidden by the provider]');
+    expect(section.textContent).not.toContain('c2lnbmVk');
+    expect(items[2].textContent).toContain('contextChanged notes loaded');
+  });
+
+  it('shows no append-only section for a classic request', () => {
+    renderRequest();
+    expect(screen.queryByTestId('request-append-only')).toBeNull();
+  });
 });

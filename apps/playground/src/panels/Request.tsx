@@ -1,11 +1,14 @@
 /**
  * Request: the next request exactly as the model will receive it — system prompt,
  * `<current_context>` (and where it is placed), tools with their JSON Schema, and the messages:
- * the whole transcript with a cut line where the window starts.
+ * the whole transcript with a cut line where the window starts. For a model that binds its
+ * reasoning to the prefix (`request.appendOnly`), the append-only request it receives instead:
+ * the first request's system prompt and tools, then the transcript with the notes core appended.
  */
+import { textOf } from '@skilltree/core';
 import { Fragment } from 'react';
 import { formatBytes, json } from '../format.js';
-import type { Message, ModelRequest, SessionConfig } from '../protocol.js';
+import type { AppendOnlyRequest, Message, ModelRequest, SessionConfig } from '../protocol.js';
 import { Panel } from './Panel.js';
 
 export interface RequestProps {
@@ -18,13 +21,73 @@ export interface RequestProps {
   placed: 'system' | number | null;
 }
 
+/** A message as the model reads it: its text (with its contextChanged lines), reasoning and calls. */
 function messageText(message: Message): string {
   if (message.role === 'assistant') {
+    // Reasoning goes back to the provider that produced it; the page shows its readable text only.
+    const reasoning = message.content.flatMap((part) =>
+      part.type === 'reasoning' ? [`(reasoning) ${part.text || '[hidden by the provider]'}`] : [],
+    );
     const calls = (message.toolCalls ?? []).map((c) => `→ ${c.name}(${JSON.stringify(c.input)}) [${c.id}]`);
-    return [message.content, ...calls].filter(Boolean).join('\n');
+    return [...reasoning, textOf(message), ...calls].filter(Boolean).join('\n');
   }
-  if (message.role === 'tool') return `[${message.toolCallId}]${message.isError ? ' (error)' : ''}\n${message.content}`;
-  return message.content;
+  if (message.role === 'tool') {
+    const kind = message.errorKind ? ` (error: ${message.errorKind})` : message.isError ? ' (error)' : '';
+    return `[${message.toolCallId}]${kind}\n${textOf(message)}`;
+  }
+  return textOf(message);
+}
+
+/** The append-only request: the prefix fixed by the conversation's first request, then its items. */
+function AppendOnly({ request, appendOnly }: { request: ModelRequest; appendOnly: AppendOnlyRequest }) {
+  const tools = appendOnly.tools.map((tool) => tool.name);
+  const sameTools = tools.join('\n') === request.tools.map((tool) => tool.name).join('\n');
+  return (
+    <details open className="req-section" data-testid="request-append-only">
+      <summary>
+        Append-only{' '}
+        <span className="muted">
+          ({appendOnly.items.length} items; the model binds its reasoning to the exact prefix, so it receives the
+          conversation's first system prompt and tools, then every message with notes appended where something changed)
+        </span>
+      </summary>
+      {appendOnly.system !== request.system ? (
+        <pre className="prompt" data-testid="append-only-system">
+          {appendOnly.system}
+        </pre>
+      ) : null}
+      {sameTools ? null : (
+        <p className="muted small" data-testid="append-only-tools">
+          tools declared: {tools.join(', ') || 'none'}
+        </p>
+      )}
+      <ol className="req-messages" start={0} aria-label="Append-only items">
+        {appendOnly.items.map((item, i) =>
+          item.role === 'system' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the items only grow, an index is the identity
+            <li key={i} className="req-msg req-note" data-note>
+              <span className="role">note</span>
+              <pre>
+                {[
+                  item.text,
+                  ...item.addedTools.map((tool) => `+ tool ${tool.name}`),
+                  ...item.removedTools.map((name) => `− tool ${name}`),
+                ]
+                  .filter(Boolean)
+                  .join('\n')}
+              </pre>
+            </li>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the items only grow, an index is the identity
+            <li key={i} className={`req-msg req-${item.role}`}>
+              <span className="role">{item.role === 'tool' ? `tool ${item.name}` : item.role}</span>
+              <pre>{messageText(item)}</pre>
+            </li>
+          ),
+        )}
+      </ol>
+    </details>
+  );
 }
 
 export function Request({ request, requestError, transcript, windowStart, config, placed }: RequestProps) {
@@ -38,12 +101,14 @@ export function Request({ request, requestError, transcript, windowStart, config
     );
   }
   const size = new TextEncoder().encode(
-    JSON.stringify({
-      system: request.system,
-      context: request.context,
-      tools: request.tools,
-      messages: request.messages,
-    }),
+    JSON.stringify(
+      request.appendOnly ?? {
+        system: request.system,
+        context: request.context,
+        tools: request.tools,
+        messages: request.messages,
+      },
+    ),
   ).length;
   // The transcript index of the message that carries the context (the transcript's length: a new
   // user message after it), or -1 when it goes into the system prompt.
@@ -59,6 +124,7 @@ export function Request({ request, requestError, transcript, windowStart, config
         </span>
       }
     >
+      {request.appendOnly ? <AppendOnly request={request} appendOnly={request.appendOnly} /> : null}
       <details open className="req-section">
         <summary>
           System <span className="muted">({request.system.length} chars)</span>

@@ -43,4 +43,43 @@ describe('Timeline', () => {
     expect(document.querySelector('.removed')!.textContent).toContain('−notes');
     expect([...document.querySelectorAll('.removed .pill')].map((p) => p.textContent)).toEqual(['−notes', '−add_note']);
   });
+
+  it('flags where an append-only request changed the previous one, as a warning with a count in the header', () => {
+    const state = makeState();
+    const [first, second] = state.timeline;
+    render(
+      <Timeline
+        entries={[
+          { ...first, appendOnly: true },
+          { ...second, appendOnly: true, prefixChange: { path: 'items.3.content.0', appendOnly: true } },
+        ]}
+        reloads={[]}
+      />,
+    );
+    const flag = document.querySelector('[data-step="1.2"] [data-prefix-change]')!;
+    expect(flag.textContent).toBe('⚠ the request changed at items.3.content.0');
+    expect(flag.className).toContain('warn');
+    expect(document.querySelector('[data-prefix-changes]')!.textContent).toContain('1 append-only prefix change');
+    expect(screen.getByText(/append-only requests/)).toBeTruthy();
+  });
+
+  it('says quietly where a classic request stopped matching the previous one (where the cache stops)', () => {
+    const state = makeState();
+    render(<Timeline entries={state.timeline} reloads={[]} />);
+    const flag = document.querySelector('[data-step="1.2"] [data-prefix-change]')!;
+    expect(flag.textContent).toBe('changed at messages.0.content.1');
+    expect(flag.className).toContain('muted');
+    expect(document.querySelector('[data-prefix-changes]')).toBeNull();
+  });
+
+  it("shows each step's reasoning, or that the provider hid it", () => {
+    const state = makeState();
+    render(<Timeline entries={state.timeline} reloads={[]} />);
+    expect(document.querySelector('[data-step="1.1"] [data-reasoning]')!.textContent).toBe(
+      'reasoning: The notes skill can add notes.',
+    );
+    expect(document.querySelector('[data-step="1.2"] [data-reasoning]')!.textContent).toBe(
+      'reasoning: hidden by the provider',
+    );
+  });
 });

@@ -17,10 +17,24 @@ function trial(over: Partial<TrialReport>): TrialReport {
     replies: ['I cannot find that.'],
     text: 'I cannot find that.',
     transcript: [
-      { role: 'user', content: 'Refund A-1 <script>alert(1)</script>' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'billing' } }] },
-      { role: 'tool', toolCallId: 'c1', name: 'read_skill', content: 'Loaded billing.' },
-      { role: 'assistant', content: 'I cannot find that.' },
+      { role: 'user', content: [{ type: 'text', text: 'Refund A-1 <script>alert(1)</script>' }] },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'read_skill', input: { name: 'billing' } }] },
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'read_skill',
+        content: [
+          { type: 'text', text: 'Loaded billing.' },
+          { type: 'context-changed', lines: ['contextChanged billing loaded'] },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', provider: 'anthropic', text: 'Nothing matches.', signature: 'sig' },
+          { type: 'text', text: 'I cannot find that.' },
+        ],
+      },
     ],
     requests: [],
     reads: [{ name: 'billing', ok: true, turn: 1 }],
@@ -144,6 +158,27 @@ describe('EvalReport', () => {
     expect(transcript.textContent).toContain('Refund A-1 <script>alert(1)</script>');
     expect(transcript.querySelector('script')).toBeNull();
     expect(transcript.textContent).toContain('→ read_skill({"name":"billing"})');
+    expect(transcript.textContent).toContain('Loaded billing.\ncontextChanged billing loaded');
+    expect(transcript.textContent).not.toContain('sig');
+  });
+
+  it('shows the transcript of a report written before messages had parts (string content)', () => {
+    const legacy = [
+      { role: 'user', content: 'Refund A-1' },
+      { role: 'assistant', content: 'An old reply.' },
+    ] as unknown as TrialReport['transcript'];
+    const refund = REPORT.cases[0];
+    const old: Report = {
+      ...REPORT,
+      cases: [
+        { ...refund, variants: { terse: { ...refund.variants.terse, trials: [trial({ transcript: legacy })] } } },
+      ],
+    };
+    const { container } = render(<EvalReport report={old} />);
+    fireEvent.click(screen.getByRole('button', { name: /refund/ }));
+    const terse = container.querySelector('[data-variant="terse"]')!;
+    fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
+    expect(terse.querySelector('[data-transcript]')!.textContent).toContain('An old reply.');
   });
 });
 

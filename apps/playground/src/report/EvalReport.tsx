@@ -16,11 +16,25 @@ function tone(metric: Metric, change: number): string {
   return ((metric.better ?? 'higher') === 'higher') === change > 0 ? 'good' : 'bad';
 }
 
-/** A message's text, whether its content is a string or a list of parts. */
+/**
+ * A message's text as the model read it: a report written before messages had parts holds it as a
+ * string; today's hold parts (text, then each contextChanged line on a line of its own, a file as
+ * `[file: name]`; reasoning is not text). A report is a file from anywhere: parts of another shape
+ * are skipped.
+ */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p) => (p && typeof p === 'object' && p.type === 'text' ? String(p.text) : '')).join('');
+  let out = '';
+  for (const part of content as Record<string, unknown>[]) {
+    if (!part || typeof part !== 'object') continue;
+    if (part.type === 'text') out += String(part.text);
+    else if (part.type === 'context-changed' && Array.isArray(part.lines)) {
+      const lines = part.lines.map(String).join('\n');
+      out = out === '' ? lines : `${out}\n${lines}`;
+    } else if (part.type === 'file') out += `[file: ${String(part.filename ?? part.mediaType)}]`;
+  }
+  return out;
 }
 
 function Summary({ report }: { report: Report }) {

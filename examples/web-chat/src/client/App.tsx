@@ -1,8 +1,8 @@
 /**
  * The page: sign in (the example's placeholder login), then chat. A chat's id goes in the URL
  * (`?chat=…`) with its first message, so a reload, or a link, opens the same conversation, restored
- * from the server. A new chat is not asked for: the server has nothing under its id yet, and its 404
- * would show in the browser's console as an error.
+ * from the server, and the answer of a turn still running resumes. A new chat is not asked for: the
+ * server has nothing under its id yet, and its 404 would show in the browser's console as an error.
  */
 import { useEffect, useState } from 'react';
 import { Chat, type ChatMessage } from './Chat.js';
@@ -25,7 +25,8 @@ function rememberChat(id: string): void {
   window.history.replaceState(null, '', url);
 }
 
-type Loaded = { id: string; messages: ChatMessage[]; missing: boolean };
+/** The chat the page shows: restored from the server (`resume` then), or new. */
+type Loaded = { id: string; messages: ChatMessage[]; missing: boolean; resume: boolean };
 
 function Login({ onLogin }: { onLogin: (name: string) => void }) {
   const [name, setName] = useState('');
@@ -67,13 +68,13 @@ export function App() {
     if (!user) return;
     const id = chatIdInUrl();
     if (!id) {
-      setChat({ id: newChatId(), messages: [], missing: false });
+      setChat({ id: newChatId(), messages: [], missing: false, resume: false });
       return;
     }
     let cancelled = false;
     void fetch(`/api/chat/${encodeURIComponent(id)}`).then(async (response) => {
       const messages = response.ok ? ((await response.json()) as ChatMessage[]) : [];
-      if (!cancelled) setChat({ id, messages, missing: response.status === 404 });
+      if (!cancelled) setChat({ id, messages, missing: response.status === 404, resume: response.ok });
     });
     return () => {
       cancelled = true;
@@ -94,7 +95,7 @@ export function App() {
           onClick={() => {
             // The new chat joins the URL with its first message; the one before stays in the history.
             window.history.pushState(null, '', window.location.pathname);
-            setChat({ id: newChatId(), messages: [], missing: false });
+            setChat({ id: newChatId(), messages: [], missing: false, resume: false });
           }}
         >
           New chat
@@ -116,6 +117,7 @@ export function App() {
           id={chat.id}
           initialMessages={chat.messages}
           missing={chat.missing}
+          resume={chat.resume}
           onSend={() => rememberChat(chat.id)}
         />
       )}

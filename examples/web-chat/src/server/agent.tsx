@@ -1,10 +1,11 @@
 /**
- * The agent behind the chat: two skills the model loads when it needs them. `notes` keeps what the
+ * The agent behind the chat: three skills the model loads when it needs them. `notes` keeps what the
  * user asks it to remember (in a store, so the notes survive the skill unloading); `units` converts
- * lengths and weights.
+ * lengths and weights; `refunds` refunds an order, and only once a person approved it.
  */
 import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
 import { z } from 'zod';
+import type { Refunds as RefundLedger } from './refunds.js';
 
 /** The user's notes: one store per session, kept while skills load and unload. */
 export const notes = createAgentStore('notes', () => ({ items: [] as string[] }));
@@ -57,8 +58,30 @@ function Units() {
   );
 }
 
-/** The agent: a short system prompt and two skills. */
-export function ChatAgent() {
+function Refunds({ ledger }: { ledger: RefundLedger }) {
+  return (
+    <>
+      <Instructions>
+        Refund an order with the refund tool when the customer asks. A person approves each refund first; if they deny
+        it, say that the order was not refunded.
+      </Instructions>
+      <Tool
+        name="refund"
+        description="Refund an order in full"
+        input={z.object({ order: z.string().min(1).describe('The order number, e.g. A-1001') })}
+        // Nothing runs on the model's word alone: the call waits until a person approves or denies it.
+        needsApproval
+        run={({ order }, ctx) => {
+          const number = ledger.issue({ order, chat: ctx.chat?.id ?? '' });
+          return `Refund ${number} issued for order ${order}`;
+        }}
+      />
+    </>
+  );
+}
+
+/** The agent: a short system prompt and three skills. `refunds` is where the refund tool issues refunds. */
+export function ChatAgent({ refunds }: { refunds: RefundLedger }) {
   return (
     <Agent maxLoadedSkills={2}>
       <Instructions>You are a helpful assistant in a web chat. Be brief.</Instructions>
@@ -67,6 +90,9 @@ export function ChatAgent() {
       </Skill>
       <Skill name="units" description="Convert lengths and weights">
         <Units />
+      </Skill>
+      <Skill name="refunds" description="Refund a customer's order">
+        <Refunds ledger={refunds} />
       </Skill>
     </Agent>
   );

@@ -13,6 +13,7 @@ import { createElement } from 'react';
 import { ChatAgent } from './agent.js';
 import { COOKIE, randomSecret, sign, USER_NAME, userFrom } from './auth.js';
 import { demoModel } from './demo-model.js';
+import { createRefunds, type Refunds } from './refunds.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -24,18 +25,22 @@ export interface AppOptions {
   secret?: string;
   /** The built front end (`vite build` output) to serve at `/`. Default: none. */
   staticDir?: string;
+  /** Where the `refund` tool issues refunds. Default: a ledger in memory. */
+  refunds?: Refunds;
 }
 
-/** The app and the sessions it serves. */
+/** The app, the sessions it serves and the refunds it issued. */
 export interface App {
   app: Hono;
   sessions: Sessions;
+  refunds: Refunds;
 }
 
 /** Builds the app. */
 export function createApp(options: AppOptions): App {
   const secret = options.secret ?? randomSecret();
-  const sessions = createSessions(createElement(ChatAgent), {
+  const refunds = options.refunds ?? createRefunds();
+  const sessions = createSessions(createElement(ChatAgent, { refunds }), {
     store: options.store,
     model: options.model ?? demoModel(),
   });
@@ -73,5 +78,5 @@ export function createApp(options: AppOptions): App {
     // The page handles its own routes (?chat=…): every other GET gets index.html.
     app.get('*', serveStatic({ root: dir, path: 'index.html' }));
   }
-  return { app, sessions };
+  return { app, sessions, refunds };
 }

@@ -33,6 +33,10 @@ export interface CliArgs {
   model?: string;
   json: boolean;
   verbose: boolean;
+  /** `--reasoning` (chat, run): print the model's reasoning, dimmed, as it thinks. */
+  reasoning: boolean;
+  /** `--file <path>` (run): files sent with the first message (repeatable). */
+  file?: string[];
   maxLoadedSkills?: number;
   maxTranscriptMessages?: number;
   maxSteps?: number;
@@ -290,6 +294,20 @@ export const FLAGS: readonly Flag[] = [
     help: 'print skill loads, tool calls and results on stderr',
     helpFor: { chat: 'also print contextChanged lines, store changes and whole tool results' },
   },
+  {
+    name: 'reasoning',
+    kind: 'boolean',
+    commands: ['chat', 'run'],
+    help: "print the model's reasoning, dimmed, as it thinks (its readable text only)",
+    helpFor: { run: "print the model's reasoning on stderr, dimmed, as it thinks (its readable text only)" },
+  },
+  {
+    name: 'file',
+    kind: 'list',
+    commands: ['run'],
+    value: '<path>',
+    help: 'a file (image, PDF, text) sent with the first message (repeatable); its bytes decide its type',
+  },
   { name: 'help', short: 'h', kind: 'boolean', commands: ALL, help: 'show help' },
   { name: 'version', short: 'v', kind: 'boolean', commands: ALL, help: 'show the version' },
 ];
@@ -374,7 +392,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   } else {
     throw usage(`Unknown command "${first}". Commands: ${COMMANDS.join(', ')}.`);
   }
-  const args: CliArgs = { command, messages: [], json: false, verbose: false, noPage: false, help, version };
+  const args: CliArgs = {
+    command,
+    messages: [],
+    json: false,
+    verbose: false,
+    reasoning: false,
+    noPage: false,
+    help,
+    version,
+  };
   if (command === 'help') return { ...args, help: true, module: rest[0] };
   const takes = command === 'eval' ? 'one eval file' : 'one agent module';
   if (rest.length > 1) throw usage(`Unexpected argument "${rest[1]}": ${command} takes ${takes}.`, command);

@@ -1,8 +1,8 @@
 /**
- * Prints a turn as it happens: the reply streamed as it arrives, and skill loads/unloads, tool calls
- * and tool results as dim compact lines.
+ * Prints a turn as it happens: the reply streamed as it arrives, the model's reasoning (when asked)
+ * dimmed, and skill loads/unloads, tool calls, tool results and calls that wait as dim compact lines.
  */
-import { type SessionEvent, splitContextChanges } from '@skilltree/core';
+import { contextChangesOf, ownTextOf, type SessionEvent } from '@skilltree/core';
 import type { Output } from './io.js';
 import { compact, compactJson, type Style } from './print.js';
 import { createSpinner, type Spinner } from './spinner.js';
@@ -18,6 +18,15 @@ export interface TurnPrinterOptions {
   replyPrefix?: string;
   /** Print the reply text (false for `run`, which prints only the final reply itself). */
   reply?: boolean;
+  /** Print skill loads, tool calls, tool results and calls that wait. Default true. */
+  tools?: boolean;
+  /**
+   * Print the model's reasoning, dimmed, as it streams (`--reasoning`). Only its readable text: a
+   * provider that hides it (encrypted or redacted reasoning) gets a line saying so. Default false.
+   */
+  reasoning?: boolean;
+  /** Prefix of the reasoning. Default `thinking › `, dimmed. */
+  reasoningPrefix?: string;
 }
 
 /** Receives session events; call `end()` when the turn is over (or failed). */
@@ -28,58 +37,94 @@ export interface TurnPrinter {
 
 /** Creates a printer that writes one turn's events to `output`. */
 export function createTurnPrinter(output: Output, options: TurnPrinterOptions): TurnPrinter {
-  const { style, verbose = false, reply = true } = options;
+  const { style, verbose = false, reply = true, tools = true, reasoning = false } = options;
   const prefix = options.replyPrefix ?? `${style.bold(style.magenta('agent'))} ${style.dim('›')} `;
+  const thinkingPrefix = options.reasoningPrefix ?? style.dim('thinking › ');
   const spinner: Spinner = createSpinner(output, options.spinner !== false && output.isTTY === true);
-  let inText = false;
+  /** What the open line holds: the reply, reasoning, or nothing (the cursor is at a line's start). */
+  let open: 'text' | 'reasoning' | null = null;
+  /** Whether the open reasoning got its text as deltas (else its finished block carries it). */
+  let streamedReasoning = false;
   let wroteReply = false;
+  const endLine = () => {
+    if (open !== null) output.write('\n');
+    open = null;
+    streamedReasoning = false;
+  };
   const line = (text: string) => {
     spinner.stop();
-    if (inText) {
-      output.write('\n');
-      inText = false;
-    }
+    endLine();
     output.write(`${text}\n`);
   };
   const note = (text: string) => line(style.dim(`  ${text}`));
+  const think = (text: string) => {
+    spinner.stop();
+    if (open !== 'reasoning') {
+      endLine();
+      output.write(thinkingPrefix);
+      open = 'reasoning';
+    }
+    output.write(style.dim(text));
+  };
   return {
     event(event) {
       switch (event.type) {
         case 'request':
           spinner.start(event.step > 1 ? `thinking… (step ${event.step})` : 'thinking…');
           break;
+        case 'reasoning-delta':
+          if (!reasoning || event.text === '') break;
+          think(event.text);
+          streamedReasoning = true;
+          break;
+        case 'reasoning': {
+          if (!reasoning) break;
+          // A block that did not stream its text (a model without streaming) is printed whole.
+          if (!streamedReasoning) think(event.reasoning.text || '(hidden by the provider)');
+          endLine();
+          break;
+        }
+        case 'waiting':
+          if (!tools) break;
+          for (const call of event.calls) {
+            if (call.status !== 'waiting') continue;
+            note(
+              `⏸ ${call.name} ${compactJson(call.input)} waits for ${call.for === 'approval' ? 'approval' : 'the client'}`,
+            );
+          }
+          break;
         case 'text-delta':
           spinner.stop();
           if (!reply) break;
-          if (!inText) {
+          if (open !== 'text') {
+            endLine();
             output.write(prefix);
-            inText = true;
+            open = 'text';
           }
           wroteReply = true;
           output.write(event.text);
           break;
         case 'message':
-          if (event.message.role === 'assistant' && inText) {
-            output.write('\n');
-            inText = false;
-          }
+          if (event.message.role === 'assistant') endLine();
           break;
         case 'tool-call':
-          note(`⚙ ${event.toolCall.name} ${compactJson(event.toolCall.input)}`);
+          if (tools) note(`⚙ ${event.toolCall.name} ${compactJson(event.toolCall.input)}`);
           break;
         case 'tool-result': {
-          const { text, changes } = splitContextChanges(event.message.content);
+          if (!tools) break;
+          // The result's own text and its contextChanged lines are parts of their own: no parsing.
+          const text = ownTextOf(event.message);
           const body = verbose ? text.trim() : compact(text, 100);
           const mark = event.message.isError ? style.red('✗') : '↳';
           line(`${style.dim('    ')}${mark}${style.dim(` ${body || '(empty)'}`)}`);
-          if (verbose) for (const change of changes) note(`    ${change}`);
+          if (verbose) for (const change of contextChangesOf(event.message)) note(`    ${change}`);
           break;
         }
         case 'skill-loaded':
-          note(`+ skill ${event.name} loaded`);
+          if (tools) note(`+ skill ${event.name} loaded`);
           break;
         case 'skill-unloaded':
-          note(`− skill ${event.name} unloaded`);
+          if (tools) note(`− skill ${event.name} unloaded`);
           break;
         case 'context-changed':
           break;
@@ -94,10 +139,7 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
     },
     end() {
       spinner.stop();
-      if (inText) {
-        output.write('\n');
-        inText = false;
-      }
+      endLine();
     },
   };
 }

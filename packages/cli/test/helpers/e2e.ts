@@ -15,6 +15,14 @@ export const shoppingSteps: ServerStep[] = [
   { text: 'I added lamp-1 to your cart.' },
 ];
 
+/**
+ * What openai() prints once when the server has no `/responses` (the test server has only Chat
+ * Completions, like most local servers): it switched to Chat Completions for `model`.
+ */
+export function chatCompletionsLine(env: Record<string, string>, model: string): string {
+  return `openai: ${env.OPENAI_BASE_URL} has no /responses (HTTP 404): using Chat Completions for ${model} from now on. Pass { api: 'chat' } to openai() to choose it and skip the first request.\n`;
+}
+
 /** A local OpenAI-compatible server per test: `start(steps)` returns the env pointing the CLI at it. */
 export interface ServerPerTest {
   start(steps: ServerStep[]): Promise<Record<string, string>>;

@@ -7,7 +7,7 @@
 //   last block of the turn before the last user turn. It now gives the context a block of its own
 //   and sets four (see models/src/anthropic-request.ts).
 // The OpenAI body is unchanged apart from the tool order.
-import { placeContext } from '../../dist/index.js';
+import { placeContext, textOf } from '../../dist/index.js';
 
 /**
  * The request with its tools back in tree order: the read tool, the agent's tools, then each
@@ -51,20 +51,22 @@ function toTurns(messages) {
     else turns.push({ role, content: blocks });
   };
   for (const message of messages) {
+    // Messages were strings then: their text is what the model read.
+    const text = textOf(message);
     if (message.role === 'user') {
-      push('user', message.content ? [{ type: 'text', text: message.content }] : []);
+      push('user', text ? [{ type: 'text', text }] : []);
     } else if (message.role === 'tool') {
       push('user', [
         {
           type: 'tool_result',
           tool_use_id: message.toolCallId,
-          content: message.content,
+          content: text,
           ...(message.isError ? { is_error: true } : {}),
         },
       ]);
     } else {
       const blocks = [];
-      if (message.content) blocks.push({ type: 'text', text: message.content });
+      if (text) blocks.push({ type: 'text', text });
       for (const call of message.toolCalls ?? []) {
         blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
       }

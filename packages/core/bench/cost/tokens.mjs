@@ -57,13 +57,14 @@ function code() {
 }
 
 async function toolResults() {
-  const { createSession } = await import('../../dist/index.js');
+  const { createSession, ownTextOf } = await import('../../dist/index.js');
   const plan = planConversation(40);
   const session = createSession(h(OpsAgent), { model: planModel(plan) });
   for (const turn of plan) await session.send(turn.user);
   const results = session.transcript
-    .filter((m) => m.role === 'tool' && m.content.startsWith('{'))
-    .map((m) => m.content);
+    .filter((m) => m.role === 'tool')
+    .map((m) => ownTextOf(m))
+    .filter((text) => text.startsWith('{'));
   session.dispose();
   return results;
 }

@@ -1,5 +1,5 @@
 /**
- * Where two JSON values differ, as paths (`messages[5].content`), with the two sides shown around
+ * Where two JSON values differ, as paths (`messages[5].content[0].text`), with the two sides shown around
  * the first differing character.
  */
 

@@ -27,7 +27,8 @@ const errorOf = (error: unknown) => ({
 
 /**
  * Wraps `model` so that each call is recorded: the provider-neutral request (system, context,
- * messages, tools) and the response (or the streamed parts, or the error). Every string goes
+ * messages, tools, and the append-only request of a model that takes one) and the response, the
+ * streamed parts or the error (reasoning included, as the model returned it). Every string goes
  * through `redact` and a scan for secrets first (see {@link CleanOptions}); the live conversation
  * is not changed.
  *
@@ -37,7 +38,7 @@ const errorOf = (error: unknown) => ({
  */
 export function recordModel(model: Model, options: RecordOptions = {}): RecordingModel {
   const clean = cleaner(options);
-  const recording = emptyRecording(model.name);
+  const recording = emptyRecording(model.name, model.appendOnly);
   const save = (file = options.file) => {
     if (file) writeRecording(file, recording);
   };
@@ -47,6 +48,8 @@ export function recordModel(model: Model, options: RecordOptions = {}): Recordin
   };
   const wrapped: RecordingModel = {
     name: model.name,
+    // A model that binds its reasoning to the prefix gets append-only requests through the wrapper too.
+    ...(model.appendOnly ? { appendOnly: true } : {}),
     recording,
     save,
     async generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> {

@@ -3,6 +3,7 @@
  * when a request differs from the recorded one.
  */
 import type {
+  AssistantPart,
   Model,
   ModelCallOptions,
   ModelRequest,
@@ -22,7 +23,7 @@ export class RecordingMismatchError extends Error {
     message: string,
     /** The request's number, from 1. */
     readonly request: number,
-    /** Where the first difference is, e.g. `messages[5].content`. */
+    /** Where the first difference is, e.g. `messages[5].content[0].text`. */
     readonly path: string,
     /** Every differing path (up to 20). */
     readonly paths: string[],
@@ -68,14 +69,24 @@ function replayedError(e: NonNullable<RecordedExchange['error']>): Error {
   return error;
 }
 
-/** A response put together from streamed parts. */
+/** A tool error recorded before results had kinds: its kind is unknown, so any kind matches it. */
+const KIND = /(?:^|\.)(?:messages|items)\[\d+\]\.errorKind$/;
+const unknownKind = (d: { path: string; recorded: unknown }) => d.recorded === undefined && KIND.test(d.path);
+
+/** A response put together from streamed parts: its text, and its reasoning and text parts in order. */
 function assemble(parts: readonly ModelStreamPart[]): ModelResponse {
   let text = '';
+  const content: AssistantPart[] = [];
   const toolCalls: ToolCall[] = [];
   let usage: Usage | undefined;
   let model: string | undefined;
   for (const part of parts) {
-    if (part.type === 'text-delta') text += part.text;
+    if (part.type === 'text-delta') {
+      text += part.text;
+      const last = content.at(-1);
+      if (last?.type === 'text') last.text += part.text;
+      else content.push({ type: 'text', text: part.text });
+    } else if (part.type === 'reasoning') content.push(part.reasoning);
     else if (part.type === 'tool-call') toolCalls.push({ id: part.id, name: part.name, input: part.input });
     else if (part.type === 'step-finish' && part.usage) usage = part.usage;
     else if (part.type === 'finish') {
@@ -83,14 +94,30 @@ function assemble(parts: readonly ModelStreamPart[]): ModelResponse {
       if (part.model) model = part.model;
     }
   }
-  return { text, toolCalls, ...(usage ? { usage } : {}), ...(model ? { model } : {}) };
+  const reasoned = content.some((part) => part.type === 'reasoning');
+  return {
+    text,
+    toolCalls,
+    ...(reasoned ? { content } : {}),
+    ...(usage ? { usage } : {}),
+    ...(model ? { model } : {}),
+  };
 }
 
-/** Stream parts that say what a response says. */
+/** Stream parts that say what a response says: its reasoning and text in order, then its calls. */
 function partsOf(response: ModelResponse): ModelStreamPart[] {
   const parts: ModelStreamPart[] = [];
-  const text = (response as { text?: string }).text;
-  if (text) parts.push({ type: 'text-delta', text });
+  if (Array.isArray(response.content)) {
+    for (const part of response.content) {
+      if (part.type === 'reasoning') {
+        if (part.text) parts.push({ type: 'reasoning-delta', text: part.text });
+        parts.push({ type: 'reasoning', reasoning: part });
+      } else if (part.text) parts.push({ type: 'text-delta', text: part.text });
+    }
+  } else {
+    const text = (response as { text?: string }).text;
+    if (text) parts.push({ type: 'text-delta', text });
+  }
   for (const call of response.toolCalls ?? [])
     parts.push({ type: 'tool-call', id: call.id, name: call.name, input: call.input });
   parts.push({
@@ -107,7 +134,8 @@ const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * A model that answers the n-th request with the n-th recorded answer. Each request is cleaned as
  * the recording was (`redact`, the secret scan) and compared with the recorded one; when they
  * differ, the call throws {@link RecordingMismatchError}: "request 3 differs from the recording at
- * messages[5].content", with both sides. A request past the end throws {@link RecordingEndError}.
+ * messages[5].content[0].text", with both sides. A recording made before messages had parts
+ * (version 1) replays: its messages are read upgraded. A request past the end throws {@link RecordingEndError}.
  *
  * @param source a recording file, or a {@link Recording}.
  * @example
@@ -130,7 +158,7 @@ export function replayModel(source: string | Recording, options: ReplayOptions =
     next++;
     const exchange = recording.exchanges[index];
     const now = clean(recordedRequest(req), `exchanges[${index}].request`);
-    const found = differences(exchange.request, now, 20).filter((d) => !ignored(d.path, ignore));
+    const found = differences(exchange.request, now, 20).filter((d) => !ignored(d.path, ignore) && !unknownKind(d));
     if (found.length > 0) {
       const [first] = found;
       const sides = sideBySide(first);
@@ -153,6 +181,8 @@ export function replayModel(source: string | Recording, options: ReplayOptions =
 
   return {
     name: recording.model ?? 'replay',
+    // Recorded with append-only requests: the session sends them again, as the recorded model made it.
+    ...(recording.appendOnly ? { appendOnly: true } : {}),
     recording,
     get remaining() {
       return recording.exchanges.length - next;

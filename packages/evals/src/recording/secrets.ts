@@ -5,7 +5,7 @@
  * environment's key variables, and each is replaced (or, with `secrets: 'refuse'`, refused).
  */
 
-/** Rewrites a string of a recording; `path` says where it is, e.g. `request.messages[3].content`. */
+/** Rewrites a string of a recording; `path` says where it is, e.g. `request.messages[3].content[0].text`. */
 export type Redactor = (text: string, path: string) => string;
 
 /** What to do with a string that looks like a key: replace it with `[redacted:<kind>]`, or refuse to record. */

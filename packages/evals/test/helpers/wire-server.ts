@@ -1,14 +1,15 @@
 /**
  * A local server on 127.0.0.1 that speaks two providers' wire formats: Anthropic's Messages API
- * (`POST /v1/messages`) and OpenAI's Chat Completions (`POST /v1/chat/completions`), streamed (SSE)
- * or not. Each request is answered with the next scripted step and recorded, headers included, so
+ * (`POST /v1/messages`, thinking blocks included) and OpenAI's Chat Completions
+ * (`POST /v1/chat/completions`), streamed (SSE) or not. Each request is answered with the next scripted step and recorded, headers included, so
  * tests can see what reached the wire.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted answer: text and/or tool calls. */
+/** One scripted answer: text and/or tool calls, after a thinking block (Anthropic) when given. */
 export interface WireStep {
+  thinking?: { thinking: string; signature: string };
   text?: string;
   toolCalls?: { id: string; name: string; input: unknown }[];
 }
@@ -33,10 +34,14 @@ export interface WireServer {
 const sse = (event: string | null, data: unknown) =>
   `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+type Block =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
 
 function anthropicContent(step: WireStep): Block[] {
   return [
+    ...(step.thinking ? [{ type: 'thinking' as const, ...step.thinking }] : []),
     ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
     ...(step.toolCalls ?? []).map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input })),
   ];
@@ -65,7 +70,24 @@ function anthropicStream(step: WireStep): string {
     },
   });
   anthropicContent(step).forEach((block, index) => {
-    if (block.type === 'text') {
+    if (block.type === 'thinking') {
+      // As the API streams it: the text in deltas, then the signature in a delta of its own.
+      out += sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'thinking_delta', thinking: block.thinking },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'signature_delta', signature: block.signature },
+      });
+    } else if (block.type === 'text') {
       out += sse('content_block_start', {
         type: 'content_block_start',
         index,

@@ -18,6 +18,9 @@ const SYSTEM_MESSAGE_MODELS = [
   'claude-fable-5-1',
   'claude-mythos-5',
   'claude-mythos-5-1',
+  // Not on the page, which predates them; the preserved-thinking page prescribes system messages for them.
+  'claude-fable-5-2',
+  'claude-mythos-5-2',
 ];
 
 type Block = { type: string; [k: string]: any };

@@ -1,5 +1,8 @@
 /** A neutral request shaped like the ones a session sends, for asserting what adapters put on the wire. */
-import type { ModelRequest, ToolSpec } from '@skilltree/core';
+import type { ModelRequest, TextPart, ToolSpec } from '@skilltree/core';
+
+/** `text` as a message's parts. */
+export const text = (value: string): TextPart[] => (value ? [{ type: 'text', text: value }] : []);
 
 export const SYSTEM =
   'You are a shop assistant.\n\nSkills (read one with read_skill):\n- shopping — Find and buy products';
@@ -26,20 +29,27 @@ export function sampleRequest(contextPlacement: 'end' | 'system' = 'end'): Model
     contextPlacement,
     tools: TOOLS,
     messages: [
-      { role: 'user', content: 'I need a lamp' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'shopping' } }] },
-      { role: 'tool', toolCallId: 't1', name: 'read_skill', content: 'Loaded skill "shopping".' },
+      { role: 'user', content: text('I need a lamp') },
+      { role: 'assistant', content: [], toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'shopping' } }] },
+      { role: 'tool', toolCallId: 't1', name: 'read_skill', content: text('Loaded skill "shopping".') },
       {
         role: 'assistant',
-        content: 'Adding.',
+        content: text('Adding.'),
         toolCalls: [
           { id: 't2', name: 'add_to_cart', input: { sku: 'lamp' } },
           { id: 't3', name: 'nope', input: {} },
         ],
       },
-      { role: 'tool', toolCallId: 't2', name: 'add_to_cart', content: 'added lamp' },
-      { role: 'tool', toolCallId: 't3', name: 'nope', content: 'Unknown tool "nope".', isError: true },
-      { role: 'user', content: 'thanks' },
+      { role: 'tool', toolCallId: 't2', name: 'add_to_cart', content: text('added lamp') },
+      {
+        role: 'tool',
+        toolCallId: 't3',
+        name: 'nope',
+        content: text('Unknown tool "nope".'),
+        isError: true,
+        errorKind: 'unknown-tool',
+      },
+      { role: 'user', content: text('thanks') },
     ],
   };
 }
@@ -51,6 +61,6 @@ export function simpleRequest(content = 'hi'): ModelRequest {
     context: CONTEXT,
     contextPlacement: 'end',
     tools: [],
-    messages: [{ role: 'user', content }],
+    messages: [{ role: 'user', content: text(content) }],
   };
 }

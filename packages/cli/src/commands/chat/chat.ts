@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { addUsage, type Session, type Usage } from '@skilltree/core';
+import { addUsage, type Session, type ToolAnswer, type Usage } from '@skilltree/core';
 import { type CostPrinter, choosePrice, createCostPrinter } from '../../kit/cost.js';
 import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
@@ -24,25 +24,54 @@ interface ChatState {
   cost: CostPrinter;
 }
 
+/** Asks about the first call that waits for approval (a tool with needsApproval). */
+function askApproval(state: ChatState, io: Io, style: Style): void {
+  const call = state.session.waiting.find((w) => w.for === 'approval');
+  if (!call) return;
+  io.stdout.write(
+    `${style.yellow('?')} Run ${style.bold(call.name)} ${JSON.stringify(call.input)}? ${style.dim('y to approve, n to deny; anything else is sent as a new message')}\n`,
+  );
+}
+
+/** The answer a line gives to the first call that waits for approval, or null for a new message. */
+function approvalAnswer(state: ChatState, line: string): ToolAnswer[] | null {
+  const call = state.session.waiting.find((w) => w.for === 'approval');
+  if (!call) return null;
+  if (/^y(es)?$/i.test(line)) return [{ toolCallId: call.toolCallId, type: 'approve' }];
+  if (/^no?$/i.test(line)) return [{ toolCallId: call.toolCallId, type: 'deny', reason: 'the user said no.' }];
+  return null;
+}
+
 function userLine(text: string, style: Style): string {
   return `${style.bold(style.green('you'))} ${style.dim('›')} ${text}\n`;
 }
 
 /** Runs one turn through `session.stream`, printing it. Returns false when the turn failed. */
-async function turn(state: ChatState, text: string, args: CliArgs, io: Io, style: Style): Promise<boolean> {
-  const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose });
+async function turn(
+  state: ChatState,
+  input: string | ToolAnswer[],
+  args: CliArgs,
+  io: Io,
+  style: Style,
+): Promise<boolean> {
+  const printer = createTurnPrinter(io.stdout, { style, verbose: args.verbose, reasoning: args.reasoning });
   const controller = new AbortController();
   state.current = controller;
   // Summed from each model call's step-finish, so that a turn that fails or is interrupted after
   // some calls still shows what they used (for a finished turn it equals turn.usage).
   let usage: Usage | undefined;
   try {
-    for await (const event of state.session.stream(text, { signal: controller.signal })) {
+    const events =
+      typeof input === 'string'
+        ? state.session.stream(input, { signal: controller.signal })
+        : state.session.answerStream(input, { signal: controller.signal });
+    for await (const event of events) {
       printer.event(event);
       if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
     }
     printer.end();
     state.cost.turn(usage);
+    askApproval(state, io, style);
     return true;
   } catch (error) {
     printer.end();
@@ -139,7 +168,9 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
             io.stdout.write(`${style.dim('New session: empty transcript, no skills loaded, fresh stores.')}\n`);
           }
         } else {
-          await turn(state, line, args, io, style);
+          // A call waiting for approval takes y or n; anything else is a new message (it supersedes the call).
+          const answer = approvalAnswer(state, line);
+          await turn(state, answer ?? line, args, io, style);
           await save(state, prepared, io, errStyle);
           if (!interactive) io.stdout.write('\n');
         }

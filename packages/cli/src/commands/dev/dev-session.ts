@@ -151,6 +151,12 @@ export class DevSession {
       case 'text-delta':
         this.onLive({ type: 'text-delta', text: event.text, index: session?.transcript.length ?? 0 });
         return;
+      case 'reasoning-delta':
+        this.onLive({ type: 'reasoning-delta', text: event.text, index: session?.transcript.length ?? 0 });
+        return;
+      case 'reasoning':
+        this.#timeline.reasoning(event.reasoning.text);
+        break;
       case 'tool-call':
         this.onLive({ type: 'tool-call', toolCall: event.toolCall });
         break;

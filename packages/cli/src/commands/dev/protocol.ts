@@ -30,6 +30,30 @@ export interface TimelineEntry {
   transcript: number;
   /** The generation of the agent code that served the request (bumps on every reload). */
   generation: number;
+  /**
+   * The request is append-only (`request.appendOnly`): its model binds reasoning (or its cache) to
+   * the exact prefix, so {@link TimelineEntry.prefixChange} on it is refused or drops reasoning.
+   */
+  appendOnly: boolean;
+  /**
+   * Where this request stopped being the previous one plus appended messages (null for the first
+   * request, and when it only appended): for an append-only request a change the provider refuses
+   * or drops reasoning after, for a classic one where the prompt cache stops matching.
+   */
+  prefixChange: PrefixChange | null;
+  /** The readable text of each reasoning block the model returned in this step ('' when hidden). */
+  reasoning: string[];
+}
+
+/** The first path where a request differs from the previous request of the conversation. */
+export interface PrefixChange {
+  /**
+   * A path in the request as core builds it, e.g. `items.3.content.0` (append-only: `tools`,
+   * `system`, `items`) or `messages.2.content.1` (classic, with the context placed; `tools`, `system`).
+   */
+  path: string;
+  /** Whether the requests are append-only ones. */
+  appendOnly: boolean;
 }
 
 /** One model call's usage, as the Cost view lists it. */
@@ -118,16 +142,21 @@ export interface DevState {
 export type LiveEvent =
   /** `index`: where the assistant message being streamed will sit in the transcript. */
   | { type: 'text-delta'; text: string; index: number }
+  /** Readable reasoning as it streams (the text only), for the assistant message at `index`. */
+  | { type: 'reasoning-delta'; text: string; index: number }
   | { type: 'tool-call'; toolCall: { id: string; name: string; input: unknown } }
   | { type: 'turn-start'; text: string }
   | { type: 'turn-end'; ok: boolean; error?: string };
 
 export type {
+  AppendOnlyItem,
+  AppendOnlyRequest,
   Message,
   ModelRequest,
   Price,
   SessionConfig,
   SessionView,
+  SystemNote,
   ToolSpec,
   Usage,
   ViewLine,

@@ -5,10 +5,10 @@
  * nothing here parses the `<current_context>` string.
  */
 import { addedLines, type ModelRequest, type SessionView } from '@skilltree/core';
+import { type PlaceContext, prefixChange, type RequestPrefix, requestPrefix } from './prefix-change.js';
 import type { TimelineEntry } from './protocol.js';
 
-/** `placeContext` from the session's own core (passed in so that one core instance is used). */
-export type PlaceContext = (req: ModelRequest) => { system: string; messages: ModelRequest['messages'] };
+export type { PlaceContext } from './prefix-change.js';
 
 /** Context lines per section of a view: `null` is the agent's part, a name a loaded skill's. */
 export type SectionLines = Map<string | null, string[]>;
@@ -25,11 +25,17 @@ function gained(before: SectionLines, after: SectionLines): string[] {
   return out;
 }
 
-/** The request as a provider receives it, in cache order: tools, system, then messages with the context placed. */
+/**
+ * The request as a provider receives it, in cache order: tools, system, then messages with the
+ * context placed (an append-only request: its fixed tools and system, then its items).
+ */
 export function linearize(request: ModelRequest, place: PlaceContext): string {
-  const placed = place(request);
-  const parts = [JSON.stringify(request.tools), placed.system];
-  for (const message of placed.messages) parts.push(JSON.stringify(message));
+  return linearizePrefix(requestPrefix(request, place));
+}
+
+function linearizePrefix(prefix: RequestPrefix): string {
+  const parts = [JSON.stringify(prefix.tools), prefix.system];
+  for (const item of prefix.list) parts.push(JSON.stringify(item));
   return parts.join('\n');
 }
 
@@ -43,7 +49,7 @@ function commonPrefix(a: string, b: string): number {
 /** Builds one timeline entry per model request, each compared with the previous request. */
 export class Timeline {
   entries: TimelineEntry[] = [];
-  #previous: { text: string; tools: string[]; lines: SectionLines } | null = null;
+  #previous: { text: string; tools: string[]; lines: SectionLines; prefix: RequestPrefix } | null = null;
   #loaded: string[] = [];
   #unloaded: string[] = [];
 
@@ -62,7 +68,8 @@ export class Timeline {
     info: { turn: number; step: number; transcript: number; generation: number },
     place: PlaceContext,
   ): TimelineEntry {
-    const text = linearize(request, place);
+    const prefix = requestPrefix(request, place);
+    const text = linearizePrefix(prefix);
     const tools = request.tools.map((t) => t.name);
     const prev = this.#previous;
     const added = gained(prev?.lines ?? new Map(), lines);
@@ -84,12 +91,23 @@ export class Timeline {
       messages: request.messages.length,
       transcript: info.transcript,
       generation: info.generation,
+      appendOnly: prefix.appendOnly,
+      prefixChange: prev ? prefixChange(prev.prefix, prefix) : null,
+      reasoning: [],
     };
     this.#loaded = [];
     this.#unloaded = [];
-    this.#previous = { text, tools, lines };
+    this.#previous = { text, tools, lines, prefix };
     this.entries.push(entry);
     return entry;
+  }
+
+  /**
+   * Records a reasoning block the model returned in the latest step: its readable text ('' when
+   * the provider hides it). Only the text: signatures and encrypted reasoning stay on the server.
+   */
+  reasoning(text: string): void {
+    this.entries.at(-1)?.reasoning.push(text);
   }
 
   reset(): void {

@@ -1,7 +1,7 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import { addUsage, type Turn, type Usage } from '@skilltree/core';
+import { addUsage, type FileInput, type Turn, type Usage } from '@skilltree/core';
 import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
@@ -50,8 +50,20 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
   const price = choosePrice(args.price, model.label);
   const cost = args.json ? null : createCostPrinter(io.stderr, style, model.label, price);
   try {
-    for (const message of messages) {
-      const printer = args.verbose ? createTurnPrinter(io.stderr, { style, reply: false, spinner: false }) : null;
+    // --file: sent with the first message, read from disk as bytes (the session checks them).
+    const files = await readFiles(args.file ?? []);
+    for (const [index, message] of messages.entries()) {
+      // Progress (--verbose) and reasoning (--reasoning) go to stderr: stdout stays the reply.
+      const printer =
+        args.verbose || args.reasoning
+          ? createTurnPrinter(io.stderr, {
+              style,
+              reply: false,
+              spinner: false,
+              tools: args.verbose,
+              reasoning: args.reasoning,
+            })
+          : null;
       // Usage summed from each model call's step-finish: a turn that fails after some calls still
       // shows what they used (for a finished turn it equals turn.usage).
       let usage: Usage | undefined;
@@ -60,7 +72,7 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
         if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
       });
       try {
-        turns.push(await session.send(message));
+        turns.push(await session.send(message, index === 0 && files.length > 0 ? { files } : {}));
         printer?.end();
         cost?.turn(usage);
       } catch (error) {
@@ -93,4 +105,19 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
   } finally {
     session.dispose();
   }
+}
+
+/** The files `--file` names, as bytes with their names; a path that cannot be read is a usage error. */
+async function readFiles(paths: readonly string[]): Promise<FileInput[]> {
+  const { readFile } = await import('node:fs/promises');
+  const { basename } = await import('node:path');
+  const out: FileInput[] = [];
+  for (const path of paths) {
+    try {
+      out.push({ data: new Uint8Array(await readFile(path)), filename: basename(path) });
+    } catch (error) {
+      throw new CliError(`--file ${path}: ${errorMessage(error)}`, USAGE_ERROR);
+    }
+  }
+  return out;
 }

@@ -40,7 +40,11 @@ export const demo = {
   messages: ['Remember to buy milk', 'What are my notes?'],
   model: () =>
     scriptedModel([
-      { text: 'Let me open my notes.', toolCalls: [{ name: 'read_skill', input: { name: 'notes' } }] },
+      {
+        reasoning: 'The notes skill has the tool to add one.',
+        text: 'Let me open my notes.',
+        toolCalls: [{ name: 'read_skill', input: { name: 'notes' } }],
+      },
       { toolCalls: [{ name: 'add_note', input: { text: 'buy milk' } }] },
       { text: 'Noted: buy milk.' },
       (req) => ({ text: `Your notes: ${/Notes: (.*)/.exec(req.context)?.[1] ?? 'none'}.` }),

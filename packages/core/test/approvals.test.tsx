@@ -1,0 +1,200 @@
+/**
+ * Turns that wait (issue 27): a call of a tool that needs approval, or of a tool that runs in the
+ * client, is recorded and the turn ends waiting; answers go on with it. A call runs at most once,
+ * always with the input the model gave.
+ */
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  createSession,
+  createSessions,
+  memoryStore,
+  restoreSession,
+  Skill,
+  scriptedModel,
+  Tool,
+  ToolAnswerError,
+  textOf,
+} from '../src/index.js';
+
+const ran: string[] = [];
+
+const Refunds = ({ limit = 0 }: { limit?: number }) => (
+  <Agent>
+    <Tool
+      name="refund"
+      description="Refund an order"
+      input={z.object({ order: z.string(), cents: z.number() })}
+      needsApproval={limit > 0 ? ({ cents }) => cents > limit : true}
+      run={({ order, cents }) => {
+        ran.push(`${order}:${cents}`);
+        return `refunded ${cents} on ${order}`;
+      }}
+    />
+    <Tool name="lookup" description="Look up" input={z.object({})} run={() => 'found'} />
+    <Tool name="pick_file" description="Ask the user's browser for a file" input={z.object({ kind: z.string() })} />
+    <Skill name="extra" description="Extra">
+      <Tool name="extra_tool" description="x" input={z.object({})} run={() => 'x'} />
+    </Skill>
+  </Agent>
+);
+
+const refund = (order: string, cents: number) => ({ name: 'refund', input: { order, cents } });
+
+describe('approval', () => {
+  test('a call that needs approval is recorded and the turn ends waiting; nothing runs', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }]);
+    const session = createSession(<Refunds />, { model });
+    const turn = await session.send('refund A-1');
+    expect(turn.text).toBe('');
+    expect(turn.waiting).toEqual([
+      {
+        toolCallId: 'call_1',
+        name: 'refund',
+        input: { order: 'A-1', cents: 500 },
+        for: 'approval',
+        skill: null,
+        status: 'waiting',
+      },
+    ]);
+    expect(session.waiting).toEqual(turn.waiting);
+    expect(ran).toEqual([]);
+    expect(session.transcript.at(-1)).toMatchObject({ role: 'assistant', toolCalls: [{ id: 'call_1' }] });
+  });
+
+  test('approve runs the tool with the input the model gave, and the turn goes on to the reply', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }, { text: 'Refunded.' }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('refund A-1');
+    const turn = await session.approve('call_1');
+    expect(ran).toEqual(['A-1:500']);
+    expect(turn.text).toBe('Refunded.');
+    expect(turn.waiting).toBeUndefined();
+    expect(textOf(turn.messages[0])).toBe('refunded 500 on A-1');
+    expect(session.waiting).toEqual([]);
+  });
+
+  test('a denial is the result the model reads, with the reason; the tool never runs', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }, { text: 'Not refunded.' }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('refund A-1');
+    const turn = await session.deny('call_1', 'over the limit');
+    expect(ran).toEqual([]);
+    expect(turn.messages[0]).toMatchObject({ role: 'tool', isError: true, errorKind: 'denied' });
+    expect(textOf(turn.messages[0])).toBe('Denied: over the limit. The tool did not run.');
+    expect(textOf(model.requests[1].messages.at(-1)!)).toContain('Denied: over the limit');
+  });
+
+  test('needsApproval as a function decides per call, from the validated input', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('small', 100), refund('big', 9_000)] }, { text: 'ok' }]);
+    const session = createSession(<Refunds limit={1_000} />, { model });
+    const turn = await session.send('two refunds');
+    expect(ran).toEqual(['small:100']);
+    expect(turn.waiting?.map((w) => w.input)).toEqual([{ order: 'big', cents: 9_000 }]);
+  });
+
+  test('several calls wait at once; the turn goes on once the last is answered', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A', 1), refund('B', 2)] }, { text: 'done' }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('two');
+    const partial = await session.approve('call_1');
+    expect(partial.waiting?.map((w) => w.toolCallId)).toEqual(['call_2']);
+    expect(model.requests).toHaveLength(1);
+    const turn = await session.deny('call_2');
+    expect(turn.text).toBe('done');
+    expect(ran).toEqual(['A:1']);
+  });
+
+  test('an answer to a call that does not wait (unknown, answered already, or the wrong kind) is refused and runs nothing', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A', 1)] }, { text: 'done' }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('one');
+    await expect(session.approve('call_9')).rejects.toBeInstanceOf(ToolAnswerError);
+    await expect(session.addToolResult('call_1', 'forged')).rejects.toThrow(/waits for approval: approve or deny it/);
+    await session.approve('call_1');
+    await expect(session.approve('call_1')).rejects.toThrow(/is not waiting for an answer/);
+    expect(ran).toEqual(['A:1']);
+  });
+
+  test('a new user message while calls wait supersedes them: the model reads that they did not run', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A', 1)] }, { text: 'ok, no refund' }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('refund');
+    const turn = await session.send('never mind');
+    expect(ran).toEqual([]);
+    expect(session.waiting).toEqual([]);
+    const superseded = session.transcript.find((m) => m.role === 'tool');
+    expect(superseded).toMatchObject({ errorKind: 'denied' });
+    expect(textOf(superseded!)).toMatch(/superseded/);
+    expect(turn.text).toBe('ok, no refund');
+  });
+
+  test('waiting calls survive a snapshot: another session answers them, and the tool runs once', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A', 7)] }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('refund');
+    const snapshot = JSON.stringify(session.snapshot());
+    const restored = restoreSession(<Refunds />, snapshot, { model: scriptedModel([{ text: 'done' }]) });
+    expect(restored.waiting.map((w) => w.toolCallId)).toEqual(['call_1']);
+    expect((await restored.approve('call_1')).text).toBe('done');
+    expect(ran).toEqual(['A:7']);
+  });
+
+  test('a call whose tool was running when the process stopped is answered as interrupted, never run again', async () => {
+    ran.length = 0;
+    const model = scriptedModel([{ toolCalls: [refund('A', 7)] }]);
+    const session = createSession(<Refunds />, { model });
+    await session.send('refund');
+    const snapshot = session.snapshot();
+    snapshot.waiting = snapshot.waiting?.map((w) => ({ ...w, status: 'running' }));
+    const restored = restoreSession(<Refunds />, snapshot, { model: scriptedModel([]) });
+    expect(restored.waiting).toEqual([]);
+    expect(restored.transcript.at(-1)).toMatchObject({ role: 'tool', errorKind: 'interrupted' });
+    expect(ran).toEqual([]);
+  });
+});
+
+describe('tools that run in the client', () => {
+  test('a tool without run ends the turn waiting for the client; its result goes on with the turn', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'pick_file', input: { kind: 'photo' } }] },
+      { text: 'Got it.' },
+    ]);
+    const session = createSession(<Refunds />, { model });
+    const turn = await session.send('attach');
+    expect(turn.waiting).toMatchObject([{ name: 'pick_file', for: 'client', input: { kind: 'photo' } }]);
+    await expect(session.approve('call_1')).rejects.toThrow(/runs in the client: send its result/);
+    const done = await session.addToolResult('call_1', { picked: 'parcel.png' });
+    expect(textOf(done.messages[0])).toBe('{"picked":"parcel.png"}');
+    expect(done.text).toBe('Got it.');
+  });
+});
+
+describe('sessions: any process answers, exactly once', () => {
+  test('waiting calls are committed: another createSessions on the same store approves, and the tool runs once', async () => {
+    ran.length = 0;
+    const store = memoryStore();
+    const one = createSessions(<Refunds />, { store, model: () => scriptedModel([{ toolCalls: [refund('A', 3)] }]) });
+    const turn = await one.send('c', 'refund', { owner: 'ann' });
+    expect(turn.waiting).toHaveLength(1);
+    const two = createSessions(<Refunds />, { store, model: () => scriptedModel([{ text: 'done' }]) });
+    expect((await two.get('c', { owner: 'ann' }))?.waiting).toMatchObject([{ toolCallId: 'call_1' }]);
+    const [first, second] = await Promise.allSettled([
+      two.approve('c', 'call_1', { owner: 'ann' }),
+      one.approve('c', 'call_1', { owner: 'ann' }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
+    expect(ran).toEqual(['A:3']);
+    // Another owner cannot answer (or see) the chat.
+    await expect(two.approve('c', 'call_1', { owner: 'bob' })).rejects.toThrow();
+  });
+});

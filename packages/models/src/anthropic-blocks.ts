@@ -1,0 +1,150 @@
+/**
+ * Message parts as Messages API content blocks, and back: text, files (`image` / `document`, also
+ * inside `tool_result`), the recorded `contextChanged` lines (the same text the model read before
+ * parts existed), and reasoning (`thinking` / `redacted_thinking`, byte-exact, replayed only to the
+ * model that produced it).
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  type AssistantPart,
+  type FilePart,
+  type Message,
+  type ReasoningPart,
+  renderParts,
+  type ToolResultPart,
+  type UserPart,
+} from '@skilltree/core';
+import { toolInputObject } from './tool-input.js';
+
+/** A content block as the adapter sends it (the beta types are a superset of these). */
+export type Block = Anthropic.ContentBlockParam;
+type ResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>;
+
+/** The provider name reasoning parts carry when this adapter produced them. */
+export const PROVIDER = 'anthropic';
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/** `data:<type>;base64,<data>` read back, or undefined for any other URL. */
+function dataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return match ? { mediaType: match[1], data: match[2] } : undefined;
+}
+
+/** What a model reads for a file it cannot be sent: the same words `textOf` uses. */
+function fileLabel(file: FilePart): string {
+  return `[file: ${file.filename || file.mediaType}]`;
+}
+
+/**
+ * A file as a block: an image (`image/jpeg`, `png`, `gif`, `webp`) as an `image` block, a PDF or
+ * plain text as a `document` block (titled with the file's name), by bytes or by URL (a `data:` URL
+ * is sent as bytes). Anything else (a type the API does not read, or text by URL) is a text block
+ * naming the file, as the model would read it through any adapter.
+ */
+export function fileBlock(
+  file: FilePart,
+): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | Anthropic.TextBlockParam {
+  const inline =
+    file.data !== undefined ? { mediaType: file.mediaType, data: file.data } : file.url ? dataUrl(file.url) : undefined;
+  const url = inline ? undefined : file.url;
+  const mediaType = inline?.mediaType ?? file.mediaType;
+  const title = file.filename ? { title: file.filename } : {};
+  if (IMAGE_TYPES.includes(mediaType)) {
+    if (inline) {
+      return {
+        type: 'image',
+        source: {
+          type: 'base64',
+          media_type: mediaType as Anthropic.Base64ImageSource['media_type'],
+          data: inline.data,
+        },
+      };
+    }
+    if (url) return { type: 'image', source: { type: 'url', url } };
+  }
+  if (mediaType === 'application/pdf') {
+    if (inline)
+      return {
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: inline.data },
+        ...title,
+      };
+    if (url) return { type: 'document', source: { type: 'url', url }, ...title };
+  }
+  if (mediaType === 'text/plain' && inline) {
+    const data = Buffer.from(inline.data, 'base64').toString('utf8');
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data }, ...title };
+  }
+  return { type: 'text', text: fileLabel(file) };
+}
+
+/**
+ * The blocks of a user message or a tool result, from core's `renderParts`: each run of text (with
+ * the `contextChanged` lines after the text before them, each on its own line: the text a model read
+ * before messages had parts) as one text block, each file as its block. Empty text is left out.
+ */
+export function contentBlocks(parts: readonly (UserPart | ToolResultPart)[]): Block[] {
+  return renderParts(parts).map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : fileBlock(part)));
+}
+
+/**
+ * A tool result's `content`: a string when it is text only (as before parts: the same bytes), else
+ * its blocks (text, images, documents).
+ */
+export function toolResultContent(parts: readonly ToolResultPart[]): string | ResultContent {
+  const blocks = contentBlocks(parts);
+  if (blocks.every((b) => b.type === 'text')) return blocks.map((b) => (b as Anthropic.TextBlockParam).text).join('');
+  return blocks as ResultContent;
+}
+
+/** Whether `part` is replayed to `model`: reasoning goes back only to the provider and model that produced it. */
+export function replays(part: ReasoningPart, model: string): boolean {
+  return (
+    part.provider === PROVIDER &&
+    part.model === model &&
+    (part.signature !== undefined || part.redactedData !== undefined)
+  );
+}
+
+/** A reasoning part as the block it came from: `redacted_thinking` with its data, else `thinking` with its signature. */
+export function reasoningBlock(
+  part: ReasoningPart,
+): Anthropic.ThinkingBlockParam | Anthropic.RedactedThinkingBlockParam {
+  if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
+  return { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
+}
+
+/**
+ * A transcript message as blocks. An assistant message: its reasoning and text parts in order
+ * (reasoning only when `replays` says so), then a `tool_use` per call. A tool result: one
+ * `tool_result` block (`is_error` from `isError`). A user message: {@link contentBlocks}.
+ */
+export function messageBlocks(message: Message, model: string): Block[] {
+  if (message.role === 'user') return contentBlocks(message.content);
+  if (message.role === 'tool') {
+    return [
+      {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId,
+        content: toolResultContent(message.content),
+        ...(message.isError ? { is_error: true } : {}),
+      },
+    ];
+  }
+  const blocks: Block[] = [];
+  for (const part of message.content as AssistantPart[]) {
+    if (part.type === 'text') {
+      if (part.text) blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'reasoning' && replays(part, model)) blocks.push(reasoningBlock(part));
+  }
+  for (const call of message.toolCalls ?? []) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
+  }
+  return blocks;
+}
+
+/** Whether a block may carry `cache_control` (thinking blocks may not). */
+export function markable(block: { type: string }): boolean {
+  return block.type !== 'thinking' && block.type !== 'redacted_thinking';
+}

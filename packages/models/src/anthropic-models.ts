@@ -1,0 +1,181 @@
+/**
+ * What each Claude model takes: its thinking modes, whether its thinking is bound to the exact
+ * prefix of the request (preserved thinking), whether it takes tool changes inside the
+ * conversation, and whether it takes `effort`. One table, read by the adapter (defaults, the checks
+ * made when it is created, `Model.appendOnly`, the layout of each request) and by the docs
+ * (docs/models.md shows the same rows).
+ *
+ * Sources: the model ids of `@anthropic-ai/sdk` 1.15.0 (`Model`); Anthropic's pages "Preserved
+ * thinking" (the models with preserved thinking), "Mid-conversation system messages and tool
+ * changes", "Adaptive thinking", each model's overview and "What's new" page (thinking always on,
+ * forced tool use refused). Fable 5.2 and Mythos 5.2 are not on the mid-conversation page, which
+ * predates them; their "What's new" page lists what changed from 5.1 and removes none of it, and the
+ * preserved-thinking page, which names them, prescribes system messages and `tool_addition` /
+ * `tool_removal` for every model it covers, so they are marked as taking tool changes.
+ */
+
+/**
+ * How a model thinks:
+ * - `adaptive-only`: it thinks on every call (`thinking: { type: 'adaptive' }`, the adapter's
+ *   default); `budget_tokens` and `disabled` are refused;
+ * - `adaptive-or-off`: adaptive thinking, or none (`disabled`, or no `thinking`); no `budget_tokens`;
+ * - `adaptive-or-budget`: adaptive thinking, a fixed budget (`{ type: 'enabled', budget_tokens }`), or none;
+ * - `budget`: a fixed budget or none; adaptive thinking is refused.
+ */
+export type ClaudeThinkingMode = 'adaptive-only' | 'adaptive-or-off' | 'adaptive-or-budget' | 'budget';
+
+/** One row of {@link CLAUDE_MODELS}. */
+export interface ClaudeModelInfo {
+  /** Which `thinking` configurations the model takes. */
+  thinking: ClaudeThinkingMode;
+  /** Whether it also takes `{ type: 'between_tools' }` (no thinking before the first tool call). */
+  betweenTools?: true;
+  /**
+   * Preserved thinking: each thinking block's signature is bound to the model and to the exact prefix
+   * before it (top-level `system`, `tools`, every earlier message and block); a change there is
+   * refused. The adapter's `Model.appendOnly` is this.
+   */
+  preservedThinking: boolean;
+  /** Mid-conversation `role: "system"` messages with `tool_addition` / `tool_removal` blocks. */
+  toolChanges: boolean;
+  /** `output_config.effort`. */
+  effort: boolean;
+  /** Whether a forced `tool_choice` (`any`, or a named tool) is accepted; thinking refuses it anyway. */
+  forcedToolChoice: boolean;
+}
+
+const preserved: ClaudeModelInfo = {
+  thinking: 'adaptive-only',
+  preservedThinking: true,
+  toolChanges: true,
+  effort: true,
+  forcedToolChoice: false,
+};
+
+/**
+ * The Claude models the adapter knows, by id. An id with a date suffix (`claude-opus-5-5-20261001`)
+ * is its row's model; an id not in the table gets no defaults and no checks (every option is sent
+ * as given, and the API decides).
+ */
+export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> = {
+  'claude-fable-5-2': preserved,
+  'claude-mythos-5-2': preserved,
+  'claude-fable-5-1': preserved,
+  'claude-mythos-5-1': preserved,
+  'claude-opus-5-5': preserved,
+  'claude-sonnet-5-5': { ...preserved, betweenTools: true },
+  'claude-haiku-5-5': { ...preserved, betweenTools: true },
+  'claude-fable-5': { ...preserved, preservedThinking: false, forcedToolChoice: true },
+  'claude-mythos-5': { ...preserved, preservedThinking: false, forcedToolChoice: true },
+  'claude-opus-5': {
+    thinking: 'adaptive-or-budget',
+    preservedThinking: false,
+    toolChanges: true,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-sonnet-5': {
+    thinking: 'adaptive-or-off',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-opus-4-8': {
+    thinking: 'adaptive-or-off',
+    preservedThinking: false,
+    toolChanges: true,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-opus-4-7': {
+    thinking: 'adaptive-or-off',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-mythos-preview': {
+    thinking: 'adaptive-or-off',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-opus-4-6': {
+    thinking: 'adaptive-or-budget',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-sonnet-4-6': {
+    thinking: 'adaptive-or-budget',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-opus-4-5': {
+    thinking: 'budget',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: true,
+    forcedToolChoice: true,
+  },
+  'claude-sonnet-4-5': {
+    thinking: 'budget',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: false,
+    forcedToolChoice: true,
+  },
+  'claude-haiku-4-5': {
+    thinking: 'budget',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: false,
+    forcedToolChoice: true,
+  },
+};
+
+/** The table's id for `model`: itself, or without its date suffix (`-20261001`); undefined when not in the table. */
+export function claudeModelId(model: string): string | undefined {
+  if (Object.hasOwn(CLAUDE_MODELS, model)) return model;
+  const dated = /^(.*)-\d{8}$/.exec(model);
+  return dated && Object.hasOwn(CLAUDE_MODELS, dated[1]) ? dated[1] : undefined;
+}
+
+/** The row of `model` (see {@link CLAUDE_MODELS}), or undefined for a model the table does not know. */
+export function claudeModel(model: string): Readonly<ClaudeModelInfo> | undefined {
+  const id = claudeModelId(model);
+  return id === undefined ? undefined : CLAUDE_MODELS[id];
+}
+
+/**
+ * Claude models that take tool changes inside the conversation (`tool_addition` / `tool_removal`
+ * blocks in `role: "system"` messages): the rows of {@link CLAUDE_MODELS} with `toolChanges`. Ids
+ * match exactly or with a date suffix (`claude-opus-4-8-20260528`).
+ */
+export const TOOL_CHANGE_MODELS: readonly string[] = Object.keys(CLAUDE_MODELS).filter(
+  (id) => CLAUDE_MODELS[id].toolChanges,
+);
+
+/** Whether `model` takes tool changes inside the conversation (see {@link TOOL_CHANGE_MODELS}). */
+export function supportsToolChanges(model: string): boolean {
+  return claudeModel(model)?.toolChanges === true;
+}
+
+/** Whether `model` binds its thinking to the exact prefix of the request, so that it needs append-only requests. */
+export function bindsPrefix(model: string): boolean {
+  return claudeModel(model)?.preservedThinking === true;
+}
+
+/**
+ * The `max_tokens` a request carries when `maxTokens` is not given: 16 000 for a model that thinks on
+ * every call (its thinking counts toward `max_tokens`, and 4 096 would cut a long thought off before
+ * the answer), else 4 096.
+ */
+export function defaultMaxTokens(model: string): number {
+  return claudeModel(model)?.thinking === 'adaptive-only' ? 16_000 : 4096;
+}

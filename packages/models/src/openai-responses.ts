@@ -1,0 +1,226 @@
+/**
+ * The Responses API request body for a neutral request (`openai({ model })`, the default): stateless
+ * (`store: false`, the conversation is sent whole every time), the system prompt as `instructions`,
+ * the transcript as input items with each reasoning item replayed from its encrypted content, and,
+ * for an append-only request, the notes the session appended as `developer` messages and
+ * `additional_tools` items.
+ */
+import {
+  type AppendOnlyItem,
+  type FilePart,
+  type Message,
+  type ModelRequest,
+  placeContext,
+  type ReasoningPart,
+  type RenderedPart,
+  renderParts,
+  type SystemNote,
+  type ToolResultPart,
+  type ToolSpec,
+  type UserPart,
+} from '@skilltree/core';
+import type OpenAI from 'openai';
+import { canReason } from './openai-models.js';
+import { toolInputJson } from './tool-input.js';
+
+type Body = OpenAI.Responses.ResponseCreateParamsNonStreaming;
+type InputItem = OpenAI.Responses.ResponseInputItem;
+type InputContent = OpenAI.Responses.ResponseInputContent;
+type OutputContent = OpenAI.Responses.ResponseFunctionCallOutputItem;
+
+/** The provider name reasoning parts carry when this adapter produced them. */
+export const PROVIDER = 'openai';
+
+/** What the reasoning of a request asks for: `reasoning.effort` and `reasoning.summary`. */
+export interface OpenAIResponsesBodyOptions {
+  /** The model id. */
+  model: string;
+  /** Sent as `max_output_tokens`. */
+  maxTokens?: number;
+  temperature?: number;
+  /** Sent as `reasoning.effort`. Default: not sent (the model's default). */
+  reasoningEffort?: string;
+  /** Sent as `reasoning.summary`. Default: not sent (no summaries). */
+  reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /** Fields merged into the body last. */
+  extraBody?: Record<string, unknown>;
+}
+
+/** A tool as a Responses function tool. `strict: false`: skilltree's schemas are not all strict-mode schemas. */
+export function functionTool(tool: ToolSpec): OpenAI.Responses.FunctionTool {
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.inputSchema,
+    strict: false,
+  };
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+  'text/csv': 'csv',
+  'application/json': 'json',
+};
+
+/** A file's name for `input_file` (the API wants one with bytes): its own, else `file.<ext>`. */
+function filenameOf(file: FilePart): string {
+  if (file.filename) return file.filename;
+  const ext = EXTENSIONS[file.mediaType];
+  return ext ? `file.${ext}` : 'file';
+}
+
+/**
+ * A file as Responses content: an image as `input_image` (its bytes as a `data:` URL, or its URL),
+ * any other file as `input_file` (its bytes with its name, or its URL).
+ */
+function fileContent(file: FilePart): OpenAI.Responses.ResponseInputImage | OpenAI.Responses.ResponseInputFile {
+  if (file.mediaType.startsWith('image/')) {
+    const url = file.data !== undefined ? `data:${file.mediaType};base64,${file.data}` : (file.url ?? '');
+    return { type: 'input_image', detail: 'auto', image_url: url };
+  }
+  if (file.data !== undefined) {
+    return { type: 'input_file', filename: filenameOf(file), file_data: `data:${file.mediaType};base64,${file.data}` };
+  }
+  return { type: 'input_file', file_url: file.url ?? '' };
+}
+
+const onlyText = (parts: RenderedPart[]): parts is { type: 'text'; text: string }[] =>
+  parts.every((p) => p.type === 'text');
+
+/** A user message's content: a string when it is text only (the same text as before parts), else text and files. */
+function userContent(parts: readonly UserPart[]): string | InputContent[] {
+  const rendered = renderParts(parts);
+  if (onlyText(rendered)) return rendered.map((p) => p.text).join('');
+  return rendered.map((p): InputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p)));
+}
+
+/**
+ * A tool result's `output`: its text as a string (an error result included: its text says what went
+ * wrong, as the model has always read it), or, with files, text, `input_image` and `input_file` items.
+ */
+function toolOutput(parts: readonly ToolResultPart[]): string | OutputContent[] {
+  const rendered = renderParts(parts);
+  if (onlyText(rendered)) return rendered.map((p) => p.text).join('');
+  return rendered.map(
+    (p): OutputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p)),
+  );
+}
+
+/**
+ * Whether `part` is replayed to `model`: reasoning goes back only to the provider and model that
+ * produced it, and only with its encrypted content (with `store: false` the API keeps nothing, so an
+ * item id alone is refused).
+ */
+export function replays(part: ReasoningPart, model: string): boolean {
+  return part.provider === PROVIDER && part.model === model && !!part.encryptedContent && !!part.itemId;
+}
+
+/** A reasoning part as the item it came from, byte-exact: its id, its encrypted content, its summary. */
+export function reasoningItem(part: ReasoningPart): OpenAI.Responses.ResponseReasoningItem {
+  return {
+    type: 'reasoning',
+    id: part.itemId as string,
+    encrypted_content: part.encryptedContent,
+    summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
+  };
+}
+
+/**
+ * A transcript message as input items. An assistant message: its reasoning (when {@link replays}
+ * says so) and text in order, each run of text one `assistant` message, then a `function_call` per
+ * tool call. A tool result: a `function_call_output`. A user message: a `user` message.
+ */
+export function messageItems(message: Message, model: string): InputItem[] {
+  if (message.role === 'user') return [{ role: 'user', content: userContent(message.content) }];
+  if (message.role === 'tool') {
+    return [{ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message.content) }];
+  }
+  const items: InputItem[] = [];
+  let text = '';
+  const flush = () => {
+    if (text) items.push({ role: 'assistant', content: text });
+    text = '';
+  };
+  for (const part of message.content) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'reasoning' && replays(part, model)) {
+      flush();
+      items.push(reasoningItem(part));
+    }
+  }
+  flush();
+  for (const call of message.toolCalls ?? []) {
+    items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: toolInputJson(call.input) });
+  }
+  return items;
+}
+
+/**
+ * A note the session appended (append-only requests) as input items: its text as a `developer`
+ * message, its added tools as an `additional_tools` item. The Responses API has no way to withdraw
+ * a tool: a removed tool stays declared, and core refuses a call of it with the seed's
+ * `Unknown tool … (skill "x" is not loaded; read it first)` (the note's text already says the skill
+ * unloaded). A redefined tool is declared again; the newest definition is the one in force.
+ */
+export function noteItems(note: SystemNote): InputItem[] {
+  const items: InputItem[] = [];
+  if (note.text) items.push({ role: 'developer', content: note.text });
+  if (note.addedTools.length > 0) {
+    items.push({ type: 'additional_tools', role: 'developer', tools: note.addedTools.map(functionTool) });
+  }
+  return items;
+}
+
+function itemsOf(items: readonly AppendOnlyItem[], model: string): InputItem[] {
+  return items.flatMap((item) => (item.role === 'system' ? noteItems(item) : messageItems(item, model)));
+}
+
+/**
+ * The Responses body (without `stream`) for a request, exactly as the adapter sends it:
+ *
+ * - `store: false`, and, for a model that reasons, `include: ['reasoning.encrypted_content']`: nothing
+ *   is kept on OpenAI's side, and every reasoning item comes back encrypted so it can be replayed;
+ * - classic requests: `instructions` is the system prompt (with the context when it is placed
+ *   there), `input` the transcript with the context placed by `placeContext`, `tools` the request's;
+ * - append-only requests (`req.appendOnly`): `instructions` and `tools` are the conversation's first
+ *   (they never change), `input` its items, each note a `developer` message and, when it adds tools,
+ *   an `additional_tools` item (see {@link noteItems}).
+ *
+ * Reasoning parts are replayed only to the model that produced them (see {@link replays}).
+ */
+export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesBodyOptions): Body {
+  const model = options.model;
+  const ao = req.appendOnly;
+  let instructions: string;
+  let input: InputItem[];
+  let tools: readonly ToolSpec[];
+  if (ao) {
+    instructions = ao.system;
+    input = itemsOf(ao.items, model);
+    tools = ao.tools;
+  } else {
+    const placed = placeContext(req);
+    instructions = placed.system;
+    input = itemsOf(placed.messages, model);
+    tools = req.tools;
+  }
+  // In the order the model reads them: instructions, tools, then the conversation.
+  const body: Body = { model };
+  if (instructions) body.instructions = instructions;
+  if (tools.length > 0) body.tools = tools.map(functionTool);
+  body.input = input;
+  body.store = false;
+  if (canReason(model) || (options.reasoningEffort !== undefined && options.reasoningEffort !== 'none')) {
+    body.include = ['reasoning.encrypted_content'];
+  }
+  const reasoning: OpenAI.Reasoning = {};
+  if (options.reasoningEffort !== undefined) reasoning.effort = options.reasoningEffort as OpenAI.ReasoningEffort;
+  if (options.reasoningSummary !== undefined) reasoning.summary = options.reasoningSummary;
+  if (Object.keys(reasoning).length > 0) body.reasoning = reasoning;
+  if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  return { ...body, ...(options.extraBody ?? {}) } as Body;
+}

@@ -1,0 +1,423 @@
+/**
+ * OpenAI's documented rules, as a test server enforces them: a request that breaks one gets the 400
+ * the API sends (its text), and reasoning that would be dropped is counted. Sources: the Chat
+ * Completions refusal of function tools with reasoning (GPT-5.4 and later: `Function tools with
+ * reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. To use function tools,
+ * use /v1/responses or set reasoning_effort to 'none'.`), the reasoning guide (which models reason by
+ * default; stateless use with `store: false` and `include: ['reasoning.encrypted_content']`, an item
+ * id alone refused), the guide "Keep the prefix unchanged" (reasoning items that follow a prefix
+ * change are dropped), and the Responses API's errors for unpaired function calls and outputs.
+ *
+ * Every reasoning item the server returns carries encrypted content of its own making: an HMAC over
+ * the item's id, the model and a digest of the exact prefix before it (`instructions`, `tools` and
+ * every earlier input item). A request that replays it is checked against all three: a tampered or
+ * foreign item is refused, and one whose prefix changed is counted in `droppedReasoning` (the API
+ * drops it and goes on; it is not an error).
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type OutputItem, outputItems, type ResponsesUsage, responseEvents, responseObject } from './openai-wire.js';
+import { type Handler, json, type SseEvent, sse } from './server.js';
+
+/** Models that refuse function tools with reasoning on Chat Completions. */
+export const CHAT_REFUSES_TOOLS_WITH_REASONING = [
+  'gpt-5.4',
+  'gpt-5.4-mini',
+  'gpt-5.4-nano',
+  'gpt-5.5',
+  'gpt-5.6',
+  'gpt-5.6-sol',
+  'gpt-5.6-terra',
+  'gpt-5.6-luna',
+];
+/** Models that reason unless `reasoning_effort` is `'none'` (default effort `medium`). */
+const REASONS_BY_DEFAULT = [
+  'o1',
+  'o3',
+  'o3-mini',
+  'o4-mini',
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-5-nano',
+  'gpt-5.5',
+  'gpt-5.6',
+  'gpt-5.6-sol',
+  'gpt-5.6-terra',
+  'gpt-5.6-luna',
+];
+/** Models that reason only when asked (default effort `none`). */
+const REASONS_WHEN_ASKED = ['gpt-5.1', 'gpt-5.2', 'gpt-5.4', 'gpt-5.4-mini', 'gpt-5.4-nano'];
+/** Models whose reasoning items following a prefix change are dropped. */
+export const DROPS_AFTER_PREFIX_CHANGE = [
+  'gpt-5.4',
+  'gpt-5.4-mini',
+  'gpt-5.4-nano',
+  'gpt-5.5',
+  'gpt-5.6',
+  'gpt-5.6-sol',
+  'gpt-5.6-terra',
+  'gpt-5.6-luna',
+];
+
+/** The API's text for tools with reasoning on Chat Completions. */
+export const chatToolsRefusal = (model: string) =>
+  `Function tools with reasoning_effort are not supported for ${model} in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.`;
+
+/** The API's text for a reasoning item replayed by id alone without storage. */
+export const notPersisted = (id: string) =>
+  `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
+
+const bare = (model: string) => model.replace(/^openai\//, '').replace(/-\d{4}-\d{2}-\d{2}$/, '');
+
+/** The effort a request reasons with on `model`: the one it names, else the model's default. */
+function effortOf(model: string, named: unknown): string {
+  if (typeof named === 'string') return named;
+  if (REASONS_BY_DEFAULT.includes(bare(model))) return 'medium';
+  return 'none';
+}
+
+/** Whether a request to `model` reasons. */
+function reasons(model: string, named: unknown): boolean {
+  const m = bare(model);
+  if (!REASONS_BY_DEFAULT.includes(m) && !REASONS_WHEN_ASKED.includes(m)) return false;
+  return effortOf(model, named) !== 'none';
+}
+
+/** JSON with sorted keys and without `undefined`: what is compared, whatever the key order. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+type Item = { type?: string; role?: string; [key: string]: any };
+
+/** An input item as the model reads it: a message's string content as its one text part, and no `status`. */
+function normalized(item: Item): Item {
+  const { status: _status, ...rest } = item;
+  if (rest.role && (rest.type === undefined || rest.type === 'message')) {
+    const content =
+      typeof rest.content === 'string'
+        ? [{ type: rest.role === 'assistant' ? 'output_text' : 'input_text', text: rest.content }]
+        : rest.content;
+    return { ...rest, type: 'message', content };
+  }
+  return rest;
+}
+
+/** The digest of what comes before input item `index`: instructions, tools and the items before it. */
+function prefixDigest(body: any, index: number): string {
+  const input: Item[] = Array.isArray(body.input) ? body.input : [];
+  const prefix = {
+    instructions: body.instructions ?? null,
+    tools: body.tools ?? [],
+    input: input.slice(0, index).map(normalized),
+  };
+  return createHash('sha256').update(canonical(prefix)).digest('base64url');
+}
+
+const SECRET = randomBytes(16);
+const mac = (text: string) => createHmac('sha256', SECRET).update(text).digest('base64url');
+
+/** Encrypted content for a reasoning item: its id, the model and the prefix digest, signed. */
+function encrypt(id: string, model: string, prefix: string): string {
+  const payload = Buffer.from(JSON.stringify({ id, model: bare(model), prefix })).toString('base64url');
+  return `enc.${payload}.${mac(payload)}`;
+}
+
+function decrypt(content: string): { id: string; model: string; prefix: string } | null {
+  const [tag, payload, signature] = content.split('.');
+  if (tag !== 'enc' || !payload || signature !== mac(payload)) return null;
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+}
+
+/** What a Responses request breaks, or null; `drops` collects the reasoning items the API would drop. */
+export function responsesProblem(body: any, drops: { itemId: string; at: number }[]): string | null {
+  if (typeof body?.model !== 'string') return "Missing required parameter: 'model'.";
+  const input: Item[] = Array.isArray(body.input) ? body.input : [];
+  const model = bare(body.model);
+  const calls = new Set<string>();
+  const outputs = new Set<string>();
+  for (const item of input) if (item.type === 'function_call_output') outputs.add(item.call_id);
+  for (const [i, item] of input.entries()) {
+    if (item.type === 'reasoning') {
+      const id = String(item.id);
+      if (!item.encrypted_content) {
+        if (body.store === false) return notPersisted(id);
+        return `Item with id '${id}' not found.`;
+      }
+      const payload = decrypt(String(item.encrypted_content));
+      if (!payload || payload.id !== id || payload.model !== model) {
+        return `The encrypted content for item ${id} could not be verified.`;
+      }
+      const next = input[i + 1];
+      const follows = next && (next.type === 'function_call' || next.type === 'reasoning' || next.role === 'assistant');
+      if (!follows) return `Item '${id}' of type 'reasoning' was provided without its required following item.`;
+      if (DROPS_AFTER_PREFIX_CHANGE.includes(model) && payload.prefix !== prefixDigest(body, i)) {
+        drops.push({ itemId: id, at: i });
+      }
+    } else if (item.type === 'function_call') {
+      if (!outputs.has(item.call_id)) return `No tool output found for function call ${item.call_id}.`;
+      calls.add(item.call_id);
+    } else if (item.type === 'function_call_output') {
+      if (!calls.has(item.call_id)) return `No tool call found for function call output with call_id ${item.call_id}.`;
+    } else if (item.type === 'additional_tools') {
+      if (item.role !== 'developer') return `Invalid value: '${item.role}'. Supported values are: 'developer'.`;
+      if (!Array.isArray(item.tools) || item.tools.some((t: Item) => t.type !== 'function' || !t.name)) {
+        return `Invalid 'input[${i}].tools': each tool needs type 'function' and a name.`;
+      }
+    } else if (item.role !== undefined) {
+      if (!['user', 'assistant', 'system', 'developer'].includes(item.role)) {
+        return `Invalid value: '${item.role}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`;
+      }
+    } else {
+      return `Invalid 'input[${i}]': unknown item ${JSON.stringify(item).slice(0, 80)}.`;
+    }
+  }
+  return null;
+}
+
+/** What a Chat Completions request breaks, or null. */
+export function chatProblem(body: any): { message: string; param: string | null } | null {
+  const model = String(body?.model);
+  const tools = Array.isArray(body?.tools) ? body.tools : [];
+  if (
+    tools.length > 0 &&
+    CHAT_REFUSES_TOOLS_WITH_REASONING.includes(bare(model)) &&
+    reasons(model, body.reasoning_effort)
+  ) {
+    return { message: chatToolsRefusal(model), param: 'reasoning_effort' };
+  }
+  const messages: Item[] = Array.isArray(body?.messages) ? body.messages : [];
+  const open = new Set<string>();
+  for (const m of messages) {
+    if (m.role === 'tool') {
+      if (!open.has(m.tool_call_id)) {
+        return {
+          message:
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          param: 'messages',
+        };
+      }
+      open.delete(m.tool_call_id);
+      continue;
+    }
+    if (open.size > 0) {
+      return {
+        message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+        param: 'messages',
+      };
+    }
+    for (const call of m.tool_calls ?? []) open.add(call.id);
+  }
+  return null;
+}
+
+/** The tools a Responses request offers: `tools` and every `additional_tools` item (nothing is withdrawn). */
+export function offeredTools(body: any): string[] {
+  const names = new Set<string>((body.tools ?? []).map((t: Item) => t.name));
+  for (const item of (body.input ?? []) as Item[]) {
+    if (item.type === 'additional_tools') for (const tool of item.tools) names.add(tool.name);
+  }
+  return [...names];
+}
+
+/** A scripted step: text and tool calls, and the reasoning summary a reasoning model writes first. */
+export interface OpenAIStep {
+  text?: string;
+  toolCalls?: { id: string; name: string; input: unknown }[];
+  /** The summary a reasoning model returns (when the request asks for summaries). Default `Thinking, step <n>.` */
+  reasoning?: string;
+}
+
+/** A scripted OpenAI server: every request checked by the rules, then answered with the next step. */
+export interface OpenAIScript {
+  handler: Handler;
+  /** Every refusal, with the request's index and path. */
+  refusals: { request: number; path: string; problem: string }[];
+  /** Reasoning items replayed after a prefix change (the API drops them): the request's index and the item. */
+  drops: { request: number; itemId: string }[];
+  /** How many reasoning items were dropped. */
+  readonly droppedReasoning: number;
+  /** The Responses requests that reasoned, by request index. */
+  reasoned: number[];
+}
+
+/** Options of {@link openaiScript}. */
+export interface OpenAIScriptOptions {
+  /** The server has no `/responses` (as many compatible servers): 404, as such a server answers. */
+  chatOnly?: boolean;
+}
+
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * A handler for `steps` in order (one per request that passes the rules), for `POST /v1/responses`
+ * and `POST /v1/chat/completions`: a request that breaks a rule gets the API's 400 and is recorded
+ * in `refusals` (its step is not used); reasoning replayed under a changed prefix is counted. A
+ * request that reasons gets a reasoning item first (signed over the prefix, encrypted when it asks
+ * with `include`). A step that calls a tool the request does not offer is the test's mistake: 418.
+ * Usage counts the prompt's characters, and as cached the part shared with the previous request.
+ */
+export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions = {}): OpenAIScript {
+  const refusals: OpenAIScript['refusals'] = [];
+  const drops: OpenAIScript['drops'] = [];
+  const reasoned: number[] = [];
+  let requests = 0;
+  let n = 0;
+  let previous = '';
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: any,
+    path: string,
+    message: string,
+    param: string | null = null,
+  ) => {
+    refusals.push({ request: requests - 1, path, problem: message });
+    return json(400, { error: { message, type: 'invalid_request_error', param, code: null } })(req, res, body);
+  };
+  const testError = (req: IncomingMessage, res: ServerResponse, body: any, message: string) =>
+    json(418, { error: { type: 'test_error', message } })(req, res, body);
+
+  const usageOf = (body: any, output: OutputItem[], reasonedTokens: number): ResponsesUsage => {
+    const { stream: _stream, ...rest } = body;
+    const prompt = canonical(rest);
+    const cached = Math.floor(tokens(commonPrefix(previous, prompt)) / 16) * 16;
+    previous = prompt;
+    const input = tokens(prompt.length);
+    const out = tokens(JSON.stringify(output).length);
+    const written = DROPS_AFTER_PREFIX_CHANGE.includes(bare(String(body.model))) ? input - cached : 0;
+    return {
+      input_tokens: input,
+      input_tokens_details: { cached_tokens: cached, cache_write_tokens: written },
+      output_tokens: out + reasonedTokens,
+      output_tokens_details: { reasoning_tokens: reasonedTokens },
+      total_tokens: input + out + reasonedTokens,
+    };
+  };
+
+  const handler: Handler = (req, res, body) => {
+    const index = requests++;
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (path.endsWith('/responses')) {
+      if (options.chatOnly) {
+        return json(404, { error: { message: `no route POST ${path}`, type: 'invalid_request_error' } })(
+          req,
+          res,
+          body,
+        );
+      }
+      const found: { itemId: string; at: number }[] = [];
+      const problem = responsesProblem(body, found);
+      if (problem) return refuse(req, res, body, path, problem);
+      for (const drop of found) drops.push({ request: index, itemId: drop.itemId });
+      const step = steps[n++];
+      if (!step) return testError(req, res, body, 'no step scripted for this request');
+      const offered = offeredTools(body);
+      const stray = (step.toolCalls ?? []).find((c) => !offered.includes(c.name));
+      if (stray) return testError(req, res, body, `the step calls ${stray.name}, which the request does not offer`);
+      const think = reasons(body.model, body.reasoning?.effort);
+      let reasoning: { id: string; summary?: string[]; encrypted_content?: string | null } | undefined;
+      if (think) {
+        reasoned.push(index);
+        const id = `rs_${randomBytes(8).toString('hex')}`;
+        const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
+        reasoning = {
+          id,
+          summary: body.reasoning?.summary ? [step.reasoning ?? `Thinking, step ${n}.`] : [],
+          ...(encrypted
+            ? { encrypted_content: encrypt(id, body.model, prefixDigest(body, (body.input ?? []).length)) }
+            : {}),
+        };
+      }
+      const output = outputItems({ reasoning, text: step.text, toolCalls: step.toolCalls });
+      const usage = usageOf(body, output, think ? 7 : 0);
+      if (body.stream) return sse(responseEvents(output, usage, body.model))(req, res, body);
+      return json(200, responseObject(output, usage, body.model))(req, res, body);
+    }
+    if (path.endsWith('/chat/completions')) {
+      const problem = chatProblem(body);
+      if (problem) return refuse(req, res, body, path, problem.message, problem.param);
+      const step = steps[n++];
+      if (!step) return testError(req, res, body, 'no step scripted for this request');
+      return chatReply(req, res, body, step);
+    }
+    return json(404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } })(
+      req,
+      res,
+      body,
+    );
+  };
+  return {
+    handler,
+    refusals,
+    drops,
+    reasoned,
+    get droppedReasoning() {
+      return drops.length;
+    },
+  };
+}
+
+/** A chat completion for `step`, streamed when the body asks. */
+function chatReply(req: IncomingMessage, res: ServerResponse, body: any, step: OpenAIStep) {
+  const toolCalls = (step.toolCalls ?? []).map((c) => ({
+    id: c.id,
+    type: 'function',
+    function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
+  }));
+  const finish = toolCalls.length ? 'tool_calls' : 'stop';
+  const usage = {
+    prompt_tokens: 50,
+    completion_tokens: 5,
+    total_tokens: 55,
+    prompt_tokens_details: { cached_tokens: 0 },
+  };
+  if (!body.stream) {
+    const message = {
+      role: 'assistant',
+      content: step.text ?? null,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    };
+    return json(200, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    })(req, res, body);
+  }
+  const chunk = (delta: unknown, reason: string | null = null): SseEvent => ({
+    data: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: reason }],
+    },
+  });
+  const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
+  if (step.text) events.push(chunk({ content: step.text }));
+  for (const [index, call] of toolCalls.entries()) events.push(chunk({ tool_calls: [{ index, ...call }] }));
+  events.push(chunk({}, finish));
+  if (body.stream_options?.include_usage) {
+    events.push({
+      data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage },
+    });
+  }
+  events.push({ data: '[DONE]' });
+  return sse(events)(req, res, body);
+}

@@ -1,0 +1,279 @@
+/**
+ * Done when: an agent whose skills load and unload runs 26 turns against GPT-5.6's rules with
+ * nothing refused and nothing dropped, using only `openai({ model: 'gpt-5.6' })` defaults. The test
+ * server refuses function tools with reasoning on Chat Completions and reasoning replayed by id
+ * alone, and counts every reasoning item replayed under a prefix other than the one it was produced
+ * under (the API drops those). The conversation has LRU unloads (`maxLoadedSkills` 2), a conditional
+ * tool, re-rendered agent instructions and text, and a small window that moves; streamed and not,
+ * and through a snapshot restored halfway.
+ */
+import {
+  Agent,
+  createAgentStore,
+  createSession,
+  Instructions,
+  type Model,
+  restoreSession,
+  Skill,
+  Text,
+  Tool,
+  useAgentStore,
+} from '@skilltree/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openai } from '../src/openai.js';
+import { canonical, type OpenAIStep, offeredTools, openaiScript } from './helpers/openai-rules.js';
+import { type Recorded, startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const prefs = createAgentStore('prefs', () => ({ tier: 'basic', notes: [] as string[] }));
+
+function Ops() {
+  const tier = useAgentStore(prefs, (s) => s.tier);
+  const notes = useAgentStore(prefs, (s) => s.notes);
+  return (
+    <Agent maxLoadedSkills={2}>
+      <Instructions>You run operations for a {tier} customer.</Instructions>
+      <Text>Notes: {notes.join('; ') || 'none'}</Text>
+      <Tool
+        name="set_tier"
+        description="Set the customer's tier"
+        input={z.object({ tier: z.enum(['basic', 'gold']) })}
+        run={({ tier: next }, ctx) => {
+          prefs.of(ctx).setState({ tier: next });
+          return `tier is ${next}`;
+        }}
+      />
+      <Tool
+        name="note"
+        description="Write down a note"
+        input={z.object({ text: z.string() })}
+        run={({ text }, ctx) => {
+          prefs.of(ctx).setState((s) => ({ notes: [...s.notes, text] }));
+          return 'noted';
+        }}
+      />
+      <Skill name="refunds" description="Refund orders">
+        <Instructions>Refunds within 30 days.</Instructions>
+        <Tool
+          name="refund_order"
+          description="Refund"
+          input={z.object({ id: z.string() })}
+          run={({ id }) => `refunded ${id}`}
+        />
+        {tier === 'gold' && (
+          <Tool
+            name="refund_express"
+            description="Refund at once (gold customers)"
+            input={z.object({ id: z.string() })}
+            run={({ id }) => `refunded ${id} at once`}
+          />
+        )}
+      </Skill>
+      <Skill name="billing" description="Invoices">
+        <Instructions>Invoices are monthly.</Instructions>
+        <Tool
+          name="send_invoice"
+          description="Send an invoice"
+          input={z.object({ month: z.string() })}
+          run={({ month }) => `sent ${month}`}
+        />
+      </Skill>
+      <Skill name="shipping" description="Shipments">
+        <Instructions>Track before you promise a date.</Instructions>
+        <Tool
+          name="track"
+          description="Track a parcel"
+          input={z.object({ id: z.string() })}
+          run={({ id }) => `in transit ${id}`}
+        />
+      </Skill>
+    </Agent>
+  );
+}
+
+interface ScriptedTurn {
+  user: string;
+  steps: OpenAIStep[];
+  reply: string;
+}
+
+/**
+ * 26 turns: a cycle of 8 that ends where it starts (refunds and shipping loaded, tier basic), three
+ * times, and two more. Every call is of a tool core offers at that point.
+ */
+function script(): ScriptedTurn[] {
+  let n = 0;
+  const call = (name: string, input: unknown): OpenAIStep => ({ toolCalls: [{ id: `call_${++n}`, name, input }] });
+  const read = (skill: string) => call('read_skill', { name: skill });
+  const turn = (user: string, steps: OpenAIStep[], reply: string): ScriptedTurn => ({
+    user,
+    steps: [...steps, { text: reply }],
+    reply,
+  });
+  const cycle = (c: number): ScriptedTurn[] => [
+    turn(`refund order ${c}1`, [read('refunds'), call('refund_order', { id: `${c}1` })], `Refunded ${c}1.`),
+    turn('thanks', [], 'Anything else?'),
+    turn(
+      'make them gold and refund fast',
+      [call('set_tier', { tier: 'gold' }), call('refund_express', { id: `${c}2` })],
+      'Done, at once.',
+    ),
+    turn('invoice for June', [read('billing'), call('send_invoice', { month: 'June' })], 'Invoice sent.'),
+    turn(`where is parcel ${c}3`, [read('shipping'), call('track', { id: `${c}3` })], 'In transit.'),
+    turn('note that they called', [call('note', { text: `called in cycle ${c}` })], 'Noted.'),
+    turn(`refund ${c}4 fast`, [read('refunds'), call('refund_express', { id: `${c}4` })], 'Refunded at once.'),
+    turn(
+      `back to basic, refund ${c}5`,
+      [call('set_tier', { tier: 'basic' }), call('refund_order', { id: `${c}5` })],
+      `Refunded ${c}5.`,
+    ),
+  ];
+  return [
+    ...cycle(1),
+    ...cycle(2),
+    ...cycle(3),
+    turn('bye', [], 'Bye.'),
+    turn('one more: thanks', [], 'You are welcome.'),
+  ];
+}
+
+type Item = { type?: string; role?: string; id?: string; content?: unknown; tools?: { name: string }[] };
+const inputOf = (r: Recorded) => r.body.input as Item[];
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+
+describe.each([
+  ['streamed', true],
+  ['not streamed', false],
+])('26 turns on GPT-5.6 with only the defaults (%s)', (_name, streamed) => {
+  it('loads, LRU unloads, a conditional tool, re-renders and window moves: nothing refused, nothing dropped', async () => {
+    const turns = script();
+    expect(turns.length).toBeGreaterThanOrEqual(24);
+    const steps = turns.flatMap((t) => t.steps);
+    const gpt = openaiScript(steps);
+    server.queue(...steps.map(() => gpt.handler));
+    const adapter = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    expect(adapter.appendOnly).toBe(true);
+    const model: Model = streamed
+      ? adapter
+      : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
+    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+    const starts: number[] = [];
+    try {
+      for (const t of turns) {
+        starts.push(server.requests.length);
+        const done = await session.send(t.user);
+        expect(done.text).toBe(t.reply);
+      }
+      expect(gpt.refusals).toEqual([]);
+      expect(gpt.droppedReasoning).toBe(0);
+      expect(server.requests).toHaveLength(steps.length);
+      expect(server.requests.every((r) => r.url === '/v1/responses')).toBe(true);
+      // Every request reasoned, and asked for its reasoning encrypted, statelessly.
+      expect(gpt.reasoned).toHaveLength(steps.length);
+      for (const r of server.requests) {
+        expect(r.body.store).toBe(false);
+        expect(r.body.include).toEqual(['reasoning.encrypted_content']);
+      }
+
+      // Inside a turn, every request is the previous one plus appended items, its reasoning replayed.
+      const requests = server.requests;
+      let moves = 0;
+      for (let i = 1; i < requests.length; i++) {
+        const before = requests[i - 1];
+        const after = requests[i];
+        const kept = same(inputOf(after).slice(0, inputOf(before).length), inputOf(before));
+        const fixed =
+          same(after.body.instructions, before.body.instructions) && same(after.body.tools, before.body.tools);
+        if (!starts.includes(i)) {
+          expect(fixed).toBe(true);
+          expect(kept).toBe(true);
+          // The model's reply to the previous request goes back with its reasoning first.
+          const appended = inputOf(after).slice(inputOf(before).length);
+          expect(appended[0]).toMatchObject({ type: 'reasoning', id: expect.stringMatching(/^rs_/) });
+        } else if (!(fixed && kept)) moves++;
+      }
+      // The window moved, only where a turn started.
+      expect(moves).toBeGreaterThan(0);
+
+      // What reached the model: loads and re-renders as developer messages, tools added as additional_tools.
+      const items = requests.flatMap(inputOf);
+      const added = new Set(
+        items.filter((i) => i.type === 'additional_tools').flatMap((i) => (i.tools ?? []).map((t) => t.name)),
+      );
+      for (const name of ['refund_order', 'refund_express', 'send_invoice', 'track']) expect(added).toContain(name);
+      const developer = items.filter((i) => i.role === 'developer').map((i) => String(i.content));
+      expect(developer.some((t) => t.includes('gold customer'))).toBe(true);
+      expect(developer.some((t) => t.includes('called in cycle 1'))).toBe(true);
+      expect(developer.some((t) => t.includes('<skill name="billing" unloaded'))).toBe(true);
+
+      // The model is offered what core offers (and, with no way to withdraw a tool, what it offered before).
+      const last = requests[requests.length - 1];
+      const offered = offeredTools(last.body);
+      for (const tool of session.request().tools) expect(offered).toContain(tool.name);
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
+describe('the same conversation in the classic layout', () => {
+  it('drops reasoning at every prefix change the classic layout makes (the counter measures what matters)', async () => {
+    const turns = script();
+    const steps = turns.flatMap((t) => t.steps);
+    const gpt = openaiScript(steps);
+    server.queue(...steps.map(() => gpt.handler));
+    const model = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, appendOnly: false });
+    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+    try {
+      for (const t of turns) expect((await session.send(t.user)).text).toBe(t.reply);
+    } finally {
+      session.dispose();
+    }
+    expect(gpt.refusals).toEqual([]);
+    expect(gpt.droppedReasoning).toBeGreaterThan(turns.length);
+  });
+});
+
+describe('the same conversation through a snapshot', () => {
+  it('a session restored halfway sends exactly what the first one would have: nothing refused, nothing dropped', async () => {
+    const turns = script();
+    const steps = turns.flatMap((t) => t.steps);
+    const model = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const run = async (restoreAt?: number) => {
+      const gpt = openaiScript(steps);
+      server.queue(...steps.map(() => gpt.handler));
+      const from = server.requests.length;
+      let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+      try {
+        for (const [i, t] of turns.entries()) {
+          if (i === restoreAt) {
+            const snapshot = JSON.stringify(session.snapshot());
+            session.dispose();
+            session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
+          }
+          expect((await session.send(t.user)).text).toBe(t.reply);
+        }
+      } finally {
+        session.dispose();
+      }
+      expect(gpt.refusals).toEqual([]);
+      expect(gpt.droppedReasoning).toBe(0);
+      // Reasoning ids and encrypted content differ between runs; everything else is the same bytes.
+      return server.requests
+        .slice(from)
+        .map((r) => canonical(inputOf(r).map((i) => (i.type === 'reasoning' ? { type: 'reasoning' } : i))));
+    };
+    const straight = await run();
+    const restored = await run(13);
+    expect(restored).toHaveLength(steps.length);
+    expect(restored).toEqual(straight);
+  });
+});

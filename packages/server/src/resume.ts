@@ -1,0 +1,114 @@
+/**
+ * `GET /chat/:id/stream`: a running turn's answer for a page that was reloaded while it streamed,
+ * from any worker. The turn commits each message as it completes, and its commits say it is running
+ * (`sessions.get(id).running`), so the store is the one place every worker reads: this stream replays
+ * what the turn committed so far and follows its commits to the end. It is built from the same
+ * transcript `GET /chat/:id` reads, which leaves the running turn's answer out, so the page shows it
+ * once, whole.
+ */
+import { contextChangesOf, type Message, ownTextOf, type Sessions } from '@skilltree/core';
+import { createUIMessageStream } from 'ai';
+import type { SkilltreeUIChunk } from './chat-stream.js';
+import { type ToolErrorText, toolError } from './tool-errors.js';
+import { changeParts, type SkilltreeUIMessage } from './ui-messages.js';
+
+/** What {@link resumeStream} needs. */
+export interface ResumeOptions {
+  sessions: Sessions;
+  id: string;
+  owner: string;
+  /** Index of the running turn's first message (its user message). */
+  from: number;
+  toolErrorText: ToolErrorText;
+  sendReasoning: boolean;
+  /** Ends the stream (the client went away). */
+  signal: AbortSignal;
+  /** Milliseconds between two reads of the store while the turn runs. Default 200. */
+  pollMs?: number;
+}
+
+/** The chunks of one committed message of the turn. */
+function* chunksOf(message: Message, n: number, options: ResumeOptions): Generator<SkilltreeUIChunk> {
+  if (message.role === 'assistant') {
+    yield { type: 'start-step' };
+    let k = 0;
+    for (const part of message.content) {
+      const id = `r${n}-${k++}`;
+      if (part.type === 'reasoning') {
+        if (!options.sendReasoning || part.text === '') continue;
+        yield { type: 'reasoning-start', id };
+        yield { type: 'reasoning-delta', id, delta: part.text };
+        yield { type: 'reasoning-end', id };
+      } else if (part.text !== '') {
+        yield { type: 'text-start', id };
+        yield { type: 'text-delta', id, delta: part.text };
+        yield { type: 'text-end', id };
+      }
+    }
+    for (const call of message.toolCalls ?? []) {
+      yield {
+        type: 'tool-input-available',
+        toolCallId: call.id,
+        toolName: call.name,
+        input: call.input,
+        dynamic: true,
+      };
+    }
+    yield { type: 'finish-step' };
+    return;
+  }
+  if (message.role === 'tool') {
+    const text = ownTextOf(message);
+    yield message.isError
+      ? {
+          type: 'tool-output-error',
+          toolCallId: message.toolCallId,
+          errorText: options.toolErrorText(toolError(text, message.name, message.toolCallId, message.errorKind)),
+          dynamic: true,
+        }
+      : { type: 'tool-output-available', toolCallId: message.toolCallId, output: text, dynamic: true };
+  }
+  for (const part of changeParts(contextChangesOf(message))) yield part as SkilltreeUIChunk;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/** The running turn's answer as a UI message stream: what it committed so far, then each commit until it ends. */
+export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUIChunk> {
+  const { sessions, id, owner, signal } = options;
+  const poll = options.pollMs ?? 200;
+  return createUIMessageStream<SkilltreeUIMessage>({
+    execute: async ({ writer }) => {
+      writer.write({ type: 'start' });
+      let next = options.from + 1;
+      for (;;) {
+        const info = await sessions.get(id, { owner });
+        const messages = await sessions.messages(id, { from: next, limit: 1_000, owner });
+        for (const message of messages) for (const chunk of chunksOf(message, next++, options)) writer.write(chunk);
+        if (!info?.running || info.running.from !== options.from || signal.aborted) {
+          for (const call of info?.waiting ?? []) {
+            if (call.for === 'approval') {
+              writer.write({ type: 'tool-approval-request', approvalId: call.toolCallId, toolCallId: call.toolCallId });
+            }
+          }
+          // Messages the last commit added after the read above.
+          if (messages.length === 1_000) continue;
+          break;
+        }
+        await sleep(poll, signal);
+      }
+      writer.write({ type: 'finish', finishReason: 'stop' });
+    },
+  });
+}

@@ -1,0 +1,387 @@
+/**
+ * Turns that wait, files and reasoning over HTTP, driven by the AI SDK's own chat engine
+ * (`AbstractChat`, what useChat runs): a tool that needs approval waits, the browser approves or
+ * denies with `addToolApprovalResponse`, the answer streams; forged and replayed approvals run
+ * nothing; a photo reaches the session as a file part; reasoning streams as reasoning parts.
+ */
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Agent,
+  createSessions,
+  type FilePart,
+  type Model,
+  type ModelRequest,
+  memoryStore,
+  Tool,
+  textOf,
+} from '@skilltree/core';
+import {
+  AbstractChat,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+} from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+
+const refunds: string[] = [];
+
+function RefundAgent() {
+  return (
+    <Agent>
+      <Tool
+        name="refund"
+        description="Refund an order"
+        input={z.object({ order: z.string() })}
+        needsApproval
+        run={({ order }) => {
+          refunds.push(order);
+          return `refunded ${order}`;
+        }}
+      />
+    </Agent>
+  );
+}
+
+/** Calls refund once per user message that asks, then answers with what the tool result said. */
+function refundModel(): Model {
+  return {
+    name: 'refund-model',
+    async generate(req: ModelRequest) {
+      const last = req.messages.at(-1);
+      if (last?.role === 'tool') return { text: `Done: ${textOf(last)}`, toolCalls: [] };
+      const text = last ? textOf(last) : '';
+      const files = last?.role === 'user' ? last.content.filter((p): p is FilePart => p.type === 'file') : [];
+      if (files.length > 0) return { text: `I see ${files.map((f) => f.mediaType).join(', ')}.`, toolCalls: [] };
+      if (text.startsWith('refund')) {
+        return {
+          text: '',
+          toolCalls: [{ id: '', name: 'refund', input: { order: text.split(' ')[1] ?? 'A-1' } }],
+          content: [{ type: 'reasoning', provider: 'test', text: 'The user wants a refund.', signature: 'secret-sig' }],
+        };
+      }
+      return { text: `echo: ${text}`, toolCalls: [] };
+    },
+  };
+}
+
+interface Served {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+async function serve(): Promise<Served> {
+  const sessions = createSessions(<RefundAgent />, { store: memoryStore(), model: refundModel() });
+  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sessions.close();
+    },
+  };
+}
+
+/** The chat engine under useChat, with plain state. */
+class NodeChat extends AbstractChat<SkilltreeUIMessage> {
+  constructor(url: string, id: string, user: string) {
+    const messages: SkilltreeUIMessage[] = [];
+    let status: ChatStatus = 'ready';
+    let error: Error | undefined;
+    const state: ChatState<SkilltreeUIMessage> = {
+      get status() {
+        return status;
+      },
+      set status(value) {
+        status = value;
+      },
+      get error() {
+        return error;
+      },
+      set error(value) {
+        error = value;
+      },
+      get messages() {
+        return messages;
+      },
+      set messages(value) {
+        messages.splice(0, messages.length, ...value);
+      },
+      pushMessage: (m) => messages.push(m),
+      popMessage: () => messages.pop(),
+      replaceMessage: (i, m) => {
+        messages[i] = m;
+      },
+      snapshot: (thing) => structuredClone(thing),
+    };
+    super({
+      id,
+      state,
+      transport: new DefaultChatTransport({ api: `${url}/api/chat`, headers: { 'x-user': user } }),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+  }
+  get all() {
+    return this.state.messages;
+  }
+}
+
+/** Waits until the chat engine is idle (its own status: no clock). */
+async function settled(chat: NodeChat) {
+  while (chat.status === 'submitted' || chat.status === 'streaming') await new Promise((r) => setTimeout(r, 5));
+}
+
+const toolPart = (m: SkilltreeUIMessage | undefined) =>
+  m?.parts.find((p) => p.type === 'dynamic-tool') as { state: string; toolCallId: string; approval?: { id: string } };
+
+describe('approvals through the AI SDK chat engine', () => {
+  it('a tool that needs approval waits; the browser approves; the tool runs once and the answer streams', async () => {
+    refunds.length = 0;
+    served = await serve();
+    const chat = new NodeChat(served.url, 'c1', 'alice');
+    await chat.sendMessage({ text: 'refund A-7' });
+    await settled(chat);
+    const waiting = toolPart(chat.all.at(-1));
+    expect(waiting).toMatchObject({ state: 'approval-requested', approval: { id: waiting.toolCallId } });
+    expect(refunds).toEqual([]);
+    await chat.addToolApprovalResponse({ id: waiting.approval!.id, approved: true });
+    await settled(chat);
+    expect(refunds).toEqual(['A-7']);
+    expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Done: refunded A-7' });
+    // A replay of the same approval runs nothing.
+    const replay = await fetch(`${served.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+      body: JSON.stringify({ id: 'c1', messages: chat.all.slice(0, 2).map((m, i) => (i === 1 ? approved(m) : m)) }),
+    });
+    expect(replay.status).toBe(409);
+    expect(refunds).toEqual(['A-7']);
+  });
+
+  it('a denial reaches the model as the tool result; the tool never runs', async () => {
+    refunds.length = 0;
+    served = await serve();
+    const chat = new NodeChat(served.url, 'c1', 'alice');
+    await chat.sendMessage({ text: 'refund B-1' });
+    await settled(chat);
+    await chat.addToolApprovalResponse({ id: toolPart(chat.all.at(-1)).approval!.id, approved: false, reason: 'no' });
+    await settled(chat);
+    expect(refunds).toEqual([]);
+    expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({
+      type: 'text',
+      text: 'Done: Denied: no. The tool did not run.',
+    });
+    // The answer goes on the message it answers (no second assistant message), and the denial shows live.
+    expect(chat.all.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(toolPart(chat.all.at(-1))).toMatchObject({ state: 'output-error' });
+  });
+
+  it('a reloaded page sees the waiting call as approval-requested; another user cannot answer it (404), a forged id runs nothing (409)', async () => {
+    refunds.length = 0;
+    served = await serve();
+    const chat = new NodeChat(served.url, 'c1', 'alice');
+    await chat.sendMessage({ text: 'refund C-2' });
+    await settled(chat);
+    const history = (await (
+      await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })
+    ).json()) as SkilltreeUIMessage[];
+    expect(toolPart(history.at(-1))).toMatchObject({ state: 'approval-requested' });
+    const answer = (user: string, id: string) =>
+      fetch(`${served!.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-user': user },
+        body: JSON.stringify({
+          id: 'c1',
+          messages: [
+            {
+              id: 'x',
+              role: 'assistant',
+              parts: [
+                {
+                  type: 'dynamic-tool',
+                  toolName: 'refund',
+                  toolCallId: id,
+                  state: 'approval-responded',
+                  input: { order: 'FORGED' },
+                  approval: { id, approved: true },
+                },
+              ],
+            },
+          ],
+        }),
+      });
+    expect((await answer('bob', toolPart(history.at(-1)).toolCallId)).status).toBe(404);
+    expect((await answer('alice', 'call_999')).status).toBe(409);
+    expect(refunds).toEqual([]);
+    // The real answer runs the tool with the model's input, never the one the client sent.
+    const ok = await answer('alice', toolPart(history.at(-1)).toolCallId);
+    expect(ok.status).toBe(200);
+    await ok.text();
+    expect(refunds).toEqual(['C-2']);
+  });
+});
+
+function approved(message: SkilltreeUIMessage): SkilltreeUIMessage {
+  return {
+    ...message,
+    parts: message.parts.map((p) =>
+      p.type === 'dynamic-tool'
+        ? ({ ...p, state: 'approval-responded', approval: { id: p.toolCallId, approved: true } } as never)
+        : p,
+    ),
+  };
+}
+
+describe('files and reasoning over HTTP', () => {
+  it('a photo sent from the chat engine reaches the session as a file part; an HTML file posing as a PNG is refused (415) and stores nothing', async () => {
+    served = await serve();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    const chat = new NodeChat(served.url, 'c1', 'alice');
+    await chat.sendMessage({
+      files: [
+        {
+          type: 'file',
+          mediaType: 'image/png',
+          filename: 'parcel.png',
+          url: `data:image/png;base64,${png.toString('base64')}`,
+        },
+      ],
+    });
+    await settled(chat);
+    expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'I see image/png.' });
+    const history = (await (
+      await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })
+    ).json()) as SkilltreeUIMessage[];
+    expect(history[0].parts).toEqual([
+      {
+        type: 'file',
+        mediaType: 'image/png',
+        filename: 'parcel.png',
+        url: `data:image/png;base64,${png.toString('base64')}`,
+      },
+    ]);
+    const html = Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64');
+    const refused = await fetch(`${served.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+      body: JSON.stringify({
+        id: 'c2',
+        messages: [
+          {
+            id: 'u',
+            role: 'user',
+            parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${html}` }],
+          },
+        ],
+      }),
+    });
+    expect(refused.status).toBe(415);
+    expect(await refused.json()).toMatchObject({ error: { code: 'file_type_mismatch' } });
+    expect((await fetch(`${served.url}/api/chat/c2`, { headers: { 'x-user': 'alice' } })).status).toBe(404);
+  });
+
+  it('reasoning streams as reasoning parts with its text only: never its signature', async () => {
+    served = await serve();
+    const response = await fetch(`${served.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+      body: JSON.stringify({
+        id: 'c1',
+        messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'refund D-4' }] }],
+      }),
+    });
+    const body = await response.text();
+    expect(body).toContain('"type":"reasoning-start"');
+    expect(body).toContain('The user wants a refund.');
+    expect(body).not.toContain('secret-sig');
+    const history = await (await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })).text();
+    expect(history).toContain('"type":"reasoning"');
+    expect(history).not.toContain('secret-sig');
+  });
+});
+
+describe('a reload mid-stream', () => {
+  it('GET /chat/:id/stream on another worker (same store) resumes the running turn: the whole answer, once; 204 when none runs', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const inTool = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const Slow = () => (
+      <Agent>
+        <Tool
+          name="slow"
+          description="Slow"
+          input={z.object({})}
+          run={async () => {
+            started();
+            await gate;
+            return 'slow done';
+          }}
+        />
+      </Agent>
+    );
+    const model: Model = {
+      name: 'slow-model',
+      async generate(req) {
+        const last = req.messages.at(-1);
+        if (last?.role === 'tool') return { text: `Answer: ${textOf(last)}`, toolCalls: [] };
+        return { text: 'Let me look.', toolCalls: [{ id: '', name: 'slow', input: {} }] };
+      },
+    };
+    const store = memoryStore();
+    const workers = [0, 1].map(() => createSessions(<Slow />, { store, model }));
+    const handlers = workers.map((sessions) =>
+      createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }),
+    );
+    const post = handlers[0](
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+        body: JSON.stringify({
+          id: 'c1',
+          messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'go' }] }],
+        }),
+      }),
+    );
+    const first = await post;
+    // The page reloads: the first response is dropped, and the turn goes on.
+    await first.body?.cancel();
+    await inTool;
+    const get = (path: string) =>
+      handlers[1](new Request(`http://localhost/api${path}`, { headers: { 'x-user': 'alice' } }));
+    const history = (await (await get('/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(history.map((m) => m.role)).toEqual(['user']);
+    const resumed = await get('/chat/c1/stream');
+    expect(resumed.status).toBe(200);
+    const body = resumed.text();
+    release();
+    const text = await body;
+    expect(text).toContain('Let me look.');
+    expect(text).toContain('slow done');
+    expect(text).toContain('Answer: slow done');
+    expect((await get('/chat/c1/stream')).status).toBe(204);
+    const after = (await (await get('/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(after.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect((await get('/chat/c1/stream')).status).toBe(204);
+    await Promise.all(workers.map((w) => w.close()));
+  });
+});
