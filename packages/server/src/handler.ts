@@ -11,7 +11,7 @@
  * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import { type Budget, checkOwner, type Sessions } from '@skilltree/core';
+import { type Budget, checkOwner, fromBase64, type Sessions } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { checkChatId, parseChatBody, readBody } from './body.js';
 import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
@@ -144,6 +144,7 @@ const ROUTES = [
   { name: 'chat-id', template: '/chat/:id', methods: ['GET', 'DELETE'] },
   { name: 'chat-stream', template: '/chat/:id/stream', methods: ['GET'] },
   { name: 'chat-stop', template: '/chat/:id/stop', methods: ['POST'] },
+  { name: 'chat-file', template: '/chat/:id/files/:file', methods: ['GET'] },
   { name: 'session', template: '/sessions/:id', methods: ['GET'] },
 ] as const;
 
@@ -155,6 +156,15 @@ interface Route {
   template: string;
   methods: readonly string[];
   id: string;
+  /** `:file`, as `<message>-<part>` (indexes), when the route has it. */
+  file: { message: number; part: number } | null;
+}
+
+/** A `:file` segment: the message's index and the part's, both whole numbers. */
+function fileRef(segment: string): { message: number; part: number } {
+  const match = /^(\d{1,9})-(\d{1,4})$/.exec(segment);
+  if (!match) throw new HttpError(404, 'not_found', 'No such file.');
+  return { message: Number(match[1]), part: Number(match[2]) };
 }
 
 function decode(segment: string): string {
@@ -171,9 +181,14 @@ function route(pathname: string, base: string): Route | null {
   for (const entry of ROUTES) {
     const parts = entry.template.split('/').slice(1);
     if (parts.length !== segments.length) continue;
-    if (!parts.every((part, i) => part === ':id' || part === segments[i])) continue;
+    if (!parts.every((part, i) => part.startsWith(':') || part === segments[i])) continue;
     const at = parts.indexOf(':id');
-    return { ...entry, id: at === -1 ? '' : checkChatId(decode(segments[at])) };
+    const file = parts.indexOf(':file');
+    return {
+      ...entry,
+      id: at === -1 ? '' : checkChatId(decode(segments[at])),
+      file: file === -1 ? null : fileRef(segments[file]),
+    };
   }
   return null;
 }
@@ -409,6 +424,7 @@ export function createHandler(options: HandlerOptions): Handler {
       start: cut.start,
       waiting: info.waiting,
       sendReasoning: options.sendReasoning !== false,
+      fileUrl: (message, part) => `${base}/chat/${encodeURIComponent(id)}/files/${message}-${part}`,
       toolErrorText: toolErrorText({ id, user }, false),
     });
     if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;
@@ -458,6 +474,24 @@ export function createHandler(options: HandlerOptions): Handler {
           stream,
           headers: { 'cache-control': 'no-cache, no-transform' },
           ...(keepAliveMs ? { keepAliveMs } : {}),
+        });
+      }
+      case 'chat-file': {
+        // The chat's owner only: another user, a chat never used and a part that is no file all
+        // get the same 404.
+        const ref = found.file as { message: number; part: number };
+        const [message] = await sessions.messages(found.id, { from: ref.message, limit: 1, owner: user });
+        const part = message && message.role !== 'assistant' ? message.content[ref.part] : undefined;
+        if (part?.type !== 'file' || !part.data) throw new HttpError(404, 'not_found', 'No such file.');
+        return new Response(fromBase64(part.data) as Uint8Array<ArrayBuffer>, {
+          headers: {
+            'content-type': part.mediaType,
+            'content-disposition': `inline${part.filename ? `; filename*=UTF-8''${encodeURIComponent(part.filename)}` : ''}`,
+            // What the bytes were checked to be, and nothing that could run.
+            'x-content-type-options': 'nosniff',
+            'content-security-policy': "default-src 'none'; sandbox",
+            'cache-control': 'private, max-age=3600',
+          },
         });
       }
       case 'chat-stop': {

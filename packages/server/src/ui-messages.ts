@@ -72,11 +72,22 @@ export function fileUIPart(part: FilePart): SkilltreeUIPart {
   return { type: 'file', mediaType: part.mediaType, url, ...(part.filename ? { filename: part.filename } : {}) };
 }
 
-/** A user message's text and file parts, in order (its `contextChanged` lines are data parts elsewhere). */
-function userParts(message: Message): SkilltreeUIPart[] {
+/**
+ * A user message's text and file parts, in order (its `contextChanged` lines are data parts
+ * elsewhere). With `fileUrl`, a file kept as bytes is given as that URL (index of the part in the
+ * message's content) instead of a data URL.
+ */
+function userParts(message: Message, fileUrl?: (part: number) => string): SkilltreeUIPart[] {
   const parts: SkilltreeUIPart[] = [];
   for (const part of renderParts(message.content.filter((p) => p.type !== 'context-changed'))) {
-    parts.push(part.type === 'text' ? { type: 'text', text: part.text } : fileUIPart(part));
+    if (part.type === 'text') {
+      parts.push({ type: 'text', text: part.text });
+      continue;
+    }
+    const at = (message.content as readonly unknown[]).indexOf(part);
+    parts.push(
+      fileUrl && part.data && at !== -1 ? fileUIPart({ ...part, data: undefined, url: fileUrl(at) }) : fileUIPart(part),
+    );
   }
   return parts.length > 0 ? parts : [{ type: 'text', text: '' }];
 }
@@ -97,6 +108,12 @@ export interface ToUIMessagesOptions {
   waiting?: readonly WaitingCall[];
   /** Whether reasoning is shown (its text only; never a signature or encrypted content). Default true. */
   sendReasoning?: boolean;
+  /**
+   * The URL a user's file is served at, by the message's index in the whole transcript and the
+   * part's index in its content (`createHandler` serves `GET /chat/:id/files/:message-:part` under the
+   * chat's owner check). Default: none, files are data URLs.
+   */
+  fileUrl?: (message: number, part: number) => string;
 }
 
 /**
@@ -158,7 +175,12 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
     if (message.role === 'user') {
       flushPending();
       if (carried.length > 0) open(index);
-      out.push({ id: `m${start + index}`, role: 'user', parts: userParts(message) });
+      const fileUrl = options.fileUrl;
+      out.push({
+        id: `m${start + index}`,
+        role: 'user',
+        parts: userParts(message, fileUrl ? (part) => fileUrl(start + index, part) : undefined),
+      });
       assistant = null;
       carried = contextChangesOf(message);
       return;

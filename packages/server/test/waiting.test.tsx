@@ -267,14 +267,21 @@ describe('files and reasoning over HTTP', () => {
     const history = (await (
       await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })
     ).json()) as SkilltreeUIMessage[];
+    // A reloaded page gets the photo from the handler, under the chat's owner check.
     expect(history[0].parts).toEqual([
-      {
-        type: 'file',
-        mediaType: 'image/png',
-        filename: 'parcel.png',
-        url: `data:image/png;base64,${png.toString('base64')}`,
-      },
+      { type: 'file', mediaType: 'image/png', filename: 'parcel.png', url: '/api/chat/c1/files/0-0' },
     ]);
+    const file = (user: string, ref = '0-0') =>
+      fetch(`${served!.url}/api/chat/c1/files/${ref}`, { headers: { 'x-user': user } });
+    const mine = await file('alice');
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('content-type')).toBe('image/png');
+    expect(mine.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await mine.arrayBuffer())).toEqual(png);
+    // Another user, a part that is no file and a malformed reference get the same 404 as a chat never used.
+    expect((await file('bob')).status).toBe(404);
+    expect((await file('alice', '1-0')).status).toBe(404);
+    expect((await file('alice', '..%2Fetc')).status).toBe(404);
     const html = Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64');
     const refused = await fetch(`${served.url}/api/chat`, {
       method: 'POST',
