@@ -14,6 +14,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '@skilltree/core';
+import { ModelError } from './errors.js';
 import { toolInputObject } from './tool-input.js';
 
 /** A content block as the adapter sends it (the beta types are a superset of these). */
@@ -29,6 +30,28 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 function dataUrl(url: string): { mediaType: string; data: string } | undefined {
   const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
   return match ? { mediaType: match[1], data: match[2] } : undefined;
+}
+
+/** Anthropic's documented limits per file: 5 MB per image, 32 MB per PDF (the whole request's cap). */
+export const ANTHROPIC_FILE_LIMITS = { image: 5 * 1024 * 1024, pdf: 32 * 1024 * 1024 } as const;
+
+/**
+ * A file over Anthropic's limit for its type fails before the request is sent, naming the file, its
+ * size and the limit (instead of the API's 400 after the upload).
+ */
+function checkFileLimit(file: FilePart, mediaType: string, data: string): void {
+  const limit = IMAGE_TYPES.includes(mediaType)
+    ? ANTHROPIC_FILE_LIMITS.image
+    : mediaType === 'application/pdf'
+      ? ANTHROPIC_FILE_LIMITS.pdf
+      : null;
+  if (limit === null) return;
+  const bytes = Math.floor((data.length * 3) / 4);
+  if (bytes <= limit) return;
+  throw new ModelError(
+    `anthropic: ${fileLabel(file)} is ${bytes} bytes; Anthropic takes at most ${limit} bytes per ${IMAGE_TYPES.includes(mediaType) ? 'image' : 'PDF'}. Send a smaller file (resize the image, split the PDF), or lower the session's files.maxFileBytes to refuse such files when they are sent.`,
+    { provider: 'anthropic', kind: 'other' },
+  );
 }
 
 /** What a model reads for a file it cannot be sent: the same words `textOf` uses. */
@@ -47,6 +70,7 @@ export function fileBlock(
 ): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | Anthropic.TextBlockParam {
   const inline =
     file.data !== undefined ? { mediaType: file.mediaType, data: file.data } : file.url ? dataUrl(file.url) : undefined;
+  if (inline) checkFileLimit(file, inline.mediaType, inline.data);
   const url = inline ? undefined : file.url;
   const mediaType = inline?.mediaType ?? file.mediaType;
   const title = file.filename ? { title: file.filename } : {};

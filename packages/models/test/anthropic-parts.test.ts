@@ -208,3 +208,17 @@ describe('file parts', () => {
     ]);
   });
 });
+
+describe("Anthropic's file limits are checked before sending", () => {
+  it('an image over 5 MB or a PDF over 32 MB fails before the request, naming the file, its size and the limit', () => {
+    const big = (mb: number) => 'A'.repeat(Math.ceil((mb * 1024 * 1024 * 4) / 3));
+    expect(() => fileBlock({ type: 'file', mediaType: 'image/png', data: big(6), filename: 'huge.png' })).toThrow(
+      /anthropic: \[file: huge\.png\] is \d+ bytes; Anthropic takes at most 5242880 bytes per image\./,
+    );
+    expect(() => fileBlock({ type: 'file', mediaType: 'application/pdf', data: big(33) })).toThrow(
+      /at most 33554432 bytes per PDF/,
+    );
+    // Within the limits, the block is built.
+    expect(fileBlock({ type: 'file', mediaType: 'image/png', data: big(4) })).toMatchObject({ type: 'image' });
+  });
+});
