@@ -1,0 +1,125 @@
+/**
+ * The agent and the 26-turn conversation both long-conversation tests play (Claude Opus 5.5's rules
+ * and GPT-5.6's): LRU unloads with `maxLoadedSkills` 2, a conditional tool, re-rendered agent
+ * instructions and text. Each provider's test gives its own call ids and server.
+ */
+import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
+import { z } from 'zod';
+
+/** A scripted step any of the test servers takes: text and tool calls. */
+export interface ScriptedStep {
+  text?: string;
+  toolCalls?: { id: string; name: string; input: unknown }[];
+}
+
+export const prefs = createAgentStore('prefs', () => ({ tier: 'basic', notes: [] as string[] }));
+
+export function Ops() {
+  const tier = useAgentStore(prefs, (s) => s.tier);
+  const notes = useAgentStore(prefs, (s) => s.notes);
+  return (
+    <Agent maxLoadedSkills={2}>
+      <Instructions>You run operations for a {tier} customer.</Instructions>
+      <Text>Notes: {notes.join('; ') || 'none'}</Text>
+      <Tool
+        name="set_tier"
+        description="Set the customer's tier"
+        input={z.object({ tier: z.enum(['basic', 'gold']) })}
+        run={({ tier: next }, ctx) => {
+          prefs.of(ctx).setState({ tier: next });
+          return `tier is ${next}`;
+        }}
+      />
+      <Tool
+        name="note"
+        description="Write down a note"
+        input={z.object({ text: z.string() })}
+        run={({ text }, ctx) => {
+          prefs.of(ctx).setState((s) => ({ notes: [...s.notes, text] }));
+          return 'noted';
+        }}
+      />
+      <Skill name="refunds" description="Refund orders">
+        <Instructions>Refunds within 30 days.</Instructions>
+        <Tool
+          name="refund_order"
+          description="Refund"
+          input={z.object({ id: z.string() })}
+          run={({ id }) => `refunded ${id}`}
+        />
+        {tier === 'gold' && (
+          <Tool
+            name="refund_express"
+            description="Refund at once (gold customers)"
+            input={z.object({ id: z.string() })}
+            run={({ id }) => `refunded ${id} at once`}
+          />
+        )}
+      </Skill>
+      <Skill name="billing" description="Invoices">
+        <Instructions>Invoices are monthly.</Instructions>
+        <Tool
+          name="send_invoice"
+          description="Send an invoice"
+          input={z.object({ month: z.string() })}
+          run={({ month }) => `sent ${month}`}
+        />
+      </Skill>
+      <Skill name="shipping" description="Shipments">
+        <Instructions>Track before you promise a date.</Instructions>
+        <Tool
+          name="track"
+          description="Track a parcel"
+          input={z.object({ id: z.string() })}
+          run={({ id }) => `in transit ${id}`}
+        />
+      </Skill>
+    </Agent>
+  );
+}
+
+export interface ScriptedTurn {
+  user: string;
+  steps: ScriptedStep[];
+  reply: string;
+}
+
+/**
+ * 26 turns: a cycle of 8 that ends where it starts (refunds and shipping loaded, tier basic), three
+ * times, and two more. Every call is of a tool offered at that point.
+ */
+export function script(callId: (n: number) => string): ScriptedTurn[] {
+  let n = 0;
+  const call = (name: string, input: unknown): ScriptedStep => ({ toolCalls: [{ id: callId(++n), name, input }] });
+  const read = (skill: string) => call('read_skill', { name: skill });
+  const turn = (user: string, steps: ScriptedStep[], reply: string): ScriptedTurn => ({
+    user,
+    steps: [...steps, { text: reply }],
+    reply,
+  });
+  const cycle = (c: number): ScriptedTurn[] => [
+    turn(`refund order ${c}1`, [read('refunds'), call('refund_order', { id: `${c}1` })], `Refunded ${c}1.`),
+    turn('thanks', [], 'Anything else?'),
+    turn(
+      'make them gold and refund fast',
+      [call('set_tier', { tier: 'gold' }), call('refund_express', { id: `${c}2` })],
+      'Done, at once.',
+    ),
+    turn('invoice for June', [read('billing'), call('send_invoice', { month: 'June' })], 'Invoice sent.'),
+    turn(`where is parcel ${c}3`, [read('shipping'), call('track', { id: `${c}3` })], 'In transit.'),
+    turn('note that they called', [call('note', { text: `called in cycle ${c}` })], 'Noted.'),
+    turn(`refund ${c}4 fast`, [read('refunds'), call('refund_express', { id: `${c}4` })], 'Refunded at once.'),
+    turn(
+      `back to basic, refund ${c}5`,
+      [call('set_tier', { tier: 'basic' }), call('refund_order', { id: `${c}5` })],
+      `Refunded ${c}5.`,
+    ),
+  ];
+  return [
+    ...cycle(1),
+    ...cycle(2),
+    ...cycle(3),
+    turn('bye', [], 'Bye.'),
+    turn('one more: thanks', [], 'You are welcome.'),
+  ];
+}
