@@ -147,6 +147,11 @@ describe('files a user sends', () => {
     expect(() => createSession(<Agent />, { files: { maxFileBytes: -1 } })).toThrow(
       'files.maxFileBytes must be a positive number',
     );
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 0, '10' as unknown as number]) {
+      expect(() => createSession(<Agent />, { files: { maxChatBytes: bad } })).toThrow(
+        'files.maxChatBytes must be a positive number',
+      );
+    }
   });
 
   test('createSessions checks files before the chat is touched, and keeps the files with the chat', async () => {
