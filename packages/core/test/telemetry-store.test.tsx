@@ -59,12 +59,29 @@ function watchedStore(): { store: SessionStore; refused: Promise<void> } {
   };
 }
 
-function Slow({ held }: { held: Promise<string> }) {
+/** A tool that says when it started (so the turn running it holds the lease) and waits for `held`. */
+function Slow({ held, started }: { held: Promise<string>; started?: () => void }) {
   return (
     <Agent>
-      <Tool name="slow" description="Takes a while" run={() => held} />
+      <Tool
+        name="slow"
+        description="Takes a while"
+        run={() => {
+          started?.();
+          return held;
+        }}
+      />
     </Agent>
   );
+}
+
+/** A promise resolved by the returned function: the moment a turn holds the lease. */
+function signal(): { fired: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const fired = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { fired, fire };
 }
 
 describe('store spans: the lease wait, the load and the commits are in the turnâ€™s trace', () => {
@@ -126,14 +143,17 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
       release = resolve;
     });
     const { store, refused } = watchedStore();
-    const sessions = createSessions(<Slow held={held} />, {
+    const running = signal();
+    const sessions = createSessions(<Slow held={held} started={running.fire} />, {
       store,
       model: () =>
         scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'first done' }, { text: 'second done' }]),
       telemetry: { tracer: t.tracer },
     });
     const first = sessions.send('chat-1', 'slow one', { owner: 'ada' });
-    // The second turn asks while the first holds the lease (its tool waits for the test).
+    // The second turn asks only once the first holds the lease (its tool runs and waits for the test):
+    // sent together, either could win the lease first.
+    await running.fired;
     const second = sessions.send('chat-1', 'quick one', { owner: 'ada' });
     await refused;
     release('slow done');
@@ -165,20 +185,19 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
       release = resolve;
     });
     const { store, refused } = watchedStore();
-    const sessions = createSessions(<Slow held={held} />, {
+    const running = signal();
+    const sessions = createSessions(<Slow held={held} started={running.fire} />, {
       store,
       onBusy: 'reject',
       model: () => scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'done' }]),
       telemetry: { tracer: t.tracer },
     });
     const first = sessions.send('chat-1', 'slow one');
+    await running.fired;
     let refusal: unknown;
-    // Retried until the first turn holds the lease; each refusal is recorded and rejected.
-    while (!refusal) {
-      await sessions.send('chat-1', 'too soon').catch((error) => {
-        refusal = error;
-      });
-    }
+    await sessions.send('chat-1', 'too soon').catch((error) => {
+      refusal = error;
+    });
     await refused;
     release('slow done');
     await first;
