@@ -7,7 +7,8 @@
  */
 
 import type { ReactNode } from 'react';
-import { type SpendLedger, setTurnBudget } from './budget.js';
+import type { SpendLedger } from './budget.js';
+import { abortable, runTurn, type TurnScope } from './loop.js';
 import { textPart } from './parts.js';
 import { chatSession, type Session, stateOf } from './session.js';
 import {
@@ -295,20 +296,25 @@ export async function* chatTurn(
         const state = stateOf(current.session);
         current.running = transcriptLength(state.transcript);
         identifySession(state, id, owner);
-        steps.adopt(state);
         const budget = extra.budget ?? state.options.budget;
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
         const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
-        setTurnBudget(state, extra.budget, spend);
         const sendOptions = {
           signal: stop.signal,
           traceContext: extra.traceContext,
           ...(extra.files ? { files: extra.files } : {}),
         };
-        const events =
-          typeof input === 'string'
-            ? current.session.stream(input, sendOptions)
-            : current.session.answerStream(input, sendOptions);
+        // The session's own turn (as `stream` runs it), given this turn's budget, spend and span.
+        const scope: TurnScope = {
+          ...(extra.budget ? { budget: extra.budget } : {}),
+          ledger: spend,
+          ...(steps.span ? { span: steps.span } : {}),
+        };
+        const events = abortable(
+          (inner) => runTurn(state, current.session.model, input, inner, sendOptions, scope),
+          sendOptions.signal,
+          true,
+        );
         for await (const event of events) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
           // So is what waits: an approved call is committed as running before its tool runs (at most once).

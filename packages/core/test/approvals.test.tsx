@@ -47,8 +47,12 @@ describe('approval', () => {
     ran.length = 0;
     const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }]);
     const session = createSession(<Refunds />, { model });
+    const before = Date.now();
     const turn = await session.send('refund A-1');
     expect(turn.text).toBe('');
+    // When it started waiting: the answering turn's wait span starts there.
+    expect(turn.waiting?.[0].since).toBeGreaterThanOrEqual(before);
+    expect(turn.waiting?.[0].since).toBeLessThanOrEqual(Date.now());
     expect(turn.waiting).toEqual([
       {
         toolCallId: 'call_1',
@@ -57,6 +61,7 @@ describe('approval', () => {
         for: 'approval',
         skill: null,
         status: 'waiting',
+        since: expect.any(Number),
       },
     ]);
     expect(session.waiting).toEqual(turn.waiting);
