@@ -26,7 +26,6 @@ import type {
   SessionOptions,
   TelemetryAttributeValue,
   TelemetryOptions,
-  TelemetryTracer,
   ToolCall,
   ToolMessage,
   Turn,

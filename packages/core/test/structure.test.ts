@@ -46,6 +46,7 @@ const LAYERS: Record<string, string[]> = {
     'session-store',
     'memory-store',
     'sessions-key',
+    'sessions-chat',
     'sessions-cache',
     'sessions-lease',
     'sessions-running',
