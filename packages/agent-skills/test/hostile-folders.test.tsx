@@ -6,9 +6,19 @@
  * it never hangs or crashes the agent.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { readCheckedBytes } from '../src/files.js';
 import {
   loadSkillFolders,
   readSkillFolder,
@@ -17,6 +27,9 @@ import {
   type SkillFolderWarning,
 } from '../src/index.js';
 import { call, mount, tempDir } from './helpers.js';
+
+/** The 8-byte PNG signature and a little more: enough for the bytes to say image/png. */
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)]);
 
 const SKILL = (name: string, description = `The ${name} skill.`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nInstructions of ${name}.\n`;
@@ -337,5 +350,51 @@ describe('a description over 1,024 characters', () => {
     mkdirSync(dir);
     writeFileSync(path.join(dir, 'SKILL.md'), SKILL('long', long));
     expect(() => mount(<SkillFolder path={dir} strict />)).toThrow(/"description" must be at most 1,024 characters/);
+  });
+});
+
+describe('a file swapped between the check and the byte read', () => {
+  /** A folder image checked by path (as the read tool checks it), then `swap` runs before the bytes are read. */
+  async function swappedRead(swap: (file: string, root: string) => void) {
+    const root = tempDir();
+    const file = path.join(root, 'diagram.png');
+    writeFileSync(file, PNG);
+    const checked = { real: file, display: 'diagram.png', stats: statSync(file) };
+    swap(file, root);
+    return readCheckedBytes(checked, 1_000_000);
+  }
+
+  test('a file renamed over the checked one is refused as changed: its bytes are never read', async () => {
+    await expect(
+      swappedRead((file, root) => {
+        writeFileSync(path.join(root, 'other.png'), 'SECRET');
+        renameSync(path.join(root, 'other.png'), file);
+      }),
+    ).rejects.toMatchObject({ rule: 'changed' });
+  });
+
+  test('a symlink to a file outside the folder, swapped in, is refused as changed: the outside file is not read', async () => {
+    const outside = path.join(tempDir(), 'secret.png');
+    writeFileSync(outside, PNG);
+    await expect(
+      swappedRead((file) => {
+        rmSync(file);
+        symlinkSync(outside, file);
+      }),
+    ).rejects.toMatchObject({ rule: 'changed' });
+  });
+
+  test('a named pipe swapped in is refused at once, without waiting for a writer', async () => {
+    await expect(
+      swappedRead((file) => {
+        rmSync(file);
+        execFileSync('mkfifo', [file]);
+      }),
+    ).rejects.toMatchObject({ rule: 'not-regular' });
+  });
+
+  test('the checked file itself is read whole', async () => {
+    const bytes = await swappedRead(() => {});
+    expect(Buffer.from(bytes as Uint8Array).equals(PNG)).toBe(true);
   });
 });
