@@ -399,6 +399,42 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       );
     });
 
+    test('a file is written once, with its message: no later commit carries its bytes, and deleting the chat deletes them', async () => {
+      const id = newId('file-once');
+      const commits: string[] = [];
+      // The store as the sessions see it, with every commit's payload kept for inspection.
+      const watched: SessionStore = Object.assign(Object.create(Object.getPrototypeOf(a)), a, {
+        commit: (key: string, change: Commit) => {
+          commits.push(JSON.stringify(change));
+          return a.commit(key, change);
+        },
+      });
+      for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(a))) {
+        const value = (a as unknown as Record<string, unknown>)[name];
+        if (name !== 'constructor' && name !== 'commit' && typeof value === 'function') {
+          (watched as unknown as Record<string, unknown>)[name] = value.bind(a);
+        }
+      }
+      const chats = createSessions(cameraAgent(), { store: watched, model: thinkingModel([]) });
+      await converse(chats, chats, id);
+      const count = (text: string) => text.split(PNG).length - 1;
+      // Restored in another process, every file is there: the user's photo and each picture the tool took.
+      const messages = await b.messages(id, 0, 100);
+      const files = messages.flatMap((m) => m.content.filter((p) => p.type === 'file' && p.data === PNG));
+      expect(files.length).toBeGreaterThanOrEqual(2);
+      expect(count(JSON.stringify(messages))).toBe(files.length);
+      // Across every commit of both turns, each file's bytes were written exactly once, with its message.
+      expect(commits.reduce((sum, payload) => sum + count(payload), 0)).toBe(files.length);
+      expect(commits.filter((payload) => count(payload) > 0).length).toBeLessThan(commits.length);
+      expect(await chats.delete(id)).toBe(true);
+      for (const store of [a, b]) {
+        expect(await store.record(id)).toBeNull();
+        expect(await store.load(id, 100)).toBeNull();
+        expect(await store.messages(id, 0, 100)).toEqual([]);
+      }
+      // Not closed: closing the sessions would close the shared store the other tests use.
+    });
+
     test('append-only: a turn in another process sends the previous request plus what is new, byte for byte as the writing process would have', async () => {
       const reference: ModelRequest[] = [];
       const one = createSessions(cameraAgent(), { store: memoryStore(), model: thinkingModel(reference, true) });
