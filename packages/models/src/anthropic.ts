@@ -181,6 +181,8 @@ export function anthropic(options: AnthropicOptions): Model {
   return {
     name: `anthropic:${options.model}`,
     appendOnly: bindsPrefix(options.model),
+    // Every Claude model reads images and PDFs; the API takes no audio (it is described instead).
+    accepts: { images: true, pdf: true, audio: false },
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const request = bodyOf(req);
       await spans?.ready();
