@@ -128,5 +128,5 @@ export function describeUnread<M extends { role: string }>(
 export function describedWarning(modelName: string | undefined, accepts: ModelAccepts | undefined): string {
   const words = unread(accepts).map((kind) => (kind === 'image' ? 'images' : kind === 'pdf' ? 'PDFs' : 'audio'));
   const list = words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
-  return `${modelName ?? 'The model'} cannot read ${list}: such files are sent to it as a line of text describing them (the transcript keeps the files). Use a model that reads them, or set its accepts if it does.`;
+  return `${modelName ?? 'The model'} does not take ${list}: each such file is sent to it as a line of text describing it (the transcript keeps the file). Use a model that takes them, or set the model's accepts if it does.`;
 }

@@ -38,7 +38,7 @@ const DESCRIBED = '[image parcel.png, image/png, 1 KB: this model cannot read im
 
 const replies = (n: number) => Array.from({ length: n }, () => ({ text: 'ok' }));
 const warningsOf = (session: { warnings: readonly { message: string }[] }) =>
-  session.warnings.filter((w) => w.message.includes('cannot read'));
+  session.warnings.filter((w) => w.message.includes('does not take'));
 
 describe('a model without vision is sent a description of each image', () => {
   test('a model with accepts: { images: false } gets a line describing the image, not the image', async () => {
@@ -134,11 +134,11 @@ describe('a model without vision is sent a description of each image', () => {
     expect(warningsOf(session)).toEqual([
       {
         message:
-          'scripted cannot read images, PDFs or audio: such files are sent to it as a line of text describing them (the transcript keeps the files). Use a model that reads them, or set its accepts if it does.',
+          "scripted does not take images, PDFs or audio: each such file is sent to it as a line of text describing it (the transcript keeps the file). Use a model that takes them, or set the model's accepts if it does.",
         source: 'skilltree',
       },
     ]);
-    expect(events.filter((m) => m.includes('cannot read'))).toHaveLength(1);
+    expect(events.filter((m) => m.includes('does not take'))).toHaveLength(1);
   });
 
   test('a model that says nothing reads images and PDFs, as before, and is sent no description', async () => {

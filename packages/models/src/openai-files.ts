@@ -135,6 +135,7 @@ export function planFile(file: FilePart, accepts: ModelAccepts | undefined, budg
   const kind = fileKind(file.mediaType);
   const chat = budget.api === 'Chat Completions';
   const describe = (why: string): FilePlan => ({ describe: describeFile(file, why) });
+  if (kind === 'audio' && !chat) return describe('the Responses API takes no audio');
   if (kind === 'image' || kind === 'pdf' || kind === 'audio') {
     if (!modelReads(accepts, kind)) {
       return describe(
@@ -153,7 +154,6 @@ export function planFile(file: FilePart, accepts: ModelAccepts | undefined, budg
     return { send: 'image' };
   }
   if (kind === 'audio') {
-    if (!chat) return describe('the Responses API takes no audio');
     if (!OPENAI_AUDIO_FORMATS[file.mediaType] || file.data === undefined) {
       return describe('OpenAI takes WAV or MP3 audio by its bytes only');
     }
