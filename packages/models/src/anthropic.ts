@@ -26,6 +26,7 @@ import { fromSdkError, type ProviderLabels } from './sdk-error.js';
 import { nestedSpans } from './sdk-spans.js';
 
 export { anthropicAppendOnlyBody } from './anthropic-append-only.js';
+export { ANTHROPIC_FILE_LIMITS } from './anthropic-blocks.js';
 export {
   bindsPrefix,
   CLAUDE_MODELS,
