@@ -63,7 +63,7 @@ function unread(accepts: ModelAccepts | undefined): Exclude<FileKind, 'file'>[] 
 }
 
 /** Described messages by original, for the kinds they were described for: the same object every request. */
-const described = new WeakMap<Message, { key: string; value: Message }>();
+const described = new WeakMap<Message, { key: string; content: unknown; value: Message }>();
 
 type FileHolder = UserPart | ToolResultPart;
 
@@ -73,7 +73,7 @@ function describeMessage(message: Message, kinds: readonly string[], key: string
   const content = message.content as FileHolder[];
   if (!content.some((part) => part.type === 'file' && kinds.includes(fileKind(part.mediaType)))) return message;
   const cached = described.get(message);
-  if (cached?.key === key) return cached.value;
+  if (cached?.key === key && cached.content === message.content) return cached.value;
   const out: FileHolder[] = [];
   for (const part of content) {
     const kind = part.type === 'file' ? fileKind(part.mediaType) : null;
@@ -87,7 +87,7 @@ function describeMessage(message: Message, kinds: readonly string[], key: string
     out.push({ type: 'text', text: `${newline}${describeFile(part, REASON[kind])}` });
   }
   const value = { ...message, content: out } as Message;
-  described.set(message, { key, value });
+  described.set(message, { key, content: message.content, value });
   return value;
 }
 
