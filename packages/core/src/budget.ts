@@ -7,6 +7,7 @@
 import { checkPrice, estimateCost, PRICES, type Price, priceFor } from './cost.js';
 import type { SessionState } from './state.js';
 import { warn } from './state-events.js';
+import type { TurnHook } from './turn-hooks.js';
 import type { Budget, BudgetLimits, BudgetPeriod, Model, ModelRequest, Usage } from './types.js';
 import { estimateRequestTokens } from './usage-estimate.js';
 
@@ -225,15 +226,12 @@ interface TurnBudget {
   pending: Reservation | null;
 }
 
-const turns = new WeakMap<SessionState, TurnBudget>();
-const overrides = new WeakMap<SessionState, { budget?: Budget; ledger: SpendLedger | null }>();
-
-/**
- * What the next turn of this session uses instead of its options' budget (a server's budget per
- * owner), and where its owner's spend is kept. `createSessions` sets it before each turn.
- */
-export function setTurnBudget(state: SessionState, budget: Budget | undefined, ledger: SpendLedger | null): void {
-  overrides.set(state, { budget, ledger });
+/** What a turn's budget is checked against: the session's options' budget unless the turn has its own. */
+export interface TurnBudgetScope {
+  /** The turn's budget (a server's budget per owner) instead of the session options' one. */
+  budget?: Budget;
+  /** Where the turn's owner's spend is kept (`createSessions` gives one when there is a per-owner budget). */
+  ledger?: SpendLedger | null;
 }
 
 // ───────────────────────────── the checks ─────────────────────────────
@@ -327,16 +325,29 @@ function enforce(state: SessionState, turn: TurnBudget, checks: Check[], next: S
 }
 
 /**
- * Before anything of a turn is recorded: throws when the session's or the owner's budget is used up
- * already (so a server can refuse the message with a status). Starts the turn's budget.
+ * The budget of one turn, as a {@link TurnHook}: at its start, throws when the session's or the
+ * owner's budget is used up already (so a server can refuse the message with a status); before
+ * every model call, throws {@link BudgetExceededError} (or warns) when the request would go over a
+ * limit of the turn or the session, and reserves the call's estimated input on its owner's spend,
+ * checked against the owner's limits in the same atomic step of the store (so concurrent turns of
+ * one owner, in any processes, cannot all pass on one spend); after the call, however it ended,
+ * replaces the reservation by what it used; at the end, releases a reservation no call settled.
  */
-export async function startBudget(state: SessionState, model: Model): Promise<void> {
-  const override = overrides.get(state);
-  overrides.delete(state);
-  const budget = override?.budget ?? state.options.budget;
-  const turn: TurnBudget = { budget, ledger: override?.ledger ?? null, warned: new Set(), pending: null };
-  turns.set(state, turn);
-  if (!budget) return;
+export function budgetHook(state: SessionState, model: Model, scope: TurnBudgetScope = {}): TurnHook {
+  const budget = scope.budget ?? state.options.budget;
+  if (!budget) return {};
+  const turn: TurnBudget = { budget, ledger: scope.ledger ?? null, warned: new Set(), pending: null };
+  const settle = (used: Usage | null) => settleCall(state, model, turn, used);
+  return {
+    start: () => startBudget(state, model, turn),
+    beforeModelCall: ({ request, turnUsage }) => reserveCall(state, model, turn, request, turnUsage),
+    afterModelCall: settle,
+    end: () => settle(null),
+  };
+}
+
+async function startBudget(state: SessionState, model: Model, turn: TurnBudget): Promise<void> {
+  const budget = turn.budget as Budget;
   const price = spendPrice(budget, model);
   const checks: Check[] = [];
   // Before the turn only what is used up already counts: the turn has spent nothing.
@@ -350,22 +361,14 @@ export async function startBudget(state: SessionState, model: Model): Promise<vo
   enforce(state, turn, checks, null);
 }
 
-/**
- * Before a model call: throws {@link BudgetExceededError} (or warns) when `request` would go over a
- * limit of the turn or the session, and reserves the call's estimated input on its owner's spend,
- * checked against the owner's limits in the same atomic step of the store (so concurrent turns of
- * one owner, in any processes, cannot all pass on one spend). The reservation is settled by
- * {@link settleCall} when the call ends, however it ends.
- */
-export async function reserveCall(
+async function reserveCall(
   state: SessionState,
   model: Model,
+  turn: TurnBudget,
   request: ModelRequest,
   turnUsage: Usage | undefined,
 ): Promise<void> {
-  const turn = turns.get(state);
-  const budget = turn?.budget;
-  if (!turn || !budget) return;
+  const budget = turn.budget as Budget;
   const price = spendPrice(budget, model);
   const tokens = estimateRequestTokens(request);
   const next: Spend = { tokens, dollars: price ? (tokens * price.input) / 1_000_000 : 0 };
@@ -395,14 +398,10 @@ export async function reserveCall(
   turn.pending = { period, amount: next };
 }
 
-/**
- * After a model call, however it ended: replaces its reservation on the owner's spend by what it
- * used (`null`: nothing, which releases it). A failed write is a warning: the call happened.
- */
-export async function settleCall(state: SessionState, model: Model, used: Usage | null): Promise<void> {
-  const turn = turns.get(state);
-  const pending = turn?.pending;
-  if (!turn || !pending || !turn.ledger || !turn.budget) return;
+/** A failed write is a warning: the call happened. */
+async function settleCall(state: SessionState, model: Model, turn: TurnBudget, used: Usage | null): Promise<void> {
+  const pending = turn.pending;
+  if (!pending || !turn.ledger || !turn.budget) return;
   turn.pending = null;
   const spend = used ? spendOf(used, spendPrice(turn.budget, model)) : zero();
   try {
@@ -416,10 +415,4 @@ export async function settleCall(state: SessionState, model: Model, used: Usage 
       'budget',
     );
   }
-}
-
-/** Ends the turn's budget, releasing a reservation no call settled (the turn ended before its call). */
-export async function endBudget(state: SessionState, model: Model): Promise<void> {
-  await settleCall(state, model, null);
-  turns.delete(state);
 }

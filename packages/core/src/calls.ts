@@ -13,15 +13,25 @@ import { emit } from './state-events.js';
 import { pushMessage, takeChanges } from './state-record.js';
 import { flush } from './state-render.js';
 import { settle } from './state-sync.js';
-import { endToolSpan, startToolSpan } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 import type { FilePart, ToolCall, ToolErrorKind, ToolMessage, ToolResultPart } from './types.js';
 
-/** Runs `call`, records its result right away (the transcript is valid whatever happens), and returns it. */
-export async function executeCall(state: SessionState, call: ToolCall, signal?: AbortSignal): Promise<ToolMessage> {
+/** What watches a tool call (see `TurnHook.toolCall`): called as it starts, its result ends it. */
+export type ToolCallWatch = (call: ToolCall) => ((message: ToolMessage, error?: unknown) => void) | undefined;
+
+/**
+ * Runs `call`, records its result right away (the transcript is valid whatever happens), and
+ * returns it. `watch` is told when it starts and how it ended (the turn's hooks: a span).
+ */
+export async function executeCall(
+  state: SessionState,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+  watch: ToolCallWatch,
+): Promise<ToolMessage> {
   emit(state, { type: 'tool-call', toolCall: call });
-  const span = startToolSpan(state, call);
+  const ended = watch(call);
   let outcome: ToolOutcome;
   let fatal: unknown = null;
   try {
@@ -67,7 +77,7 @@ export async function executeCall(state: SessionState, call: ToolCall, signal?: 
     kind ??= 'threw';
   }
   const message = recordResult(state, call, content, isError ? (kind ?? 'threw') : undefined, files);
-  endToolSpan(span, message, fatal ?? outcome.error);
+  ended?.(message, fatal ?? outcome.error);
   if (fatal) throw fatal;
   return message;
 }

@@ -4,7 +4,7 @@
  * events; both are the same code. Leaving the generator early aborts the turn, and whatever way it
  * ends, every tool call in the transcript has its result.
  */
-import { endBudget, reserveCall, settleCall, startBudget } from './budget.js';
+import { budgetHook, type TurnBudgetScope } from './budget.js';
 import { executeCall, recordResult } from './calls.js';
 import { chatFileBytes, resolveFileLimits, toFileParts } from './files.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
@@ -16,10 +16,11 @@ import { drainTurn, drainWhile, emit, warn } from './state-events.js';
 import { pushMessage, stageUserMessage } from './state-record.js';
 import { render } from './state-render.js';
 import { settle, sync } from './state-sync.js';
-import { endTurnSpan, startTurnSpan, traceModelCall } from './telemetry.js';
+import { type Open, tracingHook } from './telemetry.js';
 import { sanitizeText } from './text.js';
 import { cutResult, resultText } from './tool-call.js';
 import { repairCalls, transcriptLength } from './transcript.js';
+import { composeHooks, type TurnHooks } from './turn-hooks.js';
 import type {
   AssistantMessage,
   Model,
@@ -61,13 +62,25 @@ function consumed(request: ModelRequest, progress: CallProgress, aborted: boolea
   };
 }
 
-/** Runs one turn. The caller owns `signal`; aborting it (or returning from the generator) ends the turn. */
+/**
+ * What a turn is given beside its input by the layer that runs it (`createSessions`): its own budget
+ * and the owner's spend, and the turn span opened before the lease.
+ */
+export interface TurnScope extends TurnBudgetScope {
+  span?: Open;
+}
+
+/**
+ * Runs one turn. The caller owns `signal`; aborting it (or returning from the generator) ends the
+ * turn. Budgets and traces watch it through its {@link TurnHooks}, made for this turn.
+ */
 export async function* runTurn(
   state: SessionState,
   model: Model,
   input: string | readonly ToolAnswer[],
   signal: AbortSignal,
   options?: SendOptions,
+  scope: TurnScope = {},
 ): AsyncGenerator<SessionEvent, Turn, undefined> {
   if (state.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
   const answers = Array.isArray(input) ? (input as readonly ToolAnswer[]) : null;
@@ -83,13 +96,16 @@ export async function* runTurn(
   let why = 'Not run: the turn was aborted.';
   let whyKind: ToolErrorKind = 'interrupted';
   const outcome: { turn?: Turn; error?: unknown } = {};
-  let span: Awaited<ReturnType<typeof startTurnSpan>> = null;
+  const hooks = composeHooks([
+    tracingHook(state, model, answers ? describeAnswers(answers) : text, options, scope.span),
+    budgetHook(state, model, scope),
+  ]);
+  const watch = (call: ToolCall) => hooks.toolCall(call);
   /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
   let inFlight: { request: ModelRequest; progress: CallProgress } | null = null;
   try {
-    span = await startTurnSpan(state, model, answers ? describeAnswers(answers) : text, options);
     // A budget used up already refuses the turn before anything is recorded.
-    await startBudget(state, model);
+    await hooks.start();
     // A crashed agent gets one more render from its last element before anything is sent.
     if (state.crashed) {
       render(state);
@@ -102,7 +118,7 @@ export async function* runTurn(
     if (answers) {
       // Answers go on with the turn that ended waiting: approved tools run (each marked running and
       // committed first, so it runs at most once), denials and client results are recorded.
-      yield* applyAnswers(state, answers, signal);
+      yield* applyAnswers(state, answers, signal, hooks);
       if (state.waiting.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
     } else {
       // Files are checked before anything is recorded: a refused one leaves the chat as it was.
@@ -110,7 +126,7 @@ export async function* runTurn(
         ? toFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state))
         : [];
       // Calls still waiting when the user writes again are superseded: the model reads that they did not run.
-      yield* supersede(state);
+      yield* supersede(state, hooks);
       // The user message is recorded once its first request may be sent: a budget that refuses that
       // request (or a store that cannot reserve it) leaves the transcript as it was.
       const staged = stageUserMessage(
@@ -125,7 +141,7 @@ export async function* runTurn(
         throw error;
       }
       try {
-        await reserveCall(state, model, request, undefined);
+        await hooks.beforeModelCall({ request, step: 1, turnUsage: undefined });
       } catch (error) {
         staged.undo();
         throw error;
@@ -139,7 +155,7 @@ export async function* runTurn(
       if (signal.aborted) throw abortError(signal);
       if (!request) {
         request = buildRequest(state, false);
-        await reserveCall(state, model, request, usage);
+        await hooks.beforeModelCall({ request, step, turnUsage: usage });
         yield* drainTurn(state);
       }
       const sent: ModelRequest = request;
@@ -149,7 +165,10 @@ export async function* runTurn(
       yield* drainTurn(state);
       const progress = callProgress();
       inFlight = { request: sent, progress };
-      const response = yield* traceModelCall(state, model, sent, step, callModel(state, model, sent, signal, progress));
+      const response = yield* hooks.aroundModelCall(
+        { request: sent, step, turnUsage: usage },
+        callModel(state, model, sent, signal, progress),
+      );
       inFlight = null;
       usage = addUsage(usage, response.usage);
       state.usage = addUsage(state.usage, response.usage);
@@ -163,9 +182,7 @@ export async function* runTurn(
       unanswered = calls;
       pushMessage(state, assistant);
       // A provider that reports no usage is charged an estimate: a budget cannot be walked around by it.
-      await settleCall(
-        state,
-        model,
+      await hooks.afterModelCall(
         response.usage ?? {
           inputTokens: estimateRequestTokens(sent),
           outputTokens: estimateResponseTokens({ text: response.text, toolCalls: calls }),
@@ -197,7 +214,7 @@ export async function* runTurn(
           unanswered = unanswered.filter((c) => c !== call);
           continue;
         }
-        const running = executeCall(state, call, signal).then(
+        const running = executeCall(state, call, signal, watch).then(
           () => {
             unanswered = unanswered.filter((c) => c !== call);
           },
@@ -231,17 +248,11 @@ export async function* runTurn(
     if (inFlight) {
       const used = consumed(inFlight.request, inFlight.progress, signal.aborted);
       if (used) state.usage = addUsage(state.usage, used);
-      await settleCall(state, model, used).catch(() => {});
+      await hooks.afterModelCall(used).catch(() => {});
     }
     state.turnEvents = null;
     state.busy = false;
-    await endBudget(state, model).catch(() => {});
-    endTurnSpan(
-      state,
-      span,
-      model,
-      outcome.error === undefined && signal.aborted ? { error: abortError(signal) } : outcome,
-    );
+    await hooks.end(outcome.error === undefined && signal.aborted ? { error: abortError(signal) } : outcome);
   }
 }
 
@@ -323,18 +334,23 @@ async function* applyAnswers(
   state: SessionState,
   answers: readonly ToolAnswer[],
   signal: AbortSignal,
+  hooks: TurnHooks,
 ): AsyncGenerator<SessionEvent, void, undefined> {
   const byId = new Map(answers.map((a) => [a.toolCallId, a]));
   for (const waiting of [...state.waiting]) {
     const answer = byId.get(waiting.toolCallId);
     if (!answer) continue;
     const call: ToolCall = { id: waiting.toolCallId, name: waiting.name, input: waiting.input };
+    hooks.answered(waiting, answer.type);
     if (answer.type === 'approve') {
       waiting.status = 'running';
       announceWaiting(state);
       yield* drainTurn(state);
       // Run with the input the model gave, as stored: never one an answer carries.
-      yield* drainWhile(state, executeCall(state, call, signal));
+      yield* drainWhile(
+        state,
+        executeCall(state, call, signal, (c) => hooks.toolCall(c)),
+      );
     } else if (answer.type === 'deny') {
       const given = typeof answer.reason === 'string' ? answer.reason.trim().slice(0, 2000) : '';
       // One sentence, with the reason when there is one: "Denied: over the limit. The tool did not run."
@@ -361,9 +377,10 @@ async function* applyAnswers(
 }
 
 /** Answers every waiting call as superseded by a new user message. */
-async function* supersede(state: SessionState): AsyncGenerator<SessionEvent, void, undefined> {
+async function* supersede(state: SessionState, hooks: TurnHooks): AsyncGenerator<SessionEvent, void, undefined> {
   if (state.waiting.length === 0) return;
   for (const waiting of state.waiting) {
+    hooks.answered(waiting, 'superseded');
     recordResult(
       state,
       { id: waiting.toolCallId, name: waiting.name, input: waiting.input },

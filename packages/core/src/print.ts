@@ -3,7 +3,7 @@
  * failures, and the CLI. One printer; callers that color (a terminal) pass a {@link Styler}.
  */
 import { textOf } from './parts.js';
-import type { Message, ModelRequest, ToolSpec } from './types.js';
+import type { AppendOnlyRequest, Message, ModelRequest, SystemNote, ToolSpec } from './types.js';
 
 /** Hooks to decorate parts of the printout (e.g. ANSI colors). Each defaults to the identity. */
 export interface Styler {
@@ -129,13 +129,15 @@ function heading(title: string): string {
 
 /**
  * The request as the model receives it, as readable text: system prompt, `<current_context>`,
- * tools (as signatures) and the transcript window. Deterministic, so it snapshots well.
+ * tools (as signatures) and the transcript window; for a model with `appendOnly`, the fixed system
+ * prompt and tools and the items that only grow. Deterministic, so it snapshots well.
  *
  * @example
  * console.log(printRequest(session.request()));
  */
 export function printRequest(request: ModelRequest, options: PrintOptions = {}): string {
   const s = { ...plain, ...options.style };
+  if (request.appendOnly) return limited(printAppendOnly(request.appendOnly, options, s), options);
   const placed = request.contextPlacement === 'system' ? 'system' : 'end';
   const sections = [
     s.heading(heading('system')),
@@ -152,7 +154,41 @@ export function printRequest(request: ModelRequest, options: PrintOptions = {}):
       request.messages.length > 0 ? request.messages.map((m) => printMessage(m, s)).join('\n') : s.dim('(none)'),
     );
   }
-  const out = sections.join('\n');
+  return limited(sections.join('\n'), options);
+}
+
+/** A note the session appended to an append-only conversation: what changed, and the tools it added or removed. */
+function printNote(note: SystemNote, s: Styler): string {
+  const lines = [s.label('[system note]', 'user', false)];
+  if (note.text) lines.push(indent(note.text));
+  for (const tool of note.addedTools) lines.push(`  ${s.call(`+ tool ${printTool(tool)}`)}`);
+  for (const name of note.removedTools) lines.push(`  ${s.call(`- tool ${name}`)}`);
+  return lines.join('\n');
+}
+
+/**
+ * An append-only request as the model receives it: the system prompt and tools its conversation's
+ * first request fixed, then every item in order (messages, and the notes that say what changed).
+ */
+function printAppendOnly(request: AppendOnlyRequest, options: PrintOptions, s: Styler): string {
+  const sections = [
+    s.heading(heading('system (fixed for this conversation)')),
+    request.system || s.dim('(empty)'),
+    s.heading(heading(`tools (${request.tools.length}, fixed; notes add and remove)`)),
+    request.tools.length > 0 ? request.tools.map((tool) => s.call(printTool(tool))).join('\n') : s.dim('(none)'),
+  ];
+  if (!options.hideMessages) {
+    sections.push(s.heading(heading(`items (${request.items.length}, append-only)`)));
+    sections.push(
+      request.items.length > 0
+        ? request.items.map((item) => (item.role === 'system' ? printNote(item, s) : printMessage(item, s))).join('\n')
+        : s.dim('(none)'),
+    );
+  }
+  return sections.join('\n');
+}
+
+function limited(out: string, options: PrintOptions): string {
   const limit = options.maxLength ?? defaultLimit();
   if (out.length <= limit) return out;
   return `${out.slice(0, limit)}\n… ${out.length - limit} more characters (raise SKILLTREE_DEBUG_PRINT_LIMIT or pass { maxLength } to see them)`;

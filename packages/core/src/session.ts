@@ -22,6 +22,7 @@ import { pushMessage, sections } from './state-record.js';
 import { flush, render, unmount } from './state-render.js';
 import { settle, sync } from './state-sync.js';
 import { type AgentStoreDef, newGeneration, storeOf, storeStates } from './store.js';
+import { traceToolCall } from './telemetry.js';
 import { freshCallId, repairCalls } from './transcript.js';
 import type {
   AssistantMessage,
@@ -199,7 +200,7 @@ export class Session implements SessionHandle {
    */
   async callTool(call: ToolCall, opts: SendOptions = {}): Promise<ToolMessage> {
     this.#act();
-    return executeCall(this.#state, call, opts.signal);
+    return executeCall(this.#state, call, opts.signal, (c) => traceToolCall(this.#state, c));
   }
 
   /**

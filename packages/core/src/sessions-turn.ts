@@ -7,19 +7,20 @@
  */
 
 import type { ReactNode } from 'react';
-import { type SpendLedger, setTurnBudget } from './budget.js';
+import type { SpendLedger } from './budget.js';
+import { abortable, runTurn, type TurnScope } from './loop.js';
 import { textPart } from './parts.js';
 import { chatSession, type Session, stateOf } from './session.js';
 import {
   SessionConflictError,
   SessionNotFoundError,
-  type SessionRecord,
   type SessionStore,
   snapshotFromStore,
   storedState,
 } from './session-store.js';
 import { type Mounted, type MountedCache, matches } from './sessions-cache.js';
-import { chatKey, ownerKey } from './sessions-key.js';
+import { ownedBy, type ResolvedChat } from './sessions-chat.js';
+import { ownerKey } from './sessions-key.js';
 import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from './sessions-lease.js';
 import type { RunningTurn, RunningTurns } from './sessions-running.js';
 import { currentWindow } from './state-config.js';
@@ -75,48 +76,30 @@ function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
   };
 }
 
-/**
- * The store key of the chat `owner` means by `id`, and its record. A chat this owner created
- * before chats were namespaced by owner is kept under its bare id, and stays theirs.
- */
-export async function locate(
-  store: SessionStore,
-  id: string,
-  owner: string | undefined,
-): Promise<{ key: string; record: SessionRecord | null }> {
-  const key = await chatKey(id, owner);
-  const record = await store.record(key);
-  if (record || key === id) return { key, record };
-  const legacy = await store.record(id);
-  return legacy && legacy.owner === owner ? { key: id, record: legacy } : { key, record: null };
-}
-
 /** Where a turn's session came from: made new, kept mounted in this process, or restored from the store. */
 type Source = 'new' | 'cache' | 'store';
 
 /** The session for a turn: the cached one when it is the store's incarnation and version, else restored from the store. */
-async function open(
-  ctx: TurnContext,
-  key: string,
-  id: string,
-  owner: string | undefined,
-): Promise<{ entry: Cached; source: Source }> {
+async function open(ctx: TurnContext, chat: ResolvedChat): Promise<{ entry: Cached; source: Source }> {
   const { store, cache, sessionOptions } = ctx;
+  const { id, owner, key } = chat;
+  // Read again now that the turn holds the lease: the chat may have moved on (or been deleted and
+  // started again by someone else) while it waited.
   const record = await store.record(key);
-  if (record && record.owner !== (owner ?? null)) throw new SessionNotFoundError(id);
+  if (record && !ownedBy(record, owner)) throw new SessionNotFoundError(id);
   const cached = cache.take(key);
   if (cached && record && matches(cached, record)) return { entry: cached, source: 'cache' };
   cached?.session.dispose();
   // The chat as the caller names it (never the store key), for useChatInfo() and ctx.chat.
-  const chat = { id, owner };
+  const named = { id, owner };
   if (!record) {
-    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), chat);
+    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named);
     return { entry: { session, epoch: crypto.randomUUID(), version: 0, committed: 0 }, source: 'new' };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), chat, snapshotFromStore(loaded));
+  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, snapshotFromStore(loaded));
   return {
     entry: { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length },
     source: 'store',
@@ -180,20 +163,20 @@ async function ledger(store: SessionStore, owner: string): Promise<SpendLedger> 
 }
 
 /**
- * Runs one turn on chat `id` of `owner`. `signal` is the caller's; `self.it` is the iterator the
- * consumer pulls, which a `close()` ends when the consumer stopped pulling. `extra` carries the
- * turn's trace parent and budget.
+ * Runs one turn on `chat` (resolved once for the request). `signal` is the caller's; `self.it` is
+ * the iterator the consumer pulls, which a `close()` ends when the consumer stopped pulling. `extra`
+ * carries the turn's trace parent and budget.
  */
 export async function* chatTurn(
   ctx: TurnContext,
-  id: string,
+  chat: ResolvedChat,
   input: string | readonly ToolAnswer[],
-  owner: string | undefined,
   signal: AbortSignal,
   self: { it?: AsyncGenerator<SessionEvent, Turn> },
   extra: { traceContext?: unknown; budget?: Budget; files?: SendOptions['files'] } = {},
 ): AsyncGenerator<SessionEvent, Turn> {
   const { store, cache, running, policy } = ctx;
+  const { id, owner, key } = chat;
   // The turn's own signal: the caller's, a close() that stops it, or a delete that fences it.
   const stop = new AbortController();
   const follow = () => stop.abort(signal.reason);
@@ -223,7 +206,6 @@ export async function* chatTurn(
   try {
     trace = await startStoreTurn(ctx.sessionOptions, id, owner, extra.traceContext);
     const steps = trace;
-    const { key } = await locate(store, id, owner);
     const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
     // A turn of this process that failed with the store left its lease: it holds nothing any more.
     await ctx.unreleased.settle(key);
@@ -279,7 +261,7 @@ export async function* chatTurn(
       try {
         const opened = await steps.step(
           'load_session',
-          () => open(ctx, key, id, owner),
+          () => open(ctx, chat),
           (found) => ({
             'skilltree.session.source': found.source,
             'skilltree.session.version': found.entry.version,
@@ -295,20 +277,25 @@ export async function* chatTurn(
         const state = stateOf(current.session);
         current.running = transcriptLength(state.transcript);
         identifySession(state, id, owner);
-        steps.adopt(state);
         const budget = extra.budget ?? state.options.budget;
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
         const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
-        setTurnBudget(state, extra.budget, spend);
         const sendOptions = {
           signal: stop.signal,
           traceContext: extra.traceContext,
           ...(extra.files ? { files: extra.files } : {}),
         };
-        const events =
-          typeof input === 'string'
-            ? current.session.stream(input, sendOptions)
-            : current.session.answerStream(input, sendOptions);
+        // The session's own turn (as `stream` runs it), given this turn's budget, spend and span.
+        const scope: TurnScope = {
+          ...(extra.budget ? { budget: extra.budget } : {}),
+          ledger: spend,
+          ...(steps.span ? { span: steps.span } : {}),
+        };
+        const events = abortable(
+          (inner) => runTurn(state, current.session.model, input, inner, sendOptions, scope),
+          sendOptions.signal,
+          true,
+        );
         for await (const event of events) {
           // Each message is durable before the turn goes on: a crash loses at most the step in flight.
           // So is what waits: an approved call is committed as running before its tool runs (at most once).

@@ -16,10 +16,10 @@ import { parseMessage } from './message-parse.js';
 import type { Session } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { MountedCache } from './sessions-cache.js';
-import { checkOwner } from './sessions-key.js';
+import { resolveChat } from './sessions-chat.js';
 import { UnreleasedLeases } from './sessions-lease.js';
 import { RunningTurns } from './sessions-running.js';
-import { chatTurn, fencedError, locate, type TurnContext } from './sessions-turn.js';
+import { chatTurn, fencedError, type TurnContext } from './sessions-turn.js';
 import type {
   Budget,
   Message,
@@ -196,9 +196,8 @@ export function createSessions(
 
   /** The chat `owner` may read or delete, or null: with an owner only theirs, without one only unowned ones. */
   async function find(id: string, owner: unknown): Promise<{ key: string; record: SessionRecord } | null> {
-    const checked = checkOwner(owner);
-    const { key, record } = await locate(store, id, checked);
-    return record && record.owner === (checked ?? null) ? { key, record } : null;
+    const chat = await resolveChat(store, id, owner);
+    return chat.record ? { key: chat.key, record: chat.record } : null;
   }
 
   /** One turn as an iterator, known to `close()` so that it can be stopped even while its consumer is not pulling. */
@@ -214,7 +213,7 @@ export function createSessions(
         checkBudget(opts.budget);
         // Files are checked before the chat is touched (the session checks the chat's total again).
         if (opts.files?.length) toFileParts(opts.files, resolveFileLimits(sessionOptions.files));
-        return yield* chatTurn(ctx, id, text, checkOwner(opts.owner), signal, self, opts);
+        return yield* chatTurn(ctx, await resolveChat(store, id, opts.owner), text, signal, self, opts);
       },
       opts.signal,
       stopOnReturn,

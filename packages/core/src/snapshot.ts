@@ -273,6 +273,7 @@ function parseWaiting(raw: unknown): WaitingCall[] {
       for: w.for,
       skill: typeof w.skill === 'string' ? w.skill : null,
       status: w.status === 'running' ? 'running' : 'waiting',
+      ...(typeof w.since === 'number' && Number.isFinite(w.since) ? { since: w.since } : {}),
     });
   }
   return out;

@@ -71,6 +71,8 @@ export function createState(
     lifecycle: createLog(restore?.lifecycle),
     sent: restore?.sent ?? null,
     waiting: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [],
+    tracing: undefined,
+    identity: undefined,
   } satisfies SessionState);
   return state;
 }

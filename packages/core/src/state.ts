@@ -13,6 +13,7 @@ import type { Container } from './reconciler.js';
 import type { Runtime, SkillState } from './runtime.js';
 import { readTree, type TreeSnapshot } from './serialize.js';
 import type { StoreRegistry } from './store.js';
+import type { Identity, Tracing } from './telemetry-types.js';
 import type { Transcript } from './transcript.js';
 import type { SentLogData, SessionEvent, SessionOptions, Usage, WaitingCall, Warning } from './types.js';
 
@@ -67,6 +68,10 @@ export interface SessionState {
   sent: SentLogData | null;
   /** Calls waiting for approval or for a client's result, in call order. */
   waiting: WaitingCall[];
+  /** The session's tracing: null when off (or the API is absent), undefined until first asked for. */
+  tracing: Tracing | null | undefined;
+  /** Who the session's spans name (`createSessions` sets the chat id and owner). */
+  identity: Identity | undefined;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */

@@ -3,17 +3,16 @@
  * the turn waits for the chat's lease, and the store's work is spans of the turn: the wait for the
  * lease (`wait_lease`), opening the session (`load_session`) and each commit (`commit_session`). So a
  * turn that waited 27 s for another turn's lease shows a 27 s `wait_lease` span, and its duration
- * is what the user waited. The session's turn records on the same span (see `adoptTurnSpan`).
+ * is what the user waited. The session's turn records on the same span (see `TurnScope.span`).
  */
-import type { SessionState } from './state.js';
 import {
-  adoptTurnSpan,
   end,
   endAdoptedTurn,
   fail,
   type Identity,
   loadOpenTelemetry,
   newTracing,
+  type Open,
   SPAN_KIND,
   start,
   telemetryOptions,
@@ -37,8 +36,8 @@ export interface StoreTurnTrace {
     work: () => Promise<T>,
     attributes?: (value: T) => Record<string, TelemetryAttributeValue>,
   ): Promise<T>;
-  /** The session is open: its turn records on this turn's span. */
-  adopt(state: SessionState): void;
+  /** This turn's span, for the session's turn to record on (see `TurnScope.span`); none when untraced. */
+  readonly span?: Open;
   /** Ends the turn's span, failed with `error` when the turn failed outside the session's own turn. */
   end(error?: unknown): void;
 }
@@ -46,7 +45,6 @@ export interface StoreTurnTrace {
 /** The trace of a turn that is not traced. */
 const UNTRACED: StoreTurnTrace = {
   step: (_step, work) => work(),
-  adopt: () => {},
   end: () => {},
 };
 
@@ -84,9 +82,7 @@ export async function startStoreTurn(
         end(open);
       }
     },
-    adopt(state) {
-      if (!turn.ended) adoptTurnSpan(state, identity, turn);
-    },
+    span: turn,
     end(error) {
       if (!turn.ended) endAdoptedTurn(turn, error);
     },

@@ -14,6 +14,8 @@ import { estimateCost, priceFor } from './cost.js';
 import { fileBytes } from './files.js';
 import { textOf } from './parts.js';
 import { type SessionState, tree } from './state.js';
+import type { Identity, Open, OpenTelemetryApi, TelemetrySpan, Tracing } from './telemetry-types.js';
+import type { TurnHook } from './turn-hooks.js';
 import type {
   Message,
   Model,
@@ -24,49 +26,17 @@ import type {
   SessionOptions,
   TelemetryAttributeValue,
   TelemetryOptions,
-  TelemetryTracer,
   ToolCall,
   ToolMessage,
   Turn,
   UnloadReason,
   Usage,
+  WaitingCall,
 } from './types.js';
 
 // ───────────────────────────── the API, loaded lazily ─────────────────────────────
 
-/** An OpenTelemetry span, as far as skilltree uses it (a `Span` of `@opentelemetry/api` is one). */
-export interface TelemetrySpan {
-  setAttribute(key: string, value: TelemetryAttributeValue): unknown;
-  setAttributes(attributes: Record<string, TelemetryAttributeValue>): unknown;
-  setStatus(status: { code: number; message?: string }): unknown;
-  recordException(exception: Error | string): void;
-  updateName(name: string): unknown;
-  isRecording(): boolean;
-  end(): void;
-}
-
-/** The parts of `@opentelemetry/api` skilltree uses: what {@link loadOpenTelemetry} resolves to. */
-export interface OpenTelemetryApi {
-  trace: {
-    getTracer(name: string, version?: string): TelemetryTracer;
-    getTracerProvider(): { getTracer(name: string, version?: string): TelemetryTracer };
-    setSpan(context: unknown, span: unknown): unknown;
-    getSpanContext(context: unknown): { traceId: string; spanId: string } | undefined;
-    setSpanContext(
-      context: unknown,
-      spanContext: { traceId: string; spanId: string; traceFlags: number; isRemote?: boolean },
-    ): unknown;
-  };
-  context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
-  propagation: {
-    extract(
-      context: unknown,
-      carrier: unknown,
-      getter?: { keys(c: unknown): string[]; get(c: unknown, key: string): unknown },
-    ): unknown;
-  };
-  ROOT_CONTEXT: unknown;
-}
+export type { Identity, Open, OpenTelemetryApi, TelemetrySpan, Tracing } from './telemetry-types.js';
 
 /** `SpanKind` and `SpanStatusCode` of the API (stable numbers). */
 export const SPAN_KIND = { internal: 0, server: 1, client: 2 } as const;
@@ -97,44 +67,6 @@ export function loadOpenTelemetry(): Promise<OpenTelemetryApi | null> {
 
 // ───────────────────────────── a session's tracing ─────────────────────────────
 
-/** @internal A session's tracing (for `telemetry-store`, not exported from the package). */
-export interface Tracing {
-  api: OpenTelemetryApi;
-  tracer: TelemetryTracer;
-  recordContent: boolean;
-  agentName: string | undefined;
-  /** Attributes on every span: the options' own, the session id, the owner. */
-  common: Record<string, TelemetryAttributeValue>;
-  /** Open spans with their contexts, innermost last: the parent of the next span. */
-  stack: { span: TelemetrySpan; context: unknown }[];
-  /**
-   * The running turn's span does not record (no SDK registered, or sampled out): its model calls,
-   * tool calls and loads make no spans either, so an untraced turn costs one no-op span.
-   */
-  muted: boolean;
-  /**
-   * The turn span `createSessions` opened before the turn took its lease (see `telemetry-store`):
-   * the session's turn goes on in it instead of starting its own, and leaves ending it to the caller.
-   */
-  adopted?: { open: Open; failed: boolean };
-}
-
-/** @internal An open span (for `telemetry-store`). */
-export interface Open {
-  tracing: Tracing;
-  span: TelemetrySpan;
-  ended: boolean;
-}
-
-/** @internal Who a session's spans name: `gen_ai.conversation.id` and `skilltree.owner`. */
-export interface Identity {
-  sessionId: string;
-  owner?: string;
-}
-
-const tracings = new WeakMap<SessionState, Tracing | null>();
-const identities = new WeakMap<SessionState, Identity>();
-
 /** @internal The telemetry option as options, or null when tracing is off. */
 export function telemetryOptions(option: SessionOptions['telemetry']): TelemetryOptions | null {
   if (option === false || (typeof option === 'object' && option !== null && option.enabled === false)) return null;
@@ -150,17 +82,16 @@ function optionsOf(state: SessionState): TelemetryOptions | null {
  * session made with `createSession` has `telemetry.conversationId`, or a random id.
  */
 export function identifySession(state: SessionState, sessionId: string, owner?: string | null): void {
-  identities.set(state, owner ? { sessionId, owner } : { sessionId });
-  tracings.delete(state);
+  state.identity = owner ? { sessionId, owner } : { sessionId };
+  state.tracing = undefined;
 }
 
 /** The session's tracing, or null when it is off or the API is absent (or not loaded yet). */
 function tracingOf(state: SessionState): Tracing | null {
-  const known = tracings.get(state);
-  if (known !== undefined) return known;
+  if (state.tracing !== undefined) return state.tracing;
   const options = optionsOf(state);
   if (!options) {
-    tracings.set(state, null);
+    state.tracing = null;
     return null;
   }
   if (api === undefined) {
@@ -168,17 +99,12 @@ function tracingOf(state: SessionState): Tracing | null {
     return null;
   }
   if (api === null) {
-    tracings.set(state, null);
+    state.tracing = null;
     return null;
   }
-  let identity = identities.get(state);
-  if (!identity) {
-    identity = { sessionId: options.conversationId ?? randomId() };
-    identities.set(state, identity);
-  }
-  const tracing = newTracing(api, options, identity);
-  tracings.set(state, tracing);
-  return tracing;
+  state.identity ??= { sessionId: options.conversationId ?? randomId() };
+  state.tracing = newTracing(api, options, state.identity);
+  return state.tracing;
 }
 
 /** @internal A tracing for spans named after `identity`. */
@@ -201,12 +127,11 @@ export function newTracing(api: OpenTelemetryApi, options: TelemetryOptions, ide
 }
 
 /**
- * @internal Gives `state` the tracing of a turn `createSessions` opened (`open`, the turn's span):
- * the session's turn then records on that span (see {@link startTurnSpan}).
+ * Gives `state` the tracing of a turn `createSessions` opened (`open`, the turn's span): the
+ * session's turn then records on that span (see {@link startTurnSpan}).
  */
-export function adoptTurnSpan(state: SessionState, identity: Identity, open: Open): void {
-  identities.set(state, identity);
-  tracings.set(state, open.tracing);
+function adoptTurnSpan(state: SessionState, open: Open): void {
+  state.tracing = open.tracing;
   open.tracing.adopted = { open, failed: false };
 }
 
@@ -447,10 +372,10 @@ function agentAttributes(tracing: Tracing, model: Model): Record<string, Telemet
 // ───────────────────────────── the hooks ─────────────────────────────
 
 /** The span of a running turn, or null when untraced. */
-export type TurnSpan = Open | null;
+type TurnSpan = Open | null;
 
 /** Starts the turn's span (`invoke_agent`) under `options.traceContext` or the active context. */
-export async function startTurnSpan(
+async function startTurnSpan(
   state: SessionState,
   model: Model,
   text: string,
@@ -489,7 +414,7 @@ export async function startTurnSpan(
 }
 
 /** Ends the turn's span: usage and cost on success; the error (an abort, a model error, a budget) otherwise. */
-export function endTurnSpan(
+function endTurnSpan(
   state: SessionState,
   open: TurnSpan,
   model: Model,
@@ -566,7 +491,7 @@ export function modelCallTrace(state: SessionState): { traceContext?: unknown; r
 }
 
 /** Runs one model call (`inner`, the call's event generator) inside its `chat {model}` span. */
-export async function* traceModelCall(
+async function* traceModelCall(
   state: SessionState,
   model: Model,
   request: ModelRequest,
@@ -642,10 +567,10 @@ function abortError(message: string): Error {
 }
 
 /** An open tool-call span; end it with {@link endToolSpan}. */
-export type ToolSpan = Open | null;
+type ToolSpan = Open | null;
 
 /** Starts the `execute_tool {tool}` span of `call`. */
-export function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
+function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
   const tracing = active(state);
   if (!tracing) return null;
   const open = start(tracing, `execute_tool ${call.name}`, SPAN_KIND.internal, {
@@ -663,7 +588,7 @@ export function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
 }
 
 /** Ends a tool span with its recorded result; an error result (or `error`, what the tool threw) sets error status. */
-export function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknown): void {
+function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknown): void {
   if (!open || open.ended) return;
   const { span, tracing } = open;
   if (span.isRecording()) {
@@ -678,6 +603,67 @@ function toolError(message: ToolMessage): Error {
   const error = new Error(textOf(message).split('\n')[0]);
   error.name = 'ToolError';
   return error;
+}
+
+/**
+ * Traces a tool call outside a turn's hooks (`session.callTool`): starts its `execute_tool` span and
+ * returns what ends it with the recorded result.
+ */
+export function traceToolCall(state: SessionState, call: ToolCall): (message: ToolMessage, error?: unknown) => void {
+  const open = startToolSpan(state, call);
+  return (message, error) => endToolSpan(open, message, error);
+}
+
+/**
+ * Records the wait of a call that waited for a person or a client, now answered, as a
+ * `wait_tool {tool}` span in the answering turn's trace: it starts when the call started waiting
+ * (kept with the call, so a wait that outlived its process still has its true length) and ends now.
+ */
+function traceWait(state: SessionState, waiting: WaitingCall, answer: string): void {
+  const tracing = active(state);
+  if (!tracing) return;
+  const context = tracing.stack[tracing.stack.length - 1]?.context ?? tracing.api.context.active();
+  const attributes: Record<string, TelemetryAttributeValue> = {
+    ...tracing.common,
+    'skilltree.operation.name': 'wait_tool',
+    'gen_ai.tool.name': waiting.name,
+    'gen_ai.tool.call.id': waiting.toolCallId,
+    'skilltree.wait.for': waiting.for,
+    'skilltree.wait.answer': answer,
+  };
+  if (waiting.since !== undefined) attributes['skilltree.wait.ms'] = Math.max(0, Date.now() - waiting.since);
+  const options: { kind: number; attributes: typeof attributes; startTime?: number } = {
+    kind: SPAN_KIND.internal,
+    attributes,
+  };
+  if (waiting.since !== undefined) options.startTime = waiting.since;
+  startSpan(tracing, `wait_tool ${waiting.name}`, options, context).span.end();
+}
+
+/**
+ * The traces of one turn, as a {@link TurnHook}: its `invoke_agent` span (or the one
+ * `createSessions` opened before the lease, `adopted`), a `chat {model}` span per model call, an
+ * `execute_tool {tool}` span per tool call and a `wait_tool {tool}` span per answered wait.
+ * `describe` is what the turn was asked (recorded only with `recordContent`).
+ */
+export function tracingHook(
+  state: SessionState,
+  model: Model,
+  describe: string,
+  options: SendOptions | undefined,
+  adopted?: Open,
+): TurnHook {
+  let span: TurnSpan = null;
+  return {
+    async start() {
+      if (adopted && !adopted.ended) adoptTurnSpan(state, adopted);
+      span = await startTurnSpan(state, model, describe, options);
+    },
+    aroundModelCall: ({ request, step }, inner) => traceModelCall(state, model, request, step, inner),
+    toolCall: (call) => traceToolCall(state, call),
+    answered: (waiting, answer) => traceWait(state, waiting, answer),
+    end: (outcome) => endTurnSpan(state, span, model, outcome),
+  };
 }
 
 /** Runs a skill read inside its `load_skill {name}` span; unloads it causes nest under it. */

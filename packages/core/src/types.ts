@@ -608,6 +608,11 @@ export interface WaitingCall {
    * stops then leaves it answered as interrupted: it may have taken effect, and never runs twice).
    */
   status: 'waiting' | 'running';
+  /**
+   * When the call started waiting (ms since the epoch): the `wait_tool` span of the turn that
+   * answers it starts there. Absent on calls saved before it was kept.
+   */
+  since?: number;
 }
 
 /** An answer to a waiting call. */

@@ -70,6 +70,7 @@ export async function waitFor(state: SessionState, call: ToolCall): Promise<Wait
     for: client ? 'client' : 'approval',
     skill: tool.skill,
     status: 'waiting',
+    since: Date.now(),
   };
 }
 

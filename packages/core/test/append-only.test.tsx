@@ -10,6 +10,7 @@ import {
   type AppendOnlyRequest,
   createSession,
   type ModelRequest,
+  printRequest,
   restoreSession,
   Skill,
   scriptedModel,
@@ -81,6 +82,25 @@ describe('append-only requests', () => {
     // The read's own result comes right before it; nothing before it changed.
     expect(second.items.at(-2)).toMatchObject({ role: 'tool', name: 'read_skill' });
     expect(second.system).toBe(first.system);
+  });
+
+  test('printRequest shows an append-only request as the model receives it: the fixed system and tools, then the items with their notes', async () => {
+    const model = scriptedModel([read('shopping'), { text: 'ok' }], { appendOnly: true });
+    const session = createSession(<ShopAgent />, { model });
+    await session.send('hi');
+    const printed = printRequest(model.requests[1], { maxLength: Number.POSITIVE_INFINITY });
+    expect(printed).toContain('── system (fixed for this conversation)');
+    expect(printed).toContain('── tools (1, fixed; notes add and remove)');
+    expect(printed).toContain('── items (');
+    // No classic sections: there is no separate context in an append-only request.
+    expect(printed).not.toContain('── context');
+    const note = printed.slice(printed.indexOf('[system note]'));
+    expect(note).toContain('<skill name="shopping" active="true">');
+    expect(note).toContain('+ tool add_to_cart(');
+    // In order: the user message, the read and its result, then the note.
+    const order = ['[user]', '→ read_skill(', '[tool read_skill', '[system note]'].map((m) => printed.indexOf(m));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.every((i) => i >= 0)).toBe(true);
   });
 
   test('an unload is a note that marks the skill unloaded and removes its tools; a later call of one is refused with Unknown tool naming the skill', async () => {

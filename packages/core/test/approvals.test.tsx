@@ -47,8 +47,12 @@ describe('approval', () => {
     ran.length = 0;
     const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }]);
     const session = createSession(<Refunds />, { model });
+    const before = Date.now();
     const turn = await session.send('refund A-1');
     expect(turn.text).toBe('');
+    // When it started waiting: the answering turn's wait span starts there.
+    expect(turn.waiting?.[0].since).toBeGreaterThanOrEqual(before);
+    expect(turn.waiting?.[0].since).toBeLessThanOrEqual(Date.now());
     expect(turn.waiting).toEqual([
       {
         toolCallId: 'call_1',
@@ -57,6 +61,7 @@ describe('approval', () => {
         for: 'approval',
         skill: null,
         status: 'waiting',
+        since: expect.any(Number),
       },
     ]);
     expect(session.waiting).toEqual(turn.waiting);
@@ -196,5 +201,34 @@ describe('sessions: any process answers, exactly once', () => {
     expect(ran).toEqual(['A:3']);
     // Another owner cannot answer (or see) the chat.
     await expect(two.approve('c', 'call_1', { owner: 'bob' })).rejects.toThrow();
+  });
+
+  test('a chat deleted while a call waits takes its call with it: an approval of it later, on the same id started again, runs nothing', async () => {
+    ran.length = 0;
+    const store = memoryStore();
+    // Every chat's model asks for a refund first: the reused id's new chat makes a call with the same id.
+    const sessions = createSessions(<Refunds />, {
+      store,
+      model: () => scriptedModel([{ toolCalls: [refund('A', 3)] }, { text: 'done' }]),
+    });
+    const waited = await sessions.send('c', 'refund A', { owner: 'ann' });
+    const id = waited.waiting?.[0].toolCallId as string;
+    expect(await sessions.delete('c', { owner: 'ann' })).toBe(true);
+    // The deleted chat's call is gone: answering it is refused, and nothing is written under the id.
+    await expect(sessions.approve('c', id, { owner: 'ann' })).rejects.toThrow(ToolAnswerError);
+    expect(await sessions.get('c', { owner: 'ann' })).toBeNull();
+    // Another owner starts a chat under the same id: the old approval does not reach into it.
+    const bob = await sessions.send('c', 'refund B', { owner: 'bob' });
+    expect(bob.waiting?.[0].toolCallId).toBe(id);
+    await expect(sessions.approve('c', id, { owner: 'ann' })).rejects.toThrow(ToolAnswerError);
+    expect(ran).toEqual([]);
+    // The same owner starts again: only the new chat's own call can be answered, once.
+    const again = await sessions.send('c', 'refund C', { owner: 'ann' });
+    expect(again.waiting?.[0]).toMatchObject({ toolCallId: id, input: { order: 'A', cents: 3 } });
+    await sessions.approve('c', id, { owner: 'ann' });
+    await expect(sessions.approve('c', id, { owner: 'ann' })).rejects.toThrow(ToolAnswerError);
+    expect(ran).toEqual(['A:3']);
+    // Bob's call still waits for Bob alone.
+    expect((await sessions.get('c', { owner: 'bob' }))?.waiting).toMatchObject([{ toolCallId: id }]);
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const LAYERS: Record<string, string[]> = {
-  types: ['types', 'text', 'parts', 'files', 'model-accepts', 'cost', 'tool-name', 'react-version'],
+  types: ['types', 'telemetry-types', 'text', 'parts', 'files', 'model-accepts', 'cost', 'tool-name', 'react-version'],
   host: ['host', 'owner', 'store', 'runtime', 'components', 'json-schema', 'lru', 'window'],
   reconciler: ['host-config', 'reconciler'],
   tree: ['serialize'],
@@ -25,6 +25,7 @@ const LAYERS: Record<string, string[]> = {
     'lifecycle-log',
     'lifecycle-check',
     'state',
+    'turn-hooks',
     'telemetry',
     'telemetry-store',
     'state-events',
@@ -45,6 +46,7 @@ const LAYERS: Record<string, string[]> = {
     'session-store',
     'memory-store',
     'sessions-key',
+    'sessions-chat',
     'sessions-cache',
     'sessions-lease',
     'sessions-running',
