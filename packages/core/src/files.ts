@@ -22,6 +22,8 @@ export const DEFAULT_MEDIA_TYPES: readonly string[] = [
   'text/markdown',
   'text/csv',
   'application/json',
+  'audio/wav',
+  'audio/mpeg',
 ];
 
 /** `limits` with defaults for what it leaves out; a limit that is not a positive number is refused. */
@@ -85,6 +87,17 @@ export function sniffMediaType(bytes: Uint8Array): string | null {
   ) {
     return 'image/webp';
   }
+  if (
+    starts(0x52, 0x49, 0x46, 0x46) &&
+    bytes[8] === 0x57 &&
+    bytes[9] === 0x41 &&
+    bytes[10] === 0x56 &&
+    bytes[11] === 0x45
+  ) {
+    return 'audio/wav';
+  }
+  // MP3: an ID3 tag, or an MPEG audio Layer III frame header (11 sync bits, then layer bits 01).
+  if (starts(0x49, 0x44, 0x33) || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe6) === 0xe2)) return 'audio/mpeg';
   if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';
   if (starts(0x50, 0x4b, 0x03, 0x04)) return 'application/zip';
   if (starts(0x1f, 0x8b)) return 'application/gzip';
@@ -118,9 +131,18 @@ function compatible(declared: string, sniffed: string): boolean {
   );
 }
 
+/** Other names in use for the types skilltree knows. */
+const ALIASES: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+  'audio/mp3': 'audio/mpeg',
+};
+
 const normalise = (mediaType: string) => {
   const type = mediaType.split(';')[0].trim().toLowerCase();
-  return type === 'image/jpg' ? 'image/jpeg' : type;
+  return ALIASES[type] ?? type;
 };
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

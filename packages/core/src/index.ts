@@ -56,6 +56,7 @@ export {
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
 export { parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './message-parse.js';
+export { describeFile, type FileKind, fileKind, formatBytes, modelReads } from './model-accepts.js';
 export { addUsage } from './model-call.js';
 export {
   contextChangesOf,
@@ -140,6 +141,7 @@ export type {
   Message,
   MessagePart,
   Model,
+  ModelAccepts,
   ModelCallOptions,
   ModelRequest,
   ModelResponse,

@@ -6,10 +6,12 @@
 import { isAppendOnly, planAppendOnly } from './append-only.js';
 import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
 import { foldBefore } from './lifecycle-log.js';
+import { describedWarning, describeUnread } from './model-accepts.js';
 import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from './prompt.js';
 import type { TreeSnapshot } from './serialize.js';
 import { AGENT, type SessionState, tree } from './state.js';
 import { config, currentWindow } from './state-config.js';
+import { warn } from './state-events.js';
 import type { Message, ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from './types.js';
 
 interface Memo {
@@ -103,6 +105,9 @@ export function requestBlocker(state: SessionState): Error | null {
 /** Append-only plans by request: what the log becomes once the request is sent. */
 const plans = new WeakMap<ModelRequest, SentLogData>();
 
+/** Requests that describe files their model does not read, with the warning said when one is sent. */
+const describing = new WeakMap<ModelRequest, string>();
+
 /**
  * Records that `request` was sent: a model with `appendOnly` then gets the next request as this one
  * plus what is new. Called when the request goes out, so that one never sent (a budget refused it)
@@ -111,6 +116,9 @@ const plans = new WeakMap<ModelRequest, SentLogData>();
 export function recordSent(state: SessionState, request: ModelRequest): void {
   const next = plans.get(request);
   if (next) state.sent = next;
+  // Said once per session: `warn` reports each distinct message once.
+  const warning = describing.get(request);
+  if (warning) warn(state, warning, 'skilltree');
 }
 
 /**
@@ -118,6 +126,14 @@ export function recordSent(state: SessionState, request: ModelRequest): void {
  * (an append-only window may move only then); by default, whether no turn is running.
  */
 export function buildRequest(state: SessionState, turnStart = !state.busy): ModelRequest {
+  const model = state.options.model;
+  const { request, described } = buildClassic(state, turnStart);
+  if (described) describing.set(request, describedWarning(model?.name, model?.accepts));
+  return request;
+}
+
+/** The request, and whether it describes a file its model does not read. */
+function buildClassic(state: SessionState, turnStart: boolean): { request: ModelRequest; described: boolean } {
   const blocker = requestBlocker(state);
   if (blocker) throw blocker;
   const snap = tree(state);
@@ -142,7 +158,12 @@ export function buildRequest(state: SessionState, turnStart = !state.busy): Mode
     memo.contextSnap = snap;
     memo.contextLoaded = state.loaded;
   }
-  const window = currentWindow(state);
+  // A file of a kind the model does not read goes as a line describing it (the transcript keeps it).
+  const accepts = state.options.model?.accepts;
+  const current = currentWindow(state);
+  const seen = describeUnread(current.messages, accepts);
+  let described = seen.described;
+  const window = seen.described ? { start: current.start, messages: seen.messages } : current;
   const fields: ModelRequest = {
     system: memo.system,
     context: memo.context,
@@ -152,21 +173,23 @@ export function buildRequest(state: SessionState, turnStart = !state.busy): Mode
   };
   if (isAppendOnly(state)) {
     const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
-    fields.appendOnly = plan.request;
+    const items = describeUnread(plan.request.items, accepts);
+    described ||= items.described;
+    fields.appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
     // Set before `request` is made from `fields`: both carry the same plan.
     if (snap.skills.length === 0) {
       plans.set(fields, plan.next);
-      return fields;
+      return { request: fields, described };
     }
     const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
     plans.set(request, plan.next);
-    return withLifecycle(state, request, memo, snap, window);
+    return { request: withLifecycle(state, request, memo, snap, window), described };
   }
-  if (snap.skills.length === 0) return fields;
+  if (snap.skills.length === 0) return { request: fields, described };
   // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
   // unchanged); `lifecycle` is a getter on its prototype.
   const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
-  return withLifecycle(state, request, memo, snap, window);
+  return { request: withLifecycle(state, request, memo, snap, window), described };
 }
 
 /** `request` with its lifecycle getter set up. */

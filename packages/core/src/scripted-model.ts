@@ -3,7 +3,7 @@
  * from characters (`estimated: true`), so cost lines and budgets work without a key.
  */
 import { textContent } from './parts.js';
-import type { AssistantPart, Model, ModelRequest, ModelResponse, ReasoningPart } from './types.js';
+import type { AssistantPart, Model, ModelAccepts, ModelRequest, ModelResponse, ReasoningPart } from './types.js';
 import { usageEstimator } from './usage-estimate.js';
 
 /** A tool call in a script; when `id` is left out the session assigns one (`call_N`). */
@@ -34,6 +34,11 @@ export interface ScriptedModelOptions {
    * append-only requests (`request.appendOnly`), as it would to Claude Opus 5.5 or GPT-5.6.
    */
   appendOnly?: boolean;
+  /**
+   * The kinds of file it reads, as a real model's adapter says (`Model.accepts`): e.g.
+   * `{ images: false }` plays a model without vision, which is sent a line describing each image.
+   */
+  accepts?: ModelAccepts;
 }
 
 /** The scripted model; `requests` records what it was sent, `remaining` counts unused steps. */
@@ -63,6 +68,7 @@ export function scriptedModel(steps: readonly ScriptedStep[], options: ScriptedM
   return {
     name: 'scripted',
     ...(options.appendOnly ? { appendOnly: true } : {}),
+    ...(options.accepts ? { accepts: { ...options.accepts } } : {}),
     requests,
     get remaining() {
       return steps.length - next;

@@ -93,8 +93,9 @@ export interface FileLimits {
   /** Bytes of all files in the chat's transcript (in memory). Default 100 MB. */
   maxChatBytes?: number;
   /**
-   * Media types accepted. Default: PNG, JPEG, GIF and WebP images, PDF, and plain text, Markdown,
-   * CSV and JSON. SVG is never accepted as an image (it can carry script).
+   * Media types accepted. Default: PNG, JPEG, GIF and WebP images, PDF, plain text, Markdown,
+   * CSV and JSON, and WAV and MP3 audio. SVG is never accepted as an image (it can carry script).
+   * A model that does not read a kind of file gets it described in text (see `Model.accepts`).
    */
   mediaTypes?: readonly string[];
   /** Hosts whose `https:` URLs may be passed on (never fetched by skilltree). Default: none. */
@@ -374,6 +375,21 @@ export interface ModelCallOptions {
 }
 
 /**
+ * The kinds of file a model reads (`Model.accepts`). A file of a kind it does not read is sent to it
+ * as one line of text that describes the file (`[image photo.jpg, image/jpeg, 1.2 MB: this model
+ * cannot read images]`), the same on every request; the transcript keeps the file itself.
+ * Text files (plain text, Markdown, CSV, JSON) are always sent: every adapter can pass them on.
+ */
+export interface ModelAccepts {
+  /** PNG, JPEG, GIF and WebP images. Default true. */
+  images?: boolean;
+  /** PDF documents. Default true. */
+  pdf?: boolean;
+  /** Audio (WAV, MP3). Default false: few models take audio in. */
+  audio?: boolean;
+}
+
+/**
  * A language model. `generate` is required; `stream`, when present, is used by `session.stream()`
  * and `session.send()` so that text arrives as it is produced.
  */
@@ -387,6 +403,13 @@ export interface Model {
    * tables (see `docs/models.md`).
    */
   readonly appendOnly?: boolean;
+  /**
+   * The kinds of file the model reads (see {@link ModelAccepts}). Left out: images and PDFs, no
+   * audio, as a vision model. The session sends a file of a kind it does not read as a line of text
+   * describing it, and reports that once per session (a `warning` event). The adapters set it from
+   * their model tables (see `docs/files.md`).
+   */
+  readonly accepts?: ModelAccepts;
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

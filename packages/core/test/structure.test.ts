@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 
 const LAYERS: Record<string, string[]> = {
-  types: ['types', 'telemetry-types', 'text', 'parts', 'files', 'cost', 'tool-name', 'react-version'],
+  types: ['types', 'telemetry-types', 'text', 'parts', 'files', 'model-accepts', 'cost', 'tool-name', 'react-version'],
   host: ['host', 'owner', 'store', 'runtime', 'components', 'json-schema', 'lru', 'window'],
   reconciler: ['host-config', 'reconciler'],
   tree: ['serialize'],

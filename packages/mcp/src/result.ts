@@ -1,7 +1,8 @@
 /**
- * Turning an MCP `tools/call` result into a tool result: text content as text, images and embedded
- * resources that carry their bytes (or text) as file parts the model sees, other content as one
- * short placeholder line each, `structuredContent` when there is no text.
+ * Turning an MCP `tools/call` result into a tool result: text content as text, images, audio and
+ * embedded resources that carry their bytes (or text) as file parts (the session describes a file
+ * in text to a model that does not take its kind: audio, to most), other content as one short
+ * placeholder line each, `structuredContent` when there is no text.
  */
 import {
   type FileInput,
@@ -122,12 +123,12 @@ function fileName(uri: unknown): string | undefined {
 }
 
 /**
- * The file a block carries, as core takes it, or null: an `image` with base64 `data` and a
- * `mimeType`, or an embedded `resource` with a `blob` (base64) or `text` and a `mimeType`. Audio
- * and resource links carry nothing a model takes as a file (a link is never fetched).
+ * The file a block carries, as core takes it, or null: an `image` or `audio` with base64 `data`
+ * and a `mimeType`, or an embedded `resource` with a `blob` (base64) or `text` and a `mimeType`.
+ * Resource links carry nothing (a link is never fetched).
  */
 function fileOf(block: Block): FileInput | null {
-  if (block.type === 'image' && typeof block.data === 'string' && str(block.mimeType)) {
+  if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string' && str(block.mimeType)) {
     return { data: block.data, mediaType: block.mimeType as string };
   }
   if (block.type !== 'resource' || !block.resource) return null;
@@ -145,11 +146,13 @@ function fileOf(block: Block): FileInput | null {
 
 /**
  * What a session takes as the result of an MCP `tools/call`: text blocks as text (joined by
- * newlines), each image or embedded resource that carries its bytes or text as a file part with
- * its media type (the model sees it: an image as an image, a PDF or text file as a document), and
- * a placeholder line for what is not sent (audio, resource links, content of an unknown type, and a
- * file that skilltree does not accept: e.g. SVG, which can carry script, or past the default file
- * limits). Without files, it is the text of {@link formatToolResult}.
+ * newlines), each image, audio clip or embedded resource that carries its bytes or text as a file
+ * part with its media type (the model sees it: an image as an image, a PDF or text file as a
+ * document, WAV or MP3 audio as audio where the model takes audio; a model that does not take a
+ * kind is sent a line describing the file instead), and a placeholder line for what is not sent
+ * (resource links, content of an unknown type, and a file that skilltree does not accept: e.g. SVG,
+ * which can carry script, audio other than WAV and MP3, or past the default file limits). Without
+ * files, it is the text of {@link formatToolResult}.
  *
  * The files are checked as a user's are (their bytes decide their type); the session checks them
  * again against its own `files` limits, and refuses the result with a reason when one breaks them.

@@ -259,6 +259,41 @@ describe('calls', () => {
     expect((await call(session, 'only_image')).content).toEqual([{ type: 'file', mediaType: 'image/png', data: png }]);
   });
 
+  test('audio results pass through as file parts: a model that takes audio gets the audio, any other a line describing it', async () => {
+    // A WAV header (RIFF … WAVE fmt), as a server that records speech returns it.
+    const wav = Buffer.from([
+      0x52, 0x49, 0x46, 0x46, 36, 0, 0, 0, 0x57, 0x41, 0x56, 0x45, 0x66, 0x6d, 0x74, 0x20, 16, 0, 0, 0,
+    ]).toString('base64');
+    const tools: FixtureTool[] = [
+      {
+        name: 'record',
+        inputSchema: { type: 'object' },
+        handler: () => ({
+          content: [
+            { type: 'text', text: 'Recorded.' },
+            { type: 'audio', data: wav, mimeType: 'audio/wav' },
+          ],
+        }),
+      },
+    ];
+    const sent = async (accepts?: { audio: boolean }) => {
+      const model = scriptedModel([], accepts ? { accepts } : {});
+      const session = track(agentWith(<McpTools name="s" transport={inMemoryServer(tools).transport} />, { model }));
+      await read(session);
+      const result = await call(session, 'record');
+      expect(result.content.slice(0, 2)).toEqual([
+        { type: 'text', text: 'Recorded.' },
+        { type: 'file', mediaType: 'audio/wav', data: wav },
+      ]);
+      return session.request().messages.at(-1)?.content;
+    };
+    expect((await sent({ audio: true }))?.[1]).toEqual({ type: 'file', mediaType: 'audio/wav', data: wav });
+    expect((await sent())?.[1]).toEqual({
+      type: 'text',
+      text: '\n[audio, audio/wav, 20 B: this model cannot hear audio]',
+    });
+  });
+
   test('structuredContent stands in for missing text; an empty result reads (no content)', async () => {
     const tools: FixtureTool[] = [
       {

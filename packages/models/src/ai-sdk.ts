@@ -18,6 +18,7 @@ import type {
 import {
   type AssistantPart,
   type Model,
+  type ModelAccepts,
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
@@ -81,6 +82,13 @@ export interface AiSdkOptions extends RetryOptions {
    * Anthropic model; `false`: never. Other providers always get the classic layout.
    */
   toolChanges?: ToolChanges;
+  /**
+   * The kinds of file the model reads, passed on as `Model.accepts` (the specification does not
+   * say): `{ images: false, pdf: false }` for a model without vision, whose files the session then
+   * sends as lines describing them; `{ audio: true }` for one that takes audio. Default: images and
+   * PDFs, no audio.
+   */
+  accepts?: ModelAccepts;
 }
 
 const SUPPORTED = new Set(['v2', 'v3', 'v4']);
@@ -436,6 +444,7 @@ export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions =
 
   return {
     name: `${PROVIDER}:${provider}:${model.modelId}`,
+    ...(options.accepts ? { accepts: { ...options.accepts } } : {}),
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges), target);
       const result = await withRetry({ policy, signal: opts.signal, toError }, () =>

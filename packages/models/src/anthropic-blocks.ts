@@ -7,6 +7,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   type AssistantPart,
+  describeFile,
   type FilePart,
   type Message,
   type ReasoningPart,
@@ -62,8 +63,9 @@ function fileLabel(file: FilePart): string {
 /**
  * A file as a block: an image (`image/jpeg`, `png`, `gif`, `webp`) as an `image` block, a PDF or
  * plain text as a `document` block (titled with the file's name), by bytes or by URL (a `data:` URL
- * is sent as bytes). Anything else (a type the API does not read, or text by URL) is a text block
- * naming the file, as the model would read it through any adapter.
+ * is sent as bytes). Audio and other image types are described in a text block (the API takes
+ * neither); anything else (a type the API does not read, or text by URL) is a text block naming
+ * the file, as the model would read it through any adapter.
  */
 export function fileBlock(
   file: FilePart,
@@ -99,6 +101,11 @@ export function fileBlock(
   if (mediaType === 'text/plain' && inline) {
     const data = Buffer.from(inline.data, 'base64').toString('utf8');
     return { type: 'document', source: { type: 'text', media_type: 'text/plain', data }, ...title };
+  }
+  // Said, not sent to get a 400: the API takes no audio, and only these image types.
+  if (mediaType.startsWith('audio/')) return { type: 'text', text: describeFile(file, 'Anthropic takes no audio') };
+  if (mediaType.startsWith('image/')) {
+    return { type: 'text', text: describeFile(file, 'Anthropic takes JPEG, PNG, GIF and WebP images only') };
   }
   return { type: 'text', text: fileLabel(file) };
 }

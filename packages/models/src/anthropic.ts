@@ -26,6 +26,7 @@ import { fromSdkError, type ProviderLabels } from './sdk-error.js';
 import { nestedSpans } from './sdk-spans.js';
 
 export { anthropicAppendOnlyBody } from './anthropic-append-only.js';
+export { ANTHROPIC_FILE_LIMITS } from './anthropic-blocks.js';
 export {
   bindsPrefix,
   CLAUDE_MODELS,
@@ -181,6 +182,8 @@ export function anthropic(options: AnthropicOptions): Model {
   return {
     name: `anthropic:${options.model}`,
     appendOnly: bindsPrefix(options.model),
+    // Every Claude model reads images and PDFs; the API takes no audio (it is described instead).
+    accepts: { images: true, pdf: true, audio: false },
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const request = bodyOf(req);
       await spans?.ready();

@@ -5,6 +5,7 @@
 import {
   type FilePart,
   type Message,
+  type ModelAccepts,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamPart,
@@ -16,6 +17,7 @@ import {
 } from '@skilltree/core';
 import type OpenAI from 'openai';
 import { malformedError, networkError } from './errors.js';
+import { OPENAI_AUDIO_FORMATS, OpenAIFileBudget, planFile } from './openai-files.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments, toolInputJson } from './tool-input.js';
 
@@ -30,6 +32,8 @@ export interface OpenAIChatBodyOptions {
   reasoningEffort?: string;
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
+  /** The kinds of file the model reads (`Model.accepts`); a file of another kind is described in text. */
+  accepts?: ModelAccepts;
 }
 
 /** A file's bytes (or its `data:` URL) as a `data:` URL, else its URL. */
@@ -38,35 +42,44 @@ export function fileUrl(file: FilePart): string | undefined {
   return file.url;
 }
 
-/** What a model reads for a file it cannot be sent: the same words `textOf` uses. */
-export function fileLabel(file: FilePart): string {
-  return `[file: ${file.filename || file.mediaType}]`;
-}
-
 /**
  * A user message's content: its text as a string when it is text only (the same bytes as before
- * messages had parts), else text, `image_url` (images, by bytes or URL) and `file` parts (any other
- * file by its bytes: OpenAI reads PDFs there; a file only known by URL is named in text).
+ * messages had parts), else text, `image_url` (images, by bytes or URL), `file` parts (PDFs by their
+ * bytes: the only files Chat Completions takes) and `input_audio` (WAV or MP3, for a model that
+ * hears). Any other file, or one the model does not read, is the text describing it. OpenAI's
+ * limits are checked as each file is added (`budget`).
  */
-function userContent(parts: Message['content']): OpenAI.ChatCompletionUserMessageParam['content'] {
+function userContent(
+  parts: Message['content'],
+  accepts: ModelAccepts | undefined,
+  budget: OpenAIFileBudget,
+): OpenAI.ChatCompletionUserMessageParam['content'] {
   const rendered = renderParts(parts);
   if (rendered.every((p) => p.type === 'text')) return rendered.map((p) => (p as { text: string }).text).join('');
   return rendered.map((part): OpenAI.ChatCompletionContentPart => {
     if (part.type === 'text') return { type: 'text', text: part.text };
-    const url = fileUrl(part);
-    if (part.mediaType.startsWith('image/') && url) return { type: 'image_url', image_url: { url } };
-    if (part.data !== undefined) {
+    const plan = planFile(part, accepts, budget);
+    if ('describe' in plan) return { type: 'text', text: plan.describe };
+    if (plan.send === 'image') return { type: 'image_url', image_url: { url: fileUrl(part) ?? '' } };
+    if (plan.send === 'audio') {
       return {
-        type: 'file',
-        file: { file_data: `data:${part.mediaType};base64,${part.data}`, filename: part.filename ?? 'file' },
+        type: 'input_audio',
+        input_audio: { data: part.data ?? '', format: OPENAI_AUDIO_FORMATS[part.mediaType] },
       };
     }
-    return { type: 'text', text: fileLabel(part) };
+    return {
+      type: 'file',
+      file: { file_data: `data:${part.mediaType};base64,${part.data}`, filename: part.filename ?? 'file' },
+    };
   });
 }
 
-function toMessage(message: Message): OpenAI.ChatCompletionMessageParam {
-  if (message.role === 'user') return { role: 'user', content: userContent(message.content) };
+function toMessage(
+  message: Message,
+  accepts: ModelAccepts | undefined,
+  budget: OpenAIFileBudget,
+): OpenAI.ChatCompletionMessageParam {
+  if (message.role === 'user') return { role: 'user', content: userContent(message.content, accepts, budget) };
   // Chat Completions tool messages carry text only: a file in a result reads as `[file: name]`.
   if (message.role === 'tool') {
     return { role: 'tool', tool_call_id: message.toolCallId, content: partsText(message.content) };
@@ -91,7 +104,8 @@ function toMessage(message: Message): OpenAI.ChatCompletionMessageParam {
  * system prompt as a `system` message, the transcript with the context placed by `placeContext`,
  * the tools as functions. Always the classic layout: an append-only request
  * (`ModelRequest.appendOnly`) is sent as its classic fields, since Chat Completions replays no
- * reasoning and takes no tools mid-conversation.
+ * reasoning and takes no tools mid-conversation. A file over OpenAI's limits throws a `ModelError`
+ * naming it before anything is sent; one the API or the model does not take is described in text.
  */
 export function openaiRequestBody(
   req: ModelRequest,
@@ -100,7 +114,8 @@ export function openaiRequestBody(
   const placed = placeContext(req);
   const messages: OpenAI.ChatCompletionMessageParam[] = [];
   if (placed.system) messages.push({ role: 'system', content: placed.system });
-  messages.push(...placed.messages.map(toMessage));
+  const budget = new OpenAIFileBudget('Chat Completions');
+  messages.push(...placed.messages.map((m) => toMessage(m, options.accepts, budget)));
   const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: options.model, messages };
   if (req.tools.length > 0) {
     body.tools = req.tools.map((tool) => ({

@@ -10,8 +10,11 @@
  * use function tools, use /v1/responses or set reasoning_effort to 'none'`, GPT-5.4 and later); the
  * guide "Keep the prefix unchanged" (newer frontier models drop reasoning items that follow a prefix
  * change; it names no list, so the frontier models from GPT-5.4 on, the ones Chat Completions
- * refuses tools with reasoning for, are marked).
+ * refuses tools with reasoning for, are marked). What each model reads: the models page (every
+ * model here takes image input but o3-mini, which takes text only; PDFs are read on the models
+ * with vision).
  */
+import type { ModelAccepts } from '@skilltree/core';
 
 /**
  * How a model reasons:
@@ -38,6 +41,11 @@ export interface OpenAIModelInfo {
    * is this, when the model reasons (by default, or with `reasoningEffort`), on the Responses API.
    */
   prefixBoundReasoning: boolean;
+  /**
+   * The files it reads, when it is not every kind the APIs take (images and PDFs): `Model.accepts`
+   * is this, and a file of another kind is sent as a line describing it.
+   */
+  accepts?: ModelAccepts;
 }
 
 const classic: OpenAIModelInfo = {
@@ -71,7 +79,7 @@ export const OPENAI_MODELS: Readonly<Record<string, Readonly<OpenAIModelInfo>>> 
   'gpt-4.1-nano': classic,
   o1: oSeries,
   o3: oSeries,
-  'o3-mini': oSeries,
+  'o3-mini': { ...oSeries, accepts: { images: false, pdf: false } },
   'o4-mini': oSeries,
   'gpt-5': oSeries,
   'gpt-5-mini': oSeries,

@@ -9,6 +9,7 @@ import {
   type AppendOnlyItem,
   type FilePart,
   type Message,
+  type ModelAccepts,
   type ModelRequest,
   placeContext,
   type ReasoningPart,
@@ -20,6 +21,7 @@ import {
   type UserPart,
 } from '@skilltree/core';
 import type OpenAI from 'openai';
+import { OpenAIFileBudget, planFile } from './openai-files.js';
 import { canReason } from './openai-models.js';
 import { toolInputJson } from './tool-input.js';
 
@@ -44,7 +46,20 @@ export interface OpenAIResponsesBodyOptions {
   reasoningSummary?: 'auto' | 'concise' | 'detailed';
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
+  /** The kinds of file the model reads (`Model.accepts`); a file of another kind is described in text. */
+  accepts?: ModelAccepts;
 }
+
+/**
+ * The files of one request body: what the model reads, and OpenAI's limits counted as files are
+ * added (see `openai-files.ts`). A new one per body.
+ */
+export interface ResponsesFiles {
+  accepts?: ModelAccepts;
+  budget: OpenAIFileBudget;
+}
+
+const filesFor = (accepts?: ModelAccepts): ResponsesFiles => ({ accepts, budget: new OpenAIFileBudget('Responses') });
 
 /** A tool as a Responses function tool. `strict: false`: skilltree's schemas are not all strict-mode schemas. */
 export function functionTool(tool: ToolSpec): OpenAI.Responses.FunctionTool {
@@ -74,10 +89,17 @@ function filenameOf(file: FilePart): string {
 
 /**
  * A file as Responses content: an image as `input_image` (its bytes as a `data:` URL, or its URL),
- * any other file as `input_file` (its bytes with its name, or its URL).
+ * any other file as `input_file` (its bytes with its name, or its URL); a file the API or the model
+ * does not take (audio, an image type OpenAI does not read, an image for a model without vision) as
+ * the text describing it. OpenAI's limits are checked as each file is added.
  */
-function fileContent(file: FilePart): OpenAI.Responses.ResponseInputImage | OpenAI.Responses.ResponseInputFile {
-  if (file.mediaType.startsWith('image/')) {
+function fileContent(
+  file: FilePart,
+  files: ResponsesFiles,
+): OpenAI.Responses.ResponseInputImage | OpenAI.Responses.ResponseInputFile | OpenAI.Responses.ResponseInputText {
+  const plan = planFile(file, files.accepts, files.budget);
+  if ('describe' in plan) return { type: 'input_text', text: plan.describe };
+  if (plan.send === 'image') {
     const url = file.data !== undefined ? `data:${file.mediaType};base64,${file.data}` : (file.url ?? '');
     return { type: 'input_image', detail: 'auto', image_url: url };
   }
@@ -91,21 +113,23 @@ const onlyText = (parts: RenderedPart[]): parts is { type: 'text'; text: string 
   parts.every((p) => p.type === 'text');
 
 /** A user message's content: a string when it is text only (the same text as before parts), else text and files. */
-function userContent(parts: readonly UserPart[]): string | InputContent[] {
+function userContent(parts: readonly UserPart[], files: ResponsesFiles): string | InputContent[] {
   const rendered = renderParts(parts);
   if (onlyText(rendered)) return rendered.map((p) => p.text).join('');
-  return rendered.map((p): InputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p)));
+  return rendered.map(
+    (p): InputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p, files)),
+  );
 }
 
 /**
  * A tool result's `output`: its text as a string (an error result included: its text says what went
  * wrong, as the model has always read it), or, with files, text, `input_image` and `input_file` items.
  */
-function toolOutput(parts: readonly ToolResultPart[]): string | OutputContent[] {
+function toolOutput(parts: readonly ToolResultPart[], files: ResponsesFiles): string | OutputContent[] {
   const rendered = renderParts(parts);
   if (onlyText(rendered)) return rendered.map((p) => p.text).join('');
   return rendered.map(
-    (p): OutputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p)),
+    (p): OutputContent => (p.type === 'text' ? { type: 'input_text', text: p.text } : fileContent(p, files)),
   );
 }
 
@@ -131,12 +155,13 @@ export function reasoningItem(part: ReasoningPart): OpenAI.Responses.ResponseRea
 /**
  * A transcript message as input items. An assistant message: its reasoning (when {@link replays}
  * says so) and text in order, each run of text one `assistant` message, then a `function_call` per
- * tool call. A tool result: a `function_call_output`. A user message: a `user` message.
+ * tool call. A tool result: a `function_call_output`. A user message: a `user` message. `files`
+ * counts the request's files against OpenAI's limits (a fresh count for one message when left out).
  */
-export function messageItems(message: Message, model: string): InputItem[] {
-  if (message.role === 'user') return [{ role: 'user', content: userContent(message.content) }];
+export function messageItems(message: Message, model: string, files: ResponsesFiles = filesFor()): InputItem[] {
+  if (message.role === 'user') return [{ role: 'user', content: userContent(message.content, files) }];
   if (message.role === 'tool') {
-    return [{ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message.content) }];
+    return [{ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message.content, files) }];
   }
   const items: InputItem[] = [];
   let text = '';
@@ -174,8 +199,8 @@ export function noteItems(note: SystemNote): InputItem[] {
   return items;
 }
 
-function itemsOf(items: readonly AppendOnlyItem[], model: string): InputItem[] {
-  return items.flatMap((item) => (item.role === 'system' ? noteItems(item) : messageItems(item, model)));
+function itemsOf(items: readonly AppendOnlyItem[], model: string, files: ResponsesFiles): InputItem[] {
+  return items.flatMap((item) => (item.role === 'system' ? noteItems(item) : messageItems(item, model, files)));
 }
 
 /**
@@ -189,7 +214,9 @@ function itemsOf(items: readonly AppendOnlyItem[], model: string): InputItem[] {
  *   (they never change), `input` its items, each note a `developer` message and, when it adds tools,
  *   an `additional_tools` item (see {@link noteItems}).
  *
- * Reasoning parts are replayed only to the model that produced them (see {@link replays}).
+ * Reasoning parts are replayed only to the model that produced them (see {@link replays}). Files
+ * are checked against OpenAI's limits as they are added: one over a limit throws a `ModelError`
+ * naming it, before anything is sent; one the API or the model does not take is described in text.
  */
 export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesBodyOptions): Body {
   const model = options.model;
@@ -197,14 +224,15 @@ export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesB
   let instructions: string;
   let input: InputItem[];
   let tools: readonly ToolSpec[];
+  const files = filesFor(options.accepts);
   if (ao) {
     instructions = ao.system;
-    input = itemsOf(ao.items, model);
+    input = itemsOf(ao.items, model, files);
     tools = ao.tools;
   } else {
     const placed = placeContext(req);
     instructions = placed.system;
-    input = itemsOf(placed.messages, model);
+    input = itemsOf(placed.messages, model, files);
     tools = req.tools;
   }
   // In the order the model reads them: instructions, tools, then the conversation.

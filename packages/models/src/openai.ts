@@ -5,7 +5,14 @@
  *
  * @packageDocumentation
  */
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
+import type {
+  Model,
+  ModelAccepts,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '@skilltree/core';
 import OpenAI from 'openai';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { ModelError } from './errors.js';
@@ -20,6 +27,7 @@ import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { HttpModelOptions } from './http-options.js';
 export { type OpenAIChatBodyOptions, openaiRequestBody, openaiUsage } from './openai-chat.js';
+export { OPENAI_FILE_LIMITS, OPENAI_IMAGE_TYPES } from './openai-files.js';
 export {
   canReason,
   OPENAI_MODELS,
@@ -90,6 +98,14 @@ export interface OpenAIOptions extends HttpModelOptions {
    * ({@link OPENAI_MODELS}) when they reason; pass it for a model the table does not know.
    */
   appendOnly?: boolean;
+  /**
+   * The kinds of file the model reads (`Model.accepts`). Default: the model table's row
+   * ({@link OPENAI_MODELS}), else images and PDFs. A file of another kind is sent as a line of
+   * text describing it. `{ images: false, pdf: false }` for a local model without vision;
+   * `{ audio: true }` for a model that takes audio in (`gpt-audio`, on Chat Completions: WAV and MP3
+   * go as `input_audio`; the Responses API takes no audio).
+   */
+  accepts?: ModelAccepts;
   /** Chat Completions: ask for token usage in streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
   /** `OpenAI-Organization` header. Default: the SDK's (`OPENAI_ORG_ID`). */
@@ -205,6 +221,11 @@ export function openai(options: OpenAIOptions): Model {
   const toError = (error: unknown) => fromSdkError(error, LABELS);
   const requestOptions = (signal?: AbortSignal) => ({ signal, maxRetries: 0, timeout });
   const base = () => getClient().baseURL;
+  /** What the model reads on the API in use: the option, else the table's row, else images and PDFs. */
+  const accepts = (): ModelAccepts => {
+    const read = { images: true, pdf: true, audio: false, ...info?.accepts, ...options.accepts };
+    return { ...read, audio: api === 'chat' && read.audio };
+  };
 
   /** Chat Completions refuses function tools with reasoning for some models: say so before sending. */
   const checkChat = (req: ModelRequest) => {
@@ -238,7 +259,7 @@ export function openai(options: OpenAIOptions): Model {
 
   const chatGenerate = async (req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> => {
     checkChat(req);
-    const body = openaiRequestBody(req, options);
+    const body = openaiRequestBody(req, { ...options, accepts: accepts() });
     const response = await withRetry({ policy, signal: opts.signal, toError }, () =>
       deadlineCall(deadline, opts.signal, (attempt) =>
         getClient().chat.completions.create(body, requestOptions(attempt.signal)),
@@ -248,7 +269,7 @@ export function openai(options: OpenAIOptions): Model {
   };
 
   const responsesGenerate = async (req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> => {
-    const body = openaiResponsesBody(req, options);
+    const body = openaiResponsesBody(req, { ...options, accepts: accepts() });
     // Read inside the retry: a response that failed with `server_error` is tried again.
     return withRetry({ policy, signal: opts.signal, toError }, async () =>
       readResponsesResponse(
@@ -262,7 +283,10 @@ export function openai(options: OpenAIOptions): Model {
 
   const chatStream = (req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart> => {
     checkChat(req);
-    const body: OpenAI.ChatCompletionCreateParamsStreaming = { ...openaiRequestBody(req, options), stream: true };
+    const body: OpenAI.ChatCompletionCreateParamsStreaming = {
+      ...openaiRequestBody(req, { ...options, accepts: accepts() }),
+      stream: true,
+    };
     if (options.streamUsage !== false) body.stream_options = { include_usage: true };
     return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
       deadlineStream(deadline, opts.signal, async function* (attempt) {
@@ -273,7 +297,10 @@ export function openai(options: OpenAIOptions): Model {
   };
 
   const responsesStream = (req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart> => {
-    const body: OpenAI.Responses.ResponseCreateParamsStreaming = { ...openaiResponsesBody(req, options), stream: true };
+    const body: OpenAI.Responses.ResponseCreateParamsStreaming = {
+      ...openaiResponsesBody(req, { ...options, accepts: accepts() }),
+      stream: true,
+    };
     return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
       deadlineStream(deadline, opts.signal, async function* (attempt) {
         const events = await attempt.race(getClient().responses.create(body, requestOptions(attempt.signal)));
@@ -291,6 +318,10 @@ export function openai(options: OpenAIOptions): Model {
     get appendOnly(): boolean {
       if (api !== 'responses') return false;
       return options.appendOnly ?? (info?.prefixBoundReasoning === true && reasonsWith(model, options.reasoningEffort));
+    },
+    /** What the model reads (see {@link OpenAIOptions.accepts}); audio only on Chat Completions. */
+    get accepts(): ModelAccepts {
+      return accepts();
     },
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       if (api === 'chat') return chatGenerate(req, opts);

@@ -341,3 +341,11 @@ describe('aiSdk: specification versions', () => {
     );
   });
 });
+
+describe('aiSdk: what the model reads', () => {
+  it('accepts passes through as Model.accepts (the specification does not say); left out, the session defaults hold', () => {
+    const mock = new MockLanguageModelV3({ doGenerate: v3Result({ text: 'ok' }) });
+    expect(aiSdk(mock, { accepts: { images: false, pdf: false } }).accepts).toEqual({ images: false, pdf: false });
+    expect(aiSdk(mock).accepts).toBeUndefined();
+  });
+});

@@ -4,7 +4,7 @@
  */
 import type { Message, ModelRequest, ReasoningPart } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
-import { anthropicRequestBody } from '../src/anthropic.js';
+import { anthropic, anthropicRequestBody } from '../src/anthropic.js';
 import { contentBlocks, fileBlock } from '../src/anthropic-blocks.js';
 import { text } from './helpers/request.js';
 
@@ -220,5 +220,26 @@ describe("Anthropic's file limits are checked before sending", () => {
     );
     // Within the limits, the block is built.
     expect(fileBlock({ type: 'file', mediaType: 'image/png', data: big(4) })).toMatchObject({ type: 'image' });
+  });
+});
+
+describe('Anthropic takes no audio, and only JPEG, PNG, GIF and WebP images', () => {
+  it('an audio file or a TIFF is described in a text block, never sent to get a 400', () => {
+    expect(fileBlock({ type: 'file', mediaType: 'audio/wav', data: 'UklGRg==', filename: 'note.wav' })).toEqual({
+      type: 'text',
+      text: '[audio note.wav, audio/wav, 4 B: Anthropic takes no audio]',
+    });
+    expect(fileBlock({ type: 'file', mediaType: 'image/tiff', data: 'SUkqAA==' })).toEqual({
+      type: 'text',
+      text: '[image, image/tiff, 4 B: Anthropic takes JPEG, PNG, GIF and WebP images only]',
+    });
+  });
+
+  it('the adapter says so in accepts: images and PDFs, no audio', () => {
+    expect(anthropic({ model: 'claude-sonnet-5', apiKey: 'k' }).accepts).toEqual({
+      images: true,
+      pdf: true,
+      audio: false,
+    });
   });
 });

@@ -50,6 +50,8 @@ export function recordModel(model: Model, options: RecordOptions = {}): Recordin
     name: model.name,
     // A model that binds its reasoning to the prefix gets append-only requests through the wrapper too.
     ...(model.appendOnly ? { appendOnly: true } : {}),
+    // And a model that does not read some kind of file is sent its description through it.
+    ...(model.accepts ? { accepts: model.accepts } : {}),
     recording,
     save,
     async generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> {

@@ -3,7 +3,8 @@
  * the API sends (its text), and reasoning that would be dropped is counted. Sources: the Chat
  * Completions refusal of function tools with reasoning (GPT-5.4 and later: `Function tools with
  * reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. To use function tools,
- * use /v1/responses or set reasoning_effort to 'none'.`), the reasoning guide (which models reason by
+ * use /v1/responses or set reasoning_effort to 'none'.`), the file input limits and types (images and
+ * vision, file inputs; see `filesProblem`: the messages are OpenAI's where known), the reasoning guide (which models reason by
  * default; stateless use with `store: false` and `include: ['reasoning.encrypted_content']`, an item
  * id alone refused), the guide "Keep the prefix unchanged" (reasoning items that follow a prefix
  * change are dropped), and the Responses API's errors for unpaired function calls and outputs.
@@ -134,6 +135,98 @@ function decrypt(content: string): { id: string; model: string; prefix: string }
   const [tag, payload, signature] = content.split('.');
   if (tag !== 'enc' || !payload || signature !== mac(payload)) return null;
   return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+}
+
+// ───────────── files: OpenAI's documented limits and types (see src/openai-files.ts for the sources) ─────────────
+
+const MB = 1024 * 1024;
+/** Models that take `input_audio` (Chat Completions only). */
+export const AUDIO_MODELS = ['gpt-audio', 'gpt-audio-mini', 'gpt-4o-audio-preview', 'gpt-4o-mini-audio-preview'];
+/** Models that take no image or PDF input. */
+export const TEXT_ONLY_MODELS = ['o3-mini', ...AUDIO_MODELS];
+
+/** The API's text for an image of a type it does not read. */
+export const unsupportedImage =
+  "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp'].";
+
+/** A `data:` URL read back: its media type and the bytes it carries (by its base64 length). */
+function dataUrlOf(url: unknown): { mediaType: string; bytes: number; data: string } | null {
+  const match = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+  if (!match) return null;
+  const data = match[2];
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return { mediaType: match[1], bytes: Math.floor((data.length * 3) / 4) - padding, data };
+}
+
+/** Pages of a PDF: its `/Type /Page` objects. */
+const pagesOf = (data: string) =>
+  Buffer.from(data, 'base64')
+    .toString('latin1')
+    .match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+
+/**
+ * What the files of a request break, or null: images of a type OpenAI does not read, over 20 MB
+ * each, over 50 MB or 500 images per request; file content over 32 MB or 100 PDF pages per request;
+ * on Chat Completions, a file part that is not a PDF's bytes, and audio for a model that takes none;
+ * on the Responses API, any audio (its input content has none); images and PDFs for a text-only model.
+ */
+export function filesProblem(body: any, api: 'responses' | 'chat'): string | null {
+  const model = bare(String(body?.model));
+  let images = 0;
+  let imageBytes = 0;
+  let fileBytes = 0;
+  let pages = 0;
+  const contents: any[][] = [];
+  const items: Item[] = api === 'responses' ? (Array.isArray(body?.input) ? body.input : []) : (body?.messages ?? []);
+  for (const item of items) {
+    const content = item.type === 'function_call_output' ? item.output : item.content;
+    if (Array.isArray(content)) contents.push(content);
+  }
+  for (const content of contents) {
+    for (const part of content) {
+      const image =
+        part?.type === 'input_image' ? part.image_url : part?.type === 'image_url' ? part.image_url?.url : undefined;
+      if (image !== undefined) {
+        if (TEXT_ONLY_MODELS.includes(model))
+          return `Invalid content type. image_url is only supported by certain models.`;
+        const inline = dataUrlOf(image);
+        if (!inline) continue;
+        if (!['image/png', 'image/jpeg', 'image/webp', 'image/gif'].includes(inline.mediaType)) return unsupportedImage;
+        if (inline.bytes > 20 * MB)
+          return `Image too large: ${inline.bytes} bytes. The maximum size of an image is 20 MB.`;
+        images++;
+        imageBytes += inline.bytes;
+        if (images > 500) return 'Too many images in request. Max is 500.';
+        if (imageBytes > 50 * MB) return 'Total image size in request exceeds the limit of 50 MB.';
+        continue;
+      }
+      const file = part?.type === 'input_file' ? part : part?.type === 'file' ? part.file : undefined;
+      if (file !== undefined) {
+        const inline = dataUrlOf(file.file_data);
+        if (api === 'chat' && inline?.mediaType !== 'application/pdf') {
+          return "Invalid file data: expected a base64-encoded data URL with an application/pdf MIME type (e.g. 'data:application/pdf;base64,SGVsbG8sIFdvcmxkIQ==').";
+        }
+        if (!inline) continue;
+        if (inline.mediaType === 'application/pdf' && TEXT_ONLY_MODELS.includes(model)) {
+          return 'Invalid content type. PDF files are only supported by models with vision capabilities.';
+        }
+        fileBytes += inline.bytes;
+        if (fileBytes > 32 * MB) return 'The total size of the files in this request exceeds the limit of 32 MB.';
+        if (inline.mediaType === 'application/pdf') pages += pagesOf(inline.data);
+        if (pages > 100) return 'The PDF files in this request have more than 100 pages in total, the limit.';
+        continue;
+      }
+      if (part?.type === 'input_audio') {
+        if (api === 'responses')
+          return "Invalid value: 'input_audio'. Supported values are: 'input_text', 'input_image', and 'input_file'.";
+        if (!AUDIO_MODELS.includes(model)) return `This model does not support audio input: ${model}.`;
+        if (!['wav', 'mp3'].includes(part.input_audio?.format)) {
+          return `Invalid value: '${part.input_audio?.format}'. Supported values are: 'wav' and 'mp3'.`;
+        }
+      }
+    }
+  }
+  return null;
 }
 
 /** What a Responses request breaks, or null; `drops` collects the reasoning items the API would drop. */
@@ -320,7 +413,7 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
         );
       }
       const found: { itemId: string; at: number }[] = [];
-      const problem = responsesProblem(body, found);
+      const problem = responsesProblem(body, found) ?? filesProblem(body, 'responses');
       if (problem) return refuse(req, res, body, path, problem);
       for (const drop of found) drops.push({ request: index, itemId: drop.itemId });
       const step = steps[n++];
@@ -348,7 +441,8 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
       return json(200, responseObject(output, usage, body.model))(req, res, body);
     }
     if (path.endsWith('/chat/completions')) {
-      const problem = chatProblem(body);
+      const files = filesProblem(body, 'chat');
+      const problem = chatProblem(body) ?? (files ? { message: files, param: 'messages' } : null);
       if (problem) return refuse(req, res, body, path, problem.message, problem.param);
       const step = steps[n++];
       if (!step) return testError(req, res, body, 'no step scripted for this request');
