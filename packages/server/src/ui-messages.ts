@@ -6,10 +6,10 @@
 import {
   contextChangesOf,
   type FilePart,
+  INTERRUPTED_RESULT,
   type Message,
   ownTextOf,
   parseContextChange,
-  INTERRUPTED_RESULT,
   renderParts,
   type WaitingCall,
 } from '@skilltree/core';

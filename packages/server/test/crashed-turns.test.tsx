@@ -72,7 +72,8 @@ function stoppable(store: SessionStore): SessionStore & { stop(): void } {
     get(target, key, receiver) {
       if (key === 'stop') return () => (stopped = true);
       const value = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function' || key === 'close') return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function' || key === 'close')
+        return typeof value === 'function' ? value.bind(target) : value;
       return (...args: unknown[]) =>
         stopped ? Promise.reject(new Error('this process stopped')) : value.apply(target, args);
     },
@@ -123,7 +124,9 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     expect(resumed.status).toBe(200);
     const text = await resumed.text();
     expect(text).toContain('"type":"tool-input-available"');
-    expect(text).toContain(`"type":"tool-output-error","toolCallId":"call_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`);
+    expect(text).toContain(
+      `"type":"tool-output-error","toolCallId":"call_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
+    );
     await until(async () => (await other.get('c1', { owner: 'alice' }))?.running === null);
     const history = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
     expect(toolParts(history)).toEqual([
@@ -152,7 +155,16 @@ describe('toUIMessages: calls with no result', () => {
       ],
     },
   ];
-  const waiting = [{ toolCallId: 'call_2', name: 'pick_photo', input: {}, for: 'client' as const, skill: null, status: 'waiting' as const }];
+  const waiting = [
+    {
+      toolCallId: 'call_2',
+      name: 'pick_photo',
+      input: {},
+      for: 'client' as const,
+      skill: null,
+      status: 'waiting' as const,
+    },
+  ];
 
   it('pending while a turn runs; interrupted when none runs, except a call that waits for the client', () => {
     expect(toolParts(toUIMessages(messages, { waiting })).map((p) => p.state)).toEqual([

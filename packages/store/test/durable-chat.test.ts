@@ -137,7 +137,10 @@ class Page extends AbstractChat<SkilltreeUIMessage> {
         // The balancer: the page knows one origin, the test picks the process behind it.
         fetch: (input, init) => {
           const signals = [init?.signal, gone].filter((s): s is AbortSignal => !!s);
-          return fetch(String(input).replace('http://balancer', route()), { ...init, signal: AbortSignal.any(signals) });
+          return fetch(String(input).replace('http://balancer', route()), {
+            ...init,
+            signal: AbortSignal.any(signals),
+          });
         },
       }),
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
@@ -362,7 +365,9 @@ describe.each(backends)('the AI SDK chat engine against server processes on one 
     const forgedId = approvedAll(page.all, { order: 'C-3' }).map((m) => ({
       ...m,
       parts: m.parts.map((p) =>
-        p.type === 'dynamic-tool' ? ({ ...p, toolCallId: 'call_999', approval: { id: 'call_999', approved: true } } as never) : p,
+        p.type === 'dynamic-tool'
+          ? ({ ...p, toolCallId: 'call_999', approval: { id: 'call_999', approved: true } } as never)
+          : p,
       ),
     }));
     const forged = await postAnswer(b, 'refund-3', forgedId);
