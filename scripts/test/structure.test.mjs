@@ -23,7 +23,8 @@ const ALLOWED = {
   '@skilltree/core': [],
   '@skilltree/testing': ['@skilltree/core'],
   '@skilltree/models': ['@skilltree/core'],
-  '@skilltree/store': ['@skilltree/core'],
+  // Its tests serve chats on each store through the server's handler, from real processes.
+  '@skilltree/store': ['@skilltree/core', '@skilltree/server'],
   '@skilltree/server': ['@skilltree/core'],
   // Its tests render folder skills with the testing package.
   '@skilltree/agent-skills': ['@skilltree/core', '@skilltree/testing'],

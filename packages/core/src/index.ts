@@ -55,7 +55,7 @@ export {
 } from './files.js';
 export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
 export { memoryStore } from './memory-store.js';
-export { parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './message-parse.js';
+export { INTERRUPTED_RESULT, parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './message-parse.js';
 export { describeFile, type FileKind, fileKind, formatBytes, modelReads } from './model-accepts.js';
 export { addUsage } from './model-call.js';
 export {

@@ -71,7 +71,11 @@ export function memoryStore(): SessionStore {
     },
     async renew(id, holder, ttl) {
       if (!held(id, holder)) return false;
-      leases.set(id, { holder, expires: Date.now() + ttl });
+      const now = Date.now();
+      leases.set(id, { holder, expires: now + ttl });
+      // A turn that renews reads as running, however long it goes between commits.
+      const entry = sessions.get(id);
+      if (entry) entry.record.updatedAt = now;
       return true;
     },
     async release(id, holder) {

@@ -22,6 +22,14 @@ export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = [
   'skill',
 ];
 
+/**
+ * The result of a call whose process stopped before its result was saved (a crash mid-tool): what
+ * a restored session records for it (`errorKind: 'interrupted'`), and what a server shows for it
+ * once no turn runs. It may have run to the end: it says no more than that.
+ */
+export const INTERRUPTED_RESULT =
+  "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.";
+
 /** Which part types each role may hold. */
 const ALLOWED: Record<Message['role'], readonly string[]> = {
   user: ['text', 'file', 'context-changed'],

@@ -54,6 +54,10 @@ export interface SessionRecord {
   state: StoredState;
   /** Epoch milliseconds. */
   createdAt: number;
+  /**
+   * Epoch milliseconds of the last commit or lease renewal: while a turn runs, its renewals keep it
+   * current, so a record not updated for longer than twice the lease's time to live has no live turn.
+   */
   updatedAt: number;
 }
 
@@ -111,7 +115,9 @@ export interface SessionStore {
    * Extends the holder's own lease to `ttl` ms from now, only while it runs: false when the lease
    * expired, was released, was taken by another holder, or went with a `delete`. Never takes a
    * free lease, so a turn whose session was deleted or taken over learns it here (and stops)
-   * instead of taking the new session's lease.
+   * instead of taking the new session's lease. A renewal that extends the lease also sets the
+   * record's `updatedAt` to now (when there is a record): the running turn is alive, however long
+   * it goes between commits.
    */
   renew(id: string, holder: string, ttl: number): Promise<boolean>;
   /** Gives the lease up (only the holder's own). */

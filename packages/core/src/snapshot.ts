@@ -7,7 +7,7 @@ import { recordResult } from './calls.js';
 import { lifecycleLine } from './context-changes.js';
 import { lifecycleLogProblem } from './lifecycle-check.js';
 import { adoptMounts, createLog } from './lifecycle-log.js';
-import { parseMessage } from './message-parse.js';
+import { INTERRUPTED_RESULT, parseMessage } from './message-parse.js';
 import { cleanUsage } from './model-call.js';
 import { checkSkills } from './skills.js';
 import { type SessionState, tree } from './state.js';
@@ -228,7 +228,7 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
       state,
       call,
       // The call may have run to the end and only its result gone unsaved: say no more than that.
-      "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.",
+      INTERRUPTED_RESULT,
       'interrupted',
     );
   }

@@ -423,6 +423,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
       start: cut.start,
       waiting: info.waiting,
+      idle: !info.running,
       sendReasoning: options.sendReasoning !== false,
       fileUrl: (message, part) => `${base}/chat/${encodeURIComponent(id)}/files/${message}-${part}`,
       toolErrorText: toolErrorText({ id, user }, false),

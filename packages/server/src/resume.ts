@@ -6,7 +6,7 @@
  * transcript `GET /chat/:id` reads, which leaves the running turn's answer out, so the page shows it
  * once, whole.
  */
-import { contextChangesOf, type Message, ownTextOf, type Sessions } from '@skilltree/core';
+import { contextChangesOf, INTERRUPTED_RESULT, type Message, ownTextOf, type Sessions } from '@skilltree/core';
 import { createUIMessageStream } from 'ai';
 import type { SkilltreeUIChunk } from './chat-stream.js';
 import { type ToolErrorText, toolError } from './tool-errors.js';
@@ -92,18 +92,37 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
     execute: async ({ writer }) => {
       writer.write({ type: 'start' });
       let next = options.from + 1;
+      /** Calls sent without a result yet, by id: their tool's name. */
+      const open = new Map<string, string>();
       for (;;) {
         const info = await sessions.get(id, { owner });
         const messages = await sessions.messages(id, { from: next, limit: 1_000, owner });
-        for (const message of messages) for (const chunk of chunksOf(message, next++, options)) writer.write(chunk);
+        for (const message of messages) {
+          if (message.role === 'assistant') for (const call of message.toolCalls ?? []) open.set(call.id, call.name);
+          if (message.role === 'tool') open.delete(message.toolCallId);
+          for (const chunk of chunksOf(message, next++, options)) writer.write(chunk);
+        }
         if (!info?.running || info.running.from !== options.from || signal.aborted) {
+          // Messages the last commit added after the read above.
+          if (messages.length === 1_000) continue;
+          const waits = new Set(info?.waiting.map((call) => call.toolCallId));
           for (const call of info?.waiting ?? []) {
             if (call.for === 'approval') {
               writer.write({ type: 'tool-approval-request', approvalId: call.toolCallId, toolCallId: call.toolCallId });
             }
           }
-          // Messages the last commit added after the read above.
-          if (messages.length === 1_000) continue;
+          // The turn is over and a call has no result and waits for nothing: its process stopped.
+          if (info && !info.running && !signal.aborted) {
+            for (const [callId, name] of open) {
+              if (waits.has(callId)) continue;
+              writer.write({
+                type: 'tool-output-error',
+                toolCallId: callId,
+                errorText: options.toolErrorText(toolError(INTERRUPTED_RESULT, name, callId, 'interrupted')),
+                dynamic: true,
+              });
+            }
+          }
           break;
         }
         await sleep(poll, signal);

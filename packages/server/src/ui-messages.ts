@@ -6,6 +6,7 @@
 import {
   contextChangesOf,
   type FilePart,
+  INTERRUPTED_RESULT,
   type Message,
   ownTextOf,
   parseContextChange,
@@ -106,6 +107,13 @@ export interface ToUIMessagesOptions {
    * so a reloaded page can answer them. Default: none.
    */
   waiting?: readonly WaitingCall[];
+  /**
+   * True when no turn of the chat runs (`sessions.get(id).running` is null). A call with no result
+   * that does not wait was then cut off by a process that stopped (a crash mid-tool): it shows as
+   * `output-error` with {@link INTERRUPTED_RESULT}, as the chat's next turn records it, never as
+   * pending. Default false: such a call shows as `input-available` (its tool is running).
+   */
+  idle?: boolean;
   /** Whether reasoning is shown (its text only; never a signature or encrypted content). Default true. */
   sendReasoning?: boolean;
   /**
@@ -139,6 +147,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   let pending: { id: string; name: string; input: unknown }[] = [];
 
   const approvals = new Set((options.waiting ?? []).filter((w) => w.for === 'approval').map((w) => w.toolCallId));
+  const waits = new Set((options.waiting ?? []).map((w) => w.toolCallId));
   const flushPending = () => {
     if (!assistant) return;
     for (const call of pending) {
@@ -152,13 +161,23 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
               input: call.input,
               approval: { id: call.id },
             }
-          : {
-              type: 'dynamic-tool',
-              toolName: call.name,
-              toolCallId: call.id,
-              state: 'input-available',
-              input: call.input,
-            },
+          : options.idle && !waits.has(call.id)
+            ? // No turn runs and it waits for nothing: the process running it stopped.
+              {
+                type: 'dynamic-tool',
+                toolName: call.name,
+                toolCallId: call.id,
+                state: 'output-error',
+                input: call.input,
+                errorText: errorText(toolError(INTERRUPTED_RESULT, call.name, call.id, 'interrupted')),
+              }
+            : {
+                type: 'dynamic-tool',
+                toolName: call.name,
+                toolCallId: call.id,
+                state: 'input-available',
+                input: call.input,
+              },
       );
     }
     pending = [];

@@ -238,10 +238,17 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
       WHERE ${p}leases.holder = EXCLUDED.holder OR ${p}leases.expires_at <= clock_timestamp()
       RETURNING 1`,
+    // A renewal marks the record as updated: a turn that renews reads as running however long it
+    // goes between commits. One statement, so one transaction.
     renew: `
-      UPDATE ${p}leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
-      WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
-      RETURNING 1`,
+      WITH lease AS (
+        UPDATE ${p}leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+        WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
+        RETURNING 1
+      ), touched AS (
+        UPDATE ${p}sessions SET updated_at = clock_timestamp() WHERE id = $1 AND EXISTS (SELECT 1 FROM lease)
+      )
+      SELECT count(*)::int AS leased FROM lease`,
     release: `DELETE FROM ${p}leases WHERE session_id = $1 AND holder = $2`,
     // $1 id, $2 holder, $3 version read, $4 lease ttl, $5 state, $6 messages (a JSON array), $7 owner,
     // $8 epoch. One statement, so one transaction: the lease row is locked and renewed, the session
@@ -310,8 +317,8 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       return rowCount === 1;
     },
     async renew(id, holder, ttl) {
-      const { rowCount } = await query(sql.renew, [id, holder, int4(ttl)]);
-      return rowCount === 1;
+      const { rows } = await query<{ leased: number }>(sql.renew, [id, holder, int4(ttl)]);
+      return rows[0]?.leased === 1;
     },
     async release(id, holder) {
       await query(sql.release, [id, holder]);

@@ -177,10 +177,15 @@ if cur and cur ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`);
 
-// KEYS l; ARGV holder, ttl. 1 when the holder's lease ran and now runs `ttl` ms longer.
+// KEYS l, s; ARGV holder, ttl. 1 when the holder's lease ran and now runs `ttl` ms longer; the
+// session's record is marked updated then (a turn that renews reads as running between commits).
 const RENEW = new Script(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  ${NOW}
+  redis.call('HSET', KEYS[2], 'updated', now)
+end
 return 1`);
 
 // KEYS l; ARGV holder.
@@ -353,7 +358,8 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
       return (await ACQUIRE.run(await c(), [keys(id).l], [holder, Math.max(1, whole(ttl))])) === 1;
     },
     async renew(id, holder, ttl) {
-      return (await RENEW.run(await c(), [keys(id).l], [holder, Math.max(1, whole(ttl))])) === 1;
+      const k = keys(id);
+      return (await RENEW.run(await c(), [k.l, k.s], [holder, Math.max(1, whole(ttl))])) === 1;
     },
     async release(id, holder) {
       await RELEASE.run(await c(), [keys(id).l], [holder]);

@@ -218,6 +218,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     extend: db.prepare<[number, string, string, number]>(
       `UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND holder = ? AND expires_at > ?`,
     ),
+    touch: db.prepare<[number, string]>(`UPDATE ${p}sessions SET updated_at = ? WHERE id = ?`),
     create: db.prepare<[string, string | null, string, number, number]>(
       `INSERT INTO ${p}sessions (id, owner, epoch, version, length, state, created_at, updated_at)
        VALUES (?, ?, ?, 0, 0, '{}', ?, ?)`,
@@ -310,6 +311,14 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     return row.version + 1;
   });
 
+  // A renewal marks the record as updated: a turn that renews reads as running however long it goes between commits.
+  const renew = db.transaction((id: string, holder: string, ttl: number): boolean => {
+    const now = Date.now();
+    if (q.extend.run(now + ttl, id, holder, now).changes === 0) return false;
+    q.touch.run(now, id);
+    return true;
+  });
+
   const remove = db.transaction((id: string): boolean => {
     const removed = q.deleteSession.run(id).changes > 0;
     q.deleteMessages.run(id);
@@ -335,8 +344,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
       return q.acquire.run({ id, holder, expires: now + ttl, now }).changes > 0;
     },
     async renew(id, holder, ttl) {
-      const now = Date.now();
-      return q.extend.run(now + ttl, id, holder, now).changes > 0;
+      return renew.immediate(id, holder, ttl);
     },
     async release(id, holder) {
       q.release.run(id, holder);

@@ -743,6 +743,33 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
       });
     });
 
+    test('a renewal marks the record as updated (a turn that renews reads as running between commits); a refused one marks nothing', async () => {
+      const id = newId('renew-updates');
+      expect(await a.acquire(id, 'h', 60_000)).toBe(true);
+      // No record yet (a new chat's first turn): the renewal renews, and creates nothing.
+      expect(await a.renew(id, 'h', 60_000)).toBe(true);
+      expect(await b.record(id)).toBeNull();
+      await commit(a, id, { holder: 'h', append: [user('hi')] });
+      const committed = (await b.record(id))!;
+      // Renewed until the store's clock has moved past the commit (a renewal in the same millisecond moves nothing).
+      let renewed = committed;
+      for (let tries = 0; renewed.updatedAt <= committed.updatedAt; tries++) {
+        if (tries === 100) throw new Error("100 renewals over 500 ms never moved the record's updatedAt");
+        await sleep(5);
+        expect(await a.renew(id, 'h', 60_000)).toBe(true);
+        renewed = (await b.record(id))!;
+      }
+      // Only the time: the version, the state and the messages are the commit's.
+      expect({ ...renewed, updatedAt: 0 }).toEqual({ ...committed, updatedAt: 0 });
+      await sleep(5);
+      expect(await c.renew(id, 'other', 60_000)).toBe(false);
+      expect((await b.record(id))!.updatedAt).toBe(renewed.updatedAt);
+      await a.release(id, 'h');
+      await sleep(5);
+      expect(await a.renew(id, 'h', 60_000)).toBe(false);
+      expect((await b.record(id))!.updatedAt).toBe(renewed.updatedAt);
+    });
+
     test('every incarnation has its own epoch: a commit of a deleted one is refused in the new one, even at its version', async () => {
       const id = newId('epoch');
       expect(await a.acquire(id, 'old', 5_000)).toBe(true);

@@ -1,0 +1,179 @@
+/**
+ * What a page sees of a turn that runs long or whose process stopped, from another worker on the
+ * same store: a turn whose tool runs longer than twice the lease still reads as running (its lease
+ * renewals say it is alive), so a reload resumes it whole; a call whose process stopped mid-tool
+ * reads as interrupted in `GET /chat/:id` and in a resumed stream once no turn runs, never pending.
+ * (packages/store/test/durable-chat.test.ts plays the same with real processes on every store.)
+ */
+import {
+  Agent,
+  createSessions,
+  INTERRUPTED_RESULT,
+  type Model,
+  memoryStore,
+  type SessionStore,
+  Tool,
+  textOf,
+} from '@skilltree/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
+
+/** A tool `slow` that says when it started and ends when the test releases it. */
+function slowTool() {
+  let release: (text: string) => void = () => {};
+  const gate = new Promise<string>((resolve) => {
+    release = resolve;
+  });
+  let started: () => void = () => {};
+  const inTool = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const agent = (
+    <Agent>
+      <Tool
+        name="slow"
+        description="Slow"
+        input={z.object({})}
+        run={() => {
+          started();
+          return gate;
+        }}
+      />
+    </Agent>
+  );
+  return { agent, inTool, release };
+}
+
+const model: Model = {
+  name: 'slow-model',
+  async generate(req) {
+    const last = req.messages.at(-1);
+    if (last?.role === 'tool') return { text: `Answer: ${textOf(last)}`, toolCalls: [] };
+    return { text: 'Let me look.', toolCalls: [{ id: '', name: 'slow', input: {} }] };
+  },
+};
+
+const get = (handler: ReturnType<typeof createHandler>, path: string) =>
+  handler(new Request(`http://localhost/api${path}`, { headers: { 'x-user': 'alice' } }));
+
+const toolParts = (messages: SkilltreeUIMessage[]) =>
+  messages.flatMap((m) => m.parts).filter((p) => p.type === 'dynamic-tool') as { state: string; errorText?: string }[];
+
+/** Resolves once `ready` holds, checking as the event loop turns. */
+async function until(ready: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await ready())) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** A store as a process that stops sees it: once `stop()` is called, every call fails (nothing it does lands). */
+function stoppable(store: SessionStore): SessionStore & { stop(): void } {
+  let stopped = false;
+  const wrapped = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'stop') return () => (stopped = true);
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || key === 'close')
+        return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) =>
+        stopped ? Promise.reject(new Error('this process stopped')) : value.apply(target, args);
+    },
+  });
+  return wrapped as SessionStore & { stop(): void };
+}
+
+describe('a long turn and a crashed one, seen from another worker', () => {
+  it('a turn whose tool runs longer than twice the lease still reads as running: GET /chat/:id/stream resumes it whole', async () => {
+    const leaseTtl = 300;
+    const { agent, inTool, release } = slowTool();
+    const store = memoryStore();
+    const [running, other] = [0, 1].map(() => createSessions(agent, { store, model, leaseTtl }));
+    const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
+    const turn = running.send('c1', 'go', { owner: 'alice' });
+    await inTool;
+    // The tool's call was the last commit; the turn writes nothing more while the tool runs.
+    const since = Date.now();
+    await until(() => Date.now() - since > 3 * leaseTtl);
+    expect((await other.get('c1', { owner: 'alice' }))?.running).toEqual({ from: 0 });
+    const history = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(history.map((m) => m.role)).toEqual(['user']);
+    const resumed = await get(handler, '/chat/c1/stream');
+    expect(resumed.status).toBe(200);
+    const body = resumed.text();
+    release('slow done');
+    const text = await body;
+    expect(text).toContain('Let me look.');
+    expect(text).toContain('"output":"slow done"');
+    expect(text).toContain('Answer: slow done');
+    expect((await turn).text).toBe('Answer: slow done');
+    await Promise.all([running.close(), other.close()]);
+  });
+
+  it('a call whose process stopped mid-tool reads as interrupted in a resumed stream and in GET /chat/:id once no turn runs, never pending', async () => {
+    const leaseTtl = 100;
+    const { agent, inTool, release } = slowTool();
+    const store = memoryStore();
+    const dying = stoppable(store);
+    const crashed = createSessions(agent, { store: dying, model, leaseTtl });
+    const other = createSessions(agent, { store, model, leaseTtl });
+    const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
+    const turn = crashed.send('c1', 'go', { owner: 'alice' }).catch((error: Error) => error);
+    await inTool;
+    dying.stop();
+    // A page reloaded right after the crash follows the turn until it reads as over.
+    const resumed = await get(handler, '/chat/c1/stream');
+    expect(resumed.status).toBe(200);
+    const text = await resumed.text();
+    expect(text).toContain('"type":"tool-input-available"');
+    expect(text).toContain(
+      `"type":"tool-output-error","toolCallId":"call_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
+    );
+    await until(async () => (await other.get('c1', { owner: 'alice' }))?.running === null);
+    const history = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(toolParts(history)).toEqual([
+      expect.objectContaining({ state: 'output-error', errorText: INTERRUPTED_RESULT }),
+    ]);
+    // The stopped process's tool ends at last: nothing of it lands.
+    release('too late');
+    expect(await turn).toBeInstanceOf(Error);
+    // The next message records the same result, as the history showed it.
+    expect((await other.send('c1', 'again', { owner: 'alice' })).text).toBe('Answer: too late');
+    const after = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect(toolParts(after)[0]).toEqual(history.flatMap((m) => m.parts).find((p) => p.type === 'dynamic-tool'));
+    await Promise.all([crashed.close(), other.close()]);
+  });
+});
+
+describe('toUIMessages: calls with no result', () => {
+  const messages = [
+    { role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] },
+    {
+      role: 'assistant' as const,
+      content: [],
+      toolCalls: [
+        { id: 'call_1', name: 'slow', input: {} },
+        { id: 'call_2', name: 'pick_photo', input: {} },
+      ],
+    },
+  ];
+  const waiting = [
+    {
+      toolCallId: 'call_2',
+      name: 'pick_photo',
+      input: {},
+      for: 'client' as const,
+      skill: null,
+      status: 'waiting' as const,
+    },
+  ];
+
+  it('pending while a turn runs; interrupted when none runs, except a call that waits for the client', () => {
+    expect(toolParts(toUIMessages(messages, { waiting })).map((p) => p.state)).toEqual([
+      'input-available',
+      'input-available',
+    ]);
+    expect(toolParts(toUIMessages(messages, { waiting, idle: true }))).toEqual([
+      expect.objectContaining({ state: 'output-error', errorText: INTERRUPTED_RESULT }),
+      expect.objectContaining({ state: 'input-available' }),
+    ]);
+  });
+});
