@@ -170,7 +170,8 @@ export interface AnswerRequest {
  * What `POST /api/send` and `POST /api/answer` answer when the turn ends: its reply and the calls
  * it ended waiting for, or why it failed. `code` is set when nothing was recorded: a refused file
  * (`FileRejectedError`'s code, HTTP 400), an answer to a call that does not wait (`ToolAnswerError`'s
- * code, HTTP 409), or `busy` (HTTP 409).
+ * code, HTTP 409), `busy` (HTTP 409), or `body-too-large` (HTTP 413: the files are over the 64 MB the
+ * dev server reads).
  */
 export type TurnReply =
   | { ok: true; text: string; steps: number; waiting: WaitingCall[] }

@@ -119,12 +119,19 @@ const MAX_BODY = 1_000_000;
  */
 const MAX_SEND_BODY = 64 * 1024 * 1024;
 
+/** A request body over the dev server's limit (it stops reading there). */
+class BodyTooLargeError extends Error {}
+
 async function readJson(req: IncomingMessage, limit = MAX_BODY): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new Error(`Request body too large: the dev server reads at most ${limit} bytes.`);
+    if (size > limit) {
+      throw new BodyTooLargeError(
+        `The request is over ${Math.round(limit / (1024 * 1024)) || 1} MB, the most the dev server reads: send fewer or smaller files.`,
+      );
+    }
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -245,6 +252,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       try {
         body = await readJson(req, MAX_SEND_BODY);
       } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          return reply(res, 413, { ok: false, error: error.message, code: 'body-too-large' });
+        }
         return reply(res, 400, { ok: false, error: `Invalid JSON: ${(error as Error).message}` });
       }
       const files = body.files ?? [];
