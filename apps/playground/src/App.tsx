@@ -116,7 +116,9 @@ export function Playground({ server }: { server: DevServer }) {
               demoMessages={state.demoMessages}
               scripted={state.scripted}
               disabled={!state.request && !!state.loadError}
-              onSend={(text) => void server.send(text)}
+              waiting={state.waiting ?? []}
+              onSend={(text, files) => server.send(text, files)}
+              onAnswer={(answers) => void server.answer(answers)}
               onReset={() => void server.reset()}
             />
           </div>

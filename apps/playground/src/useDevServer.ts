@@ -1,9 +1,15 @@
 /**
  * The page's connection to `skilltree dev`: the state (pushed over server-sent events), the text
- * being streamed, and the actions (send, reset).
+ * being streamed, and the actions (send with files, answer waiting calls, reset).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DevState, LiveEvent } from './protocol.js';
+import { type PendingFile, toSendFile } from './panels/Attachments.js';
+import type { DevState, LiveEvent, ToolAnswer, TurnReply } from './protocol.js';
+
+/** How a send ended for the composer: `refused` is core's reason when a file was refused (nothing sent). */
+export interface SendOutcome {
+  refused?: string;
+}
 
 export type Connection = 'connecting' | 'open' | 'lost';
 
@@ -23,9 +29,21 @@ export interface DevServer {
   sending: boolean;
   /** An error of the last action (send refused, server unreachable). */
   actionError: string | null;
-  send(text: string): Promise<void>;
+  send(text: string, files?: PendingFile[]): Promise<SendOutcome>;
+  /** Answers waiting calls (approve, deny, a client tool's result); the turn goes on. */
+  answer(answers: ToolAnswer[]): Promise<void>;
   reset(): Promise<void>;
   dismissError(): void;
+}
+
+/** An error the dev server answered with; `code` is core's when it refused a file or an answer. */
+class ServerError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
 }
 
 async function post(base: string, path: string, body?: unknown): Promise<any> {
@@ -40,7 +58,7 @@ async function post(base: string, path: string, body?: unknown): Promise<any> {
   } catch {
     throw new Error(`The dev server answered ${res.status} without JSON.`);
   }
-  if (!res.ok && data?.error) throw new Error(data.error);
+  if (!res.ok && data?.error) throw new ServerError(data.error, typeof data.code === 'string' ? data.code : undefined);
   if (!res.ok) throw new Error(`The dev server answered ${res.status}.`);
   return data;
 }
@@ -87,13 +105,35 @@ export function useDevServer(base = ''): DevServer {
   }, [base]);
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, files: PendingFile[] = []): Promise<SendOutcome> => {
       setSending(true);
       setActionError(null);
       try {
-        const result = await post(base, '/api/send', { text });
+        const body = files.length > 0 ? { text, files: files.map(toSendFile) } : { text };
+        const result = (await post(base, '/api/send', body)) as TurnReply;
         // Model errors are shown from the state (error + a note in the chat); others here.
         if (result && result.ok === false && !result.error) setActionError('The turn failed.');
+        return {};
+      } catch (error) {
+        // A refused file: the composer shows why and gets the message back; nothing was sent.
+        if (error instanceof ServerError && error.code && files.length > 0 && error.code !== 'busy') {
+          return { refused: error.message };
+        }
+        if (mounted.current) setActionError((error as Error).message);
+        return {};
+      } finally {
+        if (mounted.current) setSending(false);
+      }
+    },
+    [base],
+  );
+
+  const answer = useCallback(
+    async (answers: ToolAnswer[]) => {
+      setSending(true);
+      setActionError(null);
+      try {
+        await post(base, '/api/answer', { answers });
       } catch (error) {
         if (mounted.current) setActionError((error as Error).message);
       } finally {
@@ -120,6 +160,7 @@ export function useDevServer(base = ''): DevServer {
     sending,
     actionError,
     send,
+    answer,
     reset,
     dismissError: () => setActionError(null),
   };

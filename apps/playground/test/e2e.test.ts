@@ -4,6 +4,8 @@
  * playground in Debian's chromium at 1,400 px wide. Sends a message, checks the Skills and Request
  * panels and that no panel is clipped, edits a skill file and checks that the conversation survived
  * the reload. With UPDATE_SCREENSHOT=1 it saves the screenshot as docs/playground.png.
+ * On the desk fixture (a model that answers by rules): files attached to a message, a refused file,
+ * calls that wait for approval or for the client, answered from the page, also after a reload.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +29,8 @@ let profile: string;
 const pageErrors: string[] = [];
 
 /** Panels (and their parts) whose content is wider than they are, or that reach past the window. */
-function clippedPanels(): Promise<string[]> {
-  return page.evaluate(() => {
+function clippedPanels(target: Page = page): Promise<string[]> {
+  return target.evaluate(() => {
     const out: string[] = [];
     for (const panel of document.querySelectorAll<HTMLElement>('[data-panel]')) {
       const name = panel.getAttribute('data-panel');
@@ -243,5 +245,134 @@ describe('skilltree dev in a browser', () => {
       page = previous;
       await costPage.close();
     }
+  });
+});
+
+/** A 1×1 PNG, as the desk fixture's screenshot tool returns too. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+describe('skilltree dev in a browser: files and calls that wait', () => {
+  let desk: ReturnType<typeof fixtureCopy>;
+  let deskServer: DevProcess;
+  let tab: Page;
+  const problems: string[] = [];
+
+  const chat = () => tab.locator('[data-panel=chat]');
+  const deskState = async () => (await fetch(new URL('/api/state', deskServer.url))).json();
+  const send = async (text: string) => {
+    await tab.getByLabel('Message').fill(text);
+    await tab.getByRole('button', { name: 'Send' }).click();
+  };
+
+  beforeAll(async () => {
+    desk = fixtureCopy();
+    deskServer = await startDev(join(desk.dir, 'desk-agent.tsx'));
+    tab = await browser.newPage();
+    tab.on('pageerror', (error) => problems.push(error.message));
+    tab.on('console', (message) => {
+      // The refused file's 400 is the answer the page expects (it shows the reason); anything else is a problem.
+      if (message.type() === 'error' && !/status of 400/.test(message.text())) problems.push(message.text());
+    });
+    await tab.goto(deskServer.url);
+    await tab.getByText('live', { exact: true }).waitFor();
+  });
+
+  afterAll(async () => {
+    await tab?.close();
+    await deskServer?.stop();
+    desk?.cleanup();
+  });
+
+  it('attaches a PNG: the model request carries it as a file part and the chat shows its thumbnail', async () => {
+    await tab.getByLabel('Attach files').setInputFiles({
+      name: 'parcel.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PIXEL_PNG, 'base64'),
+    });
+    await expect(tab.locator('[data-pending="parcel.png"]').textContent()).resolves.toContain('image/png, 70 B');
+    await send('My parcel arrived like this');
+    // The model names the files its request carried: the file reached it as a file part, as bytes.
+    await chat().getByText('I received parcel.png (image/png, bytes).').waitFor();
+    const thumb = chat().locator('[data-role=user] [data-attachment="parcel.png"] img');
+    // Decoded by the browser: a real thumbnail, not a broken image.
+    await expect(thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(1);
+    await expect(tab.locator('[data-pending]').count()).resolves.toBe(0);
+  });
+
+  it('refuses a file whose bytes are HTML named .png: its reason shows, nothing is sent, the message comes back', async () => {
+    const before = (await deskState()).transcript.length;
+    await tab.getByLabel('Attach files').setInputFiles({
+      name: 'evil.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('<!doctype html><html><script>alert(1)</script></html>'),
+    });
+    await tab.locator('[data-pending="evil.png"]').waitFor();
+    await send('look at this');
+    await expect(chat().locator('[data-file-error]').textContent()).resolves.toBe(
+      'Not sent: File "evil.png" is HTML declared as image/png; it can carry script and is not accepted.',
+    );
+    await expect(tab.getByLabel('Message').inputValue()).resolves.toBe('look at this');
+    expect((await deskState()).transcript).toHaveLength(before);
+    await tab.getByRole('button', { name: 'Remove evil.png' }).click();
+    await expect(tab.locator('[data-pending]').count()).resolves.toBe(0);
+  });
+
+  it('shows a call that needs approval with Approve and Deny; Approve runs the tool once and the answer appears', async () => {
+    await send('Refund order A-1');
+    const call = chat().locator('[data-waiting=refund]');
+    await call.waitFor();
+    await expect(call.textContent()).resolves.toContain('waits for your approval');
+    await expect(call.getByRole('button', { name: 'Deny' }).count()).resolves.toBe(1);
+    await expect(clippedPanels(tab)).resolves.toEqual([]);
+    await call.getByRole('button', { name: 'Approve' }).click();
+    await chat().getByText('refund said: Refunded A-1 (run 1).').waitFor();
+    await expect(chat().locator('[data-waiting]').count()).resolves.toBe(0);
+    const results = (await deskState()).transcript.filter((m: any) => m.role === 'tool' && m.name === 'refund');
+    expect(results).toHaveLength(1);
+  });
+
+  it('Deny, with a reason, makes the model read the denial; the tool does not run', async () => {
+    await send('Refund it again');
+    const call = chat().locator('[data-waiting=refund]');
+    await call.waitFor();
+    await call.getByLabel('Reason to deny refund').fill('too much');
+    await call.getByRole('button', { name: 'Deny' }).click();
+    await chat().getByText('refund said: Denied: too much. The tool did not run.').waitFor();
+    await expect(
+      chat()
+        .getByText(/Refunded A-1 \(run 2\)/)
+        .count(),
+    ).resolves.toBe(0);
+  });
+
+  it('waiting calls survive a reload of the page, and are answered from the reloaded page', async () => {
+    await send('Refund once more');
+    await chat().locator('[data-waiting=refund]').waitFor();
+    await tab.reload();
+    const call = chat().locator('[data-waiting=refund]');
+    await call.waitFor();
+    await call.getByRole('button', { name: 'Approve' }).click();
+    await chat().getByText('refund said: Refunded A-1 (run 2).').waitFor();
+  });
+
+  it('a client tool (no run) is answered with a result typed in the page', async () => {
+    await send('Pick a color');
+    const call = chat().locator('[data-waiting=pick_color]');
+    await call.waitFor();
+    await expect(call.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    await call.getByLabel('Result of pick_color').fill('teal');
+    await call.getByRole('button', { name: 'Send result' }).click();
+    await chat().getByText('pick_color said: teal').waitFor();
+  });
+
+  it('shows the image a tool returned as a thumbnail in its result, unclipped at 1,400 px', async () => {
+    await send('Take a screenshot');
+    await chat()
+      .getByText(/^screenshot said: /)
+      .waitFor();
+    const thumb = chat().locator('[data-role=tool] [data-attachment="order.png"] img');
+    await expect(thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(1);
+    await expect(clippedPanels(tab)).resolves.toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

@@ -164,6 +164,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     },
     // The add_note result: the last user-role message of the window.
     placed: 4,
+    waiting: [],
     requestError: null,
     timeline: [
       {

@@ -188,4 +188,48 @@ describe('skilltree chat with the demo', () => {
     expect(denied.stdout).not.toContain('refunded order 7');
     expect(denied.stdout).toContain('agent › Done with order 7.\n');
   });
+
+  it('/attach PATH queues a file for the next message only; an unreadable or refused file is an error and nothing is queued', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilltree-attach-'));
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    writeFileSync(join(dir, 'photo.png'), png);
+    writeFileSync(join(dir, 'note.txt'), 'Order 7 arrived broken.');
+    writeFileSync(join(dir, 'evil.png'), '<!doctype html><html><script>alert(1)</script></html>');
+    const env = await openai([{ text: 'A broken parcel.' }, { text: 'You are welcome.' }]);
+    const stdin = [
+      `/attach ${join(dir, 'photo.png')}`,
+      `/attach ${join(dir, 'missing.png')}`,
+      `/attach ${join(dir, 'evil.png')}`,
+      `/attach "${join(dir, 'note.txt')}"`,
+      '/attach',
+      'What happened to my parcel?',
+      'thanks',
+    ].join('\n');
+    const { code, stdout, stderr } = await runCli(['chat', AGENT], { env, stdin });
+    expect(stdout).toContain('attached photo.png (image/png, 70 B); it goes with your next message\n');
+    expect(stdout).toContain('attached note.txt (text/plain, 23 B); it goes with your next message\n');
+    // `/attach` alone lists the queue.
+    expect(stdout).toContain('  attached photo.png (image/png, 70 B)\n  attached note.txt (text/plain, 23 B)\n');
+    expect(stderr).toContain(`Cannot attach ${join(dir, 'missing.png')}: `);
+    expect(stderr).toContain(
+      `Cannot attach ${join(dir, 'evil.png')}: File "evil.png" is HTML; it can carry script and is not accepted.`,
+    );
+    expect(stdout).toContain('agent › A broken parcel.\n');
+    // The first message carried both files, as the provider's blocks; the second carried none.
+    const first = local.server.requests[0].messages.at(-1);
+    expect(first.role).toBe('user');
+    expect(JSON.stringify(first.content)).toContain(
+      `"image_url":{"url":"data:image/png;base64,${png.toString('base64')}"`,
+    );
+    expect(JSON.stringify(first.content)).toContain('What happened to my parcel?');
+    expect(JSON.stringify(first.content)).toContain('note.txt');
+    const second = local.server.requests[1].messages.at(-1);
+    expect(JSON.stringify(second.content)).toContain('thanks');
+    expect(JSON.stringify(second.content)).not.toContain('image_url');
+    // The two refused attachments make a piped chat exit 1, like a failed turn.
+    expect(code).toBe(1);
+  });
 });

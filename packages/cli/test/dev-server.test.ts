@@ -66,7 +66,7 @@ describe('skilltree dev server', () => {
   it('runs a turn from the send endpoint and streams it', async () => {
     const { status, json } = await api('/api/send', { text: 'Remember to buy milk' });
     expect(status).toBe(200);
-    expect(json).toEqual({ ok: true, text: 'Noted: buy milk.', steps: 3 });
+    expect(json).toEqual({ ok: true, text: 'Noted: buy milk.', steps: 3, waiting: [] });
     await events.waitFor(
       (e) => e.event === 'live' && e.data.type === 'text-delta' && e.data.text === 'Noted: buy milk.',
     );
@@ -152,7 +152,7 @@ describe('skilltree dev server', () => {
 
     // The conversation goes on with the new code, and the model sees the kept store.
     const { json } = await api('/api/send', { text: 'What are my notes?' });
-    expect(json).toEqual({ ok: true, text: 'Your notes: buy milk.', steps: 1 });
+    expect(json).toEqual({ ok: true, text: 'Your notes: buy milk.', steps: 1, waiting: [] });
     expect((await state()).transcript).toHaveLength(8);
   });
 

@@ -165,6 +165,36 @@ describe('turn printer', () => {
     expect(quiet.writes).toEqual([]);
   });
 
+  it('prints each file a tool returned on one line (name, media type, size), never its bytes', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const { writes, output } = capture(false);
+    const printer = createTurnPrinter(output, { style: createStyle(output, {}) });
+    const result = (content: any[]): SessionEvent => ({
+      type: 'tool-result',
+      message: { role: 'tool', toolCallId: 'c1', name: 'screenshot', content },
+    });
+    printer.event(
+      result([
+        { type: 'text', text: 'The page now:' },
+        { type: 'file', mediaType: 'image/png', data: png, filename: 'page.png' },
+        { type: 'file', mediaType: 'application/pdf', url: 'https://cdn.example.com/r.pdf' },
+      ]),
+    );
+    printer.event(result([{ type: 'file', mediaType: 'image/png', data: png }]));
+    printer.end();
+    expect(writes.join('')).toBe(
+      [
+        '    ↳ The page now:',
+        '        file page.png (image/png, 70 B)',
+        '        file https://cdn.example.com/r.pdf (application/pdf, by URL)',
+        '    ↳ 1 file',
+        '        file unnamed (image/png, 70 B)',
+        '',
+      ].join('\n'),
+    );
+    expect(writes.join('')).not.toContain(png.slice(0, 12));
+  });
+
   it('draws a spinner only on a terminal', () => {
     const tty = capture(true);
     const spinner = createSpinner(tty.output);

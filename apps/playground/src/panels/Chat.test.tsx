@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeState, transcript } from '../../test/state.js';
 import { Chat, type ChatProps } from './Chat.js';
@@ -74,11 +74,11 @@ describe('Chat', () => {
     const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
     fireEvent.change(box, { target: { value: 'hello' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(onSend).toHaveBeenCalledWith('hello');
+    expect(onSend).toHaveBeenCalledWith('hello', []);
     expect(box.value).toBe('');
     fireEvent.change(box, { target: { value: 'again' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    expect(onSend).toHaveBeenLastCalledWith('again');
+    expect(onSend).toHaveBeenLastCalledWith('again', []);
   });
 
   it('does not send while a turn runs and shows the streamed text', () => {
@@ -154,5 +154,106 @@ describe('Chat', () => {
     cleanup();
     renderChat({ demoMessages: [], scripted: false });
     expect(screen.queryByRole('note', { name: 'Demo' })).toBeNull();
+  });
+
+  it('shows user files and files a tool returned: images as thumbnails, other files as name, media type and size', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    renderChat({
+      transcript: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Here it is' },
+            { type: 'file', mediaType: 'image/png', data: png, filename: 'parcel.png' },
+            { type: 'file', mediaType: 'application/pdf', data: 'JVBERi0xLjQK', filename: 'invoice.pdf' },
+          ],
+        },
+        { role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'screenshot', input: {} }] },
+        {
+          role: 'tool',
+          toolCallId: 'c1',
+          name: 'screenshot',
+          content: [
+            { type: 'text', text: 'The page:' },
+            { type: 'file', mediaType: 'image/png', data: png, filename: 'page.png' },
+          ],
+        },
+      ],
+    });
+    const thumb = screen.getByAltText('parcel.png') as HTMLImageElement;
+    expect(thumb.src).toBe(`data:image/png;base64,${png}`);
+    expect(screen.getByAltText('page.png').closest('[data-role=tool]')).toBeTruthy();
+    const pdf = document.querySelector('[data-attachment="invoice.pdf"]')!;
+    expect(pdf.querySelector('img')).toBeNull();
+    expect(pdf.textContent).toBe('invoice.pdfapplication/pdf, 9 B');
+    // The text is the message's own; files are not repeated in it as [file: …].
+    expect(screen.getByText('Here it is')).toBeTruthy();
+    expect(document.querySelector('.chat-log')!.textContent).not.toContain('[file:');
+  });
+
+  it('attaches picked files to the next message and sends a message of files only', async () => {
+    const { onSend } = renderChat();
+    const picker = screen.getByLabelText('Attach files') as HTMLInputElement;
+    const file = new File(['hello'], 'note.txt', { type: 'text/plain' });
+    fireEvent.change(picker, { target: { files: [file] } });
+    await screen.findByRole('list', { name: 'Files to send' });
+    expect(document.querySelector('[data-pending="note.txt"]')!.textContent).toContain('text/plain, 5 B');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('', [
+      { name: 'note.txt', mediaType: 'text/plain', size: 5, dataUrl: 'data:text/plain;base64,aGVsbG8=' },
+    ]);
+    expect(screen.queryByRole('list', { name: 'Files to send' })).toBeNull();
+  });
+
+  it('a refused file puts the message and its files back, with the reason, and nothing is sent', async () => {
+    const onSend = vi.fn(async () => ({ refused: 'File "evil.png" is HTML declared as image/png.' }));
+    renderChat({ onSend });
+    const picker = screen.getByLabelText('Attach files') as HTMLInputElement;
+    fireEvent.change(picker, { target: { files: [new File(['<html>'], 'evil.png', { type: 'image/png' })] } });
+    await screen.findByRole('list', { name: 'Files to send' });
+    const box = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'look' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Not sent: File "evil.png" is HTML declared as image/png.');
+    await waitFor(() => expect(box.value).toBe('look'));
+    expect(document.querySelector('[data-pending="evil.png"]')).toBeTruthy();
+  });
+
+  it('shows calls that wait with Approve and Deny (with a reason), and a result box for a client tool', () => {
+    const onAnswer = vi.fn();
+    renderChat({
+      onAnswer,
+      waiting: [
+        { toolCallId: 'c1', name: 'refund', input: { order: 'A-1' }, for: 'approval', skill: null, status: 'waiting' },
+        { toolCallId: 'c2', name: 'pick_color', input: {}, for: 'client', skill: 'paint', status: 'waiting' },
+      ],
+    });
+    const refund = document.querySelector('[data-waiting=refund]') as HTMLElement;
+    expect(refund.textContent).toContain('waits for your approval');
+    expect(refund.textContent).toContain('"order": "A-1"');
+    fireEvent.click(within(refund).getByRole('button', { name: 'Approve' }));
+    expect(onAnswer).toHaveBeenLastCalledWith([{ toolCallId: 'c1', type: 'approve' }]);
+    fireEvent.change(within(refund).getByLabelText('Reason to deny refund'), { target: { value: ' too much ' } });
+    fireEvent.click(within(refund).getByRole('button', { name: 'Deny' }));
+    expect(onAnswer).toHaveBeenLastCalledWith([{ toolCallId: 'c1', type: 'deny', reason: 'too much' }]);
+
+    const color = document.querySelector('[data-waiting=pick_color]') as HTMLElement;
+    expect(within(color).queryByRole('button', { name: 'Approve' })).toBeNull();
+    fireEvent.change(within(color).getByLabelText('Result of pick_color'), { target: { value: '{"color":"teal"}' } });
+    fireEvent.click(within(color).getByRole('button', { name: 'Send result' }));
+    expect(onAnswer).toHaveBeenLastCalledWith([{ toolCallId: 'c2', type: 'result', output: { color: 'teal' } }]);
+    fireEvent.change(within(color).getByLabelText('Result of pick_color'), { target: { value: 'teal' } });
+    fireEvent.click(within(color).getByRole('button', { name: 'Send result' }));
+    expect(onAnswer).toHaveBeenLastCalledWith([{ toolCallId: 'c2', type: 'result', output: 'teal' }]);
+  });
+
+  it('answers nothing while a turn runs', () => {
+    renderChat({
+      busy: true,
+      waiting: [{ toolCallId: 'c1', name: 'refund', input: {}, for: 'approval', skill: null, status: 'waiting' }],
+    });
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Deny' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -4,15 +4,19 @@
  * calls; tool results sit inline. `contextChanged` lines (what a call added to the context) are
  * styled apart, read from their own part; reloads and errors appear as notes between messages.
  * With a demo, the next message of its script is offered; a scripted model answers by position in
- * its script, so the chat says that typed text is ignored.
+ * its script, so the chat says that typed text is ignored. Files can be attached to a message; the
+ * files of user messages and tool results show as thumbnails or chips. Calls that wait for a person
+ * or for the client show at the end, with their answers.
  */
 
-import { contextChangesOf, ownTextOf } from '@skilltree/core';
+import { contextChangesOf } from '@skilltree/core';
 import { type FormEvent, Fragment, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { json } from '../format.js';
-import type { ChatNote, Message } from '../protocol.js';
-import type { Streaming } from '../useDevServer.js';
+import type { ChatNote, Message, ToolAnswer, WaitingCall } from '../protocol.js';
+import type { SendOutcome, Streaming } from '../useDevServer.js';
+import { Attachments, filesOf, type PendingFile, PendingFiles, readPicked, textPartsOf } from './Attachments.js';
 import { Panel } from './Panel.js';
+import { WaitingCalls } from './Waiting.js';
 
 export interface ChatProps {
   transcript: Message[];
@@ -26,7 +30,11 @@ export interface ChatProps {
   /** The model plays a script: it ignores what is typed. */
   scripted?: boolean;
   disabled?: boolean;
-  onSend(text: string): void;
+  /** Calls the last turn ended waiting for (approval, or a client tool's result). */
+  waiting?: WaitingCall[];
+  /** Sends the message; a refused file (`refused`) puts the text and files back, with the reason. */
+  onSend(text: string, files: PendingFile[]): Promise<SendOutcome> | undefined;
+  onAnswer?(answers: ToolAnswer[]): void;
   onReset(): void;
 }
 
@@ -58,11 +66,12 @@ export function ReasoningView({ text }: { text: string }) {
 function MessageView({ message, outside }: { message: Message; outside: boolean }) {
   const cls = `msg msg-${message.role}${outside ? ' msg-outside' : ''}`;
   if (message.role === 'user') {
-    const text = ownTextOf(message);
+    const text = textPartsOf(message);
     return (
       <div className={cls} data-role="user">
         <div className="msg-label">you</div>
         {text ? <div className="msg-text">{text}</div> : null}
+        <Attachments parts={filesOf(message)} />
         <ContextChanges lines={contextChangesOf(message)} />
       </div>
     );
@@ -91,13 +100,14 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
       </div>
     );
   }
-  const text = ownTextOf(message);
+  const text = textPartsOf(message);
   return (
     <div className={`${cls}${message.isError ? ' msg-error' : ''}`} data-role="tool">
       <div className="msg-label">
         {message.isError ? '✗' : '↳'} {message.name}
       </div>
       {text ? <div className="msg-text">{text}</div> : null}
+      <Attachments parts={filesOf(message)} />
       <ContextChanges lines={contextChangesOf(message)} />
     </div>
   );
@@ -117,9 +127,18 @@ function NoteView({ note }: { note: ChatNote }) {
 
 export function Chat(props: ChatProps) {
   const { transcript, notes, streaming, busy, windowStart, demoMessages, scripted, disabled, onSend, onReset } = props;
+  const waiting = props.waiting ?? [];
   const [draft, setDraft] = useState('');
+  const [files, setFiles] = useState<PendingFile[]>([]);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const end = useRef<HTMLDivElement>(null);
-  const count = transcript.length + notes.length + (streaming?.text.length ?? 0) + (streaming?.reasoning.length ?? 0);
+  const count =
+    transcript.length +
+    notes.length +
+    waiting.length +
+    (streaming?.text.length ?? 0) +
+    (streaming?.reasoning.length ?? 0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when anything new arrives
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -128,9 +147,30 @@ export function Chat(props: ChatProps) {
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const text = draft.trim();
-    if (!text || busy || disabled) return;
-    onSend(text);
+    if ((!text && files.length === 0) || busy || disabled) return;
+    const sent = files;
     setDraft('');
+    setFiles([]);
+    setFileError(null);
+    // A refused file recorded nothing: the text and the files come back, with core's reason.
+    void onSend(text, sent)?.then((outcome) => {
+      if (!outcome?.refused) return;
+      setFileError(outcome.refused);
+      setDraft((now) => (now === '' ? text : now));
+      setFiles((now) => (now.length === 0 ? sent : now));
+    });
+  };
+  const pick = async (list: FileList | null) => {
+    if (!list || list.length === 0) return;
+    setFileError(null);
+    try {
+      const picked = await readPicked(Array.from(list));
+      setFiles((now) => [...now, ...picked]);
+    } catch (error) {
+      setFileError((error as Error).message);
+    } finally {
+      if (picker.current) picker.current.value = '';
+    }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey) submit(event);
@@ -192,9 +232,33 @@ export function Chat(props: ChatProps) {
         ) : busy ? (
           <div className="thinking">the agent is working…</div>
         ) : null}
+        <WaitingCalls calls={waiting} busy={busy} onAnswer={(answers) => props.onAnswer?.(answers)} />
         <div ref={end} />
       </div>
+      <PendingFiles files={files} onRemove={(index) => setFiles((now) => now.filter((_, i) => i !== index))} />
+      {fileError ? (
+        <div className="file-error" role="alert" data-file-error>
+          Not sent: {fileError}
+        </div>
+      ) : null}
       <form className="chat-form" onSubmit={submit}>
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          aria-label="Attach files"
+          onChange={(e) => void pick(e.target.files)}
+        />
+        <button
+          type="button"
+          className="ghost attach"
+          title="Attach files (images, PDF, text)"
+          onClick={() => picker.current?.click()}
+          disabled={disabled}
+        >
+          Attach
+        </button>
         <textarea
           aria-label="Message"
           placeholder={disabled ? 'The agent is not loaded' : 'Message the agent (Enter to send)'}
@@ -204,7 +268,7 @@ export function Chat(props: ChatProps) {
           onKeyDown={onKeyDown}
           disabled={disabled}
         />
-        <button type="submit" disabled={busy || disabled || draft.trim() === ''}>
+        <button type="submit" disabled={busy || disabled || (draft.trim() === '' && files.length === 0)}>
           {busy ? 'Working…' : 'Send'}
         </button>
       </form>

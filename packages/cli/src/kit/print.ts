@@ -4,6 +4,8 @@
  * testing package print the same text), the skill catalog.
  */
 import {
+  type FilePart,
+  fileBytes,
   type Message,
   type ModelRequest,
   printMessage,
@@ -65,6 +67,21 @@ export function compact(text: string, max = 100): string {
 }
 
 /** JSON on one line, cut to `max` characters. */
+/** A size as people read it: `512 B`, `12 KB`, `3.4 MB`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** A file part on one line: `photo.png (image/png, 12 KB)`, or its URL for a file by URL. */
+export function describeFile(part: FilePart): string {
+  const name = part.filename ?? part.url ?? 'unnamed';
+  return part.data
+    ? `${name} (${part.mediaType}, ${formatSize(fileBytes(part))})`
+    : `${name} (${part.mediaType}, by URL)`;
+}
+
 export function compactJson(value: unknown, max = 80): string {
   let json: string;
   try {

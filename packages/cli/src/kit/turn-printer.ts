@@ -1,10 +1,11 @@
 /**
  * Prints a turn as it happens: the reply streamed as it arrives, the model's reasoning (when asked)
- * dimmed, and skill loads/unloads, tool calls, tool results and calls that wait as dim compact lines.
+ * dimmed, and skill loads/unloads, tool calls, tool results (with a line per file a tool returned)
+ * and calls that wait as dim compact lines.
  */
-import { contextChangesOf, ownTextOf, type SessionEvent } from '@skilltree/core';
+import { contextChangesOf, type SessionEvent } from '@skilltree/core';
 import type { Output } from './io.js';
-import { compact, compactJson, type Style } from './print.js';
+import { compact, compactJson, count, describeFile, type Style } from './print.js';
 import { createSpinner, type Spinner } from './spinner.js';
 
 /** Options of {@link createTurnPrinter}. */
@@ -112,11 +113,17 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
           break;
         case 'tool-result': {
           if (!tools) break;
-          // The result's own text and its contextChanged lines are parts of their own: no parsing.
-          const text = ownTextOf(event.message);
+          // The result's own text, its files and its contextChanged lines are parts of their own: no parsing.
+          const parts = event.message.content;
+          const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+          const files = parts.flatMap((part) => (part.type === 'file' ? [part] : []));
           const body = verbose ? text.trim() : compact(text, 100);
           const mark = event.message.isError ? style.red('✗') : '↳';
-          line(`${style.dim('    ')}${mark}${style.dim(` ${body || '(empty)'}`)}`);
+          line(
+            `${style.dim('    ')}${mark}${style.dim(` ${body || (files.length > 0 ? count(files.length, 'file') : '(empty)')}`)}`,
+          );
+          // A file a tool returned (a screenshot, a PDF) on a line of its own: what it is, never its bytes.
+          for (const file of files) note(`      file ${describeFile(file)}`);
           if (verbose) for (const change of contextChangesOf(event.message)) note(`    ${change}`);
           break;
         }

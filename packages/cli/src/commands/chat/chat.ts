@@ -4,7 +4,7 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { addUsage, type Session, type ToolAnswer, type Usage } from '@skilltree/core';
+import { addUsage, type FilePart, type Session, type ToolAnswer, type Usage } from '@skilltree/core';
 import { type CostPrinter, choosePrice, createCostPrinter } from '../../kit/cost.js';
 import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';
@@ -14,6 +14,7 @@ import { type Prepared, sessionOptions, withPrepared } from '../../kit/prepare.j
 import { count, createStyle, type Style } from '../../kit/print.js';
 import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
+import { attachedLine, attachPath, readAttachment } from './attach.js';
 import { runSlash } from './slash.js';
 
 interface ChatState {
@@ -22,6 +23,8 @@ interface ChatState {
   current: AbortController | null;
   /** Prints each turn's cost line on stderr. */
   cost: CostPrinter;
+  /** Files queued with `/attach`, sent with the next message. */
+  attachments: FilePart[];
 }
 
 /** Asks about the first call that waits for approval (a tool with needsApproval). */
@@ -60,10 +63,12 @@ async function turn(
   // Summed from each model call's step-finish, so that a turn that fails or is interrupted after
   // some calls still shows what they used (for a finished turn it equals turn.usage).
   let usage: Usage | undefined;
+  // Queued files go with the next message (not with a y/n answer), whatever becomes of it.
+  const files = typeof input === 'string' ? state.attachments.splice(0) : [];
   try {
     const events =
       typeof input === 'string'
-        ? state.session.stream(input, { signal: controller.signal })
+        ? state.session.stream(input, { signal: controller.signal, ...(files.length > 0 ? { files } : {}) })
         : state.session.answerStream(input, { signal: controller.signal });
     for await (const event of events) {
       printer.event(event);
@@ -77,6 +82,11 @@ async function turn(
     printer.end();
     const aborted = controller.signal.aborted;
     io.stderr.write(`${style.red(aborted ? '(interrupted)' : `error: ${errorMessage(error)}`)}\n`);
+    if ((error as Error)?.name === 'FileRejectedError') {
+      io.stderr.write(
+        `${style.dim('Nothing was sent, and the attached files are dropped: /attach again and resend.')}\n`,
+      );
+    }
     state.cost.turn(usage);
     if (!aborted) state.failed++;
     return false;
@@ -89,6 +99,34 @@ async function turn(
 async function save(state: ChatState, prepared: Prepared, io: Io, style: Style): Promise<void> {
   try {
     await saveSession(state.session, prepared.setup);
+  } catch (error) {
+    io.stderr.write(`${style.red(errorMessage(error))}\n`);
+    state.failed++;
+  }
+}
+
+/**
+ * `/attach PATH`: reads the file and queues it for the next message; `/attach` alone lists what is
+ * queued. A path that cannot be read, or a file core would refuse, is said on stderr and not queued
+ * (in a pipe it counts as a failure, like a failed turn).
+ */
+async function attach(
+  state: ChatState,
+  line: string,
+  limits: Parameters<typeof readAttachment>[2],
+  io: Io,
+  style: Style,
+): Promise<void> {
+  const path = attachPath(line);
+  if (path === '') {
+    const queued = state.attachments.map((file) => `  ${attachedLine(file)}\n`).join('');
+    io.stdout.write(queued || `${style.dim('No files attached. /attach PATH attaches one to the next message.')}\n`);
+    return;
+  }
+  try {
+    const file = await readAttachment(path, io.cwd, limits);
+    state.attachments.push(file);
+    io.stdout.write(`${style.dim(`${attachedLine(file)}; it goes with your next message`)}\n`);
   } catch (error) {
     io.stderr.write(`${style.red(errorMessage(error))}\n`);
     state.failed++;
@@ -109,7 +147,7 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
   const errStyle = createStyle(io.stderr, io.env);
   const { session, resumed } = await openSession(setup);
   const cost = createCostPrinter(io.stderr, errStyle, model.label, choosePrice(args.price, model.label));
-  const state: ChatState = { session, failed: 0, current: null, cost };
+  const state: ChatState = { session, failed: 0, current: null, cost, attachments: [] };
   const interactive = io.stdin.isTTY === true;
   const name = args.module ?? basename(agent.path);
   if (resumed) io.stderr.write(`${errStyle.dim(resumedLine(session, args.session ?? ''))}\n`);
@@ -156,7 +194,9 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
       const line = raw.trim();
       if (line !== '') {
         if (!interactive) io.stdout.write(userLine(line, style));
-        if (line.startsWith('/')) {
+        if (/^\/attach(\s|$)/i.test(line)) {
+          await attach(state, line, setup.options.files, io, style);
+        } else if (line.startsWith('/')) {
           const outcome = runSlash(line, state.session, io.stdout, style);
           if (outcome === 'exit') break;
           if (outcome === 'reset') {

@@ -13,6 +13,7 @@ export const SLASH_HELP = `/request [json]     the next request as the model rec
 /skills             the skill catalog and what is loaded
 /transcript [json]  every message so far
 /stores             the state of the agent stores
+/attach PATH        attach a file to your next message (repeatable); /attach lists them
 /reset              start a new session
 /help               this list
 /exit               quit`;

@@ -5,7 +5,17 @@
  * the session and its view when the page asks: nothing here mirrors it.
  */
 import { relative } from 'node:path';
-import type { Model, Session, SessionEvent, SessionOptions, SessionView } from '@skilltree/core';
+import type {
+  FileInput,
+  Model,
+  Session,
+  SessionEvent,
+  SessionOptions,
+  SessionView,
+  ToolAnswer,
+  Turn,
+  WaitingCall,
+} from '@skilltree/core';
 import type { ReactElement } from 'react';
 import { choosePrice, type PriceChoice } from '../../kit/cost.js';
 import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../../kit/load-module.js';
@@ -30,6 +40,22 @@ function message(error: unknown): string {
 
 /** Thrown by `send` while a turn runs. */
 export class BusyError extends Error {}
+
+/** What a turn run from the playground ended with. */
+export interface DevTurn {
+  text: string;
+  steps: number;
+  /** The calls it ended waiting for (empty when none waits). */
+  waiting: WaitingCall[];
+}
+
+/**
+ * Core's refusals that record nothing: a file that breaks a rule, an answer to a call that does not
+ * wait. Told by name: the agent module may load its own copy of core, whose classes are not ours.
+ */
+export function isRefusal(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && (error.name === 'FileRejectedError' || error.name === 'ToolAnswerError');
+}
 
 export class DevSession {
   readonly loader: AgentLoader;
@@ -164,27 +190,53 @@ export class DevSession {
     this.onChange();
   }
 
-  /** Sends a user message and runs the turn. Resolves with the reply; rejects on a model error. */
-  async send(text: string): Promise<{ text: string; steps: number }> {
+  /**
+   * Sends a user message (with `files`, checked by core as `session.send` checks them) and runs the
+   * turn. Resolves with the reply and the calls it ended waiting for; rejects on a model error, and
+   * with core's `FileRejectedError` (nothing recorded) for a refused file.
+   */
+  send(text: string, files: readonly FileInput[] = []): Promise<DevTurn> {
+    const opts = files.length > 0 ? { files } : {};
+    return this.#run({ type: 'turn-start', text, ...(files.length > 0 ? { files: files.length } : {}) }, (session) =>
+      session.send(text, opts),
+    );
+  }
+
+  /**
+   * Answers waiting calls (approve, deny, a client tool's result) and goes on with the turn, as
+   * `session.answer` does. Rejects with core's `ToolAnswerError` (nothing runs) for a call that
+   * does not wait, or an answer of the wrong kind.
+   */
+  answer(answers: readonly ToolAnswer[]): Promise<DevTurn> {
+    const ids = Array.isArray(answers) ? answers.map((a) => String(a?.toolCallId)) : [];
+    return this.#run({ type: 'turn-start', text: '', answering: ids }, (session) => session.answer(answers));
+  }
+
+  async #run(start: LiveEvent & { type: 'turn-start' }, turnOf: (session: Session) => Promise<Turn>): Promise<DevTurn> {
     await this.#reloading;
     const session = this.#session;
     if (!session) throw new Error(this.#loadError ?? 'The agent is not loaded.');
     if (session.busy) throw new BusyError('A turn is running: wait for the reply before sending another message.');
     this.#turn++;
     this.#error = null;
-    this.onLive({ type: 'turn-start', text });
-    // The session is busy from this call on (send marks it before its first await).
-    const turn = session.send(text);
+    this.onLive(start);
+    // The session is busy from this call on (send and answer mark it before their first await).
+    const turn = turnOf(session);
     this.onChange();
     try {
       const done = await turn;
       this.onLive({ type: 'turn-end', ok: true });
-      return { text: done.text, steps: done.steps };
+      return { text: done.text, steps: done.steps, waiting: done.waiting ?? [] };
     } catch (error) {
       const text = message(error);
-      this.#error = text;
-      this.#notes.push({ kind: 'error', text, after: session.transcript.length, at: Date.now() });
-      this.#options.log(`skilltree dev: the turn failed: ${text}`);
+      if (isRefusal(error)) {
+        // A refused file or answer recorded nothing: no turn happened, nothing to note in the chat.
+        this.#turn--;
+      } else {
+        this.#error = text;
+        this.#notes.push({ kind: 'error', text, after: session.transcript.length, at: Date.now() });
+        this.#options.log(`skilltree dev: the turn failed: ${text}`);
+      }
       this.onLive({ type: 'turn-end', ok: false, error: text });
       throw error;
     } finally {
@@ -350,6 +402,7 @@ export class DevSession {
       reloads: this.#reloads,
       notes: this.#notes,
       demoMessages: this.#agent?.demo?.messages ?? [],
+      waiting: session && !session.disposed ? [...session.waiting] : [],
     };
   }
 

@@ -10,6 +10,7 @@ export const dev: CommandSpec = {
   summary: 'open the playground: the request, skills, transcript, stores, live',
   usage: 'skilltree dev <module> [options]',
   description: `Start the playground for the agent: the request as the model receives it, loaded skills,
-the transcript window and stores, what each model step cost, live.`,
+the transcript window and stores, what each model step cost, live. Attach files to a message;
+approve or deny the calls that wait for a person, or give a client tool's result.`,
   run: async (args, io) => (await import('./dev.js')).devCommand(args, io),
 };

@@ -4,7 +4,7 @@
  * The session itself travels as core's `SessionView`, as is: the page reads skills, tools, context
  * lines with their owners, stores and warnings from it.
  */
-import type { Message, ModelRequest, Price, SessionView, Usage } from '@skilltree/core';
+import type { Message, ModelRequest, Price, SessionView, ToolAnswer, Usage, WaitingCall } from '@skilltree/core';
 
 /** What one model step changed compared with the step before it. */
 export interface TimelineEntry {
@@ -136,7 +136,46 @@ export interface DevState {
   notes: ChatNote[];
   /** The user messages of the module's `demo` export, in the order its script answers them. */
   demoMessages: string[];
+  /**
+   * Calls the last turn ended waiting for (the session's `waiting`): a person's approval
+   * (`needsApproval`) or a client tool's result (a tool without `run`). Answer them with
+   * `POST /api/answer`. Kept by the session, so a reloaded page shows them again.
+   */
+  waiting: WaitingCall[];
 }
+
+/**
+ * A file the page sends with a message (`POST /api/send`): its bytes as base64 or a `data:` URL,
+ * as `session.send(text, { files })` takes them. Core checks it (the bytes decide the type).
+ */
+export interface SendFile {
+  data: string;
+  /** What the browser says it is; checked against the bytes. */
+  mediaType?: string;
+  filename?: string;
+}
+
+/** The body of `POST /api/send`: the text may be empty when files are sent. */
+export interface SendRequest {
+  text: string;
+  files?: SendFile[];
+}
+
+/** The body of `POST /api/answer`: answers to waiting calls, as `session.answer` takes them. */
+export interface AnswerRequest {
+  answers: ToolAnswer[];
+}
+
+/**
+ * What `POST /api/send` and `POST /api/answer` answer when the turn ends: its reply and the calls
+ * it ended waiting for, or why it failed. `code` is set when nothing was recorded: a refused file
+ * (`FileRejectedError`'s code, HTTP 400), an answer to a call that does not wait (`ToolAnswerError`'s
+ * code, HTTP 409), `busy` (HTTP 409), or `body-too-large` (HTTP 413: the files are over the 64 MB the
+ * dev server reads).
+ */
+export type TurnReply =
+  | { ok: true; text: string; steps: number; waiting: WaitingCall[] }
+  | { ok: false; error: string; code?: string };
 
 /** Session events forwarded to the page (the page rebuilds everything else from `state`). */
 export type LiveEvent =
@@ -145,23 +184,27 @@ export type LiveEvent =
   /** Readable reasoning as it streams (the text only), for the assistant message at `index`. */
   | { type: 'reasoning-delta'; text: string; index: number }
   | { type: 'tool-call'; toolCall: { id: string; name: string; input: unknown } }
-  | { type: 'turn-start'; text: string }
+  /** A turn starts: from a user message (`text`, with `files` attached), or from answers to waiting calls (`answering`: their ids). */
+  | { type: 'turn-start'; text: string; files?: number; answering?: string[] }
   | { type: 'turn-end'; ok: boolean; error?: string };
 
 export type {
   AppendOnlyItem,
   AppendOnlyRequest,
+  FilePart,
   Message,
   ModelRequest,
   Price,
   SessionConfig,
   SessionView,
   SystemNote,
+  ToolAnswer,
   ToolSpec,
   Usage,
   ViewLine,
   ViewSection,
   ViewSkill,
   ViewTool,
+  WaitingCall,
   Warning,
 } from '@skilltree/core';

@@ -5,7 +5,10 @@
  * - `GET /api/state` — everything the page shows ({@link DevState})
  * - `GET /api/events` — server-sent events: `state` (a DevState after each change), `live`
  *   (streamed text, tool calls, turn start/end)
- * - `POST /api/send` `{ text }` — runs a turn; answers when it ends: `{ ok, text, steps }` or `{ ok: false, error }`
+ * - `POST /api/send` `{ text, files? }` — runs a turn (files as base64 or data URLs, checked by core);
+ *   answers when it ends: `{ ok, text, steps, waiting }` or `{ ok: false, error, code? }` ({@link TurnReply})
+ * - `POST /api/answer` `{ answers }` — answers waiting calls (approve, deny, a client tool's result)
+ *   and goes on with the turn; answers like send
  * - `POST /api/reset` — a fresh session; `POST /api/reload` — reload the module now
  *
  * Editing a file the agent module imports reloads it: the module is imported anew and the same
@@ -18,10 +21,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Model } from '@skilltree/core';
+import type { Model, ToolAnswer } from '@skilltree/core';
 import type { PriceChoice } from '../../kit/cost.js';
 import { listen } from '../../kit/listen.js';
-import { BusyError, DevSession } from './dev-session.js';
+import { BusyError, DevSession, type DevTurn, isRefusal } from './dev-session.js';
+import type { SendFile, TurnReply } from './protocol.js';
 
 /** Options of {@link startDevServer} (what `skilltree dev` passes from its flags). */
 export interface DevServerOptions {
@@ -107,12 +111,27 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+/** Bodies of requests that carry no files. */
+const MAX_BODY = 1_000_000;
+/**
+ * Bodies of `POST /api/send`: room for core's default per-message limit of files (32 MB) as base64,
+ * so core, not the dev server, is what refuses a large file, with its own message.
+ */
+const MAX_SEND_BODY = 64 * 1024 * 1024;
+
+/** A request body over the dev server's limit (it stops reading there). */
+class BodyTooLargeError extends Error {}
+
+async function readJson(req: IncomingMessage, limit = MAX_BODY): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > 1_000_000) throw new Error('Request body too large.');
+    if (size > limit) {
+      throw new BodyTooLargeError(
+        `The request is over ${Math.round(limit / (1024 * 1024)) || 1} MB, the most the dev server reads: send fewer or smaller files.`,
+      );
+    }
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -195,6 +214,24 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     res.end(req.method === 'HEAD' ? undefined : body);
   };
 
+  const reply = (res: ServerResponse, status: number, body: TurnReply) => sendJson(res, status, body);
+  /**
+   * Runs a turn and answers when it ends. A refused file (400) or answer (409) recorded nothing and
+   * says why with core's code; a model error is the turn's outcome (200, shown in the chat).
+   */
+  const runTurn = async (res: ServerResponse, turn: () => Promise<DevTurn>) => {
+    try {
+      return reply(res, 200, { ok: true, ...(await turn()) });
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (error instanceof BusyError) return reply(res, 409, { ok: false, error: text, code: 'busy' });
+      if (isRefusal(error)) {
+        return reply(res, error.name === 'FileRejectedError' ? 400 : 409, { ok: false, error: text, code: error.code });
+      }
+      return reply(res, 200, { ok: false, error: text });
+    }
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
@@ -213,20 +250,44 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (path === '/api/send' && req.method === 'POST') {
       let body: Record<string, unknown>;
       try {
+        body = await readJson(req, MAX_SEND_BODY);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          return reply(res, 413, { ok: false, error: error.message, code: 'body-too-large' });
+        }
+        return reply(res, 400, { ok: false, error: `Invalid JSON: ${(error as Error).message}` });
+      }
+      const files = body.files ?? [];
+      if (!Array.isArray(files)) {
+        return reply(res, 400, {
+          ok: false,
+          error:
+            'Send files as an array: { "text": "…", "files": [{ "data": "<base64 or data: URL>", "filename": "photo.png" }] }.',
+        });
+      }
+      if (typeof body.text !== 'string' || (body.text.trim() === '' && files.length === 0)) {
+        return reply(res, 400, {
+          ok: false,
+          error: 'Send { "text": "your message" } (the text may be empty with files).',
+        });
+      }
+      return runTurn(res, () => dev.send(body.text as string, files as SendFile[]));
+    }
+    if (path === '/api/answer' && req.method === 'POST') {
+      let body: Record<string, unknown>;
+      try {
         body = await readJson(req);
       } catch (error) {
-        return sendJson(res, 400, { ok: false, error: `Invalid JSON: ${(error as Error).message}` });
+        return reply(res, 400, { ok: false, error: `Invalid JSON: ${(error as Error).message}` });
       }
-      if (typeof body.text !== 'string' || body.text.trim() === '') {
-        return sendJson(res, 400, { ok: false, error: 'Send { "text": "your message" }.' });
+      if (!Array.isArray(body.answers) || body.answers.length === 0) {
+        return reply(res, 400, {
+          ok: false,
+          error:
+            'Send { "answers": [{ "toolCallId": "…", "type": "approve" | "deny" | "result", "reason"?: "…", "output"?: … }] }.',
+        });
       }
-      try {
-        const turn = await dev.send(body.text);
-        return sendJson(res, 200, { ok: true, ...turn });
-      } catch (error) {
-        const status = error instanceof BusyError ? 409 : 200;
-        return sendJson(res, status, { ok: false, error: error instanceof Error ? error.message : String(error) });
-      }
+      return runTurn(res, () => dev.answer(body.answers as ToolAnswer[]));
     }
     if (path === '/api/reset' && req.method === 'POST') {
       try {
