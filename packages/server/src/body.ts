@@ -20,9 +20,21 @@ export function checkChatId(id: unknown): string {
   return id;
 }
 
-/** Reads the body as text, refusing more than `max` bytes (by `Content-Length` first, then while reading). */
+/**
+ * Reads the body as text, refusing more than `max` bytes (by `Content-Length` first, then while
+ * reading) and any compressed body (`Content-Encoding` other than `identity`).
+ */
 export async function readBody(request: Request, max: number): Promise<string> {
   const tooLarge = () => new HttpError(413, 'body_too_large', `The request body is larger than ${max} bytes.`);
+  // A compressed body is refused, never inflated: a few kilobytes of gzip can hold gigabytes.
+  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    throw new HttpError(
+      415,
+      'unsupported_encoding',
+      `The request body is compressed (content-encoding: ${encoding.slice(0, 40)}): send it uncompressed.`,
+    );
+  }
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > max) throw tooLarge();
   if (!request.body) return '';

@@ -3,6 +3,7 @@
  * ids that try path traversal, malformed and oversized bodies, wrong methods and content types.
  */
 import { request as httpRequest } from 'node:http';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryRateLimiter } from '../src/index.js';
 import { startServer, type TestServer } from './helpers.js';
@@ -193,6 +194,55 @@ describe('bad input', () => {
       expect((await post(body, { 'content-type': type })).status, type).toBe(415);
     }
     expect((await post(body, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+  });
+
+  it('a compressed body (a gzip bomb) answers 415 and is never inflated: no turn, no chat', async () => {
+    server = await startServer();
+    // 50 MB of JSON whitespace in about 50 KB of gzip.
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from('{"id":"c1","messages":['), Buffer.alloc(50_000_000, 0x20), Buffer.from(']}')]),
+    );
+    expect(bomb.byteLength).toBeLessThan(100_000);
+    for (const encoding of ['gzip', 'deflate, gzip', 'br']) {
+      const response = await post(bomb as unknown as string, { 'content-encoding': encoding });
+      expect(response.status, encoding).toBe(415);
+      expect(response.json().error, encoding).toMatchObject({ code: 'unsupported_encoding' });
+    }
+    expect(await server.sessions.get('c1', { owner: 'alice' })).toBeNull();
+    // Uncompressed (identity) is read as always.
+    const plain = JSON.stringify({ id: 'c1', messages: [message('hi')] });
+    expect((await post(plain, { 'content-encoding': 'identity' })).status).toBe(200);
+  });
+
+  it('a zip bomb sent as a file answers 415 (an archive is not a file type the session takes); nothing is unpacked or stored', async () => {
+    server = await startServer();
+    // A zip's local file header, then deflated zeros: unpacked it would be huge; it is never unpacked.
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), deflateRawSync(Buffer.alloc(20_000_000))]);
+    for (const mediaType of ['application/zip', 'image/png']) {
+      const response = await post(
+        JSON.stringify({
+          id: 'c1',
+          messages: [
+            {
+              id: 'u',
+              role: 'user',
+              parts: [
+                { type: 'text', text: 'look' },
+                {
+                  type: 'file',
+                  mediaType,
+                  filename: 'bomb.zip',
+                  url: `data:${mediaType};base64,${zip.toString('base64')}`,
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      expect(response.status, mediaType).toBe(415);
+      expect(response.json().error.code, mediaType).toMatch(/^file_(unsupported_type|type_mismatch)$/);
+    }
+    expect(await server.sessions.get('c1', { owner: 'alice' })).toBeNull();
   });
 
   it('a wrong method answers 405 with Allow; an unknown route answers 404', async () => {
