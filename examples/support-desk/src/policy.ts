@@ -5,6 +5,8 @@ import type { Order } from './data.js';
 export const REFUND_WINDOW_DAYS = 30;
 /** Refunds above this many cents need a human. */
 export const REFUND_LIMIT = 50000;
+/** Refunds of this many cents or more wait for a person's approval before they are issued. */
+export const APPROVAL_LIMIT = 10000;
 
 export function money(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;

@@ -1,6 +1,8 @@
+import { type Message, scriptedModel } from '@skilltree/core';
+import { reply } from '@skilltree/testing';
 import { describe, expect, test } from 'vitest';
 import { desk } from '../src/store.js';
-import { changes, identifyDana, ok, read, renderDesk } from './helpers.js';
+import { changes, identifyDana, ok, read, renderDesk, text } from './helpers.js';
 
 describe('refunds skill', () => {
   test('issue_refund is not offered until an order is found eligible', async () => {
@@ -106,5 +108,50 @@ describe('refunds skill', () => {
         .tickets.map((t) => t.id),
     ).toEqual(['T-1']);
     expect(agent.getByText('Tickets: T-1 refund A-1021 (done)').skill).toBeNull();
+  });
+
+  test('a refund of $100 or more waits for a person: nothing is refunded until it is approved, and a denial is what the model reads', async () => {
+    const refund = (amount: number, reason: string) => ({
+      toolCalls: [{ name: 'issue_refund', input: { orderId: 'A-1021', amount, reason } }],
+    });
+    const { agent, db } = renderDesk({
+      model: scriptedModel([
+        refund(100, 'the kettle leaks'),
+        reply('Your refund of $100.00 is waiting for a colleague to approve it.'),
+        reply('Done: $100.00 is on its way.'),
+      ]),
+    });
+    await identifyDana(agent);
+    await read(agent, 'refunds');
+    await agent.callTool('check_refund', { orderId: 'A-1021' });
+    const waited = await agent.say('Please refund A-1021, the kettle leaks.');
+    expect(waited.waiting).toMatchObject([{ name: 'issue_refund', for: 'approval', skill: 'refunds' }]);
+    expect(agent.waiting).toHaveLength(1);
+    // Nothing is refunded while it waits.
+    expect(db.order('A-1021')?.refunded).toBe(0);
+    await agent.approve(agent.waiting[0].toolCallId);
+    expect(db.order('A-1021')).toMatchObject({ refunded: 10000, status: 'refunded' });
+    expect(agent.waiting).toEqual([]);
+  });
+
+  test('a denied refund runs nothing; a smaller refund does not wait', async () => {
+    const { agent, db } = renderDesk({
+      model: scriptedModel([
+        { toolCalls: [{ name: 'issue_refund', input: { orderId: 'A-1021', amount: 100, reason: 'leaks' } }] },
+        (req) => reply(`The model read: ${text(req.messages.at(-1) as Message)}`),
+        { toolCalls: [{ name: 'issue_refund', input: { orderId: 'A-1021', amount: 20, reason: 'chipped mug' } }] },
+        reply('Refunded $20.00.'),
+      ]),
+    });
+    await identifyDana(agent);
+    await read(agent, 'refunds');
+    await agent.callTool('check_refund', { orderId: 'A-1021' });
+    await agent.say('Refund A-1021 in full.');
+    const denied = await agent.deny(agent.waiting[0].toolCallId, 'over what this order qualifies for today');
+    expect(denied.text).toBe('The model read: Denied: over what this order qualifies for today. The tool did not run.');
+    expect(db.order('A-1021')?.refunded).toBe(0);
+    const small = await agent.say('Then just the chipped mug.');
+    expect(small.waiting ?? []).toEqual([]);
+    expect(db.order('A-1021')?.refunded).toBe(2000);
   });
 });

@@ -2,13 +2,15 @@ import { Instructions, Text, Tool, useAgentStore } from '@skilltree/core';
 import { useState } from 'react';
 import { z } from 'zod';
 import { useOrdersDb } from '../db.js';
-import { money, REFUND_LIMIT, REFUND_WINDOW_DAYS, refundEligibility } from '../policy.js';
+import { APPROVAL_LIMIT, money, REFUND_LIMIT, REFUND_WINDOW_DAYS, refundEligibility } from '../policy.js';
 import { desk, openTicket } from '../store.js';
 import { normalizeOrderId, ownOrder } from './shared.js';
 
 /**
  * Refunds. `issue_refund` is rendered only while the order under review is eligible: the model
- * cannot refund an order it has not checked, and the tool leaves the request once it is used.
+ * cannot refund an order it has not checked, and the tool leaves the request once it is used. A
+ * refund of `APPROVAL_LIMIT` or more waits for a person's approval (`needsApproval`): the turn ends
+ * with the call waiting, and it runs only once someone approves it.
  */
 export function Refunds() {
   const db = useOrdersDb();
@@ -23,6 +25,7 @@ export function Refunds() {
         {`Refund policy: delivered orders can be refunded within ${REFUND_WINDOW_DAYS} days of delivery, up to what is left of the order total.`}
         {`\nRefunds above ${money(REFUND_LIMIT)} and duplicate charges go to a human (escalation skill).`}
         {'\nCheck an order with check_refund first; issue_refund appears only for an eligible order.'}
+        {`\nRefunds of ${money(APPROVAL_LIMIT)} or more wait for a colleague's approval: tell the customer it is on its way once approved.`}
         {'\nAsk for the reason and pass it on. Refunds reach the customer in 5 to 10 business days.'}
       </Instructions>
       {order && eligibility?.eligible && (
@@ -50,6 +53,7 @@ export function Refunds() {
             amount: z.number().positive().describe('Amount in dollars, e.g. 79.00'),
             reason: z.string().min(3).describe("The customer's reason"),
           })}
+          needsApproval={({ amount }) => Math.round(amount * 100) >= APPROVAL_LIMIT}
           run={({ orderId, amount, reason }, ctx) => {
             if (normalizeOrderId(orderId) !== order.id) {
               throw new Error(`Only ${order.id} is checked. Call check_refund for ${normalizeOrderId(orderId)} first.`);
