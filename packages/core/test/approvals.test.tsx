@@ -168,6 +168,67 @@ describe('approval', () => {
   });
 });
 
+const Payments = () => (
+  <Agent maxLoadedSkills={1}>
+    <Skill name="payments" description="Take payments">
+      <Tool
+        name="pay"
+        description="Take a payment"
+        input={z.object({ cents: z.number() })}
+        needsApproval
+        run={({ cents }) => {
+          ran.push(`pay:${cents}`);
+          return `paid ${cents}`;
+        }}
+      />
+    </Skill>
+    <Skill name="other" description="Something else">
+      <Tool name="other_tool" description="x" input={z.object({})} run={() => 'x'} />
+    </Skill>
+  </Agent>
+);
+
+describe('skills while a call waits', () => {
+  test('a waiting call keeps its skill loaded (no turn runs, nothing is pushed out); approved, its tool runs', async () => {
+    ran.length = 0;
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'read_skill', input: { name: 'payments' } }] },
+      { toolCalls: [{ name: 'pay', input: { cents: 7 } }] },
+      { text: 'Paid.' },
+    ]);
+    const session = createSession(<Payments />, { model });
+    const turn = await session.send('pay 7');
+    expect(turn.waiting).toMatchObject([{ name: 'pay', skill: 'payments' }]);
+    expect(session.loadedSkills).toEqual(['payments']);
+    const done = await session.approve(turn.waiting?.[0].toolCallId as string);
+    expect(ran).toEqual(['pay:7']);
+    expect(done.text).toBe('Paid.');
+  });
+
+  test('a call whose skill a read in the same step pushed out is answered as a model call would be then: Unknown tool, naming the skill', async () => {
+    ran.length = 0;
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'read_skill', input: { name: 'payments' } }] },
+      {
+        toolCalls: [
+          { name: 'pay', input: { cents: 9 } },
+          { name: 'read_skill', input: { name: 'other' } },
+        ],
+      },
+      { text: 'Could not pay.' },
+    ]);
+    const session = createSession(<Payments />, { model });
+    const turn = await session.send('pay 9, then look at the other thing');
+    expect(turn.waiting).toMatchObject([{ name: 'pay' }]);
+    expect(session.loadedSkills).toEqual(['other']);
+    const done = await session.approve(turn.waiting?.[0].toolCallId as string);
+    expect(ran).toEqual([]);
+    const result = done.messages.find((m) => m.role === 'tool' && m.name === 'pay');
+    expect(result && textOf(result)).toMatch(/^Unknown tool: pay .*skill "payments" is not loaded; read it first/);
+    expect(result).toMatchObject({ isError: true, errorKind: 'unknown-tool' });
+  });
+});
+
 describe('tools that run in the client', () => {
   test('a tool without run ends the turn waiting for the client; its result goes on with the turn', async () => {
     const model = scriptedModel([
