@@ -171,24 +171,22 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };
+  let next: SentLogData | undefined;
   if (isAppendOnly(state)) {
     const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
     const items = describeUnread(plan.request.items, accepts);
     described ||= items.described;
     fields.appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
-    // Set before `request` is made from `fields`: both carry the same plan.
-    if (snap.skills.length === 0) {
-      plans.set(fields, plan.next);
-      return { request: fields, described };
-    }
-    const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
-    plans.set(request, plan.next);
-    return { request: withLifecycle(state, request, memo, snap, window), described };
+    next = plan.next;
   }
-  if (snap.skills.length === 0) return { request: fields, described };
+  if (snap.skills.length === 0) {
+    if (next) plans.set(fields, next);
+    return { request: fields, described };
+  }
   // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
   // unchanged); `lifecycle` is a getter on its prototype.
   const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
+  if (next) plans.set(request, next);
   return { request: withLifecycle(state, request, memo, snap, window), described };
 }
 

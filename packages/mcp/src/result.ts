@@ -9,6 +9,7 @@ import {
   type FilePart,
   FileRejectedError,
   fileBytes,
+  formatBytes,
   resolveFileLimits,
   type ToolResult,
   toFilePart,
@@ -32,12 +33,8 @@ function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
-/** `512 B`, `12 KB`, `3.4 MB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
+/** `512 B`, `12 KB`, `3.4 MB` (core's, so a size reads the same everywhere). */
+export { formatBytes };
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;

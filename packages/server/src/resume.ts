@@ -6,10 +6,10 @@
  * transcript `GET /chat/:id` reads, which leaves the running turn's answer out, so the page shows it
  * once, whole.
  */
-import { contextChangesOf, INTERRUPTED_RESULT, type Message, ownTextOf, type Sessions } from '@skilltree/core';
+import { contextChangesOf, type Message, ownTextOf, type Sessions } from '@skilltree/core';
 import { createUIMessageStream } from 'ai';
 import type { SkilltreeUIChunk } from './chat-stream.js';
-import { type ToolErrorText, toolError } from './tool-errors.js';
+import { interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
 import { changeParts, type SkilltreeUIMessage } from './ui-messages.js';
 
 /** What {@link resumeStream} needs. */
@@ -118,7 +118,7 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
               writer.write({
                 type: 'tool-output-error',
                 toolCallId: callId,
-                errorText: options.toolErrorText(toolError(INTERRUPTED_RESULT, name, callId, 'interrupted')),
+                errorText: options.toolErrorText(interruptedError(name, callId)),
                 dynamic: true,
               });
             }

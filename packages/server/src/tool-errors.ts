@@ -8,7 +8,7 @@
  * app's text too (`.refine(…, 'Order 7 belongs to alice@example.com')`): a refusal of the input
  * reaches users as a sentence that names the tool. Which is which is the result's `errorKind`.
  */
-import type { ToolErrorKind } from '@skilltree/core';
+import { INTERRUPTED_RESULT, type ToolErrorKind } from '@skilltree/core';
 
 /** A tool's error result, as the model got it; what `onToolError` and {@link ToolErrorText} receive. */
 export interface ToolError {
@@ -92,4 +92,12 @@ export function toolError(
   kind: ToolErrorKind | undefined,
 ): ToolError {
   return { message, toolName, toolCallId, kind, forUsers: isToolErrorForUsers(kind) && !/[\r\n]/.test(message) };
+}
+
+/**
+ * The {@link ToolError} of a call that has no result and waits for nothing while no turn runs: the
+ * process running it stopped. It reads as the interrupted result the chat's next turn records.
+ */
+export function interruptedError(toolName: string, toolCallId: string): ToolError {
+  return toolError(INTERRUPTED_RESULT, toolName, toolCallId, 'interrupted');
 }

@@ -6,7 +6,6 @@
 import {
   contextChangesOf,
   type FilePart,
-  INTERRUPTED_RESULT,
   type Message,
   ownTextOf,
   parseContextChange,
@@ -14,7 +13,7 @@ import {
   type WaitingCall,
 } from '@skilltree/core';
 import type { UIMessage } from 'ai';
-import { defaultToolErrorText, type ToolErrorText, toolError } from './tool-errors.js';
+import { defaultToolErrorText, interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
 
 /**
  * The `data-*` parts a skilltree chat carries, by name (the AI SDK's `UIDataTypes`):
@@ -110,7 +109,7 @@ export interface ToUIMessagesOptions {
   /**
    * True when no turn of the chat runs (`sessions.get(id).running` is null). A call with no result
    * that does not wait was then cut off by a process that stopped (a crash mid-tool): it shows as
-   * `output-error` with {@link INTERRUPTED_RESULT}, as the chat's next turn records it, never as
+   * `output-error` with core's `INTERRUPTED_RESULT`, as the chat's next turn records it, never as
    * pending. Default false: such a call shows as `input-available` (its tool is running).
    */
   idle?: boolean;
@@ -169,7 +168,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
                 toolCallId: call.id,
                 state: 'output-error',
                 input: call.input,
-                errorText: errorText(toolError(INTERRUPTED_RESULT, call.name, call.id, 'interrupted')),
+                errorText: errorText(interruptedError(call.name, call.id)),
               }
             : {
                 type: 'dynamic-tool',

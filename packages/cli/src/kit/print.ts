@@ -6,6 +6,7 @@
 import {
   type FilePart,
   fileBytes,
+  formatBytes,
   type Message,
   type ModelRequest,
   printMessage,
@@ -67,18 +68,12 @@ export function compact(text: string, max = 100): string {
 }
 
 /** JSON on one line, cut to `max` characters. */
-/** A size as people read it: `512 B`, `12 KB`, `3.4 MB`. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** A file part on one line: `photo.png (image/png, 12 KB)`, or its URL for a file by URL. */
 export function describeFile(part: FilePart): string {
   const name = part.filename ?? part.url ?? 'unnamed';
   return part.data
-    ? `${name} (${part.mediaType}, ${formatSize(fileBytes(part))})`
+    ? `${name} (${part.mediaType}, ${formatBytes(fileBytes(part))})`
     : `${name} (${part.mediaType}, by URL)`;
 }
 
