@@ -4,12 +4,7 @@
  * model, a skill or the agent that threw while rendering). With `recordContent: true` the text is
  * there. Checked with the real SDK and its in-memory exporter.
  */
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { useState } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -24,6 +19,7 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
+import { shutDownTracing, tracing } from './tracing.js';
 
 const TOOL_SECRET = 'postgres://shop_admin:hunter2@db.internal:5432/orders';
 const RENDER_SECRET = 'render-token-ZX81-7731';
@@ -75,17 +71,7 @@ function SecretAgent() {
   );
 }
 
-function tracing() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, provider, tracer: provider.getTracer('test') };
-}
-
-let provider: BasicTracerProvider | null = null;
-afterEach(async () => {
-  await provider?.shutdown();
-  provider = null;
-});
+afterEach(shutDownTracing);
 
 /** Everything a span exports that a backend shows: name, attributes, events and the status description. */
 function exported(span: ReadableSpan): string {
@@ -130,7 +116,6 @@ async function failingModel(telemetry: TelemetryOptions) {
 describe('spans keep secrets', () => {
   test('without recordContent no span carries a tool error, a render error, a model error or a stack: only error.type and a generic status', async () => {
     const t = tracing();
-    provider = t.provider;
     await toolsAndRenders({ tracer: t.tracer });
     await failingModel({ tracer: t.tracer });
     const spans = t.exporter.getFinishedSpans();
@@ -169,7 +154,6 @@ describe('spans keep secrets', () => {
 
   test('with recordContent the error texts are on the spans that failed: the tool’s, the render errors, the model’s', async () => {
     const t = tracing();
-    provider = t.provider;
     await toolsAndRenders({ tracer: t.tracer, recordContent: true });
     await failingModel({ tracer: t.tracer, recordContent: true });
     const spans = t.exporter.getFinishedSpans();
@@ -184,7 +168,6 @@ describe('spans keep secrets', () => {
 
   test('an error whose name is free text gives error.type "Error", not the text', async () => {
     const t = tracing();
-    provider = t.provider;
     const model: Model = {
       name: 'scripted',
       generate: async () => {

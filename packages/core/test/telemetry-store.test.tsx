@@ -4,26 +4,12 @@
  * commit (`commit_session`) are spans under it. So a turn held up by another turn's lease shows the
  * wait. Checked with the real SDK and its in-memory exporter.
  */
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Agent, createSessions, memoryStore, type SessionStore, scriptedModel, Tool } from '../src/index.js';
+import { shutDownTracing, tracing } from './tracing.js';
 
-function tracing() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, provider, tracer: provider.getTracer('test') };
-}
-
-let provider: BasicTracerProvider | null = null;
-afterEach(async () => {
-  await provider?.shutdown();
-  provider = null;
-});
+afterEach(shutDownTracing);
 
 const nanos = (time: [number, number]) => BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]);
 
@@ -87,7 +73,6 @@ function signal(): { fired: Promise<void>; fire: () => void } {
 describe('store spans: the lease wait, the load and the commits are in the turnâ€™s trace', () => {
   test('a createSessions turn is one trace: wait_lease, load_session and a commit_session per message nest under invoke_agent', async () => {
     const t = tracing();
-    provider = t.provider;
     const sessions = createSessions(<Slow held={Promise.resolve('done')} />, {
       model: () => scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'ok' }, { text: 'again' }]),
       telemetry: { tracer: t.tracer },
@@ -137,7 +122,6 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
 
   test('a turn that waits for another turnâ€™s lease shows the wait: its wait_lease span lasts until the first turn gave the lease up', async () => {
     const t = tracing();
-    provider = t.provider;
     let release!: (text: string) => void;
     const held = new Promise<string>((resolve) => {
       release = resolve;
@@ -179,7 +163,6 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
 
   test('a turn refused the lease (onBusy: reject) is a failed invoke_agent span with a failed wait_lease: SessionBusyError', async () => {
     const t = tracing();
-    provider = t.provider;
     let release!: (text: string) => void;
     const held = new Promise<string>((resolve) => {
       release = resolve;

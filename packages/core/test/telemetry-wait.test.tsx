@@ -5,27 +5,13 @@
  * that outlived its process (a snapshot, a store) still shows its true length. Checked with the real
  * SDK and its in-memory exporter.
  */
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Agent, createSession, restoreSession, scriptedModel, Tool } from '../src/index.js';
+import { shutDownTracing, tracing } from './tracing.js';
 
-function tracing() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, provider, tracer: provider.getTracer('test') };
-}
-
-let provider: BasicTracerProvider | null = null;
-afterEach(async () => {
-  await provider?.shutdown();
-  provider = null;
-});
+afterEach(shutDownTracing);
 
 const millis = (time: [number, number]) => time[0] * 1000 + time[1] / 1e6;
 
@@ -64,7 +50,6 @@ const script = () =>
 describe('the wait in the trace', () => {
   test('a turn that ends waiting makes no model call after the call that waits: nothing is spent while it waits', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<Refunds />, { model: script(), telemetry: { tracer: t.tracer } });
     await session.send('refund A-1');
     expect(turns(t.exporter.getFinishedSpans())).toEqual([['chat scripted']]);
@@ -74,7 +59,6 @@ describe('the wait in the trace', () => {
 
   test('the answering turn records the wait as a wait_tool span from when the call started waiting to the answer', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<Refunds />, { model: script(), telemetry: { tracer: t.tracer } });
     const waited = await session.send('refund A-1');
     const since = waited.waiting?.[0].since as number;
@@ -97,7 +81,6 @@ describe('the wait in the trace', () => {
 
   test('a denial and a superseding message end the wait too, each saying how', async () => {
     const t = tracing();
-    provider = t.provider;
     const model = scriptedModel([
       { toolCalls: [{ id: 'r1', name: 'refund', input: { order: 'A-1' } }] },
       { text: 'Not refunded.' },
@@ -121,7 +104,6 @@ describe('the wait in the trace', () => {
 
   test('a wait that outlived its session (snapshot, restore) starts its span when the call started waiting, not at the restore', async () => {
     const t = tracing();
-    provider = t.provider;
     const first = createSession(<Refunds />, { model: script(), telemetry: { tracer: t.tracer } });
     const waited = await first.send('refund A-1');
     const since = waited.waiting?.[0].since as number;

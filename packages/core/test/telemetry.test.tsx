@@ -4,12 +4,7 @@
  * status, and that content is recorded only when asked for.
  */
 import { context, trace } from '@opentelemetry/api';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_INPUT_MESSAGES,
@@ -48,6 +43,7 @@ import {
   scriptedModel,
   Tool,
 } from '../src/index.js';
+import { shutDownTracing, tracing } from './tracing.js';
 
 const SECRET = 'my card is 4111-1111';
 
@@ -77,12 +73,6 @@ function ShopAgent() {
       </Skill>
     </Agent>
   );
-}
-
-function tracing() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  return { exporter, provider, tracer: provider.getTracer('test') };
 }
 
 /** The spans as an indented tree of names, children in start order. */
@@ -142,17 +132,14 @@ async function abortedTurn(options: SessionOptions) {
   return session;
 }
 
-let provider: BasicTracerProvider | null = null;
 afterEach(async () => {
   trace.disable();
-  await provider?.shutdown();
-  provider = null;
+  await shutDownTracing();
 });
 
 describe('the span tree', () => {
   test('a turn is one invoke_agent span; model calls, tool calls and skill loads and unloads nest under it as they happen', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, {
       model: conversation(),
       telemetry: { tracer: t.tracer, agentName: 'shop' },
@@ -178,7 +165,6 @@ describe('the span tree', () => {
 
   test('spans carry the GenAI semantic conventions: operation, provider, models, tokens, cache reads, tool name and call id, conversation id', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, {
       model: conversation(),
       telemetry: { tracer: t.tracer, conversationId: 'conv-7' },
@@ -228,7 +214,6 @@ describe('the span tree', () => {
 
   test('spans count files and reasoning tokens, never their bytes or their text', async () => {
     const t = tracing();
-    provider = t.provider;
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
     const model = scriptedModel([{ text: 'seen' }]);
     const reasoning = {
@@ -251,7 +236,6 @@ describe('the span tree', () => {
 
   test('a real model names its provider and requested model, the model that answered, and the estimated cost at its list price', async () => {
     const t = tracing();
-    provider = t.provider;
     const usage = { inputTokens: 12_000, cacheReadTokens: 10_000, cacheWriteTokens: 1_000, outputTokens: 300 };
     const model = {
       name: 'anthropic:claude-sonnet-4-5',
@@ -274,7 +258,6 @@ describe('the span tree', () => {
 
   test('a skill pushed out by a read says why and by which read; a load says whether it mounted', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, { model: conversation(), telemetry: { tracer: t.tracer } });
     await session.send('buy a lamp');
     const spans = t.exporter.getFinishedSpans();
@@ -295,7 +278,6 @@ describe('the span tree', () => {
 
   test('a tool that throws, a model error and an abort set error status and record the exception', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, {
       model: conversation(),
       telemetry: { tracer: t.tracer, recordContent: true },
@@ -325,7 +307,6 @@ describe('the span tree', () => {
 
   test('an unknown tool is an error span too, named after what the model called', async () => {
     const t = tracing();
-    provider = t.provider;
     const model = () => scriptedModel([{ toolCalls: [{ id: 'x', name: 'refund' }] }, { text: 'ok' }]);
     const session = createSession(<ShopAgent />, { model: model(), telemetry: { tracer: t.tracer } });
     await session.send('refund');
@@ -348,7 +329,6 @@ describe('the span tree', () => {
 
   test('the turn is a child of the traceContext passed to send, or of the active span', async () => {
     const t = tracing();
-    provider = t.provider;
     const parent = t.tracer.startSpan('POST /api/chat');
     const session = createSession(<ShopAgent />, {
       model: scriptedModel([{ text: 'a' }, { text: 'b' }]),
@@ -365,7 +345,6 @@ describe('the span tree', () => {
 describe('a model’s own spans', () => {
   test('a model gets the context of its call’s chat span (opts.traceContext): spans it starts there nest in the turn’s trace', async () => {
     const t = tracing();
-    provider = t.provider;
     const model: Model = {
       name: 'anthropic:claude-test',
       generate: async (_req, opts) => {
@@ -396,7 +375,6 @@ describe('a model’s own spans', () => {
 describe('hostile trace contexts', () => {
   test('a traceContext that is not an OpenTelemetry Context is ignored: the turn runs and starts its own trace', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, {
       model: scriptedModel([{ text: 'a' }, { text: 'b' }, { text: 'c' }]),
       telemetry: { tracer: t.tracer },
@@ -428,7 +406,6 @@ describe('a tracer that fails never fails the turn', () => {
   test('spans whose methods throw: the turn finishes, and the spans that did end still nest under the turn', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const t = tracing();
-    provider = t.provider;
     const tracer = {
       startSpan: (name: string, options?: object, parent?: unknown) => {
         const span = t.tracer.startSpan(name, options, parent as Parameters<typeof t.tracer.startSpan>[2]);
@@ -458,7 +435,6 @@ describe('content is recorded only when asked for', () => {
 
   test('by default no span carries prompts, messages, tool inputs, results or the reply', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, { model: conversation(), telemetry: { tracer: t.tracer } });
     await session.send(`buy a lamp, ${SECRET}`);
     const spans = t.exporter.getFinishedSpans();
@@ -478,7 +454,6 @@ describe('content is recorded only when asked for', () => {
 
   test('with recordContent the system prompt, messages, tool inputs and results and the reply are on their spans', async () => {
     const t = tracing();
-    provider = t.provider;
     const session = createSession(<ShopAgent />, {
       model: conversation(),
       telemetry: { tracer: t.tracer, recordContent: true },
@@ -502,7 +477,6 @@ describe('content is recorded only when asked for', () => {
 describe('where spans go', () => {
   test('without a tracer option, spans go to the tracer provider registered with @opentelemetry/api', async () => {
     const t = tracing();
-    provider = t.provider;
     trace.setGlobalTracerProvider(t.provider);
     const session = createSession(<ShopAgent />, { model: scriptedModel([{ text: 'hi' }]) });
     await session.send('hello');
@@ -513,7 +487,6 @@ describe('where spans go', () => {
 
   test('telemetry: false makes no spans, even with a provider registered', async () => {
     const t = tracing();
-    provider = t.provider;
     trace.setGlobalTracerProvider(t.provider);
     const session = createSession(<ShopAgent />, { model: scriptedModel([{ text: 'hi' }]), telemetry: false });
     await session.send('hello');
@@ -527,7 +500,6 @@ describe('where spans go', () => {
 
   test('createSessions names each session and its owner on every span', async () => {
     const t = tracing();
-    provider = t.provider;
     const sessions = createSessions(<ShopAgent />, {
       model: conversation(),
       telemetry: { tracer: t.tracer, attributes: { 'deployment.environment.name': 'test' } },
