@@ -273,7 +273,8 @@ function parseWaiting(raw: unknown): WaitingCall[] {
       for: w.for,
       skill: typeof w.skill === 'string' ? w.skill : null,
       status: w.status === 'running' ? 'running' : 'waiting',
-      ...(typeof w.since === 'number' && Number.isFinite(w.since) ? { since: w.since } : {}),
+      // When it began waiting, if it is a time at all (a tampered snapshot's is left out).
+      ...(typeof w.since === 'number' && Number.isFinite(w.since) && w.since >= 0 ? { since: w.since } : {}),
     });
   }
   return out;

@@ -631,12 +631,18 @@ function traceWait(state: SessionState, waiting: WaitingCall, answer: string): v
     'skilltree.wait.for': waiting.for,
     'skilltree.wait.answer': answer,
   };
-  if (waiting.since !== undefined) attributes['skilltree.wait.ms'] = Math.max(0, Date.now() - waiting.since);
+  // Never after now: a clock ahead in the process that recorded it (or a tampered record) would
+  // make the span end before it starts.
+  const now = Date.now();
+  const since = waiting.since === undefined ? undefined : Math.min(waiting.since, now);
   const options: { kind: number; attributes: typeof attributes; startTime?: number } = {
     kind: SPAN_KIND.internal,
     attributes,
   };
-  if (waiting.since !== undefined) options.startTime = waiting.since;
+  if (since !== undefined) {
+    attributes['skilltree.wait.ms'] = now - since;
+    options.startTime = since;
+  }
   startSpan(tracing, `wait_tool ${waiting.name}`, options, context).span.end();
 }
 

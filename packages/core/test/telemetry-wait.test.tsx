@@ -121,4 +121,31 @@ describe('the wait in the trace', () => {
     expect(millis(wait.startTime)).toBeCloseTo(since, 0);
     expect(millis(wait.startTime)).toBeLessThanOrEqual(restoredAt);
   });
+
+  test('a tampered snapshot cannot bend the wait: a since that is not a time is left out, one in the future starts the span no later than the answer', async () => {
+    const t = tracing();
+    const first = createSession(<Refunds />, { model: script() });
+    await first.send('refund A-1');
+    const snapshot = JSON.parse(JSON.stringify(first.snapshot()));
+    first.dispose();
+    for (const since of ['yesterday', -5, null, { at: 1 }]) {
+      const restored = restoreSession(
+        <Refunds />,
+        { ...snapshot, waiting: [{ ...snapshot.waiting[0], since }] },
+        { model: script() },
+      );
+      expect(restored.waiting[0], String(since)).not.toHaveProperty('since');
+      restored.dispose();
+    }
+    const future = restoreSession(
+      <Refunds />,
+      { ...snapshot, waiting: [{ ...snapshot.waiting[0], since: 1e15 }] },
+      { model: scriptedModel([{ text: 'Refunded.' }]), telemetry: { tracer: t.tracer } },
+    );
+    await future.approve('r1');
+    const answered = Date.now();
+    const wait = t.exporter.getFinishedSpans().find((s) => s.name === 'wait_tool refund') as ReadableSpan;
+    expect(millis(wait.startTime)).toBeLessThanOrEqual(answered);
+    expect(wait.attributes['skilltree.wait.ms']).toBe(0);
+  });
 });
