@@ -282,6 +282,32 @@ describe('files and reasoning over HTTP', () => {
     expect((await file('bob')).status).toBe(404);
     expect((await file('alice', '1-0')).status).toBe(404);
     expect((await file('alice', '..%2Fetc')).status).toBe(404);
+    // Numbers that are not an index of a part: negative, fractional, exponents, past any transcript.
+    for (const ref of ['-1-0', '0--1', '0-0.5', '0-1e0', '99999999999999999999-0', '0-NaN', '0-', '-0']) {
+      expect((await file('alice', ref)).status, ref).toBe(404);
+    }
+    // The chat deleted, and its id used again by another user with a photo of their own: the old URL
+    // reaches neither the deleted photo nor the new one.
+    const remove = await fetch(`${served.url}/api/chat/c1`, { method: 'DELETE', headers: { 'x-user': 'alice' } });
+    expect(remove.status).toBeLessThan(300);
+    const bobs = await fetch(`${served.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'bob' },
+      body: JSON.stringify({
+        id: 'c1',
+        messages: [
+          {
+            id: 'u',
+            role: 'user',
+            parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${png.toString('base64')}` }],
+          },
+        ],
+      }),
+    });
+    await bobs.text();
+    expect(bobs.status).toBe(200);
+    expect((await file('alice')).status).toBe(404);
+    expect((await file('bob')).status).toBe(200);
     const html = Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64');
     const refused = await fetch(`${served.url}/api/chat`, {
       method: 'POST',
