@@ -4,17 +4,26 @@
  * @packageDocumentation
  */
 
+export { fromBase64, sniffMediaType, toBase64 } from './files/bytes.js';
 export {
-  type BudgetExceeded,
-  BudgetExceededError,
-  type BudgetScope,
-  checkBudget,
-  periodOf,
-  type Spend,
-  type SpendLedger,
-  type SpendLimits,
-  type SpendReservation,
-} from './budget.js';
+  estimateFileTokens,
+  fileBytes,
+  imageSize,
+  isToolResult,
+  type ToolResult,
+  toFilePart,
+  toFileParts,
+  toolResult,
+} from './files/files.js';
+export {
+  DEFAULT_MEDIA_TYPES,
+  FileRejectedError,
+  type FileRejection,
+  type ResolvedFileLimits,
+  resolveFileLimits,
+} from './files/limits.js';
+export { describeFile, type FileKind, fileKind, formatBytes, modelReads } from './files/model-accepts.js';
+export { type AgentStoreDef, createAgentStore, type StoreOwner } from './host/agent-store.js';
 export {
   Agent,
   type AgentProps,
@@ -31,33 +40,28 @@ export {
   useChatInfo,
   useSession,
   useSkill,
-} from './components.js';
-export { addedLines, type ContextChange, parseContextChange } from './context-changes.js';
-export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './cost.js';
-export { lifecycleProblems } from './deltas.js';
+} from './host/components.js';
+export { type JsonSchemaInput, jsonSchema } from './host/json-schema.js';
+export type { ChatInfo, SessionHandle, SkillInfo, SkillState } from './host/runtime.js';
+export { addedLines, type ContextChange, parseContextChange } from './lifecycle/context-changes.js';
+export type { Spend, SpendLedger, SpendLimits, SpendReservation } from './observe/budget.js';
 export {
-  DEFAULT_MEDIA_TYPES,
-  estimateFileTokens,
-  FileRejectedError,
-  type FileRejection,
-  fileBytes,
-  fromBase64,
-  imageSize,
-  isToolResult,
-  type ResolvedFileLimits,
-  resolveFileLimits,
-  sniffMediaType,
-  type ToolResult,
-  toBase64,
-  toFilePart,
-  toFileParts,
-  toolResult,
-} from './files.js';
-export { type JsonSchemaInput, jsonSchema } from './json-schema.js';
-export { memoryStore } from './memory-store.js';
-export { INTERRUPTED_RESULT, parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './message-parse.js';
-export { describeFile, type FileKind, fileKind, formatBytes, modelReads } from './model-accepts.js';
-export { addUsage } from './model-call.js';
+  type BudgetExceeded,
+  BudgetExceededError,
+  type BudgetScope,
+  checkBudget,
+  periodOf,
+} from './observe/budget-options.js';
+export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './observe/cost.js';
+export { modelIdentity } from './observe/trace-attributes.js';
+export {
+  errorTypeOf,
+  loadOpenTelemetry,
+  type OpenTelemetryApi,
+  redactedStatus,
+  SPAN_KIND,
+  type TelemetrySpan,
+} from './observe/tracing.js';
 export {
   contextChangesOf,
   ownTextOf,
@@ -69,10 +73,12 @@ export {
   textOf,
   textPart,
   withContextLines,
-} from './parts.js';
-export { type PlacedRequest, placeContext } from './place-context.js';
-export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './print.js';
-export type { ChatInfo, SessionHandle, SkillInfo, SkillState } from './runtime.js';
+} from './parts/message-parts.js';
+export { CONTEXT_CHANGED, escapeContext, sanitizeText } from './parts/text.js';
+export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './parts/tool-name.js';
+export { lifecycleProblems } from './request/deltas.js';
+export { type PlacedRequest, placeContext } from './request/place-context.js';
+export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './request/print.js';
 export {
   type ScriptedModel,
   type ScriptedModelOptions,
@@ -80,8 +86,11 @@ export {
   type ScriptedStep,
   type ScriptedToolCall,
   scriptedModel,
-} from './scripted-model.js';
-export { createSession, restoreSession, Session } from './session.js';
+} from './request/scripted-model.js';
+export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './request/view.js';
+export { checkOwner, ownerKey } from './sessions/key.js';
+export { memoryStore } from './sessions/memory-store.js';
+export { createSession, restoreSession, Session } from './sessions/session.js';
 export {
   type Commit,
   checkEpoch,
@@ -96,7 +105,7 @@ export {
   snapshotFromStore,
   storedState,
   tailStart,
-} from './session-store.js';
+} from './sessions/session-store.js';
 export {
   createSessions,
   type SessionInfo,
@@ -104,76 +113,65 @@ export {
   type Sessions,
   type SessionsOptions,
   type SessionTurnOptions,
-} from './sessions.js';
-export { checkOwner, ownerKey } from './sessions-key.js';
-export { type AgentStoreDef, createAgentStore, type StoreOwner } from './store.js';
-export {
-  errorTypeOf,
-  loadOpenTelemetry,
-  modelIdentity,
-  type OpenTelemetryApi,
-  redactedStatus,
-  SPAN_KIND,
-  type TelemetrySpan,
-} from './telemetry.js';
-export { CONTEXT_CHANGED, escapeContext, sanitizeText } from './text.js';
-export { cutResult, truncationNote } from './tool-call.js';
-export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './tool-name.js';
-export { isSafeToolCallId } from './transcript.js';
+} from './sessions/sessions.js';
+export { INTERRUPTED_RESULT, parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './transcript/message-parse.js';
+export { isSafeToolCallId } from './transcript/transcript.js';
+export { estimateTokens, type Tokenizer } from './transcript/window.js';
+export { addUsage } from './turn/model-call.js';
+export { cutResult, truncationNote } from './turn/tool-call.js';
+export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
 export type {
-  AnnouncedSkill,
-  AppendOnlyItem,
-  AppendOnlyRequest,
   AssistantMessage,
   AssistantPart,
-  Budget,
-  BudgetLimits,
-  BudgetPeriod,
   ContextChangedPart,
-  ContextPlacement,
   FileInput,
   FileLimits,
   FilePart,
-  LifecycleDelta,
-  LifecycleEntry,
-  LifecycleLogData,
-  LifecycleOptions,
   Message,
   MessagePart,
-  Model,
-  ModelAccepts,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  ReadResult,
   ReasoningPart,
-  RequestLifecycle,
-  SendOptions,
-  SessionConfig,
-  SessionEvent,
-  SessionEventType,
-  SessionOptions,
-  SessionSnapshot,
-  SystemNote,
-  TelemetryAttributeValue,
-  TelemetryOptions,
-  TelemetryTracer,
   TextPart,
-  ToolAnswer,
   ToolCall,
   ToolErrorKind,
   ToolMessage,
   ToolResultPart,
-  ToolSpec,
-  Turn,
-  UnloadReason,
-  Usage,
   UserMessage,
   UserPart,
+} from './types/messages.js';
+export type { Model, ModelAccepts, ModelCallOptions, ModelResponse, ModelStreamPart, Usage } from './types/model.js';
+export type {
+  Budget,
+  BudgetLimits,
+  BudgetPeriod,
+  LifecycleOptions,
+  SendOptions,
+  SessionOptions,
+  TelemetryAttributeValue,
+  TelemetryOptions,
+  TelemetryTracer,
+} from './types/options.js';
+export type {
+  AppendOnlyItem,
+  AppendOnlyRequest,
+  ContextPlacement,
+  LifecycleDelta,
+  LifecycleEntry,
+  ModelRequest,
+  RequestLifecycle,
+  SystemNote,
+  ToolSpec,
+} from './types/request.js';
+export type {
+  AnnouncedSkill,
+  LifecycleLogData,
+  ReadResult,
+  SessionConfig,
+  SessionEvent,
+  SessionEventType,
+  SessionSnapshot,
+  ToolAnswer,
+  Turn,
+  UnloadReason,
   WaitingCall,
   Warning,
-} from './types.js';
-export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './view.js';
-export { ToolAnswerError, type ToolAnswerProblem } from './waiting.js';
-export { estimateTokens, type Tokenizer } from './window.js';
+} from './types/session.js';

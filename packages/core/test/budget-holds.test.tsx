@@ -21,7 +21,7 @@ import {
   Skill,
   Text,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 
 const App = () => (
   <Agent>

@@ -16,8 +16,8 @@ import {
   Tool,
   useChatInfo,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
-import { chatKey } from '../src/sessions-key.js';
+import { textOf } from '../src/parts/message-parts.js';
+import { chatKey } from '../src/sessions/key.js';
 
 function Whoami() {
   const chat = useChatInfo();

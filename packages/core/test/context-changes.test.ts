@@ -1,6 +1,6 @@
 /** The `contextChanged` lines core writes can be read back by the packages that show them. */
 import { describe, expect, test } from 'vitest';
-import { addedLine, lifecycleLine, parseContextChange } from '../src/context-changes.js';
+import { addedLine, lifecycleLine, parseContextChange } from '../src/lifecycle/context-changes.js';
 
 describe('parseContextChange', () => {
   test('reads back every line core writes: loads, unloads and added lines (cut and escaped)', () => {

@@ -19,7 +19,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { call, ShopAgent } from './fixtures.js';
 
 const read = (name: string) => ({ toolCalls: [{ id: '', name: 'read_skill', input: { name } }] });

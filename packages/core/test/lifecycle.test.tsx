@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { Agent, createSession, type Session, Skill, scriptedModel, Text, Tool, useAgentStore } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { call, cart, log, ShopAgent } from './fixtures.js';
 
 const toolNames = (session: Session) => session.request().tools.map((t) => t.name);

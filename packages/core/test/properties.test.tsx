@@ -15,8 +15,8 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
-import { windowStart } from '../src/window.js';
+import { textOf } from '../src/parts/message-parts.js';
+import { windowStart } from '../src/transcript/window.js';
 import { call } from './fixtures.js';
 
 /** A random transcript: turns of a user message, then tool rounds (an assistant call and its results), then maybe a reply. */

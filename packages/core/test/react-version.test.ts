@@ -1,6 +1,6 @@
 import { version } from 'react';
 import { expect, test } from 'vitest';
-import { assertReactVersion } from '../src/react-version.js';
+import { assertReactVersion } from '../src/host/react-version.js';
 
 test('the installed react passes the start-up check', () => {
   expect(() => assertReactVersion(version)).not.toThrow();

@@ -20,7 +20,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 

@@ -15,8 +15,8 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
-import { windowStart } from '../src/window.js';
+import { textOf } from '../src/parts/message-parts.js';
+import { windowStart } from '../src/transcript/window.js';
 import { call, ShopAgent } from './fixtures.js';
 
 describe('system and context', () => {

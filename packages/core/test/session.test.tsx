@@ -18,7 +18,7 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { call, cart, ShopAgent } from './fixtures.js';
 
 /** Every tool call in the transcript has exactly one result, right after its assistant message. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Model, memoryStore, type SessionStore, Text, Tool } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 
 /** `slow` waits until the turn is aborted (or `finish` is called); `echo` answers at once. */
 function agentWith(started: () => void, finish: Promise<void>) {

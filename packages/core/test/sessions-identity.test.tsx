@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, type Message, type Model, memoryStore, SessionConflictError } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore, type SessionStore } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { CounterAgent } from './fixtures.js';
 
 /** A memory store that can go down (every call fails) and come back; it reports each release that lands. */

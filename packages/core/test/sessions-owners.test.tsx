@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Message, type Model, memoryStore, SessionBusyError, Text } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 
 const App = () => (
   <Agent>

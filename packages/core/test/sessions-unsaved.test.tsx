@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { bumps, CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;

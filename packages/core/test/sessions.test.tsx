@@ -9,7 +9,7 @@ import {
   snapshotFromStore,
   storedState,
 } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;

@@ -1,117 +1,112 @@
 /**
- * The core's modules import one way: types → host → reconciler → tree → request → tools → loop →
- * session, and inside a layer in the order listed. So every module imports only modules listed
- * before it, and no import cycle can form. No module below `session.ts` imports it (the sessions
- * facade and its turn build on it); hooks and tools see `SessionHandle`.
+ * Core is a house of folders, one per layer, listed here from the ground up. A module imports only
+ * modules of its own folder or of folders below it, never from a folder above; inside a folder no
+ * import cycle forms. The root holds the two faces: `index.ts` (what an app writes with) and
+ * `provider.ts` (what a model adapter implements). `docs/architecture.md` draws the same table.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
-const LAYERS: Record<string, string[]> = {
-  types: ['types', 'telemetry-types', 'text', 'parts', 'files', 'model-accepts', 'cost', 'tool-name', 'react-version'],
-  host: ['host', 'owner', 'store', 'runtime', 'components', 'json-schema', 'lru', 'window'],
-  reconciler: ['host-config', 'reconciler'],
-  tree: ['serialize'],
-  request: [
-    'prompt',
-    'context-changes',
-    'message-parse',
-    'transcript',
-    'place-context',
-    'usage-estimate',
-    'scripted-model',
-    'print',
-    'lifecycle-log',
-    'lifecycle-check',
-    'state',
-    'turn-hooks',
-    'telemetry',
-    'telemetry-store',
-    'state-events',
-    'state-config',
-    'state-render',
-    'state-sync',
-    'state-record',
-    'state-create',
-    'append-only',
-    'deltas',
-    'request',
-    'view',
-  ],
-  tools: ['tool-call', 'waiting', 'skills', 'calls'],
-  loop: ['budget', 'model-call', 'loop', 'snapshot'],
-  session: [
-    'session',
-    'session-store',
-    'memory-store',
-    'sessions-key',
-    'sessions-chat',
-    'sessions-cache',
-    'sessions-lease',
-    'sessions-running',
-    'sessions-turn',
-    'sessions',
-  ],
-  index: ['index'],
+/** The layers, ground floor first, and what each holds. */
+const FOLDERS: Record<string, string> = {
+  types: 'the provider-neutral shapes: messages, requests, the model, options, session results',
+  parts: 'building and reading typed parts, text as a model reads it, the tool-name rule',
+  files: 'files as hostile input: sniffing, limits, what a model reads of them',
+  host: 'the host tree: nodes, components, the reconciler, the serializer and prompt pieces',
+  lifecycle: 'the lifecycle as the model was told it: loaded order, context changes, the log and its check',
+  transcript: 'the transcript, its window, and messages from outside checked and upgraded',
+  state: "a session's state and the steps on it: create, render, sync, record, events, config",
+  request: 'the next request: classic, append-only and delta layouts, placement, estimates, printing',
+  observe: 'what watches a turn: hooks, traces, prices and budgets',
+  turn: 'the turn: model calls, tool calls, skills, waiting calls and the loop',
+  sessions: 'sessions: the facade, snapshots, stores, and many chats over a store',
 };
-const ORDER = Object.keys(LAYERS);
-const rank = new Map(
-  Object.entries(LAYERS).flatMap(([layer, modules]) => modules.map((m) => [m, ORDER.indexOf(layer)])),
-);
-/** Position in the whole listing: layer by layer, then the order inside the layer. */
-const position = new Map(
-  Object.values(LAYERS)
-    .flat()
-    .map((m, i) => [m, i]),
-);
+const ORDER = Object.keys(FOLDERS);
+/** Files at the root of src/: the package's faces, above every folder. */
+const FACES = ['index', 'provider'];
+
 const src = join(import.meta.dirname, '../src');
 
-function imports(file: string): string[] {
-  const text = readFileSync(join(src, file), 'utf8');
-  return [...text.matchAll(/(?:from |import\()'\.\/([\w-]+)\.js'/g)].map((m) => m[1]);
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+const files = walk(src).map((file) => relative(src, file).replace(/\.ts$/, ''));
+
+/** The core modules a module imports (static and dynamic), as paths relative to src without `.ts`. */
+function imports(module: string): string[] {
+  const text = readFileSync(join(src, `${module}.ts`), 'utf8');
+  return [...text.matchAll(/(?:from |import\()'(\.{1,2}\/[\w\-/.]+)\.js'/g)].map((m) =>
+    relative(src, resolve(dirname(join(src, module)), m[1])),
+  );
 }
 
-test('every module has a layer', () => {
-  const modules = readdirSync(src)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => f.replace(/\.ts$/, ''));
-  expect(modules.filter((m) => !rank.has(m))).toEqual([]);
+/** A module's layer: its folder's place in ORDER (faces above every folder). */
+function rank(module: string): number {
+  const folder = module.includes('/') ? module.split('/')[0] : null;
+  if (folder === null) return FACES.includes(module) ? ORDER.length : -1;
+  return ORDER.indexOf(folder);
+}
+
+test('every module lives in a layer folder, and every folder is a layer', () => {
+  expect(files.filter((m) => rank(m) === -1)).toEqual([]);
+  const folders = readdirSync(src, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  expect(folders.sort()).toEqual([...ORDER].sort());
 });
 
-test('modules import one way: never from a later layer, and nothing below the facade imports session.ts', () => {
+test('a folder imports only its own folder and the folders below it', () => {
   const wrong: string[] = [];
-  for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
-    const module = file.replace(/\.ts$/, '');
-    for (const target of imports(file)) {
-      if ((rank.get(target) ?? 99) > (rank.get(module) ?? -1)) wrong.push(`${module} → ${target}`);
-      if (target === 'session' && !['index', 'sessions', 'sessions-turn'].includes(module)) {
-        wrong.push(`${module} → session`);
-      }
+  for (const module of files) {
+    for (const target of imports(module)) {
+      if (!existsSync(join(src, `${target}.ts`))) wrong.push(`${module} → ${target} (no such module)`);
+      else if (rank(target) > rank(module)) wrong.push(`${module} → ${target}`);
+      else if (FACES.includes(target)) wrong.push(`${module} → ${target} (a face is imported by no module)`);
     }
   }
   expect(wrong).toEqual([]);
 });
 
-test('inside a layer, modules import only the modules listed before them: no import cycle', () => {
-  const wrong: string[] = [];
-  for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
-    const module = file.replace(/\.ts$/, '');
-    for (const target of imports(file)) {
-      if (rank.get(target) !== rank.get(module)) continue;
-      if ((position.get(target) ?? 999) >= (position.get(module) ?? -1)) wrong.push(`${module} → ${target}`);
+test('inside a folder, imports form no cycle', () => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (module: string, path: string[]): void => {
+    if (state.get(module) === 'done') return;
+    if (state.get(module) === 'open') {
+      cycles.push([...path.slice(path.indexOf(module)), module].join(' → '));
+      return;
     }
-  }
-  expect(wrong).toEqual([]);
+    state.set(module, 'open');
+    for (const target of imports(module)) if (rank(target) === rank(module)) visit(target, [...path, module]);
+    state.set(module, 'done');
+  };
+  for (const module of files) visit(module, []);
+  expect(cycles).toEqual([]);
 });
 
-test('the import reader sees imports: components.ts imports runtime.ts', () => {
+test('no file in src is over 400 lines', () => {
+  const lineCount = (m: string) =>
+    readFileSync(join(src, `${m}.ts`), 'utf8')
+      .trimEnd()
+      .split('\n').length;
+  const long = files
+    .map((m) => [m, lineCount(m)] as const)
+    .filter(([, lines]) => lines > 400)
+    .map(([m, lines]) => `${m}.ts: ${lines} lines`);
+  expect(long).toEqual([]);
+});
+
+test('the import reader sees imports: host/components imports host/runtime, request/request imports state/state', () => {
   // Guards the rules above: a pattern that matched nothing would make them pass.
-  expect(imports('components.ts')).toContain('runtime');
+  expect(imports('host/components')).toContain('host/runtime');
+  expect(imports('request/request')).toContain('state/state');
 });
 
 test('session.ts reads as the public API only: no helper functions beyond the facade', () => {
-  const text = readFileSync(join(src, 'session.ts'), 'utf8');
+  const text = readFileSync(join(src, 'sessions/session.ts'), 'utf8');
   const functions = [...text.matchAll(/^(?:export )?function (\w+)/gm)].map((m) => m[1]);
   expect(
     functions.filter((f) => !['createSession', 'restoreSession', 'chatSession', 'stopped', 'stateOf'].includes(f)),

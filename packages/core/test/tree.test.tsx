@@ -4,10 +4,10 @@
  */
 import type { ReactNode } from 'react';
 import { describe, expect, test } from 'vitest';
+import { createContainer, renderSync } from '../src/host/reconciler.js';
+import { type Runtime, RuntimeContext } from '../src/host/runtime.js';
+import { readTree } from '../src/host/serialize.js';
 import { Agent, Instructions, Skill, Text, Tool } from '../src/index.js';
-import { createContainer, renderSync } from '../src/reconciler.js';
-import { type Runtime, RuntimeContext } from '../src/runtime.js';
-import { readTree } from '../src/serialize.js';
 
 function mount(loaded: string[]) {
   const container = createContainer((error) => {

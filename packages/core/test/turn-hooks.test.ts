@@ -4,8 +4,10 @@
  * and one hook failing to end never keeps the others from ending.
  */
 import { describe, expect, test } from 'vitest';
-import { composeHooks, type ModelCallEvents, type TurnHook } from '../src/turn-hooks.js';
-import type { ModelRequest, ModelResponse, SessionEvent } from '../src/types.js';
+import { composeHooks, type ModelCallEvents, type TurnHook } from '../src/observe/turn-hooks.js';
+import type { ModelResponse } from '../src/types/model.js';
+import type { ModelRequest } from '../src/types/request.js';
+import type { SessionEvent } from '../src/types/session.js';
 
 function recorder(name: string, log: string[], overrides: Partial<TurnHook> = {}): TurnHook {
   return {

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Agent, createSession, restoreSession, Skill, Text, Tool } from '../src/index.js';
-import { textOf } from '../src/parts.js';
+import { textOf } from '../src/parts/message-parts.js';
 import { call } from './fixtures.js';
 
 function Refunds() {

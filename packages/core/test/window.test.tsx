@@ -3,8 +3,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSession, type Message, scriptedModel } from '../src/index.js';
-import { textOf } from '../src/parts.js';
-import { chooseWindow, estimateTokens } from '../src/window.js';
+import { textOf } from '../src/parts/message-parts.js';
+import { chooseWindow, estimateTokens } from '../src/transcript/window.js';
 
 function conversation(turns: number, words = 10): Message[] {
   const out: Message[] = [];

@@ -1,0 +1,280 @@
+/**
+ * Reads the host tree into a plain description of the prompt: agent instructions, agent text,
+ * agent tools, and the skill catalog with each mounted skill's lines and tools. A pure walk that
+ * reuses the last result for every subtree that did not change since (see `markDirty`).
+ */
+
+import { splitLines } from '../parts/text.js';
+import { TOOL_NAME } from '../parts/tool-name.js';
+import { type HostChild, type HostElement, type HostRoot, textContent } from './node.js';
+
+/** The tool-name rule, for the modules that check names after reading the tree. */
+export { TOOL_NAME };
+
+/** A rendered `<Tool>`. Its `node.props` always hold the latest `run`, schema and description. */
+export interface ToolEntry {
+  name: string;
+  node: HostElement;
+  /** The skill that rendered it, or null at agent level. */
+  skill: string | null;
+  owner: string;
+}
+
+/** Which component rendered a context line. */
+export interface LineSource {
+  line: string;
+  kind: 'instructions' | 'text';
+  owner: string;
+}
+
+/** A mistake in the tree. `skill` names the loaded skill whose subtree holds it (null: agent level). */
+export interface Problem {
+  message: string;
+  skill: string | null;
+}
+
+/** A `<Skill>` in the catalog. `lines` and `tools` are empty while it is unloaded. */
+export interface SkillEntry {
+  name: string;
+  description: string;
+  owner: string;
+  node: HostElement;
+  /** Its part of `<current_context>`, one entry per line, unescaped. */
+  lines: string[];
+  tools: ToolEntry[];
+  /** Each line paired with the component that rendered it. */
+  sources: LineSource[];
+  /** Mistakes inside its subtree. Kept with the cached entry, so they are reported as long as they exist. */
+  problems: Problem[];
+}
+
+/** Two rendered tools with one name. The request keeps `first` (tree order) and leaves out `second`. */
+export interface Clash {
+  name: string;
+  first: ToolEntry;
+  second: ToolEntry;
+}
+
+/** The whole prompt-bearing content of a tree. Recomputed only when the tree changed. */
+export interface TreeSnapshot {
+  /** Props of the `<Agent>` element, or `{}` when the root is not an `<Agent>`. */
+  agentProps: Record<string, any>;
+  /** Agent-level `<Instructions>` blocks, in tree order. */
+  instructions: string[];
+  /** Agent-level `<Text>` lines. */
+  agentLines: string[];
+  agentSources: LineSource[];
+  /** Every rendered tool, in tree order: agent level and every mounted skill. */
+  tools: ToolEntry[];
+  /** The first tool of each name (a clash keeps the first in tree order). */
+  toolsByName: Map<string, ToolEntry>;
+  /** The catalog, in tree order. */
+  skills: SkillEntry[];
+  skillsByName: Map<string, SkillEntry>;
+  /** Mistakes in the tree (names, nesting, tools); each names the components involved. */
+  problems: Problem[];
+  /** Tool names rendered twice. */
+  clashes: Clash[];
+}
+
+/** A host element's `meta` prop when it is a plain object (inspectors show it; the model never sees it). */
+export function metaOf(props: Record<string, any>): Record<string, unknown> | undefined {
+  const meta = props.meta;
+  return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? meta : undefined;
+}
+
+/** Where a tool was rendered, for error messages. */
+export function where(entry: { owner: string; skill?: string | null }): string {
+  return entry.skill ? `<${entry.owner}> in skill "${entry.skill}"` : `<${entry.owner}> at agent level`;
+}
+
+function readSkill(node: HostElement): SkillEntry {
+  const cached = node.cache as SkillEntry | undefined;
+  if (!node.dirty && cached) return cached;
+  const name = String(node.props.name);
+  const entry: SkillEntry = {
+    name,
+    description: String(node.props.description ?? ''),
+    owner: node.owner,
+    node,
+    lines: [],
+    tools: [],
+    sources: [],
+    problems: [],
+  };
+  const problem = (message: string) => entry.problems.push({ message, skill: name });
+  const visit = (child: HostChild) => {
+    if (child.kind === 'text' || child.hidden) return;
+    switch (child.type) {
+      case 'skilltree-instructions':
+      case 'skilltree-text': {
+        const kind = child.type === 'skilltree-text' ? 'text' : 'instructions';
+        for (const line of splitLines(textContent(child))) {
+          entry.lines.push(line);
+          entry.sources.push({ line, kind, owner: child.owner });
+        }
+        return;
+      }
+      case 'skilltree-tool': {
+        const tool: ToolEntry = { name: String(child.props.name), node: child, skill: name, owner: child.owner };
+        for (const message of toolProblems(tool)) problem(message);
+        entry.tools.push(tool);
+        return;
+      }
+      case 'skilltree-skill':
+        problem(
+          `Skill "${child.props.name}" is rendered inside skill "${name}" (by <${child.owner}>). Skills cannot nest: render every <Skill> at agent level.`,
+        );
+        return;
+      case 'skilltree-agent':
+        problem(
+          `<Agent> is rendered inside skill "${name}" (by <${child.owner}>). An agent has exactly one <Agent>, at the root.`,
+        );
+        return;
+    }
+  };
+  for (const child of node.children) visit(child);
+  node.dirty = false;
+  node.cache = entry;
+  return entry;
+}
+
+/** What is wrong with one tool's props, as messages naming where it was rendered. */
+export function toolProblems(tool: ToolEntry): string[] {
+  const { props } = tool.node;
+  const out: string[] = [];
+  if (!TOOL_NAME.test(tool.name)) {
+    out.push(
+      `Invalid tool name "${tool.name}" (rendered by ${where(tool)}): tool names must match ${TOOL_NAME.source}.`,
+    );
+  }
+  // A tool without `run` runs in the client (the turn waits for its result); a `run` that is there must be a function.
+  if (props.run !== undefined && typeof props.run !== 'function') {
+    out.push(
+      `Tool "${tool.name}" (rendered by ${where(tool)}) has a run that is not a function: pass run={(input, ctx) => ...}.`,
+    );
+  }
+  const approval = props.needsApproval;
+  if (approval !== undefined && typeof approval !== 'boolean' && typeof approval !== 'function') {
+    out.push(
+      `Tool "${tool.name}" (rendered by ${where(tool)}) has needsApproval that is neither a boolean nor a function of (input, ctx).`,
+    );
+  }
+  const input = props.input;
+  if (input !== undefined && input !== null) {
+    if (typeof input === 'object' && '_def' in input && !('_zod' in input)) {
+      out.push(
+        `Tool "${tool.name}" (rendered by ${where(tool)}) has a zod 3 schema as input. skilltree needs zod 4: npm install zod@^4.3 and import { z } from 'zod'.`,
+      );
+    } else if (typeof (input as { safeParse?: unknown }).safeParse !== 'function') {
+      out.push(
+        `Tool "${tool.name}" (rendered by ${where(tool)}) needs a zod 4 schema as input, e.g. input={z.object({})}, or jsonSchema({...}) from @skilltree/core.`,
+      );
+    }
+  }
+  return out;
+}
+
+function emptySnapshot(): TreeSnapshot {
+  return {
+    agentProps: {},
+    instructions: [],
+    agentLines: [],
+    agentSources: [],
+    tools: [],
+    toolsByName: new Map(),
+    skills: [],
+    skillsByName: new Map(),
+    problems: [],
+    clashes: [],
+  };
+}
+
+/** Reads the tree. Returns the previous snapshot (the same object) when nothing changed since it was taken. */
+export function readTree(root: HostRoot): TreeSnapshot {
+  const cached = root.cache as TreeSnapshot | undefined;
+  if (!root.dirty && cached) return cached;
+
+  const snap = emptySnapshot();
+  const agentProblem = (message: string) => snap.problems.push({ message, skill: null });
+  let agents = 0;
+  const visit = (node: HostChild, insideAgent: boolean) => {
+    if (node.kind === 'text' || node.hidden) return;
+    // Skills keep their flag: readSkill uses it to decide whether its cached entry is still good.
+    if (node.type !== 'skilltree-skill') node.dirty = false;
+    if (!insideAgent && node.type !== 'skilltree-agent') {
+      agentProblem(
+        `<${hostName(node.type)}> is rendered outside <Agent> (by <${node.owner}>). Wrap the whole agent in <Agent>…</Agent>.`,
+      );
+      return;
+    }
+    switch (node.type) {
+      case 'skilltree-agent':
+        agents++;
+        if (agents === 2) {
+          agentProblem(
+            `Two <Agent> elements are rendered (the second by <${node.owner}>). Render exactly one, at the root.`,
+          );
+        }
+        if (agents === 1) snap.agentProps = node.props;
+        for (const child of node.children) visit(child, true);
+        return;
+      case 'skilltree-instructions':
+        snap.instructions.push(textContent(node));
+        return;
+      case 'skilltree-text':
+        for (const line of splitLines(textContent(node))) {
+          snap.agentLines.push(line);
+          snap.agentSources.push({ line, kind: 'text', owner: node.owner });
+        }
+        return;
+      case 'skilltree-tool': {
+        const tool: ToolEntry = { name: String(node.props.name), node, skill: null, owner: node.owner };
+        for (const message of toolProblems(tool)) agentProblem(message);
+        snap.tools.push(tool);
+        return;
+      }
+      case 'skilltree-skill': {
+        const skill = readSkill(node);
+        const name = String(node.props.name);
+        if (!TOOL_NAME.test(name)) {
+          agentProblem(
+            `Invalid skill name "${name}" (rendered by <${skill.owner}>): skill names must match ${TOOL_NAME.source}.`,
+          );
+        }
+        const other = snap.skillsByName.get(skill.name);
+        if (other) {
+          agentProblem(
+            `Two skills are named "${skill.name}" (rendered by <${other.owner}> and by <${skill.owner}>). Skill names must be unique.`,
+          );
+        } else {
+          snap.skillsByName.set(skill.name, skill);
+        }
+        snap.skills.push(skill);
+        for (const problem of skill.problems) snap.problems.push(problem);
+        for (const tool of skill.tools) snap.tools.push(tool);
+        return;
+      }
+    }
+  };
+  for (const child of root.children) visit(child, false);
+
+  for (const tool of snap.tools) {
+    const first = snap.toolsByName.get(tool.name);
+    if (first) snap.clashes.push({ name: tool.name, first, second: tool });
+    else snap.toolsByName.set(tool.name, tool);
+  }
+  root.dirty = false;
+  root.cache = snap;
+  return snap;
+}
+
+function hostName(type: string): string {
+  const name = type.replace(/^skilltree-/, '');
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** A clash as a message naming both tools' owners. */
+export function clashMessage(clash: Clash): string {
+  return `Duplicate tool name "${clash.name}": rendered by ${where(clash.first)} and by ${where(clash.second)}. Tool names must be unique among the tools rendered at the same time.`;
+}

@@ -1,0 +1,152 @@
+/**
+ * What a conversation costs: usage priced with the prices you pass, or with a small dated table of
+ * list prices you can override.
+ */
+import type { Price, Usage } from '../types/model.js';
+
+export type { Price };
+
+/**
+ * List prices of a few models, in US dollars per million tokens, as published on `asOf`. Prices
+ * change: pass your own `Price` to `estimateCost` for anything that matters.
+ */
+export const PRICES: { readonly asOf: string; readonly models: Readonly<Record<string, Price>> } = {
+  asOf: '2025-11-01',
+  models: {
+    'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+    'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    // The Claude 5.x models, as listed on 2026-12-01 (5-minute cache writes; Haiku 5.5: prompts up to 100k tokens).
+    'claude-fable-5-2': { input: 8, output: 40, cacheRead: 0.2, cacheWrite: 10 },
+    'claude-mythos-5-2': { input: 8, output: 40, cacheRead: 0.2, cacheWrite: 10 },
+    'claude-fable-5-1': { input: 10, output: 50, cacheRead: 0.25, cacheWrite: 12.5 },
+    'claude-mythos-5-1': { input: 10, output: 50, cacheRead: 0.25, cacheWrite: 12.5 },
+    'claude-fable-5': { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
+    'claude-mythos-5': { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
+    'claude-opus-5-5': { input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 },
+    'claude-opus-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    'claude-sonnet-5-5': { input: 2, output: 10, cacheRead: 0.1, cacheWrite: 2.5 },
+    'claude-sonnet-5': { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 },
+    'claude-haiku-5-5': { input: 0.1, output: 0.5, cacheRead: 0.01, cacheWrite: 0.125 },
+    'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125 },
+    'gpt-5-mini': { input: 0.25, output: 2, cacheRead: 0.025 },
+    'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5 },
+    'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1 },
+    'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25 },
+
+    // The GPT-5.x models, as listed on 2026-12-01 (GPT-5.6: cache writes at 1.25× input; `gpt-5.6` is Sol).
+    'gpt-5.4': { input: 2.5, output: 15, cacheRead: 0.25 },
+    'gpt-5.5': { input: 5, output: 30, cacheRead: 0.5 },
+    'gpt-5.6': { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 6.25 },
+    'gpt-5.6-sol': { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 6.25 },
+    'gpt-5.6-terra': { input: 2.5, output: 15, cacheRead: 0.25, cacheWrite: 3.125 },
+    'gpt-5.6-luna': { input: 1, output: 6, cacheRead: 0.1, cacheWrite: 1.25 },
+  },
+};
+
+/** A cost estimate in US dollars, by part. */
+export interface Cost {
+  /** Uncached input. */
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  total: number;
+}
+
+/** What may follow a listed name in a dated id: `-20250929`, `-2025-04-14`, `@20250929`, `-latest`. */
+const DATED = /^[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
+
+/**
+ * The {@link PRICES} entry a model name is priced as, or undefined. The rule: a provider prefix
+ * (`anthropic:`) is dropped; then the id is a listed name, or a listed name followed by a date or
+ * `latest` (`claude-sonnet-4-5-20250929`, `gpt-4.1-2025-04-14`); the longest such name wins. A
+ * variant is not its base model: `gpt-4o-mini` is not priced as `gpt-4o`. Only the table's own
+ * entries count (`toString`, `__proto__` and `constructor` are not models).
+ *
+ * @example
+ * pricedAs('anthropic:claude-sonnet-4-5-20250929'); // 'claude-sonnet-4-5'
+ */
+export function pricedAs(model: string): string | undefined {
+  if (typeof model !== 'string') return undefined;
+  const id = model.includes(':') ? model.slice(model.indexOf(':') + 1) : model;
+  let best: string | undefined;
+  for (const name of Object.keys(PRICES.models)) {
+    if (id !== name && !(id.startsWith(name) && DATED.test(id.slice(name.length)))) continue;
+    if (!best || name.length > best.length) best = name;
+  }
+  return best;
+}
+
+/**
+ * The list price of a model name, by the rule of {@link pricedAs}, or undefined when none is
+ * listed. `estimateCost` and the CLI's cost line use it.
+ *
+ * @example
+ * priceFor('claude-sonnet-4-5-20250929'); // { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }
+ */
+export function priceFor(model: string): Price | undefined {
+  const name = pricedAs(model);
+  return name === undefined ? undefined : PRICES.models[name];
+}
+
+/** Throws unless every given rate of `price` is a finite number ≥ 0 (input and output must be given). */
+export function checkPrice(price: Price): Price {
+  if (price === null || typeof price !== 'object') {
+    throw new Error(
+      `A price is { input, output, cacheRead?, cacheWrite? } in US dollars per million tokens (got ${String(price)}).`,
+    );
+  }
+  for (const key of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
+    const value = price[key];
+    if (value === undefined && (key === 'cacheRead' || key === 'cacheWrite')) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new Error(
+        `Invalid price: ${key} must be a finite number of US dollars per million tokens, 0 or more (got ${String(value)}).`,
+      );
+    }
+  }
+  return price;
+}
+
+function priceOf(price: Price | string): Price {
+  if (typeof price !== 'string') return checkPrice(price);
+  const known = priceFor(price);
+  if (!known) {
+    throw new Error(
+      `No list price for "${price}". Pass a price instead, e.g. estimateCost(usage, { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }); known: ${Object.keys(PRICES.models).join(', ')}.`,
+    );
+  }
+  return known;
+}
+
+/** A token count as usage reports it: anything but a finite number above 0 counts as none. */
+const tokens = (value: number | undefined) =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+
+/**
+ * Prices `usage`: uncached input at the input price, cache reads and writes at theirs, output at
+ * the output price. `price` is a {@link Price} or a model name priced by {@link priceFor} (a
+ * provider prefix such as `anthropic:` is ignored, a dated id is priced as its model). Throws for a
+ * name with no list price, and for a price that is negative or not a finite number; token counts
+ * that are negative or not finite count as none.
+ *
+ * @example
+ * const cost = estimateCost(session.usage ?? {}, 'claude-sonnet-4-5');
+ * console.log(`$${cost.total.toFixed(4)}`);
+ */
+export function estimateCost(usage: Usage, price: Price | string): Cost {
+  const p = priceOf(price);
+  const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = usage ?? {};
+  const read = tokens(cacheReadTokens);
+  const write = tokens(cacheWriteTokens);
+  const uncached = Math.max(0, tokens(inputTokens) - read - write);
+  const perToken = (perMillion: number | undefined, fallback: number) => (perMillion ?? fallback) / 1_000_000;
+  const cost = {
+    input: uncached * perToken(p.input, 0),
+    cacheRead: read * perToken(p.cacheRead, p.input),
+    cacheWrite: write * perToken(p.cacheWrite, p.input),
+    output: tokens(outputTokens) * perToken(p.output, 0),
+  };
+  return { ...cost, total: cost.input + cost.cacheRead + cost.cacheWrite + cost.output };
+}

@@ -1,0 +1,145 @@
+/**
+ * Typed message parts: building them, and reading a message's text the way a model reads it. One
+ * place knows how parts render as text, so every layout and every surface agrees.
+ */
+
+import type {
+  AssistantPart,
+  ContextChangedPart,
+  FilePart,
+  Message,
+  MessagePart,
+  ReasoningPart,
+  TextPart,
+  ToolResultPart,
+} from '../types/messages.js';
+import type { ModelResponse } from '../types/model.js';
+import { wellFormed } from './text.js';
+
+/** A text part. */
+export const textPart = (text: string): TextPart => ({ type: 'text', text });
+
+/** `text` as a content list: one text part, or none for empty text. */
+export function textContent(text: string): TextPart[] {
+  return text === '' ? [] : [textPart(text)];
+}
+
+/** What an adapter sends for a list of parts: text runs (merged as a model reads them) and files. */
+export type RenderedPart = TextPart | FilePart;
+
+/**
+ * The parts as a provider receives them: adjacent text and `contextChanged` lines merged into one
+ * text (each line on a line of its own, after the text before it), files kept in place, reasoning
+ * left out (adapters send reasoning from the parts themselves). Empty text is dropped.
+ */
+export function renderParts(parts: readonly MessagePart[]): RenderedPart[] {
+  const out: RenderedPart[] = [];
+  let text = '';
+  const flush = () => {
+    if (text !== '') out.push(textPart(text));
+    text = '';
+  };
+  for (const part of parts) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'context-changed') {
+      const lines = part.lines.join('\n');
+      text = text === '' ? lines : `${text}\n${lines}`;
+    } else if (part.type === 'file') {
+      flush();
+      out.push(part);
+    }
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The text of a list of parts as a model reads it: text parts in order, each `contextChanged` line
+ * on a line of its own after the text before it, a file as `[file: name]`. Reasoning is not text.
+ */
+export function partsText(parts: readonly MessagePart[]): string {
+  let out = '';
+  for (const part of renderParts(parts))
+    out += part.type === 'text' ? part.text : `[file: ${part.filename ?? part.mediaType}]`;
+  return out;
+}
+
+/**
+ * A message's text exactly as a model reads it (what `content` held before messages had parts):
+ * its text, then its `contextChanged` lines. Reasoning is left out; a file reads as `[file: name]`.
+ *
+ * @example
+ * textOf({ role: 'user', content: [{ type: 'text', text: 'hi' }] }); // 'hi'
+ */
+export function textOf(message: Pick<Message, 'content'>): string {
+  return partsText(message.content);
+}
+
+/** The message's own text, without its `contextChanged` lines. */
+export function ownTextOf(message: Pick<Message, 'content'>): string {
+  return partsText(message.content.filter((part) => part.type !== 'context-changed'));
+}
+
+/** The `contextChanged` lines recorded with a message, in order. */
+export function contextChangesOf(message: Pick<Message, 'content'>): string[] {
+  const out: string[] = [];
+  for (const part of message.content) if (part.type === 'context-changed') out.push(...part.lines);
+  return out;
+}
+
+/** `parts` with the `contextChanged` lines after them (as a part of their own), when there are any. */
+export function withContextLines<P extends MessagePart>(parts: P[], lines: string[]): (P | ContextChangedPart)[] {
+  return lines.length === 0 ? parts : [...parts, { type: 'context-changed', lines: [...lines] }];
+}
+
+/** The reasoning parts of an assistant message, in order. */
+export function reasoningOf(message: Pick<Message, 'content'>) {
+  return message.content.filter(
+    (part): part is Extract<AssistantPart, { type: 'reasoning' }> => part.type === 'reasoning',
+  );
+}
+
+/** Tool result parts from a tool's text output. */
+export const resultContent = (text: string): ToolResultPart[] => textContent(text);
+
+const REASONING_FIELDS = ['signature', 'redactedData', 'encryptedContent', 'itemId', 'model'] as const;
+
+/**
+ * A reasoning part from a model, checked: a provider and text (strings), and only the known
+ * optional string fields, copied as they are (a signature is replayed byte-exact). Null when it is
+ * not one.
+ */
+export function cleanReasoning(raw: unknown): ReasoningPart | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.provider !== 'string' || (r.text !== undefined && typeof r.text !== 'string')) return null;
+  const out: ReasoningPart = { type: 'reasoning', provider: r.provider, text: (r.text as string | undefined) ?? '' };
+  for (const key of REASONING_FIELDS) if (typeof r[key] === 'string') out[key] = r[key] as string;
+  return out;
+}
+
+/**
+ * The parts of a response: its `content` checked (text made well-formed, reasoning via
+ * {@link cleanReasoning}, anything else left out), or its `text` as one part for a model that
+ * returns only text.
+ */
+export function cleanContent(response: Pick<ModelResponse, 'text' | 'content'>): AssistantPart[] {
+  if (!Array.isArray(response.content)) {
+    return textContent(typeof response.text === 'string' ? wellFormed(response.text) : '');
+  }
+  const out: AssistantPart[] = [];
+  for (const part of response.content as unknown[]) {
+    if (part === null || typeof part !== 'object') continue;
+    const type = (part as { type?: unknown }).type;
+    if (type === 'text' && typeof (part as TextPart).text === 'string') {
+      const text = wellFormed((part as TextPart).text);
+      const last = out.at(-1);
+      if (last?.type === 'text') last.text += text;
+      else if (text !== '') out.push(textPart(text));
+    } else if (type === 'reasoning') {
+      const reasoning = cleanReasoning(part);
+      if (reasoning) out.push(reasoning);
+    }
+  }
+  return out;
+}

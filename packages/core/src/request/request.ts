@@ -1,0 +1,254 @@
+/**
+ * The next request, built from the session state. The system prompt and tool specs are memoised on
+ * the tree snapshot, the context on the snapshot and the loaded order, so a step's cost grows with
+ * what changed, the window and the loaded skills, never with the whole transcript or catalog.
+ */
+
+import { describedWarning, describeUnread } from '../files/model-accepts.js';
+import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from '../host/prompt.js';
+import type { TreeSnapshot } from '../host/serialize.js';
+import { foldBefore } from '../lifecycle/log.js';
+import { config, currentWindow } from '../state/config.js';
+import { warn } from '../state/events.js';
+import { AGENT, type SessionState, tree } from '../state/state.js';
+import type { Message } from '../types/messages.js';
+import type { ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
+import { isAppendOnly, planAppendOnly } from './append-only.js';
+import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
+
+interface Memo {
+  snap: TreeSnapshot | null;
+  key: string;
+  system: string;
+  tools: ToolSpec[];
+  toolsLoaded: readonly string[] | null;
+  contextSnap: TreeSnapshot | null;
+  contextLoaded: readonly string[] | null;
+  context: string;
+  /** The read tool and the agent's tools, for the lifecycle (memoised on `snap`). */
+  prefixTools: ToolSpec[];
+  /** The last lifecycle built and what it was built from. */
+  lifecycle: { inputs: LifecycleInputs; mountsKey: string; value: RequestLifecycle } | null;
+}
+
+const memos = new WeakMap<SessionState, Memo>();
+
+function memoOf(state: SessionState): Memo {
+  let memo = memos.get(state);
+  if (!memo) {
+    memo = {
+      snap: null,
+      key: '',
+      system: '',
+      tools: [],
+      toolsLoaded: null,
+      contextSnap: null,
+      contextLoaded: null,
+      context: '',
+      prefixTools: [],
+      lifecycle: null,
+    };
+    memos.set(state, memo);
+  }
+  return memo;
+}
+
+/**
+ * The tools the model is offered: the read tool (when there are skills), then the agent's and the
+ * loaded skills' tools in tree order. Tree order depends only on which skills are loaded, so a
+ * conversation that comes back to a set of skills sends the bytes of an earlier request again, which
+ * provider prompt caches reuse; `pnpm bench` measured it against mount order (docs/cost.md).
+ * Each name appears once (the first in tree order wins), never one that shadows the read tool or is
+ * broken: tool names in a request are always unique, whatever the tree holds.
+ */
+export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+  const tools: ToolSpec[] = snap.skills.length > 0 ? [readToolSpec(readToolName)] : [];
+  for (const tool of snap.tools) if (isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
+  return tools;
+}
+
+/** The tools the lifecycle never changes: the read tool and the agent's own tools. */
+function prefixTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+  const tools: ToolSpec[] = [readToolSpec(readToolName)];
+  for (const tool of snap.tools)
+    if (tool.skill === null && isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
+  return tools;
+}
+
+const CHECK_DELTAS = globalThis.process?.env?.SKILLTREE_CHECK_DELTAS === '1';
+
+const lifecycles = new WeakMap<object, () => RequestLifecycle>();
+
+/** The prototype of a request with skills: an `Object` whose `lifecycle` is built on first read. */
+const WITH_LIFECYCLE: object = Object.create(Object.prototype, {
+  lifecycle: {
+    enumerable: false,
+    get(this: object) {
+      return lifecycles.get(this)?.();
+    },
+  },
+});
+
+/** Why no request can be built now, or null. */
+export function requestBlocker(state: SessionState): Error | null {
+  if (state.crashed) {
+    return new Error(
+      `The agent crashed: ${state.crashed.message} No request is built from a partial tree; send() tries to render it again, or call session.rerender(element).`,
+    );
+  }
+  if (state.suspended.has(AGENT)) {
+    return new Error(
+      'The agent is suspended: a component above every <Skill> is waiting for data (use() or lazy). Wrap it in its own <Suspense>, or wait with await session.settled().',
+    );
+  }
+  return null;
+}
+
+/** Append-only plans by request: what the log becomes once the request is sent. */
+const plans = new WeakMap<ModelRequest, SentLogData>();
+
+/** Requests that describe files their model does not read, with the warning said when one is sent. */
+const describing = new WeakMap<ModelRequest, string>();
+
+/**
+ * Records that `request` was sent: a model with `appendOnly` then gets the next request as this one
+ * plus what is new. Called when the request goes out, so that one never sent (a budget refused it)
+ * leaves no trace.
+ */
+export function recordSent(state: SessionState, request: ModelRequest): void {
+  const next = plans.get(request);
+  if (next) state.sent = next;
+  // Said once per session: `warn` reports each distinct message once.
+  const warning = describing.get(request);
+  if (warning) warn(state, warning, 'skilltree');
+}
+
+/**
+ * The next request, exactly as the model will receive it. `turnStart`: the first request of a turn
+ * (an append-only window may move only then); by default, whether no turn is running.
+ */
+export function buildRequest(state: SessionState, turnStart = !state.busy): ModelRequest {
+  const model = state.options.model;
+  const { request, described } = buildClassic(state, turnStart);
+  if (described) describing.set(request, describedWarning(model?.name, model?.accepts));
+  return request;
+}
+
+/** The request, and whether it describes a file its model does not read. */
+function buildClassic(state: SessionState, turnStart: boolean): { request: ModelRequest; described: boolean } {
+  const blocker = requestBlocker(state);
+  if (blocker) throw blocker;
+  const snap = tree(state);
+  const cfg = config(state);
+  const memo = memoOf(state);
+  const key = `${cfg.readToolName}\u0000${cfg.maxLoadedSkills}`;
+  if (memo.snap !== snap || memo.key !== key) {
+    if (memo.key !== key || !sameSystem(memo.snap, snap)) {
+      memo.system = renderSystem(snap, cfg.readToolName, cfg.maxLoadedSkills);
+    }
+    memo.snap = snap;
+    memo.key = key;
+    memo.toolsLoaded = null;
+    memo.prefixTools = prefixTools(snap, cfg.readToolName);
+  }
+  if (memo.toolsLoaded !== state.loaded) {
+    memo.tools = offeredTools(snap, cfg.readToolName);
+    memo.toolsLoaded = state.loaded;
+  }
+  if (memo.contextSnap !== snap || memo.contextLoaded !== state.loaded) {
+    memo.context = renderContext(snap, state.loaded);
+    memo.contextSnap = snap;
+    memo.contextLoaded = state.loaded;
+  }
+  // A file of a kind the model does not read goes as a line describing it (the transcript keeps it).
+  const accepts = state.options.model?.accepts;
+  const current = currentWindow(state);
+  const seen = describeUnread(current.messages, accepts);
+  let described = seen.described;
+  const window = seen.described ? { start: current.start, messages: seen.messages } : current;
+  const fields: ModelRequest = {
+    system: memo.system,
+    context: memo.context,
+    messages: window.messages,
+    tools: memo.tools,
+    contextPlacement: cfg.contextPlacement,
+  };
+  let next: SentLogData | undefined;
+  if (isAppendOnly(state)) {
+    const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
+    const items = describeUnread(plan.request.items, accepts);
+    described ||= items.described;
+    fields.appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
+    next = plan.next;
+  }
+  if (snap.skills.length === 0) {
+    if (next) plans.set(fields, next);
+    return { request: fields, described };
+  }
+  // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
+  // unchanged); `lifecycle` is a getter on its prototype.
+  const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
+  if (next) plans.set(request, next);
+  return { request: withLifecycle(state, request, memo, snap, window), described };
+}
+
+/** `request` with its lifecycle getter set up. */
+function withLifecycle(
+  state: SessionState,
+  request: ModelRequest,
+  memo: Memo,
+  snap: TreeSnapshot,
+  window: { start: number; messages: Message[] },
+): ModelRequest {
+  const cfg = config(state);
+  // No window starts before this one again (unless the settings change): fold older records.
+  state.lifecycle = foldBefore(state.lifecycle, window.start);
+  const mounts = new Map(state.loaded.map((name) => [name, state.mounts.get(name) ?? 0]));
+  const inputs: LifecycleInputs = {
+    snap,
+    loaded: state.loaded,
+    readToolName: cfg.readToolName,
+    contextLineLimit: cfg.contextLineLimit,
+    windowMode: cfg.windowMode,
+    log: state.lifecycle,
+    mounts,
+    start: window.start,
+    messages: window.messages,
+    prefixTools: memo.prefixTools,
+  };
+  // Built on first read, from values that never change afterwards: adapters without deltas pay nothing.
+  let built: RequestLifecycle | undefined;
+  lifecycles.set(request, () => {
+    built ??= lifecycleOf(memo, inputs);
+    return built;
+  });
+  if (CHECK_DELTAS) {
+    const problems = lifecycleProblems(request);
+    if (problems.length > 0) throw new Error(`The request's lifecycle deltas are not sound: ${problems.join('; ')}.`);
+  }
+  return request;
+}
+
+/** The lifecycle for `inputs`, reusing the last one when nothing it depends on changed. */
+function lifecycleOf(memo: Memo, inputs: LifecycleInputs): RequestLifecycle {
+  const mountsKey = [...inputs.mounts.values()].join(',');
+  const last = memo.lifecycle;
+  if (last) {
+    const a = last.inputs;
+    const same =
+      a.snap === inputs.snap &&
+      a.loaded === inputs.loaded &&
+      a.log === inputs.log &&
+      a.start === inputs.start &&
+      a.messages.length === inputs.messages.length &&
+      a.messages[a.messages.length - 1] === inputs.messages[inputs.messages.length - 1] &&
+      a.readToolName === inputs.readToolName &&
+      a.contextLineLimit === inputs.contextLineLimit &&
+      a.windowMode === inputs.windowMode &&
+      last.mountsKey === mountsKey;
+    if (same) return last.value;
+  }
+  const value = buildLifecycle(inputs);
+  memo.lifecycle = { inputs, mountsKey, value };
+  return value;
+}

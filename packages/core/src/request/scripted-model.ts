@@ -1,0 +1,109 @@
+/**
+ * A model that plays a script: the offline default for demos and tests. It reports usage estimated
+ * from characters (`estimated: true`), so cost lines and budgets work without a key.
+ */
+import { textContent } from '../parts/message-parts.js';
+import type { AssistantPart, ReasoningPart } from '../types/messages.js';
+import type { Model, ModelAccepts, ModelResponse } from '../types/model.js';
+import type { ModelRequest } from '../types/request.js';
+import { usageEstimator } from './usage-estimate.js';
+
+/** A tool call in a script; when `id` is left out the session assigns one (`call_N`). */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  input?: unknown;
+}
+
+/** One scripted response. */
+export interface ScriptedResponse {
+  /**
+   * Reasoning before the text: its text, or a reasoning part's fields (a `signature`, …). It is
+   * recorded as a reasoning part of provider `scripted`, as a real model's would be.
+   */
+  reasoning?: string | Partial<Omit<ReasoningPart, 'type'>>;
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+}
+
+/** A step: a fixed response, or a function of the request that returns one (possibly async). */
+export type ScriptedStep = ScriptedResponse | ((req: ModelRequest) => ScriptedResponse | Promise<ScriptedResponse>);
+
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /**
+   * Behave like a model that binds its reasoning to the exact prefix: the session sends it
+   * append-only requests (`request.appendOnly`), as it would to Claude Opus 5.5 or GPT-5.6.
+   */
+  appendOnly?: boolean;
+  /**
+   * The kinds of file it reads, as a real model's adapter says (`Model.accepts`): e.g.
+   * `{ images: false }` plays a model without vision, which is sent a line describing each image.
+   */
+  accepts?: ModelAccepts;
+}
+
+/** The scripted model; `requests` records what it was sent, `remaining` counts unused steps. */
+export interface ScriptedModel extends Model {
+  readonly requests: ModelRequest[];
+  readonly remaining: number;
+}
+
+/**
+ * A model that answers each request with the next step of `steps`. A step is used up when it is
+ * taken, even if it throws. Asking for more steps than scripted is an error that says so.
+ *
+ * Each response carries estimated usage (`usage.estimated: true`): input and output at 4 characters
+ * per token, and cache reads as the prefix the request shares with the previous one.
+ *
+ * @example
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: 'read_skill', input: { name: 'shopping' } }] },
+ *   { text: 'Done.' },
+ * ]);
+ */
+export function scriptedModel(steps: readonly ScriptedStep[], options: ScriptedModelOptions = {}): ScriptedModel {
+  if (!Array.isArray(steps)) throw new Error('scriptedModel(steps) needs an array of steps.');
+  let next = 0;
+  const requests: ModelRequest[] = [];
+  const estimate = usageEstimator();
+  return {
+    name: 'scripted',
+    ...(options.appendOnly ? { appendOnly: true } : {}),
+    ...(options.accepts ? { accepts: { ...options.accepts } } : {}),
+    requests,
+    get remaining() {
+      return steps.length - next;
+    },
+    async generate(req): Promise<ModelResponse> {
+      requests.push(req);
+      if (next >= steps.length) {
+        throw new Error(
+          `scriptedModel ran out of steps: ${steps.length} scripted, step ${next + 1} was requested. ` +
+            'Add a step (e.g. { text: "..." }) for every model call the conversation makes.',
+        );
+      }
+      const step = steps[next++];
+      const response = typeof step === 'function' ? await step(req) : step;
+      const out: ModelResponse = {
+        text: response?.text ?? '',
+        toolCalls: (response?.toolCalls ?? []).map((call: ScriptedToolCall) => ({
+          // Left empty when not scripted: the session assigns ids unique within it.
+          id: call.id ?? '',
+          name: call.name,
+          input: call.input ?? {},
+        })),
+        model: 'scripted',
+      };
+      if (response?.reasoning !== undefined)
+        out.content = [scriptedReasoning(response.reasoning), ...textContent(out.text)];
+      out.usage = estimate(req, out);
+      return out;
+    },
+  };
+}
+
+function scriptedReasoning(reasoning: NonNullable<ScriptedResponse['reasoning']>): AssistantPart {
+  const fields = typeof reasoning === 'string' ? { text: reasoning } : reasoning;
+  return { type: 'reasoning', provider: 'scripted', model: 'scripted', ...fields, text: fields.text ?? '' };
+}

@@ -1,0 +1,341 @@
+/**
+ * One turn of `createSessions` on one chat: take the chat's lease (and keep it), open its session
+ * (the mounted one when it is still the store's incarnation and version, else restored from the
+ * store), run the turn committing every message as it happens, then commit the rest and give the
+ * lease up. The turn is known to the running turns, so a `close()` stops it and a `delete` fences
+ * it; a lost lease fences it too.
+ */
+
+import type { ReactNode } from 'react';
+import type { SpendLedger } from '../observe/budget.js';
+import { type StoreTurnTrace, startStoreTurn } from '../observe/telemetry-store.js';
+import { identifySession } from '../observe/tracing.js';
+import { textPart } from '../parts/message-parts.js';
+import { currentWindow } from '../state/config.js';
+import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
+import { abortable, runTurn, type TurnScope } from '../turn/loop.js';
+import type { ToolMessage } from '../types/messages.js';
+import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
+import type { SessionEvent, ToolAnswer, Turn } from '../types/session.js';
+import { type Mounted, type MountedCache, matches } from './cache.js';
+import { ownedBy, type ResolvedChat } from './chat.js';
+import { ownerKey } from './key.js';
+import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from './lease.js';
+import type { RunningTurn, RunningTurns } from './running.js';
+import { chatSession, type Session, stateOf } from './session.js';
+import {
+  SessionConflictError,
+  SessionNotFoundError,
+  type SessionStore,
+  snapshotFromStore,
+  storedState,
+} from './session-store.js';
+
+/** What the turns of one `createSessions` share. */
+export interface TurnContext {
+  store: SessionStore;
+  cache: MountedCache<Session>;
+  running: RunningTurns;
+  policy: LeasePolicy;
+  /** Leases of turns that ended while the store failed, given back once it answers again. */
+  unreleased: UnreleasedLeases;
+  /** The element a chat's session renders. */
+  element(id: string, owner: string | undefined): ReactNode;
+  sessionOptions: SessionOptions;
+  /** The options a chat's session is mounted with: `sessionOptions`, with the chat's own model when there is one per chat. */
+  optionsFor(id: string, owner: string | undefined): SessionOptions;
+}
+
+type Cached = Mounted<Session>;
+
+let turns = 0;
+
+/** The error a turn ends with when its chat was deleted (or taken over) while it ran. */
+export const fencedError = (id: string) =>
+  new SessionConflictError(id, 'the chat was deleted or taken over while this turn ran');
+
+/** A store error names the store key; the caller knows the chat by its id. */
+function named(error: unknown, key: string, id: string): unknown {
+  if (key !== id && error instanceof SessionConflictError && error.sessionId === key) {
+    return new SessionConflictError(id, error.detail);
+  }
+  return error;
+}
+
+/**
+ * What the stream says of a call that ran but whose result the commit after it did not save: its
+ * own result when a later commit saved it after all, else that the result could not be saved (the
+ * store's error is the turn's; its text may name servers, so it stays out of the result).
+ */
+function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
+  if (saved) return { type: 'tool-result', message };
+  const content =
+    `Tool "${message.name}" ran, but its result could not be saved. ` +
+    'It may have taken effect; check before calling it again.';
+  return {
+    type: 'tool-result',
+    message: { ...message, content: [textPart(content)], isError: true, errorKind: 'unsaved' },
+  };
+}
+
+/** Where a turn's session came from: made new, kept mounted in this process, or restored from the store. */
+type Source = 'new' | 'cache' | 'store';
+
+/** The session for a turn: the cached one when it is the store's incarnation and version, else restored from the store. */
+async function open(ctx: TurnContext, chat: ResolvedChat): Promise<{ entry: Cached; source: Source }> {
+  const { store, cache, sessionOptions } = ctx;
+  const { id, owner, key } = chat;
+  // Read again now that the turn holds the lease: the chat may have moved on (or been deleted and
+  // started again by someone else) while it waited.
+  const record = await store.record(key);
+  if (record && !ownedBy(record, owner)) throw new SessionNotFoundError(id);
+  const cached = cache.take(key);
+  if (cached && record && matches(cached, record)) return { entry: cached, source: 'cache' };
+  cached?.session.dispose();
+  // The chat as the caller names it (never the store key), for useChatInfo() and ctx.chat.
+  const named = { id, owner };
+  if (!record) {
+    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named);
+    return { entry: { session, epoch: crypto.randomUUID(), version: 0, committed: 0 }, source: 'new' };
+  }
+  const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
+  const loaded = await store.load(key, window);
+  if (!loaded) throw new SessionNotFoundError(id);
+  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, snapshotFromStore(loaded));
+  return {
+    entry: { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length },
+    source: 'store',
+  };
+}
+
+/** Writes what the session has that the store has not: new messages and the state. Returns how many messages it appended. */
+async function commit(
+  ctx: TurnContext,
+  key: string,
+  id: string,
+  holder: string,
+  entry: Cached,
+  owner: string | undefined,
+): Promise<number> {
+  const state = stateOf(entry.session);
+  const length = transcriptLength(state.transcript);
+  const from = entry.committed - state.transcript.start;
+  const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
+  // An append-only conversation's prefix may start before the window: the next process loads it all.
+  const sentFrom = state.sent ? length - state.sent.start : 0;
+  const max = Math.max(entry.session.config.maxTranscriptMessages, sentFrom);
+  const window = currentWindow(state);
+  const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
+  if (entry.running !== undefined) stored.turn = { from: entry.running };
+  try {
+    entry.version = await ctx.store.commit(key, {
+      holder,
+      version: entry.version,
+      epoch: entry.epoch,
+      append: state.transcript.messages.slice(from),
+      state: stored,
+      owner: entry.version === 0 ? (owner ?? null) : undefined,
+      leaseTtl: ctx.policy.leaseTtl,
+    });
+  } catch (error) {
+    throw named(error, key, id);
+  }
+  const appended = length - entry.committed;
+  entry.committed = length;
+  return appended;
+}
+
+/**
+ * An owner's spend, kept in the store (so per-owner budgets hold across processes) under the
+ * owner's key, the digest its chats' keys start with: any owner, of any length, fits a key.
+ */
+async function ledger(store: SessionStore, owner: string): Promise<SpendLedger> {
+  const key = await ownerKey(owner);
+  if (typeof store.reserveSpend !== 'function' || typeof store.settleSpend !== 'function') {
+    throw new Error(
+      `A per-owner budget needs a store with reserveSpend and settleSpend (an atomic check and reserve), and ${store.name ?? 'this store'} has none. Update the store to the SessionStore of this @skilltree/core.`,
+    );
+  }
+  return {
+    owner,
+    spent: (period) => store.spent(key, period),
+    reserve: (period, amount, limits, expiresAt) => store.reserveSpend(key, period, amount, limits, expiresAt),
+    settle: (period, reserved, used, expiresAt) => store.settleSpend(key, period, reserved, used, expiresAt),
+  };
+}
+
+/**
+ * Runs one turn on `chat` (resolved once for the request). `signal` is the caller's; `self.it` is
+ * the iterator the consumer pulls, which a `close()` ends when the consumer stopped pulling. `extra`
+ * carries the turn's trace parent and budget.
+ */
+export async function* chatTurn(
+  ctx: TurnContext,
+  chat: ResolvedChat,
+  input: string | readonly ToolAnswer[],
+  signal: AbortSignal,
+  self: { it?: AsyncGenerator<SessionEvent, Turn> },
+  extra: { traceContext?: unknown; budget?: Budget; files?: SendOptions['files'] } = {},
+): AsyncGenerator<SessionEvent, Turn> {
+  const { store, cache, running, policy } = ctx;
+  const { id, owner, key } = chat;
+  // The turn's own signal: the caller's, a close() that stops it, or a delete that fences it.
+  const stop = new AbortController();
+  const follow = () => stop.abort(signal.reason);
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  let fenced: Error | null = null;
+  let ended = () => {};
+  // True while the turn waits at a `yield` for its consumer to pull the next event.
+  let parked = false;
+  const me: RunningTurn = {
+    key: null,
+    stop(reason) {
+      stop.abort(reason);
+      // A consumer that stopped pulling leaves the turn parked, where no abort reaches it: end it there.
+      if (parked) void self.it?.return(undefined as never).catch(() => {});
+    },
+    fence(error) {
+      fenced ??= error;
+      stop.abort(error);
+    },
+    done: new Promise<void>((resolve) => (ended = resolve)),
+  };
+  running.add(me);
+  // The turn's span opens before the lease: the wait, the load and the commits are spans of the turn.
+  let trace: StoreTurnTrace | undefined;
+  let thrown: unknown;
+  try {
+    trace = await startStoreTurn(ctx.sessionOptions, id, owner, extra.traceContext);
+    const steps = trace;
+    const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
+    // A turn of this process that failed with the store left its lease: it holds nothing any more.
+    await ctx.unreleased.settle(key);
+    await steps.step(
+      'wait_lease',
+      () => takeLease(store, key, id, holder, policy, stop.signal),
+      (attempts) => ({ 'skilltree.lease.attempts': attempts }),
+    );
+    const save = (entry: Cached) =>
+      steps.step(
+        'commit_session',
+        () => commit(ctx, key, id, holder, entry, owner),
+        (appended) => ({ 'skilltree.store.messages_appended': appended, 'skilltree.session.version': entry.version }),
+      );
+    me.key = key;
+    const stopRenewing = keepLease(store, key, holder, policy.leaseTtl, () => me.fence(fencedError(id)));
+    let entry: Cached | null = null;
+    let finished = false;
+    /**
+     * Commits what is left (nothing once fenced), keeps the session warm, gives the lease up.
+     * Returns whether the commit landed; throws only a commit error of a turn that succeeded.
+     */
+    const finish = async (failure: unknown): Promise<boolean> => {
+      finished = true;
+      stopRenewing();
+      // The last commit of the turn says it is over.
+      if (entry) entry.running = undefined;
+      try {
+        if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
+          await save(entry);
+          const state = stateOf(entry.session);
+          // What the next request may still send stays: the window, and an append-only prefix.
+          forgetBefore(state.transcript, Math.min(currentWindow(state).start, state.sent?.start ?? Infinity));
+          cache.put(key, entry);
+          return true;
+        }
+        // Fenced, or a new session whose first turn failed before anything was written: nothing to keep.
+        entry?.session.dispose();
+      } catch (error) {
+        entry?.session.dispose();
+        if (failure === null) throw error;
+      } finally {
+        // When the store fails now, the lease is given back as soon as it answers again.
+        await ctx.unreleased.release(key, holder, policy.leaseTtl);
+      }
+      return false;
+    };
+    try {
+      let failure: unknown = null;
+      let result: Turn | undefined;
+      // A tool result the commit after it did not save: the call ran, the store does not know.
+      let unsaved: ToolMessage | null = null;
+      try {
+        const opened = await steps.step(
+          'load_session',
+          () => open(ctx, chat),
+          (found) => ({
+            'skilltree.session.source': found.source,
+            'skilltree.session.version': found.entry.version,
+            'skilltree.transcript.length': found.entry.committed,
+          }),
+        );
+        entry = opened.entry;
+        const current = entry;
+        // Results a process that died mid-turn left unanswered were answered on restore: write them first.
+        if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
+          await save(current);
+        }
+        const state = stateOf(current.session);
+        current.running = transcriptLength(state.transcript);
+        identifySession(state, id, owner);
+        const budget = extra.budget ?? state.options.budget;
+        // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
+        const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
+        const sendOptions = {
+          signal: stop.signal,
+          traceContext: extra.traceContext,
+          ...(extra.files ? { files: extra.files } : {}),
+        };
+        // The session's own turn (as `stream` runs it), given this turn's budget, spend and span.
+        const scope: TurnScope = {
+          ...(extra.budget ? { budget: extra.budget } : {}),
+          ledger: spend,
+          ...(steps.span ? { span: steps.span } : {}),
+        };
+        const events = abortable(
+          (inner) => runTurn(state, current.session.model, input, inner, sendOptions, scope),
+          sendOptions.signal,
+          true,
+        );
+        for await (const event of events) {
+          // Each message is durable before the turn goes on: a crash loses at most the step in flight.
+          // So is what waits: an approved call is committed as running before its tool runs (at most once).
+          if (event.type === 'message' || event.type === 'waiting') {
+            if (fenced) throw fenced;
+            try {
+              await save(current);
+            } catch (error) {
+              if (event.type === 'message' && event.message.role === 'tool') unsaved = event.message;
+              throw error;
+            }
+          }
+          if (event.type === 'finish') result = event.turn;
+          parked = true;
+          yield event;
+          parked = false;
+        }
+        if (!result) throw new Error('The turn ended without a reply.');
+      } catch (error) {
+        // A commit refused by the store means the chat moved on without this turn: write nothing more.
+        if (error instanceof SessionConflictError) fenced ??= error;
+        failure = error;
+      }
+      if (fenced) failure = fenced;
+      const saved = await finish(failure);
+      if (unsaved) yield unsavedResult(unsaved, saved);
+      if (failure !== null) throw failure;
+      return result as Turn;
+    } finally {
+      // Left early (the consumer stopped iterating): the aborted turn's messages are still written.
+      if (!finished) await finish(new Error('left early')).catch(() => {});
+    }
+  } catch (error) {
+    thrown = error;
+    throw error;
+  } finally {
+    trace?.end(thrown);
+    signal.removeEventListener('abort', follow);
+    ended();
+  }
+}

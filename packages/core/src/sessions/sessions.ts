@@ -1,0 +1,316 @@
+/**
+ * `createSessions`: many conversations on a `SessionStore`, served by any number of processes. A
+ * turn takes the chat's lease, loads its small record and the window's tail (never the whole
+ * transcript), runs, and commits every message as it happens, fenced by incarnation (epoch),
+ * version and lease. This file is the facade; the parts are named modules: one turn
+ * (`sessions-turn`), where a chat is kept (`sessions-key`), its lease (`sessions-lease`), the
+ * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
+ */
+
+import type { ReactNode } from 'react';
+import { toFileParts } from '../files/files.js';
+import { resolveFileLimits } from '../files/limits.js';
+import { checkBudget } from '../observe/budget-options.js';
+import { parseMessage } from '../transcript/message-parse.js';
+import { abortable } from '../turn/loop.js';
+import type { Message } from '../types/messages.js';
+import type { Model, Usage } from '../types/model.js';
+import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
+import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
+import { MountedCache } from './cache.js';
+import { resolveChat } from './chat.js';
+import { chatTurn, fencedError, type TurnContext } from './chat-turn.js';
+import { UnreleasedLeases } from './lease.js';
+import { memoryStore } from './memory-store.js';
+import { RunningTurns } from './running.js';
+import type { Session } from './session.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
+
+/** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
+export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
+  /**
+   * The model every session calls, or a function of the chat id (and its owner) that returns one.
+   * The function is called each time a process mounts a chat's session (its first turn there, or
+   * after the cache let it go), so a model with its own state (a scripted demo) gives each
+   * conversation its own copy.
+   */
+  model?: Model | ((id: string, owner: string | undefined) => Model);
+  /** Where sessions live. Default: `memoryStore()` (lost when the process exits). */
+  store?: SessionStore;
+  /** A second turn on a busy session waits for the first (`'wait'`, default) or fails at once (`'reject'`). */
+  onBusy?: 'wait' | 'reject';
+  /** Milliseconds a turn waits for a busy session before `SessionBusyError`. Default 30 000. */
+  busyTimeout?: number;
+  /**
+   * Milliseconds a turn's lease lasts without renewal (it is renewed every third of it while the turn
+   * runs); a process that dies frees its chats after at most this. Default 6 000: after a crash, the
+   * next message on the chat is answered within about 6 seconds.
+   */
+  leaseTtl?: number;
+  /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
+  cacheSize?: number;
+}
+
+/** Options of one turn. */
+export interface SessionTurnOptions extends SendOptions {
+  /**
+   * Who is sending. Chats are namespaced by owner: the same id names another chat for each owner
+   * (and one more for no owner), so a sender always reaches their own chat (new and empty the
+   * first time), can never reach or claim another's, and never learns whether another owner used
+   * the id. Without an owner, the turn is on the chat of that id that has no owner.
+   */
+  owner?: string;
+  /** This turn's budget instead of the sessions' `budget` (e.g. a server's budget for this owner's plan). */
+  budget?: Budget;
+}
+
+/** Options of the reading methods. */
+export interface SessionReadOptions {
+  /**
+   * Whose chat to read or delete (see {@link SessionTurnOptions.owner}): with an owner, only that
+   * owner's chat of that id; without one, only the chat of that id that has no owner.
+   */
+  owner?: string;
+}
+
+/** Options of `sessions.close()`. */
+export interface SessionsCloseOptions {
+  /**
+   * Milliseconds the running turns get to finish by themselves. Then they are stopped: each
+   * records its calls in flight as interrupted, commits, and gives its lease up, and `close()`
+   * waits for that before it closes the store. Default 5 000.
+   */
+  timeout?: number;
+}
+
+/** What `sessions.get(id)` returns: JSON data. */
+export interface SessionInfo {
+  id: string;
+  owner: string | null;
+  version: number;
+  /** Messages in the whole transcript. */
+  transcriptLength: number;
+  loadedSkills: string[];
+  stores: Record<string, unknown>;
+  /** The window the last request carried. */
+  window: { start: number; size: number; max: number } | null;
+  usage: Usage | null;
+  /** Calls waiting for approval or for the client's result (answer them with `approve`, `deny`, `answer`). */
+  waiting: WaitingCall[];
+  /**
+   * The turn running now, in any process, as its commits say: the index of its first message. Null
+   * when none runs, or when the process running it stopped writing for more than twice `leaseTtl`
+   * (it died; the next turn takes over).
+   */
+  running: { from: number } | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Many sessions on one store. */
+export interface Sessions {
+  /** Loads the session (or starts it), runs one turn, and commits it. Fails once `close()` was called. */
+  send(id: string, text: string, options?: SessionTurnOptions): Promise<Turn>;
+  /** The same turn as an async iterable of its events. Leaving it early aborts the turn; what happened is committed. */
+  stream(id: string, text: string, options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
+  /**
+   * Answers calls of the chat that wait (approval, or a client tool's result) and goes on with the
+   * turn, under the chat's lease like `send`: any process may answer, a call runs at most once, with
+   * the input the model gave. Throws a `ToolAnswerError` (nothing runs) for a call that does not
+   * wait, was answered already (by another tab, another worker) or gets the wrong kind of answer.
+   */
+  answer(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): Promise<Turn>;
+  /** {@link Sessions.answer} as an async iterable of the turn's events. */
+  answerStream(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
+  /** Approves a waiting call (see {@link Sessions.answer}). */
+  approve(id: string, toolCallId: string, options?: SessionTurnOptions): Promise<Turn>;
+  /** Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}). */
+  deny(id: string, toolCallId: string, options?: SessionTurnOptions & { reason?: string }): Promise<Turn>;
+  /** The session as JSON data, or null when there is none. */
+  get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
+  /** A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from` (default 0). */
+  messages(id: string, page?: { from?: number; limit?: number } & SessionReadOptions): Promise<Message[]>;
+  /**
+   * Deletes the session: its record, messages and lease at once. A turn still running on it, here
+   * or in another process, stops without writing anything more. True when there was one.
+   */
+  delete(id: string, options?: SessionReadOptions): Promise<boolean>;
+  /**
+   * Stops taking turns (new ones fail), lets the running ones finish for `timeout` ms, stops the
+   * rest and waits until each has committed what it did and released its lease, disposes the
+   * mounted sessions, then closes the store. Calling it again returns the same promise.
+   */
+  close(options?: SessionsCloseOptions): Promise<void>;
+  /** The store in use. */
+  readonly store: SessionStore;
+}
+
+/**
+ * Serves many sessions from one store. `agent` is the element every session renders, or a function
+ * of the chat id and its owner that returns it (called when a process mounts the chat's session).
+ * Inside, `useChatInfo()` and a tool's `ctx.chat` give the same id and owner.
+ *
+ * @example
+ * const sessions = createSessions(<ShopAgent />, { store: sqliteStore({ path: './sessions.db' }), model });
+ * const turn = await sessions.send('user-42', 'I need a lamp');
+ */
+export function createSessions(
+  agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
+  options: SessionsOptions = {},
+): Sessions {
+  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000, cacheSize = 100 } = options;
+  checkBudget(options.budget);
+  if (typeof store.renew !== 'function') {
+    throw new Error(
+      `createSessions: the store ${store.name ?? ''} has no renew(id, holder, ttl), which a running turn needs to keep its lease. Update the store to the SessionStore of this @skilltree/core.`,
+    );
+  }
+  const sessionOptions = { ...options } as SessionOptions;
+  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
+    delete (sessionOptions as Record<string, unknown>)[key];
+  }
+  const { model } = options;
+  if (typeof model === 'function') delete sessionOptions.model;
+  const cache = new MountedCache<Session>(cacheSize);
+  const running = new RunningTurns();
+  const ctx: TurnContext = {
+    store,
+    cache,
+    running,
+    policy: { onBusy, busyTimeout, leaseTtl },
+    unreleased: new UnreleasedLeases(store),
+    element: (id, owner) =>
+      typeof agent === 'function' ? (agent as (id: string, owner: string | undefined) => ReactNode)(id, owner) : agent,
+    sessionOptions,
+    optionsFor: (id, owner) =>
+      typeof model === 'function' ? { ...sessionOptions, model: model(id, owner) } : sessionOptions,
+  };
+  let closing: Promise<void> | null = null;
+
+  /** The chat `owner` may read or delete, or null: with an owner only theirs, without one only unowned ones. */
+  async function find(id: string, owner: unknown): Promise<{ key: string; record: SessionRecord } | null> {
+    const chat = await resolveChat(store, id, owner);
+    return chat.record ? { key: chat.key, record: chat.record } : null;
+  }
+
+  /** One turn as an iterator, known to `close()` so that it can be stopped even while its consumer is not pulling. */
+  function start(id: string, text: string | readonly ToolAnswer[], opts: SessionTurnOptions, stopOnReturn: boolean) {
+    const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
+    self.it = abortable(
+      async function* (signal) {
+        if (closing) {
+          throw new Error(
+            'These sessions are closed (sessions.close() was called): create them again with createSessions().',
+          );
+        }
+        checkBudget(opts.budget);
+        // Files are checked before the chat is touched (the session checks the chat's total again).
+        if (opts.files?.length) toFileParts(opts.files, resolveFileLimits(sessionOptions.files));
+        return yield* chatTurn(ctx, await resolveChat(store, id, opts.owner), text, signal, self, opts);
+      },
+      opts.signal,
+      stopOnReturn,
+    );
+    return self.it;
+  }
+
+  return {
+    store,
+    async send(id, text, opts = {}) {
+      const it = start(id, text, opts, false);
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return next.value;
+      }
+    },
+    stream(id, text, opts = {}) {
+      return { [Symbol.asyncIterator]: () => start(id, text, opts, true) };
+    },
+    async answer(id, answers, opts = {}) {
+      checkAnswerList(answers);
+      const it = start(id, answers, opts, false);
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return next.value;
+      }
+    },
+    answerStream(id, answers, opts = {}) {
+      checkAnswerList(answers);
+      return { [Symbol.asyncIterator]: () => start(id, answers, opts, true) };
+    },
+    approve(id, toolCallId, opts = {}) {
+      return this.answer(id, [{ toolCallId, type: 'approve' }], opts);
+    },
+    deny(id, toolCallId, opts = {}) {
+      const { reason, ...rest } = opts;
+      return this.answer(id, [{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], rest);
+    },
+    async get(id, opts = {}) {
+      const found = await find(id, opts.owner);
+      if (!found) return null;
+      const { record } = found;
+      return {
+        id,
+        owner: record.owner,
+        version: record.version,
+        transcriptLength: record.length,
+        loadedSkills: record.state.loadedSkills,
+        stores: record.state.stores,
+        window: record.state.window ?? null,
+        usage: record.state.usage ?? null,
+        waiting: (record.state.waiting ?? []).filter((w) => w.status === 'waiting').map((w) => ({ ...w })),
+        running:
+          record.state.turn && Date.now() - record.updatedAt <= 2 * leaseTtl ? { from: record.state.turn.from } : null,
+        createdAt: record.createdAt,
+        updatedAt: record.updatedAt,
+      };
+    },
+    async messages(id, page = {}) {
+      const found = await find(id, page.owner);
+      if (!found) return [];
+      const from = Math.max(0, Math.floor(page.from ?? 0));
+      const limit = Math.min(1_000, Math.max(0, Math.floor(page.limit ?? 50)));
+      // Records written before messages had parts are read upgraded, as a restore reads them.
+      return (await store.messages(found.key, from, limit)).map(readStored);
+    },
+    async delete(id, opts = {}) {
+      const found = await find(id, opts.owner);
+      if (!found) return false;
+      cache.forget(found.key);
+      // A turn of this process on the chat stops now; one elsewhere when its lease renewal fails.
+      running.fence(found.key, fencedError(id));
+      return store.delete(found.key);
+    },
+    close(opts = {}) {
+      closing ??= (async () => {
+        const timeout = opts.timeout ?? 5_000;
+        await running.drain(
+          Number.isNaN(timeout) ? 0 : timeout,
+          new Error(
+            'Interrupted: the sessions were closed (sessions.close()) while this turn ran; what it did is saved.',
+          ),
+        );
+        cache.close();
+        await ctx.unreleased.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A stored message as today's shape; one that cannot be read as a message is passed on as it is. */
+function readStored(message: Message, index: number): Message {
+  try {
+    return parseMessage(message, `messages[${index}]`);
+  } catch {
+    return message;
+  }
+}
+
+/** Answers must be a non-empty list (checked before the chat is touched; the session checks each). */
+function checkAnswerList(answers: readonly ToolAnswer[]): void {
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new TypeError('Pass at least one answer: { toolCallId, type: "approve" | "deny" | "result" }.');
+  }
+}

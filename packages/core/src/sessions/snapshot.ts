@@ -1,0 +1,284 @@
+/**
+ * Snapshots: a session as JSON, and the checks that make restoring one safe — whatever the JSON
+ * holds, a restored session has a valid transcript and never runs with a forged prototype.
+ */
+
+import { storeStates } from '../host/agent-store.js';
+import { lifecycleLogProblem } from '../lifecycle/check.js';
+import { lifecycleLine } from '../lifecycle/context-changes.js';
+import { adoptMounts, createLog } from '../lifecycle/log.js';
+import { parseSentLog } from '../request/append-only.js';
+import { config } from '../state/config.js';
+import { warn } from '../state/events.js';
+import { pendingChanges, sections } from '../state/record.js';
+import { type SessionState, tree } from '../state/state.js';
+import { notifySkills, recordMount } from '../state/sync.js';
+import { INTERRUPTED_RESULT, parseMessage } from '../transcript/message-parse.js';
+import { unansweredCalls } from '../transcript/transcript.js';
+import { recordResult } from '../turn/calls.js';
+import { cleanUsage } from '../turn/model-call.js';
+import { checkSkills } from '../turn/skills.js';
+import type { Message } from '../types/messages.js';
+import type { LifecycleEntry, ToolSpec } from '../types/request.js';
+import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
+
+/**
+ * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
+ * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
+ * are answered as interrupted when it is restored.
+ */
+export function takeSnapshot(state: SessionState, since = state.transcript.start): SessionSnapshot {
+  const { transcript } = state;
+  const from = Math.min(transcript.messages.length, Math.max(0, since - transcript.start));
+  const snapshot: SessionSnapshot = {
+    version: 2,
+    transcript: JSON.parse(JSON.stringify(transcript.messages.slice(from))),
+    loadedSkills: [...state.loaded],
+    stores: storeStates(state.stores),
+  };
+  const pending = pendingChanges(state);
+  if (pending.length > 0) snapshot.pendingContextChanges = pending;
+  if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
+  if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
+  if (state.usage) snapshot.usage = { ...state.usage };
+  if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
+  if (state.sent) snapshot.sent = JSON.parse(JSON.stringify(state.sent));
+  if (state.waiting.length > 0) snapshot.waiting = JSON.parse(JSON.stringify(state.waiting));
+  const log = state.lifecycle.data;
+  if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
+    snapshot.lifecycle = JSON.parse(JSON.stringify(log));
+  }
+  return snapshot;
+}
+
+const HINT = 'Pass what session.snapshot() returned (or its JSON text).';
+
+function fail(message: string): never {
+  throw new Error(`restoreSession: ${message} ${HINT}`);
+}
+
+function checkMessage(message: unknown, index: number): Message {
+  try {
+    return parseMessage(message, `transcript[${index}]`);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+/**
+ * The snapshot as a checked, normalised copy, or a clear error: an unknown version, a message that
+ * is not one, a tool result without its call, or a tool call id used twice.
+ */
+export function parseSnapshot(snapshot: unknown): SessionSnapshot {
+  let data = snapshot;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch (error) {
+      fail(`the snapshot is not valid JSON (${(error as Error).message}).`);
+    }
+  }
+  const d = data as Record<string, unknown> | null;
+  if (!d || typeof d !== 'object') fail('the snapshot is not an object.');
+  // Version 1 held messages whose content was a string; they are upgraded as they are read.
+  if (d.version !== 1 && d.version !== 2)
+    fail(`unknown snapshot version ${JSON.stringify(d.version)}; this version of skilltree reads versions 1 and 2.`);
+  if (!Array.isArray(d.transcript)) fail('transcript must be an array of messages.');
+  if (!Array.isArray(d.loadedSkills)) fail('loadedSkills must be an array of skill names.');
+  if (d.stores !== undefined && (d.stores === null || typeof d.stores !== 'object' || Array.isArray(d.stores))) {
+    fail('stores must be an object of store states by name.');
+  }
+  const transcript = d.transcript.map(checkMessage);
+  const ids = new Set<string>();
+  let open = new Set<string>();
+  transcript.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      open = new Set();
+      for (const call of message.toolCalls ?? []) {
+        if (ids.has(call.id)) fail(`transcript[${index}] reuses tool call id "${call.id}"; ids must be unique.`);
+        ids.add(call.id);
+        open.add(call.id);
+      }
+    } else if (message.role === 'tool') {
+      if (!open.has(message.toolCallId)) {
+        fail(
+          `transcript[${index}] is a result for tool call "${message.toolCallId}", which no earlier assistant message made (an orphan tool result).`,
+        );
+      }
+      open.delete(message.toolCallId);
+    } else {
+      open = new Set();
+    }
+  });
+  const start = typeof d.transcriptStart === 'number' && d.transcriptStart > 0 ? Math.floor(d.transcriptStart) : 0;
+  const last = typeof d.lastCallNumber === 'number' && d.lastCallNumber > 0 ? Math.floor(d.lastCallNumber) : 0;
+  const pending = Array.isArray(d.pendingContextChanges)
+    ? d.pendingContextChanges.filter((line): line is string => typeof line === 'string')
+    : [];
+  const out: SessionSnapshot = {
+    version: 2,
+    transcript,
+    loadedSkills: d.loadedSkills.filter((name): name is string => typeof name === 'string'),
+    stores: (d.stores as Record<string, unknown> | undefined) ?? {},
+  };
+  if (pending.length > 0) out.pendingContextChanges = pending;
+  if (start > 0) out.transcriptStart = start;
+  if (last > 0) out.lastCallNumber = last;
+  if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
+  const lifecycle = parseLifecycle(d.lifecycle);
+  if (lifecycle) out.lifecycle = lifecycle;
+  const waiting = parseWaiting(d.waiting);
+  if (waiting.length > 0) out.waiting = waiting;
+  if (d.sent !== undefined) {
+    // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
+    try {
+      out.sent = parseSentLog(d.sent);
+    } catch {}
+  }
+  // The same check as a model's usage: a snapshot's JSON is as much outside input as a response.
+  const usage = cleanUsage(d.usage);
+  if (usage) out.usage = usage;
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function toolSpecOf(v: unknown): ToolSpec | null {
+  if (!isObject(v) || typeof v.name !== 'string' || typeof v.description !== 'string' || !isObject(v.inputSchema)) {
+    return null;
+  }
+  return { name: v.name, description: v.description, inputSchema: v.inputSchema };
+}
+
+function specs(v: unknown): ToolSpec[] | null {
+  if (!Array.isArray(v)) return null;
+  const out = v.map(toolSpecOf);
+  return out.every((x) => x !== null) ? (out as ToolSpec[]) : null;
+}
+
+function entryOf(v: unknown): LifecycleEntry | null {
+  if (!isObject(v) || typeof v.skill !== 'string') return null;
+  if (v.type === 'loaded') {
+    const tools = specs(v.tools);
+    if (!isStrings(v.lines) || !tools) return null;
+    return { type: 'loaded', skill: v.skill, lines: v.lines, tools };
+  }
+  if (v.type === 'unloaded') return isStrings(v.tools) ? { type: 'unloaded', skill: v.skill, tools: v.tools } : null;
+  if (v.type === 'tools') {
+    const added = specs(v.added);
+    return added && isStrings(v.removed) ? { type: 'tools', skill: v.skill, added, removed: v.removed } : null;
+  }
+  return null;
+}
+
+/**
+ * The recorded lifecycle, or undefined when there is none or it is not one (a snapshot from before
+ * it was recorded, or edited by hand): the session then announces its loaded skills again with its
+ * next message, which costs one cache miss and never a wrong request.
+ */
+function parseLifecycle(v: unknown): LifecycleLogData | undefined {
+  if (!isObject(v) || typeof v.baseAt !== 'number' || !(v.baseAt >= 0) || !Array.isArray(v.base)) return undefined;
+  if (!Array.isArray(v.records)) return undefined;
+  const base: LifecycleLogData['base'] = [];
+  for (const s of v.base) {
+    const tools = isObject(s) ? specs(s.tools) : null;
+    if (!isObject(s) || typeof s.skill !== 'string' || !isStrings(s.lines) || !tools) return undefined;
+    base.push({ skill: s.skill, lines: s.lines, tools });
+  }
+  const records: LifecycleLogData['records'] = [];
+  let last = Math.floor(v.baseAt) - 1;
+  for (const r of v.records) {
+    if (!isObject(r) || typeof r.at !== 'number' || !Number.isInteger(r.at) || r.at <= last) return undefined;
+    if (!Array.isArray(r.entries)) return undefined;
+    const entries = r.entries.map(entryOf);
+    if (entries.some((e) => e === null)) return undefined;
+    records.push({ at: r.at, entries: entries as LifecycleEntry[] });
+    last = r.at;
+  }
+  return { baseAt: Math.floor(v.baseAt), base, records };
+}
+
+/**
+ * Mounts the snapshot's loaded skills (each once, known ones only: an unknown one is recorded as
+ * unloaded), answers tool calls left without results as interrupted, and sets the baseline for
+ * `contextChanged` lines. Called once the tree has rendered.
+ */
+export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): void {
+  const snap = tree(state);
+  const unique = [...new Set(snapshot.loadedSkills)];
+  const known = unique.filter((name) => snap.skillsByName.has(name));
+  for (const name of unique) if (!snap.skillsByName.has(name)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  const max = config(state).maxLoadedSkills;
+  state.loaded = known.slice(-max);
+  for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  for (const name of state.loaded) recordMount(state, name);
+  notifySkills(state);
+  checkLog(state);
+  // The skills mounted again are the ones the log announced, not remounts to announce again.
+  state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
+  for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
+  state.baseline = sections(state);
+  // A call that waits for an answer stays open; one whose tool was running when the process stopped
+  // is answered as interrupted (it may have taken effect, and never runs again).
+  const open = unansweredCalls(state.transcript);
+  const waits = new Set(open.map((call) => call.id));
+  state.waiting = state.waiting.filter((w) => w.status === 'waiting' && waits.has(w.toolCallId));
+  const waitingIds = new Set(state.waiting.map((w) => w.toolCallId));
+  for (const call of open) {
+    if (waitingIds.has(call.id)) continue;
+    recordResult(
+      state,
+      call,
+      // The call may have run to the end and only its result gone unsaved: say no more than that.
+      INTERRUPTED_RESULT,
+      'interrupted',
+    );
+  }
+}
+
+/**
+ * Drops a restored lifecycle log the session could not have recorded (see `lifecycleLogProblem`),
+ * with a warning that says which rule it broke: the loaded skills are then stated again with the
+ * next message, as for a snapshot without a log, so no delta of it is ever sent.
+ */
+function checkLog(state: SessionState): void {
+  const { data } = state.lifecycle;
+  if (data.base.length === 0 && data.records.length === 0) return;
+  const cfg = config(state);
+  const problem = lifecycleLogProblem(data, {
+    snap: tree(state),
+    readToolName: cfg.readToolName,
+    contextLineLimit: cfg.contextLineLimit,
+    messages: state.transcript.messages,
+    start: state.transcript.start,
+  });
+  if (problem === null) return;
+  state.lifecycle = createLog();
+  warn(
+    state,
+    `The saved lifecycle log was not used (${problem}): the loaded skills are stated again with the next message.`,
+    'restoreSession',
+  );
+}
+
+/** Waiting calls from a snapshot: each well-formed entry (anything else is left out). */
+function parseWaiting(raw: unknown): WaitingCall[] {
+  if (!Array.isArray(raw)) return [];
+  const out: WaitingCall[] = [];
+  for (const w of raw) {
+    if (!isObject(w) || typeof w.toolCallId !== 'string' || typeof w.name !== 'string') continue;
+    if (w.for !== 'approval' && w.for !== 'client') continue;
+    out.push({
+      toolCallId: w.toolCallId,
+      name: w.name,
+      input: w.input ?? {},
+      for: w.for,
+      skill: typeof w.skill === 'string' ? w.skill : null,
+      status: w.status === 'running' ? 'running' : 'waiting',
+      // When it began waiting, if it is a time at all (a tampered snapshot's is left out).
+      ...(typeof w.since === 'number' && Number.isFinite(w.since) && w.since >= 0 ? { since: w.since } : {}),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+/**
+ * A session's state: plain data, and the reads every step makes of it (the tree as the serializer
+ * reads it, a skill's place in the loaded order). The steps on it live beside it, one file a
+ * section: `state-create` (a new state), `state-render` (rendering), `state-sync` (settling and
+ * keeping the loaded set in step with the tree), `state-config` (the settings in effect),
+ * `state-record` (recording context changes and messages) and `state-events` (events and warnings).
+ * `session.ts` is a facade over them.
+ */
+import type { ReactNode } from 'react';
+import type { StoreRegistry } from '../host/agent-store.js';
+import type { Container } from '../host/reconciler.js';
+import type { Runtime, SkillState } from '../host/runtime.js';
+import { readTree, type TreeSnapshot } from '../host/serialize.js';
+import type { Sections } from '../lifecycle/context-changes.js';
+import type { LifecycleLog } from '../lifecycle/log.js';
+import type { Transcript } from '../transcript/transcript.js';
+import type { Usage } from '../types/model.js';
+import type { SessionOptions } from '../types/options.js';
+import type { SentLogData } from '../types/request.js';
+import type { SessionEvent, WaitingCall, Warning } from '../types/session.js';
+import type { Identity, Tracing } from '../types/telemetry.js';
+
+export type Listener = (event: SessionEvent) => void;
+
+export interface SessionState {
+  options: SessionOptions;
+  element: ReactNode;
+  container: Container;
+  runtime: Runtime;
+  /** Loaded skills, least recently read first; the last is active. */
+  loaded: string[];
+  /** How often each skill was mounted. */
+  mounts: Map<string, number>;
+  transcript: Transcript;
+  /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
+  baseline: Sections;
+  /** Load/unload lines (and lines carried over from a snapshot) waiting for the next recorded message. */
+  pendingLines: string[];
+  stores: StoreRegistry;
+  listeners: Map<string, Set<Listener>>;
+  /** Events of the running turn, for its generator to yield (null between turns). */
+  turnEvents: SessionEvent[] | null;
+  uncaught: unknown[];
+  /** Skills whose subtree failed (threw, or updated without end), to unload and report. */
+  skillErrors: Map<string, string>;
+  /** Skills (and `AGENT` for the agent itself) showing their Suspense fallback. */
+  suspended: Set<string>;
+  /** Loaded skills a settle already waited for since they mounted: a skill stuck loading delays one turn, not every one. */
+  awaited: Set<string>;
+  skillListeners: Set<() => void>;
+  /** Tool name → the skill that rendered it most recently, for `Unknown tool` hints. */
+  toolHistory: Map<string, string>;
+  /** Tool name → who offered it (skill, or null at agent level) when the tree was last checked: a clash is blamed on the newcomer. */
+  toolOwners: Map<string, string | null>;
+  /** The tree whose skills and tools `sync` last took in. */
+  synced: TreeSnapshot | null;
+  /** The skill a read is mounting next to the loaded ones, before it may push one out. */
+  mounting: string | null;
+  busy: boolean;
+  disposed: boolean;
+  /** The agent's own tree threw (or looped): requests refuse until it renders again. */
+  crashed: Error | null;
+  warnings: Warning[];
+  /** Token usage summed over every model call of the session (restored sessions included). */
+  usage: Usage | undefined;
+  /** Where the last window started, in the whole transcript (the stable window keeps it). */
+  windowStart: number | undefined;
+  /** What the model has been told about the skills, message by message (the request's deltas). */
+  lifecycle: LifecycleLog;
+  /** What was sent to a model with `appendOnly` (null until the first such request). */
+  sent: SentLogData | null;
+  /** Calls waiting for approval or for a client's result, in call order. */
+  waiting: WaitingCall[];
+  /** The session's tracing: null when off (or the API is absent), undefined until first asked for. */
+  tracing: Tracing | null | undefined;
+  /** Who the session's spans name (`createSessions` sets the chat id and owner). */
+  identity: Identity | undefined;
+}
+
+/** Key of the agent's own Suspense fallback in `suspended`. */
+export const AGENT = '\u0000agent';
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The tree as the serializer reads it now. Pure: see {@link sync} for keeping the session in step. */
+export function tree(state: SessionState): TreeSnapshot {
+  return readTree(state.container.host);
+}
+
+export function skillState(state: SessionState, name: string): SkillState {
+  const index = state.loaded.indexOf(name);
+  if (index === -1) return 'unloaded';
+  return index === state.loaded.length - 1 ? 'active' : 'loaded';
+}

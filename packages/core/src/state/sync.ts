@@ -1,0 +1,133 @@
+/**
+ * Keeping the session in step with the tree: settling (waiting until React has nothing left to do,
+ * stopping update loops), then the loaded set and the `Unknown tool` history after each commit,
+ * and recording loads, mounts and unloads.
+ */
+import { SkillBoundary } from '../host/components.js';
+import { busyComponents, hasReadyWork, reconciler } from '../host/reconciler.js';
+import { lifecycleLine } from '../lifecycle/context-changes.js';
+import type { UnloadReason } from '../types/session.js';
+import { config } from './config.js';
+import { emit } from './events.js';
+import { flush, unmount } from './render.js';
+import { AGENT, type SessionState, tree } from './state.js';
+
+/** Effects that keep scheduling updates for this many rounds in a row are a loop, not work. */
+const RUNAWAY_ROUNDS = 200;
+
+/** Options of {@link settle}. */
+export interface SettleOptions {
+  /** Also wait while this skill shows its Suspense fallback. */
+  skill?: string;
+  /** Also wait while any loaded skill shows its fallback (a turn's start: a restored skill still fetching). */
+  loaded?: boolean;
+  /** When to stop waiting for suspended data (epoch ms). Default: now + the tool timeout. */
+  deadline?: number;
+}
+
+const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until React has nothing left to do: sync work, passive effects, the updates effects
+ * schedule, and lanes whose suspended data arrived. Loops on React's own pending state, never on a
+ * tick count. Also waits (until the deadline) while the agent, or `options.skill`, is suspended.
+ * An update loop that never ends is stopped: its skill is unloaded, or (at agent level) the tree.
+ */
+export async function settle(state: SessionState, options: SettleOptions = {}): Promise<void> {
+  const deadline = options.deadline ?? Date.now() + config(state).toolTimeout;
+  let busyRounds = 0;
+  for (;;) {
+    flush(state);
+    const ranEffects = reconciler.flushPassiveEffects();
+    flush(state);
+    if (ranEffects || hasReadyWork(state.container)) {
+      if (++busyRounds > RUNAWAY_ROUNDS) {
+        stopRunaway(state);
+        busyRounds = 0;
+      }
+      await macrotask();
+      continue;
+    }
+    const waiting =
+      state.suspended.has(AGENT) ||
+      (options.skill !== undefined && state.suspended.has(options.skill)) ||
+      (options.loaded === true && state.loaded.some((name) => state.suspended.has(name) && !state.awaited.has(name)));
+    if (!waiting || Date.now() >= deadline) break;
+    await pause(2);
+  }
+  if (options.skill !== undefined) state.awaited.add(options.skill);
+  if (options.loaded) for (const name of state.loaded) state.awaited.add(name);
+  sync(state);
+}
+
+/** Ends an update loop: unloads the skills whose components keep updating, or crashes the agent. */
+function stopRunaway(state: SessionState): void {
+  const culprits = busyComponents(state.container, (type) => type === SkillBoundary);
+  const agentLevel = culprits.filter((c) => c.skill === null || !state.loaded.includes(c.skill));
+  if (agentLevel.length > 0 || culprits.length === 0) {
+    const names = [...new Set(agentLevel.map((c) => `<${c.component}>`))].join(', ') || 'a component';
+    unmount(state);
+    state.crashed = new Error(
+      `${names} kept updating state without end (an effect that sets state on every render?). The agent was unmounted: fix the component, then call session.rerender(element).`,
+    );
+    throw state.crashed;
+  }
+  for (const skill of new Set(culprits.map((c) => c.skill as string))) {
+    const names = [...new Set(culprits.filter((c) => c.skill === skill).map((c) => `<${c.component}>`))].join(', ');
+    const detail = `Skill "${skill}" was unloaded: ${names} kept updating state without end (an effect that sets state on every render?).`;
+    state.skillErrors.set(skill, detail);
+    unloadSkill(state, skill, { reason: 'error', detail });
+  }
+  notifySkills(state);
+}
+
+/**
+ * Brings the session in step with the tree after a commit: the `Unknown tool` history, and the
+ * loaded set (skills that left the tree leave it; a smaller `maxLoadedSkills` pushes out the least
+ * recently read).
+ */
+export function sync(state: SessionState): void {
+  for (;;) {
+    const snap = tree(state);
+    if (snap === state.synced) return;
+    state.synced = snap;
+    for (const tool of snap.tools) if (tool.skill) state.toolHistory.set(tool.name, tool.skill);
+    const max = config(state).maxLoadedSkills + (state.mounting ? 1 : 0);
+    const kept = state.loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
+    if (kept.length === state.loaded.length) return;
+    for (const name of state.loaded) {
+      if (!kept.includes(name)) unloadSkill(state, name, { reason: snap.skillsByName.has(name) ? 'limit' : 'removed' });
+    }
+    notifySkills(state);
+  }
+}
+
+/** Removes `name` from the loaded set and records the unload; callers notify (one render for many). */
+export function unloadSkill(state: SessionState, name: string, why?: UnloadReason): void {
+  if (!state.loaded.includes(name)) return;
+  state.loaded = state.loaded.filter((n) => n !== name);
+  recordUnloaded(state, name, why);
+}
+
+/**
+ * Records that `name` left the loaded set: a `contextChanged … unloaded` line and an event (traces
+ * record their span from the event: `traceUnloads` in observe/telemetry).
+ */
+export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
+  state.suspended.delete(name);
+  state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
+}
+
+/** Re-renders every `<Skill>` with the new loaded order, and commits. */
+export function notifySkills(state: SessionState): void {
+  for (const listener of [...state.skillListeners]) listener();
+  flush(state);
+}
+
+/** Counts a mount of `name`. */
+export function recordMount(state: SessionState, name: string): void {
+  state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
+  state.awaited.delete(name);
+}

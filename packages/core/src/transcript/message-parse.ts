@@ -1,0 +1,144 @@
+/**
+ * Messages from outside (snapshots, store records, recorded conversations) checked and upgraded:
+ * today's typed parts pass through checked; a message written before messages had parts (its
+ * `content` a string) is upgraded, its trailing `contextChanged` lines becoming a part of their own,
+ * so that it reads exactly as it did.
+ */
+import { parseContextChange } from '../lifecycle/context-changes.js';
+import { cleanReasoning, textContent } from '../parts/message-parts.js';
+import type { Message, MessagePart, ToolErrorKind } from '../types/messages.js';
+
+/** Every error kind a tool result may carry. */
+export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = [
+  'unknown-tool',
+  'unknown-skill',
+  'invalid-input',
+  'threw',
+  'timeout',
+  'interrupted',
+  'not-run',
+  'unsaved',
+  'denied',
+  'skill',
+];
+
+/**
+ * The result of a call whose process stopped before its result was saved (a crash mid-tool): what
+ * a restored session records for it (`errorKind: 'interrupted'`), and what a server shows for it
+ * once no turn runs. It may have run to the end: it says no more than that.
+ */
+export const INTERRUPTED_RESULT =
+  "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.";
+
+/** Which part types each role may hold. */
+const ALLOWED: Record<Message['role'], readonly string[]> = {
+  user: ['text', 'file', 'context-changed'],
+  assistant: ['text', 'reasoning'],
+  tool: ['text', 'file', 'context-changed'],
+};
+
+/** A message's content written as one string (before parts): its text, then its `contextChanged` lines. */
+export function upgradeContent(content: string): MessagePart[] {
+  const lines = content.split('\n');
+  let cut = lines.length;
+  while (cut > 0 && parseContextChange(lines[cut - 1]) !== null) cut--;
+  if (cut === lines.length) return textContent(content);
+  const parts: MessagePart[] = textContent(lines.slice(0, cut).join('\n'));
+  parts.push({ type: 'context-changed', lines: lines.slice(cut) });
+  return parts;
+}
+
+/** The error kind of a tool result written before results had kinds, from the words it starts with. */
+function legacyKind(text: string): ToolErrorKind {
+  if (text.startsWith('Unknown tool:')) return 'unknown-tool';
+  if (text.startsWith('Unknown skill:')) return 'unknown-skill';
+  if (text.startsWith('Invalid input')) return 'invalid-input';
+  if (text.startsWith('Interrupted')) return 'interrupted';
+  if (text.startsWith('Not run')) return 'not-run';
+  if (/^Tool "[^"]*" failed: .*timed out after/.test(text)) return 'timeout';
+  return 'threw';
+}
+
+function checkPart(raw: unknown, role: Message['role'], where: string): MessagePart {
+  const p = raw as Record<string, unknown> | null;
+  if (!p || typeof p !== 'object' || typeof p.type !== 'string')
+    throw new Error(`${where} is not a part ({ type, … }).`);
+  if (!ALLOWED[role].includes(p.type)) {
+    throw new Error(`${where} has type ${JSON.stringify(p.type)}, which a ${role} message cannot hold.`);
+  }
+  switch (p.type) {
+    case 'text':
+      if (typeof p.text !== 'string') throw new Error(`${where}.text must be a string.`);
+      return { type: 'text', text: p.text };
+    case 'context-changed':
+      if (!Array.isArray(p.lines) || p.lines.some((line) => typeof line !== 'string')) {
+        throw new Error(`${where}.lines must be an array of strings.`);
+      }
+      return { type: 'context-changed', lines: [...(p.lines as string[])] };
+    case 'reasoning': {
+      const part = cleanReasoning(p);
+      if (!part) throw new Error(`${where} (reasoning) needs a string provider and text.`);
+      return part;
+    }
+    default: {
+      if (typeof p.mediaType !== 'string' || p.mediaType === '')
+        throw new Error(`${where} (a file) needs a mediaType.`);
+      const hasData = typeof p.data === 'string';
+      const hasUrl = typeof p.url === 'string';
+      if (hasData === hasUrl) throw new Error(`${where} (a file) needs exactly one of data (base64) and url.`);
+      const out: MessagePart = { type: 'file', mediaType: p.mediaType };
+      if (hasData) out.data = p.data as string;
+      else out.url = p.url as string;
+      if (typeof p.filename === 'string') out.filename = p.filename;
+      return out;
+    }
+  }
+}
+
+/**
+ * `raw` as a checked message (a fresh copy), or an error that names what is wrong with it at
+ * `where` (e.g. `transcript[3]`). Legacy string content is upgraded (see {@link upgradeContent}),
+ * and a legacy error result gets its error kind from its text.
+ */
+export function parseMessage(raw: unknown, where = 'message'): Message {
+  const m = raw as Record<string, unknown> | null;
+  if (!m || typeof m !== 'object') throw new Error(`${where} is not a message.`);
+  const role = m.role;
+  if (role !== 'user' && role !== 'assistant' && role !== 'tool') {
+    throw new Error(`${where} has role ${JSON.stringify(role)}; a role must be user, assistant or tool.`);
+  }
+  let content: MessagePart[];
+  const legacy = typeof m.content === 'string';
+  if (legacy) content = upgradeContent(m.content as string);
+  else if (Array.isArray(m.content))
+    content = m.content.map((part, i) => checkPart(part, role, `${where}.content[${i}]`));
+  else throw new Error(`${where}.content must be a list of parts.`);
+  if (role === 'user') return { role, content } as Message;
+  if (role === 'assistant') {
+    if (legacy) content = content.filter((part) => part.type === 'text');
+    const out: Message = { role, content } as Message;
+    if (m.toolCalls !== undefined) {
+      if (!Array.isArray(m.toolCalls)) throw new Error(`${where}.toolCalls must be an array.`);
+      (out as { toolCalls?: unknown }).toolCalls = m.toolCalls.map((call: Record<string, unknown>, j: number) => {
+        if (!call || typeof call.id !== 'string' || typeof call.name !== 'string') {
+          throw new Error(`${where}.toolCalls[${j}] needs a string id and name.`);
+        }
+        return { id: call.id, name: call.name, input: call.input ?? {} };
+      });
+    }
+    return out;
+  }
+  if (typeof m.toolCallId !== 'string' || typeof m.name !== 'string') {
+    throw new Error(`${where} (a tool result) needs a string toolCallId and name.`);
+  }
+  const out: Message = { role, toolCallId: m.toolCallId, name: m.name, content } as Message;
+  if (m.isError === true && out.role === 'tool') {
+    out.isError = true;
+    const kind = m.errorKind;
+    if (kind !== undefined && !TOOL_ERROR_KINDS.includes(kind as ToolErrorKind)) {
+      throw new Error(`${where}.errorKind ${JSON.stringify(kind)} is not one of ${TOOL_ERROR_KINDS.join(', ')}.`);
+    }
+    out.errorKind = (kind as ToolErrorKind | undefined) ?? legacyKind(typeof m.content === 'string' ? m.content : '');
+  }
+  return out;
+}

@@ -1,0 +1,237 @@
+/**
+ * Running one `<Tool>` call: validate the input, run with a timeout and an abort signal, and turn
+ * whatever happens into a tool result. Nothing here throws: every failure becomes an error result.
+ * Every result is held to the session's size cap by one rule, {@link cutResult}.
+ */
+
+import { isToolResult, type ToolResult, toFileParts } from '../files/files.js';
+import { FileRejectedError, type ResolvedFileLimits } from '../files/limits.js';
+import type { ChatInfo, SessionHandle, SkillInfo } from '../host/runtime.js';
+import type { ToolEntry } from '../host/serialize.js';
+import type { FilePart, ToolCall, ToolErrorKind } from '../types/messages.js';
+
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+  /** Why it is an error, as data. */
+  kind?: ToolErrorKind;
+  /** Files the tool returned (see `toolResult`), after its text. */
+  files?: FilePart[];
+  /** What `run` threw, for the trace. */
+  error?: unknown;
+}
+
+export interface RunOptions {
+  session: SessionHandle;
+  /** The chat the session serves, for `ctx.chat`. */
+  chat: ChatInfo | null;
+  signal?: AbortSignal;
+  /** Default timeout; a tool's own `timeout` prop wins. */
+  timeout: number;
+  /** The session's `maxToolResultChars`, for `ctx.maxResultChars`. */
+  maxResultChars: number;
+  /** The session's file limits, for files a tool returns. */
+  fileLimits: ResolvedFileLimits;
+  skillInfo(name: string): SkillInfo;
+}
+
+interface Issue {
+  path?: PropertyKey[];
+  message?: string;
+}
+
+function describeIssues(error: unknown): string {
+  const issues = (error as { issues?: Issue[] } | null)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return String((error as Error)?.message ?? error);
+  return issues
+    .map((issue) => {
+      const path = issue.path && issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
+      return `${path}: ${String(issue.message ?? 'invalid').replace(/^Invalid input: /, '')}`;
+    })
+    .join('; ');
+}
+
+/** Why a value cannot be a tool result (functions, symbols, Maps, Sets, class instances without `toJSON`), or null. */
+function unserialisable(value: unknown, path = 'the result', seen = new Set<object>()): string | null {
+  if (typeof value === 'function') return `${path} is a function`;
+  if (typeof value === 'symbol') return `${path} is a symbol`;
+  if (typeof value === 'bigint') return `${path} is a bigint`;
+  if (value === null || typeof value !== 'object') return null;
+  if (seen.has(value)) return `${path} refers to itself`;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
+  if (value instanceof Map || value instanceof Set) {
+    return `${path} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it, e.g. Object.fromEntries(map) or [...set])`;
+  }
+  if (value instanceof Promise) return `${path} is a Promise that was not awaited`;
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) {
+    const reason = unserialisable(item, `${path}.${key}`, seen);
+    if (reason) return reason;
+  }
+  seen.delete(value);
+  return null;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * The note a cut tool result ends with: `[…truncated: <what was cut, and how to read on>]`. Tools
+ * that return long output in parts (the folder read tool) end their parts with the same note.
+ */
+export function truncationNote(detail: string): string {
+  return `[…truncated: ${detail}]`;
+}
+
+/**
+ * `text` when it has at most `maxChars` characters; else its start, cut at a line end when one is
+ * near (never inside a character), then a {@link truncationNote} that says how much was cut.
+ */
+export function cutResult(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let keep = maxChars;
+  const newline = text.lastIndexOf('\n', keep);
+  if (newline > 0 && newline >= keep - 1000) keep = newline;
+  else if (/[\uD800-\uDBFF]/.test(text[keep - 1] ?? '')) keep--;
+  const cut = text.length - keep;
+  return `${text.slice(0, keep)}\n${truncationNote(
+    `${count.format(cut)} of ${count.format(text.length)} characters were cut; a tool result carries at most ${count.format(maxChars)} (maxToolResultChars).`,
+  )}`;
+}
+
+/** Turns a tool's return value into message text, or throws saying why it cannot. */
+export function resultText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return 'OK';
+  const reason = unserialisable(value);
+  if (reason) throw new Error(`${reason}; return a string or JSON-serialisable data`);
+  return JSON.stringify(value);
+}
+
+/**
+ * The call's input as a value. Adapters pass arguments they could not parse as the raw string
+ * (OpenAI sends JSON text); a string that is not JSON becomes the refusal text returned here.
+ */
+export function decodeInput(toolName: string, raw: unknown): { input: unknown } | string {
+  if (typeof raw !== 'string') return { input: raw ?? {} };
+  if (raw.trim() === '') return { input: {} };
+  try {
+    return { input: JSON.parse(raw) };
+  } catch {
+    const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+    return `Invalid input for tool "${toolName}": the arguments are not valid JSON (${shown}). Send a JSON object.`;
+  }
+}
+
+/** Validates `raw` against the tool's schema; a tool without `input` takes no arguments at all. */
+export async function parseInput(tool: ToolEntry, raw: unknown): Promise<{ input: unknown } | string> {
+  const decoded = decodeInput(tool.name, raw);
+  if (typeof decoded === 'string') return decoded;
+  const schema = tool.node.props.input;
+  if (!schema) {
+    const input = decoded.input;
+    const isEmptyObject =
+      input !== null && typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0;
+    if (isEmptyObject) return { input: {} };
+    return `Invalid input for tool "${tool.name}": it takes no arguments; call it with {}.`;
+  }
+  const parse = typeof schema.safeParseAsync === 'function' ? schema.safeParseAsync : schema.safeParse;
+  try {
+    const parsed = await parse.call(schema, decoded.input);
+    if (!parsed.success) return `Invalid input for tool "${tool.name}": ${describeIssues(parsed.error)}`;
+    return { input: parsed.data };
+  } catch (error) {
+    return `Invalid input for tool "${tool.name}": the schema threw (${(error as Error)?.message ?? error}).`;
+  }
+}
+
+/**
+ * Runs `tool` for `call`. `tool` is a string when the tool is unknown: the string is the refusal.
+ */
+export async function runTool(
+  tool: ToolEntry | ToolOutcome,
+  call: ToolCall,
+  options: RunOptions,
+): Promise<ToolOutcome> {
+  if (!('node' in tool)) return tool;
+  const props = tool.node.props;
+  const parsed = await parseInput(tool, call.input);
+  if (typeof parsed === 'string') return { content: parsed, isError: true, kind: 'invalid-input' };
+  if (typeof props.run !== 'function') {
+    return {
+      content: `Tool "${tool.name}" runs in the client: its result comes from there (addToolResult), not from the session.`,
+      isError: true,
+      kind: 'not-run',
+    };
+  }
+
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timeout = typeof props.timeout === 'number' && props.timeout > 0 ? props.timeout : options.timeout;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  try {
+    const ctx = {
+      session: options.session,
+      chat: options.chat,
+      skill: tool.skill ? options.skillInfo(tool.skill) : null,
+      signal: controller.signal,
+      toolCallId: call.id,
+      maxResultChars: options.maxResultChars,
+    };
+    // Called synchronously so that setters it calls before its first await commit with this call.
+    const pending = Promise.resolve(props.run(parsed.input, ctx));
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
+        timedOut = true;
+        controller.abort(error);
+        reject(error);
+      }, timeout);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason ?? new Error('aborted')), {
+        once: true,
+      });
+    });
+    stopped.catch(() => {});
+    const value = await Promise.race([pending, stopped]);
+    try {
+      if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits);
+      return { content: resultText(value), isError: false };
+    } catch (error) {
+      return {
+        content: `Tool "${tool.name}" returned a value that is not a valid result: ${(error as Error).message}.`,
+        isError: true,
+        kind: 'threw',
+      };
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const kind: ToolErrorKind = timedOut ? 'timeout' : outer?.aborted ? 'interrupted' : 'threw';
+    return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, kind, error };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A `toolResult`'s text and checked files; a refused file makes it an error result that says why. */
+function withFiles(name: string, result: ToolResult, limits: ResolvedFileLimits): ToolOutcome {
+  const texts: string[] = [];
+  const inputs = [];
+  for (const item of result.content) {
+    if (typeof item === 'string') texts.push(item);
+    else inputs.push(item);
+  }
+  try {
+    return { content: texts.join('\n'), isError: false, files: toFileParts(inputs, limits) };
+  } catch (error) {
+    if (!(error instanceof FileRejectedError)) throw error;
+    return {
+      content: `Tool "${name}" returned a file that was refused: ${error.message}`,
+      isError: true,
+      kind: 'threw',
+    };
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Messages and their typed parts: what a person, the model and a tool say.
+ */
+
+/**
+ * A tool call the model made, as it appears in an assistant message. A session records a model's
+ * calls repaired: an entry that is not a call (`null`) or has no name is dropped with a warning,
+ * and an id that is missing, used before, or not 1–64 letters, digits, `_` or `-` is replaced.
+ */
+export interface ToolCall {
+  /** Provider-assigned (or scripted) id; the matching tool message carries it as `toolCallId`. */
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+// ───────────── typed parts (issue 25): every part carries its `type`, nothing is parsed back out of text ─────────────
+
+/** Text a person or the model wrote, or a tool returned. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/**
+ * A model's reasoning, kept byte-exact so that it can be sent back where a provider requires it
+ * (Anthropic `thinking` / `redacted_thinking`, OpenAI Responses `reasoning` items). `text` may be
+ * empty (a provider that keeps its reasoning hidden, or summarises it). Reasoning is replayed only to
+ * the provider and model that produced it; see `docs/models.md`.
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** Who produced it: `anthropic`, `openai`, … — an adapter replays only its own provider's parts. */
+  provider: string;
+  /** The model that produced it, as the adapter names it: reasoning is not replayed to another model. */
+  model?: string;
+  /** The readable reasoning (or its summary); may be empty. */
+  text: string;
+  /** Anthropic: the `signature` of a `thinking` block (collected from `signature_delta` when streaming). */
+  signature?: string;
+  /** Anthropic: the `data` of a `redacted_thinking` block (`text` is then empty). */
+  redactedData?: string;
+  /** OpenAI Responses: the item's `encrypted_content`. */
+  encryptedContent?: string;
+  /** OpenAI Responses: the reasoning item's id. */
+  itemId?: string;
+}
+
+/**
+ * A file: an image or a document, by its bytes (base64 `data`) or by `url`. `mediaType` is the IANA
+ * type (`image/png`, `application/pdf`, `text/plain`, …). Exactly one of `data` and `url` is set.
+ */
+export interface FilePart {
+  type: 'file';
+  mediaType: string;
+  /** The bytes, base64-encoded. */
+  data?: string;
+  /** Where the file is (`https:` or `data:`), when it is not carried as bytes. */
+  url?: string;
+  filename?: string;
+}
+
+/**
+ * The seed's `contextChanged` lines recorded with a message: what the context gained, and which
+ * skills loaded and unloaded, since the previous message. The lines are the text a model reads
+ * (`contextChanged notes added: …`), rendered after the message's own text as before.
+ */
+export interface ContextChangedPart {
+  type: 'context-changed';
+  lines: string[];
+}
+
+/** A file as an app passes it: its bytes (or base64, or a data URL), or an `https:` URL. */
+export interface FileInput {
+  /** The bytes: a `Uint8Array`/`ArrayBuffer`, base64 text, or a `data:` URL. */
+  data?: Uint8Array | ArrayBuffer | string;
+  /** An `https:` URL the provider fetches (only for hosts in `allowUrlHosts`); or a `data:` URL. */
+  url?: string;
+  /** The IANA media type. Checked against the bytes; when left out, the bytes decide. */
+  mediaType?: string;
+  filename?: string;
+}
+
+/** Limits on files, as session options (`files`). Every limit has a default. */
+export interface FileLimits {
+  /** Bytes per file. Default 20 MB. */
+  maxFileBytes?: number;
+  /** Files per message (or per tool result). Default 10. */
+  maxFilesPerMessage?: number;
+  /** Bytes of all files of one message. Default 32 MB. */
+  maxMessageBytes?: number;
+  /** Bytes of all files in the chat's transcript (in memory). Default 100 MB. */
+  maxChatBytes?: number;
+  /**
+   * Media types accepted. Default: PNG, JPEG, GIF and WebP images, PDF, plain text, Markdown,
+   * CSV and JSON, and WAV and MP3 audio. SVG is never accepted as an image (it can carry script).
+   * A model that does not read a kind of file gets it described in text (see `Model.accepts`).
+   */
+  mediaTypes?: readonly string[];
+  /** Hosts whose `https:` URLs may be passed on (never fetched by skilltree). Default: none. */
+  allowUrlHosts?: readonly string[];
+}
+
+/** What a user message holds. */
+export type UserPart = TextPart | FilePart | ContextChangedPart;
+/** What an assistant message holds (its tool calls stay in `toolCalls`, after its parts). */
+export type AssistantPart = TextPart | ReasoningPart;
+/** What a tool result holds. */
+export type ToolResultPart = TextPart | FilePart | ContextChangedPart;
+/** Any part of any message. */
+export type MessagePart = UserPart | AssistantPart | ToolResultPart;
+
+/**
+ * Why a tool result is an error, as data (the text the model reads says the same in words):
+ * - `unknown-tool`: no tool of that name is offered now (the text names the skill to read);
+ * - `unknown-skill`: the read tool was asked for a skill the catalog does not have;
+ * - `invalid-input`: the input failed the tool's schema, or was not JSON;
+ * - `threw`: the tool threw, or returned something that is not a result;
+ * - `timeout`: it did not settle within its timeout;
+ * - `interrupted`: the turn was aborted or the process stopped while it ran;
+ * - `not-run`: it was never started (an earlier call of the same step ended the turn, or a budget stopped it);
+ * - `unsaved`: it ran but its outcome could not be saved;
+ * - `denied`: a person or a policy refused to let it run;
+ * - `skill`: a skill broke (it threw while loading, or while the call ran).
+ */
+export type ToolErrorKind =
+  | 'unknown-tool'
+  | 'unknown-skill'
+  | 'invalid-input'
+  | 'threw'
+  | 'timeout'
+  | 'interrupted'
+  | 'not-run'
+  | 'unsaved'
+  | 'denied'
+  | 'skill';
+
+/** A message the user sent. */
+export interface UserMessage {
+  role: 'user';
+  content: UserPart[];
+}
+
+/** A message the model sent: reasoning and text parts in the order it produced them, then tool calls. */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantPart[];
+  toolCalls?: ToolCall[];
+}
+
+/** The result of one tool call, recorded right after the assistant message that made the call. */
+export interface ToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  name: string;
+  /** The output parts, then (as a part of its own) the `contextChanged` lines recorded with it. */
+  content: ToolResultPart[];
+  isError?: boolean;
+  /** Why it is an error, when `isError`. */
+  errorKind?: ToolErrorKind;
+}
+
+/** One entry of the transcript. */
+export type Message = UserMessage | AssistantMessage | ToolMessage;
