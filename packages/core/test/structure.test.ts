@@ -108,7 +108,12 @@ test('the import reader sees imports: host/components imports host/runtime, requ
 test('session.ts reads as the public API only: no helper functions beyond the facade', () => {
   const text = readFileSync(join(src, 'sessions/session.ts'), 'utf8');
   const functions = [...text.matchAll(/^(?:export )?function (\w+)/gm)].map((m) => m[1]);
-  expect(
-    functions.filter((f) => !['createSession', 'restoreSession', 'chatSession', 'stopped', 'stateOf'].includes(f)),
-  ).toEqual([]);
+  expect(functions.filter((f) => !['createSession', 'restoreSession', 'stopped', 'stateOf'].includes(f))).toEqual([]);
+});
+
+test("only sessions/chat-session reaches the state behind a Session: a chat's turn goes through its ChatSession", () => {
+  const reaching = files.filter(
+    (m) => m !== 'sessions/session' && /\bstateOf\b/.test(readFileSync(join(src, `${m}.ts`), 'utf8')),
+  );
+  expect(reaching).toEqual(['sessions/chat-session']);
 });

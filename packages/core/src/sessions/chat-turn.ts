@@ -9,32 +9,23 @@
 import type { ReactNode } from 'react';
 import type { SpendLedger } from '../observe/budget.js';
 import { type StoreTurnTrace, startStoreTurn } from '../observe/telemetry-store.js';
-import { identifySession } from '../observe/tracing.js';
 import { textPart } from '../parts/message-parts.js';
-import { currentWindow } from '../state/config.js';
-import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
-import { abortable, runTurn, type TurnScope } from '../turn/loop.js';
+import { abortable, type TurnScope } from '../turn/loop.js';
 import type { ToolMessage } from '../types/messages.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { SessionEvent, ToolAnswer, Turn } from '../types/session.js';
 import { type Mounted, type MountedCache, matches } from './cache.js';
 import { ownedBy, type ResolvedChat } from './chat.js';
+import { type ChatSession, chatSession } from './chat-session.js';
 import { ownerKey } from './key.js';
 import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from './lease.js';
 import type { RunningTurn, RunningTurns } from './running.js';
-import { chatSession, type Session, stateOf } from './session.js';
-import {
-  SessionConflictError,
-  SessionNotFoundError,
-  type SessionStore,
-  snapshotFromStore,
-  storedState,
-} from './session-store.js';
+import { SessionConflictError, SessionNotFoundError, type SessionStore, snapshotFromStore } from './session-store.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
   store: SessionStore;
-  cache: MountedCache<Session>;
+  cache: MountedCache<ChatSession>;
   running: RunningTurns;
   policy: LeasePolicy;
   /** Leases of turns that ended while the store failed, given back once it answers again. */
@@ -46,7 +37,7 @@ export interface TurnContext {
   optionsFor(id: string, owner: string | undefined): SessionOptions;
 }
 
-type Cached = Mounted<Session>;
+type Cached = Mounted<ChatSession>;
 
 let turns = 0;
 
@@ -117,22 +108,15 @@ async function commit(
   entry: Cached,
   owner: string | undefined,
 ): Promise<number> {
-  const state = stateOf(entry.session);
-  const length = transcriptLength(state.transcript);
-  const from = entry.committed - state.transcript.start;
-  const snapshot = entry.session.snapshot({ since: transcriptLength(state.transcript) });
-  // An append-only conversation's prefix may start before the window: the next process loads it all.
-  const sentFrom = state.sent ? length - state.sent.start : 0;
-  const max = Math.max(entry.session.config.maxTranscriptMessages, sentFrom);
-  const window = currentWindow(state);
-  const stored = storedState(snapshot, { start: window.start, size: window.messages.length, max });
+  const length = entry.session.length();
+  const { append, state: stored } = entry.session.unsaved(entry.committed);
   if (entry.running !== undefined) stored.turn = { from: entry.running };
   try {
     entry.version = await ctx.store.commit(key, {
       holder,
       version: entry.version,
       epoch: entry.epoch,
-      append: state.transcript.messages.slice(from),
+      append,
       state: stored,
       owner: entry.version === 0 ? (owner ?? null) : undefined,
       leaseTtl: ctx.policy.leaseTtl,
@@ -238,9 +222,8 @@ export async function* chatTurn(
       try {
         if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await save(entry);
-          const state = stateOf(entry.session);
           // What the next request may still send stays: the window, and an append-only prefix.
-          forgetBefore(state.transcript, Math.min(currentWindow(state).start, state.sent?.start ?? Infinity));
+          entry.session.forget();
           cache.put(key, entry);
           return true;
         }
@@ -273,13 +256,12 @@ export async function* chatTurn(
         entry = opened.entry;
         const current = entry;
         // Results a process that died mid-turn left unanswered were answered on restore: write them first.
-        if (transcriptLength(stateOf(current.session).transcript) > current.committed) {
+        if (current.session.length() > current.committed) {
           await save(current);
         }
-        const state = stateOf(current.session);
-        current.running = transcriptLength(state.transcript);
-        identifySession(state, id, owner);
-        const budget = extra.budget ?? state.options.budget;
+        current.running = current.session.length();
+        current.session.identify(id, owner);
+        const budget = extra.budget ?? current.session.budget;
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
         const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
         const sendOptions = {
@@ -294,7 +276,7 @@ export async function* chatTurn(
           ...(steps.span ? { span: steps.span } : {}),
         };
         const events = abortable(
-          (inner) => runTurn(state, current.session.model, input, inner, sendOptions, scope),
+          (inner) => current.session.turn(input, inner, sendOptions, scope),
           sendOptions.signal,
           true,
         );

@@ -46,7 +46,7 @@ type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
 
 const states = new WeakMap<Session, SessionState>();
 
-/** @internal The state behind a session, for `createSessions` (not exported from the package). */
+/** @internal The state behind a session, for `chat-session.ts` alone (not exported from the package). */
 export function stateOf(session: Session): SessionState {
   const state = states.get(session);
   if (!state) throw new Error('Not a skilltree Session.');
@@ -379,17 +379,4 @@ export function restoreSession(
   options: SessionOptions = {},
 ): Session {
   return new Session(element, options, parseSnapshot(snapshot));
-}
-
-/**
- * @internal A chat's session for `createSessions` (not exported from the package): new, or restored
- * from `snapshot`, knowing the chat it serves (`useChatInfo()`, `ctx.chat`).
- */
-export function chatSession(
-  element: ReactNode,
-  options: SessionOptions,
-  chat: ChatInfo,
-  snapshot?: SessionSnapshot,
-): Session {
-  return new Session(element, options, snapshot && parseSnapshot(snapshot), chat);
 }

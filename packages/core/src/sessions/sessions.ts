@@ -19,11 +19,11 @@ import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
 import { MountedCache } from './cache.js';
 import { resolveChat } from './chat.js';
+import type { ChatSession } from './chat-session.js';
 import { chatTurn, fencedError, type TurnContext } from './chat-turn.js';
 import { UnreleasedLeases } from './lease.js';
 import { memoryStore } from './memory-store.js';
 import { RunningTurns } from './running.js';
-import type { Session } from './session.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
@@ -171,7 +171,7 @@ export function createSessions(
   }
   const { model } = options;
   if (typeof model === 'function') delete sessionOptions.model;
-  const cache = new MountedCache<Session>(cacheSize);
+  const cache = new MountedCache<ChatSession>(cacheSize);
   const running = new RunningTurns();
   const ctx: TurnContext = {
     store,

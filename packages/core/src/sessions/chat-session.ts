@@ -1,0 +1,80 @@
+/**
+ * A chat's session as `createSessions` drives it: the public {@link Session}, and the few things a
+ * chat's turn does beyond that API (what to write to the store, what to forget, the turn under a
+ * lease). This is the one module that reaches the state behind a session; the chat's turn
+ * (`chat-turn.ts`) goes through it.
+ */
+import type { ReactNode } from 'react';
+import type { ChatInfo } from '../host/runtime.js';
+import { identifySession } from '../observe/tracing.js';
+import { currentWindow } from '../state/config.js';
+import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
+import { runTurn, type TurnScope } from '../turn/loop.js';
+import type { Message } from '../types/messages.js';
+import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
+import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
+import { Session, stateOf } from './session.js';
+import { type StoredState, storedState } from './session-store.js';
+import { parseSnapshot } from './snapshot.js';
+
+/** @internal A chat's session and what its turns do with it (not exported from the package). */
+export interface ChatSession {
+  readonly session: Session;
+  /** The budget the session was made with. */
+  readonly budget: Budget | undefined;
+  /** Messages in the transcript, those already forgotten included. */
+  length(): number;
+  /** What the store lacks after its first `committed` messages: those messages, and the state to store. */
+  unsaved(committed: number): { append: Message[]; state: StoredState };
+  /** Forgets what no request may send again: what lies before the window and the append-only prefix. */
+  forget(): void;
+  /** Names the chat (and its owner) in the session's spans. */
+  identify(id: string, owner: string | undefined): void;
+  /** One turn of the session, with the budget, spend and span of the chat's turn. */
+  turn(
+    input: string | readonly ToolAnswer[],
+    signal: AbortSignal,
+    options: SendOptions,
+    scope: TurnScope,
+  ): AsyncGenerator<SessionEvent, Turn, undefined>;
+  dispose(): void;
+}
+
+/**
+ * @internal A chat's session for `createSessions`: new, or restored from `snapshot`, knowing the
+ * chat it serves (`useChatInfo()`, `ctx.chat`).
+ */
+export function chatSession(
+  element: ReactNode,
+  options: SessionOptions,
+  chat: ChatInfo,
+  snapshot?: SessionSnapshot,
+): ChatSession {
+  const session = new Session(element, options, snapshot && parseSnapshot(snapshot), chat);
+  const state = stateOf(session);
+  return {
+    session,
+    budget: state.options.budget,
+    length: () => transcriptLength(state.transcript),
+    unsaved(committed) {
+      const length = transcriptLength(state.transcript);
+      const snap = session.snapshot({ since: length });
+      // An append-only conversation's prefix may start before the window: the next process loads it all.
+      const sentFrom = state.sent ? length - state.sent.start : 0;
+      const max = Math.max(session.config.maxTranscriptMessages, sentFrom);
+      const window = currentWindow(state);
+      return {
+        append: state.transcript.messages.slice(committed - state.transcript.start),
+        state: storedState(snap, { start: window.start, size: window.messages.length, max }),
+      };
+    },
+    forget: () =>
+      forgetBefore(
+        state.transcript,
+        Math.min(currentWindow(state).start, state.sent?.start ?? Number.POSITIVE_INFINITY),
+      ),
+    identify: (id, owner) => identifySession(state, id, owner),
+    turn: (input, signal, options, scope) => runTurn(state, session.model, input, signal, options, scope),
+    dispose: () => session.dispose(),
+  };
+}
