@@ -77,7 +77,10 @@ const packageAt = (path) =>
 const isBench = (pkg, file) => relative(pkg.dir, file).split(sep)[0] === 'bench';
 
 /** Files whose import lines are the text of files they write (a starter project's), not their own imports. */
-const WRITES_CODE = new Set(['packages/create-skilltree/src/templates.ts', 'packages/create-skilltree/src/addons.ts']);
+const WRITES_CODE = new Set([
+  'packages/create-skilltree/src/templates.ts',
+  'packages/create-skilltree/src/addon-files.ts',
+]);
 
 /** Every import of every code file: `{ pkg, file, specifier, target }` (target: the file a relative import names). */
 const imports = packages.flatMap((pkg) =>

@@ -7,15 +7,8 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type CheckedFile,
-  checkInsideSync,
-  type FolderFile,
-  formatSize,
-  listFolder,
-  RefusedPathError,
-  readCheckedSync,
-} from './files.js';
+import { type CheckedFile, checkInsideSync, RefusedPathError, readCheckedSync } from './checked-paths.js';
+import { type FolderFile, formatSize, listFolder } from './folder-listing.js';
 import { parseSkillFile, type SkillFolderIssue } from './frontmatter.js';
 import { checkFrontmatter, type SkillFrontmatter } from './rules.js';
 

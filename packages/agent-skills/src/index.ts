@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export type { FolderFile } from './files.js';
+
 export {
   MAX_SKILL_FILE_BYTES,
   type ReadSkillFolderOptions,
@@ -12,6 +12,7 @@ export {
   SkillFolderError,
   type SkillFolderInfo,
 } from './folder.js';
+export type { FolderFile } from './folder-listing.js';
 export type { SkillFolderIssue } from './frontmatter.js';
 export { type LoadSkillFoldersOptions, loadSkillFolders } from './load.js';
 export { folderToolName } from './names.js';

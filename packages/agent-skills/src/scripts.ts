@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { checkRegular, contains, RefusedPathError, resolveInside } from './files.js';
+import { checkRegular, RefusedPathError, resolveInside } from './checked-paths.js';
+import { contains } from './folder-listing.js';
 
 /** The `scripts` option: how a folder skill may run the scripts in its `scripts/` folder. */
 export interface ScriptsOptions {

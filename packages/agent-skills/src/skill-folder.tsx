@@ -18,17 +18,10 @@ import {
 } from '@skilltree/core';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
-import {
-  checkRegular,
-  formatSize,
-  listDirectory,
-  listFolder,
-  RefusedPathError,
-  readCheckedBytes,
-  readTextWindow,
-  resolveInside,
-} from './files.js';
+import { checkRegular, RefusedPathError, readCheckedBytes, resolveInside } from './checked-paths.js';
 import { readSkillFolder, type SkillFolderInfo } from './folder.js';
+import { formatSize, listDirectory, listFolder } from './folder-listing.js';
+import { readTextWindow } from './text-window.js';
 
 /** The largest image or PDF the read tool returns as a file (the session's default file limit). */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;

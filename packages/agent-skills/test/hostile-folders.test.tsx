@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { readCheckedBytes } from '../src/files.js';
+import { readCheckedBytes } from '../src/checked-paths.js';
 import {
   loadSkillFolders,
   readSkillFolder,

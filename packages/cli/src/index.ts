@@ -5,9 +5,11 @@
  * @packageDocumentation
  */
 export type { CommandSpec } from './kit/command.js';
+export type { Command, CommandName } from './kit/command-names.js';
 export { type PriceChoice, parsePrice, priceForModel } from './kit/cost.js';
 export { CliError, RUNTIME_ERROR, USAGE_ERROR } from './kit/errors.js';
-export { type CliArgs, type Command, type CommandName, FLAGS, type Flag, parseCliArgs } from './kit/flags.js';
+export { FLAGS, type Flag } from './kit/flag-table.js';
+export { type CliArgs, parseCliArgs } from './kit/flags.js';
 export type { Io, Output } from './kit/io.js';
 export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './kit/load-module.js';
 export type { ModuleBudget, ModuleModel, ModuleOptions, ModuleSessionOptions } from './kit/module-options.js';

@@ -15,48 +15,9 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionHandle } from '@skilltree/core';
+import type { ConnectionOptions, ConnectionState } from './connection-state.js';
 import { formatBytes } from './result.js';
-
-/** Where a server is: a command to spawn, a Streamable HTTP endpoint, or a transport you make. */
-export type ServerSpec =
-  | {
-      kind: 'stdio';
-      command: string;
-      args: string[];
-      env?: Record<string, string>;
-      cwd?: string;
-      stderr: 'pipe' | 'inherit' | 'ignore';
-    }
-  | { kind: 'http'; url: string; headers?: Record<string, string> }
-  | { kind: 'custom'; transport: () => Transport | Promise<Transport> };
-
-/** Where a connection is in its life: `failed` never connected; `closed` was connected (or closed while connecting). */
-export type McpConnectionStatus = 'connecting' | 'connected' | 'failed' | 'closed';
-
-/** What `<McpTools>` renders from: replaced, never mutated, on every change. */
-export interface ConnectionState {
-  /** Where the connection is in its life. */
-  status: McpConnectionStatus;
-  /** The server's tools, as `tools/list` gave them (kept after the server goes away). */
-  tools: McpTool[];
-  /** Why the connection failed or closed, for the model and for inspectors. */
-  error?: string;
-  /** The server's `initialize` answer. */
-  serverInfo?: { name: string; version: string };
-  /** The server's instructions for the model, from its `initialize` answer. */
-  instructions?: string;
-  /** The stdio server's process id, while it runs. */
-  pid?: number;
-}
-
-export interface ConnectionOptions {
-  spec: ServerSpec;
-  /** How the server is named in messages. */
-  label: string;
-  connectTimeout: number;
-  session: SessionHandle;
-  skill: string | null;
-}
+import { makeTransport } from './transport.js';
 
 const CLIENT_INFO = { name: 'skilltree', version: '0.1.0' };
 
@@ -208,27 +169,6 @@ export class McpConnection {
     return tail ? `${reason} (stderr: ${tail})` : reason;
   }
 
-  async #makeTransport(): Promise<Transport> {
-    const { spec } = this.#options;
-    if (spec.kind === 'custom') return spec.transport();
-    if (spec.kind === 'http') {
-      return new StreamableHTTPClientTransport(new URL(spec.url), {
-        requestInit: spec.headers ? { headers: spec.headers } : undefined,
-      });
-    }
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: spec.args,
-      env: spec.env,
-      cwd: spec.cwd,
-      stderr: spec.stderr,
-    });
-    transport.stderr?.on('data', (chunk: Buffer | string) => {
-      this.#stderr = (this.#stderr + String(chunk)).slice(-STDERR_TAIL);
-    });
-    return transport;
-  }
-
   async #open(): Promise<void> {
     const { connectTimeout } = this.#options;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -241,7 +181,9 @@ export class McpConnection {
         if (over) this.#oversize = Number(over[1]);
       };
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#relist());
-      const transport = await this.#makeTransport();
+      const transport = await makeTransport(this.#options.spec, (text) => {
+        this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
+      });
       this.#transport = transport;
       if (this.#closing) {
         await transport.close().catch(() => {});

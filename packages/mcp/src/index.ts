@@ -3,16 +3,16 @@
  *
  * @packageDocumentation
  */
-export type { McpConnectionStatus } from './connection.js';
+export type { McpConnectionStatus } from './connection-state.js';
+export { McpTools } from './mcp-tools.js';
 export {
   MCP_LIMITS,
   type McpCustomServer,
   type McpHttpServer,
   type McpStdioServer,
   type McpToolMeta,
-  McpTools,
   type McpToolsOptions,
   type McpToolsProps,
-} from './mcp-tools.js';
+} from './mcp-tools-props.js';
 export { toolNames } from './names.js';
 export { formatBytes, formatToolResult, toToolResult } from './result.js';

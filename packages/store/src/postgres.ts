@@ -4,14 +4,7 @@
  *
  * @packageDocumentation
  */
-import {
-  checkEpoch,
-  type LoadedSession,
-  type Message,
-  type SessionRecord,
-  type SessionStore,
-  type StoredState,
-} from '@skilltree/core';
+import { checkEpoch, type LoadedSession, type Message, type SessionStore } from '@skilltree/core';
 import pg from 'pg';
 import {
   addable,
@@ -25,6 +18,7 @@ import {
   settlement,
   whole,
 } from './common.js';
+import { int4, MIGRATIONS, type SessionRow, toRecord } from './postgres-schema.js';
 
 /** A row as a query returns it. */
 export type PostgresRow = Record<string, any>;
@@ -80,79 +74,6 @@ export interface PostgresStoreOptions {
    */
   onError?: (error: Error) => void;
 }
-
-interface SessionRow {
-  id: string;
-  owner: string | null;
-  epoch: string;
-  version: number;
-  length: number;
-  state: StoredState;
-  created_at: Date;
-  updated_at: Date;
-}
-
-// Bodies and state are `json`, not `jsonb`: json keeps the text exactly as written (key order
-// included), so a restored transcript serialises byte for byte as it did, and prompt caches hold.
-const MIGRATIONS = [
-  (p: string) => `
-    CREATE TABLE ${p}sessions (
-      id text PRIMARY KEY,
-      owner text,
-      version integer NOT NULL,
-      length integer NOT NULL,
-      state json NOT NULL,
-      created_at timestamptz NOT NULL,
-      updated_at timestamptz NOT NULL
-    );
-    CREATE TABLE ${p}messages (
-      session_id text NOT NULL,
-      seq integer NOT NULL,
-      role text NOT NULL,
-      body json NOT NULL,
-      PRIMARY KEY (session_id, seq)
-    );
-    CREATE INDEX ${p}messages_user ON ${p}messages (session_id, seq) WHERE role = 'user';
-    CREATE TABLE ${p}leases (
-      session_id text PRIMARY KEY,
-      holder text NOT NULL,
-      expires_at timestamptz NOT NULL
-    );`,
-  // 2: every incarnation of a session has an epoch; sessions written before get a random one.
-  (p: string) => `
-    ALTER TABLE ${p}sessions ADD COLUMN IF NOT EXISTS epoch text;
-    UPDATE ${p}sessions SET epoch = md5(random()::text || clock_timestamp()::text || id) WHERE epoch IS NULL;
-    ALTER TABLE ${p}sessions ALTER COLUMN epoch SET NOT NULL;`,
-  // 3: what each owner spent per budget period.
-  (p: string) => `
-    CREATE TABLE ${p}spend (
-      owner text NOT NULL,
-      period text NOT NULL,
-      tokens bigint NOT NULL,
-      dollars double precision NOT NULL,
-      expires_at timestamptz NOT NULL,
-      PRIMARY KEY (owner, period)
-    );`,
-  // 4: spend is kept under the owner's key (the SHA-256 of the owner in hex, the digest owned
-  // chats' keys start with), so any owner fits the index. Text is valid UTF-8 in Postgres, so
-  // this is the digest createSessions computes, and two owners never meet on one key.
-  (p: string) => `
-    UPDATE ${p}spend SET owner = encode(sha256(convert_to(owner, 'UTF8')), 'hex');`,
-];
-
-/** A paging argument as Postgres binds it: a 32-bit integer (a larger window means everything). */
-const int4 = (n: number): number => whole(n, 2_147_483_647);
-
-const toRecord = (row: SessionRow): SessionRecord => ({
-  id: row.id,
-  owner: row.owner,
-  epoch: row.epoch,
-  version: row.version,
-  length: row.length,
-  state: row.state,
-  createdAt: row.created_at.getTime(),
-  updatedAt: row.updated_at.getTime(),
-});
 
 /**
  * A session store in PostgreSQL. Tables (created and migrated on first use, versioned):

@@ -6,18 +6,11 @@
  * their fixed output), never a multiple of it. On real PostgreSQL and Redis servers, and on one
  * SQLite file. The processes start on a signal and the test waits for their exit: no timers.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BudgetExceededError, createSession, ownerKey, periodOf, type SessionStore } from '@skilltree/core';
-import { postgresStore } from '@skilltree/store/postgres';
-import { redisStore } from '@skilltree/store/redis';
-import { sqliteStore } from '@skilltree/store/sqlite';
+import { BudgetExceededError, createSession, ownerKey, periodOf } from '@skilltree/core';
 import { describe, expect, test } from 'vitest';
 import { counterAgent } from '../src/fixture.js';
-import { runPrefix, server } from './servers.js';
+import { backendsFor, startWorker } from './workers.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/budget-worker.ts', import.meta.url));
 const PROCESSES = 3;
@@ -25,70 +18,7 @@ const TURNS = 4;
 /** The output tokens every model call reports: what it uses beyond its reservation. */
 const OUTPUT = 10;
 
-interface Worker {
-  child: ChildProcess;
-  lines: string[];
-  ready: Promise<void>;
-  exit: Promise<number | null>;
-}
-
-function startWorker(args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let buffer = '';
-  let stderr = '';
-  let onReady = () => {};
-  const ready = new Promise<void>((resolve) => (onReady = resolve));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const line of parts) {
-      if (line === 'ready') onReady();
-      else lines.push(line);
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      if (code !== 0) lines.push(`stderr ${stderr}`);
-      onReady();
-      resolve(code);
-    }),
-  );
-  return { child, lines, ready, exit };
-}
-
-const backends: [string, () => { url: string; prefix: string; open: () => SessionStore }][] = [
-  [
-    'postgres',
-    () => {
-      const url = server('SKILLTREE_TEST_POSTGRES_URL');
-      const prefix = runPrefix('budget');
-      return { url, prefix, open: () => postgresStore({ connectionString: url, prefix }) };
-    },
-  ],
-  [
-    'redis',
-    () => {
-      const url = server('SKILLTREE_TEST_REDIS_URL');
-      const prefix = `${runPrefix('budget')}:`;
-      return { url, prefix, open: () => redisStore({ url, prefix }) };
-    },
-  ],
-  [
-    'sqlite',
-    () => {
-      const url = join(mkdtempSync(join(tmpdir(), 'skilltree-budget-')), 'sessions.db');
-      return { url, prefix: 'budget_', open: () => sqliteStore({ path: url, prefix: 'budget_' }) };
-    },
-  ],
-];
+const backends = backendsFor('budget');
 
 /** What the first call of a turn saying `go` reserves: its estimated input. */
 async function firstCallReservation(): Promise<number> {
@@ -107,7 +37,7 @@ describe.each(backends)("one owner's turns in three processes on one %s store", 
     // Room for three or so of the twelve first calls that start at once.
     const limit = Math.floor((await firstCallReservation()) * 3.5);
     const workers = Array.from({ length: PROCESSES }, (_, p) =>
-      startWorker([
+      startWorker(WORKER, [
         backend,
         url,
         prefix,

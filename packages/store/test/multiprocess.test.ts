@@ -6,19 +6,12 @@
  * what the processes report (sends accepted), never by a clock, so a busy machine only makes it
  * slower.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSessions, type Message, type SessionStore, textOf } from '@skilltree/core';
-import { postgresStore } from '@skilltree/store/postgres';
-import { redisStore } from '@skilltree/store/redis';
-import { sqliteStore } from '@skilltree/store/sqlite';
 import { checkTranscript } from '@skilltree/store/testing';
 import { describe, expect, test } from 'vitest';
 import { bumpModel, counterAgent } from '../src/fixture.js';
-import { runPrefix, server } from './servers.js';
+import { accepted, backendsFor, startWorker } from './workers.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
 const PROCESSES = 4;
@@ -29,66 +22,6 @@ const AFTER_KILL = 10;
 const VICTIM_LEASE = 2_000;
 const SURVIVOR_LEASE = 600_000;
 
-interface Worker {
-  child: ChildProcess;
-  lines: string[];
-  ready: Promise<void>;
-  exit: Promise<number | null>;
-  /** Resolves once `count` of its sends were accepted (or it exited). */
-  accepted(count: number): Promise<void>;
-}
-
-const accepted = (lines: string[]) => lines.filter((l) => l.startsWith('ok ')).length;
-
-function startWorker(args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let buffer = '';
-  let stderr = '';
-  let exited = false;
-  let onReady = () => {};
-  const ready = new Promise<void>((resolve) => (onReady = resolve));
-  const waiters = new Set<() => boolean>();
-  const check = () => {
-    for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
-  };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const line of parts) {
-      if (line === 'ready') onReady();
-      else lines.push(line);
-    }
-    check();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      if (code !== 0 && code !== null) lines.push(`stderr ${stderr}`);
-      exited = true;
-      onReady();
-      check();
-      resolve(code);
-    }),
-  );
-  const acceptedCount = (count: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        if (!exited && accepted(lines) < count) return false;
-        resolve();
-        return true;
-      };
-      if (!done()) waiters.add(done);
-    });
-  return { child, lines, ready, exit, accepted: acceptedCount };
-}
-
 async function allMessages(store: SessionStore, id: string): Promise<Message[]> {
   const out: Message[] = [];
   for (;;) {
@@ -98,31 +31,7 @@ async function allMessages(store: SessionStore, id: string): Promise<Message[]> 
   }
 }
 
-const backends: [string, () => { url: string; prefix: string; open: () => SessionStore }][] = [
-  [
-    'postgres',
-    () => {
-      const url = server('SKILLTREE_TEST_POSTGRES_URL');
-      const prefix = runPrefix('mp');
-      return { url, prefix, open: () => postgresStore({ connectionString: url, prefix }) };
-    },
-  ],
-  [
-    'redis',
-    () => {
-      const url = server('SKILLTREE_TEST_REDIS_URL');
-      const prefix = `${runPrefix('mp')}:`;
-      return { url, prefix, open: () => redisStore({ url, prefix }) };
-    },
-  ],
-  [
-    'sqlite',
-    () => {
-      const url = join(mkdtempSync(join(tmpdir(), 'skilltree-mp-')), 'sessions.db');
-      return { url, prefix: 'mp_', open: () => sqliteStore({ path: url, prefix: 'mp_' }) };
-    },
-  ],
-];
+const backends = backendsFor('mp');
 
 describe.each(backends)('four processes on one %s store, one killed mid-run', (backend, setup) => {
   test('every transcript is valid, every accepted send is in it exactly once, counters equal the bump calls', async () => {
@@ -132,7 +41,14 @@ describe.each(backends)('four processes on one %s store, one killed mid-run', (b
     await store.record('warm-up');
     const ids = Array.from({ length: 50 }, (_, i) => `${prefix}s${i}`);
     const workers = Array.from({ length: PROCESSES }, (_, p) =>
-      startWorker([backend, url, prefix, String(p === 0 ? VICTIM_LEASE : SURVIVOR_LEASE), `p${p}`, ids.join(',')]),
+      startWorker(WORKER, [
+        backend,
+        url,
+        prefix,
+        String(p === 0 ? VICTIM_LEASE : SURVIVOR_LEASE),
+        `p${p}`,
+        ids.join(','),
+      ]),
     );
     const started = performance.now();
     const phases: string[] = [];

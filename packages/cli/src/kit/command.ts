@@ -2,7 +2,8 @@
  * What a command is to `main` and to help: its name, its help texts and how to run it. Each
  * `commands/<name>/index.ts` exports one; the command's code loads only when it runs.
  */
-import type { CliArgs, CommandName } from './flags.js';
+import type { CommandName } from './command-names.js';
+import type { CliArgs } from './flags.js';
 import type { Io } from './io.js';
 
 /** One `skilltree` command. */

@@ -3,7 +3,8 @@
  * from the flag table, and the models from the model choice rules.
  */
 import type { CommandSpec } from './command.js';
-import { COMMAND_NAMES, type CommandName, FLAGS, type Flag, flagsOf } from './flags.js';
+import { COMMAND_NAMES, type CommandName } from './command-names.js';
+import { FLAGS, type Flag, flagsOf } from './flag-table.js';
 import { MODEL_CHOICE_HELP, MODEL_ENV_HELP } from './pick-model.js';
 
 /** Where help texts start: the column of each flag's description. */

@@ -14,15 +14,17 @@ import type {
   SessionView,
   ToolAnswer,
   Turn,
-  WaitingCall,
 } from '@skilltree/core';
 import type { ReactElement } from 'react';
 import { choosePrice, type PriceChoice } from '../../kit/cost.js';
+import { errorMessage } from '../../kit/errors.js';
 import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../../kit/load-module.js';
 import { CostLog } from './cost-log.js';
+import { BusyError, type DevTurn, isRefusal } from './dev-turn.js';
 import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
 import { describeReload, sectionLines, Timeline } from './state.js';
 
+/** What `skilltree dev` runs the session with: the agent module, the flags that shape it, a log. */
 export interface DevSessionOptions {
   module: string;
   model?: Model;
@@ -32,29 +34,6 @@ export interface DevSessionOptions {
   price?: PriceChoice;
   cwd?: string;
   log: (line: string) => void;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Thrown by `send` while a turn runs. */
-export class BusyError extends Error {}
-
-/** What a turn run from the playground ended with. */
-export interface DevTurn {
-  text: string;
-  steps: number;
-  /** The calls it ended waiting for (empty when none waits). */
-  waiting: WaitingCall[];
-}
-
-/**
- * Core's refusals that record nothing: a file that breaks a rule, an answer to a call that does not
- * wait. Told by name: the agent module may load its own copy of core, whose classes are not ours.
- */
-export function isRefusal(error: unknown): error is Error & { code: string } {
-  return error instanceof Error && (error.name === 'FileRejectedError' || error.name === 'ToolAnswerError');
 }
 
 export class DevSession {
@@ -228,7 +207,7 @@ export class DevSession {
       this.onLive({ type: 'turn-end', ok: true });
       return { text: done.text, steps: done.steps, waiting: done.waiting ?? [] };
     } catch (error) {
-      const text = message(error);
+      const text = errorMessage(error);
       if (isRefusal(error)) {
         // A refused file or answer recorded nothing: no turn happened, nothing to note in the chat.
         this.#turn--;
@@ -377,7 +356,7 @@ export class DevSession {
       try {
         request = session.request();
       } catch (error) {
-        requestError = message(error);
+        requestError = errorMessage(error);
       }
     }
     const model = this.#model;

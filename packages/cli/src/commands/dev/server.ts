@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 import type { Model, ToolAnswer } from '@skilltree/core';
 import type { PriceChoice } from '../../kit/cost.js';
 import { listen } from '../../kit/listen.js';
-import { BusyError, DevSession, type DevTurn, isRefusal } from './dev-session.js';
+import { DevSession } from './dev-session.js';
+import { BusyError, type DevTurn, isRefusal } from './dev-turn.js';
 import type { SendFile, TurnReply } from './protocol.js';
 
 /** Options of {@link startDevServer} (what `skilltree dev` passes from its flags). */

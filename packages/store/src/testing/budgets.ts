@@ -1,0 +1,185 @@
+import { estimateTokens, type Message, ownerKey, periodOf, textOf } from '@skilltree/core';
+import { expect, test } from 'vitest';
+import { bumpModel, lastUserText } from '../fixture.js';
+import { checkTranscript } from './check-transcript.js';
+import { gate } from './processes.js';
+import type { Suite } from './suite.js';
+
+/** Budgets: per-owner and per-session limits hold across processes, and what a refused or aborted turn leaves. */
+export function budgetTests(suite: Suite): void {
+  const { run, newId, sessions } = suite;
+
+  test("per-owner budgets hold across processes: two createSessions over one store stop the owner's turns once the period's limit is spent", async () => {
+    const { a, b, c } = suite;
+    const owner = `${run}-budget-owner`;
+    // Every model call reports 10 000 tokens (a turn is read, bump, reply: three calls).
+    let calls = 0;
+    const reporting = () => {
+      const model = bumpModel();
+      return {
+        name: model.name,
+        async generate(...args: Parameters<typeof model.generate>) {
+          const response = await model.generate(...args);
+          calls++;
+          return { ...response, usage: { inputTokens: 9_000, outputTokens: 1_000 } };
+        },
+      };
+    };
+    const budget = { perOwner: { tokens: 50_000, period: 'day' as const } };
+    const one = sessions(a, { model: reporting(), budget });
+    const two = sessions(b, { model: reporting(), budget });
+    // Four turns at once, two per process, on four chats of one owner: they need 120 000 tokens.
+    const results = await Promise.allSettled(
+      [one, two, one, two].map((s, i) => s.send(newId('owner-turn'), `turn ${i}`, { owner })),
+    );
+    const stopped = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const error of stopped) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
+    // The store holds exactly what the model reported, whichever process charged it.
+    const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+    expect(spent.tokens).toBe(calls * 10_000);
+    expect(spent.tokens).toBeGreaterThanOrEqual(50_000);
+    // The limit is spent: the next turn, in either process, is refused before anything is recorded.
+    for (const s of [one, two]) {
+      const id = newId('owner-refused');
+      const error = await s.send(id, 'more', { owner }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner, unit: 'tokens', next: 0 });
+      expect(await a.record(id)).toBeNull();
+    }
+    // Another owner is not affected.
+    expect((await one.send(newId('owner-other'), 'fine', { owner: `${owner}-2` })).text).toBe('done: fine');
+  });
+
+  test('a session budget stops a runaway conversation, whichever process runs its next turn', async () => {
+    const { a, b, c } = suite;
+    const id = newId('session-budget');
+    // Every call reports 10 000 tokens: the first turn takes three calls (read, bump, reply), the
+    // next ones two (the skill stays loaded).
+    const reporting = () => {
+      const model = bumpModel();
+      return {
+        name: model.name,
+        async generate(...args: Parameters<typeof model.generate>) {
+          return { ...(await model.generate(...args)), usage: { inputTokens: 9_000, outputTokens: 1_000 } };
+        },
+      };
+    };
+    const budget = { perSession: { tokens: 35_000 } };
+    const one = sessions(a, { model: reporting(), budget });
+    const two = sessions(b, { model: reporting(), budget });
+    expect((await one.send(id, 'first')).text).toBe('done: first');
+    // The second turn runs in the other process, from what the store kept (30 000 spent): its
+    // second call would go over, so it stops before it, with every call answered.
+    const error = await two.send(id, 'second').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'session', unit: 'tokens', limit: 35_000 });
+    const messages = await c.messages(id, 0, 100);
+    expect(checkTranscript(messages)).toEqual([]);
+    expect((await c.record(id))?.state.usage).toMatchObject({ inputTokens: 36_000, outputTokens: 4_000 });
+    // The limit is spent: a third turn, in the first process, is refused before anything is recorded.
+    const length = (await c.record(id))?.length;
+    await expect(one.send(id, 'third')).rejects.toMatchObject({ scope: 'session', next: 0 });
+    expect((await c.record(id))?.length).toBe(length);
+  });
+
+  test('a send refused by a budget leaves no orphan user message in the store', async () => {
+    const { a, b, c } = suite;
+    const budget = { perTurn: { tokens: 1 } };
+    const owner = `${run}-orphan`;
+    const fresh = newId('orphan-new');
+    await expect(sessions(a).send(fresh, 'say hi', { owner, budget })).rejects.toMatchObject({ scope: 'turn' });
+    expect(await sessions(b).get(fresh, { owner })).toBeNull();
+    const old = newId('orphan-old');
+    await sessions(a).send(old, 'say first', { owner });
+    const before = await c.record(`${await ownerKey(owner)}\u001f${old}`);
+    await expect(sessions(b).send(old, 'say second', { owner, budget })).rejects.toMatchObject({ scope: 'turn' });
+    const after = await c.record(`${await ownerKey(owner)}\u001f${old}`);
+    expect(after?.length).toBe(before?.length);
+    expect((await sessions(c).messages(old, { owner })).map(textOf)).toEqual(['say first', 'ok: say first']);
+  });
+
+  test("an aborted model call is charged what it consumed (its input and what it streamed, marked estimated) on the session's usage and the owner's spend", async () => {
+    const { a, b, c } = suite;
+    const id = newId('aborted');
+    const owner = `${run}-aborted`;
+    const streamed = gate();
+    const model = {
+      name: 'stalling',
+      generate: async () => ({ text: 'never', toolCalls: [] }),
+      async *stream(_req: unknown, { signal }: { signal?: AbortSignal }) {
+        yield { type: 'text-delta' as const, text: 'A partial reply that was cut off' };
+        streamed.open();
+        await new Promise<void>((_, reject) => {
+          const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+          if (signal?.aborted) stop();
+          signal?.addEventListener('abort', stop, { once: true });
+        });
+      },
+    };
+    const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
+    const controller = new AbortController();
+    const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
+    await streamed.opened;
+    controller.abort();
+    expect(await turn).toMatchObject({ name: 'AbortError' });
+    const usage = (await sessions(b).get(id, { owner }))?.usage;
+    expect(usage).toMatchObject({
+      estimated: true,
+      outputTokens: estimateTokens('A partial reply that was cut off'),
+    });
+    expect(usage?.inputTokens).toBeGreaterThan(0);
+    const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+    expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
+  });
+
+  test('concurrent turns of one owner from several processes cannot all pass the same check: the reservations never add up past the limit', async () => {
+    const { a, b, c } = suite;
+    const owner = `${run}-concurrent-owner`;
+    // What one first call reserves: its estimated input.
+    const probe = await sessions(a, { budget: { perTurn: { tokens: 0 } } })
+      .send(newId('probe'), 'say go')
+      .catch((e: { next: number }) => e);
+    const input = (probe as { next: number }).next;
+    expect(input).toBeGreaterThan(0);
+    const limit = Math.floor(input * 2.5);
+    const inModel: (() => void)[] = [];
+    let decided = 0;
+    const all = gate();
+    const decide = () => {
+      if (++decided === 6) all.open();
+    };
+    const held = () => ({
+      name: 'held',
+      async generate(req: { messages: Message[] }) {
+        // Held until every turn was let in or refused: the admitted ones are all in flight at once.
+        await new Promise<void>((resolve) => {
+          inModel.push(resolve);
+          decide();
+        });
+        return {
+          text: `ok: ${lastUserText(req.messages)}`,
+          toolCalls: [],
+          usage: { inputTokens: input, outputTokens: 0 },
+        };
+      },
+    });
+    const budget = { perOwner: { tokens: limit, period: 'day' as const } };
+    const procs = [a, b, c].map((store) => sessions(store, { model: held(), budget }));
+    const turns = Array.from({ length: 6 }, (_, i) =>
+      procs[i % 3].send(newId('concurrent-owner'), 'say go', { owner }).then(
+        () => null,
+        (error: unknown) => {
+          decide();
+          return error;
+        },
+      ),
+    );
+    await all.opened;
+    for (const release of inModel) release();
+    const results = await Promise.all(turns);
+    expect(inModel).toHaveLength(2);
+    const refused = results.filter((r) => r !== null);
+    expect(refused).toHaveLength(4);
+    for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
+    expect(await a.spent(await ownerKey(owner), periodOf('day').key)).toEqual({ tokens: 2 * input, dollars: 0 });
+  });
+}
