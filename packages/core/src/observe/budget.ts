@@ -196,7 +196,7 @@ async function startBudget(state: SessionState, model: Model, turn: TurnBudget):
   const checks: Check[] = [];
   // Before the turn only what is used up already counts: the turn has spent nothing.
   if (budget.perSession)
-    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage, price) });
+    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage.total, price) });
   if (budget.perOwner && turn.ledger) {
     const period = periodOf(budget.perOwner.period);
     const spent = await turn.ledger.spent(period.key);
@@ -219,7 +219,7 @@ async function reserveCall(
   const checks: Check[] = [];
   if (budget.perTurn) checks.push({ scope: 'turn', limits: budget.perTurn, spent: spendOf(turnUsage, price) });
   if (budget.perSession)
-    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage, price) });
+    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage.total, price) });
   enforce(state, turn, checks, next);
   if (!budget.perOwner || !turn.ledger) return;
   const { perOwner } = budget;

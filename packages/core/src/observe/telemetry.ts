@@ -71,7 +71,7 @@ function endTurnSpan(
   if (!open || open.ended) return;
   const { span, tracing } = open;
   if (span.isRecording()) {
-    span.setAttribute('skilltree.skills.loaded', [...state.loaded]);
+    span.setAttribute('skilltree.skills.loaded', [...state.skills.loaded]);
     if (outcome.turn) {
       span.setAttributes({
         ...usageAttributes(outcome.turn.usage, model.name),
@@ -159,13 +159,13 @@ async function* traceModelCall(
     span.setAttributes({
       'skilltree.step': step,
       'skilltree.tools.offered': request.tools.map((t) => t.name),
-      'skilltree.skills.loaded': [...state.loaded],
+      'skilltree.skills.loaded': [...state.skills.loaded],
       'skilltree.window.messages': request.messages.length,
       // Files by count and size, never their bytes.
       ...fileAttributes(request),
       'skilltree.context_placement': request.contextPlacement,
     });
-    if (state.windowStart !== undefined) span.setAttribute('skilltree.window.start', state.windowStart);
+    if (state.window.start !== undefined) span.setAttribute('skilltree.window.start', state.window.start);
     if (tracing.recordContent) {
       span.setAttributes({
         'gen_ai.system_instructions': JSON.stringify([genAiText(request.system)]),
@@ -338,7 +338,7 @@ export async function traceLoad<T extends { ok: boolean; error?: string; mounted
       if (outcome.ok) {
         open.span.setAttributes({
           'skilltree.skill.mounted': outcome.mounted === true,
-          'skilltree.skills.loaded': [...state.loaded],
+          'skilltree.skills.loaded': [...state.skills.loaded],
         });
         if (outcome.unloaded?.length) open.span.setAttribute('skilltree.skill.unloaded', outcome.unloaded);
       } else {

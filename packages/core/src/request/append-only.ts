@@ -124,10 +124,10 @@ export function planAppendOnly(
   fields: { system: string; tools: ToolSpec[]; snap: TreeSnapshot },
   turnStart: boolean,
 ): AppendOnlyPlan {
-  const t = state.transcript;
+  const t = state.window.transcript;
   const end = t.start + t.messages.length;
   const cfg = config(state);
-  let log = state.sent;
+  let log = state.window.sent;
   // A log the messages in memory cannot rebuild (they start later) starts a new prefix.
   if (log && (log.start < t.start || log.start > end)) log = null;
   if (!log || turnStart) {
@@ -155,7 +155,7 @@ export function planAppendOnly(
     items.push(i < log.reasoningFrom ? withoutReasoning(message) : message);
     while (n < notes.length && notes[n].after === i) items.push(notes[n++].note);
   }
-  const now = sections(fields.snap, state.loaded);
+  const now = sections(fields.snap, state.skills.loaded);
   const note = noteFor(log.told, fields.system, fields.tools, now);
   let next = log;
   if (note) {

@@ -96,7 +96,7 @@ export function requestBlocker(state: SessionState): Error | null {
       `The agent crashed: ${state.crashed.message} No request is built from a partial tree; send() tries to render it again, or call session.rerender(element).`,
     );
   }
-  if (state.suspended.has(AGENT)) {
+  if (state.skills.suspended.has(AGENT)) {
     return new Error(
       'The agent is suspended: a component above every <Skill> is waiting for data (use() or lazy). Wrap it in its own <Suspense>, or wait with await session.settled().',
     );
@@ -117,7 +117,7 @@ const describing = new WeakMap<ModelRequest, string>();
  */
 export function recordSent(state: SessionState, request: ModelRequest): void {
   const next = plans.get(request);
-  if (next) state.sent = next;
+  if (next) state.window.sent = next;
   // Said once per session: `warn` reports each distinct message once.
   const warning = describing.get(request);
   if (warning) warn(state, warning, 'skilltree');
@@ -127,7 +127,7 @@ export function recordSent(state: SessionState, request: ModelRequest): void {
  * The next request, exactly as the model will receive it. `turnStart`: the first request of a turn
  * (an append-only window may move only then); by default, whether no turn is running.
  */
-export function buildRequest(state: SessionState, turnStart = !state.busy): ModelRequest {
+export function buildRequest(state: SessionState, turnStart = !state.turn.busy): ModelRequest {
   const model = state.options.model;
   const { request, described } = buildClassic(state, turnStart);
   if (described) describing.set(request, describedWarning(model?.name, model?.accepts));
@@ -151,14 +151,14 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     memo.toolsLoaded = null;
     memo.prefixTools = prefixTools(snap, cfg.readToolName);
   }
-  if (memo.toolsLoaded !== state.loaded) {
+  if (memo.toolsLoaded !== state.skills.loaded) {
     memo.tools = offeredTools(snap, cfg.readToolName);
-    memo.toolsLoaded = state.loaded;
+    memo.toolsLoaded = state.skills.loaded;
   }
-  if (memo.contextSnap !== snap || memo.contextLoaded !== state.loaded) {
-    memo.context = renderContext(snap, state.loaded);
+  if (memo.contextSnap !== snap || memo.contextLoaded !== state.skills.loaded) {
+    memo.context = renderContext(snap, state.skills.loaded);
     memo.contextSnap = snap;
-    memo.contextLoaded = state.loaded;
+    memo.contextLoaded = state.skills.loaded;
   }
   // A file of a kind the model does not read goes as a line describing it (the transcript keeps it).
   const accepts = state.options.model?.accepts;
@@ -202,15 +202,15 @@ function withLifecycle(
 ): ModelRequest {
   const cfg = config(state);
   // No window starts before this one again (unless the settings change): fold older records.
-  state.lifecycle = foldBefore(state.lifecycle, window.start);
-  const mounts = new Map(state.loaded.map((name) => [name, state.mounts.get(name) ?? 0]));
+  state.told.log = foldBefore(state.told.log, window.start);
+  const mounts = new Map(state.skills.loaded.map((name) => [name, state.skills.mounts.get(name) ?? 0]));
   const inputs: LifecycleInputs = {
     snap,
-    loaded: state.loaded,
+    loaded: state.skills.loaded,
     readToolName: cfg.readToolName,
     contextLineLimit: cfg.contextLineLimit,
     windowMode: cfg.windowMode,
-    log: state.lifecycle,
+    log: state.told.log,
     mounts,
     start: window.start,
     messages: window.messages,

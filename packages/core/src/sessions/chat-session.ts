@@ -55,23 +55,23 @@ export function chatSession(
   return {
     session,
     budget: state.options.budget,
-    length: () => transcriptLength(state.transcript),
+    length: () => transcriptLength(state.window.transcript),
     unsaved(committed) {
-      const length = transcriptLength(state.transcript);
+      const length = transcriptLength(state.window.transcript);
       const snap = session.snapshot({ since: length });
       // An append-only conversation's prefix may start before the window: the next process loads it all.
-      const sentFrom = state.sent ? length - state.sent.start : 0;
+      const sentFrom = state.window.sent ? length - state.window.sent.start : 0;
       const max = Math.max(session.config.maxTranscriptMessages, sentFrom);
       const window = currentWindow(state);
       return {
-        append: state.transcript.messages.slice(committed - state.transcript.start),
+        append: state.window.transcript.messages.slice(committed - state.window.transcript.start),
         state: storedState(snap, { start: window.start, size: window.messages.length, max }),
       };
     },
     forget: () =>
       forgetBefore(
-        state.transcript,
-        Math.min(currentWindow(state).start, state.sent?.start ?? Number.POSITIVE_INFINITY),
+        state.window.transcript,
+        Math.min(currentWindow(state).start, state.window.sent?.start ?? Number.POSITIVE_INFINITY),
       ),
     identify: (id, owner) => identifySession(state, id, owner),
     turn: (input, signal, options, scope) => runTurn(state, session.model, input, signal, options, scope),

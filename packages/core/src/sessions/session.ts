@@ -73,29 +73,29 @@ export class Session implements SessionHandle {
     }
     sync(state);
     if (restore) applySnapshot(state, restore);
-    else state.baseline = sections(state);
+    else state.told.baseline = sections(state);
   }
 
   // ───────────────────────────── reading (getters never change state) ─────────────────────────────
 
   /** Every message in memory, oldest first (for a session loaded from a store, the newest part). Nothing is summarised or deleted. */
   get transcript(): readonly Message[] {
-    return this.#state.transcript.messages;
+    return this.#state.window.transcript.messages;
   }
 
   /** Index, in the whole transcript, of `transcript[0]`: 0 unless older messages live only in a store. */
   get transcriptStart(): number {
-    return this.#state.transcript.start;
+    return this.#state.window.transcript.start;
   }
 
   /** The loaded skills in LRU order: least recently read first, the active skill last. */
   get loadedSkills(): string[] {
-    return [...this.#state.loaded];
+    return [...this.#state.skills.loaded];
   }
 
   /** The skill read last, or null when none is loaded. */
   get activeSkill(): string | null {
-    return this.#state.loaded[this.#state.loaded.length - 1] ?? null;
+    return this.#state.skills.loaded[this.#state.skills.loaded.length - 1] ?? null;
   }
 
   /** The catalog: every `<Skill>` in the tree, in tree order, with its state and mount count. */
@@ -104,7 +104,7 @@ export class Session implements SessionHandle {
       name: s.name,
       description: s.description,
       state: skillState(this.#state, s.name),
-      mounts: this.#state.mounts.get(s.name) ?? 0,
+      mounts: this.#state.skills.mounts.get(s.name) ?? 0,
     }));
   }
 
@@ -120,7 +120,7 @@ export class Session implements SessionHandle {
 
   /** True while a turn runs. */
   get busy(): boolean {
-    return this.#state.busy;
+    return this.#state.turn.busy;
   }
 
   /** True after `dispose()`. */
@@ -130,7 +130,7 @@ export class Session implements SessionHandle {
 
   /** Token usage summed over every model call of this session, where the model reports it (cache reads and writes included). */
   get usage(): Usage | undefined {
-    return this.#state.usage ? { ...this.#state.usage } : undefined;
+    return this.#state.usage.total ? { ...this.#state.usage.total } : undefined;
   }
 
   /** Every warning reported so far, oldest first. */
@@ -199,7 +199,7 @@ export class Session implements SessionHandle {
     message: Omit<AssistantMessage, 'role' | 'content'> & { content?: string | AssistantPart[] },
   ): AssistantMessage {
     assertLive(this.#state);
-    const { calls: toolCalls, dropped } = repairCalls(this.#state.transcript, message.toolCalls);
+    const { calls: toolCalls, dropped } = repairCalls(this.#state.window.transcript, message.toolCalls);
     if (dropped.length > 0) {
       throw new Error(`addAssistantMessage: toolCalls[${dropped[0].index}] cannot be recorded: ${dropped[0].reason}.`);
     }
@@ -215,7 +215,7 @@ export class Session implements SessionHandle {
 
   /** A fresh tool-call id, unique within this session's transcript. */
   nextCallId(): string {
-    return freshCallId(this.#state.transcript);
+    return freshCallId(this.#state.window.transcript);
   }
 
   /**
@@ -240,7 +240,7 @@ export class Session implements SessionHandle {
 
   /** Calls waiting for approval or for the client's result, in call order (see `Turn.waiting`). */
   get waiting(): readonly WaitingCall[] {
-    return this.#state.waiting.map((w) => ({ ...w }));
+    return this.#state.waiting.calls.map((w) => ({ ...w }));
   }
 
   /**
@@ -344,7 +344,7 @@ export class Session implements SessionHandle {
     state.disposed = true;
     unmount(state);
     state.listeners.clear();
-    state.skillListeners.clear();
+    state.skills.listeners.clear();
   }
 
   /** Commits pending sync work and brings the session in step with the tree. */

@@ -27,24 +27,24 @@ import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/se
  * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
  * are answered as interrupted when it is restored.
  */
-export function takeSnapshot(state: SessionState, since = state.transcript.start): SessionSnapshot {
-  const { transcript } = state;
+export function takeSnapshot(state: SessionState, since = state.window.transcript.start): SessionSnapshot {
+  const { transcript } = state.window;
   const from = Math.min(transcript.messages.length, Math.max(0, since - transcript.start));
   const snapshot: SessionSnapshot = {
     version: 2,
     transcript: JSON.parse(JSON.stringify(transcript.messages.slice(from))),
-    loadedSkills: [...state.loaded],
+    loadedSkills: [...state.skills.loaded],
     stores: storeStates(state.stores),
   };
   const pending = pendingChanges(state);
   if (pending.length > 0) snapshot.pendingContextChanges = pending;
   if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
-  if (state.usage) snapshot.usage = { ...state.usage };
-  if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
-  if (state.sent) snapshot.sent = JSON.parse(JSON.stringify(state.sent));
-  if (state.waiting.length > 0) snapshot.waiting = JSON.parse(JSON.stringify(state.waiting));
-  const log = state.lifecycle.data;
+  if (state.usage.total) snapshot.usage = { ...state.usage.total };
+  if (state.window.start !== undefined) snapshot.windowStart = state.window.start;
+  if (state.window.sent) snapshot.sent = JSON.parse(JSON.stringify(state.window.sent));
+  if (state.waiting.calls.length > 0) snapshot.waiting = JSON.parse(JSON.stringify(state.waiting.calls));
+  const log = state.told.log.data;
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
   }
@@ -208,23 +208,23 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   const snap = tree(state);
   const unique = [...new Set(snapshot.loadedSkills)];
   const known = unique.filter((name) => snap.skillsByName.has(name));
-  for (const name of unique) if (!snap.skillsByName.has(name)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  for (const name of unique) if (!snap.skillsByName.has(name)) state.told.pending.push(lifecycleLine(name, 'unloaded'));
   const max = config(state).maxLoadedSkills;
-  state.loaded = known.slice(-max);
-  for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
-  for (const name of state.loaded) recordMount(state, name);
+  state.skills.loaded = known.slice(-max);
+  for (const name of known.slice(0, -max)) state.told.pending.push(lifecycleLine(name, 'unloaded'));
+  for (const name of state.skills.loaded) recordMount(state, name);
   notifySkills(state);
   checkLog(state);
   // The skills mounted again are the ones the log announced, not remounts to announce again.
-  state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
+  state.told.log = adoptMounts(state.told.log, state.skills.mounts);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
-  state.baseline = sections(state);
+  state.told.baseline = sections(state);
   // A call that waits for an answer stays open; one whose tool was running when the process stopped
   // is answered as interrupted (it may have taken effect, and never runs again).
-  const open = unansweredCalls(state.transcript);
+  const open = unansweredCalls(state.window.transcript);
   const waits = new Set(open.map((call) => call.id));
-  state.waiting = state.waiting.filter((w) => w.status === 'waiting' && waits.has(w.toolCallId));
-  const waitingIds = new Set(state.waiting.map((w) => w.toolCallId));
+  state.waiting.calls = state.waiting.calls.filter((w) => w.status === 'waiting' && waits.has(w.toolCallId));
+  const waitingIds = new Set(state.waiting.calls.map((w) => w.toolCallId));
   for (const call of open) {
     if (waitingIds.has(call.id)) continue;
     recordResult(
@@ -243,18 +243,18 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
  * next message, as for a snapshot without a log, so no delta of it is ever sent.
  */
 function checkLog(state: SessionState): void {
-  const { data } = state.lifecycle;
+  const { data } = state.told.log;
   if (data.base.length === 0 && data.records.length === 0) return;
   const cfg = config(state);
   const problem = lifecycleLogProblem(data, {
     snap: tree(state),
     readToolName: cfg.readToolName,
     contextLineLimit: cfg.contextLineLimit,
-    messages: state.transcript.messages,
-    start: state.transcript.start,
+    messages: state.window.transcript.messages,
+    start: state.window.transcript.start,
   });
   if (problem === null) return;
-  state.lifecycle = createLog();
+  state.told.log = createLog();
   warn(
     state,
     `The saved lifecycle log was not used (${problem}): the loaded skills are stated again with the next message.`,
