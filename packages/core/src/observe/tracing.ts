@@ -266,3 +266,9 @@ export function fail(open: Open, error: unknown, what: string, type?: string): v
   span.recordException(bare);
   span.setStatus({ code: STATUS_ERROR, message: redactedStatus(what, kind) });
 }
+
+/** The session's tracing, unless off or muted for an untraced turn. */
+export function active(state: SessionState): Tracing | null {
+  const tracing = tracingOf(state);
+  return tracing && !tracing.muted ? tracing : null;
+}

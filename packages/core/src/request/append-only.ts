@@ -13,6 +13,7 @@
 import { agentSection, skillContextSection, unloadedSection } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
 import { config } from '../state/config.js';
+import { loadedSkills } from '../state/reads.js';
 import type { SessionState } from '../state/state.js';
 import { windowOf } from '../transcript/transcript.js';
 import type { Message } from '../types/messages.js';
@@ -155,7 +156,7 @@ export function planAppendOnly(
     items.push(i < log.reasoningFrom ? withoutReasoning(message) : message);
     while (n < notes.length && notes[n].after === i) items.push(notes[n++].note);
   }
-  const now = sections(fields.snap, state.skills.loaded);
+  const now = sections(fields.snap, loadedSkills(state));
   const note = noteFor(log.told, fields.system, fields.tools, now);
   let next = log;
   if (note) {

@@ -76,3 +76,9 @@ export function warn(state: SessionState, message: string, source?: string): voi
 export function assertLive(state: SessionState): void {
   if (state.disposed) throw new Error('This session is disposed: create a new one with createSession().');
 }
+
+/** Drops every listener: the session's subscribers and its `<Skill>` components' (a disposed session). */
+export function dropListeners(state: SessionState): void {
+  state.listeners.clear();
+  state.skills.listeners.clear();
+}

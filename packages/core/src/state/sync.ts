@@ -127,6 +127,13 @@ export function notifySkills(state: SessionState): void {
   flush(state);
 }
 
+/** Records that `name` joined the loaded set: a mount, a `contextChanged … loaded` line and an event. */
+export function recordLoaded(state: SessionState, name: string): void {
+  recordMount(state, name);
+  state.told.pending.push(lifecycleLine(name, 'loaded'));
+  emit(state, { type: 'skill-loaded', name });
+}
+
 /** Counts a mount of `name`. */
 export function recordMount(state: SessionState, name: string): void {
   state.skills.mounts.set(name, (state.skills.mounts.get(name) ?? 0) + 1);

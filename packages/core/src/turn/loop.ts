@@ -17,6 +17,7 @@ import { buildRequest, recordSent } from '../request/request.js';
 import { estimateRequestTokens, estimateResponseTokens } from '../request/usage-estimate.js';
 import { config } from '../state/config.js';
 import { drainTurn, drainWhile, emit, warn } from '../state/events.js';
+import { transcriptOf } from '../state/reads.js';
 import { pushMessage, stageUserMessage } from '../state/record.js';
 import { render } from '../state/render.js';
 import type { SessionState } from '../state/state.js';
@@ -34,7 +35,7 @@ import { announceWaiting, checkAnswers, waitFor } from './waiting.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
-  const repaired = repairCalls(state.window.transcript, calls);
+  const repaired = repairCalls(transcriptOf(state), calls);
   for (const { index, reason } of repaired.dropped) {
     warn(state, `The model sent a tool call that was dropped (toolCalls[${index}]: ${reason}).`, 'skilltree');
   }
@@ -86,7 +87,7 @@ export async function* runTurn(
   const text = answers ? '' : (input as string);
   state.turn.busy = true;
   state.turn.events = [];
-  const first = transcriptLength(state.window.transcript);
+  const first = transcriptLength(transcriptOf(state));
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
   let whyKind: ToolErrorKind = 'interrupted';
@@ -189,7 +190,7 @@ export async function* runTurn(
         const turn: Turn = {
           text: response.text,
           steps: step,
-          messages: state.window.transcript.messages.slice(first - state.window.transcript.start),
+          messages: transcriptOf(state).messages.slice(first - transcriptOf(state).start),
         };
         if (usage) turn.usage = usage;
         outcome.turn = turn;
@@ -314,7 +315,7 @@ async function* endWaiting(
   const turn: Turn = {
     text: '',
     steps,
-    messages: state.window.transcript.messages.slice(first - state.window.transcript.start),
+    messages: transcriptOf(state).messages.slice(first - transcriptOf(state).start),
     waiting: state.waiting.calls.map((w) => ({ ...w })),
   };
   if (usage) turn.usage = usage;

@@ -5,13 +5,12 @@
  */
 
 import { clashMessage, type ToolEntry, type TreeSnapshot, where } from '../host/serialize.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
 import { touch } from '../lifecycle/lru.js';
-import { traceLoad } from '../observe/telemetry.js';
+import { traceLoad } from '../observe/trace-skills.js';
 import { config } from '../state/config.js';
-import { emit, warn } from '../state/events.js';
+import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
-import { notifySkills, recordMount, recordUnloaded, settle, unloadSkill } from '../state/sync.js';
+import { notifySkills, recordLoaded, recordUnloaded, settle, unloadSkill } from '../state/sync.js';
 import type { ReadResult } from '../types/session.js';
 
 /** What a read did, or why it was refused. */
@@ -108,9 +107,7 @@ async function load(state: SessionState, name: string): Promise<ReadOutcome> {
     return { ok: false, error: refused };
   }
   state.skills.loaded = order;
-  recordMount(state, name);
-  state.told.pending.push(lifecycleLine(name, 'loaded'));
-  emit(state, { type: 'skill-loaded', name });
+  recordLoaded(state, name);
   for (const gone of evicted) recordUnloaded(state, gone, { reason: 'lru', by: name });
   notifySkills(state);
   await settle(state);

@@ -117,3 +117,8 @@ export function checkAnswers(state: SessionState, answers: readonly ToolAnswer[]
 export function announceWaiting(state: SessionState): void {
   emit(state, { type: 'waiting', calls: state.waiting.calls.map((w) => ({ ...w })) });
 }
+
+/** Keeps the waiting calls still open (their ids in `open`) and still waiting; the rest are dropped. */
+export function keepWaiting(state: SessionState, open: ReadonlySet<string>): void {
+  state.waiting.calls = state.waiting.calls.filter((w) => w.status === 'waiting' && open.has(w.toolCallId));
+}
