@@ -117,3 +117,41 @@ test("only sessions/chat-session reaches the state behind a Session: a chat's tu
   );
   expect(reaching).toEqual(['sessions/chat-session']);
 });
+
+/**
+ * The records of `SessionState` and the modules (or folders) that own them: only these touch a
+ * record's fields; every other module reads through `state/reads.ts` or the owner's functions.
+ */
+const RECORD_OWNERS: Record<string, string[]> = {
+  skills: ['state/', 'turn/skills'],
+  told: ['state/', 'request/'],
+  window: ['state/', 'request/'],
+  turn: ['state/', 'turn/loop'],
+  waiting: ['state/', 'turn/waiting', 'turn/loop'],
+  usage: ['state/', 'turn/loop'],
+  tracing: ['state/create', 'observe/tracing'],
+};
+/** Modules whose `state` is a store's record (`StoredState`), not a session's state. */
+const STORED_STATE = ['sessions/session-store', 'sessions/sessions', 'files/files'];
+
+test("a SessionState record's fields are touched only by the layer that owns it", () => {
+  const outside: string[] = [];
+  const access = new RegExp(
+    `(?<![\\w$.])(?:this\\.#state|state)\\.(${Object.keys(RECORD_OWNERS).join('|')})\\.(\\w+)`,
+    'g',
+  );
+  for (const module of files) {
+    if (STORED_STATE.includes(module)) continue;
+    const text = readFileSync(join(src, `${module}.ts`), 'utf8');
+    for (const m of text.matchAll(access)) {
+      if (!RECORD_OWNERS[m[1]].some((owner) => module === owner || module.startsWith(owner))) {
+        outside.push(`${module}: ${m[0]}`);
+      }
+    }
+  }
+  expect(outside).toEqual([]);
+});
+
+test('the record rule sees accesses: turn/loop touches state.turn.busy', () => {
+  expect(readFileSync(join(src, 'turn/loop.ts'), 'utf8')).toMatch(/state\.turn\.busy/);
+});

@@ -6,6 +6,7 @@
  */
 import { estimateRequestTokens } from '../request/usage-estimate.js';
 import { warn } from '../state/events.js';
+import { usageOf } from '../state/reads.js';
 import type { SessionState } from '../state/state.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, BudgetLimits } from '../types/options.js';
@@ -196,7 +197,7 @@ async function startBudget(state: SessionState, model: Model, turn: TurnBudget):
   const checks: Check[] = [];
   // Before the turn only what is used up already counts: the turn has spent nothing.
   if (budget.perSession)
-    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage, price) });
+    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(usageOf(state), price) });
   if (budget.perOwner && turn.ledger) {
     const period = periodOf(budget.perOwner.period);
     const spent = await turn.ledger.spent(period.key);
@@ -219,7 +220,7 @@ async function reserveCall(
   const checks: Check[] = [];
   if (budget.perTurn) checks.push({ scope: 'turn', limits: budget.perTurn, spent: spendOf(turnUsage, price) });
   if (budget.perSession)
-    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(state.usage, price) });
+    checks.push({ scope: 'session', limits: budget.perSession, spent: spendOf(usageOf(state), price) });
   enforce(state, turn, checks, next);
   if (!budget.perOwner || !turn.ledger) return;
   const { perOwner } = budget;

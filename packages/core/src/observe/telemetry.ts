@@ -6,15 +6,16 @@
  */
 import { fileBytes } from '../files/files.js';
 import { textOf } from '../parts/message-parts.js';
+import { loadedSkills, windowStartOf } from '../state/reads.js';
 import { type SessionState, tree } from '../state/state.js';
 import type { ToolCall, ToolMessage } from '../types/messages.js';
 import type { Model, ModelResponse } from '../types/model.js';
 import type { SendOptions, TelemetryAttributeValue } from '../types/options.js';
 import type { ModelRequest } from '../types/request.js';
-import type { SessionEvent, Turn, UnloadReason, WaitingCall } from '../types/session.js';
-import type { Open, Tracing } from '../types/telemetry.js';
+import type { SessionEvent, Turn, WaitingCall } from '../types/session.js';
+import type { Open } from '../types/telemetry.js';
 import { agentAttributes, genAiMessage, genAiText, modelIdentity, usageAttributes } from './trace-attributes.js';
-import { adoptTurnSpan, end, fail, SPAN_KIND, start, startSpan, tracingOf, tracingReady } from './tracing.js';
+import { active, adoptTurnSpan, end, fail, SPAN_KIND, start, startSpan, tracingOf, tracingReady } from './tracing.js';
 import type { TurnHook } from './turn-hooks.js';
 
 // ───────────────────────────── the hooks ─────────────────────────────
@@ -71,7 +72,7 @@ function endTurnSpan(
   if (!open || open.ended) return;
   const { span, tracing } = open;
   if (span.isRecording()) {
-    span.setAttribute('skilltree.skills.loaded', [...state.loaded]);
+    span.setAttribute('skilltree.skills.loaded', [...loadedSkills(state)]);
     if (outcome.turn) {
       span.setAttributes({
         ...usageAttributes(outcome.turn.usage, model.name),
@@ -118,12 +119,6 @@ function popAbove(open: Open): void {
   if (index !== -1) stack.length = index + 1;
 }
 
-/** The session's tracing, unless off or muted for an untraced turn. */
-function active(state: SessionState): Tracing | null {
-  const tracing = tracingOf(state);
-  return tracing && !tracing.muted ? tracing : null;
-}
-
 /**
  * The trace of the model call about to run: the context of its `chat {model}` span (the innermost
  * open span) for the model's options, and `run`, which runs the model's code with that context
@@ -159,13 +154,14 @@ async function* traceModelCall(
     span.setAttributes({
       'skilltree.step': step,
       'skilltree.tools.offered': request.tools.map((t) => t.name),
-      'skilltree.skills.loaded': [...state.loaded],
+      'skilltree.skills.loaded': [...loadedSkills(state)],
       'skilltree.window.messages': request.messages.length,
       // Files by count and size, never their bytes.
       ...fileAttributes(request),
       'skilltree.context_placement': request.contextPlacement,
     });
-    if (state.windowStart !== undefined) span.setAttribute('skilltree.window.start', state.windowStart);
+    const windowStart = windowStartOf(state);
+    if (windowStart !== undefined) span.setAttribute('skilltree.window.start', windowStart);
     if (tracing.recordContent) {
       span.setAttributes({
         'gen_ai.system_instructions': JSON.stringify([genAiText(request.system)]),
@@ -318,70 +314,6 @@ export function tracingHook(
     answered: (waiting, answer) => traceWait(state, waiting, answer),
     end: (outcome) => endTurnSpan(state, span, model, outcome),
   };
-}
-
-/** Runs a skill read inside its `load_skill {name}` span; unloads it causes nest under it. */
-export async function traceLoad<T extends { ok: boolean; error?: string; mounted?: boolean; unloaded?: string[] }>(
-  state: SessionState,
-  name: string,
-  load: () => Promise<T>,
-): Promise<T> {
-  const tracing = active(state);
-  if (!tracing) return load();
-  const open = start(tracing, `load_skill ${name}`, SPAN_KIND.internal, {
-    'skilltree.operation.name': 'load_skill',
-    'skilltree.skill': name,
-  });
-  try {
-    const outcome = await load();
-    if (open.span.isRecording()) {
-      if (outcome.ok) {
-        open.span.setAttributes({
-          'skilltree.skill.mounted': outcome.mounted === true,
-          'skilltree.skills.loaded': [...state.loaded],
-        });
-        if (outcome.unloaded?.length) open.span.setAttribute('skilltree.skill.unloaded', outcome.unloaded);
-      } else {
-        fail(open, new Error(outcome.error ?? 'The read was refused.'), 'The skill load', 'skill_refused');
-      }
-    }
-    return outcome;
-  } catch (error) {
-    fail(open, error, 'The skill load');
-    throw error;
-  } finally {
-    end(open);
-  }
-}
-
-/**
- * Records each of the session's unloads as an `unload_skill {name}` span under whatever caused it (a
- * load, a tool call, a turn): the state layer emits `skill-unloaded`, and this listens, first of all.
- */
-export function traceUnloads(state: SessionState): void {
-  const listeners = state.listeners.get('skill-unloaded') ?? new Set();
-  listeners.add((event) => {
-    if (event.type === 'skill-unloaded') traceUnload(state, event.name, event.reason);
-  });
-  state.listeners.set('skill-unloaded', listeners);
-}
-
-function traceUnload(state: SessionState, name: string, why: UnloadReason | undefined): void {
-  const tracing = active(state);
-  if (!tracing) return;
-  const open = start(tracing, `unload_skill ${name}`, SPAN_KIND.internal, {
-    'skilltree.operation.name': 'unload_skill',
-    'skilltree.skill': name,
-  });
-  if (why && open.span.isRecording()) {
-    open.span.setAttribute('skilltree.skill.unload_reason', why.reason);
-    if (why.reason === 'lru') open.span.setAttribute('skilltree.skill.unloaded_by', why.by);
-    // What broke is the skill's error text: content, like an error message.
-    if (why.reason === 'error' && tracing.recordContent) {
-      open.span.setAttribute('skilltree.skill.unload_detail', why.detail);
-    }
-  }
-  end(open);
 }
 
 /** How many files a request carries and their size in bytes: counts only, never content. */

@@ -50,16 +50,16 @@ function optionsOf(state: SessionState): TelemetryOptions | null {
  * session made with `createSession` has `telemetry.conversationId`, or a random id.
  */
 export function identifySession(state: SessionState, sessionId: string, owner?: string | null): void {
-  state.identity = owner ? { sessionId, owner } : { sessionId };
-  state.tracing = undefined;
+  state.tracing.identity = owner ? { sessionId, owner } : { sessionId };
+  state.tracing.tracing = undefined;
 }
 
 /** The session's tracing, or null when it is off or the API is absent (or not loaded yet). */
 export function tracingOf(state: SessionState): Tracing | null {
-  if (state.tracing !== undefined) return state.tracing;
+  if (state.tracing.tracing !== undefined) return state.tracing.tracing;
   const options = optionsOf(state);
   if (!options) {
-    state.tracing = null;
+    state.tracing.tracing = null;
     return null;
   }
   if (api === undefined) {
@@ -67,12 +67,12 @@ export function tracingOf(state: SessionState): Tracing | null {
     return null;
   }
   if (api === null) {
-    state.tracing = null;
+    state.tracing.tracing = null;
     return null;
   }
-  state.identity ??= { sessionId: options.conversationId ?? randomId() };
-  state.tracing = newTracing(api, options, state.identity);
-  return state.tracing;
+  state.tracing.identity ??= { sessionId: options.conversationId ?? randomId() };
+  state.tracing.tracing = newTracing(api, options, state.tracing.identity);
+  return state.tracing.tracing;
 }
 
 /** @internal A tracing for spans named after `identity`. */
@@ -99,7 +99,7 @@ export function newTracing(api: OpenTelemetryApi, options: TelemetryOptions, ide
  * session's turn then records on that span (see {@link startTurnSpan}).
  */
 export function adoptTurnSpan(state: SessionState, open: Open): void {
-  state.tracing = open.tracing;
+  state.tracing.tracing = open.tracing;
   open.tracing.adopted = { open, failed: false };
 }
 
@@ -265,4 +265,10 @@ export function fail(open: Open, error: unknown, what: string, type?: string): v
   bare.stack = undefined;
   span.recordException(bare);
   span.setStatus({ code: STATUS_ERROR, message: redactedStatus(what, kind) });
+}
+
+/** The session's tracing, unless off or muted for an untraced turn. */
+export function active(state: SessionState): Tracing | null {
+  const tracing = tracingOf(state);
+  return tracing && !tracing.muted ? tracing : null;
 }

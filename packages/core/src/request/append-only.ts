@@ -13,6 +13,7 @@
 import { agentSection, skillContextSection, unloadedSection } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
 import { config } from '../state/config.js';
+import { loadedSkills } from '../state/reads.js';
 import type { SessionState } from '../state/state.js';
 import { windowOf } from '../transcript/transcript.js';
 import type { Message } from '../types/messages.js';
@@ -124,10 +125,10 @@ export function planAppendOnly(
   fields: { system: string; tools: ToolSpec[]; snap: TreeSnapshot },
   turnStart: boolean,
 ): AppendOnlyPlan {
-  const t = state.transcript;
+  const t = state.window.transcript;
   const end = t.start + t.messages.length;
   const cfg = config(state);
-  let log = state.sent;
+  let log = state.window.sent;
   // A log the messages in memory cannot rebuild (they start later) starts a new prefix.
   if (log && (log.start < t.start || log.start > end)) log = null;
   if (!log || turnStart) {
@@ -155,7 +156,7 @@ export function planAppendOnly(
     items.push(i < log.reasoningFrom ? withoutReasoning(message) : message);
     while (n < notes.length && notes[n].after === i) items.push(notes[n++].note);
   }
-  const now = sections(fields.snap, state.loaded);
+  const now = sections(fields.snap, loadedSkills(state));
   const note = noteFor(log.told, fields.system, fields.tools, now);
   let next = log;
   if (note) {

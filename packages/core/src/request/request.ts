@@ -10,6 +10,7 @@ import type { TreeSnapshot } from '../host/serialize.js';
 import { foldBefore } from '../lifecycle/log.js';
 import { config, currentWindow } from '../state/config.js';
 import { warn } from '../state/events.js';
+import { isBusy, isSuspended, loadedSkills, mountCount } from '../state/reads.js';
 import { AGENT, type SessionState, tree } from '../state/state.js';
 import type { Message } from '../types/messages.js';
 import type { ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
@@ -96,7 +97,7 @@ export function requestBlocker(state: SessionState): Error | null {
       `The agent crashed: ${state.crashed.message} No request is built from a partial tree; send() tries to render it again, or call session.rerender(element).`,
     );
   }
-  if (state.suspended.has(AGENT)) {
+  if (isSuspended(state, AGENT)) {
     return new Error(
       'The agent is suspended: a component above every <Skill> is waiting for data (use() or lazy). Wrap it in its own <Suspense>, or wait with await session.settled().',
     );
@@ -117,7 +118,7 @@ const describing = new WeakMap<ModelRequest, string>();
  */
 export function recordSent(state: SessionState, request: ModelRequest): void {
   const next = plans.get(request);
-  if (next) state.sent = next;
+  if (next) state.window.sent = next;
   // Said once per session: `warn` reports each distinct message once.
   const warning = describing.get(request);
   if (warning) warn(state, warning, 'skilltree');
@@ -127,7 +128,7 @@ export function recordSent(state: SessionState, request: ModelRequest): void {
  * The next request, exactly as the model will receive it. `turnStart`: the first request of a turn
  * (an append-only window may move only then); by default, whether no turn is running.
  */
-export function buildRequest(state: SessionState, turnStart = !state.busy): ModelRequest {
+export function buildRequest(state: SessionState, turnStart = !isBusy(state)): ModelRequest {
   const model = state.options.model;
   const { request, described } = buildClassic(state, turnStart);
   if (described) describing.set(request, describedWarning(model?.name, model?.accepts));
@@ -151,14 +152,14 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     memo.toolsLoaded = null;
     memo.prefixTools = prefixTools(snap, cfg.readToolName);
   }
-  if (memo.toolsLoaded !== state.loaded) {
+  if (memo.toolsLoaded !== loadedSkills(state)) {
     memo.tools = offeredTools(snap, cfg.readToolName);
-    memo.toolsLoaded = state.loaded;
+    memo.toolsLoaded = loadedSkills(state);
   }
-  if (memo.contextSnap !== snap || memo.contextLoaded !== state.loaded) {
-    memo.context = renderContext(snap, state.loaded);
+  if (memo.contextSnap !== snap || memo.contextLoaded !== loadedSkills(state)) {
+    memo.context = renderContext(snap, loadedSkills(state));
     memo.contextSnap = snap;
-    memo.contextLoaded = state.loaded;
+    memo.contextLoaded = loadedSkills(state);
   }
   // A file of a kind the model does not read goes as a line describing it (the transcript keeps it).
   const accepts = state.options.model?.accepts;
@@ -202,15 +203,15 @@ function withLifecycle(
 ): ModelRequest {
   const cfg = config(state);
   // No window starts before this one again (unless the settings change): fold older records.
-  state.lifecycle = foldBefore(state.lifecycle, window.start);
-  const mounts = new Map(state.loaded.map((name) => [name, state.mounts.get(name) ?? 0]));
+  state.told.log = foldBefore(state.told.log, window.start);
+  const mounts = new Map(loadedSkills(state).map((name) => [name, mountCount(state, name)]));
   const inputs: LifecycleInputs = {
     snap,
-    loaded: state.loaded,
+    loaded: loadedSkills(state),
     readToolName: cfg.readToolName,
     contextLineLimit: cfg.contextLineLimit,
     windowMode: cfg.windowMode,
-    log: state.lifecycle,
+    log: state.told.log,
     mounts,
     start: window.start,
     messages: window.messages,

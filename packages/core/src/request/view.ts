@@ -10,6 +10,7 @@ import type { SkillState } from '../host/runtime.js';
 import { metaOf } from '../host/serialize.js';
 import { escapeContext } from '../parts/text.js';
 import { config, currentWindow } from '../state/config.js';
+import { isBusy, isSuspended, loadedSkills, mountCount } from '../state/reads.js';
 import { type SessionState, skillState, tree } from '../state/state.js';
 import { transcriptLength } from '../transcript/transcript.js';
 import type { ContextPlacement } from '../types/request.js';
@@ -103,7 +104,7 @@ export function buildView(state: SessionState): SessionView {
   const cfg = config(state);
   const blocker = requestBlocker(state);
   const request = blocker ? null : buildRequest(state);
-  const loaded = state.loaded;
+  const loaded = loadedSkills(state);
   const active = loaded[loaded.length - 1] ?? null;
   const lines = (sources: { line: string; kind: 'instructions' | 'text'; owner: string }[]): ViewLine[] =>
     sources.map((s) => ({ text: escapeContext(s.line), kind: s.kind, owner: s.owner }));
@@ -131,8 +132,8 @@ export function buildView(state: SessionState): SessionView {
       description: skill.description,
       owner: skill.owner,
       state: skillState(state, skill.name),
-      mounts: state.mounts.get(skill.name) ?? 0,
-      suspended: state.suspended.has(skill.name),
+      mounts: mountCount(state, skill.name),
+      suspended: isSuspended(state, skill.name),
       tools: skill.tools.map((t) => t.name),
     };
     const meta = metaOf(skill.node.props);
@@ -151,11 +152,15 @@ export function buildView(state: SessionState): SessionView {
       skills,
       loadedSkills: [...loaded],
       problems: snap.problems.map((p) => ({ message: p.message, skill: p.skill })),
-      window: { start: win.start, size: win.messages.length, transcriptLength: transcriptLength(state.transcript) },
+      window: {
+        start: win.start,
+        size: win.messages.length,
+        transcriptLength: transcriptLength(state.window.transcript),
+      },
       config: cfg,
       stores: storeStates(state.stores),
       warnings: state.warnings,
-      busy: state.busy,
+      busy: isBusy(state),
       blocked: blocker?.message ?? null,
     } satisfies SessionView),
   ) as SessionView;

@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { ChatInfo } from '../host/runtime.js';
 import { identifySession } from '../observe/tracing.js';
 import { currentWindow } from '../state/config.js';
+import { sentPrefix, transcriptOf } from '../state/reads.js';
 import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
 import type { Message } from '../types/messages.js';
@@ -55,23 +56,24 @@ export function chatSession(
   return {
     session,
     budget: state.options.budget,
-    length: () => transcriptLength(state.transcript),
+    length: () => transcriptLength(transcriptOf(state)),
     unsaved(committed) {
-      const length = transcriptLength(state.transcript);
+      const length = transcriptLength(transcriptOf(state));
       const snap = session.snapshot({ since: length });
       // An append-only conversation's prefix may start before the window: the next process loads it all.
-      const sentFrom = state.sent ? length - state.sent.start : 0;
+      const sent = sentPrefix(state);
+      const sentFrom = sent ? length - sent.start : 0;
       const max = Math.max(session.config.maxTranscriptMessages, sentFrom);
       const window = currentWindow(state);
       return {
-        append: state.transcript.messages.slice(committed - state.transcript.start),
+        append: transcriptOf(state).messages.slice(committed - transcriptOf(state).start),
         state: storedState(snap, { start: window.start, size: window.messages.length, max }),
       };
     },
     forget: () =>
       forgetBefore(
-        state.transcript,
-        Math.min(currentWindow(state).start, state.sent?.start ?? Number.POSITIVE_INFINITY),
+        transcriptOf(state),
+        Math.min(currentWindow(state).start, sentPrefix(state)?.start ?? Number.POSITIVE_INFINITY),
       ),
     identify: (id, owner) => identifySession(state, id, owner),
     turn: (input, signal, options, scope) => runTurn(state, session.model, input, signal, options, scope),

@@ -9,15 +9,18 @@ import { resolveFileLimits } from '../files/limits.js';
 import { type AgentStoreDef, newGeneration, storeOf, storeStates } from '../host/agent-store.js';
 import type { ChatInfo, SessionHandle, SkillState } from '../host/runtime.js';
 import { checkBudget } from '../observe/budget-options.js';
-import { traceToolCall, traceUnloads } from '../observe/telemetry.js';
+import { traceToolCall } from '../observe/telemetry.js';
+import { traceUnloads } from '../observe/trace-skills.js';
 import { cleanContent } from '../parts/message-parts.js';
 import { buildRequest } from '../request/request.js';
 import { buildView, type SessionView } from '../request/view.js';
 import { config, developerProblems } from '../state/config.js';
 import { createState } from '../state/create.js';
-import { assertLive, warn } from '../state/events.js';
-import { pushMessage, sections } from '../state/record.js';
+import { assertLive, dropListeners, warn } from '../state/events.js';
+import { activeSkill, isBusy, loadedSkills, mountCount, transcriptOf, usageOf, waitingCalls } from '../state/reads.js';
+import { pushMessage } from '../state/record.js';
 import { flush, render, unmount } from '../state/render.js';
+import { resetBaseline } from '../state/restore.js';
 import { type Listener, type SessionState, skillState, tree } from '../state/state.js';
 import { settle, sync } from '../state/sync.js';
 import { freshCallId, repairCalls } from '../transcript/transcript.js';
@@ -73,29 +76,29 @@ export class Session implements SessionHandle {
     }
     sync(state);
     if (restore) applySnapshot(state, restore);
-    else state.baseline = sections(state);
+    else resetBaseline(state);
   }
 
   // ───────────────────────────── reading (getters never change state) ─────────────────────────────
 
   /** Every message in memory, oldest first (for a session loaded from a store, the newest part). Nothing is summarised or deleted. */
   get transcript(): readonly Message[] {
-    return this.#state.transcript.messages;
+    return transcriptOf(this.#state).messages;
   }
 
   /** Index, in the whole transcript, of `transcript[0]`: 0 unless older messages live only in a store. */
   get transcriptStart(): number {
-    return this.#state.transcript.start;
+    return transcriptOf(this.#state).start;
   }
 
   /** The loaded skills in LRU order: least recently read first, the active skill last. */
   get loadedSkills(): string[] {
-    return [...this.#state.loaded];
+    return [...loadedSkills(this.#state)];
   }
 
   /** The skill read last, or null when none is loaded. */
   get activeSkill(): string | null {
-    return this.#state.loaded[this.#state.loaded.length - 1] ?? null;
+    return activeSkill(this.#state);
   }
 
   /** The catalog: every `<Skill>` in the tree, in tree order, with its state and mount count. */
@@ -104,7 +107,7 @@ export class Session implements SessionHandle {
       name: s.name,
       description: s.description,
       state: skillState(this.#state, s.name),
-      mounts: this.#state.mounts.get(s.name) ?? 0,
+      mounts: mountCount(this.#state, s.name),
     }));
   }
 
@@ -120,7 +123,7 @@ export class Session implements SessionHandle {
 
   /** True while a turn runs. */
   get busy(): boolean {
-    return this.#state.busy;
+    return isBusy(this.#state);
   }
 
   /** True after `dispose()`. */
@@ -130,7 +133,7 @@ export class Session implements SessionHandle {
 
   /** Token usage summed over every model call of this session, where the model reports it (cache reads and writes included). */
   get usage(): Usage | undefined {
-    return this.#state.usage ? { ...this.#state.usage } : undefined;
+    return usageOf(this.#state) ? { ...usageOf(this.#state) } : undefined;
   }
 
   /** Every warning reported so far, oldest first. */
@@ -199,7 +202,7 @@ export class Session implements SessionHandle {
     message: Omit<AssistantMessage, 'role' | 'content'> & { content?: string | AssistantPart[] },
   ): AssistantMessage {
     assertLive(this.#state);
-    const { calls: toolCalls, dropped } = repairCalls(this.#state.transcript, message.toolCalls);
+    const { calls: toolCalls, dropped } = repairCalls(transcriptOf(this.#state), message.toolCalls);
     if (dropped.length > 0) {
       throw new Error(`addAssistantMessage: toolCalls[${dropped[0].index}] cannot be recorded: ${dropped[0].reason}.`);
     }
@@ -215,7 +218,7 @@ export class Session implements SessionHandle {
 
   /** A fresh tool-call id, unique within this session's transcript. */
   nextCallId(): string {
-    return freshCallId(this.#state.transcript);
+    return freshCallId(transcriptOf(this.#state));
   }
 
   /**
@@ -240,7 +243,7 @@ export class Session implements SessionHandle {
 
   /** Calls waiting for approval or for the client's result, in call order (see `Turn.waiting`). */
   get waiting(): readonly WaitingCall[] {
-    return this.#state.waiting.map((w) => ({ ...w }));
+    return waitingCalls(this.#state).map((w) => ({ ...w }));
   }
 
   /**
@@ -343,8 +346,7 @@ export class Session implements SessionHandle {
     if (state.disposed) return;
     state.disposed = true;
     unmount(state);
-    state.listeners.clear();
-    state.skillListeners.clear();
+    dropListeners(state);
   }
 
   /** Commits pending sync work and brings the session in step with the tree. */

@@ -4,20 +4,26 @@
  */
 
 import { storeStates } from '../host/agent-store.js';
-import { lifecycleLogProblem } from '../lifecycle/check.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
-import { adoptMounts, createLog } from '../lifecycle/log.js';
 import { parseSentLog } from '../request/append-only.js';
-import { config } from '../state/config.js';
 import { warn } from '../state/events.js';
-import { pendingChanges, sections } from '../state/record.js';
-import { type SessionState, tree } from '../state/state.js';
-import { notifySkills, recordMount } from '../state/sync.js';
+import {
+  loadedSkills,
+  sentPrefix,
+  toldLog,
+  transcriptOf,
+  usageOf,
+  waitingCalls,
+  windowStartOf,
+} from '../state/reads.js';
+import { pendingChanges } from '../state/record.js';
+import { resetBaseline, restoreSkills } from '../state/restore.js';
+import type { SessionState } from '../state/state.js';
 import { INTERRUPTED_RESULT, parseMessage } from '../transcript/message-parse.js';
 import { unansweredCalls } from '../transcript/transcript.js';
 import { recordResult } from '../turn/calls.js';
 import { cleanUsage } from '../turn/model-call.js';
 import { checkSkills } from '../turn/skills.js';
+import { keepWaiting } from '../turn/waiting.js';
 import type { Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
@@ -27,24 +33,24 @@ import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/se
  * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
  * are answered as interrupted when it is restored.
  */
-export function takeSnapshot(state: SessionState, since = state.transcript.start): SessionSnapshot {
-  const { transcript } = state;
+export function takeSnapshot(state: SessionState, since = transcriptOf(state).start): SessionSnapshot {
+  const { transcript } = state.window;
   const from = Math.min(transcript.messages.length, Math.max(0, since - transcript.start));
   const snapshot: SessionSnapshot = {
     version: 2,
     transcript: JSON.parse(JSON.stringify(transcript.messages.slice(from))),
-    loadedSkills: [...state.loaded],
+    loadedSkills: [...loadedSkills(state)],
     stores: storeStates(state.stores),
   };
   const pending = pendingChanges(state);
   if (pending.length > 0) snapshot.pendingContextChanges = pending;
   if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
-  if (state.usage) snapshot.usage = { ...state.usage };
-  if (state.windowStart !== undefined) snapshot.windowStart = state.windowStart;
-  if (state.sent) snapshot.sent = JSON.parse(JSON.stringify(state.sent));
-  if (state.waiting.length > 0) snapshot.waiting = JSON.parse(JSON.stringify(state.waiting));
-  const log = state.lifecycle.data;
+  if (usageOf(state)) snapshot.usage = { ...usageOf(state) };
+  if (windowStartOf(state) !== undefined) snapshot.windowStart = windowStartOf(state);
+  if (sentPrefix(state)) snapshot.sent = JSON.parse(JSON.stringify(sentPrefix(state)));
+  if (waitingCalls(state).length > 0) snapshot.waiting = JSON.parse(JSON.stringify(waitingCalls(state)));
+  const log = toldLog(state);
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
   }
@@ -205,26 +211,15 @@ function parseLifecycle(v: unknown): LifecycleLogData | undefined {
  * `contextChanged` lines. Called once the tree has rendered.
  */
 export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): void {
-  const snap = tree(state);
-  const unique = [...new Set(snapshot.loadedSkills)];
-  const known = unique.filter((name) => snap.skillsByName.has(name));
-  for (const name of unique) if (!snap.skillsByName.has(name)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
-  const max = config(state).maxLoadedSkills;
-  state.loaded = known.slice(-max);
-  for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
-  for (const name of state.loaded) recordMount(state, name);
-  notifySkills(state);
-  checkLog(state);
-  // The skills mounted again are the ones the log announced, not remounts to announce again.
-  state.lifecycle = adoptMounts(state.lifecycle, state.mounts);
+  restoreSkills(state, snapshot.loadedSkills);
   for (const reason of checkSkills(state)) warn(state, reason, 'restoreSession');
-  state.baseline = sections(state);
+  resetBaseline(state);
   // A call that waits for an answer stays open; one whose tool was running when the process stopped
   // is answered as interrupted (it may have taken effect, and never runs again).
-  const open = unansweredCalls(state.transcript);
+  const open = unansweredCalls(transcriptOf(state));
   const waits = new Set(open.map((call) => call.id));
-  state.waiting = state.waiting.filter((w) => w.status === 'waiting' && waits.has(w.toolCallId));
-  const waitingIds = new Set(state.waiting.map((w) => w.toolCallId));
+  keepWaiting(state, waits);
+  const waitingIds = new Set(waitingCalls(state).map((w) => w.toolCallId));
   for (const call of open) {
     if (waitingIds.has(call.id)) continue;
     recordResult(
@@ -235,31 +230,6 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
       'interrupted',
     );
   }
-}
-
-/**
- * Drops a restored lifecycle log the session could not have recorded (see `lifecycleLogProblem`),
- * with a warning that says which rule it broke: the loaded skills are then stated again with the
- * next message, as for a snapshot without a log, so no delta of it is ever sent.
- */
-function checkLog(state: SessionState): void {
-  const { data } = state.lifecycle;
-  if (data.base.length === 0 && data.records.length === 0) return;
-  const cfg = config(state);
-  const problem = lifecycleLogProblem(data, {
-    snap: tree(state),
-    readToolName: cfg.readToolName,
-    contextLineLimit: cfg.contextLineLimit,
-    messages: state.transcript.messages,
-    start: state.transcript.start,
-  });
-  if (problem === null) return;
-  state.lifecycle = createLog();
-  warn(
-    state,
-    `The saved lifecycle log was not used (${problem}): the loaded skills are stated again with the next message.`,
-    'restoreSession',
-  );
 }
 
 /** Waiting calls from a snapshot: each well-formed entry (anything else is left out). */

@@ -47,14 +47,14 @@ export function config(state: SessionState): SessionConfig {
 /** The window the next request carries (stable mode remembers where it started). */
 export function currentWindow(state: SessionState): { start: number; messages: Message[] } {
   const cfg = config(state);
-  const window = windowOf(state.transcript, {
+  const window = windowOf(state.window.transcript, {
     maxMessages: cfg.maxTranscriptMessages,
     maxTokens: cfg.maxTranscriptTokens,
     tokenizer: state.options.tokenizer,
     mode: cfg.windowMode,
-    previousStart: state.windowStart,
+    previousStart: state.window.start,
   });
-  state.windowStart = window.start;
+  state.window.start = window.start;
   return window;
 }
 

@@ -27,16 +27,16 @@ export function createState(
     session: handle,
     chat: chat ? Object.freeze({ id: chat.id, owner: chat.owner }) : null,
     subscribeSkills(listener) {
-      state.skillListeners.add(listener);
-      return () => state.skillListeners.delete(listener);
+      state.skills.listeners.add(listener);
+      return () => state.skills.listeners.delete(listener);
     },
     skillState: (name) => skillState(state, name),
     reportSkillError(name, error) {
-      state.skillErrors.set(name, `Skill "${name}" threw while rendering and was unloaded: ${errorMessage(error)}`);
+      state.skills.errors.set(name, `Skill "${name}" threw while rendering and was unloaded: ${errorMessage(error)}`);
     },
     reportSuspended(name, suspended) {
-      if (suspended) state.suspended.add(name ?? AGENT);
-      else state.suspended.delete(name ?? AGENT);
+      if (suspended) state.skills.suspended.add(name ?? AGENT);
+      else state.skills.suspended.delete(name ?? AGENT);
     },
   };
   Object.assign(state, {
@@ -44,36 +44,40 @@ export function createState(
     element,
     container: createContainer((error) => state.uncaught.push(error), `st${++sessionCount}-`),
     runtime,
-    loaded: [],
-    mounts: new Map(),
-    transcript: createTranscript(restore?.transcript, restore?.transcriptStart ?? 0, restore?.lastCallNumber ?? 0),
-    baseline: new Map(),
-    pendingLines: [...(restore?.pendingContextChanges ?? [])],
     stores: createStoreRegistry(restore?.stores ?? {}, (name, value) =>
       emit(state, { type: 'store-changed', name, state: value }),
     ),
     listeners: new Map(),
-    turnEvents: null,
     uncaught: [],
-    skillErrors: new Map(),
-    suspended: new Set(),
-    awaited: new Set(),
-    skillListeners: new Set(),
-    toolHistory: new Map(),
-    toolOwners: new Map(),
-    synced: null,
-    mounting: null,
-    busy: false,
     disposed: false,
     crashed: null,
     warnings: [],
-    usage: restore?.usage,
-    windowStart: restore?.windowStart,
-    lifecycle: createLog(restore?.lifecycle),
-    sent: restore?.sent ?? null,
-    waiting: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [],
-    tracing: undefined,
-    identity: undefined,
+    skills: {
+      loaded: [],
+      mounts: new Map(),
+      mounting: null,
+      suspended: new Set(),
+      awaited: new Set(),
+      errors: new Map(),
+      listeners: new Set(),
+      toolHistory: new Map(),
+      toolOwners: new Map(),
+      synced: null,
+    },
+    told: {
+      baseline: new Map(),
+      pending: [...(restore?.pendingContextChanges ?? [])],
+      log: createLog(restore?.lifecycle),
+    },
+    window: {
+      transcript: createTranscript(restore?.transcript, restore?.transcriptStart ?? 0, restore?.lastCallNumber ?? 0),
+      start: restore?.windowStart,
+      sent: restore?.sent ?? null,
+    },
+    turn: { busy: false, events: null },
+    waiting: { calls: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [] },
+    usage: { total: restore?.usage },
+    tracing: { tracing: undefined, identity: undefined },
   } satisfies SessionState);
   return state;
 }

@@ -10,7 +10,7 @@ import type { SessionState } from './state.js';
 const wakers = new WeakMap<SessionState, () => void>();
 
 export function emit(state: SessionState, event: SessionEvent): void {
-  state.turnEvents?.push(event);
+  state.turn.events?.push(event);
   wakers.get(state)?.();
   for (const type of ['event', event.type]) {
     const set = state.listeners.get(type);
@@ -28,7 +28,7 @@ export function emit(state: SessionState, event: SessionEvent): void {
 
 /** Hands out the running turn's events produced so far, oldest first. */
 export function* drainTurn(state: SessionState): Generator<SessionEvent, void, undefined> {
-  const events = state.turnEvents;
+  const events = state.turn.events;
   while (events && events.length > 0) yield events.shift() as SessionEvent;
 }
 
@@ -75,4 +75,10 @@ export function warn(state: SessionState, message: string, source?: string): voi
 /** Throws when the session cannot act: disposed, or its agent crashed. */
 export function assertLive(state: SessionState): void {
   if (state.disposed) throw new Error('This session is disposed: create a new one with createSession().');
+}
+
+/** Drops every listener: the session's subscribers and its `<Skill>` components' (a disposed session). */
+export function dropListeners(state: SessionState): void {
+  state.listeners.clear();
+  state.skills.listeners.clear();
 }

@@ -13,12 +13,12 @@ import { type SessionState, tree } from './state.js';
 
 /** The context sections as they are now. */
 export function sections(state: SessionState): Sections {
-  return captureSections(tree(state), state.loaded);
+  return captureSections(tree(state), state.skills.loaded);
 }
 
 /** The `contextChanged` lines not recorded yet: loads and unloads, then lines the context gained. */
 export function pendingChanges(state: SessionState): string[] {
-  return [...state.pendingLines, ...diffSections(state.baseline, sections(state), config(state).contextLineLimit)];
+  return [...state.told.pending, ...diffSections(state.told.baseline, sections(state), config(state).contextLineLimit)];
 }
 
 /**
@@ -27,11 +27,11 @@ export function pendingChanges(state: SessionState): string[] {
  */
 export function takeChanges(state: SessionState, quiet = false): string[] {
   const lines = pendingChanges(state);
-  state.pendingLines = [];
-  state.baseline = sections(state);
-  const current = currentSkills(tree(state), state.loaded, config(state).readToolName);
-  const entries = lifecycleChanges(state.lifecycle, current, state.mounts);
-  state.lifecycle = record(state.lifecycle, transcriptLength(state.transcript), entries, state.mounts);
+  state.told.pending = [];
+  state.told.baseline = sections(state);
+  const current = currentSkills(tree(state), state.skills.loaded, config(state).readToolName);
+  const entries = lifecycleChanges(state.told.log, current, state.skills.mounts);
+  state.told.log = record(state.told.log, transcriptLength(state.window.transcript), entries, state.skills.mounts);
   if (lines.length > 0 && !quiet) emit(state, { type: 'context-changed', lines });
   return lines;
 }
@@ -51,33 +51,33 @@ export interface StagedMessage {
  */
 export function stageUserMessage(state: SessionState, parts: UserPart[]): StagedMessage {
   const before = {
-    pendingLines: state.pendingLines,
-    baseline: state.baseline,
-    lifecycle: state.lifecycle,
-    windowStart: state.windowStart,
-    messages: state.transcript.messages.length,
-    users: state.transcript.userIndices.length,
+    pendingLines: state.told.pending,
+    baseline: state.told.baseline,
+    lifecycle: state.told.log,
+    windowStart: state.window.start,
+    messages: state.window.transcript.messages.length,
+    users: state.window.transcript.userIndices.length,
   };
   const lines = takeChanges(state, true);
   const message: Message = { role: 'user', content: withContextLines(parts, lines) };
-  appendMessage(state.transcript, message);
+  appendMessage(state.window.transcript, message);
   return {
     announce() {
       if (lines.length > 0) emit(state, { type: 'context-changed', lines });
       emit(state, { type: 'message', message });
     },
     undo() {
-      state.transcript.messages.length = before.messages;
-      state.transcript.userIndices.length = before.users;
-      state.pendingLines = before.pendingLines;
-      state.baseline = before.baseline;
-      state.lifecycle = before.lifecycle;
-      state.windowStart = before.windowStart;
+      state.window.transcript.messages.length = before.messages;
+      state.window.transcript.userIndices.length = before.users;
+      state.told.pending = before.pendingLines;
+      state.told.baseline = before.baseline;
+      state.told.log = before.lifecycle;
+      state.window.start = before.windowStart;
     },
   };
 }
 
 export function pushMessage(state: SessionState, message: Message): void {
-  appendMessage(state.transcript, message);
+  appendMessage(state.window.transcript, message);
   emit(state, { type: 'message', message });
 }

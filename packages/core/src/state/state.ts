@@ -22,59 +22,102 @@ import type { Identity, Tracing } from '../types/telemetry.js';
 
 export type Listener = (event: SessionEvent) => void;
 
-export interface SessionState {
-  options: SessionOptions;
-  element: ReactNode;
-  container: Container;
-  runtime: Runtime;
+/**
+ * What the session knows of its skills: which are loaded (least recently read first; the last is
+ * active), how each fares, and which tools they offered. Kept in step with the tree by
+ * `state/sync.ts`; skills load through `turn/skills.ts`.
+ */
+export interface SkillsRecord {
   /** Loaded skills, least recently read first; the last is active. */
   loaded: string[];
   /** How often each skill was mounted. */
   mounts: Map<string, number>;
-  transcript: Transcript;
-  /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
-  baseline: Sections;
-  /** Load/unload lines (and lines carried over from a snapshot) waiting for the next recorded message. */
-  pendingLines: string[];
-  stores: StoreRegistry;
-  listeners: Map<string, Set<Listener>>;
-  /** Events of the running turn, for its generator to yield (null between turns). */
-  turnEvents: SessionEvent[] | null;
-  uncaught: unknown[];
-  /** Skills whose subtree failed (threw, or updated without end), to unload and report. */
-  skillErrors: Map<string, string>;
+  /** The skill a read is mounting next to the loaded ones, before it may push one out. */
+  mounting: string | null;
   /** Skills (and `AGENT` for the agent itself) showing their Suspense fallback. */
   suspended: Set<string>;
   /** Loaded skills a settle already waited for since they mounted: a skill stuck loading delays one turn, not every one. */
   awaited: Set<string>;
-  skillListeners: Set<() => void>;
+  /** Skills whose subtree failed (threw, or updated without end), to unload and report. */
+  errors: Map<string, string>;
+  /** `<Skill>` components listening for a change of the loaded order. */
+  listeners: Set<() => void>;
   /** Tool name → the skill that rendered it most recently, for `Unknown tool` hints. */
   toolHistory: Map<string, string>;
   /** Tool name → who offered it (skill, or null at agent level) when the tree was last checked: a clash is blamed on the newcomer. */
   toolOwners: Map<string, string | null>;
   /** The tree whose skills and tools `sync` last took in. */
   synced: TreeSnapshot | null;
-  /** The skill a read is mounting next to the loaded ones, before it may push one out. */
-  mounting: string | null;
+}
+
+/** What the model has been told of the context: recorded by `state/record.ts`, read by requests. */
+export interface ToldRecord {
+  /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
+  baseline: Sections;
+  /** Load/unload lines (and lines carried over from a snapshot) waiting for the next recorded message. */
+  pending: string[];
+  /** What the model has been told about the skills, message by message (the request's deltas). */
+  log: LifecycleLog;
+}
+
+/** The transcript and the part of it requests carry. */
+export interface WindowRecord {
+  transcript: Transcript;
+  /** Where the last window started, in the whole transcript (the stable window keeps it). */
+  start: number | undefined;
+  /** What was sent to a model with `appendOnly` (null until the first such request). */
+  sent: SentLogData | null;
+}
+
+/** The running turn, owned by `turn/loop.ts`. */
+export interface TurnRecord {
   busy: boolean;
+  /** Events of the running turn, for its generator to yield (null between turns). */
+  events: SessionEvent[] | null;
+}
+
+/** Calls waiting for approval or for a client's result, in call order: `turn/waiting.ts` answers them. */
+export interface WaitingRecord {
+  calls: WaitingCall[];
+}
+
+/** Token usage summed over every model call of the session (restored sessions included). */
+export interface UsageRecord {
+  total: Usage | undefined;
+}
+
+/** The session's tracing, owned by `observe/tracing.ts`. */
+export interface TracingRecord {
+  /** Null when off (or the API is absent), undefined until first asked for. */
+  tracing: Tracing | null | undefined;
+  /** Who the session's spans name (`createSessions` sets the chat id and owner). */
+  identity: Identity | undefined;
+}
+
+/**
+ * A session's state: what the session itself holds (its options, element, container, stores,
+ * listeners, warnings), and one record per concern, each owned by the layer that writes it. A module
+ * reads another layer's record through that layer's functions (`test/structure.test.ts` checks it).
+ */
+export interface SessionState {
+  options: SessionOptions;
+  element: ReactNode;
+  container: Container;
+  runtime: Runtime;
+  stores: StoreRegistry;
+  listeners: Map<string, Set<Listener>>;
+  uncaught: unknown[];
   disposed: boolean;
   /** The agent's own tree threw (or looped): requests refuse until it renders again. */
   crashed: Error | null;
   warnings: Warning[];
-  /** Token usage summed over every model call of the session (restored sessions included). */
-  usage: Usage | undefined;
-  /** Where the last window started, in the whole transcript (the stable window keeps it). */
-  windowStart: number | undefined;
-  /** What the model has been told about the skills, message by message (the request's deltas). */
-  lifecycle: LifecycleLog;
-  /** What was sent to a model with `appendOnly` (null until the first such request). */
-  sent: SentLogData | null;
-  /** Calls waiting for approval or for a client's result, in call order. */
-  waiting: WaitingCall[];
-  /** The session's tracing: null when off (or the API is absent), undefined until first asked for. */
-  tracing: Tracing | null | undefined;
-  /** Who the session's spans name (`createSessions` sets the chat id and owner). */
-  identity: Identity | undefined;
+  skills: SkillsRecord;
+  told: ToldRecord;
+  window: WindowRecord;
+  turn: TurnRecord;
+  waiting: WaitingRecord;
+  usage: UsageRecord;
+  tracing: TracingRecord;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */
@@ -90,7 +133,7 @@ export function tree(state: SessionState): TreeSnapshot {
 }
 
 export function skillState(state: SessionState, name: string): SkillState {
-  const index = state.loaded.indexOf(name);
+  const index = state.skills.loaded.indexOf(name);
   if (index === -1) return 'unloaded';
-  return index === state.loaded.length - 1 ? 'active' : 'loaded';
+  return index === state.skills.loaded.length - 1 ? 'active' : 'loaded';
 }

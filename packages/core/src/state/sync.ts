@@ -50,21 +50,22 @@ export async function settle(state: SessionState, options: SettleOptions = {}): 
       continue;
     }
     const waiting =
-      state.suspended.has(AGENT) ||
-      (options.skill !== undefined && state.suspended.has(options.skill)) ||
-      (options.loaded === true && state.loaded.some((name) => state.suspended.has(name) && !state.awaited.has(name)));
+      state.skills.suspended.has(AGENT) ||
+      (options.skill !== undefined && state.skills.suspended.has(options.skill)) ||
+      (options.loaded === true &&
+        state.skills.loaded.some((name) => state.skills.suspended.has(name) && !state.skills.awaited.has(name)));
     if (!waiting || Date.now() >= deadline) break;
     await pause(2);
   }
-  if (options.skill !== undefined) state.awaited.add(options.skill);
-  if (options.loaded) for (const name of state.loaded) state.awaited.add(name);
+  if (options.skill !== undefined) state.skills.awaited.add(options.skill);
+  if (options.loaded) for (const name of state.skills.loaded) state.skills.awaited.add(name);
   sync(state);
 }
 
 /** Ends an update loop: unloads the skills whose components keep updating, or crashes the agent. */
 function stopRunaway(state: SessionState): void {
   const culprits = busyComponents(state.container, (type) => type === SkillBoundary);
-  const agentLevel = culprits.filter((c) => c.skill === null || !state.loaded.includes(c.skill));
+  const agentLevel = culprits.filter((c) => c.skill === null || !state.skills.loaded.includes(c.skill));
   if (agentLevel.length > 0 || culprits.length === 0) {
     const names = [...new Set(agentLevel.map((c) => `<${c.component}>`))].join(', ') || 'a component';
     unmount(state);
@@ -76,7 +77,7 @@ function stopRunaway(state: SessionState): void {
   for (const skill of new Set(culprits.map((c) => c.skill as string))) {
     const names = [...new Set(culprits.filter((c) => c.skill === skill).map((c) => `<${c.component}>`))].join(', ');
     const detail = `Skill "${skill}" was unloaded: ${names} kept updating state without end (an effect that sets state on every render?).`;
-    state.skillErrors.set(skill, detail);
+    state.skills.errors.set(skill, detail);
     unloadSkill(state, skill, { reason: 'error', detail });
   }
   notifySkills(state);
@@ -90,13 +91,13 @@ function stopRunaway(state: SessionState): void {
 export function sync(state: SessionState): void {
   for (;;) {
     const snap = tree(state);
-    if (snap === state.synced) return;
-    state.synced = snap;
-    for (const tool of snap.tools) if (tool.skill) state.toolHistory.set(tool.name, tool.skill);
-    const max = config(state).maxLoadedSkills + (state.mounting ? 1 : 0);
-    const kept = state.loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
-    if (kept.length === state.loaded.length) return;
-    for (const name of state.loaded) {
+    if (snap === state.skills.synced) return;
+    state.skills.synced = snap;
+    for (const tool of snap.tools) if (tool.skill) state.skills.toolHistory.set(tool.name, tool.skill);
+    const max = config(state).maxLoadedSkills + (state.skills.mounting ? 1 : 0);
+    const kept = state.skills.loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
+    if (kept.length === state.skills.loaded.length) return;
+    for (const name of state.skills.loaded) {
       if (!kept.includes(name)) unloadSkill(state, name, { reason: snap.skillsByName.has(name) ? 'limit' : 'removed' });
     }
     notifySkills(state);
@@ -105,8 +106,8 @@ export function sync(state: SessionState): void {
 
 /** Removes `name` from the loaded set and records the unload; callers notify (one render for many). */
 export function unloadSkill(state: SessionState, name: string, why?: UnloadReason): void {
-  if (!state.loaded.includes(name)) return;
-  state.loaded = state.loaded.filter((n) => n !== name);
+  if (!state.skills.loaded.includes(name)) return;
+  state.skills.loaded = state.skills.loaded.filter((n) => n !== name);
   recordUnloaded(state, name, why);
 }
 
@@ -115,19 +116,26 @@ export function unloadSkill(state: SessionState, name: string, why?: UnloadReaso
  * record their span from the event: `traceUnloads` in observe/telemetry).
  */
 export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
-  state.suspended.delete(name);
-  state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  state.skills.suspended.delete(name);
+  state.told.pending.push(lifecycleLine(name, 'unloaded'));
   emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
 }
 
 /** Re-renders every `<Skill>` with the new loaded order, and commits. */
 export function notifySkills(state: SessionState): void {
-  for (const listener of [...state.skillListeners]) listener();
+  for (const listener of [...state.skills.listeners]) listener();
   flush(state);
+}
+
+/** Records that `name` joined the loaded set: a mount, a `contextChanged … loaded` line and an event. */
+export function recordLoaded(state: SessionState, name: string): void {
+  recordMount(state, name);
+  state.told.pending.push(lifecycleLine(name, 'loaded'));
+  emit(state, { type: 'skill-loaded', name });
 }
 
 /** Counts a mount of `name`. */
 export function recordMount(state: SessionState, name: string): void {
-  state.mounts.set(name, (state.mounts.get(name) ?? 0) + 1);
-  state.awaited.delete(name);
+  state.skills.mounts.set(name, (state.skills.mounts.get(name) ?? 0) + 1);
+  state.skills.awaited.delete(name);
 }

@@ -9,6 +9,7 @@ import { textContent, withContextLines } from '../parts/message-parts.js';
 import { sanitizeText } from '../parts/text.js';
 import { config } from '../state/config.js';
 import { emit } from '../state/events.js';
+import { lastSkillOfTool, loadedSkills } from '../state/reads.js';
 import { pushMessage, takeChanges } from '../state/record.js';
 import { flush } from '../state/render.js';
 import { errorMessage, type SessionState, skillState, tree } from '../state/state.js';
@@ -158,7 +159,7 @@ export function unknownTool(state: SessionState, snap: TreeSnapshot, name: strin
   const available = [...(snap.skills.length > 0 ? [read] : []), ...snap.toolsByName.keys()];
   let hint = '';
   const owners = ownersOf(state, snap, name);
-  const loadedOwner = owners.find((owner) => state.loaded.includes(owner));
+  const loadedOwner = owners.find((owner) => loadedSkills(state).includes(owner));
   const close = closest(name, available);
   if (loadedOwner) {
     hint = ` (not available right now in skill "${loadedOwner}")`;
@@ -166,7 +167,7 @@ export function unknownTool(state: SessionState, snap: TreeSnapshot, name: strin
     hint = ` (skill "${owners[0]}" is not loaded; read it first with ${read})`;
   } else if (close) {
     hint = ` (did you mean "${close}"?)`;
-  } else if (snap.skills.some((skill) => !state.loaded.includes(skill.name))) {
+  } else if (snap.skills.some((skill) => !loadedSkills(state).includes(skill.name))) {
     hint = ` (not offered right now; if a skill that is not loaded offers it, read that skill first with ${read})`;
   }
   return `Unknown tool: ${name}${hint}. Tools available now: ${available.join(', ') || 'none'}.`;
@@ -178,7 +179,7 @@ export function unknownTool(state: SessionState, snap: TreeSnapshot, name: strin
  */
 function ownersOf(state: SessionState, snap: TreeSnapshot, name: string): string[] {
   const owners: string[] = [];
-  const seen = state.toolHistory.get(name);
+  const seen = lastSkillOfTool(state, name);
   if (seen && snap.skillsByName.has(seen)) owners.push(seen);
   for (const skill of snap.skills) {
     const declared: unknown = skill.node.props.tools;

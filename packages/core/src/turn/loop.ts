@@ -17,6 +17,7 @@ import { buildRequest, recordSent } from '../request/request.js';
 import { estimateRequestTokens, estimateResponseTokens } from '../request/usage-estimate.js';
 import { config } from '../state/config.js';
 import { drainTurn, drainWhile, emit, warn } from '../state/events.js';
+import { transcriptOf } from '../state/reads.js';
 import { pushMessage, stageUserMessage } from '../state/record.js';
 import { render } from '../state/render.js';
 import type { SessionState } from '../state/state.js';
@@ -34,7 +35,7 @@ import { announceWaiting, checkAnswers, waitFor } from './waiting.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
-  const repaired = repairCalls(state.transcript, calls);
+  const repaired = repairCalls(transcriptOf(state), calls);
   for (const { index, reason } of repaired.dropped) {
     warn(state, `The model sent a tool call that was dropped (toolCalls[${index}]: ${reason}).`, 'skilltree');
   }
@@ -77,16 +78,16 @@ export async function* runTurn(
   options?: SendOptions,
   scope: TurnScope = {},
 ): AsyncGenerator<SessionEvent, Turn, undefined> {
-  if (state.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
+  if (state.turn.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
   const answers = Array.isArray(input) ? (input as readonly ToolAnswer[]) : null;
   if (answers) checkAnswers(state, answers);
   else if (typeof input !== 'string') {
     throw new Error(`send() needs the user's message as a string (got ${typeof input}).`);
   }
   const text = answers ? '' : (input as string);
-  state.busy = true;
-  state.turnEvents = [];
-  const first = transcriptLength(state.transcript);
+  state.turn.busy = true;
+  state.turn.events = [];
+  const first = transcriptLength(transcriptOf(state));
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
   let whyKind: ToolErrorKind = 'interrupted';
@@ -114,11 +115,11 @@ export async function* runTurn(
       // Answers go on with the turn that ended waiting: approved tools run (each marked running and
       // committed first, so it runs at most once), denials and client results are recorded.
       yield* applyAnswers(state, answers, signal, hooks);
-      if (state.waiting.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
+      if (state.waiting.calls.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
     } else {
       // Files are checked before anything is recorded: a refused one leaves the chat as it was.
       const files = options?.files?.length
-        ? toFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state))
+        ? toFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state.window))
         : [];
       // Calls still waiting when the user writes again are superseded: the model reads that they did not run.
       yield* supersede(state, hooks);
@@ -166,7 +167,7 @@ export async function* runTurn(
       );
       inFlight = null;
       usage = addUsage(usage, response.usage);
-      state.usage = addUsage(state.usage, response.usage);
+      state.usage.total = addUsage(state.usage.total, response.usage);
       emit(
         state,
         response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
@@ -189,7 +190,7 @@ export async function* runTurn(
         const turn: Turn = {
           text: response.text,
           steps: step,
-          messages: state.transcript.messages.slice(first - state.transcript.start),
+          messages: transcriptOf(state).messages.slice(first - transcriptOf(state).start),
         };
         if (usage) turn.usage = usage;
         outcome.turn = turn;
@@ -224,7 +225,7 @@ export async function* runTurn(
         yield* drainWhile(state, running);
       }
       if (waits.length > 0) {
-        state.waiting = [...state.waiting, ...waits];
+        state.waiting.calls = [...state.waiting.calls, ...waits];
         return yield* endWaiting(state, first, step, usage, outcome);
       }
     }
@@ -242,11 +243,11 @@ export async function* runTurn(
     // the session's usage and the owner's spend; one that consumed nothing releases its reservation.
     if (inFlight) {
       const used = consumed(inFlight.request, inFlight.progress, signal.aborted);
-      if (used) state.usage = addUsage(state.usage, used);
+      if (used) state.usage.total = addUsage(state.usage.total, used);
       await hooks.afterModelCall(used).catch(() => {});
     }
-    state.turnEvents = null;
-    state.busy = false;
+    state.turn.events = null;
+    state.turn.busy = false;
     await hooks.end(outcome.error === undefined && signal.aborted ? { error: abortError(signal) } : outcome);
   }
 }
@@ -314,8 +315,8 @@ async function* endWaiting(
   const turn: Turn = {
     text: '',
     steps,
-    messages: state.transcript.messages.slice(first - state.transcript.start),
-    waiting: state.waiting.map((w) => ({ ...w })),
+    messages: transcriptOf(state).messages.slice(first - transcriptOf(state).start),
+    waiting: state.waiting.calls.map((w) => ({ ...w })),
   };
   if (usage) turn.usage = usage;
   outcome.turn = turn;
@@ -332,7 +333,7 @@ async function* applyAnswers(
   hooks: TurnHooks,
 ): AsyncGenerator<SessionEvent, void, undefined> {
   const byId = new Map(answers.map((a) => [a.toolCallId, a]));
-  for (const waiting of [...state.waiting]) {
+  for (const waiting of [...state.waiting.calls]) {
     const answer = byId.get(waiting.toolCallId);
     if (!answer) continue;
     const call: ToolCall = { id: waiting.toolCallId, name: waiting.name, input: waiting.input };
@@ -365,7 +366,7 @@ async function* applyAnswers(
         answer.isError === true ? 'threw' : undefined,
       );
     }
-    state.waiting = state.waiting.filter((w) => w !== waiting);
+    state.waiting.calls = state.waiting.calls.filter((w) => w !== waiting);
     announceWaiting(state);
     yield* drainTurn(state);
   }
@@ -373,8 +374,8 @@ async function* applyAnswers(
 
 /** Answers every waiting call as superseded by a new user message. */
 async function* supersede(state: SessionState, hooks: TurnHooks): AsyncGenerator<SessionEvent, void, undefined> {
-  if (state.waiting.length === 0) return;
-  for (const waiting of state.waiting) {
+  if (state.waiting.calls.length === 0) return;
+  for (const waiting of state.waiting.calls) {
     hooks.answered(waiting, 'superseded');
     recordResult(
       state,
@@ -383,7 +384,7 @@ async function* supersede(state: SessionState, hooks: TurnHooks): AsyncGenerator
       'denied',
     );
   }
-  state.waiting = [];
+  state.waiting.calls = [];
   announceWaiting(state);
   yield* drainTurn(state);
 }

@@ -5,13 +5,12 @@
  */
 
 import { clashMessage, type ToolEntry, type TreeSnapshot, where } from '../host/serialize.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
 import { touch } from '../lifecycle/lru.js';
-import { traceLoad } from '../observe/telemetry.js';
+import { traceLoad } from '../observe/trace-skills.js';
 import { config } from '../state/config.js';
-import { emit, warn } from '../state/events.js';
+import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
-import { notifySkills, recordMount, recordUnloaded, settle, unloadSkill } from '../state/sync.js';
+import { notifySkills, recordLoaded, recordUnloaded, settle, unloadSkill } from '../state/sync.js';
 import type { ReadResult } from '../types/session.js';
 
 /** What a read did, or why it was refused. */
@@ -35,9 +34,9 @@ function owner(tool: ToolEntry): string {
  */
 function refusal(state: SessionState, name: string, others: readonly string[]): string | null {
   const snap = tree(state);
-  const skillError = state.skillErrors.get(name);
+  const skillError = state.skills.errors.get(name);
   if (skillError) {
-    state.skillErrors.delete(name);
+    state.skills.errors.delete(name);
     return skillError;
   }
   const entry = snap.skillsByName.get(name);
@@ -77,44 +76,42 @@ export function loadSkill(state: SessionState, name: string): Promise<ReadOutcom
 async function load(state: SessionState, name: string): Promise<ReadOutcome> {
   const snap = tree(state);
   if (!snap.skillsByName.has(name)) return { ok: false, error: unknownSkill(name, snap), unknown: true };
-  const before = state.loaded;
+  const before = state.skills.loaded;
   const max = config(state).maxLoadedSkills;
   const { order, evicted } = touch(before, name, max);
   if (before.includes(name)) {
-    state.loaded = order;
+    state.skills.loaded = order;
     notifySkills(state);
     await settle(state);
-    return { ok: true, name, mounted: false, unloaded: [], stillLoading: state.suspended.has(name) };
+    return { ok: true, name, mounted: false, unloaded: [], stillLoading: state.skills.suspended.has(name) };
   }
   // Mount next to every loaded skill first: nothing is pushed out (and loses its state) for a read
   // that may be refused.
-  state.loaded = [...before, name];
-  state.mounting = name;
+  state.skills.loaded = [...before, name];
+  state.skills.mounting = name;
   let refused: string | null;
   try {
     notifySkills(state);
     await settle(state, { skill: name });
     refused = refusal(state, name, order.slice(0, -1));
   } catch (error) {
-    state.loaded = before;
+    state.skills.loaded = before;
     throw error;
   } finally {
-    state.mounting = null;
+    state.skills.mounting = null;
   }
   if (refused) {
-    state.loaded = before.filter((n) => n !== name);
+    state.skills.loaded = before.filter((n) => n !== name);
     notifySkills(state);
     await settle(state);
     return { ok: false, error: refused };
   }
-  state.loaded = order;
-  recordMount(state, name);
-  state.pendingLines.push(lifecycleLine(name, 'loaded'));
-  emit(state, { type: 'skill-loaded', name });
+  state.skills.loaded = order;
+  recordLoaded(state, name);
   for (const gone of evicted) recordUnloaded(state, gone, { reason: 'lru', by: name });
   notifySkills(state);
   await settle(state);
-  return { ok: true, name, mounted: true, unloaded: evicted, stillLoading: state.suspended.has(name) };
+  return { ok: true, name, mounted: true, unloaded: evicted, stillLoading: state.skills.suspended.has(name) };
 }
 
 /**
@@ -124,16 +121,16 @@ async function load(state: SessionState, name: string): Promise<ReadOutcome> {
  */
 export function checkSkills(state: SessionState): string[] {
   const reasons: string[] = [];
-  for (const [name, reason] of state.skillErrors) {
+  for (const [name, reason] of state.skills.errors) {
     reasons.push(reason);
     unloadSkill(state, name, { reason: 'error', detail: reason });
   }
-  state.skillErrors.clear();
+  state.skills.errors.clear();
   const snap = tree(state);
   const read = config(state).readToolName;
   const hasSkills = snap.skills.length > 0;
   const drop = (name: string, reason: string) => {
-    if (!state.loaded.includes(name)) return;
+    if (!state.skills.loaded.includes(name)) return;
     reasons.push(`Skill "${name}" was unloaded: ${reason}`);
     unloadSkill(state, name, { reason: 'error', detail: reason });
   };
@@ -170,14 +167,14 @@ function blame(state: SessionState, a: ToolEntry, b: ToolEntry): string | null {
   if (a.skill === null && b.skill === null) return null;
   if (a.skill === null) return b.skill;
   if (b.skill === null) return a.skill;
-  const before = state.toolOwners.get(a.name);
+  const before = state.skills.toolOwners.get(a.name);
   if (before === a.skill) return b.skill;
   if (before === b.skill) return a.skill;
   // Both new: the one read more recently.
-  return state.loaded.indexOf(a.skill) > state.loaded.indexOf(b.skill) ? a.skill : b.skill;
+  return state.skills.loaded.indexOf(a.skill) > state.skills.loaded.indexOf(b.skill) ? a.skill : b.skill;
 }
 
 function recordOwners(state: SessionState): void {
-  state.toolOwners.clear();
-  for (const [name, tool] of tree(state).toolsByName) state.toolOwners.set(name, tool.skill);
+  state.skills.toolOwners.clear();
+  for (const [name, tool] of tree(state).toolsByName) state.skills.toolOwners.set(name, tool.skill);
 }

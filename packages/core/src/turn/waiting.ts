@@ -87,7 +87,7 @@ export function checkAnswers(state: SessionState, answers: readonly ToolAnswer[]
   const seen = new Set<string>();
   for (const answer of answers) {
     const id = typeof answer?.toolCallId === 'string' ? answer.toolCallId : String(answer?.toolCallId);
-    const waiting = state.waiting.find((w) => w.toolCallId === id && w.status === 'waiting');
+    const waiting = state.waiting.calls.find((w) => w.toolCallId === id && w.status === 'waiting');
     if (!waiting) {
       throw new ToolAnswerError(
         'not-waiting',
@@ -115,5 +115,10 @@ export function checkAnswers(state: SessionState, answers: readonly ToolAnswer[]
 
 /** Tells the session's listeners (and the sessions layer, which commits it) what waits now. */
 export function announceWaiting(state: SessionState): void {
-  emit(state, { type: 'waiting', calls: state.waiting.map((w) => ({ ...w })) });
+  emit(state, { type: 'waiting', calls: state.waiting.calls.map((w) => ({ ...w })) });
+}
+
+/** Keeps the waiting calls still open (their ids in `open`) and still waiting; the rest are dropped. */
+export function keepWaiting(state: SessionState, open: ReadonlySet<string>): void {
+  state.waiting.calls = state.waiting.calls.filter((w) => w.status === 'waiting' && open.has(w.toolCallId));
 }
