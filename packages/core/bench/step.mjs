@@ -262,8 +262,9 @@ console.log(
 console.log('step                     transcript   framework   JSON.stringify   ratio');
 let worstLoop = 0;
 for (const [label, options] of loopRows) {
-  for (const size of [10, 1_000, 100_000]) {
-    const r = await measureLoop(size, options);
+  if (process.env.BENCH_ROWS && !label.startsWith(process.env.BENCH_ROWS)) continue;
+  for (const size of process.env.BENCH_SIZES?.split(',').map(Number) ?? [10, 1_000, 100_000]) {
+    const r = await measureLoop(size, options, Number(process.env.BENCH_TURNS ?? 60));
     worstLoop = Math.max(worstLoop, r.ratio);
     console.log(
       `${label.padEnd(23)}  ${String(size).padStart(10)}   ${fmt(r.framework).padStart(9)}   ${fmt(r.floor).padStart(14)}   ${r.ratio.toFixed(2).padStart(5)}`,

@@ -12,7 +12,7 @@ import { config, currentWindow } from '../state/config.js';
 import { warn } from '../state/events.js';
 import { AGENT, type SessionState, tree } from '../state/state.js';
 import type { Message } from '../types/messages.js';
-import type { ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
+import type { AppendOnlyRequest, ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
 import { isAppendOnly, planAppendOnly } from './append-only.js';
 import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
 
@@ -163,9 +163,23 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
   // A file of a kind the model does not read goes as a line describing it (the transcript keeps it).
   const accepts = state.options.model?.accepts;
   const current = currentWindow(state);
-  const seen = describeUnread(current.messages, accepts);
-  let described = seen.described;
-  const window = seen.described ? { start: current.start, messages: seen.messages } : current;
+  let appendOnly: AppendOnlyRequest | undefined;
+  let next: SentLogData | undefined;
+  let described = false;
+  // The messages are read for files once: an append-only request's items hold the messages from
+  // its log's start on, so when they describe none, neither does a window that starts there or later.
+  let windowRead = false;
+  if (isAppendOnly(state)) {
+    const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
+    const items = describeUnread(plan.request.items, accepts);
+    described = items.described;
+    appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
+    next = plan.next;
+    windowRead = !items.described && current.start >= plan.next.start;
+  }
+  const seen = windowRead ? null : describeUnread(current.messages, accepts);
+  const window = seen?.described ? { start: current.start, messages: seen.messages } : current;
+  described ||= seen?.described === true;
   const fields: ModelRequest = {
     system: memo.system,
     context: memo.context,
@@ -173,14 +187,7 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };
-  let next: SentLogData | undefined;
-  if (isAppendOnly(state)) {
-    const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
-    const items = describeUnread(plan.request.items, accepts);
-    described ||= items.described;
-    fields.appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
-    next = plan.next;
-  }
+  if (appendOnly) fields.appendOnly = appendOnly;
   if (snap.skills.length === 0) {
     if (next) plans.set(fields, next);
     return { request: fields, described };

@@ -91,10 +91,14 @@ export async function* runTurn(
   let why = 'Not run: the turn was aborted.';
   let whyKind: ToolErrorKind = 'interrupted';
   const outcome: { turn?: Turn; error?: unknown } = {};
-  const hooks = composeHooks([
+  const concerns = [
     tracingHook(state, model, answers ? describeAnswers(answers) : text, options, scope.span),
     budgetHook(state, model, scope),
-  ]);
+  ];
+  const hooks = composeHooks(concerns);
+  // What a call used is estimated, when its provider never said, only for a concern that reads it
+  // (an owner's budget settling its reservation): flattening the request costs a step its window.
+  const usageRead = concerns.some((hook) => hook.afterModelCall !== undefined);
   const watch = (call: ToolCall) => hooks.toolCall(call);
   /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
   let inFlight: { request: ModelRequest; progress: CallProgress } | null = null;
@@ -177,13 +181,15 @@ export async function* runTurn(
       unanswered = calls;
       pushMessage(state, assistant);
       // A provider that reports no usage is charged an estimate: a budget cannot be walked around by it.
-      await hooks.afterModelCall(
-        response.usage ?? {
-          inputTokens: estimateRequestTokens(sent),
-          outputTokens: estimateResponseTokens({ text: response.text, toolCalls: calls }),
-          estimated: true,
-        },
-      );
+      if (usageRead) {
+        await hooks.afterModelCall(
+          response.usage ?? {
+            inputTokens: estimateRequestTokens(sent),
+            outputTokens: estimateResponseTokens({ text: response.text, toolCalls: calls }),
+            estimated: true,
+          },
+        );
+      }
       yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {
