@@ -25,8 +25,10 @@ interface Memo {
   contextSnap: TreeSnapshot | null;
   contextLoaded: readonly string[] | null;
   context: string;
-  /** The read tool and the agent's tools, for the lifecycle (memoised on `snap`). */
+  /** The read tool and the agent's tools, for the lifecycle: made when one is first read, for `prefixSnap`. */
   prefixTools: ToolSpec[];
+  prefixSnap: TreeSnapshot | null;
+  prefixRead: string;
   /** The last lifecycle built and what it was built from. */
   lifecycle: { inputs: LifecycleInputs; mountsKey: string; value: RequestLifecycle } | null;
 }
@@ -46,6 +48,8 @@ function memoOf(state: SessionState): Memo {
       contextLoaded: null,
       context: '',
       prefixTools: [],
+      prefixSnap: null,
+      prefixRead: '',
       lifecycle: null,
     };
     memos.set(state, memo);
@@ -67,11 +71,18 @@ export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec
   return tools;
 }
 
-/** The tools the lifecycle never changes: the read tool and the agent's own tools. */
-function prefixTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+/**
+ * The tools the lifecycle never changes: the read tool and the agent's own tools. Made when a
+ * lifecycle is first read (adapters without deltas never ask), once per tree snapshot.
+ */
+function prefixTools(memo: Memo, snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+  if (memo.prefixSnap === snap && memo.prefixRead === readToolName) return memo.prefixTools;
   const tools: ToolSpec[] = [readToolSpec(readToolName)];
   for (const tool of snap.tools)
     if (tool.skill === null && isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
+  memo.prefixTools = tools;
+  memo.prefixSnap = snap;
+  memo.prefixRead = readToolName;
   return tools;
 }
 
@@ -149,7 +160,6 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     memo.snap = snap;
     memo.key = key;
     memo.toolsLoaded = null;
-    memo.prefixTools = prefixTools(snap, cfg.readToolName);
   }
   if (memo.toolsLoaded !== state.loaded) {
     memo.tools = offeredTools(snap, cfg.readToolName);
@@ -221,12 +231,15 @@ function withLifecycle(
     mounts,
     start: window.start,
     messages: window.messages,
-    prefixTools: memo.prefixTools,
+    prefixTools: [],
   };
   // Built on first read, from values that never change afterwards: adapters without deltas pay nothing.
   let built: RequestLifecycle | undefined;
   lifecycles.set(request, () => {
-    built ??= lifecycleOf(memo, inputs);
+    if (!built) {
+      inputs.prefixTools = prefixTools(memo, snap, inputs.readToolName);
+      built = lifecycleOf(memo, inputs);
+    }
     return built;
   });
   if (CHECK_DELTAS) {
