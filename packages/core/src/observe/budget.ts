@@ -183,12 +183,17 @@ export function budgetHook(state: SessionState, model: Model, scope: TurnBudgetS
   if (!budget) return {};
   const turn: TurnBudget = { budget, ledger: scope.ledger ?? null, warned: new Set(), pending: null };
   const settle = (used: Usage | null) => settleCall(state, model, turn, used);
-  return {
+  const hook: TurnHook = {
     start: () => startBudget(state, model, turn),
     beforeModelCall: ({ request, turnUsage }) => reserveCall(state, model, turn, request, turnUsage),
-    afterModelCall: settle,
-    end: () => settle(null),
   };
+  // Only an owner's spend holds reservations to settle: without one, what a call used is not read
+  // (and the turn need not estimate it for a provider that reports none).
+  if (budget.perOwner && turn.ledger) {
+    hook.afterModelCall = settle;
+    hook.end = () => settle(null);
+  }
+  return hook;
 }
 
 async function startBudget(state: SessionState, model: Model, turn: TurnBudget): Promise<void> {

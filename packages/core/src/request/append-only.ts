@@ -18,6 +18,7 @@ import type { SessionState } from '../state/state.js';
 import { windowOf } from '../transcript/transcript.js';
 import type { Message } from '../types/messages.js';
 import type { AppendOnlyItem, AppendOnlyRequest, SentLogData, SystemNote, ToolSpec } from '../types/request.js';
+import { inputSchemaJson } from './usage-estimate.js';
 
 /** The key of the agent's section among the context sections (not a valid skill name). */
 const AGENT_SECTION = '';
@@ -40,7 +41,23 @@ function sections(snap: TreeSnapshot, loaded: readonly string[]): Map<string, st
   return out;
 }
 
-const specKey = (spec: ToolSpec) => JSON.stringify([spec.description, spec.inputSchema]);
+/** Keys by spec: a spec object never changes (a changed tool is a new spec). */
+const specKeys = new WeakMap<ToolSpec, string>();
+
+/**
+ * What the model was told of a tool: `JSON.stringify([description, inputSchema])`, as logs keep it.
+ * Made once per spec, from its schema stringified once per schema object ({@link inputSchemaJson}):
+ * a request stringifies no schema it has stringified before, and an unchanged tool compares by
+ * reference, not by its characters.
+ */
+function specKey(spec: ToolSpec): string {
+  let key = specKeys.get(spec);
+  if (key === undefined) {
+    key = `[${JSON.stringify(spec.description) ?? 'null'},${inputSchemaJson(spec) ?? 'null'}]`;
+    specKeys.set(spec, key);
+  }
+  return key;
+}
 
 /**
  * The note for what changed between what the model was told (`told`) and the request as it is now

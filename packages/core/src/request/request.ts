@@ -13,7 +13,7 @@ import { warn } from '../state/events.js';
 import { isBusy, isSuspended, loadedSkills, mountCount } from '../state/reads.js';
 import { AGENT, type SessionState, tree } from '../state/state.js';
 import type { Message } from '../types/messages.js';
-import type { ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
+import type { AppendOnlyRequest, ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
 import { isAppendOnly, planAppendOnly } from './append-only.js';
 import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
 
@@ -26,8 +26,10 @@ interface Memo {
   contextSnap: TreeSnapshot | null;
   contextLoaded: readonly string[] | null;
   context: string;
-  /** The read tool and the agent's tools, for the lifecycle (memoised on `snap`). */
+  /** The read tool and the agent's tools, for the lifecycle: made when one is first read, for `prefixSnap`. */
   prefixTools: ToolSpec[];
+  prefixSnap: TreeSnapshot | null;
+  prefixRead: string;
   /** The last lifecycle built and what it was built from. */
   lifecycle: { inputs: LifecycleInputs; mountsKey: string; value: RequestLifecycle } | null;
 }
@@ -47,6 +49,8 @@ function memoOf(state: SessionState): Memo {
       contextLoaded: null,
       context: '',
       prefixTools: [],
+      prefixSnap: null,
+      prefixRead: '',
       lifecycle: null,
     };
     memos.set(state, memo);
@@ -68,11 +72,18 @@ export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec
   return tools;
 }
 
-/** The tools the lifecycle never changes: the read tool and the agent's own tools. */
-function prefixTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+/**
+ * The tools the lifecycle never changes: the read tool and the agent's own tools. Made when a
+ * lifecycle is first read (adapters without deltas never ask), once per tree snapshot.
+ */
+function prefixTools(memo: Memo, snap: TreeSnapshot, readToolName: string): ToolSpec[] {
+  if (memo.prefixSnap === snap && memo.prefixRead === readToolName) return memo.prefixTools;
   const tools: ToolSpec[] = [readToolSpec(readToolName)];
   for (const tool of snap.tools)
     if (tool.skill === null && isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
+  memo.prefixTools = tools;
+  memo.prefixSnap = snap;
+  memo.prefixRead = readToolName;
   return tools;
 }
 
@@ -150,7 +161,6 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     memo.snap = snap;
     memo.key = key;
     memo.toolsLoaded = null;
-    memo.prefixTools = prefixTools(snap, cfg.readToolName);
   }
   if (memo.toolsLoaded !== loadedSkills(state)) {
     memo.tools = offeredTools(snap, cfg.readToolName);
@@ -164,9 +174,23 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
   // A file of a kind the model does not read goes as a line describing it (the transcript keeps it).
   const accepts = state.options.model?.accepts;
   const current = currentWindow(state);
-  const seen = describeUnread(current.messages, accepts);
-  let described = seen.described;
-  const window = seen.described ? { start: current.start, messages: seen.messages } : current;
+  let appendOnly: AppendOnlyRequest | undefined;
+  let next: SentLogData | undefined;
+  let described = false;
+  // The messages are read for files once: an append-only request's items hold the messages from
+  // its log's start on, so when they describe none, neither does a window that starts there or later.
+  let windowRead = false;
+  if (isAppendOnly(state)) {
+    const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
+    const items = describeUnread(plan.request.items, accepts);
+    described = items.described;
+    appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
+    next = plan.next;
+    windowRead = !items.described && current.start >= plan.next.start;
+  }
+  const seen = windowRead ? null : describeUnread(current.messages, accepts);
+  const window = seen?.described ? { start: current.start, messages: seen.messages } : current;
+  described ||= seen?.described === true;
   const fields: ModelRequest = {
     system: memo.system,
     context: memo.context,
@@ -174,14 +198,7 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     tools: memo.tools,
     contextPlacement: cfg.contextPlacement,
   };
-  let next: SentLogData | undefined;
-  if (isAppendOnly(state)) {
-    const plan = planAppendOnly(state, { system: memo.system, tools: memo.tools, snap }, turnStart);
-    const items = describeUnread(plan.request.items, accepts);
-    described ||= items.described;
-    fields.appendOnly = items.described ? { ...plan.request, items: items.messages } : plan.request;
-    next = plan.next;
-  }
+  if (appendOnly) fields.appendOnly = appendOnly;
   if (snap.skills.length === 0) {
     if (next) plans.set(fields, next);
     return { request: fields, described };
@@ -215,12 +232,15 @@ function withLifecycle(
     mounts,
     start: window.start,
     messages: window.messages,
-    prefixTools: memo.prefixTools,
+    prefixTools: [],
   };
   // Built on first read, from values that never change afterwards: adapters without deltas pay nothing.
   let built: RequestLifecycle | undefined;
   lifecycles.set(request, () => {
-    built ??= lifecycleOf(memo, inputs);
+    if (!built) {
+      inputs.prefixTools = prefixTools(memo, snap, inputs.readToolName);
+      built = lifecycleOf(memo, inputs);
+    }
     return built;
   });
   if (CHECK_DELTAS) {

@@ -6,9 +6,9 @@
 import { estimateFileTokens } from '../files/files.js';
 import { textOf } from '../parts/message-parts.js';
 import { estimateTokens } from '../transcript/window.js';
-import type { Message } from '../types/messages.js';
+import type { AssistantMessage, Message } from '../types/messages.js';
 import type { ModelResponse, Usage } from '../types/model.js';
-import type { ModelRequest, ToolSpec } from '../types/request.js';
+import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '../types/request.js';
 import { placeContext } from './place-context.js';
 
 function messageText(message: Message): string {
@@ -25,21 +25,89 @@ function messageText(message: Message): string {
   return `user\n${textOf(message)}`;
 }
 
+/** `JSON.stringify(schema)` by schema object: schemas are made once per zod schema (or `jsonSchema()`) and never change. */
+const schemaJsons = new WeakMap<object, string>();
+
 /**
- * The request as a provider receives it, flattened to text in the order providers cache it: tools,
- * the system prompt, then the messages, with `<current_context>` placed as the request says.
+ * `JSON.stringify(spec.inputSchema)`, stringified once per schema object (undefined when there is
+ * none, as `JSON.stringify` says). Offered tools keep their schema objects across requests and
+ * re-renders, so a step stringifies no schema it stringified before.
  */
-export function requestText(request: ModelRequest): string {
+export function inputSchemaJson(spec: ToolSpec): string | undefined {
+  const schema: unknown = spec.inputSchema;
+  if (schema === null || typeof schema !== 'object') return JSON.stringify(schema);
+  let json = schemaJsons.get(schema);
+  if (json === undefined) {
+    json = JSON.stringify(schema);
+    schemaJsons.set(schema, json);
+  }
+  return json;
+}
+
+/** A tool as the estimate reads it: `name: description {schema}`. */
+function specText(spec: ToolSpec): string {
+  return `${spec.name}: ${spec.description} ${inputSchemaJson(spec)}`;
+}
+
+/** What the estimate knows of a message, valid while its `content` and `toolCalls` are the ones it was made from. */
+interface MessageEstimate {
+  content: unknown;
+  toolCalls: unknown;
+  /** `messageText(message).length`. */
+  chars: number;
+  /** Tokens of the files it carries. */
+  files: number;
+}
+
+/**
+ * Estimates by message. A recorded message is never changed (a new version is a new object), so a
+ * step flattens only the messages it has not seen: the request's estimate costs in proportion to
+ * the window, and each message's text is read once.
+ */
+const estimates = new WeakMap<object, MessageEstimate>();
+
+function estimateOf(message: Message): MessageEstimate {
+  const known = estimates.get(message);
+  if (known && known.content === message.content && known.toolCalls === (message as AssistantMessage).toolCalls) {
+    return known;
+  }
+  let files = 0;
+  if (Array.isArray(message.content)) {
+    for (const part of message.content) if (part.type === 'file') files += estimateFileTokens(part);
+  }
+  const value: MessageEstimate = {
+    content: message.content,
+    toolCalls: (message as AssistantMessage).toolCalls,
+    chars: messageText(message).length,
+    files,
+  };
+  estimates.set(message, value);
+  return value;
+}
+
+/** Characters of the tools as the estimate flattens them, one per line. */
+function toolsChars(tools: readonly ToolSpec[]): number {
+  let n = Math.max(0, tools.length - 1);
+  for (const spec of tools) n += specText(spec).length;
+  return n;
+}
+
+/** Characters of an append-only note as the estimate flattens it. */
+function noteText(note: SystemNote): string {
+  return `system\n${note.text}${note.addedTools.map((t) => `\n+${specText(t)}`).join('')}${note.removedTools.map((n) => `\n-${n}`).join('')}`;
+}
+
+/** The request's parts as the estimate reads them, for both ways of counting. */
+function flattenable(request: ModelRequest): {
+  tools: readonly ToolSpec[];
+  system: string;
+  items: readonly AppendOnlyItem[];
+  fresh: number;
+} {
   const ao = request?.appendOnly;
   if (ao && Array.isArray(ao.items)) {
     // What an append-only model receives: the first request's tools and system, then the items.
-    const specText = (t: ToolSpec) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`;
-    const items = ao.items.map((item) =>
-      item.role === 'system'
-        ? `system\n${item.text}${item.addedTools.map((t) => `\n+${specText(t)}`).join('')}${item.removedTools.map((n) => `\n-${n}`).join('')}`
-        : messageText(item),
-    );
-    return [ao.tools.map(specText).join('\n'), ao.system, ...items].join('\n\n');
+    return { tools: ao.tools, system: ao.system, items: ao.items, fresh: -1 };
   }
   // A hand-made request (a test calling generate directly) may lack parts: estimate what is there.
   const whole: ModelRequest = {
@@ -50,23 +118,56 @@ export function requestText(request: ModelRequest): string {
     contextPlacement: request?.contextPlacement === 'system' ? 'system' : 'end',
   };
   const placed = placeContext(whole);
-  const tools = whole.tools.map((t) => `${t.name}: ${t.description} ${JSON.stringify(t.inputSchema)}`);
-  return [tools.join('\n'), placed.system, ...placed.messages.map(messageText)].join('\n\n');
+  // The message that carries the context is made for this request (none when it went to the system prompt).
+  return {
+    tools: whole.tools,
+    system: placed.system,
+    items: placed.messages,
+    fresh: placed.placed === 'system' ? -1 : placed.placed,
+  };
 }
 
-/** Estimated input tokens of `request`. */
+/**
+ * The request as a provider receives it, flattened to text in the order providers cache it: tools,
+ * the system prompt, then the messages, with `<current_context>` placed as the request says.
+ */
+export function requestText(request: ModelRequest): string {
+  const { tools, system, items } = flattenable(request);
+  const texts = items.map((item) =>
+    item.role === 'system' ? noteText(item as SystemNote) : messageText(item as Message),
+  );
+  return [tools.map(specText).join('\n'), system, ...texts].join('\n\n');
+}
+
+/**
+ * `requestText(request).length`, counted without building the text: each message's length is
+ * known from an earlier step (only the message carrying the placed context is new every request).
+ */
+function requestChars(request: ModelRequest): number {
+  const { tools, system, items, fresh } = flattenable(request);
+  // `join` reads a missing system prompt as ''.
+  let n = toolsChars(tools) + (system == null ? 0 : String(system).length);
+  items.forEach((item, i) => {
+    if (item.role === 'system') n += noteText(item as SystemNote).length;
+    // The message that carries the placed context is made for this request: not worth keeping.
+    else if (i === fresh) n += messageText(item as Message).length;
+    else n += estimateOf(item as Message).chars;
+  });
+  // The separators: a blank line between the tools, the system prompt and each item.
+  return n + 2 * (items.length + 1);
+}
+
+/** Estimated input tokens of `request`: `estimateTokens(requestText(request))` and its files, counted incrementally. */
 export function estimateRequestTokens(request: ModelRequest): number {
-  return estimateTokens(requestText(request)) + fileTokens(request);
+  // `estimateTokens` of a text of this many characters.
+  return Math.ceil(requestChars(request) / 4) + fileTokens(request);
 }
 
 /** Estimated tokens of the files a request carries (images by their size, as providers bill them). */
 function fileTokens(request: ModelRequest): number {
   const items = request?.appendOnly?.items ?? (Array.isArray(request?.messages) ? request.messages : []);
   let n = 0;
-  for (const item of items) {
-    if (item.role === 'system') continue;
-    for (const part of item.content) if (part.type === 'file') n += estimateFileTokens(part);
-  }
+  for (const item of items) if (item.role !== 'system') n += estimateOf(item as Message).files;
   return n;
 }
 

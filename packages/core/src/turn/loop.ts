@@ -24,7 +24,7 @@ import type { SessionState } from '../state/state.js';
 import { settle, sync } from '../state/sync.js';
 import { repairCalls, transcriptLength } from '../transcript/transcript.js';
 import type { AssistantMessage, ToolCall, ToolErrorKind } from '../types/messages.js';
-import type { Model, Usage } from '../types/model.js';
+import type { Model, ModelResponse, Usage } from '../types/model.js';
 import type { SendOptions } from '../types/options.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
@@ -51,11 +51,12 @@ function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
 function consumed(request: ModelRequest, progress: CallProgress, aborted: boolean): Usage | null {
   if (!progress.started) return null;
   if (!aborted && progress.text === '' && progress.toolCalls.length === 0) return null;
-  return {
-    inputTokens: estimateRequestTokens(request),
-    outputTokens: estimateResponseTokens(progress),
-    estimated: true,
-  };
+  return estimated(request, progress);
+}
+
+/** Usage estimated from a call's request and what it answered, at 4 characters per token. */
+function estimated(request: ModelRequest, answer: Pick<ModelResponse, 'text' | 'toolCalls'>): Usage {
+  return { inputTokens: estimateRequestTokens(request), outputTokens: estimateResponseTokens(answer), estimated: true };
 }
 
 /**
@@ -92,10 +93,12 @@ export async function* runTurn(
   let why = 'Not run: the turn was aborted.';
   let whyKind: ToolErrorKind = 'interrupted';
   const outcome: { turn?: Turn; error?: unknown } = {};
-  const hooks = composeHooks([
+  const concerns = [
     tracingHook(state, model, answers ? describeAnswers(answers) : text, options, scope.span),
     budgetHook(state, model, scope),
-  ]);
+  ];
+  const hooks = composeHooks(concerns);
+  const usageRead = concerns.some((hook) => hook.afterModelCall !== undefined);
   const watch = (call: ToolCall) => hooks.toolCall(call);
   /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
   let inFlight: { request: ModelRequest; progress: CallProgress } | null = null;
@@ -177,14 +180,10 @@ export async function* runTurn(
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
-      // A provider that reports no usage is charged an estimate: a budget cannot be walked around by it.
-      await hooks.afterModelCall(
-        response.usage ?? {
-          inputTokens: estimateRequestTokens(sent),
-          outputTokens: estimateResponseTokens({ text: response.text, toolCalls: calls }),
-          estimated: true,
-        },
-      );
+      // A provider that reports no usage is charged an estimate (a budget cannot be walked around by
+      // it), made only when a concern reads it (an owner's budget): it costs a step its window.
+      if (usageRead)
+        await hooks.afterModelCall(response.usage ?? estimated(sent, { text: response.text, toolCalls: calls }));
       yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {
