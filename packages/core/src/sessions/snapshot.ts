@@ -5,26 +5,26 @@
 
 import { storeStates } from '../host/agent-store.js';
 import { lifecycleLogProblem } from '../lifecycle/check.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
+import { skillChange } from '../lifecycle/context-changes.js';
 import { adoptMounts, createLog } from '../lifecycle/log.js';
 import { parseSentLog } from '../request/append-only.js';
 import { config } from '../state/config.js';
 import { warn } from '../state/events.js';
-import { pendingChanges, sections } from '../state/record.js';
+import { sections, unrecordedChanges } from '../state/record.js';
 import { type SessionState, tree } from '../state/state.js';
 import { notifySkills, recordMount } from '../state/sync.js';
-import { INTERRUPTED_RESULT, parseMessage } from '../transcript/message-parse.js';
+import { INTERRUPTED_RESULT, parseMessage, readContextChanges } from '../transcript/message-parse.js';
 import { unansweredCalls } from '../transcript/transcript.js';
 import { recordResult } from '../turn/calls.js';
 import { cleanUsage } from '../turn/model-call.js';
 import { checkSkills } from '../turn/skills.js';
-import type { Message } from '../types/messages.js';
+import type { ContextChange, Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
- * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
+ * context changes not recorded yet. Taken mid-turn, it is still valid: calls without results
  * are answered as interrupted when it is restored.
  */
 export function takeSnapshot(state: SessionState, since = state.transcript.start): SessionSnapshot {
@@ -36,7 +36,7 @@ export function takeSnapshot(state: SessionState, since = state.transcript.start
     loadedSkills: [...state.loaded],
     stores: storeStates(state.stores),
   };
-  const pending = pendingChanges(state);
+  const pending = JSON.parse(JSON.stringify(unrecordedChanges(state))) as ContextChange[];
   if (pending.length > 0) snapshot.pendingContextChanges = pending;
   if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
@@ -112,8 +112,15 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   });
   const start = typeof d.transcriptStart === 'number' && d.transcriptStart > 0 ? Math.floor(d.transcriptStart) : 0;
   const last = typeof d.lastCallNumber === 'number' && d.lastCallNumber > 0 ? Math.floor(d.lastCallNumber) : 0;
+  // Typed changes, or the `contextChanged` lines an older version kept (upgraded); anything else is dropped.
   const pending = Array.isArray(d.pendingContextChanges)
-    ? d.pendingContextChanges.filter((line): line is string => typeof line === 'string')
+    ? d.pendingContextChanges.flatMap((item: unknown) => {
+        try {
+          return readContextChanges([item], 'pendingContextChanges');
+        } catch {
+          return [];
+        }
+      })
     : [];
   const out: SessionSnapshot = {
     version: 2,
@@ -202,16 +209,16 @@ function parseLifecycle(v: unknown): LifecycleLogData | undefined {
 /**
  * Mounts the snapshot's loaded skills (each once, known ones only: an unknown one is recorded as
  * unloaded), answers tool calls left without results as interrupted, and sets the baseline for
- * `contextChanged` lines. Called once the tree has rendered.
+ * `line` changes. Called once the tree has rendered.
  */
 export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): void {
   const snap = tree(state);
   const unique = [...new Set(snapshot.loadedSkills)];
   const known = unique.filter((name) => snap.skillsByName.has(name));
-  for (const name of unique) if (!snap.skillsByName.has(name)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  for (const name of unique) if (!snap.skillsByName.has(name)) state.pendingChanges.push(skillChange(name, 'unloaded'));
   const max = config(state).maxLoadedSkills;
   state.loaded = known.slice(-max);
-  for (const name of known.slice(0, -max)) state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  for (const name of known.slice(0, -max)) state.pendingChanges.push(skillChange(name, 'unloaded'));
   for (const name of state.loaded) recordMount(state, name);
   notifySkills(state);
   checkLog(state);

@@ -48,7 +48,7 @@ export function createState(
     mounts: new Map(),
     transcript: createTranscript(restore?.transcript, restore?.transcriptStart ?? 0, restore?.lastCallNumber ?? 0),
     baseline: new Map(),
-    pendingLines: [...(restore?.pendingContextChanges ?? [])],
+    pendingChanges: [...(restore?.pendingContextChanges ?? [])],
     stores: createStoreRegistry(restore?.stores ?? {}, (name, value) =>
       emit(state, { type: 'store-changed', name, state: value }),
     ),

@@ -14,6 +14,7 @@ import { readTree, type TreeSnapshot } from '../host/serialize.js';
 import type { Sections } from '../lifecycle/context-changes.js';
 import type { LifecycleLog } from '../lifecycle/log.js';
 import type { Transcript } from '../transcript/transcript.js';
+import type { ContextChange } from '../types/messages.js';
 import type { Usage } from '../types/model.js';
 import type { SessionOptions } from '../types/options.js';
 import type { SentLogData } from '../types/request.js';
@@ -32,10 +33,10 @@ export interface SessionState {
   /** How often each skill was mounted. */
   mounts: Map<string, number>;
   transcript: Transcript;
-  /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
+  /** The context sections as last recorded: `line` changes are the diff against it. */
   baseline: Sections;
-  /** Load/unload lines (and lines carried over from a snapshot) waiting for the next recorded message. */
-  pendingLines: string[];
+  /** Loads and unloads (and changes carried over from a snapshot) waiting for the next recorded message. */
+  pendingChanges: ContextChange[];
   stores: StoreRegistry;
   listeners: Map<string, Set<Listener>>;
   /** Events of the running turn, for its generator to yield (null between turns). */

@@ -5,7 +5,7 @@
  */
 import { SkillBoundary } from '../host/components.js';
 import { busyComponents, hasReadyWork, reconciler } from '../host/reconciler.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
+import { skillChange } from '../lifecycle/context-changes.js';
 import type { UnloadReason } from '../types/session.js';
 import { config } from './config.js';
 import { emit } from './events.js';
@@ -111,12 +111,12 @@ export function unloadSkill(state: SessionState, name: string, why?: UnloadReaso
 }
 
 /**
- * Records that `name` left the loaded set: a `contextChanged … unloaded` line and an event (traces
+ * Records that `name` left the loaded set: an `unloaded` change and an event (traces
  * record their span from the event: `traceUnloads` in observe/telemetry).
  */
 export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
   state.suspended.delete(name);
-  state.pendingLines.push(lifecycleLine(name, 'unloaded'));
+  state.pendingChanges.push(skillChange(name, 'unloaded'));
   emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
 }
 

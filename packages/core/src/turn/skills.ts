@@ -5,7 +5,7 @@
  */
 
 import { clashMessage, type ToolEntry, type TreeSnapshot, where } from '../host/serialize.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
+import { skillChange } from '../lifecycle/context-changes.js';
 import { touch } from '../lifecycle/lru.js';
 import { traceLoad } from '../observe/telemetry.js';
 import { config } from '../state/config.js';
@@ -109,7 +109,7 @@ async function load(state: SessionState, name: string): Promise<ReadOutcome> {
   }
   state.loaded = order;
   recordMount(state, name);
-  state.pendingLines.push(lifecycleLine(name, 'loaded'));
+  state.pendingChanges.push(skillChange(name, 'loaded'));
   emit(state, { type: 'skill-loaded', name });
   for (const gone of evicted) recordUnloaded(state, gone, { reason: 'lru', by: name });
   notifySkills(state);
