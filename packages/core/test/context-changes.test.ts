@@ -88,9 +88,9 @@ describe('context changes', () => {
     expect(parseMessage({ role: 'user', content: [{ type: 'context-changed', changes: typed }] }).content).toEqual([
       { type: 'context-changed', changes: typed },
     ]);
-    expect(() => parseMessage({ role: 'user', content: [{ type: 'context-changed', changes: [{ kind: 'x' }] }] })).toThrow(
-      /content\[0\]\.changes\[0\] is not a context change/,
-    );
+    expect(() =>
+      parseMessage({ role: 'user', content: [{ type: 'context-changed', changes: [{ kind: 'x' }] }] }),
+    ).toThrow(/content\[0\]\.changes\[0\] is not a context change/);
   });
 
   test("a v1 snapshot's pending contextChanged lines upgrade to typed changes", () => {
@@ -105,7 +105,12 @@ describe('context changes', () => {
   });
 
   test('only lines core wrote read back as changes', () => {
-    for (const line of ['contextChanged', 'contextChanged notes', 'Loaded skill "notes".', '\\contextChanged notes loaded']) {
+    for (const line of [
+      'contextChanged',
+      'contextChanged notes',
+      'Loaded skill "notes".',
+      '\\contextChanged notes loaded',
+    ]) {
       expect(() => upgradeContextLines([line], 'lines')).toThrow(/lines\[0\] is not a contextChanged line/);
     }
   });

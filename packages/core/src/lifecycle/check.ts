@@ -148,7 +148,8 @@ export function lifecycleLogProblem(data: LifecycleLogData, input: LogCheckInput
   const recorded = new Set<string>();
   // Only the runtime records context changes (in user and tool messages), as typed parts.
   for (const message of messages) {
-    for (const change of contextChangesOf(message)) if (change.kind === 'line') recorded.add(lineKey(change.skill, change.text));
+    for (const change of contextChangesOf(message))
+      if (change.kind === 'line') recorded.add(lineKey(change.skill, change.text));
   }
   const check: LineCheck = { snap, limit: input.contextLineLimit, recorded, proven: new Map() };
 
