@@ -13,7 +13,8 @@ const session = createSession(<TravelAgent />, {
 const off = session.on('event', (event) => {
   if (event.type === 'tool-call') console.log(`  event tool-call: ${event.toolCall.name}`);
   if (event.type === 'skill-loaded') console.log(`  event skill-loaded: ${event.name}`);
-  if (event.type === 'context-changed') console.log(`  event context-changed: ${event.lines.length} lines`);
+  if (event.type === 'context-changed')
+    console.log(`  event context-changed: ${event.changes.map((c) => c.kind).join(', ')}`);
 });
 
 const turn = await session.send('Any flights to Oslo?');

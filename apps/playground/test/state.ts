@@ -19,7 +19,13 @@ export const transcript: Message[] = [
     name: 'read_skill',
     content: [
       ...text('Loaded skill "notes"; it is now active.'),
-      { type: 'context-changed', lines: ['contextChanged notes loaded', 'contextChanged notes added: Notes: none'] },
+      {
+        type: 'context-changed',
+        changes: [
+          { kind: 'loaded', skill: 'notes' },
+          { kind: 'line', skill: 'notes', text: 'Notes: none' },
+        ],
+      },
     ],
   },
   {
@@ -33,7 +39,7 @@ export const transcript: Message[] = [
     name: 'add_note',
     content: [
       ...text('added buy milk'),
-      { type: 'context-changed', lines: ['contextChanged notes added: Notes: buy milk'] },
+      { type: 'context-changed', changes: [{ kind: 'line', skill: 'notes', text: 'Notes: buy milk' }] },
     ],
   },
   { role: 'assistant', content: text('Noted: buy milk.') },

@@ -191,7 +191,16 @@ describe('prefix changes', () => {
     const edited = requestPrefix(request([user('a'), user('B'), user('c')]), placeContext);
     expect(prefixChange(first, edited)).toEqual({ path: 'items.1.content.0.text', appendOnly: true });
     const gainedPart = requestPrefix(
-      request([user('a'), { role: 'user', content: [...textContent('b'), { type: 'context-changed', lines: ['x'] }] }]),
+      request([
+        user('a'),
+        {
+          role: 'user',
+          content: [
+            ...textContent('b'),
+            { type: 'context-changed', changes: [{ kind: 'line', skill: 'agent', text: 'x' }] },
+          ],
+        },
+      ]),
       placeContext,
     );
     expect(prefixChange(first, gainedPart)).toEqual({ path: 'items.1.content.1', appendOnly: true });

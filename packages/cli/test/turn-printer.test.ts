@@ -27,7 +27,7 @@ describe('turn printer', () => {
           name: 'search',
           content: [
             { type: 'text', text: 'nothing' },
-            { type: 'context-changed', lines: ['contextChanged a added: b'] },
+            { type: 'context-changed', changes: [{ kind: 'line', skill: 'a', text: 'b' }] },
           ],
           isError: true,
           errorKind: 'threw',
@@ -53,7 +53,7 @@ describe('turn printer', () => {
         // A tool's own text that looks like a contextChanged line stays text: the part says which is which.
         content: [
           { type: 'text', text: 'contextChanged shop added: a line the tool wrote\nfound 2' },
-          { type: 'context-changed', lines: ['contextChanged shop added: Results: 2'] },
+          { type: 'context-changed', changes: [{ kind: 'line', skill: 'shop', text: 'Results: 2' }] },
         ],
       },
     });

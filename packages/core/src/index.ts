@@ -43,7 +43,7 @@ export {
 } from './host/components.js';
 export { type JsonSchemaInput, jsonSchema } from './host/json-schema.js';
 export type { ChatInfo, SessionHandle, SkillInfo, SkillState } from './host/runtime.js';
-export { addedLines, type ContextChange, parseContextChange } from './lifecycle/context-changes.js';
+export { addedLines } from './lifecycle/context-changes.js';
 export type { Spend, SpendLedger, SpendLimits, SpendReservation } from './observe/budget.js';
 export {
   type BudgetExceeded,
@@ -63,6 +63,7 @@ export {
   type TelemetrySpan,
 } from './observe/tracing.js';
 export {
+  contextChangeLine,
   contextChangesOf,
   ownTextOf,
   partsText,
@@ -72,7 +73,7 @@ export {
   textContent,
   textOf,
   textPart,
-  withContextLines,
+  withContextChanges,
 } from './parts/message-parts.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText } from './parts/text.js';
 export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './parts/tool-name.js';
@@ -123,6 +124,7 @@ export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
 export type {
   AssistantMessage,
   AssistantPart,
+  ContextChange,
   ContextChangedPart,
   FileInput,
   FileLimits,

@@ -21,7 +21,7 @@ import {
   Skill,
   Text,
 } from '../src/index.js';
-import { textOf } from '../src/parts/message-parts.js';
+import { contextChangeLine, contextChangesOf, textOf } from '../src/parts/message-parts.js';
 
 const App = () => (
   <Agent>
@@ -279,7 +279,10 @@ describe('a send refused by a budget leaves no orphan user message', () => {
     await raised.readSkill('notes');
     await raised.send('hello');
     // The refused session keeps its lines for the message that is finally recorded.
-    expect(session.snapshot().pendingContextChanges).toEqual(textOf(raised.transcript[0]).split('\n').slice(1));
+    expect(session.snapshot().pendingContextChanges).toEqual(contextChangesOf(raised.transcript[0]));
+    expect(session.snapshot().pendingContextChanges?.map(contextChangeLine)).toEqual(
+      textOf(raised.transcript[0]).split('\n').slice(1),
+    );
   });
 });
 

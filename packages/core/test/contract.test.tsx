@@ -610,8 +610,8 @@ describe('snapshots', () => {
     await session.readSkill('alpha');
     const snapshot = session.snapshot();
     expect(snapshot.pendingContextChanges).toEqual([
-      'contextChanged alpha loaded',
-      'contextChanged alpha added: alpha is here',
+      { kind: 'loaded', skill: 'alpha' },
+      { kind: 'line', skill: 'alpha', text: 'alpha is here' },
     ]);
     const restored = restoreSession(<ShopAgent />, JSON.stringify(snapshot), {
       model: scriptedModel([{ text: 'ok' }]),

@@ -135,7 +135,14 @@ describe('usage estimate', () => {
               name: 'tool_1',
               content: [
                 { type: 'text', text: op.text },
-                ...(op.lines.length > 0 ? [{ type: 'context-changed' as const, lines: op.lines }] : []),
+                ...(op.lines.length > 0
+                  ? [
+                      {
+                        type: 'context-changed' as const,
+                        changes: op.lines.map((text) => ({ kind: 'line' as const, skill: 'agent', text })),
+                      },
+                    ]
+                  : []),
                 ...(op.file ? [FILES[op.file]] : []),
               ],
             });

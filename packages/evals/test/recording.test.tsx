@@ -283,7 +283,10 @@ describe('recordings made before messages had parts', () => {
       { type: 'text', text: 'Loaded skill "refunds"; it is now active.' },
       {
         type: 'context-changed',
-        lines: ['contextChanged refunds loaded', 'contextChanged refunds added: Refunds take 5 days.'],
+        changes: [
+          { kind: 'loaded', skill: 'refunds' },
+          { kind: 'line', skill: 'refunds', text: 'Refunds take 5 days.' },
+        ],
       },
     ]);
     // What kind of error it was, the old recording cannot say.

@@ -91,7 +91,13 @@ describe('context-changed parts: the model reads what it read before', () => {
         name: 'read_skill',
         content: [
           { type: 'text', text: 'Loaded skill "a".' },
-          { type: 'context-changed', lines: ['contextChanged a loaded', 'contextChanged notes added: milk'] },
+          {
+            type: 'context-changed',
+            changes: [
+              { kind: 'loaded', skill: 'a' },
+              { kind: 'line', skill: 'notes', text: 'milk' },
+            ],
+          },
         ],
       },
     ];
@@ -105,7 +111,7 @@ describe('context-changed parts: the model reads what it read before', () => {
   });
 
   it('a user message with only lines reads the lines; empty text is left out', () => {
-    expect(contentBlocks([{ type: 'context-changed', lines: ['contextChanged b unloaded'] }])).toEqual([
+    expect(contentBlocks([{ type: 'context-changed', changes: [{ kind: 'unloaded', skill: 'b' }] }])).toEqual([
       { type: 'text', text: 'contextChanged b unloaded' },
     ]);
     expect(
@@ -171,7 +177,7 @@ describe('file parts', () => {
         content: [
           { type: 'text', text: 'What is this?' },
           png,
-          { type: 'context-changed', lines: ['contextChanged cart added: Cart: 1 item'] },
+          { type: 'context-changed', changes: [{ kind: 'line', skill: 'cart', text: 'Cart: 1 item' }] },
         ],
       },
     ];

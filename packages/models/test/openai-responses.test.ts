@@ -139,13 +139,25 @@ describe('openai responses: parts on the wire', () => {
     server.queue(ok());
     const req = simpleRequest();
     req.messages = [
-      { role: 'user', content: [...text('go'), { type: 'context-changed', lines: ['contextChanged notes added: a'] }] },
+      {
+        role: 'user',
+        content: [...text('go'), { type: 'context-changed', changes: [{ kind: 'line', skill: 'notes', text: 'a' }] }],
+      },
       { role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'add_to_cart', input: { sku: 'x' } }] },
       {
         role: 'tool',
         toolCallId: 'c1',
         name: 'add_to_cart',
-        content: [...text('added x'), { type: 'context-changed', lines: ['Cart: 1 item', 'skill shopping loaded'] }],
+        content: [
+          ...text('added x'),
+          {
+            type: 'context-changed',
+            changes: [
+              { kind: 'line', skill: 'cart', text: 'Cart: 1 item' },
+              { kind: 'loaded', skill: 'shopping' },
+            ],
+          },
+        ],
       },
     ];
     await model().generate(req, {});
@@ -155,7 +167,7 @@ describe('openai responses: parts on the wire', () => {
       {
         type: 'function_call_output',
         call_id: 'c1',
-        output: `added x\nCart: 1 item\nskill shopping loaded\n\n${CONTEXT}`,
+        output: `added x\ncontextChanged cart added: Cart: 1 item\ncontextChanged shopping loaded\n\n${CONTEXT}`,
       },
     ]);
   });

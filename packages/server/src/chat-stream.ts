@@ -5,12 +5,11 @@
  * `createUIMessageStream`.
  */
 import type { SessionEvent } from '@skilltree/core';
-import { createUIMessageStream, type InferUIMessageChunk, type UIMessageStreamWriter } from 'ai';
-import { defaultToolErrorText, type ToolErrorText, toolError } from './tool-errors.js';
-import { changeParts, type SkilltreeUIMessage, toolResult } from './ui-messages.js';
+import { createUIMessageStream, type UIMessageStreamWriter } from 'ai';
+import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
+import { changeChunks, outcomeChunk, type SkilltreeUIChunk, type SkilltreeUIMessage, toolOutcome } from './ui-parts.js';
 
-/** A chunk of a skilltree chat's UI message stream. */
-export type SkilltreeUIChunk = InferUIMessageChunk<SkilltreeUIMessage>;
+export type { SkilltreeUIChunk } from './ui-parts.js';
 
 /** What {@link turnStream} needs. */
 export interface TurnStreamOptions {
@@ -145,22 +144,12 @@ class ChunkWriter {
         return;
       case 'context-changed':
         this.endText();
-        for (const part of changeParts(event.lines)) w.write(part as SkilltreeUIChunk);
+        for (const chunk of changeChunks(event.changes)) w.write(chunk);
         return;
       case 'tool-result': {
         const { message } = event;
         if (!this.open.delete(message.toolCallId)) return;
-        const { text } = toolResult(message);
-        w.write(
-          message.isError
-            ? {
-                type: 'tool-output-error',
-                toolCallId: message.toolCallId,
-                errorText: this.errorText(toolError(text, message.name, message.toolCallId, message.errorKind)),
-                dynamic: true,
-              }
-            : { type: 'tool-output-available', toolCallId: message.toolCallId, output: text, dynamic: true },
-        );
+        w.write(outcomeChunk(message.toolCallId, toolOutcome(message, this.errorText)));
         return;
       }
       case 'waiting':
@@ -178,7 +167,7 @@ class ChunkWriter {
         w.write({ type: 'finish', finishReason: event.turn.waiting ? 'tool-calls' : 'stop' });
         return;
       default:
-      // message, skill-loaded/-unloaded (carried by the contextChanged lines), store-changed, warning.
+      // message, skill-loaded/-unloaded (carried by the context changes), store-changed, warning.
     }
   }
 

@@ -6,11 +6,17 @@
  * transcript `GET /chat/:id` reads, which leaves the running turn's answer out, so the page shows it
  * once, whole.
  */
-import { contextChangesOf, type Message, ownTextOf, type Sessions } from '@skilltree/core';
+import { contextChangesOf, type Message, type Sessions } from '@skilltree/core';
 import { createUIMessageStream } from 'ai';
-import type { SkilltreeUIChunk } from './chat-stream.js';
-import { interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
-import { changeParts, type SkilltreeUIMessage } from './ui-messages.js';
+import type { ToolErrorText } from './tool-errors.js';
+import {
+  changeChunks,
+  interruptedOutcome,
+  outcomeChunk,
+  type SkilltreeUIChunk,
+  type SkilltreeUIMessage,
+  toolOutcome,
+} from './ui-parts.js';
 
 /** What {@link resumeStream} needs. */
 export interface ResumeOptions {
@@ -57,18 +63,8 @@ function* chunksOf(message: Message, n: number, options: ResumeOptions): Generat
     yield { type: 'finish-step' };
     return;
   }
-  if (message.role === 'tool') {
-    const text = ownTextOf(message);
-    yield message.isError
-      ? {
-          type: 'tool-output-error',
-          toolCallId: message.toolCallId,
-          errorText: options.toolErrorText(toolError(text, message.name, message.toolCallId, message.errorKind)),
-          dynamic: true,
-        }
-      : { type: 'tool-output-available', toolCallId: message.toolCallId, output: text, dynamic: true };
-  }
-  for (const part of changeParts(contextChangesOf(message))) yield part as SkilltreeUIChunk;
+  if (message.role === 'tool') yield outcomeChunk(message.toolCallId, toolOutcome(message, options.toolErrorText));
+  yield* changeChunks(contextChangesOf(message));
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -115,12 +111,7 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
           if (info && !info.running && !signal.aborted) {
             for (const [callId, name] of open) {
               if (waits.has(callId)) continue;
-              writer.write({
-                type: 'tool-output-error',
-                toolCallId: callId,
-                errorText: options.toolErrorText(interruptedError(name, callId)),
-                dynamic: true,
-              });
+              writer.write(outcomeChunk(callId, interruptedOutcome(name, callId, options.toolErrorText)));
             }
           }
           break;

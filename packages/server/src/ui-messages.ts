@@ -1,70 +1,28 @@
 /**
  * A skilltree transcript as the AI SDK's `UIMessage[]`: what `GET /chat/:id` answers, and the shape
- * the live stream builds on the client. Both go through the functions here, so a page reloaded after
- * a turn shows exactly what it showed while the turn streamed.
+ * the live stream builds on the client. Tool results and context changes show through the same
+ * mapping the streams use (`ui-parts.ts`), so a page reloaded after a turn shows exactly what it
+ * showed while the turn streamed.
  */
 import {
+  type ContextChange,
   contextChangesOf,
   type FilePart,
   type Message,
-  ownTextOf,
-  parseContextChange,
   renderParts,
   type WaitingCall,
 } from '@skilltree/core';
-import type { UIMessage } from 'ai';
-import { defaultToolErrorText, interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
+import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
+import {
+  changeParts,
+  interruptedOutcome,
+  outcomePart,
+  type SkilltreeUIMessage,
+  type SkilltreeUIPart,
+  toolOutcome,
+} from './ui-parts.js';
 
-/**
- * The `data-*` parts a skilltree chat carries, by name (the AI SDK's `UIDataTypes`):
- * - `skill-loaded` / `skill-unloaded`: a skill entered or left the model's context;
- * - `context-changed`: the `contextChanged … added:` lines a tool call (or the user's message) recorded.
- */
-export type SkilltreeDataParts = {
-  'skill-loaded': { name: string };
-  'skill-unloaded': { name: string };
-  'context-changed': { lines: string[] };
-};
-
-/** A `UIMessage` of a skilltree chat: text, `dynamic-tool` parts, `step-start` parts and {@link SkilltreeDataParts}. */
-export type SkilltreeUIMessage = UIMessage<unknown, SkilltreeDataParts>;
-
-/** One part of a {@link SkilltreeUIMessage}. */
-export type SkilltreeUIPart = SkilltreeUIMessage['parts'][number];
-
-/**
- * The data parts for a message's `contextChanged` lines, in order: each load or unload as its own
- * typed part, and the lines the context gained as one `data-context-changed` part.
- *
- * @example
- * changeParts(['contextChanged notes loaded', 'contextChanged notes added: Notes: milk']);
- * // [{ type: 'data-skill-loaded', data: { name: 'notes' } },
- * //  { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: milk'] } }]
- */
-export function changeParts(lines: readonly string[]): SkilltreeUIPart[] {
-  const parts: SkilltreeUIPart[] = [];
-  let added: string[] = [];
-  const flush = () => {
-    if (added.length > 0) parts.push({ type: 'data-context-changed', data: { lines: added } });
-    added = [];
-  };
-  for (const line of lines) {
-    const change = parseContextChange(line);
-    if (change && change.kind !== 'added') {
-      flush();
-      parts.push({ type: `data-skill-${change.kind}`, data: { name: change.skill } });
-    } else {
-      added.push(line);
-    }
-  }
-  flush();
-  return parts;
-}
-
-/** A message's result text (without its `contextChanged` lines) and those lines, from its parts. */
-export function toolResult(message: Pick<Message, 'content'>): { text: string; changes: string[] } {
-  return { text: ownTextOf(message), changes: contextChangesOf(message) };
-}
+export { changeParts, type SkilltreeDataParts, type SkilltreeUIMessage, type SkilltreeUIPart } from './ui-parts.js';
 
 /** A file part as the UI's file part: its bytes as a data URL, or its URL. */
 export function fileUIPart(part: FilePart): SkilltreeUIPart {
@@ -140,8 +98,8 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   const errorText = options.toolErrorText ?? defaultToolErrorText;
   const out: SkilltreeUIMessage[] = [];
   let assistant: SkilltreeUIMessage | null = null;
-  /** `contextChanged` lines of the last user message, for the assistant message that follows. */
-  let carried: string[] = [];
+  /** Context changes of the last user message, for the assistant message that follows. */
+  let carried: ContextChange[] = [];
   /** Calls of the current step that have no result yet, in order. */
   let pending: { id: string; name: string; input: unknown }[] = [];
 
@@ -162,14 +120,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
             }
           : options.idle && !waits.has(call.id)
             ? // No turn runs and it waits for nothing: the process running it stopped.
-              {
-                type: 'dynamic-tool',
-                toolName: call.name,
-                toolCallId: call.id,
-                state: 'output-error',
-                input: call.input,
-                errorText: errorText(interruptedError(call.name, call.id)),
-              }
+              outcomePart(call, interruptedOutcome(call.name, call.id, errorText))
             : {
                 type: 'dynamic-tool',
                 toolName: call.name,
@@ -222,27 +173,8 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
     const at = pending.findIndex((call) => call.id === message.toolCallId);
     const call = at === -1 ? { id: message.toolCallId, name: message.name, input: undefined } : pending[at];
     if (at !== -1) pending.splice(at, 1);
-    const { text, changes } = toolResult(message);
-    target.parts.push(
-      message.isError
-        ? {
-            type: 'dynamic-tool',
-            toolName: call.name,
-            toolCallId: call.id,
-            state: 'output-error',
-            input: call.input,
-            errorText: errorText(toolError(text, call.name, call.id, message.errorKind)),
-          }
-        : {
-            type: 'dynamic-tool',
-            toolName: call.name,
-            toolCallId: call.id,
-            state: 'output-available',
-            input: call.input,
-            output: text,
-          },
-    );
-    target.parts.push(...changeParts(changes));
+    target.parts.push(outcomePart(call, toolOutcome(message, errorText)));
+    target.parts.push(...changeParts(contextChangesOf(message)));
   });
   flushPending();
   if (carried.length > 0) {

@@ -128,7 +128,7 @@ describe('toUIMessages', () => {
   });
 
   it('changeParts reads a line that merely ends in "loaded" as an added line', () => {
-    expect(changeParts(['contextChanged notes added: files loaded'])).toEqual([
+    expect(changeParts([{ kind: 'line', skill: 'notes', text: 'files loaded' }])).toEqual([
       { type: 'data-context-changed', data: { lines: ['contextChanged notes added: files loaded'] } },
     ]);
   });

@@ -1,15 +1,15 @@
 /**
  * Chat: the conversation as the transcript holds it. Each assistant message is one model step: its
  * reasoning (the readable text only) and text in the order the model produced them, then its tool
- * calls; tool results sit inline. `contextChanged` lines (what a call added to the context) are
- * styled apart, read from their own part; reloads and errors appear as notes between messages.
+ * calls; tool results sit inline. Context changes (what a call added to the context, loads and
+ * unloads) are styled apart by kind, read from their own part and shown as the lines the model reads; reloads and errors appear as notes between messages.
  * With a demo, the next message of its script is offered; a scripted model answers by position in
  * its script, so the chat says that typed text is ignored. Files can be attached to a message; the
  * files of user messages and tool results show as thumbnails or chips. Calls that wait for a person
  * or for the client show at the end, with their answers.
  */
 
-import { contextChangesOf } from '@skilltree/core';
+import { type ContextChange, contextChangeLine, contextChangesOf } from '@skilltree/core';
 import { type FormEvent, Fragment, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { json } from '../format.js';
 import type { ChatNote, Message, ToolAnswer, WaitingCall } from '../protocol.js';
@@ -38,13 +38,16 @@ export interface ChatProps {
   onReset(): void;
 }
 
-function ContextChanges({ lines }: { lines: string[] }) {
-  if (lines.length === 0) return null;
+/** A message's context changes, each as the line the model reads, marked with its kind (`data-kind`). */
+function ContextChanges({ changes }: { changes: ContextChange[] }) {
+  if (changes.length === 0) return null;
   return (
     <ul className="context-changed" aria-label="contextChanged lines">
-      {lines.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines of one message never reorder
-        <li key={i}>{line}</li>
+      {changes.map((change, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: changes of one message never reorder
+        <li key={i} data-kind={change.kind} data-skill={change.skill}>
+          {contextChangeLine(change)}
+        </li>
       ))}
     </ul>
   );
@@ -72,7 +75,7 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
         <div className="msg-label">you</div>
         {text ? <div className="msg-text">{text}</div> : null}
         <Attachments parts={filesOf(message)} />
-        <ContextChanges lines={contextChangesOf(message)} />
+        <ContextChanges changes={contextChangesOf(message)} />
       </div>
     );
   }
@@ -108,7 +111,7 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
       </div>
       {text ? <div className="msg-text">{text}</div> : null}
       <Attachments parts={filesOf(message)} />
-      <ContextChanges lines={contextChangesOf(message)} />
+      <ContextChanges changes={contextChangesOf(message)} />
     </div>
   );
 }

@@ -25,7 +25,7 @@ function trial(over: Partial<TrialReport>): TrialReport {
         name: 'read_skill',
         content: [
           { type: 'text', text: 'Loaded billing.' },
-          { type: 'context-changed', lines: ['contextChanged billing loaded'] },
+          { type: 'context-changed', changes: [{ kind: 'loaded', skill: 'billing' }] },
         ],
       },
       {
@@ -179,6 +179,35 @@ describe('EvalReport', () => {
     const terse = container.querySelector('[data-variant="terse"]')!;
     fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
     expect(terse.querySelector('[data-transcript]')!.textContent).toContain('An old reply.');
+  });
+
+  it('shows the contextChanged lines of a report written before context changes were typed', () => {
+    const legacy = [
+      { role: 'user', content: [{ type: 'text', text: 'Refund A-1' }] },
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'read_skill',
+        content: [
+          { type: 'text', text: 'Loaded billing.' },
+          { type: 'context-changed', lines: ['contextChanged billing loaded'] },
+        ],
+      },
+    ] as unknown as TrialReport['transcript'];
+    const refund = REPORT.cases[0];
+    const old: Report = {
+      ...REPORT,
+      cases: [
+        { ...refund, variants: { terse: { ...refund.variants.terse, trials: [trial({ transcript: legacy })] } } },
+      ],
+    };
+    const { container } = render(<EvalReport report={old} />);
+    fireEvent.click(screen.getByRole('button', { name: /refund/ }));
+    const terse = container.querySelector('[data-variant="terse"]')!;
+    fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
+    expect(terse.querySelector('[data-transcript]')!.textContent).toContain(
+      'Loaded billing.\ncontextChanged billing loaded',
+    );
   });
 });
 

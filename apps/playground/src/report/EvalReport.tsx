@@ -3,6 +3,7 @@
  * the change of each variant from the first, the thresholds, then every case; a case opens to its
  * trials, and a trial to its transcript.
  */
+import { contextChangeLine } from '@skilltree/core';
 import type { CaseReport, EvalReport as Report, TrialReport } from '@skilltree/evals';
 import { formatChange, formatStat, formatValue } from '@skilltree/evals/format';
 import { useState } from 'react';
@@ -14,6 +15,22 @@ type Metric = Report['metrics'][number];
 function tone(metric: Metric, change: number): string {
   if (change === 0 || metric.better === 'none') return '';
   return ((metric.better ?? 'higher') === 'higher') === change > 0 ? 'good' : 'bad';
+}
+
+/**
+ * The lines a `context-changed` part of a report reads as: its typed changes rendered by core, or
+ * (a report written before changes were typed) the lines it holds. Malformed changes are skipped.
+ */
+function contextLines(part: Record<string, unknown>): string[] {
+  if (Array.isArray(part.lines)) return part.lines.map(String);
+  if (!Array.isArray(part.changes)) return [];
+  return (part.changes as Record<string, unknown>[]).flatMap((c) => {
+    if (!c || typeof c !== 'object' || typeof c.skill !== 'string') return [];
+    if (c.kind === 'line' && typeof c.text === 'string')
+      return [contextChangeLine({ kind: 'line', skill: c.skill, text: c.text })];
+    if (c.kind === 'loaded' || c.kind === 'unloaded') return [contextChangeLine({ kind: c.kind, skill: c.skill })];
+    return [];
+  });
 }
 
 /**
@@ -29,9 +46,9 @@ function textOf(content: unknown): string {
   for (const part of content as Record<string, unknown>[]) {
     if (!part || typeof part !== 'object') continue;
     if (part.type === 'text') out += String(part.text);
-    else if (part.type === 'context-changed' && Array.isArray(part.lines)) {
-      const lines = part.lines.map(String).join('\n');
-      out = out === '' ? lines : `${out}\n${lines}`;
+    else if (part.type === 'context-changed') {
+      const lines = contextLines(part).join('\n');
+      if (lines !== '') out = out === '' ? lines : `${out}\n${lines}`;
     } else if (part.type === 'file') out += `[file: ${String(part.filename ?? part.mediaType)}]`;
   }
   return out;

@@ -3,7 +3,7 @@
  * dimmed, and skill loads/unloads, tool calls, tool results (with a line per file a tool returned)
  * and calls that wait as dim compact lines.
  */
-import { contextChangesOf, type SessionEvent } from '@skilltree/core';
+import { contextChangeLine, contextChangesOf, type SessionEvent } from '@skilltree/core';
 import type { Output } from './io.js';
 import { compact, compactJson, count, describeFile, type Style } from './print.js';
 import { createSpinner, type Spinner } from './spinner.js';
@@ -113,7 +113,7 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
           break;
         case 'tool-result': {
           if (!tools) break;
-          // The result's own text, its files and its contextChanged lines are parts of their own: no parsing.
+          // The result's own text, its files and its context changes are parts of their own: no parsing.
           const parts = event.message.content;
           const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
           const files = parts.flatMap((part) => (part.type === 'file' ? [part] : []));
@@ -124,7 +124,8 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
           );
           // A file a tool returned (a screenshot, a PDF) on a line of its own: what it is, never its bytes.
           for (const file of files) note(`      file ${describeFile(file)}`);
-          if (verbose) for (const change of contextChangesOf(event.message)) note(`    ${change}`);
+          // Each change as the line the model reads (core renders it; loads also show as skill lines).
+          if (verbose) for (const change of contextChangesOf(event.message)) note(`    ${contextChangeLine(change)}`);
           break;
         }
         case 'skill-loaded':

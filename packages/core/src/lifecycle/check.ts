@@ -11,12 +11,12 @@
 
 import { isOffered } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
-import { textOf } from '../parts/message-parts.js';
+import { contextChangesOf } from '../parts/message-parts.js';
 import { isToolName } from '../parts/tool-name.js';
 import type { Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData } from '../types/session.js';
-import { addedLine } from './context-changes.js';
+import { lineChange } from './context-changes.js';
 
 /** What a restored log is checked against. */
 export interface LogCheckInputs {
@@ -30,18 +30,19 @@ export interface LogCheckInputs {
   start: number;
 }
 
-/** The text of a message (one place to read it, for when messages hold typed parts). */
-
 /** A skill as the log has announced it so far, and which of its lines were proven. */
 interface Announced {
   tools: string[];
 }
 
+/** The key of a `line` change in {@link LineCheck.recorded}: its section and text. */
+const lineKey = (skill: string, text: string) => `${skill}\u0000${text}`;
+
 /** What the log says a skill stated, and why it may. */
 interface LineCheck {
   snap: TreeSnapshot;
   limit: number;
-  /** Every line of the restored transcript. */
+  /** Every `line` change of the restored transcript, by {@link lineKey}. */
   recorded: ReadonlySet<string>;
   /** Lines of each skill already proven in this log. */
   proven: Map<string, Set<string>>;
@@ -57,7 +58,9 @@ function provenLine(check: LineCheck, skill: string, line: string): boolean {
   if (line.trim() === '') return true;
   if (check.proven.get(skill)?.has(line)) return true;
   const now = check.snap.skillsByName.get(skill)?.lines ?? [];
-  if (!now.includes(line) && !check.recorded.has(addedLine(skill, line, check.limit))) return false;
+  const change = lineChange(skill, line, check.limit);
+  const recorded = change.kind === 'line' && check.recorded.has(lineKey(change.skill, change.text));
+  if (!now.includes(line) && !recorded) return false;
   const lines = check.proven.get(skill) ?? new Set<string>();
   check.proven.set(skill, lines.add(line));
   return true;
@@ -143,9 +146,10 @@ export function lifecycleLogProblem(data: LifecycleLogData, input: LogCheckInput
   const end = start + messages.length;
   if (data.baseAt > end) return `it starts at message ${data.baseAt}, past the end of the transcript (${end})`;
   const recorded = new Set<string>();
-  // Only the runtime writes these lines, into user and tool messages (it escapes look-alikes in what users and tools send).
+  // Only the runtime records context changes (in user and tool messages), as typed parts.
   for (const message of messages) {
-    if (message.role !== 'assistant') for (const line of textOf(message).split('\n')) recorded.add(line);
+    for (const change of contextChangesOf(message))
+      if (change.kind === 'line') recorded.add(lineKey(change.skill, change.text));
   }
   const check: LineCheck = { snap, limit: input.contextLineLimit, recorded, proven: new Map() };
 

@@ -1,9 +1,11 @@
 /**
- * `contextChanged` lines: what the context gained since the last recorded message, written into
- * the transcript so that it outlives the skill that rendered it.
+ * Context changes: what the context gained since the last recorded message, recorded in the
+ * transcript (as typed changes; the model reads them as `contextChanged` lines) so that it outlives
+ * the skill that rendered it.
  */
 import type { TreeSnapshot } from '../host/serialize.js';
-import { CONTEXT_CHANGED, cut, escapeContext } from '../parts/text.js';
+import { cut, escapeContext } from '../parts/text.js';
+import type { ContextChange } from '../types/messages.js';
 
 /** Context lines per section: `agent` and each loaded skill. Arrays are shared with the snapshot. */
 export type Sections = Map<string, { label: string; lines: readonly string[] }>;
@@ -21,43 +23,23 @@ export function captureSections(snap: TreeSnapshot, loaded: readonly string[]): 
   return sections;
 }
 
-/** One `contextChanged` line for a context line that appeared, cut to `limit` characters. */
-export function addedLine(label: string, line: string, limit: number): string {
-  return `${CONTEXT_CHANGED} ${label} added: ${escapeContext(cut(line, limit))}`;
-}
-
-/** One `contextChanged` line for a skill that loaded or unloaded. */
-export function lifecycleLine(name: string, change: 'loaded' | 'unloaded'): string {
-  return `${CONTEXT_CHANGED} ${name} ${change}`;
-}
-
-/** One `contextChanged` line, read back: which section, and whether it loaded, unloaded or gained a line. */
-export type ContextChange =
-  | { kind: 'loaded' | 'unloaded'; skill: string }
-  | { kind: 'added'; section: string; text: string };
-
-const LIFECYCLE = new RegExp(`^${CONTEXT_CHANGED} (\\S+) (loaded|unloaded)$`);
-const ADDED = new RegExp(`^${CONTEXT_CHANGED} (\\S+) added: `);
-
 /**
- * Reads a line {@link lifecycleLine} or {@link addedLine} wrote (from `splitContextChanges`), or null
- * for anything else. `section` is `agent` or a skill's name; `text` is the (cut, escaped) line.
- *
- * @example
- * parseContextChange('contextChanged notes added: Notes: milk'); // { kind: 'added', section: 'notes', text: 'Notes: milk' }
+ * The change for a context line that appeared in section `label`: its text as the model reads it,
+ * cut to `limit` characters and with section tags escaped.
  */
-export function parseContextChange(line: string): ContextChange | null {
-  const lifecycle = LIFECYCLE.exec(line);
-  if (lifecycle) return { kind: lifecycle[2] as 'loaded' | 'unloaded', skill: lifecycle[1] };
-  const added = ADDED.exec(line);
-  if (added) return { kind: 'added', section: added[1], text: line.slice(added[0].length) };
-  return null;
+export function lineChange(label: string, line: string, limit: number): ContextChange {
+  return { kind: 'line', skill: label, text: escapeContext(cut(line, limit)) };
+}
+
+/** The change for a skill that loaded or unloaded. */
+export function skillChange(name: string, kind: 'loaded' | 'unloaded'): ContextChange {
+  return { kind, skill: name };
 }
 
 /**
  * The lines of `after` that `before` did not have, in order. A line counts as added when it occurs
  * more often than before (so a repeated line is seen); blank lines never count. This is the diff
- * behind every `contextChanged … added:` line.
+ * behind every `line` change.
  */
 export function addedLines(before: readonly string[] | undefined, after: readonly string[]): string[] {
   const counts = new Map<string, number>();
@@ -72,15 +54,15 @@ export function addedLines(before: readonly string[] | undefined, after: readonl
 }
 
 /**
- * The lines each section gained from `before` to `after`, as `contextChanged` lines. Sections whose
- * line array is unchanged are skipped without reading them.
+ * The lines each section gained from `before` to `after`, as `line` changes. Sections whose line
+ * array is unchanged are skipped without reading them.
  */
-export function diffSections(before: Sections, after: Sections, limit: number): string[] {
-  const out: string[] = [];
+export function diffSections(before: Sections, after: Sections, limit: number): ContextChange[] {
+  const out: ContextChange[] = [];
   for (const [key, section] of after) {
     const old = before.get(key)?.lines;
     if (old === section.lines) continue;
-    for (const line of addedLines(old, section.lines)) out.push(addedLine(section.label, line, limit));
+    for (const line of addedLines(old, section.lines)) out.push(lineChange(section.label, line, limit));
   }
   return out;
 }

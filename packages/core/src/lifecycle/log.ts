@@ -1,7 +1,7 @@
 /**
  * The lifecycle as the model was told it: which skills loaded, unloaded or changed tools with which
  * message, with the lines and tool specs each load stated. Recorded when a message is recorded (the
- * same moment its `contextChanged` lines are taken), folded into a base once no window can start
+ * same moment its context changes are taken), folded into a base once no window can start
  * before it, and kept in snapshots, so a restored session sends the same deltas as the one it was
  * taken from. The reconciler's commits say what mounted; this says what the model has been told.
  */

@@ -5,6 +5,7 @@
 
 import type {
   AssistantPart,
+  ContextChange,
   ContextChangedPart,
   FilePart,
   Message,
@@ -14,7 +15,21 @@ import type {
   ToolResultPart,
 } from '../types/messages.js';
 import type { ModelResponse } from '../types/model.js';
-import { wellFormed } from './text.js';
+import { CONTEXT_CHANGED, wellFormed } from './text.js';
+
+/**
+ * The line a model reads for a context change: the one place these lines are written, so every
+ * request, layout and surface shows the same bytes.
+ *
+ * @example
+ * contextChangeLine({ kind: 'loaded', skill: 'notes' }); // 'contextChanged notes loaded'
+ * contextChangeLine({ kind: 'line', skill: 'notes', text: 'Notes: milk' }); // 'contextChanged notes added: Notes: milk'
+ */
+export function contextChangeLine(change: ContextChange): string {
+  return change.kind === 'line'
+    ? `${CONTEXT_CHANGED} ${change.skill} added: ${change.text}`
+    : `${CONTEXT_CHANGED} ${change.skill} ${change.kind}`;
+}
 
 /** A text part. */
 export const textPart = (text: string): TextPart => ({ type: 'text', text });
@@ -42,7 +57,7 @@ export function renderParts(parts: readonly MessagePart[]): RenderedPart[] {
   for (const part of parts) {
     if (part.type === 'text') text += part.text;
     else if (part.type === 'context-changed') {
-      const lines = part.lines.join('\n');
+      const lines = part.changes.map(contextChangeLine).join('\n');
       text = text === '' ? lines : `${text}\n${lines}`;
     } else if (part.type === 'file') {
       flush();
@@ -80,16 +95,19 @@ export function ownTextOf(message: Pick<Message, 'content'>): string {
   return partsText(message.content.filter((part) => part.type !== 'context-changed'));
 }
 
-/** The `contextChanged` lines recorded with a message, in order. */
-export function contextChangesOf(message: Pick<Message, 'content'>): string[] {
-  const out: string[] = [];
-  for (const part of message.content) if (part.type === 'context-changed') out.push(...part.lines);
+/** The context changes recorded with a message, in order. */
+export function contextChangesOf(message: Pick<Message, 'content'>): ContextChange[] {
+  const out: ContextChange[] = [];
+  for (const part of message.content) if (part.type === 'context-changed') out.push(...part.changes);
   return out;
 }
 
-/** `parts` with the `contextChanged` lines after them (as a part of their own), when there are any. */
-export function withContextLines<P extends MessagePart>(parts: P[], lines: string[]): (P | ContextChangedPart)[] {
-  return lines.length === 0 ? parts : [...parts, { type: 'context-changed', lines: [...lines] }];
+/** `parts` with the context changes after them (as a part of their own), when there are any. */
+export function withContextChanges<P extends MessagePart>(
+  parts: P[],
+  changes: readonly ContextChange[],
+): (P | ContextChangedPart)[] {
+  return changes.length === 0 ? parts : [...parts, { type: 'context-changed', changes: [...changes] }];
 }
 
 /** The reasoning parts of an assistant message, in order. */

@@ -6,7 +6,7 @@
 
 import { lifecycleText, renderContext, unofferedToolSpec } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
-import { addedLine } from '../lifecycle/context-changes.js';
+import { lineChange } from '../lifecycle/context-changes.js';
 import { applyEntries, currentSkills, type LifecycleLog, lifecycleChanges } from '../lifecycle/log.js';
 import { textOf } from '../parts/message-parts.js';
 import type { Message } from '../types/messages.js';
@@ -52,9 +52,12 @@ function notStated(lines: string[], stated: readonly string[]): string[] {
   return out.length === lines.length ? lines : out;
 }
 
+/** The key of a `line` change: its section and text. */
+const lineKey = (skill: string, text: string) => `${skill}\u0000${text}`;
+
 /**
- * A load's message as this layout presents it: without the `contextChanged <skill> added:` lines of
- * the lines its delta states in full right after (the transcript keeps them; the model reads each
+ * A load's message as this layout presents it: without the `line` changes (`contextChanged <skill>
+ * added:` lines) of the lines its delta states in full right after (the transcript keeps them; the model reads each
  * line once).
  */
 function withoutRestatedLines(message: Message, loads: LifecycleEntry[], limit: number): Message {
@@ -63,28 +66,31 @@ function withoutRestatedLines(message: Message, loads: LifecycleEntry[], limit: 
     if (entry.type !== 'loaded') continue;
     for (const line of entry.lines) {
       if (line.trim() === '') continue;
-      const recorded = addedLine(entry.skill, line, limit);
-      drop.set(recorded, (drop.get(recorded) ?? 0) + 1);
+      const change = lineChange(entry.skill, line, limit);
+      const key = change.kind === 'line' ? lineKey(change.skill, change.text) : '';
+      drop.set(key, (drop.get(key) ?? 0) + 1);
     }
   }
   if (drop.size === 0) return message;
   let changed = false;
   const content = message.content.map((part) => {
     if (part.type !== 'context-changed') return part;
-    const kept = part.lines.filter((line) => {
-      const left = drop.get(line) ?? 0;
+    const kept = part.changes.filter((change) => {
+      if (change.kind !== 'line') return true;
+      const key = lineKey(change.skill, change.text);
+      const left = drop.get(key) ?? 0;
       if (left === 0) return true;
-      drop.set(line, left - 1);
+      drop.set(key, left - 1);
       return false;
     });
-    if (kept.length === part.lines.length) return part;
+    if (kept.length === part.changes.length) return part;
     changed = true;
-    return { ...part, lines: kept };
+    return { ...part, changes: kept };
   });
   if (!changed) return message;
   return {
     ...message,
-    content: content.filter((part) => part.type !== 'context-changed' || part.lines.length > 0),
+    content: content.filter((part) => part.type !== 'context-changed' || part.changes.length > 0),
   } as Message;
 }
 

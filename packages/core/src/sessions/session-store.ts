@@ -5,7 +5,7 @@
  * `@skilltree/store`.
  */
 import type { Spend, SpendLimits, SpendReservation } from '../observe/budget.js';
-import type { Message } from '../types/messages.js';
+import type { ContextChange, Message } from '../types/messages.js';
 import type { Usage } from '../types/model.js';
 import type { SentLogData } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
@@ -16,8 +16,11 @@ export interface StoredState {
   loadedSkills: string[];
   /** Store state by name (JSON data). */
   stores: Record<string, unknown>;
-  /** `contextChanged` lines not recorded yet. */
-  pendingContextChanges?: string[];
+  /**
+   * Context changes not recorded yet. A record an older version wrote holds them as
+   * `contextChanged` lines; a restored session reads them upgraded.
+   */
+  pendingContextChanges?: ContextChange[];
   /** The highest `N` of the `call_N` ids assigned so far. */
   lastCallNumber?: number;
   /** Token usage summed over the session. */

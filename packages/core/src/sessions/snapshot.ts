@@ -15,22 +15,22 @@ import {
   waitingCalls,
   windowStartOf,
 } from '../state/reads.js';
-import { pendingChanges } from '../state/record.js';
+import { unrecordedChanges } from '../state/record.js';
 import { resetBaseline, restoreSkills } from '../state/restore.js';
 import type { SessionState } from '../state/state.js';
-import { INTERRUPTED_RESULT, parseMessage } from '../transcript/message-parse.js';
+import { INTERRUPTED_RESULT, parseMessage, readContextChanges } from '../transcript/message-parse.js';
 import { unansweredCalls } from '../transcript/transcript.js';
 import { recordResult } from '../turn/calls.js';
 import { cleanUsage } from '../turn/model-call.js';
 import { checkSkills } from '../turn/skills.js';
 import { keepWaiting } from '../turn/waiting.js';
-import type { Message } from '../types/messages.js';
+import type { ContextChange, Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
- * `contextChanged` lines not recorded yet. Taken mid-turn, it is still valid: calls without results
+ * context changes not recorded yet. Taken mid-turn, it is still valid: calls without results
  * are answered as interrupted when it is restored.
  */
 export function takeSnapshot(state: SessionState, since = transcriptOf(state).start): SessionSnapshot {
@@ -42,7 +42,7 @@ export function takeSnapshot(state: SessionState, since = transcriptOf(state).st
     loadedSkills: [...loadedSkills(state)],
     stores: storeStates(state.stores),
   };
-  const pending = pendingChanges(state);
+  const pending = JSON.parse(JSON.stringify(unrecordedChanges(state))) as ContextChange[];
   if (pending.length > 0) snapshot.pendingContextChanges = pending;
   if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
@@ -118,8 +118,15 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   });
   const start = typeof d.transcriptStart === 'number' && d.transcriptStart > 0 ? Math.floor(d.transcriptStart) : 0;
   const last = typeof d.lastCallNumber === 'number' && d.lastCallNumber > 0 ? Math.floor(d.lastCallNumber) : 0;
+  // Typed changes, or the `contextChanged` lines an older version kept (upgraded); anything else is dropped.
   const pending = Array.isArray(d.pendingContextChanges)
-    ? d.pendingContextChanges.filter((line): line is string => typeof line === 'string')
+    ? d.pendingContextChanges.flatMap((item: unknown) => {
+        try {
+          return readContextChanges([item], 'pendingContextChanges');
+        } catch {
+          return [];
+        }
+      })
     : [];
   const out: SessionSnapshot = {
     version: 2,
@@ -208,7 +215,7 @@ function parseLifecycle(v: unknown): LifecycleLogData | undefined {
 /**
  * Mounts the snapshot's loaded skills (each once, known ones only: an unknown one is recorded as
  * unloaded), answers tool calls left without results as interrupted, and sets the baseline for
- * `contextChanged` lines. Called once the tree has rendered.
+ * `line` changes. Called once the tree has rendered.
  */
 export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): void {
   restoreSkills(state, snapshot.loadedSkills);

@@ -1,12 +1,12 @@
 /**
- * Recording: the `contextChanged` lines a message carries (loads, unloads, lines the context
+ * Recording: the context changes a message carries (loads, unloads, lines the context
  * gained), the lifecycle log's entries for it, and the message itself.
  */
 import { captureSections, diffSections, type Sections } from '../lifecycle/context-changes.js';
 import { currentSkills, lifecycleChanges, record } from '../lifecycle/log.js';
-import { withContextLines } from '../parts/message-parts.js';
+import { withContextChanges } from '../parts/message-parts.js';
 import { appendMessage, transcriptLength } from '../transcript/transcript.js';
-import type { Message, UserPart } from '../types/messages.js';
+import type { ContextChange, Message, UserPart } from '../types/messages.js';
 import { config } from './config.js';
 import { emit } from './events.js';
 import { type SessionState, tree } from './state.js';
@@ -16,60 +16,60 @@ export function sections(state: SessionState): Sections {
   return captureSections(tree(state), state.skills.loaded);
 }
 
-/** The `contextChanged` lines not recorded yet: loads and unloads, then lines the context gained. */
-export function pendingChanges(state: SessionState): string[] {
+/** The context changes not recorded yet: loads and unloads, then lines the context gained. */
+export function unrecordedChanges(state: SessionState): ContextChange[] {
   return [...state.told.pending, ...diffSections(state.told.baseline, sections(state), config(state).contextLineLimit)];
 }
 
 /**
- * Takes the pending `contextChanged` lines: they go into the message being recorded. The lifecycle
+ * Takes the pending context changes: they go into the message being recorded. The lifecycle
  * changes (loads, unloads, tools) are recorded with the same message.
  */
-export function takeChanges(state: SessionState, quiet = false): string[] {
-  const lines = pendingChanges(state);
+export function takeChanges(state: SessionState, quiet = false): ContextChange[] {
+  const changes = unrecordedChanges(state);
   state.told.pending = [];
   state.told.baseline = sections(state);
   const current = currentSkills(tree(state), state.skills.loaded, config(state).readToolName);
   const entries = lifecycleChanges(state.told.log, current, state.skills.mounts);
   state.told.log = record(state.told.log, transcriptLength(state.window.transcript), entries, state.skills.mounts);
-  if (lines.length > 0 && !quiet) emit(state, { type: 'context-changed', lines });
-  return lines;
+  if (changes.length > 0 && !quiet) emit(state, { type: 'context-changed', changes });
+  return changes;
 }
 
 /** A user message in the transcript that nobody was told about yet: announce it, or take it back. */
 export interface StagedMessage {
-  /** Emits what recording it emits (its `contextChanged` lines, then the message). */
+  /** Emits what recording it emits (its context changes, then the message). */
   announce(): void;
-  /** Takes it back: the transcript, the pending lines, the lifecycle log and the window are as before. */
+  /** Takes it back: the transcript, the pending changes, the lifecycle log and the window are as before. */
   undo(): void;
 }
 
 /**
- * Appends the user message that starts a turn (with the pending `contextChanged` lines) without
+ * Appends the user message that starts a turn (with the pending context changes) without
  * telling anyone, so that the turn can build its first request from it and take it back when that
  * request may not be sent (a budget refused it): then nothing was recorded.
  */
 export function stageUserMessage(state: SessionState, parts: UserPart[]): StagedMessage {
   const before = {
-    pendingLines: state.told.pending,
+    pendingChanges: state.told.pending,
     baseline: state.told.baseline,
     lifecycle: state.told.log,
     windowStart: state.window.start,
     messages: state.window.transcript.messages.length,
     users: state.window.transcript.userIndices.length,
   };
-  const lines = takeChanges(state, true);
-  const message: Message = { role: 'user', content: withContextLines(parts, lines) };
+  const changes = takeChanges(state, true);
+  const message: Message = { role: 'user', content: withContextChanges(parts, changes) };
   appendMessage(state.window.transcript, message);
   return {
     announce() {
-      if (lines.length > 0) emit(state, { type: 'context-changed', lines });
+      if (changes.length > 0) emit(state, { type: 'context-changed', changes });
       emit(state, { type: 'message', message });
     },
     undo() {
       state.window.transcript.messages.length = before.messages;
       state.window.transcript.userIndices.length = before.users;
-      state.told.pending = before.pendingLines;
+      state.told.pending = before.pendingChanges;
       state.told.baseline = before.baseline;
       state.told.log = before.lifecycle;
       state.window.start = before.windowStart;

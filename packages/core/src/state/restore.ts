@@ -4,7 +4,7 @@
  * from it), and the baseline that `contextChanged` lines are the diff against.
  */
 import { lifecycleLogProblem } from '../lifecycle/check.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
+import { skillChange } from '../lifecycle/context-changes.js';
 import { adoptMounts, createLog } from '../lifecycle/log.js';
 import { config } from './config.js';
 import { warn } from './events.js';
@@ -21,10 +21,10 @@ export function restoreSkills(state: SessionState, names: readonly string[]): vo
   const snap = tree(state);
   const unique = [...new Set(names)];
   const known = unique.filter((name) => snap.skillsByName.has(name));
-  for (const name of unique) if (!snap.skillsByName.has(name)) state.told.pending.push(lifecycleLine(name, 'unloaded'));
+  for (const name of unique) if (!snap.skillsByName.has(name)) state.told.pending.push(skillChange(name, 'unloaded'));
   const max = config(state).maxLoadedSkills;
   state.skills.loaded = known.slice(-max);
-  for (const name of known.slice(0, -max)) state.told.pending.push(lifecycleLine(name, 'unloaded'));
+  for (const name of known.slice(0, -max)) state.told.pending.push(skillChange(name, 'unloaded'));
   for (const name of state.skills.loaded) recordMount(state, name);
   notifySkills(state);
   checkLog(state);

@@ -14,6 +14,7 @@ import { readTree, type TreeSnapshot } from '../host/serialize.js';
 import type { Sections } from '../lifecycle/context-changes.js';
 import type { LifecycleLog } from '../lifecycle/log.js';
 import type { Transcript } from '../transcript/transcript.js';
+import type { ContextChange } from '../types/messages.js';
 import type { Usage } from '../types/model.js';
 import type { SessionOptions } from '../types/options.js';
 import type { SentLogData } from '../types/request.js';
@@ -54,8 +55,8 @@ export interface SkillsRecord {
 export interface ToldRecord {
   /** The context sections as last recorded: `contextChanged` lines are the diff against it. */
   baseline: Sections;
-  /** Load/unload lines (and lines carried over from a snapshot) waiting for the next recorded message. */
-  pending: string[];
+  /** Loads and unloads (and changes carried over from a snapshot) waiting for the next recorded message. */
+  pending: ContextChange[];
   /** What the model has been told about the skills, message by message (the request's deltas). */
   log: LifecycleLog;
 }

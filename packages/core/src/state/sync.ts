@@ -5,7 +5,7 @@
  */
 import { SkillBoundary } from '../host/components.js';
 import { busyComponents, hasReadyWork, reconciler } from '../host/reconciler.js';
-import { lifecycleLine } from '../lifecycle/context-changes.js';
+import { skillChange } from '../lifecycle/context-changes.js';
 import type { UnloadReason } from '../types/session.js';
 import { config } from './config.js';
 import { emit } from './events.js';
@@ -112,12 +112,12 @@ export function unloadSkill(state: SessionState, name: string, why?: UnloadReaso
 }
 
 /**
- * Records that `name` left the loaded set: a `contextChanged … unloaded` line and an event (traces
+ * Records that `name` left the loaded set: an `unloaded` change and an event (traces
  * record their span from the event: `traceUnloads` in observe/telemetry).
  */
 export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
   state.skills.suspended.delete(name);
-  state.told.pending.push(lifecycleLine(name, 'unloaded'));
+  state.told.pending.push(skillChange(name, 'unloaded'));
   emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
 }
 
@@ -127,10 +127,10 @@ export function notifySkills(state: SessionState): void {
   flush(state);
 }
 
-/** Records that `name` joined the loaded set: a mount, a `contextChanged … loaded` line and an event. */
+/** Records that `name` joined the loaded set: a mount, a `loaded` change and an event. */
 export function recordLoaded(state: SessionState, name: string): void {
   recordMount(state, name);
-  state.told.pending.push(lifecycleLine(name, 'loaded'));
+  state.told.pending.push(skillChange(name, 'loaded'));
   emit(state, { type: 'skill-loaded', name });
 }
 

@@ -2,11 +2,13 @@
  * Messages from outside (snapshots, store records, recorded conversations) checked and upgraded:
  * today's typed parts pass through checked; a message written before messages had parts (its
  * `content` a string) is upgraded, its trailing `contextChanged` lines becoming a part of their own,
- * so that it reads exactly as it did.
+ * so that it reads exactly as it did; a part written before context changes were typed (`lines`,
+ * the text a model reads) is upgraded to typed `changes`. This is the one place that reads a
+ * `contextChanged` line back: everything after it reads a change's `kind`.
  */
-import { parseContextChange } from '../lifecycle/context-changes.js';
 import { cleanReasoning, textContent } from '../parts/message-parts.js';
-import type { Message, MessagePart, ToolErrorKind } from '../types/messages.js';
+import { CONTEXT_CHANGED } from '../parts/text.js';
+import type { ContextChange, Message, MessagePart, ToolErrorKind } from '../types/messages.js';
 
 /** Every error kind a tool result may carry. */
 export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = [
@@ -37,6 +39,65 @@ const ALLOWED: Record<Message['role'], readonly string[]> = {
   tool: ['text', 'file', 'context-changed'],
 };
 
+const LIFECYCLE = new RegExp(`^${CONTEXT_CHANGED} (\\S+) (loaded|unloaded)$`);
+const ADDED = new RegExp(`^${CONTEXT_CHANGED} (\\S+) added: `);
+
+/**
+ * A `contextChanged` line as an older version recorded it, read back as the change it wrote (the
+ * inverse of `contextChangeLine`), or null for any other line. Only old records need it.
+ */
+function parseContextChange(line: string): ContextChange | null {
+  const lifecycle = LIFECYCLE.exec(line);
+  if (lifecycle) return { kind: lifecycle[2] as 'loaded' | 'unloaded', skill: lifecycle[1] };
+  const added = ADDED.exec(line);
+  if (added) return { kind: 'line', skill: added[1], text: line.slice(added[0].length) };
+  return null;
+}
+
+/**
+ * `contextChanged` lines as an older version recorded them (a message part's `lines`, a snapshot's
+ * pending changes), upgraded to typed changes. A line no version wrote is an error naming it.
+ */
+export function upgradeContextLines(lines: readonly string[], where: string): ContextChange[] {
+  return lines.map((line, i) => {
+    const change = parseContextChange(line);
+    if (!change) throw new Error(`${where}[${i}] is not a contextChanged line: ${JSON.stringify(line.slice(0, 80))}.`);
+    return change;
+  });
+}
+
+/** Whether `raw` is a context change (checked field by field, so stored JSON can be trusted after). */
+function isContextChange(raw: unknown): raw is ContextChange {
+  const c = raw as Record<string, unknown> | null;
+  if (!c || typeof c !== 'object' || typeof c.skill !== 'string') return false;
+  if (c.kind === 'line') return typeof c.text === 'string';
+  return c.kind === 'loaded' || c.kind === 'unloaded';
+}
+
+/** A fresh copy of a checked context change (only its own fields). */
+function copyChange(change: ContextChange): ContextChange {
+  return change.kind === 'line'
+    ? { kind: 'line', skill: change.skill, text: change.text }
+    : { kind: change.kind, skill: change.skill };
+}
+
+/**
+ * Context changes read from outside: typed changes checked, or (from an older version) the
+ * `contextChanged` lines it recorded, upgraded. An error names what is wrong at `where`.
+ */
+export function readContextChanges(raw: unknown, where: string): ContextChange[] {
+  if (!Array.isArray(raw)) throw new Error(`${where} must be an array of context changes.`);
+  if (raw.every((item) => typeof item === 'string')) return upgradeContextLines(raw as string[], where);
+  return raw.map((item, i) => {
+    if (!isContextChange(item)) {
+      throw new Error(
+        `${where}[${i}] is not a context change ({ kind: 'loaded' | 'unloaded', skill } or { kind: 'line', skill, text }).`,
+      );
+    }
+    return copyChange(item);
+  });
+}
+
 /** A message's content written as one string (before parts): its text, then its `contextChanged` lines. */
 export function upgradeContent(content: string): MessagePart[] {
   const lines = content.split('\n');
@@ -44,7 +105,7 @@ export function upgradeContent(content: string): MessagePart[] {
   while (cut > 0 && parseContextChange(lines[cut - 1]) !== null) cut--;
   if (cut === lines.length) return textContent(content);
   const parts: MessagePart[] = textContent(lines.slice(0, cut).join('\n'));
-  parts.push({ type: 'context-changed', lines: lines.slice(cut) });
+  parts.push({ type: 'context-changed', changes: upgradeContextLines(lines.slice(cut), 'content') });
   return parts;
 }
 
@@ -71,10 +132,14 @@ function checkPart(raw: unknown, role: Message['role'], where: string): MessageP
       if (typeof p.text !== 'string') throw new Error(`${where}.text must be a string.`);
       return { type: 'text', text: p.text };
     case 'context-changed':
-      if (!Array.isArray(p.lines) || p.lines.some((line) => typeof line !== 'string')) {
-        throw new Error(`${where}.lines must be an array of strings.`);
+      // A part an older version wrote holds the lines a model reads (`lines`): upgraded here.
+      if (p.changes === undefined && p.lines !== undefined) {
+        if (!Array.isArray(p.lines) || p.lines.some((line) => typeof line !== 'string')) {
+          throw new Error(`${where}.lines must be an array of strings.`);
+        }
+        return { type: 'context-changed', changes: upgradeContextLines(p.lines as string[], `${where}.lines`) };
       }
-      return { type: 'context-changed', lines: [...(p.lines as string[])] };
+      return { type: 'context-changed', changes: readContextChanges(p.changes, `${where}.changes`) };
     case 'reasoning': {
       const part = cleanReasoning(p);
       if (!part) throw new Error(`${where} (reasoning) needs a string provider and text.`);

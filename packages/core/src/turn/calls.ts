@@ -5,7 +5,7 @@
 
 import { resolveFileLimits } from '../files/limits.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from '../host/serialize.js';
-import { textContent, withContextLines } from '../parts/message-parts.js';
+import { textContent, withContextChanges } from '../parts/message-parts.js';
 import { sanitizeText } from '../parts/text.js';
 import { config } from '../state/config.js';
 import { emit } from '../state/events.js';
@@ -84,7 +84,7 @@ export async function executeCall(
 }
 
 /**
- * Appends the result of `call`, with the pending `contextChanged` lines after its text (a part of
+ * Appends the result of `call`, with the pending context changes after its text (a part of
  * their own). `errorKind` makes it an error result.
  */
 export function recordResult(
@@ -99,7 +99,7 @@ export function recordResult(
     role: 'tool',
     toolCallId: call.id,
     name: call.name,
-    content: state.crashed ? parts : withContextLines(parts, takeChanges(state)),
+    content: state.crashed ? parts : withContextChanges(parts, takeChanges(state)),
   };
   if (errorKind) {
     message.isError = true;

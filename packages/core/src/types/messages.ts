@@ -61,13 +61,27 @@ export interface FilePart {
 }
 
 /**
- * The seed's `contextChanged` lines recorded with a message: what the context gained, and which
- * skills loaded and unloaded, since the previous message. The lines are the text a model reads
- * (`contextChanged notes added: …`), rendered after the message's own text as before.
+ * One change of the model's context since the previous message, as data:
+ * - `loaded` / `unloaded`: skill `skill` entered or left the context;
+ * - `line`: section `skill` (`agent`, or a skill's name) gained a line; `text` is that line as the
+ *   model reads it (cut to `contextLineLimit` characters, section tags escaped).
+ *
+ * The model reads each change as one `contextChanged` line (`contextChanged notes loaded`,
+ * `contextChanged notes added: Notes: milk`); core's `contextChangeLine` is the one place that
+ * writes it. Read `kind`, never the line.
+ */
+export type ContextChange =
+  | { kind: 'loaded' | 'unloaded'; skill: string }
+  | { kind: 'line'; skill: string; text: string };
+
+/**
+ * The context changes recorded with a message: what the context gained, and which skills loaded
+ * and unloaded, since the previous message. Adapters render them (`renderParts`) as the
+ * `contextChanged` lines a model reads, after the message's own text.
  */
 export interface ContextChangedPart {
   type: 'context-changed';
-  lines: string[];
+  changes: ContextChange[];
 }
 
 /** A file as an app passes it: its bytes (or base64, or a data URL), or an `https:` URL. */

@@ -1,7 +1,7 @@
 /**
  * What a session hands back: turns, waiting calls, events, snapshots and its configuration.
  */
-import type { Message, ReasoningPart, ToolCall, ToolMessage } from './messages.js';
+import type { ContextChange, Message, ReasoningPart, ToolCall, ToolMessage } from './messages.js';
 import type { Usage } from './model.js';
 import type { ContextPlacement, LifecycleEntry, ModelRequest, SentLogData, ToolSpec } from './request.js';
 
@@ -72,7 +72,7 @@ export type SessionEvent =
   | { type: 'step-finish'; step: number; usage?: Usage }
   | { type: 'tool-call'; toolCall: ToolCall }
   | { type: 'tool-result'; message: ToolMessage }
-  | { type: 'context-changed'; lines: string[] }
+  | { type: 'context-changed'; changes: ContextChange[] }
   | { type: 'skill-loaded'; name: string }
   | { type: 'skill-unloaded'; name: string; reason?: UnloadReason }
   | { type: 'message'; message: Message }
@@ -117,8 +117,11 @@ export interface SessionSnapshot {
   loadedSkills: string[];
   /** Store state by store name. */
   stores: Record<string, unknown>;
-  /** `contextChanged` lines not recorded yet: a restored session records them with its next message. */
-  pendingContextChanges?: string[];
+  /**
+   * Context changes not recorded yet: a restored session records them with its next message. A
+   * snapshot an older version took holds them as `contextChanged` lines; they are read upgraded.
+   */
+  pendingContextChanges?: ContextChange[];
   /** Index of `transcript[0]` in the whole transcript when older messages live elsewhere (a store). Default 0. */
   transcriptStart?: number;
   /** The highest `N` of the `call_N` ids assigned so far, so ids never repeat. */

@@ -29,7 +29,10 @@ export function partTests(suite: Suite): void {
           { type: 'file', mediaType: 'application/pdf', url: 'https://files.example/report.pdf?a=1&b=2' },
           {
             type: 'context-changed',
-            lines: ['contextChanged agent added: Cart: 2 items', 'contextChanged camera loaded'],
+            changes: [
+              { kind: 'line', skill: 'agent', text: 'Cart: 2 items' },
+              { kind: 'loaded', skill: 'camera' },
+            ],
           },
         ],
       },

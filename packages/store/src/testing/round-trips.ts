@@ -32,7 +32,7 @@ export function roundTripTests(suite: Suite): void {
         name: 'look_up',
         content: [
           { type: 'text', text: 'failed' },
-          { type: 'context-changed', lines: ['contextChanged counter loaded'] },
+          { type: 'context-changed', changes: [{ kind: 'loaded', skill: 'counter' }] },
         ],
         isError: true,
         errorKind: 'threw',
@@ -42,7 +42,7 @@ export function roundTripTests(suite: Suite): void {
     const stored: StoredState = {
       loadedSkills: ['b', 'a'],
       stores: { cart: { zeta: [1, 2], alpha: 'ä', nested: { n: 1.5, flag: false } } },
-      pendingContextChanges: ['contextChanged: something'],
+      pendingContextChanges: [{ kind: 'line', skill: 'agent', text: 'something' }],
       lastCallNumber: 1,
       usage: { inputTokens: 10, outputTokens: 2 },
       window: { start: 0, size: 4, max: 60 },
@@ -142,7 +142,7 @@ export function roundTripTests(suite: Suite): void {
     expect(upgraded[4]).toMatchObject({ isError: true, errorKind: 'unknown-tool' });
     expect(upgraded[6].content).toEqual([
       { type: 'text', text: 'bumped' },
-      { type: 'context-changed', lines: ['contextChanged counter added: count 1'] },
+      { type: 'context-changed', changes: [{ kind: 'line', skill: 'counter', text: 'count 1' }] },
     ]);
     // The next turn, in another process, goes on from it: the model reads the old messages as it
     // did, and the new ones are written with parts after the old ones, which stay as they were.

@@ -1,0 +1,140 @@
+/**
+ * `POST /chat`: one turn (or the answers to waiting calls), streamed as the AI SDK's UI message
+ * stream. Refusals before the turn holds the session get a status; failures after it end the stream
+ * with an error text.
+ */
+import { createUIMessageStreamResponse } from 'ai';
+import { parseChatBody, readBody } from './body.js';
+import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
+import { turnStream } from './chat-stream.js';
+import type { HandlerOptions, ToolErrorChat } from './handler-options.js';
+import { HttpError } from './http.js';
+import type { ResolvedLimits } from './limits.js';
+import type { ToolErrorText } from './tool-errors.js';
+import { traceContextOf } from './tracing.js';
+
+/** What a handler's routes share: its sessions, options (resolved) and the turns it runs. */
+export interface ChatContext {
+  sessions: HandlerOptions['sessions'];
+  options: HandlerOptions;
+  limits: ResolvedLimits;
+  keepAliveMs: number | undefined;
+  log: (line: string) => void;
+  /** The text the client sees for an error that ends a turn. */
+  onError: (error: unknown) => string;
+  /** The turns this handler runs, by user and chat: what the stop route stops. */
+  running: Map<string, AbortController>;
+  /** The tool error text of one chat's parts; `live` when the turn streams. */
+  toolErrorText: (chat: ToolErrorChat, live: boolean) => ToolErrorText;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** A refused file as an HTTP error: too large is 413, not a type the session takes is 415, the rest 400. */
+function fileError(error: Error & { code: string }): HttpError {
+  const status = /too-large|too-many/.test(error.code) ? 413 : /type/.test(error.code) ? 415 : 400;
+  return new HttpError(status, `file_${error.code.replace(/-/g, '_')}`, error.message);
+}
+
+/** Runs one turn of the chat the body names, for `user`, and answers its UI message stream. */
+export async function postChat(ctx: ChatContext, request: Request, user: string): Promise<Response> {
+  const { sessions, options, limits, running, log, keepAliveMs } = ctx;
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).');
+  }
+  const body = parseChatBody(await readBody(request, limits.maxBodyBytes), limits.maxMessageLength);
+  const { id, text } = body;
+  if (limits.rateLimiter) {
+    const decision = await limits.rateLimiter.take(user);
+    if (!decision.ok) {
+      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+      throw new HttpError(429, 'rate_limited', `Too many messages: try again in ${seconds} s.`, {
+        'retry-after': String(seconds),
+      });
+    }
+  }
+  // The turn runs to its end even when the client goes away (a reload resumes its answer):
+  // only the stop route (POST /chat/:id/stop) stops it.
+  const controller = new AbortController();
+  const stopKey = `${user}\u0000${id}`;
+  running.set(stopKey, controller);
+  const signal = controller.signal;
+  const budget = typeof options.budget === 'function' ? await options.budget(user) : options.budget;
+  const turn = { signal, owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
+  let events: AsyncIterator<unknown>;
+  let answered: string[] = [];
+  if (body.answers) {
+    // Only answers to calls of this chat that wait count: a replayed, forged or answered id runs nothing.
+    const info = await sessions.get(id, { owner: user });
+    if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
+    const waits = new Map(info.waiting.map((w) => [w.toolCallId, w]));
+    const answers = body.answers.filter((answer) => {
+      const waiting = waits.get(answer.toolCallId);
+      if (!waiting) return false;
+      return answer.type === 'deny' || (answer.type === 'approve') === (waiting.for === 'approval');
+    });
+    if (answers.length === 0) {
+      throw new HttpError(
+        409,
+        'not_waiting',
+        'Nothing to answer: no call of this chat waits for these answers (they were answered already, or are unknown).',
+      );
+    }
+    answered = answers.map((answer) => answer.toolCallId);
+    events = sessions.answerStream(id, answers, turn)[Symbol.asyncIterator]();
+  } else {
+    events = sessions
+      .stream(id, text, body.files.length > 0 ? { ...turn, files: body.files } : turn)
+      [Symbol.asyncIterator]();
+  }
+  let first: IteratorResult<unknown>;
+  try {
+    // The first event comes once the turn holds the session: refusals before it get a status.
+    first = await events.next();
+  } catch (error) {
+    running.delete(stopKey);
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'SessionNotFoundError') throw new HttpError(404, 'not_found', 'No such chat.');
+    if (name === 'SessionBusyError') {
+      throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
+    }
+    if (name === 'ToolAnswerError') throw new HttpError(409, 'not_waiting', (error as Error).message);
+    if (name === 'FileRejectedError') throw fileError(error as Error & { code: string });
+    if (isBudgetError(error)) {
+      log(`@skilltree/server: a turn of user "${user}" in chat ${id} was refused: ${error.message}`);
+      throw budgetError(error);
+    }
+    throw error;
+  }
+  let cancelled = false;
+  const stream = turnStream({
+    events: events as AsyncIterator<never>,
+    first: first as IteratorResult<never>,
+    onError: (error) => {
+      if (cancelled || signal.aborted || isAbort(error)) return 'The turn was stopped.';
+      if (!isBudgetError(error) || options.onError) return ctx.onError(error);
+      // The end user reads that a limit was reached; the option to raise goes to the log.
+      log(`@skilltree/server: a turn of user "${user}" in chat ${id} stopped: ${error.message}`);
+      return budgetNotice(error);
+    },
+    toolErrorText: ctx.toolErrorText({ id, user }, true),
+    sendReasoning: options.sendReasoning !== false,
+    answered,
+    ...(body.messageId ? { messageId: body.messageId } : {}),
+    onClose: () => {
+      if (running.get(stopKey) === controller) running.delete(stopKey);
+    },
+    onCancel: () => {
+      cancelled = true;
+    },
+    detachOnCancel: true,
+  });
+  return createUIMessageStreamResponse({
+    stream,
+    headers: { 'cache-control': 'no-cache, no-transform' },
+    ...(keepAliveMs ? { keepAliveMs } : {}),
+  });
+}
