@@ -74,6 +74,7 @@ export {
   textPart,
   withContextLines,
 } from './parts/message-parts.js';
+export { replaysTo } from './parts/reasoning.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText } from './parts/text.js';
 export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './parts/tool-name.js';
 export { lifecycleProblems } from './request/deltas.js';
@@ -130,6 +131,7 @@ export type {
   Message,
   MessagePart,
   ReasoningPart,
+  ReasoningSource,
   TextPart,
   ToolCall,
   ToolErrorKind,

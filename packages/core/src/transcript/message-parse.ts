@@ -2,10 +2,12 @@
  * Messages from outside (snapshots, store records, recorded conversations) checked and upgraded:
  * today's typed parts pass through checked; a message written before messages had parts (its
  * `content` a string) is upgraded, its trailing `contextChanged` lines becoming a part of their own,
- * so that it reads exactly as it did.
+ * so that it reads exactly as it did; a reasoning part written before parts held a provider payload
+ * (`signature`, `redactedData`, `encryptedContent`, `itemId` at its top) gets them as `providerData`.
  */
 import { parseContextChange } from '../lifecycle/context-changes.js';
-import { cleanReasoning, textContent } from '../parts/message-parts.js';
+import { textContent } from '../parts/message-parts.js';
+import { cleanReasoning } from '../parts/reasoning.js';
 import type { Message, MessagePart, ToolErrorKind } from '../types/messages.js';
 
 /** Every error kind a tool result may carry. */
@@ -76,6 +78,7 @@ function checkPart(raw: unknown, role: Message['role'], where: string): MessageP
       }
       return { type: 'context-changed', lines: [...(p.lines as string[])] };
     case 'reasoning': {
+      // A record from before payloads (signature, … at the top) is upgraded here: see upgradeReasoning.
       const part = cleanReasoning(p);
       if (!part) throw new Error(`${where} (reasoning) needs a string provider and text.`);
       return part;
