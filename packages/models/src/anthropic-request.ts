@@ -10,8 +10,8 @@
  * may sit before them.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core';
-import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
+import { type Message, type ModelRequest, placeContext, type ReasoningSource, type ToolSpec } from '@skilltree/core';
+import { type Block, markable, messageBlocks, PROVIDER } from './anthropic-blocks.js';
 import { defaultMaxTokens, supportsToolChanges } from './anthropic-models.js';
 import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
 
@@ -32,7 +32,16 @@ export interface AnthropicBodyOptions {
   effort?: AnthropicEffort;
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Who the adapter is (provider, endpoint, model): reasoning is replayed only where it came from.
+   * Default: `anthropic` at Anthropic's own endpoint, with `model`.
+   */
+  source?: ReasoningSource;
 }
+
+/** Who the body goes to, as reasoning parts name it. */
+export const sourceOfBody = (options: AnthropicBodyOptions): ReasoningSource =>
+  options.source ?? { provider: PROVIDER, model: options.model };
 
 /** The `cache_control` of every breakpoint. */
 export const CACHE = { type: 'ephemeral' } as const;
@@ -89,7 +98,7 @@ export function anthropicRequestBody(
     }));
   }
 
-  const { turns, context } = toTurns(req, options.model);
+  const { turns, context } = toTurns(req, sourceOfBody(options));
   if (cache) markStablePrefix(turns, context);
   body.messages = turns as Turn[];
   return { ...body, ...(options.extraBody ?? {}) } as Anthropic.MessageCreateParamsNonStreaming;
@@ -125,7 +134,7 @@ function contextSuffix(req: ModelRequest): { index: number; text: string } | und
  */
 function toTurns(
   req: ModelRequest,
-  model: string,
+  source: ReasoningSource,
   after?: (index: number) => SystemTurn | undefined,
 ): { turns: (Turn | SystemTurn)[]; context?: Block } {
   const suffix = contextSuffix(req);
@@ -140,7 +149,7 @@ function toTurns(
   const messages: (Message | undefined)[] = [...req.messages];
   if (suffix && suffix.index === messages.length) messages.push(undefined);
   for (const [i, message] of messages.entries()) {
-    if (message) push(message.role === 'assistant' ? 'assistant' : 'user', messageBlocks(message, model));
+    if (message) push(message.role === 'assistant' ? 'assistant' : 'user', messageBlocks(message, source));
     if (suffix?.index === i) {
       const last = turns[turns.length - 1];
       const opensTurn = last?.role !== 'user';
@@ -295,7 +304,7 @@ export function anthropicDeltaBody(req: ModelRequest, options: AnthropicDeltaOpt
 
   const body: BetaBody = { ...bodyHead(options), messages: [] } as BetaBody;
   if (system.length > 0) body.system = system;
-  const { turns, context } = toTurns(layout, options.model, (i) => byAfter.get(i));
+  const { turns, context } = toTurns(layout, sourceOfBody(options), (i) => byAfter.get(i));
   // The tools never change here, so the system prompt's breakpoint covers them; the breakpoint the
   // classic layout puts on the last tool marks the newest delta instead (see markDelta).
   const marked = cache && markDelta(turns);
