@@ -106,24 +106,23 @@ export function anthropicRequestBody(
 
 /** System blocks: with `'system'` placement, the stable prompt and the context are separate blocks. */
 function systemBlocks(req: ModelRequest, cache: boolean): Anthropic.TextBlockParam[] {
-  const placed = placeContext(req).system;
+  const { system: placed, contextPart } = placeContext(req);
   if (!placed) return [];
   const mark = cache ? { cache_control: CACHE } : {};
   if (req.contextPlacement !== 'system') return [{ type: 'text', text: placed, ...mark }];
   // A system prompt that is only the context changes with it: nothing to cache.
-  if (req.system === '' || !placed.startsWith(req.system)) return [{ type: 'text', text: placed }];
+  if (req.system === '') return [{ type: 'text', text: placed }];
+  // The stable prompt, then the context as core placed it (its separator included) in a block of its own.
   const blocks: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system, ...mark }];
-  const rest = placed.slice(req.system.length);
-  if (rest) blocks.push({ type: 'text', text: rest });
+  if (contextPart.text) blocks.push({ type: 'text', text: contextPart.text });
   return blocks;
 }
 
-/** Where `placeContext` put the context in the messages: the message's index and the text it added. */
+/** Where `placeContext` put the context in the messages: the message's index and the part it added. */
 function contextSuffix(req: ModelRequest): { index: number; text: string } | undefined {
-  const { placed } = placeContext(req);
+  const { placed, contextPart } = placeContext(req);
   if (placed === 'system') return undefined;
-  // A new message at the end holds only the context; an existing one gained `\n\n` and the context.
-  return { index: placed, text: placed === req.messages.length ? req.context : `\n\n${req.context}` };
+  return { index: placed, text: contextPart.text };
 }
 
 /**
@@ -153,7 +152,8 @@ function toTurns(
     if (suffix?.index === i) {
       const last = turns[turns.length - 1];
       const opensTurn = last?.role !== 'user';
-      context = { type: 'text', text: opensTurn ? suffix.text.replace(/^\s+/, '') : suffix.text };
+      // A context that opens a turn follows nothing: it is the context alone.
+      context = { type: 'text', text: opensTurn ? req.context : suffix.text };
       push('user', [context]);
     }
     const system = after?.(i);
