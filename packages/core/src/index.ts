@@ -53,6 +53,7 @@ export {
   periodOf,
 } from './observe/budget-options.js';
 export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './observe/cost.js';
+export { listedModel, parseModelName } from './observe/model-name.js';
 export { modelIdentity } from './observe/trace-attributes.js';
 export {
   errorTypeOf,
