@@ -20,7 +20,7 @@ function stubFetch(answer: unknown) {
 }
 
 /** A request whose transcript holds `part` in an earlier assistant message. */
-function after(part: ReasoningPart): ModelRequest {
+function following(part: ReasoningPart): ModelRequest {
   const req = simpleRequest('and then?');
   const messages: Message[] = [
     { role: 'user', content: text('hi') },
@@ -73,11 +73,11 @@ describe('reasoning names the adapter that produced it', () => {
     });
 
     const openaiWire = stubFetch(RESPONSES_ANSWER);
-    await openai({ model: 'gpt-5.6', apiKey: 'k', fetch: openaiWire.fetch }).generate(after(produced), {});
+    await openai({ model: 'gpt-5.6', apiKey: 'k', fetch: openaiWire.fetch }).generate(following(produced), {});
     expect(JSON.stringify(openaiWire.bodies[0])).not.toContain('enc-from-the-compatible-server');
 
     // The server that produced it gets it back, byte-exact.
-    await compatible.generate(after(produced), {});
+    await compatible.generate(following(produced), {});
     expect(compatWire.bodies[1].input).toContainEqual({
       type: 'reasoning',
       id: 'rs_compat',
@@ -103,14 +103,14 @@ describe('reasoning names the adapter that produced it', () => {
 
     const ownWire = stubFetch(MESSAGES_ANSWER);
     const own = anthropic({ model: 'claude-opus-5-5', apiKey: 'k', fetch: ownWire.fetch });
-    await own.generate(after(fromProxy), {});
+    await own.generate(following(fromProxy), {});
     expect(JSON.stringify(ownWire.bodies[0])).not.toContain('sig-from-the-proxy');
 
     const fromOwn = (await own.generate(simpleRequest(), {})).content?.[0] as ReasoningPart;
     expect(fromOwn.endpoint).toBeUndefined();
-    await proxy.generate(after(fromOwn), {});
+    await proxy.generate(following(fromOwn), {});
     expect(JSON.stringify(proxyWire.bodies.at(-1))).not.toContain('sig-from-the-proxy');
-    await own.generate(after(fromOwn), {});
+    await own.generate(following(fromOwn), {});
     expect(JSON.stringify(ownWire.bodies.at(-1))).toContain('sig-from-the-proxy');
   });
 
@@ -124,7 +124,7 @@ describe('reasoning names the adapter that produced it', () => {
       text: 'foreign',
       providerData: { signature: 'a-signature-anthropic-would-read' },
     };
-    await model.generate(after(foreign), {});
+    await model.generate(following(foreign), {});
     expect(JSON.stringify(wire.bodies[0])).not.toContain('a-signature-anthropic-would-read');
   });
 });

@@ -84,8 +84,10 @@ const forSource = new WeakMap<Message, { key: string; out: Message }>();
 export function replayableTo(message: Message, to: ReasoningSource | null): Message {
   if (message.role !== 'assistant') return message;
   if (to === null) {
-    let out = withoutAll.get(message);
-    if (!out) withoutAll.set(message, (out = stripped(message, () => false)));
+    const known = withoutAll.get(message);
+    if (known) return known;
+    const out = stripped(message, () => false);
+    withoutAll.set(message, out);
     return out;
   }
   const key = JSON.stringify([to.provider, to.endpoint ?? '', to.model]);

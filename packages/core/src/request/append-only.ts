@@ -16,7 +16,6 @@ import { replayableTo } from '../parts/reasoning.js';
 import { config } from '../state/config.js';
 import type { SessionState } from '../state/state.js';
 import { windowOf } from '../transcript/transcript.js';
-import type { Message } from '../types/messages.js';
 import type { AppendOnlyItem, AppendOnlyRequest, SentLogData, SystemNote, ToolSpec } from '../types/request.js';
 
 /** The key of the agent's section among the context sections (not a valid skill name). */
