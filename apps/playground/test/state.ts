@@ -8,7 +8,13 @@ export const transcript: Message[] = [
   {
     role: 'assistant',
     content: [
-      { type: 'reasoning', provider: 'anthropic', text: 'The notes skill can add notes.', signature: 'c2lnbmVk' },
+      {
+        type: 'reasoning',
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        text: 'The notes skill can add notes.',
+        providerData: { signature: 'c2lnbmVk' },
+      },
       ...text('Let me open my notes.'),
     ],
     toolCalls: [{ id: 'call_1', name: 'read_skill', input: { name: 'notes' } }],
@@ -30,7 +36,15 @@ export const transcript: Message[] = [
   },
   {
     role: 'assistant',
-    content: [{ type: 'reasoning', provider: 'anthropic', text: '', redactedData: 'cmVkYWN0ZWQ=' }],
+    content: [
+      {
+        type: 'reasoning',
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        text: '',
+        providerData: { redactedData: 'cmVkYWN0ZWQ=' },
+      },
+    ],
     toolCalls: [{ id: 'call_2', name: 'add_note', input: { text: 'buy milk' } }],
   },
   {

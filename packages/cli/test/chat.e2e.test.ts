@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { keyVariables } from '../src/kit/pick-model.js';
 import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import { runCli } from './helpers/run-cli.js';
 import { storedSession } from './helpers/stored-session.js';
@@ -134,7 +135,7 @@ describe('skilltree chat (piped stdin)', () => {
 describe('skilltree chat with the demo', () => {
   it('plays demo.messages with skill loads and unloads, then exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['chat', AGENT]);
-    expect(stderr).toContain("No ANTHROPIC_API_KEY or OPENAI_API_KEY set: playing the module's scripted demo.");
+    expect(stderr).toContain(`No ${keyVariables()} set: playing the module's scripted demo.`);
     expect(code).toBe(0);
     const lines = stdout.split('\n');
     expect(lines).toEqual(
@@ -160,7 +161,7 @@ describe('skilltree chat with the demo', () => {
     expect(stdout).toContain('· demo: 1 scripted message\n');
     expect(stdout).not.toContain('What about my lines?');
     expect(stderr).toContain(
-      'The demo plays its 1 scripted message; lines on stdin are not sent. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model, to send them.',
+      `The demo plays its 1 scripted message; lines on stdin are not sent. Set ${keyVariables()}, or pass --model, to send them.`,
     );
     expect(stdout).toContain('agent › Hi there.');
   });

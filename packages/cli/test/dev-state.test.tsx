@@ -140,7 +140,7 @@ describe('prefix changes', () => {
       [
         { reasoning: 'The notes skill has the tool.', toolCalls: [{ name: 'read_skill', input: { name: 'notes' } }] },
         { reasoning: 'Now add it.', toolCalls: [{ name: 'add_note', input: { text: 'milk' } }] },
-        { reasoning: { text: '', signature: 'sig' }, text: 'Noted.' },
+        { reasoning: { text: '', providerData: { signature: 'sig' } }, text: 'Noted.' },
         { toolCalls: [{ name: 'read_skill', input: { name: 'weather' } }] },
         { reasoning: 'Weather pushed notes out.', text: 'Sunny.' },
       ],
@@ -165,7 +165,7 @@ describe('prefix changes', () => {
   it("records each step's reasoning text (empty when hidden), never its signature", async () => {
     const model = scriptedModel([
       { reasoning: 'Load notes first.', toolCalls: [{ name: 'read_skill', input: { name: 'notes' } }] },
-      { reasoning: { text: '', signature: 'secret-signature' }, text: 'Done.' },
+      { reasoning: { text: '', providerData: { signature: 'secret-signature' } }, text: 'Done.' },
     ]);
     const session = createSession(<NotesAgent />, { model });
     const timeline = follow(session);

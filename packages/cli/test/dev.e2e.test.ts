@@ -4,13 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { providers } from '@skilltree/models';
 import { expect, it } from 'vitest';
 import { tracked } from './helpers/children.js';
 import { CLI_DIR } from './helpers/run-cli.js';
 
 it('prints the playground URL, serves it, and exits 0 on Ctrl+C', async () => {
   const env = { ...process.env };
-  for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'SKILLTREE_MODEL']) delete env[key];
+  for (const key of [...providers().map((p) => p.apiKeyEnv), 'SKILLTREE_MODEL']) delete env[key];
   const child = tracked(
     spawn(
       process.execPath,

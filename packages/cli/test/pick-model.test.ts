@@ -6,9 +6,7 @@ import { providers } from '@skilltree/models';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/kit/errors.js';
 import type { AgentModule } from '../src/kit/load-module.js';
-import { pickModel, readScript } from '../src/kit/pick-model.js';
-
-const defaultOf = (prefix: string) => providers().find((p) => p.prefix === prefix)!.defaultModel;
+import { keyVariables, modelSpecs, pickModel, readScript } from '../src/kit/pick-model.js';
 
 const demo = { messages: ['hi'], model: () => core.scriptedModel([{ text: 'demo reply' }]) };
 const withDemo: Pick<AgentModule, 'demo' | 'core'> = { core, demo };
@@ -25,16 +23,15 @@ async function failure(promise: Promise<unknown>): Promise<CliError> {
 }
 
 describe('pickModel defaults', () => {
-  it('prefers Anthropic, then OpenAI, then the demo, saying so', async () => {
-    const a = await pickModel(undefined, {
-      env: { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' },
-      cwd,
-      agent: withDemo,
-    });
-    expect(a.label).toBe(`anthropic:${defaultOf('anthropic')}`);
-    expect(a.notice).toMatch(/ANTHROPIC_API_KEY is set/);
-    const o = await pickModel(undefined, { env: { OPENAI_API_KEY: 'o' }, cwd, agent: withDemo });
-    expect(o.label).toBe(`openai:${defaultOf('openai')}`);
+  it('prefers the providers in the order of the table, then the demo, saying so', async () => {
+    // Each provider whose key is set wins over every later one (Anthropic, then OpenAI today).
+    const table = providers();
+    for (const [i, provider] of table.entries()) {
+      const env = Object.fromEntries(table.slice(i).map((p) => [p.apiKeyEnv, 'key']));
+      const picked = await pickModel(undefined, { env, cwd, agent: withDemo });
+      expect(picked.label).toBe(`${provider.prefix}:${provider.defaultModel}`);
+      expect(picked.notice).toContain(`${provider.apiKeyEnv} is set`);
+    }
     const d = await pickModel(undefined, { env: {}, cwd, agent: withDemo });
     expect(d.kind).toBe('demo');
     expect(d.notice).toMatch(/scripted demo/);
@@ -73,20 +70,19 @@ describe('pickModel defaults', () => {
   });
 
   it('fails clearly with no model at all', async () => {
-    expect((await failure(pickModel(undefined, { env: {}, cwd, agent: noDemo }))).message).toMatch(
-      /No model: set ANTHROPIC_API_KEY or OPENAI_API_KEY/,
+    expect((await failure(pickModel(undefined, { env: {}, cwd, agent: noDemo }))).message).toContain(
+      `No model: set ${keyVariables()}`,
     );
   });
 
   it('fails clearly on a provider without its key, an unknown kind, a demo that is missing', async () => {
-    expect((await failure(pickModel('anthropic:x', { env: {}, cwd, agent: noDemo }))).message).toMatch(
-      /needs ANTHROPIC_API_KEY/,
-    );
+    for (const provider of providers()) {
+      const message = (await failure(pickModel(`${provider.prefix}:x`, { env: {}, cwd, agent: noDemo }))).message;
+      expect(message).toContain(`needs ${provider.apiKeyEnv}`);
+    }
     const unknown = await failure(pickModel('gemini:pro', { env: {}, cwd, agent: noDemo }));
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.message).toBe(
-      'Unknown model "gemini:pro". Use anthropic:<model-id>, openai:<model-id>, scripted:<file.json> or demo.',
-    );
+    expect(unknown.message).toBe(`Unknown model "gemini:pro". Use ${modelSpecs()}.`);
     // Names of Object's own members are no providers.
     for (const spec of ['__proto__:x', 'toString', 'constructor:y']) {
       expect((await failure(pickModel(spec, { env: {}, cwd, agent: noDemo }))).exitCode, spec).toBe(2);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { textOf } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
+import { keyVariables } from '../src/kit/pick-model.js';
 import { AGENT, chatCompletionsLine, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
 import { CLI_DIR, runCli } from './helpers/run-cli.js';
 import { storedSession } from './helpers/stored-session.js';
@@ -284,7 +285,7 @@ describe('skilltree run errors', () => {
   it('exits 1 when no model is available, 2 on usage errors', async () => {
     const none = await runCli(['run', 'test/fixtures/element-agent.ts', '-m', 'hi']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/No model: set ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+    expect(none.stderr).toContain(`No model: set ${keyVariables()}`);
 
     const flag = await runCli(['run', AGENT, '-m', 'hi', '--temperature', '1']);
     expect(flag.code).toBe(2);

@@ -69,7 +69,13 @@ describe('turn printer', () => {
     printer.event({ type: 'reasoning-delta', text: 'The user wants a lamp.' });
     printer.event({
       type: 'reasoning',
-      reasoning: { type: 'reasoning', provider: 'anthropic', text: 'The user wants a lamp.', signature: 'sig' },
+      reasoning: {
+        type: 'reasoning',
+        provider: 'anthropic',
+        model: 'm',
+        text: 'The user wants a lamp.',
+        providerData: { signature: 'sig' },
+      },
     });
     printer.event({ type: 'text-delta', text: 'Here.' });
     printer.end();
@@ -84,8 +90,9 @@ describe('turn printer', () => {
     const block = {
       type: 'reasoning' as const,
       provider: 'anthropic',
+      model: 'm',
       text: 'The user wants a lamp.',
-      signature: 'sig',
+      providerData: { signature: 'sig' },
     };
     printer.event({ type: 'reasoning-delta', text: 'The user ' });
     printer.event({ type: 'reasoning-delta', text: 'wants a lamp.' });
@@ -107,11 +114,20 @@ describe('turn printer', () => {
     const { writes, output } = capture(false);
     const printer = createTurnPrinter(output, { style: createStyle(output, {}), reasoning: true });
     printer.event({ type: 'request', request: {} as any, step: 1 });
-    printer.event({ type: 'reasoning', reasoning: { type: 'reasoning', provider: 'openai', text: 'Look it up.' } });
+    printer.event({
+      type: 'reasoning',
+      reasoning: { type: 'reasoning', provider: 'openai', model: 'm', text: 'Look it up.' },
+    });
     printer.event({ type: 'tool-call', toolCall: { id: 'c1', name: 'search', input: {} } });
     printer.event({
       type: 'reasoning',
-      reasoning: { type: 'reasoning', provider: 'openai', text: '', encryptedContent: 'gAAA', itemId: 'rs_1' },
+      reasoning: {
+        type: 'reasoning',
+        provider: 'openai',
+        model: 'm',
+        text: '',
+        providerData: { encryptedContent: 'gAAA', itemId: 'rs_1' },
+      },
     });
     printer.event({ type: 'text-delta', text: 'Done.' });
     printer.end();
@@ -129,7 +145,10 @@ describe('turn printer', () => {
       reasoning: true,
     });
     printer.event({ type: 'reasoning-delta', text: 'Hmm.' });
-    printer.event({ type: 'reasoning', reasoning: { type: 'reasoning', provider: 'anthropic', text: 'Hmm.' } });
+    printer.event({
+      type: 'reasoning',
+      reasoning: { type: 'reasoning', provider: 'anthropic', model: 'm', text: 'Hmm.' },
+    });
     printer.event({ type: 'tool-call', toolCall: { id: 'c1', name: 'search', input: {} } });
     printer.event({ type: 'text-delta', text: 'Done.' });
     printer.end();

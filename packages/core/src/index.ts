@@ -53,6 +53,7 @@ export {
   periodOf,
 } from './observe/budget-options.js';
 export { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, priceFor } from './observe/cost.js';
+export { listedModel, parseModelName } from './observe/model-name.js';
 export { modelIdentity } from './observe/trace-attributes.js';
 export {
   errorTypeOf,
@@ -75,6 +76,7 @@ export {
   textPart,
   withContextChanges,
 } from './parts/message-parts.js';
+export { replaysTo } from './parts/reasoning.js';
 export { CONTEXT_CHANGED, escapeContext, sanitizeText } from './parts/text.js';
 export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from './parts/tool-name.js';
 export { lifecycleProblems } from './request/deltas.js';
@@ -132,6 +134,7 @@ export type {
   Message,
   MessagePart,
   ReasoningPart,
+  ReasoningSource,
   TextPart,
   ToolCall,
   ToolErrorKind,

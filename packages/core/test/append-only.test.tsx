@@ -169,7 +169,7 @@ describe('append-only requests', () => {
   test('reasoning is recorded in order before the text and sent back as it came', async () => {
     const model = scriptedModel(
       [
-        { reasoning: { text: 'read it', signature: 'sig-1' }, ...read('shopping') },
+        { reasoning: { text: 'read it', providerData: { signature: 'sig-1' } }, ...read('shopping') },
         { reasoning: 'done', text: 'ok' },
       ],
       { appendOnly: true },
@@ -181,7 +181,7 @@ describe('append-only requests', () => {
       provider: 'scripted',
       model: 'scripted',
       text: 'read it',
-      signature: 'sig-1',
+      providerData: { signature: 'sig-1' },
     });
     const sent = model.requests[1].appendOnly!.items.find((i) => i.role === 'assistant');
     expect(sent).toEqual(turn.messages[1]);

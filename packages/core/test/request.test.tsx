@@ -15,7 +15,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
-import { textOf } from '../src/parts/message-parts.js';
+import { textContent, textOf } from '../src/parts/message-parts.js';
 import { windowStart } from '../src/transcript/window.js';
 import { call, ShopAgent } from './fixtures.js';
 
@@ -271,6 +271,22 @@ describe('context placement', () => {
     const placed = placeContext(req);
     expect(placed.system).toBe(`${req.system}\n\n${req.context}`);
     expect(placed.messages).toBe(req.messages);
+    expect(placed.system).toBe(req.system + placed.contextPart.text);
+  });
+
+  test('the placed context is one typed part, its separator rendered by core: adapters send it as it is', async () => {
+    const req = {
+      ...createSession(<ShopAgent />).request(),
+      messages: [{ role: 'user' as const, content: textContent('hi') }],
+    };
+    const placed = placeContext(req);
+    expect(placed.contextPart).toEqual({ type: 'text', text: `\n\n${req.context}` });
+    // The message that carries it holds this very part, after its own.
+    expect(placed.messages[placed.placed as number].content.at(-1)).toBe(placed.contextPart);
+    // Nothing to follow: the context stands alone, without a separator.
+    const alone = placeContext({ ...req, messages: [] });
+    expect(alone.contextPart.text).toBe(req.context);
+    expect(placeContext({ ...req, system: '', contextPlacement: 'system' }).contextPart.text).toBe(req.context);
   });
 });
 

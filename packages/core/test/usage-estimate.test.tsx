@@ -123,7 +123,15 @@ describe('usage estimate', () => {
               content: [
                 ...(op.reasoning === undefined
                   ? []
-                  : [{ type: 'reasoning' as const, provider: 'p', text: op.reasoning, signature: 'sig' }]),
+                  : [
+                      {
+                        type: 'reasoning' as const,
+                        provider: 'p',
+                        model: 'm',
+                        text: op.reasoning,
+                        providerData: { signature: 'sig' },
+                      },
+                    ]),
                 { type: 'text', text: op.text },
               ],
               ...(toolCalls.length > 0 ? { toolCalls } : {}),
@@ -269,7 +277,7 @@ describe('usage estimate', () => {
           step({ toolCalls: [{ name: `${name}_count`, input: {} }] }),
           step({
             toolCalls: [{ name: `${name}_look`, input: { id: `A-${i}` } }],
-            reasoning: { text: 'look', signature: 's' },
+            reasoning: { text: 'look', providerData: { signature: 's' } },
           }),
           step({ text: `done ${i}` }),
         ]),

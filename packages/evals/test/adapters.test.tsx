@@ -191,6 +191,6 @@ describe('a model that thinks and binds its prefix (Claude Opus 5.5): record ove
     const transcript = (r: typeof recorded) => r.cases[0].variants.default.trials[0].transcript;
     expect(transcript(replayed)).toEqual(transcript(recorded));
     const reasoning = transcript(replayed).flatMap((m) => (m.role === 'assistant' ? reasoningOf(m) : []));
-    expect(reasoning.map((r) => r.signature)).toEqual([signature(1), signature(2), signature(3)]);
+    expect(reasoning.map((r) => r.providerData?.signature)).toEqual([signature(1), signature(2), signature(3)]);
   });
 });

@@ -158,12 +158,18 @@ const opaque = (seed: number, length: number) =>
 /** A model that thinks on every call: a signed block, a redacted one, then an encrypted item. */
 const thinkingSteps = () => [
   {
-    reasoning: { text: 'A refund "now"? \\ 🦊\n  check the order first ', signature: opaque(1, 600) },
+    reasoning: { text: 'A refund "now"? \\ 🦊\n  check the order first ', providerData: { signature: opaque(1, 600) } },
     text: 'Let me look.',
     toolCalls: [{ id: 't1', name: 'read_skill', input: { name: 'refunds' } }],
   },
-  { reasoning: { redactedData: opaque(2, 300) }, toolCalls: [{ id: 't2', name: 'refund', input: { orderId: 'A-1' } }] },
-  { reasoning: { provider: 'openai', encryptedContent: opaque(3, 2_000), itemId: 'rs_0a1b2c' }, text: 'Refunded A-1.' },
+  {
+    reasoning: { providerData: { redactedData: opaque(2, 300) } },
+    toolCalls: [{ id: 't2', name: 'refund', input: { orderId: 'A-1' } }],
+  },
+  {
+    reasoning: { provider: 'openai', providerData: { encryptedContent: opaque(3, 2_000), itemId: 'rs_0a1b2c' } },
+    text: 'Refunded A-1.',
+  },
 ];
 
 /** The thinking model, with `stream` (reasoning as it streams, then each finished block) and `appendOnly` as asked. */
@@ -200,13 +206,12 @@ describe('recordings of models that think', () => {
       const reasoning = replies.map(reasoningOf);
       expect(reasoning.map((r: unknown[]) => r.length)).toEqual([1, 1, 1]);
       expect(reasoning[0][0]).toMatchObject({
-        signature: opaque(1, 600),
+        providerData: { signature: opaque(1, 600) },
         text: 'A refund "now"? \\ 🦊\n  check the order first ',
       });
       expect(reasoning[2][0]).toMatchObject({
         provider: 'openai',
-        encryptedContent: opaque(3, 2_000),
-        itemId: 'rs_0a1b2c',
+        providerData: { encryptedContent: opaque(3, 2_000), itemId: 'rs_0a1b2c' },
       });
       // The file holds each block exactly, and so does every later request that carries it back.
       const saved = parseRecording(readFileSync(file, 'utf8'));

@@ -1,16 +1,19 @@
 /**
  * Message parts through the AI SDK's language model specification, both ways: files as `file` prompt
  * parts (and as tool-result content), and reasoning as `reasoning` parts whose provider metadata
- * carries what the provider needs to take it back: `@ai-sdk/anthropic`'s `signature` /
- * `redactedData`, `@ai-sdk/openai`'s `itemId` / `reasoningEncryptedContent`.
+ * carries what the provider needs to take it back (`@ai-sdk/anthropic`'s `signature` /
+ * `redactedData`, `@ai-sdk/openai`'s `itemId` / `reasoningEncryptedContent`): kept as the part's
+ * opaque `providerData`, and sent back as provider options only to this adapter's source.
  */
-import type { LanguageModelV3Message } from '@ai-sdk/provider';
+import type { LanguageModelV3Message, SharedV3ProviderOptions as SharedProviderOptions } from '@ai-sdk/provider';
 import {
   type AssistantPart,
   type FilePart,
   type Message,
   type ReasoningPart,
+  type ReasoningSource,
   renderParts,
+  replaysTo,
   type ToolResultPart,
   type UserPart,
 } from '@skilltree/core';
@@ -24,13 +27,18 @@ type ToolResultOutput = Extract<
   { type: 'tool-result' }
 >['output'];
 
-/** Who a call goes to: the provider's name in provider metadata, the model id, the specification version. */
+/**
+ * Who a call goes to: the provider's name in provider metadata, the model id, the specification
+ * version, and the adapter's source (as its reasoning parts name it).
+ */
 export interface AiSdkTarget {
   /** The provider metadata key, e.g. `anthropic` for `anthropic.messages`, `openai` for `openai.responses`. */
   provider: string;
   modelId: string;
   /** `v2` models take tool-result files as `media` content; `v3` and later as `file-data` / `image-data`. */
   version: string;
+  /** The adapter as its reasoning parts name it: reasoning goes back only where `replaysTo` says. */
+  source: ReasoningSource;
 }
 
 /** The key a provider's metadata goes under: the part of `provider` before the first dot. */
@@ -86,24 +94,16 @@ function toolOutput(parts: readonly ToolResultPart[], isError: boolean | undefin
 }
 
 /**
- * Whether a reasoning part goes back to `target`: only to the provider and model that produced it
- * (a signature or an encrypted item is bound to them), as with the native adapters.
+ * A reasoning part as a prompt `reasoning` part: its payload is the provider options it came with
+ * (`{ anthropic: { signature } }`, `{ openai: { itemId, reasoningEncryptedContent } }`), sent back as
+ * they were.
  */
-export function replaysTo(part: ReasoningPart, target: AiSdkTarget): boolean {
-  return part.provider === target.provider && part.model === target.modelId;
-}
-
-/** A reasoning part as a prompt `reasoning` part, with the provider options its provider reads. */
 function reasoningPromptPart(part: ReasoningPart): Extract<AssistantContent[number], { type: 'reasoning' }> {
-  const meta: Record<string, string> = {};
-  if (part.signature !== undefined) meta.signature = part.signature;
-  if (part.redactedData !== undefined) meta.redactedData = part.redactedData;
-  if (part.itemId !== undefined) meta.itemId = part.itemId;
-  if (part.encryptedContent !== undefined) meta.reasoningEncryptedContent = part.encryptedContent;
+  const options = part.providerData as SharedProviderOptions | undefined;
   return {
     type: 'reasoning',
     text: part.text,
-    ...(Object.keys(meta).length > 0 ? { providerOptions: { [part.provider]: meta } } : {}),
+    ...(options && Object.keys(options).length > 0 ? { providerOptions: options } : {}),
   };
 }
 
@@ -130,7 +130,7 @@ export function appendMessage(prompt: Prompt, message: Message, target: AiSdkTar
   for (const part of message.content as AssistantPart[]) {
     if (part.type === 'text') {
       if (part.text) content.push({ type: 'text', text: part.text });
-    } else if (part.type === 'reasoning' && replaysTo(part, target)) content.push(reasoningPromptPart(part));
+    } else if (part.type === 'reasoning' && replaysTo(part, target.source)) content.push(reasoningPromptPart(part));
   }
   for (const call of message.toolCalls ?? []) {
     content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: toolInputObject(call.input) });
@@ -140,35 +140,31 @@ export function appendMessage(prompt: Prompt, message: Message, target: AiSdkTar
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
+/** The provider metadata fields that carry what a provider needs to take its reasoning back. */
+const REASONING_META = ['signature', 'redactedData', 'itemId', 'reasoningEncryptedContent'];
+
 /**
  * A reasoning part from the AI SDK (a `reasoning` content part, or a streamed one's text and merged
- * provider metadata): the provider is the metadata key that carries reasoning fields (else the
- * model's own), its fields copied byte-exact.
+ * provider metadata), of this adapter's source: its payload is the metadata entry that carries
+ * reasoning fields (else the model's own), those fields copied byte-exact under their key, which is
+ * what the provider reads back as provider options.
  */
 export function reasoningFromSdk(text: string, providerMetadata: unknown, target: AiSdkTarget): ReasoningPart {
-  let provider = target.provider;
-  let meta: Record<string, unknown> = {};
-  if (providerMetadata && typeof providerMetadata === 'object') {
-    const entries = Object.entries(providerMetadata as Record<string, unknown>);
-    const fields = ['signature', 'redactedData', 'itemId', 'reasoningEncryptedContent'];
-    const found =
-      entries.find(
-        ([, v]) => v && typeof v === 'object' && fields.some((f) => str((v as Record<string, unknown>)[f])),
-      ) ?? entries.find(([k]) => k === target.provider);
-    if (found) {
-      provider = found[0];
-      meta = (found[1] ?? {}) as Record<string, unknown>;
-    }
+  const part: ReasoningPart = { type: 'reasoning', ...target.source, text };
+  if (!providerMetadata || typeof providerMetadata !== 'object') return part;
+  const entries = Object.entries(providerMetadata as Record<string, unknown>);
+  const found =
+    entries.find(
+      ([, v]) => v && typeof v === 'object' && REASONING_META.some((f) => str((v as Record<string, unknown>)[f])),
+    ) ?? entries.find(([k]) => k === target.provider);
+  if (!found) return part;
+  const meta = (found[1] ?? {}) as Record<string, unknown>;
+  const fields: Record<string, string> = {};
+  for (const field of REASONING_META) {
+    const value = str(meta[field]);
+    if (value !== undefined) fields[field] = value;
   }
-  const part: ReasoningPart = { type: 'reasoning', provider, model: target.modelId, text };
-  const signature = str(meta.signature);
-  const redactedData = str(meta.redactedData);
-  const itemId = str(meta.itemId);
-  const encrypted = str(meta.reasoningEncryptedContent);
-  if (signature !== undefined) part.signature = signature;
-  if (redactedData !== undefined) part.redactedData = redactedData;
-  if (itemId !== undefined) part.itemId = itemId;
-  if (encrypted !== undefined) part.encryptedContent = encrypted;
+  if (Object.keys(fields).length > 0) part.providerData = { [found[0]]: fields };
   return part;
 }
 

@@ -6,7 +6,7 @@
  * it was signed over.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '@skilltree/core';
+import type { AppendOnlyItem, ModelRequest, ReasoningSource, SystemNote, ToolSpec } from '@skilltree/core';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
 import {
   type AnthropicBodyOptions,
@@ -17,6 +17,7 @@ import {
   INLINE_TOOLS_BETA,
   type SystemBlock,
   type SystemTurn,
+  sourceOfBody,
   TOOL_CHANGES_BETA,
   type Turn,
 } from './anthropic-request.js';
@@ -61,7 +62,7 @@ function noteTurn(note: SystemNote, offered: Set<string>, betas: Set<string>): S
 function itemTurns(
   items: readonly AppendOnlyItem[],
   tools: readonly ToolSpec[],
-  model: string,
+  source: ReasoningSource,
   betas: Set<string>,
 ): (Turn | SystemTurn)[] {
   const turns: (Turn | SystemTurn)[] = [];
@@ -84,8 +85,8 @@ function itemTurns(
         turns.push(...pending);
         pending = [];
       }
-      push('assistant', messageBlocks(item, model));
-    } else push('user', messageBlocks(item, model));
+      push('assistant', messageBlocks(item, source));
+    } else push('user', messageBlocks(item, source));
   }
   // Last (a request ends with a user turn); after an assistant message the API refuses it, as it should.
   turns.push(...pending);
@@ -158,7 +159,7 @@ export function anthropicAppendOnlyBody(req: ModelRequest, options: AnthropicBod
       ...(markTools && i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
     }));
   }
-  const turns = itemTurns(request.items, request.tools, options.model, betas);
+  const turns = itemTurns(request.items, request.tools, sourceOfBody(options), betas);
   if (cache) markAppended(turns);
   body.messages = turns as Anthropic.Beta.BetaMessageParam[];
   if (betas.size > 0) body.betas = [...betas].sort();

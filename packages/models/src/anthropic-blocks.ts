@@ -11,11 +11,14 @@ import {
   type FilePart,
   type Message,
   type ReasoningPart,
+  type ReasoningSource,
   renderParts,
+  replaysTo,
   type ToolResultPart,
   type UserPart,
 } from '@skilltree/core';
 import { ModelError } from './errors.js';
+import { dataOf } from './reasoning-source.js';
 import { toolInputObject } from './tool-input.js';
 
 /** A content block as the adapter sends it (the beta types are a superset of these). */
@@ -129,12 +132,14 @@ export function toolResultContent(parts: readonly ToolResultPart[]): string | Re
   return blocks as ResultContent;
 }
 
-/** Whether `part` is replayed to `model`: reasoning goes back only to the provider and model that produced it. */
-export function replays(part: ReasoningPart, model: string): boolean {
+/**
+ * Whether `part` is replayed to `source`: where core's `replaysTo` says (the same provider, endpoint
+ * and model), and only with the payload this adapter wrote (a signature, or redacted data).
+ */
+export function replays(part: ReasoningPart, source: ReasoningSource): boolean {
+  const data = part.providerData;
   return (
-    part.provider === PROVIDER &&
-    part.model === model &&
-    (part.signature !== undefined || part.redactedData !== undefined)
+    replaysTo(part, source) && (dataOf(data, 'signature') !== undefined || dataOf(data, 'redactedData') !== undefined)
   );
 }
 
@@ -142,8 +147,9 @@ export function replays(part: ReasoningPart, model: string): boolean {
 export function reasoningBlock(
   part: ReasoningPart,
 ): Anthropic.ThinkingBlockParam | Anthropic.RedactedThinkingBlockParam {
-  if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
-  return { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
+  const redacted = dataOf(part.providerData, 'redactedData');
+  if (redacted !== undefined) return { type: 'redacted_thinking', data: redacted };
+  return { type: 'thinking', thinking: part.text, signature: dataOf(part.providerData, 'signature') ?? '' };
 }
 
 /**
@@ -151,7 +157,7 @@ export function reasoningBlock(
  * (reasoning only when `replays` says so), then a `tool_use` per call. A tool result: one
  * `tool_result` block (`is_error` from `isError`). A user message: {@link contentBlocks}.
  */
-export function messageBlocks(message: Message, model: string): Block[] {
+export function messageBlocks(message: Message, source: ReasoningSource): Block[] {
   if (message.role === 'user') return contentBlocks(message.content);
   if (message.role === 'tool') {
     return [
@@ -167,7 +173,7 @@ export function messageBlocks(message: Message, model: string): Block[] {
   for (const part of message.content as AssistantPart[]) {
     if (part.type === 'text') {
       if (part.text) blocks.push({ type: 'text', text: part.text });
-    } else if (part.type === 'reasoning' && replays(part, model)) blocks.push(reasoningBlock(part));
+    } else if (part.type === 'reasoning' && replays(part, source)) blocks.push(reasoningBlock(part));
   }
   for (const call of message.toolCalls ?? []) {
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });

@@ -13,6 +13,7 @@
  * preserved-thinking page, which names them, prescribes system messages and `tool_addition` /
  * `tool_removal` for every model it covers, so they are marked as taking tool changes.
  */
+import { listedModel } from '@skilltree/core';
 
 /**
  * How a model thinks:
@@ -139,11 +140,9 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
   },
 };
 
-/** The table's id for `model`: itself, or without its date suffix (`-20261001`); undefined when not in the table. */
+/** The table's id for `model` by core's `listedModel` rule (itself, or dated: `-20261001`); undefined when not in the table. */
 export function claudeModelId(model: string): string | undefined {
-  if (Object.hasOwn(CLAUDE_MODELS, model)) return model;
-  const dated = /^(.*)-\d{8}$/.exec(model);
-  return dated && Object.hasOwn(CLAUDE_MODELS, dated[1]) ? dated[1] : undefined;
+  return listedModel(model, Object.keys(CLAUDE_MODELS));
 }
 
 /** The row of `model` (see {@link CLAUDE_MODELS}), or undefined for a model the table does not know. */

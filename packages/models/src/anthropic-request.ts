@@ -10,8 +10,8 @@
  * may sit before them.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core';
-import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
+import { type Message, type ModelRequest, placeContext, type ReasoningSource, type ToolSpec } from '@skilltree/core';
+import { type Block, markable, messageBlocks, PROVIDER } from './anthropic-blocks.js';
 import { defaultMaxTokens, supportsToolChanges } from './anthropic-models.js';
 import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
 
@@ -32,7 +32,16 @@ export interface AnthropicBodyOptions {
   effort?: AnthropicEffort;
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Who the adapter is (provider, endpoint, model): reasoning is replayed only where it came from.
+   * Default: `anthropic` at Anthropic's own endpoint, with `model`.
+   */
+  source?: ReasoningSource;
 }
+
+/** Who the body goes to, as reasoning parts name it. */
+export const sourceOfBody = (options: AnthropicBodyOptions): ReasoningSource =>
+  options.source ?? { provider: PROVIDER, model: options.model };
 
 /** The `cache_control` of every breakpoint. */
 export const CACHE = { type: 'ephemeral' } as const;
@@ -89,7 +98,7 @@ export function anthropicRequestBody(
     }));
   }
 
-  const { turns, context } = toTurns(req, options.model);
+  const { turns, context } = toTurns(req, sourceOfBody(options));
   if (cache) markStablePrefix(turns, context);
   body.messages = turns as Turn[];
   return { ...body, ...(options.extraBody ?? {}) } as Anthropic.MessageCreateParamsNonStreaming;
@@ -97,24 +106,23 @@ export function anthropicRequestBody(
 
 /** System blocks: with `'system'` placement, the stable prompt and the context are separate blocks. */
 function systemBlocks(req: ModelRequest, cache: boolean): Anthropic.TextBlockParam[] {
-  const placed = placeContext(req).system;
+  const { system: placed, contextPart } = placeContext(req);
   if (!placed) return [];
   const mark = cache ? { cache_control: CACHE } : {};
   if (req.contextPlacement !== 'system') return [{ type: 'text', text: placed, ...mark }];
   // A system prompt that is only the context changes with it: nothing to cache.
-  if (req.system === '' || !placed.startsWith(req.system)) return [{ type: 'text', text: placed }];
+  if (req.system === '') return [{ type: 'text', text: placed }];
+  // The stable prompt, then the context as core placed it (its separator included) in a block of its own.
   const blocks: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system, ...mark }];
-  const rest = placed.slice(req.system.length);
-  if (rest) blocks.push({ type: 'text', text: rest });
+  if (contextPart.text) blocks.push({ type: 'text', text: contextPart.text });
   return blocks;
 }
 
-/** Where `placeContext` put the context in the messages: the message's index and the text it added. */
+/** Where `placeContext` put the context in the messages: the message's index and the part it added. */
 function contextSuffix(req: ModelRequest): { index: number; text: string } | undefined {
-  const { placed } = placeContext(req);
+  const { placed, contextPart } = placeContext(req);
   if (placed === 'system') return undefined;
-  // A new message at the end holds only the context; an existing one gained `\n\n` and the context.
-  return { index: placed, text: placed === req.messages.length ? req.context : `\n\n${req.context}` };
+  return { index: placed, text: contextPart.text };
 }
 
 /**
@@ -125,7 +133,7 @@ function contextSuffix(req: ModelRequest): { index: number; text: string } | und
  */
 function toTurns(
   req: ModelRequest,
-  model: string,
+  source: ReasoningSource,
   after?: (index: number) => SystemTurn | undefined,
 ): { turns: (Turn | SystemTurn)[]; context?: Block } {
   const suffix = contextSuffix(req);
@@ -140,11 +148,12 @@ function toTurns(
   const messages: (Message | undefined)[] = [...req.messages];
   if (suffix && suffix.index === messages.length) messages.push(undefined);
   for (const [i, message] of messages.entries()) {
-    if (message) push(message.role === 'assistant' ? 'assistant' : 'user', messageBlocks(message, model));
+    if (message) push(message.role === 'assistant' ? 'assistant' : 'user', messageBlocks(message, source));
     if (suffix?.index === i) {
       const last = turns[turns.length - 1];
       const opensTurn = last?.role !== 'user';
-      context = { type: 'text', text: opensTurn ? suffix.text.replace(/^\s+/, '') : suffix.text };
+      // A context that opens a turn follows nothing: it is the context alone.
+      context = { type: 'text', text: opensTurn ? req.context : suffix.text };
       push('user', [context]);
     }
     const system = after?.(i);
@@ -295,7 +304,7 @@ export function anthropicDeltaBody(req: ModelRequest, options: AnthropicDeltaOpt
 
   const body: BetaBody = { ...bodyHead(options), messages: [] } as BetaBody;
   if (system.length > 0) body.system = system;
-  const { turns, context } = toTurns(layout, options.model, (i) => byAfter.get(i));
+  const { turns, context } = toTurns(layout, sourceOfBody(options), (i) => byAfter.get(i));
   // The tools never change here, so the system prompt's breakpoint covers them; the breakpoint the
   // classic layout puts on the last tool marks the newest delta instead (see markDelta).
   const marked = cache && markDelta(turns);

@@ -4,8 +4,15 @@
  * the text) and usage.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AssistantPart, ModelResponse, ModelStreamPart, ReasoningPart, ToolCall, Usage } from '@skilltree/core';
-import { PROVIDER } from './anthropic-blocks.js';
+import type {
+  AssistantPart,
+  ModelResponse,
+  ModelStreamPart,
+  ReasoningPart,
+  ReasoningSource,
+  ToolCall,
+  Usage,
+} from '@skilltree/core';
 import { malformedError, networkError } from './errors.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
@@ -59,18 +66,26 @@ function preview(value: unknown): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-/** A `thinking` block (text and signature) or a `redacted_thinking` block (data) as a reasoning part of `model`. */
-function reasoningOf(model: string, block: { thinking?: string; signature?: string; data?: string }): ReasoningPart {
+/** A `thinking` block (text and signature) or a `redacted_thinking` block (data) as a reasoning part of `source`. */
+function reasoningOf(
+  source: ReasoningSource,
+  block: { thinking?: string; signature?: string; data?: string },
+): ReasoningPart {
   if (block.data !== undefined)
-    return { type: 'reasoning', provider: PROVIDER, model, text: '', redactedData: block.data };
-  return { type: 'reasoning', provider: PROVIDER, model, text: block.thinking ?? '', signature: block.signature ?? '' };
+    return { type: 'reasoning', ...source, text: '', providerData: { redactedData: block.data } };
+  return {
+    type: 'reasoning',
+    ...source,
+    text: block.thinking ?? '',
+    providerData: { signature: block.signature ?? '' },
+  };
 }
 
 /**
  * A whole response. `content` holds the reasoning and text blocks in order (reasoning carries `model`,
  * the adapter's model id, so it is replayed only to the same model); `text` is the text joined.
  */
-export function readResponse(response: unknown, model: string): ModelResponse {
+export function readResponse(response: unknown, source: ReasoningSource): ModelResponse {
   const content = (response as { content?: unknown } | null)?.content;
   if (!response || typeof response !== 'object' || !Array.isArray(content)) {
     throw malformedError('anthropic', `expected a message with a content array, got ${preview(response)}`);
@@ -92,7 +107,7 @@ export function readResponse(response: unknown, model: string): ModelResponse {
       if (block.type === 'redacted_thinking' && typeof block.data !== 'string') {
         throw malformedError('anthropic', `a redacted_thinking block without its data: ${preview(block)}`);
       }
-      parts.push(reasoningOf(model, block as { thinking?: string; signature?: string; data?: string }));
+      parts.push(reasoningOf(source, block as { thinking?: string; signature?: string; data?: string }));
     } else if (block?.type === 'tool_use') {
       if (typeof block.name !== 'string' || block.name === '') {
         throw malformedError('anthropic', `a tool_use block without a name: ${preview(block)}`);
@@ -124,7 +139,7 @@ type Open =
  */
 export async function* readEvents(
   events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-  model: string,
+  source: ReasoningSource,
 ): AsyncGenerator<ModelStreamPart> {
   const usage: RawUsage = {};
   const open = new Map<number, Open>();
@@ -188,9 +203,9 @@ export async function* readEvents(
           const input = block.json ? parseToolArguments(block.json) : parseToolArguments(block.input);
           yield { type: 'tool-call', id: idOf(block.id), name: block.name, input };
         } else if (block.kind === 'thinking') {
-          yield { type: 'reasoning', reasoning: reasoningOf(model, block) };
+          yield { type: 'reasoning', reasoning: reasoningOf(source, block) };
         } else {
-          yield { type: 'reasoning', reasoning: reasoningOf(model, { data: block.data }) };
+          yield { type: 'reasoning', reasoning: reasoningOf(source, { data: block.data }) };
         }
         break;
       }

@@ -15,12 +15,14 @@ type TracerProvider = NonNullable<
 
 import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
 import { anthropicAppendOnlyBody } from './anthropic-append-only.js';
+import { PROVIDER } from './anthropic-blocks.js';
 import { bindsPrefix, defaultMaxTokens } from './anthropic-models.js';
 import { anthropicDeltaBody, anthropicRequestBody, type ToolChanges, usesToolChanges } from './anthropic-request.js';
 import { readEvents, readResponse } from './anthropic-response.js';
 import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import type { HttpModelOptions } from './http-options.js';
+import { env, reasoningSource } from './reasoning-source.js';
 import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, type ProviderLabels } from './sdk-error.js';
 import { nestedSpans } from './sdk-spans.js';
@@ -111,6 +113,9 @@ export interface AnthropicOptions extends HttpModelOptions {
   client?: Anthropic;
 }
 
+/** Anthropic's own endpoint (the SDK's default). */
+const ANTHROPIC_URL = 'https://api.anthropic.com';
+
 const LABELS: ProviderLabels = { provider: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', factory: 'anthropic()' };
 
 /**
@@ -145,6 +150,14 @@ export function anthropic(options: AnthropicOptions): Model {
   const timeout = sdkTimeout(timeoutMs);
   const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model: options.model };
   let client = options.client;
+  // Who this adapter is, as its reasoning parts name it: its endpoint too, when it is not Anthropic's.
+  const source = reasoningSource(
+    PROVIDER,
+    options.model,
+    options.client?.baseURL ?? options.baseURL ?? env('ANTHROPIC_BASE_URL'),
+    ANTHROPIC_URL,
+  );
+  const bodyOptions = { ...options, source };
   // The SDK's own spans: off, or nested under skilltree's span of the call (see sdkSpans).
   const spans = options.sdkSpans === true && !options.client ? nestedSpans() : null;
   const getClient = (): Anthropic => {
@@ -166,11 +179,13 @@ export function anthropic(options: AnthropicOptions): Model {
   const requestOptions = (signal?: AbortSignal) => ({ signal, maxRetries: 0, timeout });
   /** The body of `req`: append-only when the session builds it so, else as deltas or classic; `beta` says which API. */
   const bodyOf = (req: ModelRequest): { beta: boolean; body: Record<string, unknown> } => {
-    const appended = anthropicAppendOnlyBody(req, options);
+    const appended = anthropicAppendOnlyBody(req, bodyOptions);
     if (appended) return { beta: true, body: appended as unknown as Record<string, unknown> };
-    const deltas = usesToolChanges(req, options.model, options.toolChanges) ? anthropicDeltaBody(req, options) : null;
+    const deltas = usesToolChanges(req, options.model, options.toolChanges)
+      ? anthropicDeltaBody(req, bodyOptions)
+      : null;
     if (deltas) return { beta: true, body: deltas as unknown as Record<string, unknown> };
-    return { beta: false, body: anthropicRequestBody(req, options) as unknown as Record<string, unknown> };
+    return { beta: false, body: anthropicRequestBody(req, bodyOptions) as unknown as Record<string, unknown> };
   };
   const create = (request: { beta: boolean; body: Record<string, unknown> }, signal: AbortSignal, stream: boolean) => {
     const body = stream ? { ...request.body, stream: true } : request.body;
@@ -184,6 +199,7 @@ export function anthropic(options: AnthropicOptions): Model {
     appendOnly: bindsPrefix(options.model),
     // Every Claude model reads images and PDFs; the API takes no audio (it is described instead).
     accepts: { images: true, pdf: true, audio: false },
+    reasoningSource: source,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const request = bodyOf(req);
       await spans?.ready();
@@ -195,7 +211,7 @@ export function anthropic(options: AnthropicOptions): Model {
             traced(opts.traceContext, () => create(request, attempt.signal, false) as Promise<unknown>),
         ),
       );
-      return readResponse(response, options.model);
+      return readResponse(response, source);
     },
     stream(req: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
       const request = bodyOf(req);
@@ -206,7 +222,7 @@ export function anthropic(options: AnthropicOptions): Model {
           const events = (await attempt.race(
             pending as Promise<unknown>,
           )) as AsyncIterable<Anthropic.RawMessageStreamEvent>;
-          yield* readEvents(attempt.guard(events), options.model);
+          yield* readEvents(attempt.guard(events), source);
         }),
       );
     },

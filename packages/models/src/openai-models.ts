@@ -14,7 +14,7 @@
  * model here takes image input but o3-mini, which takes text only; PDFs are read on the models
  * with vision).
  */
-import type { ModelAccepts } from '@skilltree/core';
+import { listedModel, type ModelAccepts } from '@skilltree/core';
 
 /**
  * How a model reasons:
@@ -96,12 +96,9 @@ export const OPENAI_MODELS: Readonly<Record<string, Readonly<OpenAIModelInfo>>> 
   'gpt-5.6-luna': bound,
 };
 
-/** The table's key for a model id (`openai/gpt-5.6`, `gpt-5.4-2026-03-05` → their row), or undefined. */
+/** The table's key for a model id (`openai/gpt-5.6`, `gpt-5.4-2026-03-05` → their row, by core's `listedModel`), or undefined. */
 export function openaiModelKey(model: string): string | undefined {
-  const id = model.replace(/^openai\//, '');
-  if (Object.hasOwn(OPENAI_MODELS, id)) return id;
-  const dated = /^(.+)-\d{4}-\d{2}-\d{2}$/.exec(id);
-  return dated && Object.hasOwn(OPENAI_MODELS, dated[1]) ? dated[1] : undefined;
+  return listedModel(model.replace(/^openai\//, ''), Object.keys(OPENAI_MODELS));
 }
 
 /** The row of `model` in {@link OPENAI_MODELS}, or undefined for a model the table does not know. */

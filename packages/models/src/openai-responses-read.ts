@@ -2,10 +2,17 @@
  * A Responses API response, and its event stream, read back: text, reasoning items (kept byte-exact
  * as reasoning parts: id, encrypted content, summary), function calls and usage.
  */
-import type { AssistantPart, ModelResponse, ModelStreamPart, ReasoningPart, ToolCall, Usage } from '@skilltree/core';
+import type {
+  AssistantPart,
+  ModelResponse,
+  ModelStreamPart,
+  ReasoningPart,
+  ReasoningSource,
+  ToolCall,
+  Usage,
+} from '@skilltree/core';
 import { isRetryableStatus, ModelError, malformedError, networkError } from './errors.js';
 import { preview } from './openai-chat.js';
-import { PROVIDER } from './openai-responses.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
 
@@ -52,14 +59,15 @@ const texts = (list: unknown, type: string): string[] =>
  * A reasoning item as a reasoning part of `model`: its summary (or, from servers that send it, its
  * reasoning text) as `text`, its id and encrypted content kept as they are.
  */
-export function reasoningPart(item: Item, model: string): ReasoningPart {
+export function reasoningPart(item: Item, source: ReasoningSource): ReasoningPart {
   const summary = texts(item.summary, 'summary_text');
   const text = (summary.length > 0 ? summary : texts(item.content, 'reasoning_text')).join('\n\n');
-  const part: ReasoningPart = { type: 'reasoning', provider: PROVIDER, model, text };
-  if (typeof item.encrypted_content === 'string' && item.encrypted_content) {
-    part.encryptedContent = item.encrypted_content;
-  }
-  if (typeof item.id === 'string' && item.id) part.itemId = item.id;
+  const part: ReasoningPart = { type: 'reasoning', ...source, text };
+  const data: Record<string, unknown> = {};
+  if (typeof item.encrypted_content === 'string' && item.encrypted_content)
+    data.encryptedContent = item.encrypted_content;
+  if (typeof item.id === 'string' && item.id) data.itemId = item.id;
+  if (Object.keys(data).length > 0) part.providerData = data;
   return part;
 }
 
@@ -104,7 +112,7 @@ export function failedError(error: unknown, where: string): ModelError {
  * carries `model`, the adapter's model id, so it is replayed only to the same model); `text` is the
  * text joined; function calls are the tool calls.
  */
-export function readResponsesResponse(response: unknown, model: string): ModelResponse {
+export function readResponsesResponse(response: unknown, source: ReasoningSource): ModelResponse {
   const r = response as { output?: unknown; status?: unknown; error?: unknown; usage?: unknown; model?: unknown };
   if (!response || typeof response !== 'object' || !Array.isArray(r.output)) {
     throw malformedError('openai', `expected a response with an output array, got ${preview(response)}`);
@@ -115,7 +123,7 @@ export function readResponsesResponse(response: unknown, model: string): ModelRe
   const idOf = toolCallIds();
   let text = '';
   for (const item of r.output as Item[]) {
-    if (item?.type === 'reasoning') content.push(reasoningPart(item, model));
+    if (item?.type === 'reasoning') content.push(reasoningPart(item, source));
     else if (item?.type === 'message') {
       const piece = messageText(item);
       if (!piece) continue;
@@ -143,7 +151,7 @@ type Event = { type?: unknown; [key: string]: unknown };
  */
 export async function* readResponsesEvents(
   events: AsyncIterable<unknown>,
-  model: string,
+  source: ReasoningSource,
 ): AsyncGenerator<ModelStreamPart> {
   const calls: Item[] = [];
   let finished = false;
@@ -177,7 +185,7 @@ export async function* readResponsesEvents(
       }
       case 'response.output_item.done': {
         const item = event.item as Item | undefined;
-        if (item?.type === 'reasoning') yield { type: 'reasoning', reasoning: reasoningPart(item, model) };
+        if (item?.type === 'reasoning') yield { type: 'reasoning', reasoning: reasoningPart(item, source) };
         else if (item?.type === 'function_call') calls.push(item);
         else if (item?.type === 'message' && !streamed.has(item.id)) {
           const text = messageText(item);

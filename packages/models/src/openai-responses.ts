@@ -13,8 +13,10 @@ import {
   type ModelRequest,
   placeContext,
   type ReasoningPart,
+  type ReasoningSource,
   type RenderedPart,
   renderParts,
+  replaysTo,
   type SystemNote,
   type ToolResultPart,
   type ToolSpec,
@@ -23,6 +25,7 @@ import {
 import type OpenAI from 'openai';
 import { OpenAIFileBudget, planFile } from './openai-files.js';
 import { canReason } from './openai-models.js';
+import { dataOf } from './reasoning-source.js';
 import { toolInputJson } from './tool-input.js';
 
 type Body = OpenAI.Responses.ResponseCreateParamsNonStreaming;
@@ -46,6 +49,11 @@ export interface OpenAIResponsesBodyOptions {
   reasoningSummary?: 'auto' | 'concise' | 'detailed';
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Who the adapter is (provider, endpoint, model): reasoning is replayed only where it came from.
+   * Default: `openai` at OpenAI's own endpoint, with `model`.
+   */
+  source?: ReasoningSource;
   /** The kinds of file the model reads (`Model.accepts`); a file of another kind is described in text. */
   accepts?: ModelAccepts;
 }
@@ -134,20 +142,22 @@ function toolOutput(parts: readonly ToolResultPart[], files: ResponsesFiles): st
 }
 
 /**
- * Whether `part` is replayed to `model`: reasoning goes back only to the provider and model that
- * produced it, and only with its encrypted content (with `store: false` the API keeps nothing, so an
- * item id alone is refused).
+ * Whether `part` is replayed to `source`: where core's `replaysTo` says (the same provider, endpoint
+ * and model), and only with the encrypted content this adapter wrote (with `store: false` the API
+ * keeps nothing, so an item id alone is refused).
  */
-export function replays(part: ReasoningPart, model: string): boolean {
-  return part.provider === PROVIDER && part.model === model && !!part.encryptedContent && !!part.itemId;
+export function replays(part: ReasoningPart, source: ReasoningSource): boolean {
+  return (
+    replaysTo(part, source) && !!dataOf(part.providerData, 'encryptedContent') && !!dataOf(part.providerData, 'itemId')
+  );
 }
 
 /** A reasoning part as the item it came from, byte-exact: its id, its encrypted content, its summary. */
 export function reasoningItem(part: ReasoningPart): OpenAI.Responses.ResponseReasoningItem {
   return {
     type: 'reasoning',
-    id: part.itemId as string,
-    encrypted_content: part.encryptedContent,
+    id: dataOf(part.providerData, 'itemId') as string,
+    encrypted_content: dataOf(part.providerData, 'encryptedContent'),
     summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
   };
 }
@@ -158,7 +168,11 @@ export function reasoningItem(part: ReasoningPart): OpenAI.Responses.ResponseRea
  * tool call. A tool result: a `function_call_output`. A user message: a `user` message. `files`
  * counts the request's files against OpenAI's limits (a fresh count for one message when left out).
  */
-export function messageItems(message: Message, model: string, files: ResponsesFiles = filesFor()): InputItem[] {
+export function messageItems(
+  message: Message,
+  source: ReasoningSource,
+  files: ResponsesFiles = filesFor(),
+): InputItem[] {
   if (message.role === 'user') return [{ role: 'user', content: userContent(message.content, files) }];
   if (message.role === 'tool') {
     return [{ type: 'function_call_output', call_id: message.toolCallId, output: toolOutput(message.content, files) }];
@@ -171,7 +185,7 @@ export function messageItems(message: Message, model: string, files: ResponsesFi
   };
   for (const part of message.content) {
     if (part.type === 'text') text += part.text;
-    else if (part.type === 'reasoning' && replays(part, model)) {
+    else if (part.type === 'reasoning' && replays(part, source)) {
       flush();
       items.push(reasoningItem(part));
     }
@@ -199,8 +213,8 @@ export function noteItems(note: SystemNote): InputItem[] {
   return items;
 }
 
-function itemsOf(items: readonly AppendOnlyItem[], model: string, files: ResponsesFiles): InputItem[] {
-  return items.flatMap((item) => (item.role === 'system' ? noteItems(item) : messageItems(item, model, files)));
+function itemsOf(items: readonly AppendOnlyItem[], source: ReasoningSource, files: ResponsesFiles): InputItem[] {
+  return items.flatMap((item) => (item.role === 'system' ? noteItems(item) : messageItems(item, source, files)));
 }
 
 /**
@@ -220,6 +234,7 @@ function itemsOf(items: readonly AppendOnlyItem[], model: string, files: Respons
  */
 export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesBodyOptions): Body {
   const model = options.model;
+  const source = options.source ?? { provider: PROVIDER, model };
   const ao = req.appendOnly;
   let instructions: string;
   let input: InputItem[];
@@ -227,12 +242,12 @@ export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesB
   const files = filesFor(options.accepts);
   if (ao) {
     instructions = ao.system;
-    input = itemsOf(ao.items, model, files);
+    input = itemsOf(ao.items, source, files);
     tools = ao.tools;
   } else {
     const placed = placeContext(req);
     instructions = placed.system;
-    input = itemsOf(placed.messages, model, files);
+    input = itemsOf(placed.messages, source, files);
     tools = req.tools;
   }
   // In the order the model reads them: instructions, tools, then the conversation.

@@ -19,8 +19,9 @@ import { ModelError } from './errors.js';
 import type { HttpModelOptions } from './http-options.js';
 import { openaiRequestBody, readChatChunks, readChatResponse } from './openai-chat.js';
 import { OPENAI_MODELS, openaiModelInfo, reasonsWith } from './openai-models.js';
-import { openaiResponsesBody } from './openai-responses.js';
+import { openaiResponsesBody, PROVIDER } from './openai-responses.js';
 import { readResponsesEvents, readResponsesResponse } from './openai-responses-read.js';
+import { env, reasoningSource } from './reasoning-source.js';
 import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
 import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.js';
 
@@ -203,6 +204,14 @@ export function openai(options: OpenAIOptions): Model {
   const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model };
   let api: OpenAIApi = options.api ?? 'responses';
   let client = options.client;
+  // Who this adapter is, as its reasoning parts name it: its endpoint too, when it is not OpenAI's
+  // (an OpenAI-compatible server's reasoning never goes to OpenAI, nor OpenAI's to it).
+  const source = reasoningSource(
+    PROVIDER,
+    model,
+    options.client?.baseURL ?? options.baseURL ?? env('OPENAI_BASE_URL'),
+    'https://api.openai.com/v1',
+  );
   const getClient = (): OpenAI => {
     if (client) return client;
     const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
@@ -269,14 +278,14 @@ export function openai(options: OpenAIOptions): Model {
   };
 
   const responsesGenerate = async (req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse> => {
-    const body = openaiResponsesBody(req, { ...options, accepts: accepts() });
+    const body = openaiResponsesBody(req, { ...options, accepts: accepts(), source });
     // Read inside the retry: a response that failed with `server_error` is tried again.
     return withRetry({ policy, signal: opts.signal, toError }, async () =>
       readResponsesResponse(
         await deadlineCall(deadline, opts.signal, (attempt) =>
           getClient().responses.create(body, requestOptions(attempt.signal)),
         ),
-        model,
+        source,
       ),
     );
   };
@@ -298,19 +307,20 @@ export function openai(options: OpenAIOptions): Model {
 
   const responsesStream = (req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart> => {
     const body: OpenAI.Responses.ResponseCreateParamsStreaming = {
-      ...openaiResponsesBody(req, { ...options, accepts: accepts() }),
+      ...openaiResponsesBody(req, { ...options, accepts: accepts(), source }),
       stream: true,
     };
     return streamWithRetry({ policy, signal: opts.signal, toError }, () =>
       deadlineStream(deadline, opts.signal, async function* (attempt) {
         const events = await attempt.race(getClient().responses.create(body, requestOptions(attempt.signal)));
-        yield* readResponsesEvents(attempt.guard(events as AsyncIterable<unknown>), model);
+        yield* readResponsesEvents(attempt.guard(events as AsyncIterable<unknown>), source);
       }),
     );
   };
 
   return {
     name: `openai:${model}`,
+    reasoningSource: source,
     /**
      * On the Responses API, the option, else the model table: a model whose reasoning is bound to the
      * prefix, when it reasons (nothing is bound without reasoning). False on Chat Completions.

@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import { createRequire } from 'node:module';
-import type { Tokenizer } from '@skilltree/core';
+import { parseModelName, type Tokenizer } from '@skilltree/core';
 
 /** The byte-pair encodings OpenAI models use. */
 export type OpenAIEncoding = 'o200k_base' | 'o200k_harmony' | 'cl100k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base';
@@ -54,7 +54,7 @@ function load<T>(specifier: string): T {
  * and an encoding name is returned as it is.
  */
 export function openaiEncoding(model: string = DEFAULT_MODEL): OpenAIEncoding {
-  const name = model.includes(':') ? model.slice(model.indexOf(':') + 1) : model;
+  const name = parseModelName(model).model;
   if (ENCODINGS.includes(name)) return name as OpenAIEncoding;
   const { modelToEncodingMap } = load<{ modelToEncodingMap: Record<string, OpenAIEncoding> }>('gpt-tokenizer/mapping');
   const known = modelToEncodingMap[name];

@@ -102,10 +102,10 @@ describe('ai-sdk: @ai-sdk/anthropic thinking round-trips with its signature', ()
       }
       const part: ReasoningPart = {
         type: 'reasoning',
-        provider: 'anthropic',
+        provider: 'ai-sdk:anthropic.messages',
         model: 'claude-opus-5-5',
         text: 'They want the lamp.',
-        signature: 'sig-Abc123==',
+        providerData: { anthropic: { signature: 'sig-Abc123==' } },
       };
       expect(session.transcript[1]).toMatchObject({ role: 'assistant', content: [part] });
       const assistant = server.requests[1].body.messages[1];
@@ -150,13 +150,19 @@ describe('ai-sdk: @ai-sdk/openai reasoning round-trips with its item id and encr
       const part = session.transcript[1].content[0] as ReasoningPart;
       expect(part).toMatchObject({
         type: 'reasoning',
-        provider: 'openai',
+        provider: 'ai-sdk:openai.responses',
         model: 'gpt-5.6',
-        itemId: expect.stringMatching(/^rs_/),
-        encryptedContent: expect.stringMatching(/^enc\./),
+        providerData: {
+          openai: { itemId: expect.stringMatching(/^rs_/), reasoningEncryptedContent: expect.stringMatching(/^enc\./) },
+        },
       });
+      const sent = (part.providerData as { openai: { itemId: string; reasoningEncryptedContent: string } }).openai;
       const replayed = second.body.input.find((i: { type?: string }) => i.type === 'reasoning');
-      expect(replayed).toMatchObject({ type: 'reasoning', id: part.itemId, encrypted_content: part.encryptedContent });
+      expect(replayed).toMatchObject({
+        type: 'reasoning',
+        id: sent.itemId,
+        encrypted_content: sent.reasoningEncryptedContent,
+      });
     });
   }
 });
@@ -173,23 +179,35 @@ describe('ai-sdk: reasoning goes back only to the provider and model that produc
   };
   const mine: ReasoningPart = {
     type: 'reasoning',
-    provider: 'openai',
+    provider: 'ai-sdk:openai.responses',
     model: 'gpt-5.6',
     text: 'hm',
-    itemId: 'rs_1',
-    encryptedContent: 'enc',
+    providerData: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'enc' } },
   };
 
   it('with the provider options its provider reads; not to another model or provider', () => {
     const call = aiSdkCallOptions(
       request([
         mine,
-        { ...mine, model: 'gpt-5.5', itemId: 'rs_other' },
-        { type: 'reasoning', provider: 'anthropic', model: 'gpt-5.6', text: 'x', signature: 's' },
+        { ...mine, model: 'gpt-5.5', providerData: { openai: { itemId: 'rs_other' } } },
+        {
+          type: 'reasoning',
+          provider: 'ai-sdk:anthropic.messages',
+          model: 'gpt-5.6',
+          text: 'x',
+          providerData: { anthropic: { signature: 's' } },
+        },
+        // The native adapter's reasoning, of the same model id: another source.
+        { ...mine, provider: 'openai', providerData: { itemId: 'rs_native', encryptedContent: 'enc' } },
       ]),
       {},
       false,
-      { provider: 'openai', modelId: 'gpt-5.6', version: 'v3' },
+      {
+        provider: 'openai',
+        modelId: 'gpt-5.6',
+        version: 'v3',
+        source: { provider: 'ai-sdk:openai.responses', model: 'gpt-5.6' },
+      },
     );
     expect(call.prompt[2]).toEqual({
       role: 'assistant',
@@ -241,11 +259,10 @@ describe('ai-sdk: reasoning goes back only to the provider and model that produc
         type: 'reasoning',
         reasoning: {
           type: 'reasoning',
-          provider: 'openai',
+          provider: 'ai-sdk:openai.responses',
           model: 'gpt-5.6',
           text: 'thinking',
-          itemId: 'rs_9',
-          encryptedContent: 'enc-9',
+          providerData: { openai: { itemId: 'rs_9', reasoningEncryptedContent: 'enc-9' } },
         },
       },
       { type: 'text-delta', text: 'Hi.' },
@@ -285,7 +302,12 @@ describe('ai-sdk: files as the specification file parts', () => {
   };
 
   it('v3: file parts in user messages, image-data and file-data in tool results', () => {
-    const call = aiSdkCallOptions(request(), {}, false, { provider: 'x', modelId: 'm', version: 'v3' });
+    const call = aiSdkCallOptions(request(), {}, false, {
+      provider: 'x',
+      modelId: 'm',
+      version: 'v3',
+      source: { provider: 'ai-sdk:x', model: 'm' },
+    });
     expect(call.prompt.slice(1)).toEqual([
       {
         role: 'user',
@@ -318,7 +340,12 @@ describe('ai-sdk: files as the specification file parts', () => {
   });
 
   it('v2: media content in tool results', () => {
-    const call = aiSdkCallOptions(request(), {}, false, { provider: 'x', modelId: 'm', version: 'v2' });
+    const call = aiSdkCallOptions(request(), {}, false, {
+      provider: 'x',
+      modelId: 'm',
+      version: 'v2',
+      source: { provider: 'ai-sdk:x', model: 'm' },
+    });
     const result = (call.prompt[3] as { content: { output: unknown }[] }).content[0].output;
     expect(result).toEqual({
       type: 'content',

@@ -43,7 +43,15 @@ const unmarked = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cac
 const user = (t: string): AppendOnlyItem => ({ role: 'user', content: text(t) });
 const call = (id: string, name: string): AppendOnlyItem => ({
   role: 'assistant',
-  content: [{ type: 'reasoning', provider: 'anthropic', model: MODEL, text: `why ${id}`, signature: `sig-${id}` }],
+  content: [
+    {
+      type: 'reasoning',
+      provider: 'anthropic',
+      model: MODEL,
+      text: `why ${id}`,
+      providerData: { signature: `sig-${id}` },
+    },
+  ],
   toolCalls: [{ id, name, input: {} }],
 });
 const result = (id: string, name: string, t = 'ok'): AppendOnlyItem => ({

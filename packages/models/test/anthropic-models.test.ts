@@ -15,6 +15,8 @@ import {
   supportsToolChanges,
   TOOL_CHANGE_MODELS,
 } from '../src/anthropic.js';
+import { claudeModelId } from '../src/anthropic-models.js';
+import { openaiModelKey } from '../src/openai-models.js';
 import { ADAPTIVE_ONLY, PRESERVED_THINKING, thinkingProblem } from './helpers/anthropic-thinking.js';
 import { text } from './helpers/request.js';
 
@@ -144,5 +146,15 @@ describe('options the table does not decide', () => {
     expect(() => create('claude-test', { effort: 'huge' })).toThrow(
       /effort must be one of low, medium, high, xhigh, max/,
     );
+  });
+});
+
+describe('dated model ids', () => {
+  it("a dated id is its model's row, by core's one rule (listedModel)", () => {
+    expect(claudeModelId('claude-opus-5-5-20261001')).toBe('claude-opus-5-5');
+    expect(claudeModelId('claude-opus-5-5@20261001')).toBe('claude-opus-5-5');
+    expect(openaiModelKey('gpt-5.6-2026-10-01')).toBe('gpt-5.6');
+    expect(openaiModelKey('gpt-5.6-20261001')).toBe('gpt-5.6');
+    expect(claudeModelId('claude-opus-5-5x')).toBeUndefined();
   });
 });

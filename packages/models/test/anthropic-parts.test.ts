@@ -14,7 +14,7 @@ const thought = (over: Partial<ReasoningPart> = {}): ReasoningPart => ({
   provider: 'anthropic',
   model: MODEL,
   text: 'The user wants a lamp.',
-  signature: 'sig-1',
+  providerData: { signature: 'sig-1' },
   ...over,
 });
 
@@ -29,7 +29,11 @@ describe('reasoning parts', () => {
       { role: 'user', content: text('lamp?') },
       {
         role: 'assistant',
-        content: [thought(), { type: 'text', text: 'Looking.' }, thought({ text: '', signature: 'sig-2' })],
+        content: [
+          thought(),
+          { type: 'text', text: 'Looking.' },
+          thought({ text: '', providerData: { signature: 'sig-2' } }),
+        ],
         toolCalls: [{ id: 't1', name: 'search', input: { q: 'lamp' } }],
       },
       { role: 'tool', toolCallId: 't1', name: 'search', content: text('3 lamps') },
@@ -49,7 +53,7 @@ describe('reasoning parts', () => {
   it('redacted reasoning goes back as redacted_thinking with its data', () => {
     const messages: Message[] = [
       { role: 'user', content: text('x') },
-      { role: 'assistant', content: [thought({ text: '', signature: undefined, redactedData: 'EuYBCkQ…' })] },
+      { role: 'assistant', content: [thought({ text: '', providerData: { redactedData: 'EuYBCkQ…' } })] },
       { role: 'user', content: text('y') },
     ];
     expect(body(messages).messages[1].content).toEqual([{ type: 'redacted_thinking', data: 'EuYBCkQ…' }]);
@@ -61,10 +65,10 @@ describe('reasoning parts', () => {
       {
         role: 'assistant',
         content: [
-          thought({ provider: 'openai', encryptedContent: 'gAAA', signature: undefined }),
+          thought({ provider: 'openai', providerData: { encryptedContent: 'gAAA' } }),
           thought({ model: 'claude-fable-5-2' }),
-          thought({ model: undefined }),
-          thought({ signature: undefined }),
+          thought({ model: '' }),
+          thought({ providerData: undefined }),
           { type: 'text', text: 'Hi.' },
         ],
       },

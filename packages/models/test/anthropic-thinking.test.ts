@@ -57,12 +57,20 @@ describe('reading reasoning', () => {
       {
         type: 'reasoning',
         provider: 'anthropic',
+        endpoint: server.url,
         model: MODEL,
         text: 'Plan: search first.',
-        signature: 'c2lnbmF0dXJl',
+        providerData: { signature: 'c2lnbmF0dXJl' },
       },
       { type: 'text', text: 'Searching.' },
-      { type: 'reasoning', provider: 'anthropic', model: MODEL, text: '', redactedData: 'EmwKAhgBEgy3' },
+      {
+        type: 'reasoning',
+        provider: 'anthropic',
+        endpoint: server.url,
+        model: MODEL,
+        text: '',
+        providerData: { redactedData: 'EmwKAhgBEgy3' },
+      },
       { type: 'text', text: ' Done.' },
     ]);
     expect(response.text).toBe('Searching. Done.');
@@ -109,15 +117,23 @@ describe('reading reasoning', () => {
         reasoning: {
           type: 'reasoning',
           provider: 'anthropic',
+          endpoint: server.url,
           model: MODEL,
           text: 'Plan: search first.',
-          signature: 'c2lnbmF0dXJl',
+          providerData: { signature: 'c2lnbmF0dXJl' },
         },
       },
       { type: 'text-delta', text: 'Searching.' },
       {
         type: 'reasoning',
-        reasoning: { type: 'reasoning', provider: 'anthropic', model: MODEL, text: '', redactedData: 'EmwKAhgBEgy3' },
+        reasoning: {
+          type: 'reasoning',
+          provider: 'anthropic',
+          endpoint: server.url,
+          model: MODEL,
+          text: '',
+          providerData: { redactedData: 'EmwKAhgBEgy3' },
+        },
       },
       { type: 'finish', usage: { inputTokens: 10, outputTokens: 30, reasoningTokens: 20 }, model: MODEL },
     ]);
@@ -308,6 +324,8 @@ describe('the test server refuses what the API refuses (thinking)', () => {
     server.queue(script.handler);
     const parts = await collect(model().stream!(simpleAppend(), {}));
     const reasoning = parts.find((p) => p.type === 'reasoning');
-    expect(reasoning).toMatchObject({ reasoning: { text: 'Hmm.', signature: expect.stringMatching(/^sig\./) } });
+    expect(reasoning).toMatchObject({
+      reasoning: { text: 'Hmm.', providerData: { signature: expect.stringMatching(/^sig\./) } },
+    });
   });
 });

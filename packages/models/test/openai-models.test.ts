@@ -72,9 +72,9 @@ describe.each(Object.entries(OPENAI_MODELS))('OPENAI_MODELS: %s', (id, info) => 
     for (const part of reasoning)
       expect(part).toMatchObject({
         provider: 'openai',
+        endpoint: `${server.url}/v1`,
         model: id,
-        itemId: expect.any(String),
-        encryptedContent: expect.any(String),
+        providerData: { itemId: expect.any(String), encryptedContent: expect.any(String) },
       });
     const replayed = server.requests[1].body.input.filter((item: { type?: string }) => item.type === 'reasoning');
     expect(replayed).toHaveLength(reasoning.length);

@@ -65,10 +65,10 @@ const transcriptOnWire = [
 const reasoning = (id: string, model = 'gpt-5.6', extra: Partial<ReasoningPart> = {}): ReasoningPart => ({
   type: 'reasoning',
   provider: 'openai',
+  endpoint: `${server.url}/v1`,
   model,
   text: `summary of ${id}`,
-  itemId: id,
-  encryptedContent: `enc-${id}`,
+  providerData: { itemId: id, encryptedContent: `enc-${id}` },
   ...extra,
 });
 
@@ -309,9 +309,9 @@ describe('openai responses: reasoning is replayed to the model that produced it,
     await model({ model: 'gpt-5.6' }).generate(
       conversation([
         reasoning('rs_other_model', 'gpt-5.5'),
-        { type: 'reasoning', provider: 'anthropic', model: 'gpt-5.6', text: 'hmm', signature: 'sig' },
-        reasoning('rs_no_content', 'gpt-5.6', { encryptedContent: undefined }),
-        reasoning('rs_no_model', 'gpt-5.6', { model: undefined }),
+        { type: 'reasoning', provider: 'anthropic', model: 'gpt-5.6', text: 'hmm', providerData: { signature: 'sig' } },
+        reasoning('rs_no_content', 'gpt-5.6', { providerData: { itemId: 'rs_no_content' } }),
+        reasoning('rs_no_model', 'gpt-5.6', { model: '' }),
       ]),
       {},
     );
@@ -427,10 +427,10 @@ describe('openai responses: reading a response', () => {
   const part = (text: string): ReasoningPart => ({
     type: 'reasoning',
     provider: 'openai',
+    endpoint: `${server.url}/v1`,
     model: 'gpt-5.6',
     text,
-    encryptedContent: 'enc-a',
-    itemId: 'rs_a',
+    providerData: { encryptedContent: 'enc-a', itemId: 'rs_a' },
   });
   const usage = { inputTokens: 110, outputTokens: 12, cacheReadTokens: 100, reasoningTokens: 7 };
 
@@ -491,10 +491,10 @@ describe('openai responses: reading a response', () => {
     expect(response.content?.[0]).toEqual({
       type: 'reasoning',
       provider: 'openai',
+      endpoint: `${server.url}/v1`,
       model: 'gpt-5.6',
       text: '',
-      encryptedContent: 'enc-b',
-      itemId: 'rs_b',
+      providerData: { encryptedContent: 'enc-b', itemId: 'rs_b' },
     });
     expect(response.usage).toEqual({
       inputTokens: 110,

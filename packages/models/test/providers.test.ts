@@ -6,6 +6,9 @@ import { scriptedModel } from '@skilltree/core';
 import { describe, expect, test } from 'vitest';
 import { type Provider, providerOf, providers, registerProvider } from '../src/index.js';
 
+/** The built-in prefixes, read before any test registers one. */
+const BUILT_IN = providers().map((p) => p.prefix);
+
 describe('the provider table', () => {
   test('lists Anthropic then OpenAI, each with its key variable, endpoint variable and default model', () => {
     expect(providers().map((p) => [p.prefix, p.apiKeyEnv, p.baseUrlEnv, p.defaultModel])).toEqual([
@@ -45,7 +48,7 @@ describe('the provider table', () => {
 
   test('the built-in prefixes and the CLI words scripted and demo cannot be taken, and a row must be complete', () => {
     const row = providers()[0];
-    for (const prefix of ['anthropic', 'openai', 'scripted', 'demo']) {
+    for (const prefix of [...BUILT_IN, 'scripted', 'demo']) {
       expect(() => registerProvider({ ...row, prefix }), prefix).toThrow(`The provider prefix "${prefix}" is taken`);
     }
     expect(() => registerProvider({ ...row, prefix: 'Has Space' })).toThrow('needs a prefix of lowercase letters');

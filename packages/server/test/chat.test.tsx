@@ -556,6 +556,6 @@ describe('reasoning', () => {
     const history = (await (await alice.history('c1')).json()) as SkilltreeUIMessage[];
     expect(JSON.stringify(history)).not.toContain(THOUGHTS.first.text);
     const transcript = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
-    expect(JSON.stringify(transcript)).toContain(THOUGHTS.first.signature);
+    expect(JSON.stringify(transcript)).toContain(THOUGHTS.first.providerData.signature);
   });
 });

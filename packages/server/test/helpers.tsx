@@ -123,16 +123,21 @@ export const THOUGHTS = {
     provider: 'anthropic',
     model: 'rules',
     text: 'The user wants a note: the notes skill has the tool.',
-    signature: 'SIGNATURE-OF-THE-FIRST-BLOCK',
+    providerData: { signature: 'SIGNATURE-OF-THE-FIRST-BLOCK' },
   },
-  hidden: { type: 'reasoning', provider: 'anthropic', model: 'rules', text: '', redactedData: 'REDACTED-SECOND-BLOCK' },
+  hidden: {
+    type: 'reasoning',
+    provider: 'anthropic',
+    model: 'rules',
+    text: '',
+    providerData: { redactedData: 'REDACTED-SECOND-BLOCK' },
+  },
   last: {
     type: 'reasoning',
     provider: 'openai',
     model: 'rules',
     text: 'It is added; say so.',
-    encryptedContent: 'ENCRYPTED-THIRD-BLOCK',
-    itemId: 'rs_3',
+    providerData: { encryptedContent: 'ENCRYPTED-THIRD-BLOCK', itemId: 'rs_3' },
   },
 } satisfies Record<string, ReasoningPart>;
 

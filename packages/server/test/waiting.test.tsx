@@ -61,7 +61,15 @@ function refundModel(): Model {
         return {
           text: '',
           toolCalls: [{ id: '', name: 'refund', input: { order: text.split(' ')[1] ?? 'A-1' } }],
-          content: [{ type: 'reasoning', provider: 'test', text: 'The user wants a refund.', signature: 'secret-sig' }],
+          content: [
+            {
+              type: 'reasoning',
+              provider: 'test',
+              model: 'test',
+              text: 'The user wants a refund.',
+              providerData: { signature: 'secret-sig' },
+            },
+          ],
         };
       }
       return { text: `echo: ${text}`, toolCalls: [] };

@@ -99,22 +99,29 @@ export function opaque(seed: number, length: number): string {
  * `redacted_thinking` block, and an OpenAI Responses reasoning item (encrypted, no text).
  */
 export function reasoningParts(n: number): ReasoningPart[] {
+  // In the key order core checks parts into (type, provider, model, text, providerData), so that
+  // JSON of what a store returns compares byte for byte.
   return [
     {
       type: 'reasoning',
       provider: 'anthropic',
-      text: `Step ${n}: the user wants "the picture" \\ 🦊\n  indented, trailing space `,
-      signature: opaque(n, 700),
       model: 'claude-opus-5-5',
+      text: `Step ${n}: the user wants "the picture" \\ 🦊\n  indented, trailing space `,
+      providerData: { signature: opaque(n, 700) },
     },
-    { type: 'reasoning', provider: 'anthropic', text: '', redactedData: opaque(n + 1, 300), model: 'claude-opus-5-5' },
+    {
+      type: 'reasoning',
+      provider: 'anthropic',
+      model: 'claude-opus-5-5',
+      text: '',
+      providerData: { redactedData: opaque(n + 1, 300) },
+    },
     {
       type: 'reasoning',
       provider: 'openai',
-      text: '',
-      encryptedContent: opaque(n + 2, 3_000),
-      itemId: `rs_${n}_0123456789abcdef`,
       model: 'gpt-5.6',
+      text: '',
+      providerData: { encryptedContent: opaque(n + 2, 3_000), itemId: `rs_${n}_0123456789abcdef` },
     },
   ];
 }

@@ -31,7 +31,13 @@ function trial(over: Partial<TrialReport>): TrialReport {
       {
         role: 'assistant',
         content: [
-          { type: 'reasoning', provider: 'anthropic', text: 'Nothing matches.', signature: 'sig' },
+          {
+            type: 'reasoning',
+            provider: 'anthropic',
+            model: 'm',
+            text: 'Nothing matches.',
+            providerData: { signature: 'sig' },
+          },
           { type: 'text', text: 'I cannot find that.' },
         ],
       },

@@ -137,7 +137,10 @@ export function demoModel(options: DemoModelOptions = {}): Model {
       const wait = step.slow ? storyDelay : delay;
       if (step.reasoning) {
         yield { type: 'reasoning-delta', text: step.reasoning };
-        yield { type: 'reasoning', reasoning: { type: 'reasoning', provider: 'demo', text: step.reasoning } };
+        yield {
+          type: 'reasoning',
+          reasoning: { type: 'reasoning', provider: 'demo', model: 'demo', text: step.reasoning },
+        };
       }
       const words = (step.text ?? '').split(/(?<= )/).filter((word) => word !== '');
       for (const [i, word] of words.entries()) {
@@ -157,7 +160,7 @@ export function demoModel(options: DemoModelOptions = {}): Model {
 /** A step's reasoning and text as the assistant message's parts. */
 function contentOf(step: Step): NonNullable<Awaited<ReturnType<Model['generate']>>['content']> {
   return [
-    { type: 'reasoning', provider: 'demo', text: step.reasoning ?? '' },
+    { type: 'reasoning', provider: 'demo', model: 'demo', text: step.reasoning ?? '' },
     ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
   ];
 }

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { providers } from '@skilltree/models';
 import { tracked } from './children.js';
 
 /** The package directory (packages/cli). */
@@ -31,8 +32,14 @@ export interface RunOptions {
 /** This process's environment without model keys, a default model or color settings, plus `extra`. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
+  // Every provider's key and endpoint variables, from the provider table.
+  const model = new Set(providers().flatMap((p) => [p.apiKeyEnv, ...(p.baseUrlEnv ? [p.baseUrlEnv] : [])]));
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(ANTHROPIC|OPENAI)_|^SKILLTREE_MODEL$|^FORCE_COLOR$|^NO_COLOR$/.test(key))
+    if (
+      value !== undefined &&
+      !model.has(key) &&
+      !/^(ANTHROPIC|OPENAI)_|^SKILLTREE_MODEL$|^FORCE_COLOR$|^NO_COLOR$/.test(key)
+    )
       env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) {

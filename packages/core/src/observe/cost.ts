@@ -3,6 +3,7 @@
  * list prices you can override.
  */
 import type { Price, Usage } from '../types/model.js';
+import { listedModel, parseModelName } from './model-name.js';
 
 export type { Price };
 
@@ -54,28 +55,19 @@ export interface Cost {
   total: number;
 }
 
-/** What may follow a listed name in a dated id: `-20250929`, `-2025-04-14`, `@20250929`, `-latest`. */
-const DATED = /^[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
-
 /**
- * The {@link PRICES} entry a model name is priced as, or undefined. The rule: a provider prefix
- * (`anthropic:`) is dropped; then the id is a listed name, or a listed name followed by a date or
- * `latest` (`claude-sonnet-4-5-20250929`, `gpt-4.1-2025-04-14`); the longest such name wins. A
- * variant is not its base model: `gpt-4o-mini` is not priced as `gpt-4o`. Only the table's own
- * entries count (`toString`, `__proto__` and `constructor` are not models).
+ * The {@link PRICES} entry a model name is priced as, or undefined. The rule: the name is read by
+ * `parseModelName` (a provider prefix such as `anthropic:` is dropped), then its row is found by
+ * `listedModel` (the id is a listed name, or a listed name followed by a date or `latest`; the
+ * longest wins; `gpt-4o-mini` is not priced as `gpt-4o`). Only the table's own entries count
+ * (`toString`, `__proto__` and `constructor` are not models).
  *
  * @example
  * pricedAs('anthropic:claude-sonnet-4-5-20250929'); // 'claude-sonnet-4-5'
  */
 export function pricedAs(model: string): string | undefined {
   if (typeof model !== 'string') return undefined;
-  const id = model.includes(':') ? model.slice(model.indexOf(':') + 1) : model;
-  let best: string | undefined;
-  for (const name of Object.keys(PRICES.models)) {
-    if (id !== name && !(id.startsWith(name) && DATED.test(id.slice(name.length)))) continue;
-    if (!best || name.length > best.length) best = name;
-  }
-  return best;
+  return listedModel(parseModelName(model).model, Object.keys(PRICES.models));
 }
 
 /**

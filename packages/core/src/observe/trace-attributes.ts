@@ -4,6 +4,7 @@ import type { Model, Usage } from '../types/model.js';
 import type { TelemetryAttributeValue } from '../types/options.js';
 import type { Tracing } from '../types/telemetry.js';
 import { estimateCost, priceFor } from './cost.js';
+import { parseModelName } from './model-name.js';
 
 // ───────────────────────────── attributes ─────────────────────────────
 
@@ -14,10 +15,8 @@ import { estimateCost, priceFor } from './cost.js';
  */
 export function modelIdentity(name: string | undefined): { provider: string; model: string } {
   const full = name || 'unknown';
-  const parts = full.split(':');
-  if (parts.length === 1) return { provider: full, model: full };
-  if (parts.length >= 3) return { provider: parts[1].split('.')[0] || parts[0], model: parts.slice(2).join(':') };
-  return { provider: parts[0], model: parts[1] };
+  const { provider, model } = parseModelName(full);
+  return { provider: provider ?? full, model };
 }
 
 export function usageAttributes(

@@ -10,11 +10,11 @@ import type {
   FilePart,
   Message,
   MessagePart,
-  ReasoningPart,
   TextPart,
   ToolResultPart,
 } from '../types/messages.js';
 import type { ModelResponse } from '../types/model.js';
+import { cleanReasoning } from './reasoning.js';
 import { CONTEXT_CHANGED, wellFormed } from './text.js';
 
 /**
@@ -119,22 +119,6 @@ export function reasoningOf(message: Pick<Message, 'content'>) {
 
 /** Tool result parts from a tool's text output. */
 export const resultContent = (text: string): ToolResultPart[] => textContent(text);
-
-const REASONING_FIELDS = ['signature', 'redactedData', 'encryptedContent', 'itemId', 'model'] as const;
-
-/**
- * A reasoning part from a model, checked: a provider and text (strings), and only the known
- * optional string fields, copied as they are (a signature is replayed byte-exact). Null when it is
- * not one.
- */
-export function cleanReasoning(raw: unknown): ReasoningPart | null {
-  if (raw === null || typeof raw !== 'object') return null;
-  const r = raw as Record<string, unknown>;
-  if (typeof r.provider !== 'string' || (r.text !== undefined && typeof r.text !== 'string')) return null;
-  const out: ReasoningPart = { type: 'reasoning', provider: r.provider, text: (r.text as string | undefined) ?? '' };
-  for (const key of REASONING_FIELDS) if (typeof r[key] === 'string') out[key] = r[key] as string;
-  return out;
-}
 
 /**
  * The parts of a response: its `content` checked (text made well-formed, reasoning via

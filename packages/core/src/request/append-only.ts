@@ -12,11 +12,11 @@
  */
 import { agentSection, skillContextSection, unloadedSection } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
+import { replayableTo } from '../parts/reasoning.js';
 import { config } from '../state/config.js';
 import { loadedSkills } from '../state/reads.js';
 import type { SessionState } from '../state/state.js';
 import { windowOf } from '../transcript/transcript.js';
-import type { Message } from '../types/messages.js';
 import type { AppendOnlyItem, AppendOnlyRequest, SentLogData, SystemNote, ToolSpec } from '../types/request.js';
 import { inputSchemaJson } from './usage-estimate.js';
 
@@ -120,12 +120,6 @@ function sectionChange(before: string, after: string): string {
   return [open, ...diff, now.at(-1) ?? ''].join('\n');
 }
 
-/** `message` without reasoning (for messages recorded before the conversation's prefix was set). */
-function withoutReasoning(message: Message): Message {
-  if (message.role !== 'assistant' || !message.content.some((part) => part.type === 'reasoning')) return message;
-  return { ...message, content: message.content.filter((part) => part.type !== 'reasoning') };
-}
-
 /** A fresh log: the conversation's prefix starts at `start`, with this system prompt and these tools. */
 function startLog(start: number, system: string, tools: readonly ToolSpec[], reasoningFrom: number): SentLogData {
   const told: SentLogData['told'] = { system, tools: {}, sections: {} };
@@ -168,9 +162,13 @@ export function planAppendOnly(
   // A note recorded before the first message of the window (the first request of a prefix with an
   // empty transcript) has `after` = start - 1.
   while (n < notes.length && notes[n].after < log.start) items.push(notes[n++].note);
+  // Reasoning goes only where replaysTo says (none from before the prefix); each message is
+  // stripped once and cached, not copied again on every request.
+  const source = state.options.model?.reasoningSource;
   for (let i = log.start; i < end; i++) {
     const message = t.messages[i - t.start];
-    items.push(i < log.reasoningFrom ? withoutReasoning(message) : message);
+    if (i < log.reasoningFrom) items.push(replayableTo(message, null));
+    else items.push(source ? replayableTo(message, source) : message);
     while (n < notes.length && notes[n].after === i) items.push(notes[n++].note);
   }
   const now = sections(fields.snap, loadedSkills(state));

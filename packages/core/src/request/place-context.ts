@@ -3,7 +3,7 @@
  * every provider places the context the same way, and read `placed` instead of working it out again.
  */
 import { textPart } from '../parts/message-parts.js';
-import type { Message } from '../types/messages.js';
+import type { Message, TextPart } from '../types/messages.js';
 import type { ModelRequest } from '../types/request.js';
 
 /** The system prompt and messages with the context placed per `req.contextPlacement`. */
@@ -16,7 +16,17 @@ export interface PlacedRequest {
    * `\n\n`, or, when the index is the input's message count, a new user message holding only the context.
    */
   placed: 'system' | number;
+  /**
+   * The context as it was placed, as a text part: `\n\n` and the context where it was appended (to
+   * the system prompt or to a message; the message holds this very part), or the context alone where
+   * it stands by itself (an empty system prompt, a new message). The separator is rendered here and
+   * nowhere else: an adapter that sends the context as a block of its own sends this part's text.
+   */
+  contextPart: TextPart;
 }
+
+/** The context as placed after something (`\n\n` then the context), or alone. */
+const contextAfter = (context: string, after: boolean): TextPart => textPart(after ? `\n\n${context}` : context);
 
 /**
  * `'end'`: the context is appended to the last user-role message (a user message or a tool result),
@@ -28,16 +38,19 @@ export interface PlacedRequest {
 export function placeContext(req: ModelRequest): PlacedRequest {
   const { context } = req;
   if (req.contextPlacement === 'system') {
-    return { system: req.system ? `${req.system}\n\n${context}` : context, messages: req.messages, placed: 'system' };
+    const contextPart = contextAfter(context, req.system !== '');
+    return { system: `${req.system}${contextPart.text}`, messages: req.messages, placed: 'system', contextPart };
   }
   const messages = req.messages.slice();
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message.role === 'assistant') continue;
-    messages[i] = { ...message, content: [...message.content, textPart(`\n\n${context}`)] } as Message;
-    return { system: req.system, messages, placed: i };
+    const contextPart = contextAfter(context, true);
+    messages[i] = { ...message, content: [...message.content, contextPart] } as Message;
+    return { system: req.system, messages, placed: i, contextPart };
   }
   // No user-role message in the window (a session driven only by tool calls): add one.
-  messages.push({ role: 'user', content: [textPart(context)] });
-  return { system: req.system, messages, placed: messages.length - 1 };
+  const contextPart = contextAfter(context, false);
+  messages.push({ role: 'user', content: [contextPart] });
+  return { system: req.system, messages, placed: messages.length - 1, contextPart };
 }

@@ -18,7 +18,7 @@ export interface ScriptedToolCall {
 /** One scripted response. */
 export interface ScriptedResponse {
   /**
-   * Reasoning before the text: its text, or a reasoning part's fields (a `signature`, …). It is
+   * Reasoning before the text: its text, or a reasoning part's fields (`text`, `providerData`, …). It is
    * recorded as a reasoning part of provider `scripted`, as a real model's would be.
    */
   reasoning?: string | Partial<Omit<ReasoningPart, 'type'>>;

@@ -17,7 +17,9 @@ function messageText(message: Message): string {
     let reasoning = '';
     for (const part of message.content) {
       if (part.type === 'reasoning')
-        reasoning += `${part.text}${part.signature ?? part.redactedData ?? part.encryptedContent ?? ''}\n`;
+        reasoning += `${part.text}${Object.values(part.providerData ?? {})
+          .filter((value) => typeof value === 'string')
+          .join('')}\n`;
     }
     return `assistant\n${reasoning}${textOf(message)}${calls ? `\n${calls}` : ''}`;
   }

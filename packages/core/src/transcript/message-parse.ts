@@ -3,10 +3,13 @@
  * today's typed parts pass through checked; a message written before messages had parts (its
  * `content` a string) is upgraded, its trailing `contextChanged` lines becoming a part of their own,
  * so that it reads exactly as it did; a part written before context changes were typed (`lines`,
- * the text a model reads) is upgraded to typed `changes`. This is the one place that reads a
- * `contextChanged` line back: everything after it reads a change's `kind`.
+ * the text a model reads) is upgraded to typed `changes`; a reasoning part written before parts held
+ * a provider payload (`signature`, `redactedData`, `encryptedContent`, `itemId` at its top) gets
+ * them as `providerData`. This is the one place that reads a `contextChanged` line back: everything
+ * after it reads a change's `kind`.
  */
-import { cleanReasoning, textContent } from '../parts/message-parts.js';
+import { textContent } from '../parts/message-parts.js';
+import { cleanReasoning } from '../parts/reasoning.js';
 import { CONTEXT_CHANGED } from '../parts/text.js';
 import type { ContextChange, Message, MessagePart, ToolErrorKind } from '../types/messages.js';
 
@@ -141,6 +144,7 @@ function checkPart(raw: unknown, role: Message['role'], where: string): MessageP
       }
       return { type: 'context-changed', changes: readContextChanges(p.changes, `${where}.changes`) };
     case 'reasoning': {
+      // A record from before payloads (signature, … at the top) is upgraded here: see upgradeReasoning.
       const part = cleanReasoning(p);
       if (!part) throw new Error(`${where} (reasoning) needs a string provider and text.`);
       return part;

@@ -5,7 +5,8 @@
  */
 
 import { modelCallTrace } from '../observe/telemetry.js';
-import { cleanContent, cleanReasoning, partsText, textPart } from '../parts/message-parts.js';
+import { cleanContent, partsText, textPart } from '../parts/message-parts.js';
+import { cleanReasoning } from '../parts/reasoning.js';
 import { wellFormed } from '../parts/text.js';
 import { drainTurn, emit } from '../state/events.js';
 import type { SessionState } from '../state/state.js';

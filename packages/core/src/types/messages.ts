@@ -23,27 +23,36 @@ export interface TextPart {
 }
 
 /**
- * A model's reasoning, kept byte-exact so that it can be sent back where a provider requires it
- * (Anthropic `thinking` / `redacted_thinking`, OpenAI Responses `reasoning` items). `text` may be
- * empty (a provider that keeps its reasoning hidden, or summarises it). Reasoning is replayed only to
- * the provider and model that produced it; see `docs/models.md`.
+ * A model's reasoning: its readable text, who produced it (the adapter's provider name, the endpoint
+ * it was configured with, the model), and an opaque payload that adapter needs to send it back
+ * (Anthropic's `signature`, OpenAI's encrypted item, …). `text` may be empty (a provider that keeps
+ * its reasoning hidden, or summarises it). Reasoning is sent back only where `replaysTo` says so: to
+ * the same provider, endpoint and model; see `docs/models.md`.
  */
-export interface ReasoningPart {
+export interface ReasoningPart extends ReasoningSource {
   type: 'reasoning';
-  /** Who produced it: `anthropic`, `openai`, … — an adapter replays only its own provider's parts. */
-  provider: string;
-  /** The model that produced it, as the adapter names it: reasoning is not replayed to another model. */
-  model?: string;
   /** The readable reasoning (or its summary); may be empty. */
   text: string;
-  /** Anthropic: the `signature` of a `thinking` block (collected from `signature_delta` when streaming). */
-  signature?: string;
-  /** Anthropic: the `data` of a `redacted_thinking` block (`text` is then empty). */
-  redactedData?: string;
-  /** OpenAI Responses: the item's `encrypted_content`. */
-  encryptedContent?: string;
-  /** OpenAI Responses: the reasoning item's id. */
-  itemId?: string;
+  /**
+   * What the adapter that wrote the part needs to replay it, kept byte-exact. Opaque: only that
+   * adapter reads its fields (as the AI SDK's `providerOptions`). A record written before payloads
+   * existed (`signature`, `redactedData`, `encryptedContent`, `itemId` at the top) is upgraded on read.
+   */
+  providerData?: Record<string, unknown>;
+}
+
+/**
+ * Who produced reasoning, or who it would be sent to, as an adapter names itself from its
+ * configuration (never from the wire format it speaks): two adapters that speak the same API to
+ * different endpoints are different sources.
+ */
+export interface ReasoningSource {
+  /** The adapter's provider name: `anthropic`, `openai`, `ai-sdk:openai.responses`, … */
+  provider: string;
+  /** The endpoint (base URL) the adapter was configured with, when it is not the provider's own. */
+  endpoint?: string;
+  /** The model, as the adapter was configured with it. Empty when unknown: such reasoning is never sent. */
+  model: string;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The model an adapter implements: its calls, responses, stream parts, usage and prices.
  */
-import type { AssistantPart, ReasoningPart, ToolCall } from './messages.js';
+import type { AssistantPart, ReasoningPart, ReasoningSource, ToolCall } from './messages.js';
 import type { ModelRequest } from './request.js';
 
 /**
@@ -112,6 +112,12 @@ export interface Model {
    * their model tables (see `docs/files.md`).
    */
   readonly accepts?: ModelAccepts;
+  /**
+   * Who this model is, as the reasoning parts it produces name it (provider, endpoint, model). The
+   * session then sends it only the reasoning that `replaysTo` it; left out, the adapter alone
+   * decides (with the same rule).
+   */
+  readonly reasoningSource?: ReasoningSource;
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

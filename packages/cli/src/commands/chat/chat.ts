@@ -160,7 +160,7 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
       // The demo's model answers only its own script: lines piped in would be dropped unsaid.
       if (!interactive) {
         io.stderr.write(
-          `${errStyle.dim(`The demo plays its ${scripted}; lines on stdin are not sent. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --model, to send them.`)}\n`,
+          `${errStyle.dim(`The demo plays its ${scripted}; lines on stdin are not sent. Set ${keyVariables()}, or pass --model, to send them.`)}\n`,
         );
       }
       for (const message of agent.demo.messages) {
