@@ -7,15 +7,13 @@
  */
 import {
   createSession,
-  type LifecycleEntry,
   type Message,
   type Model,
   type ModelRequest,
-  placeContext,
   type SessionOptions,
-  type ToolSpec,
   textOf,
 } from '@skilltree/core';
+import { type LifecycleEntry, placeContext, type ToolSpec } from '@skilltree/core/provider';
 import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
 import { anthropicDeltaBody } from '@skilltree/models/anthropic';
 import { createElement, type ReactElement } from 'react';

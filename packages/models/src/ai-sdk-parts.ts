@@ -13,7 +13,7 @@ import {
   renderParts,
   type ToolResultPart,
   type UserPart,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { toolInputObject } from './tool-input.js';
 
 type Prompt = LanguageModelV3Message[];

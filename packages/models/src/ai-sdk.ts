@@ -26,7 +26,7 @@ import {
   placeContext,
   type ToolCall,
   type Usage,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { type AiSdkTarget, appendMessage, mergeMetadata, metadataKey, reasoningFromSdk } from './ai-sdk-parts.js';
 import { supportsToolChanges, type ToolChanges } from './anthropic-request.js';
 import { type Attempt, type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout } from './deadline.js';

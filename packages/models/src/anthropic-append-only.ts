@@ -6,7 +6,7 @@
  * it was signed over.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '@skilltree/core';
+import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '@skilltree/core/provider';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
 import {
   type AnthropicBodyOptions,

@@ -14,7 +14,7 @@ import {
   renderParts,
   type ToolResultPart,
   type UserPart,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { ModelError } from './errors.js';
 import { toolInputObject } from './tool-input.js';
 

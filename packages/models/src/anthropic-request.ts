@@ -10,7 +10,7 @@
  * may sit before them.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core';
+import { type Message, type ModelRequest, placeContext, type ToolSpec } from '@skilltree/core/provider';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
 import { defaultMaxTokens, supportsToolChanges } from './anthropic-models.js';
 import { type AnthropicEffort, type AnthropicThinking, resolveThinking } from './anthropic-thinking.js';

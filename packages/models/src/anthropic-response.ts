@@ -4,7 +4,14 @@
  * the text) and usage.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AssistantPart, ModelResponse, ModelStreamPart, ReasoningPart, ToolCall, Usage } from '@skilltree/core';
+import type {
+  AssistantPart,
+  ModelResponse,
+  ModelStreamPart,
+  ReasoningPart,
+  ToolCall,
+  Usage,
+} from '@skilltree/core/provider';
 import { PROVIDER } from './anthropic-blocks.js';
 import { malformedError, networkError } from './errors.js';
 import { toolCallIds } from './tool-call-id.js';

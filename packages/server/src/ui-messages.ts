@@ -3,15 +3,8 @@
  * the live stream builds on the client. Both go through the functions here, so a page reloaded after
  * a turn shows exactly what it showed while the turn streamed.
  */
-import {
-  contextChangesOf,
-  type FilePart,
-  type Message,
-  ownTextOf,
-  parseContextChange,
-  renderParts,
-  type WaitingCall,
-} from '@skilltree/core';
+import { contextChangesOf, type Message, ownTextOf, type WaitingCall } from '@skilltree/core';
+import { type FilePart, parseContextChange, renderParts } from '@skilltree/core/provider';
 import type { UIMessage } from 'ai';
 import { defaultToolErrorText, interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
 

@@ -12,32 +12,34 @@
  */
 import {
   Agent,
-  type Commit,
   createAgentStore,
   createSessions,
-  estimateTokens,
-  fromBase64,
-  lifecycleProblems,
   type Message,
   type ModelRequest,
   memoryStore,
-  ownerKey,
-  parseMessage,
-  periodOf,
   SessionBusyError,
   SessionConflictError,
   type SessionStore,
   type Sessions,
   type SessionsOptions,
   Skill,
-  type StoredState,
   Text,
   Tool,
-  tailStart,
-  textContent,
   textOf,
   useAgentStore,
 } from '@skilltree/core';
+import {
+  type Commit,
+  estimateTokens,
+  fromBase64,
+  lifecycleProblems,
+  ownerKey,
+  parseMessage,
+  periodOf,
+  type StoredState,
+  tailStart,
+  textContent,
+} from '@skilltree/core/provider';
 import { createElement as h } from 'react';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
