@@ -16,6 +16,7 @@ import type {
   Turn,
   WaitingCall,
 } from '@skilltree/core';
+import { placeContext } from '@skilltree/core/provider';
 import type { ReactElement } from 'react';
 import { choosePrice, type PriceChoice } from '../../kit/cost.js';
 import { AgentLoader, type AgentModule, type CoreModule, explainError } from '../../kit/load-module.js';
@@ -168,7 +169,7 @@ export class DevSession {
             transcript: session.transcript.length,
             generation: this.loader.generation,
           },
-          this.#core!.placeContext,
+          placeContext,
         );
         break;
       case 'step-finish':
@@ -395,7 +396,7 @@ export class DevSession {
       windowStart: view && session ? view.window.start - session.transcriptStart : 0,
       request,
       // Where the context goes, as core places it for the providers: the page draws it there.
-      placed: request ? (this.#core?.placeContext(request).placed ?? null) : null,
+      placed: request && this.#core ? placeContext(request).placed : null,
       requestError,
       timeline: this.#timeline.entries,
       cost: this.#cost.view(choosePrice(this.#options.price, model?.name)),
