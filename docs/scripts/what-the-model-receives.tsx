@@ -259,7 +259,7 @@ ${json(last)}
 ## Where the context goes
 
 \`context\` is kept apart in the neutral request; an adapter places it with \`placeContext(request)\`
-from \`@skilltree/core\`. With \`contextPlacement: 'end'\` (the default) it is appended to the last
+from \`@skilltree/core/provider\`. With \`contextPlacement: 'end'\` (the default) it is appended to the last
 user-role message of the window (a user message or a tool result). The system prompt, the tools and
 every message before that one are then the same bytes from one step to the next, so a provider's prompt
 cache keeps serving that prefix; only the tail changes. With \`'system'\` it is appended to the system

@@ -11,8 +11,8 @@
  * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import type { Budget, Sessions } from '@skilltree/core';
-import { checkOwner, fromBase64 } from '@skilltree/core/provider';
+import { type Budget, checkOwner, type Sessions } from '@skilltree/core';
+import { fromBase64 } from '@skilltree/core/provider';
 import { createUIMessageStreamResponse } from 'ai';
 import { checkChatId, parseChatBody, readBody } from './body.js';
 import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
