@@ -7,15 +7,13 @@
  */
 import {
   createSession,
-  type LifecycleEntry,
   type Message,
   type Model,
   type ModelRequest,
-  placeContext,
   type SessionOptions,
-  type ToolSpec,
   textOf,
 } from '@skilltree/core';
+import { type LifecycleEntry, placeContext, type ToolSpec } from '@skilltree/core/provider';
 import SupportDesk, { demo } from '@skilltree/example-support-desk/agent';
 import { anthropicDeltaBody } from '@skilltree/models/anthropic';
 import { createElement, type ReactElement } from 'react';
@@ -261,7 +259,7 @@ ${json(last)}
 ## Where the context goes
 
 \`context\` is kept apart in the neutral request; an adapter places it with \`placeContext(request)\`
-from \`@skilltree/core\`. With \`contextPlacement: 'end'\` (the default) it is appended to the last
+from \`@skilltree/core/provider\`. With \`contextPlacement: 'end'\` (the default) it is appended to the last
 user-role message of the window (a user message or a tool result). The system prompt, the tools and
 every message before that one are then the same bytes from one step to the next, so a provider's prompt
 cache keeps serving that prefix; only the tail changes. With \`'system'\` it is appended to the system

@@ -2,7 +2,7 @@
  * Tool names for a folder skill: `<skill>_<action>`, valid for every provider (core's tool-name
  * rule, `^[a-zA-Z0-9_-]{1,64}$`) and distinct for distinct skill names.
  */
-import { isToolName, replaceToolNameChars, TOOL_NAME_MAX_LENGTH } from '@skilltree/core';
+import { isToolName, replaceToolNameChars, TOOL_NAME_MAX_LENGTH } from '@skilltree/core/provider';
 
 /** Characters of the fingerprint a cleaned name ends with, and the `-` or `_` before it. */
 const MARK = 9;

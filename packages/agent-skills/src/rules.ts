@@ -2,7 +2,7 @@
  * The frontmatter rules of the Agent Skills specification, and what lenient mode does with a
  * field that breaks one. Each broken rule is one {@link SkillFolderIssue}.
  */
-import { TOOL_NAME } from '@skilltree/core';
+import { TOOL_NAME } from '@skilltree/core/provider';
 import type { SkillFolderIssue } from './frontmatter.js';
 import { usableSkillName } from './names.js';
 

@@ -6,16 +6,8 @@
  */
 
 import { stat } from 'node:fs/promises';
-import {
-  Instructions,
-  Skill,
-  sniffMediaType,
-  Text,
-  Tool,
-  toolResult,
-  truncationNote,
-  useSession,
-} from '@skilltree/core';
+import { Instructions, Skill, Text, Tool, toolResult, useSession } from '@skilltree/core';
+import { sniffMediaType, truncationNote } from '@skilltree/core/provider';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
 import { checkRegular, RefusedPathError, readCheckedBytes, resolveInside } from './checked-paths.js';

@@ -10,14 +10,13 @@ import {
   createSession,
   Instructions,
   type ModelRequest,
-  placeContext,
   type Session,
   Skill,
   scriptedModel,
   Text,
   Tool,
-  textContent,
 } from '@skilltree/core';
+import { placeContext, textContent } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { firstDifference, prefixChange, requestPrefix } from '../src/commands/dev/prefix-change.js';

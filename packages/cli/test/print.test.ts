@@ -1,4 +1,4 @@
-import { type ModelRequest, printRequest, textContent } from '@skilltree/core';
+import { type ModelRequest, printRequest, textContent } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, compact, createStyle, formatRequest, formatTranscript } from '../src/kit/print.js';
 

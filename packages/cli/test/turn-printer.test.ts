@@ -1,4 +1,5 @@
-import { type SessionEvent, textContent } from '@skilltree/core';
+import type { SessionEvent } from '@skilltree/core';
+import { textContent } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from '../src/kit/print.js';
 import { createSpinner } from '../src/kit/spinner.js';

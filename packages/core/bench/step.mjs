@@ -18,17 +18,8 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Fragment, createElement as h, useState } from 'react';
 import { z } from 'zod';
-import {
-  Agent,
-  createSession,
-  Instructions,
-  placeContext,
-  restoreSession,
-  Skill,
-  scriptedModel,
-  Text,
-  Tool,
-} from '../dist/index.js';
+import { Agent, createSession, Instructions, restoreSession, Skill, scriptedModel, Text, Tool } from '../dist/index.js';
+import { placeContext } from '../dist/provider.js';
 
 const TOOLS_PER_SKILL = 20;
 const LOADED = 3;

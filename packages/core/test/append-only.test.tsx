@@ -7,16 +7,15 @@
 import { describe, expect, test } from 'vitest';
 import {
   Agent,
-  type AppendOnlyRequest,
   createSession,
   type ModelRequest,
-  printRequest,
   restoreSession,
   Skill,
   scriptedModel,
   Text,
   textOf,
 } from '../src/index.js';
+import { type AppendOnlyRequest, printRequest } from '../src/provider.js';
 import { ShopAgent } from './fixtures.js';
 
 const read = (name: string) => ({ toolCalls: [{ name: 'read_skill', input: { name } }] });

@@ -12,16 +12,15 @@ import {
   BudgetExceededError,
   createSession,
   createSessions,
-  estimateTokens,
   Instructions,
   type Model,
   memoryStore,
-  periodOf,
   type SessionEvent,
   Skill,
   Text,
 } from '../src/index.js';
 import { contextChangeLine, contextChangesOf, textOf } from '../src/parts/message-parts.js';
+import { estimateTokens, periodOf } from '../src/provider.js';
 
 const App = () => (
   <Agent>

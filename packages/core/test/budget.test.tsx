@@ -11,12 +11,12 @@ import {
   BudgetExceededError,
   createSession,
   Instructions,
-  periodOf,
   restoreSession,
   type ScriptedStep,
   scriptedModel,
   Tool,
 } from '../src/index.js';
+import { periodOf } from '../src/provider.js';
 
 function LoopAgent() {
   return (

@@ -4,8 +4,9 @@
  * (the lines themselves) are read upgraded.
  */
 import { describe, expect, test } from 'vitest';
-import { contextChangeLine, parseMessage, renderParts, textOf } from '../src/index.js';
+import { textOf } from '../src/index.js';
 import { lineChange, skillChange } from '../src/lifecycle/context-changes.js';
+import { contextChangeLine, parseMessage, renderParts } from '../src/provider.js';
 import { parseSnapshot } from '../src/sessions/snapshot.js';
 import { upgradeContextLines } from '../src/transcript/message-parse.js';
 import type { ContextChange, Message } from '../src/types/messages.js';

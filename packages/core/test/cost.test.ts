@@ -3,7 +3,8 @@
  * `estimateCost` and the CLI alike, and prices and names that cannot turn an estimate into NaN.
  */
 import { describe, expect, test } from 'vitest';
-import { addUsage, estimateCost, PRICES, type Price, pricedAs, priceFor } from '../src/index.js';
+import { estimateCost, PRICES, type Price, priceFor } from '../src/index.js';
+import { addUsage, pricedAs } from '../src/provider.js';
 
 const usage = { inputTokens: 10_000, cacheReadTokens: 6_000, cacheWriteTokens: 1_000, outputTokens: 500 };
 const sonnet = PRICES.models['claude-sonnet-4-5'];

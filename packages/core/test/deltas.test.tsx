@@ -9,8 +9,6 @@ import {
   createSession,
   createSessions,
   Instructions,
-  type LifecycleEntry,
-  lifecycleProblems,
   type ModelRequest,
   memoryStore,
   restoreSession,
@@ -20,6 +18,7 @@ import {
   Tool,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
+import { type LifecycleEntry, lifecycleProblems } from '../src/provider.js';
 import { call, ShopAgent } from './fixtures.js';
 
 const read = (name: string) => ({ toolCalls: [{ id: '', name: 'read_skill', input: { name } }] });

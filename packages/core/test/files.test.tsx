@@ -8,7 +8,6 @@ import {
   Agent,
   createSession,
   createSessions,
-  estimateFileTokens,
   FileRejectedError,
   restoreSession,
   scriptedModel,
@@ -16,6 +15,7 @@ import {
   textOf,
   toolResult,
 } from '../src/index.js';
+import { estimateFileTokens } from '../src/provider.js';
 
 /** A real 2×3 PNG header (IHDR), enough for the sniffer and the size reader. */
 function png(width = 2, height = 3, extra = 16): Uint8Array {

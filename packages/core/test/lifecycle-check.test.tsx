@@ -13,7 +13,6 @@ import {
   createAgentStore,
   createSession,
   Instructions,
-  lifecycleProblems,
   restoreSession,
   Skill,
   scriptedModel,
@@ -21,6 +20,7 @@ import {
   Tool,
   useAgentStore,
 } from '../src/index.js';
+import { lifecycleProblems } from '../src/provider.js';
 
 const NAMES = ['a', 'b', 'c', 'd'];
 const tally = createAgentStore('tally', () => ({ n: 0 }));

@@ -9,13 +9,12 @@ import {
   Agent,
   createSession,
   createSessions,
-  describeFile,
   type ModelRequest,
   scriptedModel,
-  sniffMediaType,
   Tool,
   toolResult,
 } from '../src/index.js';
+import { describeFile, sniffMediaType } from '../src/provider.js';
 
 /** A real 2×3 PNG header (IHDR) and some bytes after it. */
 function png(extra = 16): Uint8Array {

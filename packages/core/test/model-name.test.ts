@@ -3,8 +3,8 @@
  * Cost, traces and the adapters' model tables all read names through them.
  */
 import { describe, expect, test } from 'vitest';
-import { listedModel, parseModelName, pricedAs } from '../src/index.js';
 import { modelIdentity } from '../src/observe/trace-attributes.js';
+import { listedModel, parseModelName, pricedAs } from '../src/provider.js';
 
 describe('parseModelName', () => {
   test('the provider is before the first colon; the model id may hold colons', () => {

@@ -3,15 +3,8 @@
  * `replaysTo`), and records written before reasoning parts held a provider payload read as today's.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  createSession,
-  type Model,
-  type ModelRequest,
-  parseMessage,
-  type ReasoningPart,
-  replaysTo,
-  scriptedModel,
-} from '../src/index.js';
+import { createSession, type Model, type ModelRequest, scriptedModel } from '../src/index.js';
+import { parseMessage, type ReasoningPart, replaysTo } from '../src/provider.js';
 import { ShopAgent } from './fixtures.js';
 
 const part = (over: Partial<ReasoningPart> = {}): ReasoningPart => ({

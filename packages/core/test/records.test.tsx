@@ -8,19 +8,16 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
-  CONTEXT_CHANGED,
   createSession,
-  cutResult,
-  isSafeToolCallId,
   type Model,
   type ModelRequest,
-  type ModelStreamPart,
   restoreSession,
   type SessionEvent,
   Text,
   Tool,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
+import { CONTEXT_CHANGED, cutResult, isSafeToolCallId, type ModelStreamPart } from '../src/provider.js';
 
 const SAFE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 

@@ -4,18 +4,9 @@
 import { useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import {
-  Agent,
-  createSession,
-  Instructions,
-  type Message,
-  placeContext,
-  Skill,
-  scriptedModel,
-  Text,
-  Tool,
-} from '../src/index.js';
+import { Agent, createSession, Instructions, type Message, Skill, scriptedModel, Text, Tool } from '../src/index.js';
 import { textContent, textOf } from '../src/parts/message-parts.js';
+import { placeContext } from '../src/provider.js';
 import { windowStart } from '../src/transcript/window.js';
 import { call, ShopAgent } from './fixtures.js';
 

@@ -6,10 +6,9 @@ import {
   memoryStore,
   SessionBusyError,
   scriptedModel,
-  snapshotFromStore,
-  storedState,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
+import { snapshotFromStore, storedState } from '../src/provider.js';
 import { CounterAgent } from './fixtures.js';
 
 const App = CounterAgent;

@@ -58,6 +58,20 @@ test('every module lives in a layer folder, and every folder is a layer', () => 
   expect(folders.sort()).toEqual([...ORDER].sort());
 });
 
+test('each face is a file at the root of src and an entry of the package exports, and the exports are the faces', () => {
+  const manifest = JSON.parse(readFileSync(join(src, '../package.json'), 'utf8')) as {
+    exports: Record<string, { types: string; default: string } | string>;
+  };
+  const entries = Object.entries(manifest.exports).filter(([subpath]) => subpath !== './package.json');
+  const faceOf = (subpath: string) => (subpath === '.' ? 'index' : subpath.slice(2));
+  expect(entries.map(([subpath]) => faceOf(subpath)).sort()).toEqual([...FACES].sort());
+  for (const [subpath, target] of entries) {
+    const face = faceOf(subpath);
+    expect(existsSync(join(src, `${face}.ts`)), `src/${face}.ts`).toBe(true);
+    expect(target).toEqual({ types: `./dist/${face}.d.ts`, default: `./dist/${face}.js` });
+  }
+});
+
 test('a folder imports only its own folder and the folders below it', () => {
   const wrong: string[] = [];
   for (const module of files) {

@@ -3,7 +3,8 @@
  * without telemetry (here the import is made to fail as it does when the package is not installed).
  */
 import { expect, test, vi } from 'vitest';
-import { Agent, createSession, Instructions, loadOpenTelemetry, scriptedModel } from '../src/index.js';
+import { Agent, createSession, Instructions, scriptedModel } from '../src/index.js';
+import { loadOpenTelemetry } from '../src/provider.js';
 
 vi.mock('@opentelemetry/api', () => {
   throw new Error("Cannot find package '@opentelemetry/api'");

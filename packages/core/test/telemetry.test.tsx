@@ -35,14 +35,13 @@ import {
   estimateCost,
   Instructions,
   type Model,
-  type ModelCallOptions,
   type ModelRequest,
-  modelIdentity,
   type SessionOptions,
   Skill,
   scriptedModel,
   Tool,
 } from '../src/index.js';
+import { type ModelCallOptions, modelIdentity } from '../src/provider.js';
 import { shutDownTracing, tracing } from './tracing.js';
 
 const SECRET = 'my card is 4111-1111';

@@ -2,7 +2,7 @@
  * One tool-name rule, exported for the packages that make names from outside text.
  */
 import { describe, expect, test } from 'vitest';
-import { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from '../src/index.js';
+import { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } from '../src/provider.js';
 
 describe('the tool-name rule', () => {
   test('a tool name is 1 to 64 letters, digits, _ or -', () => {

@@ -3,15 +3,8 @@
  * (see `docs/messages.md`); what an eval scores and shows is the text a model reads, which core's
  * `textOf` gives.
  */
-import {
-  type AssistantPart,
-  textOf as coreTextOf,
-  type Message,
-  type ModelResponse,
-  partsText,
-  textContent,
-  type UserMessage,
-} from '@skilltree/core';
+import { textOf as coreTextOf, type Message, type UserMessage } from '@skilltree/core';
+import { type AssistantPart, type ModelResponse, partsText, textContent } from '@skilltree/core/provider';
 
 /**
  * A message's text as the model reads it: its text parts, then its `contextChanged` lines (for a

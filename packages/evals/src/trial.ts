@@ -3,7 +3,6 @@
  * scorers read (requests, reads, tool calls, usage, timings, final state).
  */
 import {
-  addUsage,
   createSession,
   type Message,
   type Model,
@@ -14,6 +13,7 @@ import {
   type SessionOptions,
   type Usage,
 } from '@skilltree/core';
+import { addUsage } from '@skilltree/core/provider';
 import type { ReactNode } from 'react';
 import { textOf } from './text.js';
 import type {

@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Model, reasoningOf } from '@skilltree/core';
+import { type Model, reasoningOf } from '@skilltree/core/provider';
 import { type EvalSuite, RecordingMismatchError, recordModel, replayModel, runEval } from '@skilltree/evals';
 import { anthropic } from '@skilltree/models/anthropic';
 import { openai } from '@skilltree/models/openai';

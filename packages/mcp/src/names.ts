@@ -3,7 +3,7 @@
  * tool gets a name that matches `^[a-zA-Z0-9_-]{1,64}$`, with the prefix applied, unique within
  * one `<McpTools>`.
  */
-import { TOOL_NAME_MAX_LENGTH as MAX, replaceToolNameChars } from '@skilltree/core';
+import { TOOL_NAME_MAX_LENGTH as MAX, replaceToolNameChars } from '@skilltree/core/provider';
 
 /**
  * The name each server tool is offered under, in the order given: `prefix + name` with every

@@ -4,17 +4,8 @@
  * in text to a model that does not take its kind: audio, to most), other content as one short
  * placeholder line each, `structuredContent` when there is no text.
  */
-import {
-  type FileInput,
-  type FilePart,
-  FileRejectedError,
-  fileBytes,
-  formatBytes,
-  resolveFileLimits,
-  type ToolResult,
-  toFilePart,
-  toolResult,
-} from '@skilltree/core';
+import { type FileInput, FileRejectedError, type ToolResult, toolResult } from '@skilltree/core';
+import { type FilePart, fileBytes, formatBytes, resolveFileLimits, toFilePart } from '@skilltree/core/provider';
 
 /** One content block of a `tools/call` result, as loosely as servers send it. */
 interface Block {

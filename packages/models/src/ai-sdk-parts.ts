@@ -16,7 +16,7 @@ import {
   replaysTo,
   type ToolResultPart,
   type UserPart,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { toolInputObject } from './tool-input.js';
 
 type Prompt = LanguageModelV3Message[];

@@ -6,7 +6,8 @@
  * it was signed over.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AppendOnlyItem, ModelRequest, ReasoningSource, SystemNote, ToolSpec } from '@skilltree/core';
+import type { ModelRequest } from '@skilltree/core';
+import type { AppendOnlyItem, ReasoningSource, SystemNote, ToolSpec } from '@skilltree/core/provider';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
 import {
   type AnthropicBodyOptions,

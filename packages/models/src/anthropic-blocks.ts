@@ -16,7 +16,7 @@ import {
   replaysTo,
   type ToolResultPart,
   type UserPart,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { ModelError } from './errors.js';
 import { dataOf } from './reasoning-source.js';
 import { toolInputObject } from './tool-input.js';

@@ -13,7 +13,7 @@
  * preserved-thinking page, which names them, prescribes system messages and `tool_addition` /
  * `tool_removal` for every model it covers, so they are marked as taking tool changes.
  */
-import { listedModel } from '@skilltree/core';
+import { listedModel } from '@skilltree/core/provider';
 
 /**
  * How a model thinks:

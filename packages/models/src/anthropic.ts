@@ -13,7 +13,7 @@ type TracerProvider = NonNullable<
   >['tracerProvider']
 >;
 
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core/provider';
 import { anthropicAppendOnlyBody } from './anthropic-append-only.js';
 import { PROVIDER } from './anthropic-blocks.js';
 import { bindsPrefix, defaultMaxTokens } from './anthropic-models.js';

@@ -14,7 +14,7 @@ import {
   renderParts,
   type ToolCall,
   type Usage,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import type OpenAI from 'openai';
 import { malformedError, networkError } from './errors.js';
 import { OPENAI_AUDIO_FORMATS, OpenAIFileBudget, planFile } from './openai-files.js';

@@ -11,7 +11,14 @@
  * types (`input_audio` in Chat Completions user messages, `wav` or `mp3`; the Responses API's input
  * content has no audio).
  */
-import { describeFile, type FilePart, fileBytes, fileKind, type ModelAccepts, modelReads } from '@skilltree/core';
+import {
+  describeFile,
+  type FilePart,
+  fileBytes,
+  fileKind,
+  type ModelAccepts,
+  modelReads,
+} from '@skilltree/core/provider';
 import { ModelError } from './errors.js';
 
 const MB = 1024 * 1024;

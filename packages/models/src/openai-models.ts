@@ -14,7 +14,7 @@
  * model here takes image input but o3-mini, which takes text only; PDFs are read on the models
  * with vision).
  */
-import { listedModel, type ModelAccepts } from '@skilltree/core';
+import { listedModel, type ModelAccepts } from '@skilltree/core/provider';
 
 /**
  * How a model reasons:

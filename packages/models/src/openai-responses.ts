@@ -21,7 +21,7 @@ import {
   type ToolResultPart,
   type ToolSpec,
   type UserPart,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import type OpenAI from 'openai';
 import { OpenAIFileBudget, planFile } from './openai-files.js';
 import { canReason } from './openai-models.js';

@@ -12,7 +12,7 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStreamPart,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import OpenAI from 'openai';
 import { type DeadlineSettings, deadlineCall, deadlineStream, resolveTimeout, sdkTimeout } from './deadline.js';
 import { ModelError } from './errors.js';

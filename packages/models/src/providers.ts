@@ -5,7 +5,7 @@
  * `--model`, detect keys and write its help: a new provider is its adapter file plus one row here
  * (or, outside this package, {@link registerProvider}).
  */
-import type { Model } from '@skilltree/core';
+import type { Model } from '@skilltree/core/provider';
 
 /** What a provider's factory takes: the model id and, when given, the key and the endpoint. */
 export interface ProviderModelOptions {

@@ -4,7 +4,7 @@
  * the same API to different servers are different sources, so neither is sent the other's
  * reasoning (core's `replaysTo` decides).
  */
-import type { ReasoningSource } from '@skilltree/core';
+import type { ReasoningSource } from '@skilltree/core/provider';
 
 /**
  * The source of an adapter configured with `baseURL` (the client's, the option, or the

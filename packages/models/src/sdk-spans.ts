@@ -6,7 +6,7 @@
  * the SDK's spans off unless asked (`sdkSpans: true`); when asked, the SDK's client gets this
  * tracer provider, whose spans start under the model call's span (`ModelCallOptions.traceContext`).
  */
-import { loadOpenTelemetry, type OpenTelemetryApi, type TelemetryTracer } from '@skilltree/core';
+import { loadOpenTelemetry, type OpenTelemetryApi, type TelemetryTracer } from '@skilltree/core/provider';
 
 /** A tracer provider for an SDK client, and the way to parent the spans of one call. */
 export interface NestedSpans {

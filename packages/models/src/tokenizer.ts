@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import { createRequire } from 'node:module';
-import { parseModelName, type Tokenizer } from '@skilltree/core';
+import { parseModelName, type Tokenizer } from '@skilltree/core/provider';
 
 /** The byte-pair encodings OpenAI models use. */
 export type OpenAIEncoding = 'o200k_base' | 'o200k_harmony' | 'cl100k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base';

@@ -3,7 +3,7 @@
  * do), sends one no provider accepts, or repeats one within a response. Which ids are safe is
  * core's rule (`isSafeToolCallId`), the one the session applies to every model's calls.
  */
-import { isSafeToolCallId } from '@skilltree/core';
+import { isSafeToolCallId } from '@skilltree/core/provider';
 
 /**
  * A fresh id such as `call_3f9c0a…`. Random rather than counted: a transcript outlives the process

@@ -7,7 +7,8 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { Agent, createSession, type ModelRequest, type ReasoningPart, Skill, Tool } from '@skilltree/core';
+import { Agent, createSession, type ModelRequest, Skill, Tool } from '@skilltree/core';
+import type { ReasoningPart } from '@skilltree/core/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -4,7 +4,7 @@
  * takes them, every body the previous one plus appended messages, and breakpoints that only move
  * forward.
  */
-import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '@skilltree/core';
+import type { AppendOnlyItem, ModelRequest, SystemNote, ToolSpec } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { anthropicAppendOnlyBody, INLINE_TOOLS_BETA, TOOL_CHANGES_BETA } from '../src/anthropic.js';
 import { anthropicProblem } from './helpers/anthropic-rules.js';

@@ -2,7 +2,7 @@
  * Message parts on the wire: what each part becomes in a Messages API body, and that the text a model
  * reads is the text it read before messages had parts.
  */
-import type { Message, ModelRequest, ReasoningPart } from '@skilltree/core';
+import type { Message, ModelRequest, ReasoningPart } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { anthropic, anthropicRequestBody } from '../src/anthropic.js';
 import { contentBlocks, fileBlock } from '../src/anthropic-blocks.js';

@@ -12,7 +12,7 @@ import type {
   ModelResponse,
   ModelStreamPart,
   ToolSpec,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { BOUND_ELSEWHERE, claudeScript, type ThinkingStep, thinkingProblem } from './helpers/anthropic-thinking.js';

@@ -8,7 +8,6 @@
  */
 import {
   Agent,
-  type ContextPlacement,
   createAgentStore,
   createSession,
   Instructions,
@@ -17,6 +16,7 @@ import {
   Tool,
   useAgentStore,
 } from '@skilltree/core';
+import type { ContextPlacement } from '@skilltree/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropic } from '../src/anthropic.js';

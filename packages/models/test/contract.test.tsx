@@ -4,7 +4,6 @@
  */
 import {
   Agent,
-  type ContextPlacement,
   createAgentStore,
   createSession,
   Instructions,
@@ -17,6 +16,7 @@ import {
   textOf,
   useAgentStore,
 } from '@skilltree/core';
+import type { ContextPlacement } from '@skilltree/core/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -5,7 +5,8 @@
  * goes as `input_audio` on Chat Completions to a model that hears, and a model without vision gets
  * descriptions. The test server enforces the same rules, with OpenAI's error shape.
  */
-import { Agent, createSession, type FilePart, type Message, type ModelRequest } from '@skilltree/core';
+import { Agent, createSession, type Message, type ModelRequest } from '@skilltree/core';
+import type { FilePart } from '@skilltree/core/provider';
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_FILE_LIMITS, openai } from '../src/openai.js';

@@ -5,7 +5,8 @@
  * Chat Completions, a model that refuses function tools with reasoning fails before the request,
  * naming the fix, and the same request with `reasoningEffort: 'none'` is accepted.
  */
-import { type Message, type ModelRequest, type ModelResponse, priceFor } from '@skilltree/core';
+import { type Message, type ModelRequest, priceFor } from '@skilltree/core';
+import type { ModelResponse } from '@skilltree/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_MODELS, type OpenAIModelInfo, openai, openaiModelInfo, openaiRequestBody } from '../src/openai.js';
 import { chatToolsRefusal, openaiScript } from './helpers/openai-rules.js';

@@ -4,7 +4,7 @@
  * requests), what it reads back (reasoning, text, function calls, usage), streamed and not, its
  * errors and retries, and what it does at a server without `/responses`.
  */
-import type { Message, ModelRequest, ReasoningPart, SystemNote } from '@skilltree/core';
+import type { Message, ModelRequest, ReasoningPart, SystemNote } from '@skilltree/core/provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';

@@ -3,7 +3,8 @@
  * provider, the endpoint it was given, the model. Two adapters that speak the same API with the same
  * model id to different servers never receive each other's reasoning.
  */
-import type { Message, ModelRequest, ReasoningPart } from '@skilltree/core';
+import type { Message, ModelRequest } from '@skilltree/core';
+import type { ReasoningPart } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';

@@ -6,7 +6,7 @@
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import type { Model, ModelStreamPart } from '@skilltree/core';
+import type { Model, ModelStreamPart } from '@skilltree/core/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';

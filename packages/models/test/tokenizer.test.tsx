@@ -2,7 +2,8 @@
  * Rule: `openaiTokenizer(model)` counts exactly what the model's own encoding counts, picks the
  * encoding by model name, never throws on message text, and plugs into `maxTranscriptTokens`.
  */
-import { Agent, createSession, estimateTokens, type Message, scriptedModel, textOf } from '@skilltree/core';
+import { Agent, createSession, type Message, scriptedModel, textOf } from '@skilltree/core';
+import { estimateTokens } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { openaiEncoding, openaiTokenizer } from '../src/tokenizer.js';
 

@@ -11,7 +11,7 @@
  * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import { fromBase64 } from '@skilltree/core';
+import { fromBase64 } from '@skilltree/core/provider';
 import { createUIMessageStreamResponse } from 'ai';
 import {
   type ClientInfo,

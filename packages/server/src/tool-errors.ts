@@ -8,7 +8,7 @@
  * app's text too (`.refine(…, 'Order 7 belongs to alice@example.com')`): a refusal of the input
  * reaches users as a sentence that names the tool. Which is which is the result's `errorKind`.
  */
-import { INTERRUPTED_RESULT, type ToolErrorKind } from '@skilltree/core';
+import { INTERRUPTED_RESULT, type ToolErrorKind } from '@skilltree/core/provider';
 
 /** A tool's error result, as the model got it; what `onToolError` and {@link ToolErrorText} receive. */
 export interface ToolError {

@@ -12,7 +12,7 @@ import {
   SPAN_KIND,
   type TelemetrySpan,
   type TelemetryTracer,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 
 /** How the handler traces: on by default (spans go to the registered tracer provider), `false` for off. */
 export type ServerTelemetry = boolean | ServerTelemetryOptions;

@@ -4,14 +4,8 @@
  * mapping the streams use (`ui-parts.ts`), so a page reloaded after a turn shows exactly what it
  * showed while the turn streamed.
  */
-import {
-  type ContextChange,
-  contextChangesOf,
-  type FilePart,
-  type Message,
-  renderParts,
-  type WaitingCall,
-} from '@skilltree/core';
+import { type ContextChange, contextChangesOf, type Message, type WaitingCall } from '@skilltree/core';
+import { type FilePart, renderParts } from '@skilltree/core/provider';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import {
   changeParts,

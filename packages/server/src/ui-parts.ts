@@ -5,7 +5,8 @@
  * (`ui-messages.ts`) all build their parts and chunks here, so a page shows a turn the same way
  * while it streams, after a reload mid-turn and after the turn.
  */
-import { type ContextChange, contextChangeLine, ownTextOf, type ToolMessage } from '@skilltree/core';
+import { type ContextChange, ownTextOf, type ToolMessage } from '@skilltree/core';
+import { contextChangeLine } from '@skilltree/core/provider';
 import type { InferUIMessageChunk, UIMessage } from 'ai';
 import { interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
 

@@ -5,7 +5,8 @@
  * and when it resets, never an option name (those go to the log); `resetsAt` is epoch milliseconds.
  * An aborted turn is charged what it consumed.
  */
-import { BudgetExceededError, createSession, estimateTokens, type Model, ownerKey, periodOf } from '@skilltree/core';
+import { BudgetExceededError, createSession, type Model } from '@skilltree/core';
+import { estimateTokens, ownerKey, periodOf } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { client, NotesAgent, RAMBLE, startServer, type TestServer, transcriptIsValid, userMessage } from './helpers.js';
 

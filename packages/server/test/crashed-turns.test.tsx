@@ -5,16 +5,8 @@
  * reads as interrupted in `GET /chat/:id` and in a resumed stream once no turn runs, never pending.
  * (packages/store/test/durable-chat.test.ts plays the same with real processes on every store.)
  */
-import {
-  Agent,
-  createSessions,
-  INTERRUPTED_RESULT,
-  type Model,
-  memoryStore,
-  type SessionStore,
-  Tool,
-  textOf,
-} from '@skilltree/core';
+import { Agent, createSessions, type Model, memoryStore, type SessionStore, Tool, textOf } from '@skilltree/core';
+import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';

@@ -12,9 +12,7 @@ import {
   type Message,
   type Model,
   type ModelRequest,
-  type ModelStreamPart,
   memoryStore,
-  type ReasoningPart,
   type Sessions,
   type SessionsOptions,
   Skill,
@@ -23,6 +21,7 @@ import {
   textOf,
   useAgentStore,
 } from '@skilltree/core';
+import type { ModelStreamPart, ReasoningPart } from '@skilltree/core/provider';
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
 import { z } from 'zod';
 import { createHandler, type HandlerOptions, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';

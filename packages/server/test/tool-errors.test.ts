@@ -2,7 +2,7 @@
  * Which tool error texts an end user may read: the one-line refusals skilltree writes about the
  * model's call, never what a tool or the agent threw.
  */
-import { type Message as CoreMessage, parseMessage, type ToolErrorKind } from '@skilltree/core';
+import { type Message as CoreMessage, parseMessage, type ToolErrorKind } from '@skilltree/core/provider';
 
 /** Messages as stores wrote them before messages had parts: read upgraded, as a store read is. */
 type Message = Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * toUIMessages: the transcript as UIMessage[] — the shape GET /chat/:id answers.
  */
-import { type Message as CoreMessage, parseMessage } from '@skilltree/core';
+import { type Message as CoreMessage, parseMessage } from '@skilltree/core/provider';
 
 /** Messages as stores wrote them before messages had parts: read upgraded, as a store read is. */
 type Message = Record<string, unknown>;

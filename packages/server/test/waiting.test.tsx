@@ -7,16 +7,8 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  Agent,
-  createSessions,
-  type FilePart,
-  type Model,
-  type ModelRequest,
-  memoryStore,
-  Tool,
-  textOf,
-} from '@skilltree/core';
+import { Agent, createSessions, type Model, type ModelRequest, memoryStore, Tool, textOf } from '@skilltree/core';
+import type { FilePart } from '@skilltree/core/provider';
 import {
   AbstractChat,
   type ChatState,

@@ -4,12 +4,10 @@
  */
 import {
   Agent,
-  type AssistantPart,
   createAgentStore,
   type Message,
   type Model,
   type ModelRequest,
-  type ReasoningPart,
   Skill,
   Text,
   Tool,
@@ -17,6 +15,7 @@ import {
   toolResult,
   useAgentStore,
 } from '@skilltree/core';
+import type { AssistantPart, ReasoningPart } from '@skilltree/core/provider';
 import { Fragment, createElement as h, type ReactNode } from 'react';
 
 /** The counter every `bump` call increments: after any run, it equals the `bump` results that landed. */

@@ -1,5 +1,5 @@
 /** The Postgres store's tables, as migrations from the first schema on, and its rows as records. */
-import type { SessionRecord, StoredState } from '@skilltree/core';
+import type { SessionRecord, StoredState } from '@skilltree/core/provider';
 import { whole } from './common.js';
 
 /** A row of the `sessions` table. */

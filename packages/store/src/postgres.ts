@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-import { checkEpoch, type LoadedSession, type Message, type SessionStore } from '@skilltree/core';
+import type { Message, SessionStore } from '@skilltree/core';
+import { checkEpoch, type LoadedSession } from '@skilltree/core/provider';
 import pg from 'pg';
 import {
   addable,

@@ -11,7 +11,7 @@ import {
   type SessionRecord,
   type SessionStore,
   type StoredState,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { Redis } from 'ioredis';
 import {
   addable,

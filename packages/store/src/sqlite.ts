@@ -15,7 +15,7 @@ import {
   type Spend,
   type SpendLimits,
   type StoredState,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import {
   addable,
   checkPrefix,

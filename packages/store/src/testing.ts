@@ -10,7 +10,8 @@
  * const store = memoryStore();
  * sessionStoreConformance('memoryStore', { open: () => store });
  */
-import { type Commit, createSessions, type Message, type SessionStore, type SessionsOptions } from '@skilltree/core';
+import { createSessions, type Message, type SessionStore, type SessionsOptions } from '@skilltree/core';
+import type { Commit } from '@skilltree/core/provider';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { bumpModel, counterAgent, hooks } from './fixture.js';
 import { budgetTests } from './testing/budgets.js';

@@ -7,7 +7,8 @@
  * SQLite file. The processes start on a signal and the test waits for their exit: no timers.
  */
 import { fileURLToPath } from 'node:url';
-import { BudgetExceededError, createSession, ownerKey, periodOf } from '@skilltree/core';
+import { BudgetExceededError, createSession } from '@skilltree/core';
+import { ownerKey, periodOf } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
 import { counterAgent } from '../src/fixture.js';
 import { backendsFor, startWorker } from './workers.js';

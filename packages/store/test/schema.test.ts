@@ -5,7 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, type Message, ownerKey, periodOf, type SessionStore, textOf } from '@skilltree/core';
+import { createSessions, type Message, type SessionStore, textOf } from '@skilltree/core';
+import { ownerKey, periodOf } from '@skilltree/core/provider';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';

@@ -7,14 +7,13 @@
 import {
   type AssistantMessage,
   type Message,
-  type MessagePart,
   type ModelRequest,
-  type ToolErrorKind,
   type ToolMessage,
   type Turn,
   textOf,
   type UserMessage,
 } from '@skilltree/core';
+import type { MessagePart, ToolErrorKind } from '@skilltree/core/provider';
 
 /** What every message view adds: the message's parts as core records them. */
 interface PartsOf<P extends MessagePart> {

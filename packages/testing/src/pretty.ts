@@ -11,7 +11,7 @@ import {
   printRequest,
   printSchema,
   printTool,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { coreMessage, type TestMessage, type TestRequest } from './messages.js';
 
 /** Options of {@link prettyRequest}. */

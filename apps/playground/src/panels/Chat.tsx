@@ -9,7 +9,8 @@
  * or for the client show at the end, with their answers.
  */
 
-import { type ContextChange, contextChangeLine, contextChangesOf } from '@skilltree/core';
+import { type ContextChange, contextChangesOf } from '@skilltree/core';
+import { contextChangeLine } from '@skilltree/core/provider';
 import { type FormEvent, Fragment, type KeyboardEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { json } from '../format.js';
 import type { ChatNote, Message, ToolAnswer, WaitingCall } from '../protocol.js';

@@ -3,7 +3,7 @@
  * the change of each variant from the first, the thresholds, then every case; a case opens to its
  * trials, and a trial to its transcript.
  */
-import { contextChangeLine } from '@skilltree/core';
+import { contextChangeLine } from '@skilltree/core/provider';
 import type { CaseReport, EvalReport as Report, TrialReport } from '@skilltree/evals';
 import { formatChange, formatStat, formatValue } from '@skilltree/evals/format';
 import { useState } from 'react';

@@ -3,16 +3,8 @@
  * few rules, streaming its answers word by word. Set OPENAI_API_KEY or ANTHROPIC_API_KEY and pass a
  * real model from `@skilltree/models` to `createApp` instead.
  */
-import {
-  type FilePart,
-  type Message,
-  type Model,
-  type ModelRequest,
-  type ModelStreamPart,
-  ownTextOf,
-  type ToolCall,
-  textOf,
-} from '@skilltree/core';
+import { type Message, type Model, type ModelRequest, ownTextOf, type ToolCall, textOf } from '@skilltree/core';
+import type { FilePart, ModelStreamPart } from '@skilltree/core/provider';
 
 type Step = { text?: string; reasoning?: string; toolCalls?: Omit<ToolCall, 'id'>[]; slow?: boolean };
 type ToolMessage = Extract<Message, { role: 'tool' }>;

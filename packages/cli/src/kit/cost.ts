@@ -3,7 +3,8 @@
  * core's dated `PRICES` table by the model's name (core's `pricedAs` rule, the one `estimateCost`
  * uses).
  */
-import { type Cost, checkPrice, estimateCost, PRICES, type Price, pricedAs, type Usage } from '@skilltree/core';
+import { type Cost, estimateCost, PRICES, type Price, type Usage } from '@skilltree/core';
+import { checkPrice, pricedAs } from '@skilltree/core/provider';
 import { CliError, USAGE_ERROR } from './errors.js';
 import type { Output } from './io.js';
 import type { Style } from './print.js';

@@ -3,17 +3,15 @@
  * the model receives it and the transcript (core's printer with an ANSI styler, so the CLI and the
  * testing package print the same text), the skill catalog.
  */
+import type { Message, ModelRequest, Session } from '@skilltree/core';
 import {
   type FilePart,
   fileBytes,
   formatBytes,
-  type Message,
-  type ModelRequest,
   printMessage,
   printRequest,
-  type Session,
   type Styler,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import type { Output } from './io.js';
 
 /** ANSI styling functions; each is the identity when colors are off. */

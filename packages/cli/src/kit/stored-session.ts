@@ -4,6 +4,7 @@
  * same format `createSessions` uses.
  */
 import type { Session, SessionOptions, SessionStore } from '@skilltree/core';
+import { snapshotFromStore, storedState } from '@skilltree/core/provider';
 import { CliError, errorMessage } from './errors.js';
 import type { AgentModule } from './load-module.js';
 import { count } from './print.js';
@@ -64,7 +65,7 @@ export async function openSession(setup: SessionSetup, fresh = false): Promise<{
     return { session, resumed: false };
   }
   try {
-    const session = agent.core.restoreSession(agent.element(), agent.core.snapshotFromStore(loaded), options);
+    const session = agent.core.restoreSession(agent.element(), snapshotFromStore(loaded), options);
     saved.set(session, { version: loaded.version, epoch: loaded.epoch, committed: loaded.length });
     return { session, resumed: true };
   } catch (error) {
@@ -92,7 +93,7 @@ export async function saveSession(session: Session, setup: SessionSetup): Promis
       version: at.version,
       epoch: at.epoch,
       append: snapshot.transcript,
-      state: setup.agent.core.storedState(snapshot),
+      state: storedState(snapshot),
       owner: null,
       leaseTtl: 30_000,
     });

@@ -3,7 +3,8 @@
  * dimmed, and skill loads/unloads, tool calls, tool results (with a line per file a tool returned)
  * and calls that wait as dim compact lines.
  */
-import { contextChangeLine, contextChangesOf, type SessionEvent } from '@skilltree/core';
+import { contextChangesOf, type SessionEvent } from '@skilltree/core';
+import { contextChangeLine } from '@skilltree/core/provider';
 import type { Output } from './io.js';
 import { compact, compactJson, count, describeFile, type Style } from './print.js';
 import { createSpinner, type Spinner } from './spinner.js';

@@ -1,7 +1,7 @@
 /**
  * Reads a session the CLI saved (`--session`, `--store sqlite:<file>`) straight from the SQLite file.
  */
-import type { Message, SessionRecord } from '@skilltree/core';
+import type { Message, SessionRecord } from '@skilltree/core/provider';
 import { sqliteStore } from '@skilltree/store/sqlite';
 
 /** The session's record and its whole transcript. */

@@ -4,10 +4,6 @@
 import type { AssistantPart, ReasoningPart, ReasoningSource, ToolCall } from './messages.js';
 import type { ModelRequest } from './request.js';
 
-/**
- * Token counts reported by a provider. Cache fields are present where the provider reports them,
- * and are parts of `inputTokens`: uncached input is `inputTokens - cacheReadTokens - cacheWriteTokens`.
- */
 /** Prices in US dollars per million tokens. Cache prices default to the input price. */
 export interface Price {
   input: number;
@@ -18,6 +14,10 @@ export interface Price {
   cacheWrite?: number;
 }
 
+/**
+ * Token counts reported by a provider. Cache fields are present where the provider reports them,
+ * and are parts of `inputTokens`: uncached input is `inputTokens - cacheReadTokens - cacheWriteTokens`.
+ */
 export interface Usage {
   /** Every input token the request carried, cached or not. */
   inputTokens?: number;

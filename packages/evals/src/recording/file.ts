@@ -13,7 +13,7 @@ import {
   type ModelResponse,
   type ModelStreamPart,
   parseMessage,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 
 /** A request as recorded: the neutral request's own fields, as JSON. */
 export type RecordedRequest = Pick<

@@ -2,7 +2,7 @@
  * `recordModel`: wraps any model and records each request and what it answered, so that the
  * conversation can be replayed offline (`replayModel`).
  */
-import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core';
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core/provider';
 import { emptyRecording, type RecordedExchange, type Recording, recordedRequest, writeRecording } from './file.js';
 import { type CleanOptions, cleaner } from './secrets.js';
 

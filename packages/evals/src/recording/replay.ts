@@ -11,7 +11,7 @@ import type {
   ModelStreamPart,
   ToolCall,
   Usage,
-} from '@skilltree/core';
+} from '@skilltree/core/provider';
 import { differences, sideBySide } from './diff.js';
 import { parseRecording, type RecordedExchange, type Recording, readRecording, recordedRequest } from './file.js';
 import { type CleanOptions, cleaner } from './secrets.js';

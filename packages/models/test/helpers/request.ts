@@ -1,5 +1,5 @@
 /** A neutral request shaped like the ones a session sends, for asserting what adapters put on the wire. */
-import type { ModelRequest, TextPart, ToolSpec } from '@skilltree/core';
+import type { ModelRequest, TextPart, ToolSpec } from '@skilltree/core/provider';
 
 /** `text` as a message's parts. */
 export const text = (value: string): TextPart[] => (value ? [{ type: 'text', text: value }] : []);

@@ -1,4 +1,5 @@
-import { estimateTokens, type Message, ownerKey, periodOf, textOf } from '@skilltree/core';
+import { type Message, textOf } from '@skilltree/core';
+import { estimateTokens, ownerKey, periodOf } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { bumpModel, lastUserText } from '../fixture.js';
 import { checkTranscript } from './check-transcript.js';

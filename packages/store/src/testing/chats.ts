@@ -1,12 +1,6 @@
 /** Messages, conversations and models the topics of the conformance suite drive chats with. */
-import {
-  fromBase64,
-  type Message,
-  type SessionStore,
-  type Sessions,
-  type StoredState,
-  textContent,
-} from '@skilltree/core';
+import type { Message, SessionStore, Sessions } from '@skilltree/core';
+import { fromBase64, type StoredState, textContent } from '@skilltree/core/provider';
 import { expect } from 'vitest';
 import { bumpModel, PNG } from '../fixture.js';
 

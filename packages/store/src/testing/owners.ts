@@ -1,4 +1,5 @@
-import { ownerKey, periodOf, textOf } from '@skilltree/core';
+import { textOf } from '@skilltree/core';
+import { ownerKey, periodOf } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { reporting } from './chats.js';
 import type { Suite } from './suite.js';

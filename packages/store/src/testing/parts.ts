@@ -1,12 +1,5 @@
-import {
-  type Commit,
-  createSessions,
-  type Message,
-  type ModelRequest,
-  memoryStore,
-  parseMessage,
-  type SessionStore,
-} from '@skilltree/core';
+import { createSessions, type Message, type ModelRequest, memoryStore, type SessionStore } from '@skilltree/core';
+import { type Commit, parseMessage } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { cameraAgent, opaque, PNG, reasoningParts, thinkingModel } from '../fixture.js';
 import { converse } from './chats.js';

@@ -2,7 +2,8 @@
  * Stand-ins for processes over one store: a handle that can die or stall, one that reports its
  * acquires, and the timing helpers the lease tests use.
  */
-import type { Commit, SessionStore } from '@skilltree/core';
+import type { SessionStore } from '@skilltree/core';
+import type { Commit } from '@skilltree/core/provider';
 
 /** Waits `ms` milliseconds (none for a negative `ms`). */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

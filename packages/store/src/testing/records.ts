@@ -1,4 +1,5 @@
-import { type Message, tailStart, textOf } from '@skilltree/core';
+import { type Message, textOf } from '@skilltree/core';
+import { tailStart } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { reply, state, user } from './chats.js';
 import type { Suite } from './suite.js';

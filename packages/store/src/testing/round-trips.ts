@@ -1,11 +1,5 @@
-import {
-  createSessions,
-  type Message,
-  type ModelRequest,
-  memoryStore,
-  type StoredState,
-  textOf,
-} from '@skilltree/core';
+import { createSessions, type Message, type ModelRequest, memoryStore, textOf } from '@skilltree/core';
+import type { StoredState } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { bumpModel, cameraAgent, counterAgent, thinkingModel } from '../fixture.js';
 import { converse, reply, user } from './chats.js';

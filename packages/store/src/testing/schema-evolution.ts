@@ -2,7 +2,6 @@ import {
   Agent,
   createAgentStore,
   createSessions,
-  lifecycleProblems,
   type Message,
   type ModelRequest,
   Skill,
@@ -11,6 +10,7 @@ import {
   textOf,
   useAgentStore,
 } from '@skilltree/core';
+import { lifecycleProblems } from '@skilltree/core/provider';
 import { createElement as h } from 'react';
 import { expect, test } from 'vitest';
 import { bumpModel, counterAgent } from '../fixture.js';

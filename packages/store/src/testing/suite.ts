@@ -1,5 +1,6 @@
 /** What each topic of the conformance suite is given: the store's options and the suite's shared handles. */
-import type { Commit, Message, SessionStore, Sessions, SessionsOptions } from '@skilltree/core';
+import type { Message, SessionStore, Sessions, SessionsOptions } from '@skilltree/core';
+import type { Commit } from '@skilltree/core/provider';
 
 /** What {@link sessionStoreConformance} needs to know about the store under test. */
 export interface ConformanceOptions {

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { type FileLimits, type FilePart, resolveFileLimits, toFilePart } from '@skilltree/core';
+import type { FileLimits } from '@skilltree/core';
+import { type FilePart, resolveFileLimits, toFilePart } from '@skilltree/core/provider';
 import { errorMessage } from '../../kit/errors.js';
 import { describeFile } from '../../kit/print.js';
 

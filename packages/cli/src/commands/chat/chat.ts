@@ -4,7 +4,8 @@
  */
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { addUsage, type FilePart, type Session, type ToolAnswer, type Usage } from '@skilltree/core';
+import type { Session, ToolAnswer, Usage } from '@skilltree/core';
+import { addUsage, type FilePart } from '@skilltree/core/provider';
 import { type CostPrinter, choosePrice, createCostPrinter } from '../../kit/cost.js';
 import { errorMessage } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';

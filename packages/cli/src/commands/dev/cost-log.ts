@@ -2,7 +2,8 @@
  * The Cost view's data: each model call's usage from the session's `step-finish` events, priced
  * with `estimateCost` like the CLI's cost line, and the totals.
  */
-import { addUsage, estimateCost, type Usage } from '@skilltree/core';
+import { estimateCost, type Usage } from '@skilltree/core';
+import { addUsage } from '@skilltree/core/provider';
 import type { PriceChoice } from '../../kit/cost.js';
 import type { CostView } from './protocol.js';
 

@@ -15,6 +15,7 @@ import type {
   ToolAnswer,
   Turn,
 } from '@skilltree/core';
+import { placeContext } from '@skilltree/core/provider';
 import type { ReactElement } from 'react';
 import { choosePrice, type PriceChoice } from '../../kit/cost.js';
 import { errorMessage } from '../../kit/errors.js';
@@ -147,7 +148,7 @@ export class DevSession {
             transcript: session.transcript.length,
             generation: this.loader.generation,
           },
-          this.#core!.placeContext,
+          placeContext,
         );
         break;
       case 'step-finish':
@@ -374,7 +375,7 @@ export class DevSession {
       windowStart: view && session ? view.window.start - session.transcriptStart : 0,
       request,
       // Where the context goes, as core places it for the providers: the page draws it there.
-      placed: request ? (this.#core?.placeContext(request).placed ?? null) : null,
+      placed: request && this.#core ? placeContext(request).placed : null,
       requestError,
       timeline: this.#timeline.entries,
       cost: this.#cost.view(choosePrice(this.#options.price, model?.name)),

@@ -5,7 +5,7 @@
  * playground flags the first path that differs, e.g. `items.3.content.0`. For a classic request the
  * same comparison says where a provider's prompt cache stops matching.
  */
-import type { Message, ModelRequest, ToolSpec } from '@skilltree/core';
+import type { Message, ModelRequest, ToolSpec } from '@skilltree/core/provider';
 import type { PrefixChange } from './protocol.js';
 
 /** The fields of a request a provider reads as its prefix, in the order it caches them. */

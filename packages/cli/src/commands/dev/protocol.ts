@@ -189,17 +189,12 @@ export type LiveEvent =
   | { type: 'turn-end'; ok: boolean; error?: string };
 
 export type {
-  AppendOnlyItem,
-  AppendOnlyRequest,
-  FilePart,
   Message,
   ModelRequest,
   Price,
   SessionConfig,
   SessionView,
-  SystemNote,
   ToolAnswer,
-  ToolSpec,
   Usage,
   ViewLine,
   ViewSection,
@@ -208,3 +203,4 @@ export type {
   WaitingCall,
   Warning,
 } from '@skilltree/core';
+export type { AppendOnlyItem, AppendOnlyRequest, FilePart, SystemNote, ToolSpec } from '@skilltree/core/provider';

@@ -4,7 +4,8 @@
  * view's sections, and line diffs from core's `addedLines` (the diff behind `contextChanged`):
  * nothing here parses the `<current_context>` string.
  */
-import { addedLines, type ModelRequest, type SessionView } from '@skilltree/core';
+import type { ModelRequest, SessionView } from '@skilltree/core';
+import { addedLines } from '@skilltree/core/provider';
 import { type PlaceContext, prefixChange, type RequestPrefix, requestPrefix } from './prefix-change.js';
 import type { TimelineEntry } from './protocol.js';
 

@@ -1,7 +1,8 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import { addUsage, type FileInput, type Turn, type Usage } from '@skilltree/core';
+import type { FileInput, Turn, Usage } from '@skilltree/core';
+import { addUsage } from '@skilltree/core/provider';
 import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
 import type { CliArgs } from '../../kit/flags.js';

@@ -7,7 +7,8 @@
  * - "color": it calls `pick_color`, a client tool (no `run`) whose result the page gives;
  * - after a tool result: it repeats what the tool said (a denial included).
  */
-import { Agent, Instructions, type Model, type ModelResponse, Tool, textOf, toolResult } from '@skilltree/core';
+import { Agent, Instructions, type Model, Tool, textOf, toolResult } from '@skilltree/core';
+import type { ModelResponse } from '@skilltree/core/provider';
 import { z } from 'zod';
 
 /** A 1×1 PNG. */
