@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The lifecycle suites run three times: as they are, with every request's lifecycle deltas checked
-// against its classic layout (SKILLTREE_CHECK_DELTAS=1; see lifecycleProblems in src/deltas.ts), and
+// against its classic layout (SKILLTREE_CHECK_DELTAS=1; see lifecycleProblems in src/request/deltas.ts), and
 // append-only.
 const LIFECYCLE = ['test/contract.test.tsx', 'test/lifecycle.test.tsx'];
 
