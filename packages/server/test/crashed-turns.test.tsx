@@ -75,7 +75,9 @@ function stoppable(store: SessionStore): SessionStore & { stop(): void } {
 
 describe('a long turn and a crashed one, seen from another worker', () => {
   it('a turn whose tool runs longer than twice the lease still reads as running: GET /chat/:id/stream resumes it whole', async () => {
-    const leaseTtl = 300;
+    // Renewals come every third of the lease: a lease of a second leaves a busy machine room to
+    // renew on time (the rule holds for any lease; a short one only tests the scheduler).
+    const leaseTtl = 1000;
     const { agent, inTool, release } = slowTool();
     const store = memoryStore();
     const [running, other] = [0, 1].map(() => createSessions(agent, { store, model, leaseTtl }));
