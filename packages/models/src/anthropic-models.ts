@@ -11,9 +11,16 @@
  * forced tool use refused). Fable 5.2 and Mythos 5.2 are not on the mid-conversation page, which
  * predates them; their "What's new" page lists what changed from 5.1 and removes none of it, and the
  * preserved-thinking page, which names them, prescribes system messages and `tool_addition` /
- * `tool_removal` for every model it covers, so they are marked as taking tool changes.
+ * `tool_removal` for every model it covers, so they are marked as taking tool changes. Claude Opus 4.1
+ * (in core's price table, not in the SDK's ids) takes a thinking budget ("Extended thinking") and
+ * no effort (`effort` came with Opus 4.5), as Sonnet 4.5 does.
+ *
+ * Prices: each row names its entry in core's `PRICES` (`price`) or says why it has none
+ * (`unpriced`); see `ModelPricing`. The list prices are of 2025-11-01 (Claude 4.x) and of
+ * 2026-12-01 (Claude 5.x), as the price table records.
  */
 import { listedModel } from '@skilltree/core/provider';
+import { type ModelPricing, NO_LIST_PRICE } from './model-pricing.js';
 
 /**
  * How a model thinks:
@@ -25,7 +32,7 @@ import { listedModel } from '@skilltree/core/provider';
  */
 export type ClaudeThinkingMode = 'adaptive-only' | 'adaptive-or-off' | 'adaptive-or-budget' | 'budget';
 
-/** One row of {@link CLAUDE_MODELS}. */
+/** What a Claude model takes: the capability side of a row of {@link CLAUDE_MODELS}. */
 export interface ClaudeModelInfo {
   /** Which `thinking` configurations the model takes. */
   thinking: ClaudeThinkingMode;
@@ -45,6 +52,9 @@ export interface ClaudeModelInfo {
   forcedToolChoice: boolean;
 }
 
+/** One row of {@link CLAUDE_MODELS}: what the model takes, and its price or why it has none. */
+export type ClaudeModelRow = ClaudeModelInfo & ModelPricing;
+
 const preserved: ClaudeModelInfo = {
   thinking: 'adaptive-only',
   preservedThinking: true,
@@ -58,22 +68,23 @@ const preserved: ClaudeModelInfo = {
  * is its row's model; an id not in the table gets no defaults and no checks (every option is sent
  * as given, and the API decides).
  */
-export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> = {
-  'claude-fable-5-2': preserved,
-  'claude-mythos-5-2': preserved,
-  'claude-fable-5-1': preserved,
-  'claude-mythos-5-1': preserved,
-  'claude-opus-5-5': preserved,
-  'claude-sonnet-5-5': { ...preserved, betweenTools: true },
-  'claude-haiku-5-5': { ...preserved, betweenTools: true },
-  'claude-fable-5': { ...preserved, preservedThinking: false, forcedToolChoice: true },
-  'claude-mythos-5': { ...preserved, preservedThinking: false, forcedToolChoice: true },
+export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelRow>>> = {
+  'claude-fable-5-2': { ...preserved, price: 'claude-fable-5-2' },
+  'claude-mythos-5-2': { ...preserved, price: 'claude-mythos-5-2' },
+  'claude-fable-5-1': { ...preserved, price: 'claude-fable-5-1' },
+  'claude-mythos-5-1': { ...preserved, price: 'claude-mythos-5-1' },
+  'claude-opus-5-5': { ...preserved, price: 'claude-opus-5-5' },
+  'claude-sonnet-5-5': { ...preserved, betweenTools: true, price: 'claude-sonnet-5-5' },
+  'claude-haiku-5-5': { ...preserved, betweenTools: true, price: 'claude-haiku-5-5' },
+  'claude-fable-5': { ...preserved, preservedThinking: false, forcedToolChoice: true, price: 'claude-fable-5' },
+  'claude-mythos-5': { ...preserved, preservedThinking: false, forcedToolChoice: true, price: 'claude-mythos-5' },
   'claude-opus-5': {
     thinking: 'adaptive-or-budget',
     preservedThinking: false,
     toolChanges: true,
     effort: true,
     forcedToolChoice: true,
+    price: 'claude-opus-5',
   },
   'claude-sonnet-5': {
     thinking: 'adaptive-or-off',
@@ -81,6 +92,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: true,
     forcedToolChoice: true,
+    price: 'claude-sonnet-5',
   },
   'claude-opus-4-8': {
     thinking: 'adaptive-or-off',
@@ -88,6 +100,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: true,
     effort: true,
     forcedToolChoice: true,
+    unpriced: NO_LIST_PRICE,
   },
   'claude-opus-4-7': {
     thinking: 'adaptive-or-off',
@@ -95,6 +108,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: true,
     forcedToolChoice: true,
+    unpriced: NO_LIST_PRICE,
   },
   'claude-mythos-preview': {
     thinking: 'adaptive-or-off',
@@ -102,6 +116,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: true,
     forcedToolChoice: true,
+    unpriced: NO_LIST_PRICE,
   },
   'claude-opus-4-6': {
     thinking: 'adaptive-or-budget',
@@ -109,6 +124,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: true,
     forcedToolChoice: true,
+    unpriced: NO_LIST_PRICE,
   },
   'claude-sonnet-4-6': {
     thinking: 'adaptive-or-budget',
@@ -116,6 +132,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: true,
     forcedToolChoice: true,
+    unpriced: NO_LIST_PRICE,
   },
   'claude-opus-4-5': {
     thinking: 'budget',
@@ -123,6 +140,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: true,
     forcedToolChoice: true,
+    unpriced: NO_LIST_PRICE,
   },
   'claude-sonnet-4-5': {
     thinking: 'budget',
@@ -130,6 +148,7 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: false,
     forcedToolChoice: true,
+    price: 'claude-sonnet-4-5',
   },
   'claude-haiku-4-5': {
     thinking: 'budget',
@@ -137,6 +156,15 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelInfo>>> 
     toolChanges: false,
     effort: false,
     forcedToolChoice: true,
+    price: 'claude-haiku-4-5',
+  },
+  'claude-opus-4-1': {
+    thinking: 'budget',
+    preservedThinking: false,
+    toolChanges: false,
+    effort: false,
+    forcedToolChoice: true,
+    price: 'claude-opus-4-1',
   },
 };
 
@@ -146,7 +174,7 @@ export function claudeModelId(model: string): string | undefined {
 }
 
 /** The row of `model` (see {@link CLAUDE_MODELS}), or undefined for a model the table does not know. */
-export function claudeModel(model: string): Readonly<ClaudeModelInfo> | undefined {
+export function claudeModel(model: string): Readonly<ClaudeModelRow> | undefined {
   const id = claudeModelId(model);
   return id === undefined ? undefined : CLAUDE_MODELS[id];
 }

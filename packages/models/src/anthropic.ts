@@ -33,6 +33,7 @@ export {
   bindsPrefix,
   CLAUDE_MODELS,
   type ClaudeModelInfo,
+  type ClaudeModelRow,
   type ClaudeThinkingMode,
   claudeModel,
   defaultMaxTokens,
@@ -53,6 +54,7 @@ export { anthropicUsage } from './anthropic-response.js';
 export type { AnthropicEffort, AnthropicThinking } from './anthropic-thinking.js';
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { HttpModelOptions } from './http-options.js';
+export type { ModelPricing } from './model-pricing.js';
 export type { RetryOptions } from './retry.js';
 
 /** Options of {@link anthropic}. */

@@ -13,8 +13,13 @@
  * refuses tools with reasoning for, are marked). What each model reads: the models page (every
  * model here takes image input but o3-mini, which takes text only; PDFs are read on the models
  * with vision).
+ *
+ * Prices: each row names its entry in core's `PRICES` (`price`) or says why it has none
+ * (`unpriced`); see `ModelPricing`. The list prices are of 2025-11-01 (GPT-4o, GPT-4.1, GPT-5) and
+ * of 2026-12-01 (GPT-5.4 and later), as the price table records.
  */
 import { listedModel, type ModelAccepts } from '@skilltree/core/provider';
+import { type ModelPricing, NO_LIST_PRICE } from './model-pricing.js';
 
 /**
  * How a model reasons:
@@ -25,7 +30,7 @@ import { listedModel, type ModelAccepts } from '@skilltree/core/provider';
  */
 export type OpenAIReasoning = 'none' | 'optional' | 'default' | 'always';
 
-/** One row of {@link OPENAI_MODELS}. */
+/** What an OpenAI model does with reasoning and files: the capability side of a row of {@link OPENAI_MODELS}. */
 export interface OpenAIModelInfo {
   /** Whether and how the model reasons. */
   reasoning: OpenAIReasoning;
@@ -47,6 +52,9 @@ export interface OpenAIModelInfo {
    */
   accepts?: ModelAccepts;
 }
+
+/** One row of {@link OPENAI_MODELS}: what the model does, and its price or why it has none. */
+export type OpenAIModelRow = OpenAIModelInfo & ModelPricing;
 
 const classic: OpenAIModelInfo = {
   reasoning: 'none',
@@ -71,29 +79,29 @@ const bound: OpenAIModelInfo = {
  * is not append-only, and asks for encrypted reasoning when it looks like a reasoning model
  * (`o1`…, `gpt-5`…, `gpt-oss`…).
  */
-export const OPENAI_MODELS: Readonly<Record<string, Readonly<OpenAIModelInfo>>> = {
-  'gpt-4o': classic,
-  'gpt-4o-mini': classic,
-  'gpt-4.1': classic,
-  'gpt-4.1-mini': classic,
-  'gpt-4.1-nano': classic,
-  o1: oSeries,
-  o3: oSeries,
-  'o3-mini': { ...oSeries, accepts: { images: false, pdf: false } },
-  'o4-mini': oSeries,
-  'gpt-5': oSeries,
-  'gpt-5-mini': oSeries,
-  'gpt-5-nano': oSeries,
-  'gpt-5.1': { ...classic, reasoning: 'optional' },
-  'gpt-5.2': { ...classic, reasoning: 'optional' },
-  'gpt-5.4': gpt54,
-  'gpt-5.4-mini': gpt54,
-  'gpt-5.4-nano': gpt54,
-  'gpt-5.5': bound,
-  'gpt-5.6': bound,
-  'gpt-5.6-sol': bound,
-  'gpt-5.6-terra': bound,
-  'gpt-5.6-luna': bound,
+export const OPENAI_MODELS: Readonly<Record<string, Readonly<OpenAIModelRow>>> = {
+  'gpt-4o': { ...classic, price: 'gpt-4o' },
+  'gpt-4o-mini': { ...classic, unpriced: NO_LIST_PRICE },
+  'gpt-4.1': { ...classic, price: 'gpt-4.1' },
+  'gpt-4.1-mini': { ...classic, price: 'gpt-4.1-mini' },
+  'gpt-4.1-nano': { ...classic, unpriced: NO_LIST_PRICE },
+  o1: { ...oSeries, unpriced: NO_LIST_PRICE },
+  o3: { ...oSeries, unpriced: NO_LIST_PRICE },
+  'o3-mini': { ...oSeries, accepts: { images: false, pdf: false }, unpriced: NO_LIST_PRICE },
+  'o4-mini': { ...oSeries, unpriced: NO_LIST_PRICE },
+  'gpt-5': { ...oSeries, price: 'gpt-5' },
+  'gpt-5-mini': { ...oSeries, price: 'gpt-5-mini' },
+  'gpt-5-nano': { ...oSeries, unpriced: NO_LIST_PRICE },
+  'gpt-5.1': { ...classic, reasoning: 'optional', unpriced: NO_LIST_PRICE },
+  'gpt-5.2': { ...classic, reasoning: 'optional', unpriced: NO_LIST_PRICE },
+  'gpt-5.4': { ...gpt54, price: 'gpt-5.4' },
+  'gpt-5.4-mini': { ...gpt54, unpriced: NO_LIST_PRICE },
+  'gpt-5.4-nano': { ...gpt54, unpriced: NO_LIST_PRICE },
+  'gpt-5.5': { ...bound, price: 'gpt-5.5' },
+  'gpt-5.6': { ...bound, price: 'gpt-5.6' },
+  'gpt-5.6-sol': { ...bound, price: 'gpt-5.6-sol' },
+  'gpt-5.6-terra': { ...bound, price: 'gpt-5.6-terra' },
+  'gpt-5.6-luna': { ...bound, price: 'gpt-5.6-luna' },
 };
 
 /** The table's key for a model id (`openai/gpt-5.6`, `gpt-5.4-2026-03-05` → their row, by core's `listedModel`), or undefined. */
@@ -102,7 +110,7 @@ export function openaiModelKey(model: string): string | undefined {
 }
 
 /** The row of `model` in {@link OPENAI_MODELS}, or undefined for a model the table does not know. */
-export function openaiModelInfo(model: string): Readonly<OpenAIModelInfo> | undefined {
+export function openaiModelInfo(model: string): Readonly<OpenAIModelRow> | undefined {
   const key = openaiModelKey(model);
   return key === undefined ? undefined : OPENAI_MODELS[key];
 }

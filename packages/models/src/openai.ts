@@ -27,12 +27,14 @@ import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.
 
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { HttpModelOptions } from './http-options.js';
+export type { ModelPricing } from './model-pricing.js';
 export { type OpenAIChatBodyOptions, openaiRequestBody, openaiUsage } from './openai-chat.js';
 export { OPENAI_FILE_LIMITS, OPENAI_IMAGE_TYPES } from './openai-files.js';
 export {
   canReason,
   OPENAI_MODELS,
   type OpenAIModelInfo,
+  type OpenAIModelRow,
   type OpenAIReasoning,
   openaiModelInfo,
   reasonsWith,

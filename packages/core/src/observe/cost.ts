@@ -8,8 +8,12 @@ import { listedModel, parseModelName } from './model-name.js';
 export type { Price };
 
 /**
- * List prices of a few models, in US dollars per million tokens, as published on `asOf`. Prices
- * change: pass your own `Price` to `estimateCost` for anything that matters.
+ * List prices of a few models, in US dollars per million tokens, as published on `asOf` (the
+ * Claude 5.x and GPT-5.4-and-later entries were added as listed on 2026-12-01). Prices change: pass
+ * your own `Price` to `estimateCost` for anything that matters. Each entry is the price of exactly
+ * one row of the model tables of `@skilltree/models` (`CLAUDE_MODELS`, `OPENAI_MODELS`), which name
+ * it by its key; a row without an entry here says why (its `unpriced`). Its tests hold the two
+ * together.
  */
 export const PRICES: { readonly asOf: string; readonly models: Readonly<Record<string, Price>> } = {
   asOf: '2025-11-01',
