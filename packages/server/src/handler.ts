@@ -11,7 +11,7 @@
  * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import { fromBase64 } from '@skilltree/core/provider';
+import { fromBase64, resolveFileLimits } from '@skilltree/core/provider';
 import { createUIMessageStreamResponse } from 'ai';
 import {
   type ClientInfo,
@@ -86,7 +86,8 @@ export function createHandler(options: HandlerOptions): Handler {
   }
   const base = normalizeBase(options.basePath ?? '/api');
   const keepAliveMs = keepAlive(options.keepAliveMs);
-  const limits = resolveLimits(options.limits);
+  // The body limit follows the file limits the sessions check (defaults for sessions that predate them).
+  const limits = resolveLimits(options.limits ?? {}, sessions.fileLimits ?? resolveFileLimits());
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.warn(line)));
   const onError =
     options.onError ??
