@@ -26,7 +26,7 @@ import { identify } from './identify.js';
 import { resolveLimits } from './limits.js';
 import { type ChatContext, postChat } from './post-chat.js';
 import { resumeStream } from './resume.js';
-import { route, routeTemplate } from './routes.js';
+import { route, routePath, routeTemplate } from './routes.js';
 import { defaultToolErrorText, redactedToolError, type ToolErrorText } from './tool-errors.js';
 import { startRequestSpan } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
@@ -132,7 +132,7 @@ export function createHandler(options: HandlerOptions): Handler {
       waiting: info.waiting,
       idle: !info.running,
       sendReasoning: options.sendReasoning !== false,
-      fileUrl: (message, part) => `${base}/chat/${encodeURIComponent(id)}/files/${message}-${part}`,
+      fileUrl: (message, part) => routePath('chat-file', base, { id, file: `${message}-${part}` }),
       toolErrorText: toolErrorText({ id, user }, false),
     });
     if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;

@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyLimitFor, memoryRateLimiter } from '../src/index.js';
-import { startServer, type TestServer } from './helpers.js';
+import { apiPath, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
 const message = (text: string) => ({ id: 'u', role: 'user', parts: [{ type: 'text', text }] });
 
 async function post(body: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/api/chat`, {
+  const response = await fetch(`${server.url}${apiPath('chat')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-user': 'alice', ...headers },
     body,
@@ -121,7 +121,7 @@ describe('limits', () => {
   it('a chunked body without Content-Length answers 413 as soon as it passes maxBodyBytes', async () => {
     server = await startServer({ limits: { maxBodyBytes: 1_000 } });
     const chunk = 'x'.repeat(600);
-    const response = await raw('POST', '/api/chat', {
+    const response = await raw('POST', apiPath('chat'), {
       headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       chunks: [`{"id":"c1","pad":"${chunk}`, chunk, chunk, '"}'],
     });
@@ -237,7 +237,7 @@ describe('bad input', () => {
 
   it('invalid UTF-8 answers 400', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
@@ -306,13 +306,13 @@ describe('bad input', () => {
 
   it('a wrong method answers 405 with Allow; an unknown route answers 404', async () => {
     server = await startServer();
-    const get = await raw('GET', '/api/chat');
+    const get = await raw('GET', apiPath('chat'));
     expect(get.status).toBe(405);
-    const put = await raw('PUT', '/api/chat/c1');
+    const put = await raw('PUT', apiPath('chat-id', 'c1'));
     expect(put.status).toBe(405);
-    expect((await raw('POST', '/api/sessions/c1')).status).toBe(405);
+    expect((await raw('POST', apiPath('session', 'c1'))).status).toBe(405);
     expect((await raw('GET', '/api/nothing')).status).toBe(404);
     expect((await raw('GET', '/elsewhere')).status).toBe(404);
-    expect((await raw('GET', '/api/chat/c1/stream/more')).status).toBe(404);
+    expect((await raw('GET', `${apiPath('chat-stream', 'c1')}/more`)).status).toBe(404);
   });
 });
