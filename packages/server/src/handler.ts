@@ -11,7 +11,7 @@
  * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
-import { fromBase64 } from '@skilltree/core/provider';
+import { fromBase64, resolveFileLimits } from '@skilltree/core/provider';
 import { createUIMessageStreamResponse } from 'ai';
 import {
   type ClientInfo,
@@ -26,7 +26,7 @@ import { identify } from './identify.js';
 import { resolveLimits } from './limits.js';
 import { type ChatContext, postChat } from './post-chat.js';
 import { resumeStream } from './resume.js';
-import { route, routeTemplate } from './routes.js';
+import { route, routePath, routeTemplate } from './routes.js';
 import { defaultToolErrorText, redactedToolError, type ToolErrorText } from './tool-errors.js';
 import { startRequestSpan } from './tracing.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
@@ -86,7 +86,8 @@ export function createHandler(options: HandlerOptions): Handler {
   }
   const base = normalizeBase(options.basePath ?? '/api');
   const keepAliveMs = keepAlive(options.keepAliveMs);
-  const limits = resolveLimits(options.limits);
+  // The body limit follows the file limits the sessions check (defaults for sessions that predate them).
+  const limits = resolveLimits(options.limits ?? {}, sessions.fileLimits ?? resolveFileLimits());
   const log = options.log === false ? () => {} : (options.log ?? ((line: string) => console.warn(line)));
   const onError =
     options.onError ??
@@ -131,7 +132,7 @@ export function createHandler(options: HandlerOptions): Handler {
       waiting: info.waiting,
       idle: !info.running,
       sendReasoning: options.sendReasoning !== false,
-      fileUrl: (message, part) => `${base}/chat/${encodeURIComponent(id)}/files/${message}-${part}`,
+      fileUrl: (message, part) => routePath('chat-file', base, { id, file: `${message}-${part}` }),
       toolErrorText: toolErrorText({ id, user }, false),
     });
     if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;

@@ -21,6 +21,7 @@ export {
 } from './handler.js';
 export { HttpError, isUnmatched } from './http.js';
 export {
+  bodyLimitFor,
   type Limits,
   type MemoryRateLimiter,
   type MemoryRateLimiterOptions,

@@ -2,13 +2,16 @@
  * Per-user limits: how big a request body and a message may be, how many turns a user may start, and
  * how much history `GET /chat/:id` returns.
  */
+import type { FileLimits } from '@skilltree/core';
 
 /** Limits of {@link createHandler}. Every field has a default; `turnsPerMinute: false` turns rate limiting off. */
 export interface Limits {
   /**
-   * Largest request body in bytes; larger answers 413. Default 12 MiB (12 582 912): room for a photo
-   * or two sent as data URLs (base64 makes a file a third larger); the session's `files` limits then
-   * decide per file.
+   * Largest request body in bytes; larger answers 413 `body_too_large`. Default: derived from the
+   * sessions' `files` limits and `maxMessageLength` by {@link bodyLimitFor}, so that any message the
+   * sessions accept fits (with the defaults, about 43 MB: 32 MB of files as base64), and a message
+   * with too many bytes of files is refused by the session, with its reason. Set it to refuse large
+   * bodies sooner than that; lowering the sessions' `files.maxMessageBytes` lowers the default too.
    */
   maxBodyBytes?: number;
   /** Longest user message in characters; longer answers 413. Default 32 000. */
@@ -107,6 +110,32 @@ export interface ResolvedLimits {
   rateLimiter: RateLimiter | null;
 }
 
+/** Bytes of a file part's JSON beside its data: keys, media type, a filename of up to 255 characters escaped. */
+const FILE_PART_BYTES = 2_048;
+/** Bytes of the body beside the message's text and files: chat id, message id, role, trigger, keys. */
+const ENVELOPE_BYTES = 4_096;
+/** Bytes one character of text may take in JSON: `\u0000` escapes are 6 (UTF-8 takes at most 3). */
+const JSON_BYTES_PER_CHAR = 6;
+
+/**
+ * The largest `POST /chat` body a message the sessions accept can make: the most bytes of files one
+ * message may carry (`maxMessageBytes`, or fewer when `maxFilesPerMessage` files of `maxFileBytes`
+ * are less), as base64 (4 bytes for 3, padded per file) in data URLs, with each file part's JSON, and
+ * the longest text (`maxMessageLength` characters, each escaped at worst), in the body's envelope.
+ *
+ * Why derive it: the body limit only guards the server against bodies no accepted message needs. A
+ * limit below this would refuse with a bare 413 a message the session accepts, and one set by hand
+ * drifts from the `files` options; derived, the file limits decide, and a refused file gets the
+ * session's own reason (`file_message_too_large`, …). It assumes the client sends the new message
+ * only (`prepareSendMessagesRequest`, see docs/serving.md), not the whole conversation.
+ */
+export function bodyLimitFor(files: Required<FileLimits>, maxMessageLength: number): number {
+  const count = files.maxFilesPerMessage;
+  const fileBytes = Math.min(files.maxMessageBytes, count * files.maxFileBytes);
+  const base64 = Math.ceil(fileBytes / 3) * 4 + 4 * count;
+  return base64 + count * FILE_PART_BYTES + maxMessageLength * JSON_BYTES_PER_CHAR + ENVELOPE_BYTES;
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!(typeof value === 'number' && value > 0)) {
@@ -115,12 +144,16 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
-/** Fills in the defaults and checks the values. */
-export function resolveLimits(limits: Limits = {}): ResolvedLimits {
+/**
+ * Fills in the defaults and checks the values. `files` are the file limits the sessions check
+ * (`sessions.fileLimits`): the default `maxBodyBytes` follows them ({@link bodyLimitFor}).
+ */
+export function resolveLimits(limits: Limits, files: Required<FileLimits>): ResolvedLimits {
   const perMinute = limits.turnsPerMinute ?? 30;
+  const maxMessageLength = positive('maxMessageLength', limits.maxMessageLength, 32_000);
   return {
-    maxBodyBytes: positive('maxBodyBytes', limits.maxBodyBytes, 12_582_912),
-    maxMessageLength: positive('maxMessageLength', limits.maxMessageLength, 32_000),
+    maxBodyBytes: positive('maxBodyBytes', limits.maxBodyBytes, bodyLimitFor(files, maxMessageLength)),
+    maxMessageLength,
     maxHistoryMessages: Math.floor(positive('maxHistoryMessages', limits.maxHistoryMessages, 1_000)),
     rateLimiter:
       limits.rateLimiter ??

@@ -19,7 +19,23 @@ export const ROUTES = [
   { name: 'session', template: '/sessions/:id', methods: ['GET'] },
 ] as const;
 
+/** The name of a route of {@link ROUTES}. */
 export type RouteName = (typeof ROUTES)[number]['name'];
+
+/**
+ * The path of route `name` under `base`, its `:id` and `:file` filled in (the id percent-encoded):
+ * what the handler's file URLs and the tests build their paths with, so a route changes in the table
+ * only.
+ */
+export function routePath(name: RouteName, base: string, params: { id?: string; file?: string } = {}): string {
+  const entry = ROUTES.find((r) => r.name === name) as (typeof ROUTES)[number];
+  const path = entry.template.replace(/:(id|file)\b/g, (_, key: 'id' | 'file') => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`routePath: route "${name}" needs :${key}.`);
+    return encodeURIComponent(value);
+  });
+  return base + path;
+}
 
 /** A route of the table matched: its entry, and the chat id in the path (checked), when it has one. */
 export interface Route {

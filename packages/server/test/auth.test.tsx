@@ -15,7 +15,7 @@ import {
   PROXY_HEADERS,
   proxyHeader,
 } from '../src/index.js';
-import { NotesAgent, ruleModel, startServer, type TestServer } from './helpers.js';
+import { apiPath, NotesAgent, ruleModel, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -28,14 +28,14 @@ const chatBody = (id: string, text = 'hi') =>
 describe('a session belongs to the user who created it', () => {
   it('a request that authorize refuses gets 401, before its body is read', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: 'not even json',
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
-    expect((await fetch(`${server.url}/api/chat/c1`)).status).toBe(401);
+    expect((await fetch(`${server.url}${apiPath('chat-id', 'c1')}`)).status).toBe(401);
   });
 
   it('an authorize that throws answers 500 without details', async () => {
@@ -44,7 +44,7 @@ describe('a session belongs to the user who created it', () => {
         throw new Error('auth backend down: secret-dsn');
       },
     });
-    const response = await fetch(`${server.url}/api/chat/c1`);
+    const response = await fetch(`${server.url}${apiPath('chat-id', 'c1')}`);
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('secret-dsn');
     expect(server.logs.join('\n')).toContain('auth backend down');
@@ -57,7 +57,7 @@ describe('without authorize: loopback clients only', () => {
       sessions: createSessions(<NotesAgent />, { store: memoryStore(), model: ruleModel() }),
       log: (line) => logs.push(line),
     });
-  const post = (url = 'http://127.0.0.1:3000/api/chat', headers: Record<string, string> = {}) =>
+  const post = (url = `http://127.0.0.1:3000${apiPath('chat')}`, headers: Record<string, string> = {}) =>
     new Request(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -75,7 +75,7 @@ describe('without authorize: loopback clients only', () => {
 
   it('serves a loopback client, as the user "local"', async () => {
     server = await startServer({ authorize: undefined });
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: chatBody('c1'),
@@ -102,10 +102,13 @@ describe('without authorize: loopback clients only', () => {
   it('refuses a Host that is not this machine (DNS rebinding) and a page on another site (Origin)', async () => {
     const handler = make();
     const local = { remoteAddress: '127.0.0.1' };
-    expect((await handler(post('http://attacker.example:3000/api/chat'), local)).status).toBe(403);
+    expect((await handler(post(`http://attacker.example:3000${apiPath('chat')}`), local)).status).toBe(403);
     expect((await handler(post(undefined, { origin: 'https://attacker.example' }), local)).status).toBe(403);
     expect((await handler(post(undefined, { origin: 'null' }), local)).status).toBe(403);
-    const ok = await handler(post('http://localhost:3000/api/chat', { origin: 'http://localhost:5173' }), local);
+    const ok = await handler(
+      post(`http://localhost:3000${apiPath('chat')}`, { origin: 'http://localhost:5173' }),
+      local,
+    );
     expect(ok.status).toBe(200);
     await ok.text();
   });
@@ -115,7 +118,12 @@ describe('without authorize: loopback clients only', () => {
     const { port } = new URL(server.url);
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port, path: '/api/chat/c1', headers: { host: `rebind.attacker.example:${port}` } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: apiPath('chat-id', 'c1'),
+          headers: { host: `rebind.attacker.example:${port}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -168,7 +176,8 @@ describe('without authorize: a request that came through a proxy is refused', ()
       log: () => {},
     });
   const local = { remoteAddress: '127.0.0.1' };
-  const get = (headers: Record<string, string>) => new Request('http://127.0.0.1:3000/api/chat/c1', { headers });
+  const get = (headers: Record<string, string>) =>
+    new Request(`http://127.0.0.1:3000${apiPath('chat-id', 'c1')}`, { headers });
 
   it('refuses each proxy header, in any case, with any value (the empty one too), with a 403 that says to pass authorize', async () => {
     const handler = make();
@@ -202,7 +211,7 @@ describe('without authorize: a request that came through a proxy is refused', ()
 
   it('starts no turn for a proxied POST: the chat is not created', async () => {
     server = await startServer({ authorize: undefined });
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'X-Forwarded-For': '203.0.113.9' },
       body: chatBody('c1', 'note secret'),
@@ -217,7 +226,7 @@ describe('without authorize: a request that came through a proxy is refused', ()
     const post = (header: string) =>
       rawRequest(
         port,
-        `POST /api/chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json${header ? `\r\n${header}` : ''}`,
+        `POST ${apiPath('chat')} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json${header ? `\r\n${header}` : ''}`,
         chatBody('c1', 'note milk'),
       );
     for (const header of [
@@ -243,7 +252,7 @@ describe('without authorize: a request that came through a proxy is refused', ()
 
   it('with authorize, proxy headers are the app’s business: the request is served', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice', 'x-forwarded-for': '203.0.113.9' },
       body: chatBody('c1'),

@@ -8,7 +8,16 @@
 import { BudgetExceededError, createSession, type Model } from '@skilltree/core';
 import { estimateTokens, ownerKey, periodOf } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { client, NotesAgent, RAMBLE, startServer, type TestServer, transcriptIsValid, userMessage } from './helpers.js';
+import {
+  apiPath,
+  client,
+  NotesAgent,
+  RAMBLE,
+  startServer,
+  type TestServer,
+  transcriptIsValid,
+  userMessage,
+} from './helpers.js';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -23,7 +32,7 @@ const heavy: Model = {
 };
 
 function post(url: string, user: string, id = 'c1', text = 'hello', signal?: AbortSignal) {
-  return fetch(`${url}/api/chat`, {
+  return fetch(`${url}${apiPath('chat')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-user': user },
     body: JSON.stringify({ id, messages: [userMessage(text)], trigger: 'submit-message' }),
@@ -145,7 +154,7 @@ describe('budgets over HTTP', () => {
       if (done) break;
       seen += decoder.decode(value, { stream: true });
     }
-    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
     controller.abort();
     await reader.cancel().catch(() => {});
     // The next message of this chat waits for the stopped turn to commit and give its lease up.

@@ -8,6 +8,7 @@ import { textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import {
+  apiPath,
   client,
   DB_SECRET,
   OTHER_CUSTOMER,
@@ -28,7 +29,7 @@ afterEach(async () => {
 describe('POST /api/chat', () => {
   it('answers with the AI SDK UI message stream: SSE with the x-vercel-ai-ui-message-stream: v1 header', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({
@@ -139,7 +140,7 @@ describe('POST /api/chat', () => {
     await pending;
     // The turn is still running after the client left: the stop route finds it (202), and stops it.
     const stop = (user: string) =>
-      fetch(`${server!.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': user } });
+      fetch(`${server!.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': user } });
     expect((await stop('bob')).status).toBe(204);
     expect((await stop('alice')).status).toBe(202);
     // Waits for the commit itself, however long a busy machine takes (the test's timeout bounds it).
@@ -161,7 +162,7 @@ describe('POST /api/chat', () => {
     const before = waiting.count;
     const pending = alice.send('c1', 'wait', controller.signal).catch(() => {});
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({ id: 'c1', message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
@@ -170,12 +171,12 @@ describe('POST /api/chat', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'busy' } });
     controller.abort();
     await pending;
-    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
   });
 
   it('accepts { id, message } from a transport that sends only the new message', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({ id: 'c1', message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
@@ -211,7 +212,7 @@ describe('GET /api/chat/:id', () => {
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     await pending;
-    await fetch(`${server.url}/api/chat/c1/stop`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
     let restored: { role: string; parts: { type: string; state?: string }[] }[] = [];
     // Until the aborted turn's commit is there (the test's timeout bounds the wait, not a count).
     for (;;) {
@@ -289,7 +290,7 @@ describe('GET /api/chat/:id', () => {
         limits: { maxHistoryMessages: max },
         log: false,
       });
-      const response = await handler(new Request('http://localhost/api/chat/c1'));
+      const response = await handler(new Request(`http://localhost${apiPath('chat-id', 'c1')}`));
       const restored = (await response.json()) as SkilltreeUIMessage[];
       expect(restored.length, `max ${max}`).toBeGreaterThan(0);
       expect(restored.at(-1)?.parts.at(-1), `max ${max}`).toMatchObject({ type: 'text', text: 'Both added.' });
@@ -312,7 +313,7 @@ describe('GET /api/chat/:id', () => {
 
   it('GET /chat/:id/stream answers 204 when no turn runs (a chat never used, or another user’s, alike)', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat/c1/stream`, { headers: { 'x-user': 'alice' } });
+    const response = await fetch(`${server.url}${apiPath('chat-stream', 'c1')}`, { headers: { 'x-user': 'alice' } });
     expect(response.status).toBe(204);
   });
 
@@ -320,7 +321,10 @@ describe('GET /api/chat/:id', () => {
     server = await startServer();
     const alice = client(server.url);
     await alice.send('c1', 'hi');
-    const response = await fetch(`${server.url}/api/chat/c1`, { method: 'DELETE', headers: { 'x-user': 'alice' } });
+    const response = await fetch(`${server.url}${apiPath('chat-id', 'c1')}`, {
+      method: 'DELETE',
+      headers: { 'x-user': 'alice' },
+    });
     expect(response.status).toBe(204);
     expect((await alice.history('c1')).status).toBe(404);
   });
@@ -330,7 +334,7 @@ describe('GET /api/sessions/:id', () => {
   it('returns the session view: loaded skills, stores, usage, transcript length', async () => {
     server = await startServer();
     await client(server.url).send('c1', 'note milk');
-    const response = await fetch(`${server.url}/api/sessions/c1`, { headers: { 'x-user': 'alice' } });
+    const response = await fetch(`${server.url}${apiPath('session', 'c1')}`, { headers: { 'x-user': 'alice' } });
     expect(response.status).toBe(200);
     const view = await response.json();
     expect(view).toMatchObject({

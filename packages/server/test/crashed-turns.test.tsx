@@ -10,6 +10,7 @@ import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
+import { apiPath } from './helpers.js';
 
 /** A tool `slow` that says when it started and ends when the test releases it. */
 function slowTool() {
@@ -47,7 +48,7 @@ const model: Model = {
 };
 
 const get = (handler: ReturnType<typeof createHandler>, path: string) =>
-  handler(new Request(`http://localhost/api${path}`, { headers: { 'x-user': 'alice' } }));
+  handler(new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));
 
 const toolParts = (messages: SkilltreeUIMessage[]) =>
   messages.flatMap((m) => m.parts).filter((p) => p.type === 'dynamic-tool') as { state: string; errorText?: string }[];
@@ -88,9 +89,9 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     const since = Date.now();
     await until(() => Date.now() - since > 3 * leaseTtl);
     expect((await other.get('c1', { owner: 'alice' }))?.running).toEqual({ from: 0 });
-    const history = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
+    const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(history.map((m) => m.role)).toEqual(['user']);
-    const resumed = await get(handler, '/chat/c1/stream');
+    const resumed = await get(handler, apiPath('chat-stream', 'c1'));
     expect(resumed.status).toBe(200);
     const body = resumed.text();
     release('slow done');
@@ -114,7 +115,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     await inTool;
     dying.stop();
     // A page reloaded right after the crash follows the turn until it reads as over.
-    const resumed = await get(handler, '/chat/c1/stream');
+    const resumed = await get(handler, apiPath('chat-stream', 'c1'));
     expect(resumed.status).toBe(200);
     const text = await resumed.text();
     expect(text).toContain('"type":"tool-input-available"');
@@ -122,7 +123,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
       `"type":"tool-output-error","toolCallId":"call_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
     );
     await until(async () => (await other.get('c1', { owner: 'alice' }))?.running === null);
-    const history = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
+    const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(toolParts(history)).toEqual([
       expect.objectContaining({ state: 'output-error', errorText: INTERRUPTED_RESULT }),
     ]);
@@ -131,7 +132,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     expect(await turn).toBeInstanceOf(Error);
     // The next message records the same result, as the history showed it.
     expect((await other.send('c1', 'again', { owner: 'alice' })).text).toBe('Answer: too late');
-    const after = (await (await get(handler, '/chat/c1')).json()) as SkilltreeUIMessage[];
+    const after = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(toolParts(after)[0]).toEqual(history.flatMap((m) => m.parts).find((p) => p.type === 'dynamic-tool'));
     await Promise.all([crashed.close(), other.close()]);
   });

@@ -25,6 +25,7 @@ import type { ModelStreamPart, ReasoningPart } from '@skilltree/core/provider';
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
 import { z } from 'zod';
 import { createHandler, type HandlerOptions, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { type RouteName, routePath } from '../src/routes.js';
 
 const notes = createAgentStore('notes', () => ({ items: [] as string[] }));
 
@@ -300,6 +301,15 @@ export async function startServer(
   };
 }
 
+/**
+ * The path of a route under `/api` (the default basePath), built from the handler's route table:
+ * `apiPath('chat-stop', 'c1')` is `/api/chat/c1/stop`. Tests build their paths with it, so a route
+ * changes in the table only.
+ */
+export function apiPath(name: RouteName, id?: string, file?: string): string {
+  return routePath(name, '/api', { ...(id === undefined ? {} : { id }), ...(file === undefined ? {} : { file }) });
+}
+
 /** A user message as useChat makes it. */
 export function userMessage(text: string, id = `u-${Math.random().toString(36).slice(2)}`): SkilltreeUIMessage {
   return { id, role: 'user', parts: [{ type: 'text', text }] };
@@ -308,7 +318,7 @@ export function userMessage(text: string, id = `u-${Math.random().toString(36).s
 /** The `ai` package's own client: `DefaultChatTransport` sends, `readUIMessageStream` reads. */
 export function client(url: string, user: string | null = 'alice') {
   const transport = new DefaultChatTransport<SkilltreeUIMessage>({
-    api: `${url}/api/chat`,
+    api: `${url}${apiPath('chat')}`,
     headers: user === null ? {} : { 'x-user': user },
   });
   return {
@@ -343,7 +353,7 @@ export function client(url: string, user: string | null = 'alice') {
     },
     /** `GET /api/chat/:id` */
     async history(chatId: string): Promise<Response> {
-      return fetch(`${url}/api/chat/${encodeURIComponent(chatId)}`, {
+      return fetch(`${url}${apiPath('chat-id', chatId)}`, {
         headers: user === null ? {} : { 'x-user': user },
       });
     },

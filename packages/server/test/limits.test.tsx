@@ -5,8 +5,8 @@
 import { request as httpRequest } from 'node:http';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryRateLimiter } from '../src/index.js';
-import { startServer, type TestServer } from './helpers.js';
+import { bodyLimitFor, memoryRateLimiter } from '../src/index.js';
+import { apiPath, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
 const message = (text: string) => ({ id: 'u', role: 'user', parts: [{ type: 'text', text }] });
 
 async function post(body: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/api/chat`, {
+  const response = await fetch(`${server.url}${apiPath('chat')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-user': 'alice', ...headers },
     body,
@@ -49,7 +49,66 @@ function raw(
   });
 }
 
+/** A PNG of `size` bytes: its header, then zeros (enough for the session's sniffer). */
+function png(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  return bytes;
+}
+
+/**
+ * The body of a message with `text` and one file of each size, as useChat sends it, each with a
+ * filename of 255 characters that JSON escapes at its longest: the largest body such a message makes.
+ */
+function withFiles(text: string, sizes: number[], extra: Record<string, unknown> = {}): string {
+  const files = sizes.map((size) => ({
+    type: 'file',
+    mediaType: 'image/png',
+    filename: '\u0001'.repeat(255),
+    url: `data:image/png;base64,${png(size).toString('base64')}`,
+  }));
+  return JSON.stringify({
+    id: 'c1',
+    ...extra,
+    messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text }, ...files] }],
+    trigger: 'submit-message',
+  });
+}
+
+/** Sessions' file limits small enough to reach in a test: 2 files, 2 000 bytes each, 3 000 together. */
+const files = { maxFilesPerMessage: 2, maxFileBytes: 2_000, maxMessageBytes: 3_000 };
+
 describe('limits', () => {
+  it('the body limit follows the file limits: a message at the file limit is accepted, one byte more of files is refused by the session with its reason, not by a 413', async () => {
+    server = await startServer({ sessionsOptions: { files }, limits: { maxMessageLength: 100 } });
+    // The longest text, every character escaped at its longest in JSON, and files at the limit.
+    const atLimit = withFiles('\u0001'.repeat(100), [1_500, 1_500]);
+    expect(Buffer.byteLength(atLimit)).toBeLessThanOrEqual(bodyLimitFor(server.sessions.fileLimits, 100));
+    const accepted = await post(atLimit);
+    expect(accepted.status, accepted.text).toBe(200);
+    const over = await post(withFiles('\u0001'.repeat(100), [1_500, 1_501]).replace('"c1"', '"c2"'));
+    expect(over.json().error).toEqual({
+      code: 'file_message_too_large',
+      message: 'The files of one message are 3001 bytes; at most 3000 (files.maxMessageBytes).',
+    });
+    expect(await server.sessions.get('c2', { owner: 'alice' })).toBeNull();
+  });
+
+  it('an explicit maxBodyBytes wins', async () => {
+    // Below the derived limit: a message the session would accept is refused by its size.
+    server = await startServer({ sessionsOptions: { files }, limits: { maxBodyBytes: 1_000 } });
+    const small = await post(withFiles('look', [1_500]));
+    expect(small.json().error.code).toBe('body_too_large');
+    await server.close();
+    // Above it: a body the derived limit refuses (padded past it) is read.
+    server = await startServer({ sessionsOptions: { files } });
+    const padded = withFiles('look', [1_500], { pad: ' '.repeat(bodyLimitFor(server.sessions.fileLimits, 32_000)) });
+    expect((await post(padded)).json().error.code).toBe('body_too_large');
+    await server.close();
+    server = await startServer({ sessionsOptions: { files }, limits: { maxBodyBytes: padded.length } });
+    expect((await post(padded)).status).toBe(200);
+  });
+
   it('a body larger than maxBodyBytes answers 413 (by Content-Length)', async () => {
     server = await startServer({ limits: { maxBodyBytes: 1_000 } });
     const response = await post(JSON.stringify({ id: 'c1', messages: [message('x'.repeat(2_000))] }));
@@ -62,7 +121,7 @@ describe('limits', () => {
   it('a chunked body without Content-Length answers 413 as soon as it passes maxBodyBytes', async () => {
     server = await startServer({ limits: { maxBodyBytes: 1_000 } });
     const chunk = 'x'.repeat(600);
-    const response = await raw('POST', '/api/chat', {
+    const response = await raw('POST', apiPath('chat'), {
       headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       chunks: [`{"id":"c1","pad":"${chunk}`, chunk, chunk, '"}'],
     });
@@ -178,7 +237,7 @@ describe('bad input', () => {
 
   it('invalid UTF-8 answers 400', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
@@ -247,13 +306,13 @@ describe('bad input', () => {
 
   it('a wrong method answers 405 with Allow; an unknown route answers 404', async () => {
     server = await startServer();
-    const get = await raw('GET', '/api/chat');
+    const get = await raw('GET', apiPath('chat'));
     expect(get.status).toBe(405);
-    const put = await raw('PUT', '/api/chat/c1');
+    const put = await raw('PUT', apiPath('chat-id', 'c1'));
     expect(put.status).toBe(405);
-    expect((await raw('POST', '/api/sessions/c1')).status).toBe(405);
+    expect((await raw('POST', apiPath('session', 'c1'))).status).toBe(405);
     expect((await raw('GET', '/api/nothing')).status).toBe(404);
     expect((await raw('GET', '/elsewhere')).status).toBe(404);
-    expect((await raw('GET', '/api/chat/c1/stream/more')).status).toBe(404);
+    expect((await raw('GET', `${apiPath('chat-stream', 'c1')}/more`)).status).toBe(404);
   });
 });

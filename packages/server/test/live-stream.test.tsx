@@ -7,7 +7,7 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
-import { client, held, plain, startServer, type TestServer, userMessage } from './helpers.js';
+import { apiPath, client, held, plain, startServer, type TestServer, userMessage } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -101,7 +101,7 @@ describe('the UI stream tells the truth as it happens', () => {
     server = await startServer({ keepAliveMs: 5 });
     const watch = watchingFetch();
     const transport = new DefaultChatTransport<SkilltreeUIMessage>({
-      api: `${server.url}/api/chat`,
+      api: `${server.url}${apiPath('chat')}`,
       headers: { 'x-user': 'alice' },
       fetch: watch.fetch,
     });
@@ -120,7 +120,7 @@ describe('the UI stream tells the truth as it happens', () => {
 
   it('keepAliveMs: false sends no comments; a keepAliveMs that is not a positive number is refused when the handler is made', async () => {
     server = await startServer({ keepAliveMs: false });
-    const response = await fetch(`${server.url}/api/chat`, {
+    const response = await fetch(`${server.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({ id: 'c1', messages: [userMessage('hello')], trigger: 'submit-message' }),

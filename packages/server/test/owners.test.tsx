@@ -5,7 +5,7 @@
  */
 import { textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { client, startServer, type TestServer, waiting } from './helpers.js';
+import { apiPath, client, startServer, type TestServer, waiting } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -14,7 +14,7 @@ afterEach(async () => {
 
 const as = (user: string) => ({ 'x-user': user });
 const post = (id: string, text: string, user: string) =>
-  fetch(`${server.url}/api/chat`, {
+  fetch(`${server.url}${apiPath('chat')}`, {
     method: 'POST',
     headers: { ...as(user), 'content-type': 'application/json' },
     body: JSON.stringify({ id, messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text }] }] }),
@@ -53,9 +53,11 @@ describe('who can reach a chat', () => {
       expect(taken.status).toBe(404);
       expect(taken).toEqual(free);
     }
-    const taken = await seen(await fetch(`${server.url}/api/chat/c1`, { method: 'DELETE', headers: as('mallory') }));
+    const taken = await seen(
+      await fetch(`${server.url}${apiPath('chat-id', 'c1')}`, { method: 'DELETE', headers: as('mallory') }),
+    );
     const free = await seen(
-      await fetch(`${server.url}/api/chat/never-used`, { method: 'DELETE', headers: as('mallory') }),
+      await fetch(`${server.url}${apiPath('chat-id', 'never-used')}`, { method: 'DELETE', headers: as('mallory') }),
     );
     expect(taken.status).toBe(404);
     expect(taken).toEqual(free);
@@ -99,9 +101,9 @@ describe('user ids are exact', () => {
     for (const user of ['cut', 'other', 'nul', 'line']) {
       const responses = [
         await post('c1', 'show me the notes', user),
-        await fetch(`${server.url}/api/chat/c1`, { headers: as(user) }),
-        await fetch(`${server.url}/api/sessions/c1`, { headers: as(user) }),
-        await fetch(`${server.url}/api/chat/c1`, { method: 'DELETE', headers: as(user) }),
+        await fetch(`${server.url}${apiPath('chat-id', 'c1')}`, { headers: as(user) }),
+        await fetch(`${server.url}${apiPath('session', 'c1')}`, { headers: as(user) }),
+        await fetch(`${server.url}${apiPath('chat-id', 'c1')}`, { method: 'DELETE', headers: as(user) }),
       ];
       for (const response of responses) {
         expect(response.status).toBe(403);

@@ -11,7 +11,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { memoryStore } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { client, DB_SECRET, startServer, type TestServer, userMessage } from './helpers.js';
+import { apiPath, client, DB_SECRET, startServer, type TestServer, userMessage } from './helpers.js';
 
 let server: TestServer | null = null;
 let exporter: InMemorySpanExporter;
@@ -42,7 +42,7 @@ async function spansWhen(count: (spans: ReadableSpan[]) => boolean): Promise<Rea
 }
 
 function post(url: string, text: string, headers: Record<string, string> = {}) {
-  return fetch(`${url}/api/chat`, {
+  return fetch(`${url}${apiPath('chat')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-user': 'alice', ...headers },
     body: JSON.stringify({ id: 'c1', messages: [userMessage(text)], trigger: 'submit-message' }),
@@ -54,8 +54,8 @@ describe('a span per request', () => {
     server = await startServer();
     const response = await post(server.url, 'note milk', { traceparent: `00-${TRACE}-${PARENT}-01` });
     await response.text();
-    const spans = await spansWhen((s) => s.some((x) => x.name === 'POST /api/chat'));
-    const request = spans.find((s) => s.name === 'POST /api/chat') as ReadableSpan;
+    const spans = await spansWhen((s) => s.some((x) => x.name === `POST ${apiPath('chat')}`));
+    const request = spans.find((s) => s.name === `POST ${apiPath('chat')}`) as ReadableSpan;
     expect(request.kind).toBe(1); // SERVER
     expect(request.spanContext().traceId).toBe(TRACE);
     expect(request.parentSpanContext?.spanId).toBe(PARENT);
@@ -88,8 +88,8 @@ describe('a span per request', () => {
     ]) {
       exporter.reset();
       await (await post(server.url, 'hello', { traceparent: header })).text();
-      const spans = await spansWhen((s) => s.some((x) => x.name === 'POST /api/chat'));
-      const request = spans.find((s) => s.name === 'POST /api/chat') as ReadableSpan;
+      const spans = await spansWhen((s) => s.some((x) => x.name === `POST ${apiPath('chat')}`));
+      const request = spans.find((s) => s.name === `POST ${apiPath('chat')}`) as ReadableSpan;
       expect(request.parentSpanContext).toBeUndefined();
       expect(request.spanContext().traceId).not.toBe(TRACE);
     }
@@ -138,8 +138,8 @@ describe('a span per request', () => {
       exporter.reset();
       server = await startServer({ telemetry: { recordContent }, sessionsOptions: { store: failing() } });
       expect((await post(server.url, 'hello')).status).toBe(500);
-      const spans = await spansWhen((s) => s.some((x) => x.name === 'POST /api/chat'));
-      const request = spans.find((s) => s.name === 'POST /api/chat') as ReadableSpan;
+      const spans = await spansWhen((s) => s.some((x) => x.name === `POST ${apiPath('chat')}`));
+      const request = spans.find((s) => s.name === `POST ${apiPath('chat')}`) as ReadableSpan;
       expect(request.status.code).toBe(2);
       expect(request.attributes['error.type']).toBe('Error');
       const shown = JSON.stringify([request.attributes, request.events, request.status]);

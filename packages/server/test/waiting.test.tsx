@@ -19,6 +19,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { apiPath } from './helpers.js';
 
 const refunds: string[] = [];
 
@@ -132,7 +133,7 @@ class NodeChat extends AbstractChat<SkilltreeUIMessage> {
     super({
       id,
       state,
-      transport: new DefaultChatTransport({ api: `${url}/api/chat`, headers: { 'x-user': user } }),
+      transport: new DefaultChatTransport({ api: `${url}${apiPath('chat')}`, headers: { 'x-user': user } }),
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     });
   }
@@ -164,7 +165,7 @@ describe('approvals through the AI SDK chat engine', () => {
     expect(refunds).toEqual(['A-7']);
     expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Done: refunded A-7' });
     // A replay of the same approval runs nothing.
-    const replay = await fetch(`${served.url}/api/chat`, {
+    const replay = await fetch(`${served.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({ id: 'c1', messages: chat.all.slice(0, 2).map((m, i) => (i === 1 ? approved(m) : m)) }),
@@ -198,11 +199,11 @@ describe('approvals through the AI SDK chat engine', () => {
     await chat.sendMessage({ text: 'refund C-2' });
     await settled(chat);
     const history = (await (
-      await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })
+      await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
     ).json()) as SkilltreeUIMessage[];
     expect(toolPart(history.at(-1))).toMatchObject({ state: 'approval-requested' });
     const answer = (user: string, id: string) =>
-      fetch(`${served!.url}/api/chat`, {
+      fetch(`${served!.url}${apiPath('chat')}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-user': user },
         body: JSON.stringify({
@@ -265,14 +266,14 @@ describe('files and reasoning over HTTP', () => {
     await settled(chat);
     expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'I see image/png.' });
     const history = (await (
-      await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })
+      await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
     ).json()) as SkilltreeUIMessage[];
     // A reloaded page gets the photo from the handler, under the chat's owner check.
     expect(history[0].parts).toEqual([
-      { type: 'file', mediaType: 'image/png', filename: 'parcel.png', url: '/api/chat/c1/files/0-0' },
+      { type: 'file', mediaType: 'image/png', filename: 'parcel.png', url: apiPath('chat-file', 'c1', '0-0') },
     ]);
     const file = (user: string, ref = '0-0') =>
-      fetch(`${served!.url}/api/chat/c1/files/${ref}`, { headers: { 'x-user': user } });
+      fetch(`${served!.url}${apiPath('chat-file', 'c1', ref)}`, { headers: { 'x-user': user } });
     const mine = await file('alice');
     expect(mine.status).toBe(200);
     expect(mine.headers.get('content-type')).toBe('image/png');
@@ -288,9 +289,12 @@ describe('files and reasoning over HTTP', () => {
     }
     // The chat deleted, and its id used again by another user with a photo of their own: the old URL
     // reaches neither the deleted photo nor the new one.
-    const remove = await fetch(`${served.url}/api/chat/c1`, { method: 'DELETE', headers: { 'x-user': 'alice' } });
+    const remove = await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, {
+      method: 'DELETE',
+      headers: { 'x-user': 'alice' },
+    });
     expect(remove.status).toBeLessThan(300);
-    const bobs = await fetch(`${served.url}/api/chat`, {
+    const bobs = await fetch(`${served.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'bob' },
       body: JSON.stringify({
@@ -309,7 +313,7 @@ describe('files and reasoning over HTTP', () => {
     expect((await file('alice')).status).toBe(404);
     expect((await file('bob')).status).toBe(200);
     const html = Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64');
-    const refused = await fetch(`${served.url}/api/chat`, {
+    const refused = await fetch(`${served.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({
@@ -325,12 +329,14 @@ describe('files and reasoning over HTTP', () => {
     });
     expect(refused.status).toBe(415);
     expect(await refused.json()).toMatchObject({ error: { code: 'file_type_mismatch' } });
-    expect((await fetch(`${served.url}/api/chat/c2`, { headers: { 'x-user': 'alice' } })).status).toBe(404);
+    expect((await fetch(`${served.url}${apiPath('chat-id', 'c2')}`, { headers: { 'x-user': 'alice' } })).status).toBe(
+      404,
+    );
   });
 
   it('reasoning streams as reasoning parts with its text only: never its signature', async () => {
     served = await serve();
-    const response = await fetch(`${served.url}/api/chat`, {
+    const response = await fetch(`${served.url}${apiPath('chat')}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-user': 'alice' },
       body: JSON.stringify({
@@ -342,7 +348,9 @@ describe('files and reasoning over HTTP', () => {
     expect(body).toContain('"type":"reasoning-start"');
     expect(body).toContain('The user wants a refund.');
     expect(body).not.toContain('secret-sig');
-    const history = await (await fetch(`${served.url}/api/chat/c1`, { headers: { 'x-user': 'alice' } })).text();
+    const history = await (
+      await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
+    ).text();
     expect(history).toContain('"type":"reasoning"');
     expect(history).not.toContain('secret-sig');
   });
@@ -386,7 +394,7 @@ describe('a reload mid-stream', () => {
       createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }),
     );
     const post = handlers[0](
-      new Request('http://localhost/api/chat', {
+      new Request(`http://localhost${apiPath('chat')}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-user': 'alice' },
         body: JSON.stringify({
@@ -400,10 +408,10 @@ describe('a reload mid-stream', () => {
     await first.body?.cancel();
     await inTool;
     const get = (path: string) =>
-      handlers[1](new Request(`http://localhost/api${path}`, { headers: { 'x-user': 'alice' } }));
-    const history = (await (await get('/chat/c1')).json()) as SkilltreeUIMessage[];
+      handlers[1](new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));
+    const history = (await (await get(apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(history.map((m) => m.role)).toEqual(['user']);
-    const resumed = await get('/chat/c1/stream');
+    const resumed = await get(apiPath('chat-stream', 'c1'));
     expect(resumed.status).toBe(200);
     const body = resumed.text();
     release();
@@ -411,10 +419,10 @@ describe('a reload mid-stream', () => {
     expect(text).toContain('Let me look.');
     expect(text).toContain('slow done');
     expect(text).toContain('Answer: slow done');
-    expect((await get('/chat/c1/stream')).status).toBe(204);
-    const after = (await (await get('/chat/c1')).json()) as SkilltreeUIMessage[];
+    expect((await get(apiPath('chat-stream', 'c1'))).status).toBe(204);
+    const after = (await (await get(apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant']);
-    expect((await get('/chat/c1/stream')).status).toBe(204);
+    expect((await get(apiPath('chat-stream', 'c1'))).status).toBe(204);
     await Promise.all(workers.map((w) => w.close()));
   });
 });

@@ -153,13 +153,52 @@ export function toFileParts(
       `The files of one message are ${total} bytes; at most ${limits.maxMessageBytes} (files.maxMessageBytes).`,
     );
   }
+  checkChatTotal(total, limits, chatBytes);
+  return parts;
+}
+
+/** File lists {@link checkedFileParts} made: each file checked already, only the chat's total is left. */
+const checkedLists = new WeakSet<readonly FilePart[]>();
+
+/**
+ * A message's files checked as {@link toFileParts} checks them, but not yet against the chat: for a
+ * layer that refuses bad files before it touches the chat (`createSessions`) and hands the list to
+ * the turn, which then adds only the chat's total ({@link messageFileParts}). Each file's bytes are
+ * so decoded and sniffed once per message.
+ */
+export function checkedFileParts(inputs: readonly (FileInput | FilePart)[], limits: ResolvedFileLimits): FilePart[] {
+  const parts = toFileParts(inputs, limits);
+  checkedLists.add(parts);
+  return parts;
+}
+
+/**
+ * The files of the message a turn records: a list from {@link checkedFileParts} is checked against
+ * the chat's total only; any other list is checked whole ({@link toFileParts}).
+ */
+export function messageFileParts(
+  inputs: readonly (FileInput | FilePart)[],
+  limits: ResolvedFileLimits,
+  chatBytes: number,
+): FilePart[] {
+  if (!checkedLists.has(inputs as readonly FilePart[])) return toFileParts(inputs, limits, chatBytes);
+  const parts = inputs as FilePart[];
+  checkChatTotal(
+    parts.reduce((n, p) => n + fileBytes(p), 0),
+    limits,
+    chatBytes,
+  );
+  return parts;
+}
+
+/** The chat would hold at most `maxChatBytes` of files with a message's `total` added. */
+function checkChatTotal(total: number, limits: ResolvedFileLimits, chatBytes: number): void {
   if (chatBytes + total > limits.maxChatBytes) {
     throw new FileRejectedError(
       'chat-too-large',
       `The chat would hold ${chatBytes + total} bytes of files; at most ${limits.maxChatBytes} (files.maxChatBytes).`,
     );
   }
-  return parts;
 }
 
 /** Pixel size of a PNG, JPEG, GIF or WebP image from its header, or null. */

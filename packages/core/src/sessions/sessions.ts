@@ -8,12 +8,12 @@
  */
 
 import type { ReactNode } from 'react';
-import { toFileParts } from '../files/files.js';
+import { checkedFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { checkBudget } from '../observe/budget-options.js';
 import { parseMessage } from '../transcript/message-parse.js';
 import { abortable } from '../turn/loop.js';
-import type { Message } from '../types/messages.js';
+import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
@@ -143,6 +143,12 @@ export interface Sessions {
   close(options?: SessionsCloseOptions): Promise<void>;
   /** The store in use. */
   readonly store: SessionStore;
+  /**
+   * The file limits every turn is checked against: the `files` option with its defaults filled in.
+   * A server reads them to size what it accepts (`@skilltree/server` derives its body limit from
+   * them), so the two cannot drift apart.
+   */
+  readonly fileLimits: Readonly<Required<FileLimits>>;
 }
 
 /**
@@ -171,6 +177,7 @@ export function createSessions(
   }
   const { model } = options;
   if (typeof model === 'function') delete sessionOptions.model;
+  const fileLimits = resolveFileLimits(sessionOptions.files);
   const cache = new MountedCache<ChatSession>(cacheSize);
   const running = new RunningTurns();
   const ctx: TurnContext = {
@@ -204,9 +211,10 @@ export function createSessions(
           );
         }
         checkBudget(opts.budget);
-        // Files are checked before the chat is touched (the session checks the chat's total again).
-        if (opts.files?.length) toFileParts(opts.files, resolveFileLimits(sessionOptions.files));
-        return yield* chatTurn(ctx, await resolveChat(store, id, opts.owner), text, signal, self, opts);
+        // Files are checked before the chat is touched, once: the turn gets the checked parts and adds
+        // only the chat's total, which needs the chat.
+        const checked = opts.files?.length ? { ...opts, files: checkedFileParts(opts.files, fileLimits) } : opts;
+        return yield* chatTurn(ctx, await resolveChat(store, id, opts.owner), text, signal, self, checked);
       },
       opts.signal,
       stopOnReturn,
@@ -216,6 +224,7 @@ export function createSessions(
 
   return {
     store,
+    fileLimits,
     async send(id, text, opts = {}) {
       const it = start(id, text, opts, false);
       for (;;) {

@@ -5,7 +5,7 @@
  * ends, every tool call in the transcript has its result.
  */
 
-import { chatFileBytes, toFileParts } from '../files/files.js';
+import { chatFileBytes, messageFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { budgetHook, type TurnBudgetScope } from '../observe/budget.js';
 import { tracingHook } from '../observe/telemetry.js';
@@ -120,9 +120,10 @@ export async function* runTurn(
       yield* applyAnswers(state, answers, signal, hooks);
       if (state.waiting.calls.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
     } else {
-      // Files are checked before anything is recorded: a refused one leaves the chat as it was.
+      // Files are checked before anything is recorded (those `createSessions` checked, only against the
+      // chat's total): a refused one leaves the chat as it was.
       const files = options?.files?.length
-        ? toFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state.window))
+        ? messageFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state.window))
         : [];
       // Calls still waiting when the user writes again are superseded: the model reads that they did not run.
       yield* supersede(state, hooks);
