@@ -108,10 +108,9 @@ function readSkill(node: HostElement): SkillEntry {
     switch (child.type) {
       case 'skilltree-instructions':
       case 'skilltree-text': {
-        const kind = child.type === 'skilltree-text' ? 'text' : 'instructions';
-        for (const line of splitLines(textContent(child))) {
-          entry.lines.push(line);
-          entry.sources.push({ line, kind, owner: child.owner });
+        for (const source of blockSources(child)) {
+          entry.lines.push(source.line);
+          entry.sources.push(source);
         }
         return;
       }
@@ -137,6 +136,20 @@ function readSkill(node: HostElement): SkillEntry {
   node.dirty = false;
   node.cache = entry;
   return entry;
+}
+
+/**
+ * The lines of one `<Instructions>` or `<Text>` inside a skill, each with its source: the last ones
+ * while the block did not change. A skill re-read because one `<Text>` changed splits only that one.
+ */
+function blockSources(node: HostElement): LineSource[] {
+  const cached = node.cache as LineSource[] | undefined;
+  if (!node.dirty && cached) return cached;
+  const kind = node.type === 'skilltree-text' ? 'text' : 'instructions';
+  const sources = splitLines(textContent(node)).map((line): LineSource => ({ line, kind, owner: node.owner }));
+  node.dirty = false;
+  node.cache = sources;
+  return sources;
 }
 
 /**
