@@ -11,8 +11,11 @@
 //   plain                   10: 2.76 → 1.56   1,000: 2.87 → 1.30   100,000: 2.32 → 1.41
 //   re-renders its skill    10: 4.77 → 3.67   1,000: 4.22 → 3.14   100,000: 3.85 → 2.76
 //   append-only, reasoning  10: 1.68 → 0.74   1,000: 1.81 → 0.69   100,000: 1.70 → 0.62
-// The re-rendering step is still over 2×: React's render of the skill alone is ~1.5× the floor
-// (see docs/architecture.md for where the rest goes).
+// The re-rendering step, after its tools kept their props object, specs and checks when only their
+// inline `run` changed (main f568040 → after, median of three, load 35–43):
+//   re-renders its skill    10: 3.86 → 2.79   1,000: 2.88 → 2.18   100,000: 2.63 → 1.94
+// Still over 2× with few messages: React's render and the tool call itself are most of what is left
+// (see docs/architecture.md, "The step that re-renders its skill").
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';

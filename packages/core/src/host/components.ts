@@ -118,8 +118,10 @@ export interface ToolProps<S extends InputSchema = InputSchema<Record<string, un
 
 /** A tool the model can call while this element is rendered. Render it conditionally to offer it conditionally. */
 export const Tool = markInternal(function Tool<S extends InputSchema>(props: ToolProps<S>) {
-  const skill = useContext(SkillContext);
-  return createElement('skilltree-tool', { ...props, skill: skill?.name ?? null });
+  // The props go to the host element as they are: the serializer knows a tool's skill from where it
+  // sits in the tree, and a skill re-renders its tools on every step its state changes, so each
+  // copy made here would be paid on every step.
+  return createElement('skilltree-tool', props);
 }) as <S extends InputSchema>(props: ToolProps<S>) => ReactNode;
 
 /** Props of {@link Skill}. */

@@ -70,12 +70,29 @@ function ownProps(props: Record<string, any>): Record<string, any> {
   return rest;
 }
 
-/** Whether `a` and `b` hold the same values, ignoring the keys in `except`. */
-function shallowEqual(a: Record<string, any>, b: Record<string, any>, except?: string): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) if (key !== except && !Object.is(a[key], b[key])) return false;
-  return true;
+/**
+ * How `next` (React's props, with `children`) differs from `prev` (the instance's, without):
+ * not at all, only in a tool's `run` (a function before and after), or otherwise. One pass, no copy:
+ * it runs for every host element a parent re-renders.
+ */
+function propsChange(type: string, prev: Record<string, any>, next: Record<string, any>): 'none' | 'run' | 'other' {
+  let count = 0;
+  let run = false;
+  for (const key in next) {
+    if (key === 'children') continue;
+    count++;
+    const value = next[key];
+    if (Object.is(value, prev[key])) continue;
+    if (key === 'run' && type === 'skilltree-tool' && typeof value === 'function' && typeof prev.run === 'function') {
+      run = true;
+      continue;
+    }
+    return 'other';
+  }
+  let prevCount = 0;
+  for (const _key in prev) prevCount++;
+  if (count !== prevCount) return 'other';
+  return run ? 'run' : 'none';
 }
 
 const creation = {
@@ -127,18 +144,19 @@ const mutation = {
   },
   // React 19 dropped the update payload: commitUpdate gets the old and new props.
   commitUpdate(instance, _type, _old, next) {
-    const props = ownProps(next);
     // Parents re-render often with equal props; only a real change should invalidate the serializer
     // cache. A tool's `run` is read at call time, never serialized: an inline closure that is new on
-    // every render must not make every request rebuild.
-    if (shallowEqual(props, instance.props)) return;
-    const runOnly =
-      instance.type === 'skilltree-tool' &&
-      typeof props.run === 'function' &&
-      typeof instance.props.run === 'function' &&
-      shallowEqual(props, instance.props, 'run');
-    instance.props = props;
-    if (!runOnly) markDirty(instance);
+    // every render must not make every request rebuild. It is swapped into the props object in
+    // place, so everything cached by that object (spec, checks) stays good; a skill that re-renders
+    // its tools on every step then costs no new spec and no new check per tool.
+    const change = propsChange(instance.type, instance.props, next);
+    if (change === 'none') return;
+    if (change === 'run') {
+      instance.props.run = next.run;
+      return;
+    }
+    instance.props = ownProps(next);
+    markDirty(instance);
   },
   commitMount() {},
   hideInstance(instance) {

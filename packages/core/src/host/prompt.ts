@@ -145,17 +145,9 @@ export function unofferedToolSpec(name: string): ToolSpec {
 export function isOffered(snap: TreeSnapshot, tool: ToolEntry, readToolName: string): boolean {
   if (snap.toolsByName.get(tool.name) !== tool) return false;
   if (snap.skills.length > 0 && tool.name === readToolName) return false;
-  // Problems follow the props (replaced on every update) and the name, which are both in the props.
-  let sound = soundTools.get(tool.node.props);
-  if (sound === undefined) {
-    sound = toolProblems(tool).length === 0;
-    soundTools.set(tool.node.props, sound);
-  }
-  return sound;
+  // Checked once per tool entry (see toolProblems), which outlives re-renders that only change `run`.
+  return toolProblems(tool).length === 0;
 }
-
-/** Whether a rendered tool's props have no problems. */
-const soundTools = new WeakMap<object, boolean>();
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
 const schemaCache = new WeakMap<object, Record<string, unknown>>();
@@ -178,15 +170,26 @@ export function inputJsonSchema(input: unknown): Record<string, unknown> {
 }
 
 const specCache = new WeakMap<object, ToolSpec>();
+const lastSpec = new WeakMap<object, ToolSpec>();
 
-/** A tool's spec, rebuilt only when its props object changed. */
+/**
+ * A tool's spec: one object for as long as what it is made of (name, description, schema) stays
+ * the same. Looked up by props object first (a re-render that changes only `run` keeps it), then
+ * by content per host element (a re-render that changes, say, `meta` or `timeout`), so requests and
+ * the lifecycle compare equal specs by identity.
+ */
 export function toolSpec(tool: ToolEntry): ToolSpec {
   const props = tool.node.props;
   let spec = specCache.get(props);
-  if (!spec) {
-    spec = { name: tool.name, description: String(props.description ?? ''), inputSchema: inputJsonSchema(props.input) };
-    specCache.set(props, spec);
+  if (spec && spec.name === tool.name) return spec;
+  const description = String(props.description ?? '');
+  const inputSchema = inputJsonSchema(props.input);
+  spec = lastSpec.get(tool.node);
+  if (!spec || spec.name !== tool.name || spec.description !== description || spec.inputSchema !== inputSchema) {
+    spec = { name: tool.name, description, inputSchema };
+    lastSpec.set(tool.node, spec);
   }
+  specCache.set(props, spec);
   return spec;
 }
 

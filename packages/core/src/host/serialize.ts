@@ -108,15 +108,14 @@ function readSkill(node: HostElement): SkillEntry {
     switch (child.type) {
       case 'skilltree-instructions':
       case 'skilltree-text': {
-        const kind = child.type === 'skilltree-text' ? 'text' : 'instructions';
-        for (const line of splitLines(textContent(child))) {
-          entry.lines.push(line);
-          entry.sources.push({ line, kind, owner: child.owner });
+        for (const source of blockSources(child)) {
+          entry.lines.push(source.line);
+          entry.sources.push(source);
         }
         return;
       }
       case 'skilltree-tool': {
-        const tool: ToolEntry = { name: String(child.props.name), node: child, skill: name, owner: child.owner };
+        const tool = toolEntry(child, name);
         for (const message of toolProblems(tool)) problem(message);
         entry.tools.push(tool);
         return;
@@ -139,8 +138,52 @@ function readSkill(node: HostElement): SkillEntry {
   return entry;
 }
 
-/** What is wrong with one tool's props, as messages naming where it was rendered. */
+/**
+ * The lines of one `<Instructions>` or `<Text>` inside a skill, each with its source: the last ones
+ * while the block did not change. A skill re-read because one `<Text>` changed splits only that one.
+ */
+function blockSources(node: HostElement): LineSource[] {
+  const cached = node.cache as LineSource[] | undefined;
+  if (!node.dirty && cached) return cached;
+  const kind = node.type === 'skilltree-text' ? 'text' : 'instructions';
+  const sources = splitLines(textContent(node)).map((line): LineSource => ({ line, kind, owner: node.owner }));
+  node.dirty = false;
+  node.cache = sources;
+  return sources;
+}
+
+/**
+ * The entry of a rendered tool: the last one while its props object and skill are the same. A
+ * skill whose text changed is read again, and its unchanged tools keep their entries (and their
+ * checks, below), so a step that re-renders a skill does not check its tools again.
+ */
+function toolEntry(node: HostElement, skill: string | null): ToolEntry {
+  const last = toolEntries.get(node);
+  if (last && last.props === node.props && last.entry.skill === skill && last.entry.owner === node.owner) {
+    return last.entry;
+  }
+  const entry: ToolEntry = { name: String(node.props.name), node, skill, owner: node.owner };
+  toolEntries.set(node, { props: node.props, entry });
+  return entry;
+}
+
+const toolEntries = new WeakMap<HostElement, { props: object; entry: ToolEntry }>();
+const problemsOf = new WeakMap<ToolEntry, string[]>();
+
+/**
+ * What is wrong with one tool's props, as messages naming where it was rendered. Remembered per
+ * entry: an entry's props object only changes in its `run`, and only from a function to a function.
+ */
 export function toolProblems(tool: ToolEntry): string[] {
+  let out = problemsOf.get(tool);
+  if (out === undefined) {
+    out = checkTool(tool);
+    problemsOf.set(tool, out);
+  }
+  return out;
+}
+
+function checkTool(tool: ToolEntry): string[] {
   const { props } = tool.node;
   const out: string[] = [];
   if (!TOOL_NAME.test(tool.name)) {
@@ -229,7 +272,7 @@ export function readTree(root: HostRoot): TreeSnapshot {
         }
         return;
       case 'skilltree-tool': {
-        const tool: ToolEntry = { name: String(node.props.name), node, skill: null, owner: node.owner };
+        const tool = toolEntry(node, null);
         for (const message of toolProblems(tool)) agentProblem(message);
         snap.tools.push(tool);
         return;

@@ -16,9 +16,9 @@ export function sections(state: SessionState): Sections {
   return captureSections(tree(state), state.skills.loaded);
 }
 
-/** The context changes not recorded yet: loads and unloads, then lines the context gained. */
-export function unrecordedChanges(state: SessionState): ContextChange[] {
-  return [...state.told.pending, ...diffSections(state.told.baseline, sections(state), config(state).contextLineLimit)];
+/** The context changes not recorded yet: loads and unloads, then lines the context gained (`now`: the sections as they are). */
+export function unrecordedChanges(state: SessionState, now: Sections = sections(state)): ContextChange[] {
+  return [...state.told.pending, ...diffSections(state.told.baseline, now, config(state).contextLineLimit)];
 }
 
 /**
@@ -26,9 +26,11 @@ export function unrecordedChanges(state: SessionState): ContextChange[] {
  * changes (loads, unloads, tools) are recorded with the same message.
  */
 export function takeChanges(state: SessionState, quiet = false): ContextChange[] {
-  const changes = unrecordedChanges(state);
+  // One capture serves as what changed and as the next baseline: nothing renders in between.
+  const now = sections(state);
+  const changes = unrecordedChanges(state, now);
   state.told.pending = [];
-  state.told.baseline = sections(state);
+  state.told.baseline = now;
   const current = currentSkills(tree(state), state.skills.loaded, config(state).readToolName);
   const entries = lifecycleChanges(state.told.log, current, state.skills.mounts);
   state.told.log = record(state.told.log, transcriptLength(state.window.transcript), entries, state.skills.mounts);
