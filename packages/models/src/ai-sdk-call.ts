@@ -9,7 +9,7 @@ import type {
   LanguageModelV3Message,
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
-import type { ModelRequest } from '@skilltree/core';
+import type { ModelRequest } from '@skilltree/core/provider';
 import { type ModelAccepts, placeContext } from '@skilltree/core/provider';
 import { type AiSdkTarget, appendMessage } from './ai-sdk-parts.js';
 import { supportsToolChanges, type ToolChanges } from './anthropic-request.js';

@@ -2,8 +2,7 @@
  * What an AI SDK model returns, read back: usage, errors, a `doGenerate` result and a `doStream`
  * stream, as skilltree responses and stream parts.
  */
-import type { ToolCall, Usage } from '@skilltree/core';
-import type { AssistantPart, ModelResponse, ModelStreamPart } from '@skilltree/core/provider';
+import type { AssistantPart, ModelResponse, ModelStreamPart, ToolCall, Usage } from '@skilltree/core/provider';
 import { type AiSdkTarget, mergeMetadata, reasoningFromSdk } from './ai-sdk-parts.js';
 import type { Attempt } from './deadline.js';
 import {

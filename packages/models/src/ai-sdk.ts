@@ -8,8 +8,7 @@
  * @packageDocumentation
  */
 import type { LanguageModelV2CallOptions, LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import type { Model, ModelRequest } from '@skilltree/core';
-import type { ModelCallOptions, ModelResponse, ModelStreamPart } from '@skilltree/core/provider';
+import type { Model, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '@skilltree/core/provider';
 import { type AiSdkLanguageModel, type AiSdkOptions, aiSdkCallOptions, aiSdkUsesToolChanges } from './ai-sdk-call.js';
 import { type AiSdkTarget, metadataKey } from './ai-sdk-parts.js';
 import { readResult, readStream, toModelError } from './ai-sdk-read.js';

@@ -6,8 +6,7 @@
  * it was signed over.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ModelRequest } from '@skilltree/core';
-import type { AppendOnlyItem, ReasoningSource, SystemNote, ToolSpec } from '@skilltree/core/provider';
+import type { AppendOnlyItem, ModelRequest, ReasoningSource, SystemNote, ToolSpec } from '@skilltree/core/provider';
 import { type Block, markable, messageBlocks } from './anthropic-blocks.js';
 import {
   type AnthropicBodyOptions,

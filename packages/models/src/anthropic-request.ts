@@ -10,7 +10,7 @@
  * may sit before them.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, ModelRequest } from '@skilltree/core';
+import type { Message, ModelRequest } from '@skilltree/core/provider';
 import { placeContext, type ReasoningSource, type ToolSpec } from '@skilltree/core/provider';
 import { type Block, markable, messageBlocks, PROVIDER } from './anthropic-blocks.js';
 import { defaultMaxTokens, supportsToolChanges } from './anthropic-models.js';

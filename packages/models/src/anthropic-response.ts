@@ -4,13 +4,14 @@
  * the text) and usage.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ToolCall, Usage } from '@skilltree/core';
 import type {
   AssistantPart,
   ModelResponse,
   ModelStreamPart,
   ReasoningPart,
   ReasoningSource,
+  ToolCall,
+  Usage,
 } from '@skilltree/core/provider';
 import { malformedError, networkError } from './errors.js';
 import { toolCallIds } from './tool-call-id.js';

@@ -2,13 +2,14 @@
  * A Responses API response, and its event stream, read back: text, reasoning items (kept byte-exact
  * as reasoning parts: id, encrypted content, summary), function calls and usage.
  */
-import type { ToolCall, Usage } from '@skilltree/core';
 import type {
   AssistantPart,
   ModelResponse,
   ModelStreamPart,
   ReasoningPart,
   ReasoningSource,
+  ToolCall,
+  Usage,
 } from '@skilltree/core/provider';
 import { isRetryableStatus, ModelError, malformedError, networkError } from './errors.js';
 import { preview } from './openai-chat.js';
