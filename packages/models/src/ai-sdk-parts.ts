@@ -18,6 +18,7 @@ import {
   type UserPart,
 } from '@skilltree/core/provider';
 import { toolInputObject } from './tool-input.js';
+import { unmappedPart } from './unmapped-part.js';
 
 type Prompt = LanguageModelV3Message[];
 type UserContent = Extract<LanguageModelV3Message, { role: 'user' }>['content'];
@@ -130,7 +131,9 @@ export function appendMessage(prompt: Prompt, message: Message, target: AiSdkTar
   for (const part of message.content as AssistantPart[]) {
     if (part.type === 'text') {
       if (part.text) content.push({ type: 'text', text: part.text });
-    } else if (part.type === 'reasoning' && replaysTo(part, target.source)) content.push(reasoningPromptPart(part));
+    } else if (part.type === 'reasoning') {
+      if (replaysTo(part, target.source)) content.push(reasoningPromptPart(part));
+    } else unmappedPart(part, 'aiSdk()');
   }
   for (const call of message.toolCalls ?? []) {
     content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: toolInputObject(call.input) });

@@ -20,6 +20,7 @@ import {
 import { ModelError } from './errors.js';
 import { dataOf } from './reasoning-source.js';
 import { toolInputObject } from './tool-input.js';
+import { unmappedPart } from './unmapped-part.js';
 
 /** A content block as the adapter sends it (the beta types are a superset of these). */
 export type Block = Anthropic.ContentBlockParam;
@@ -173,7 +174,9 @@ export function messageBlocks(message: Message, source: ReasoningSource): Block[
   for (const part of message.content as AssistantPart[]) {
     if (part.type === 'text') {
       if (part.text) blocks.push({ type: 'text', text: part.text });
-    } else if (part.type === 'reasoning' && replays(part, source)) blocks.push(reasoningBlock(part));
+    } else if (part.type === 'reasoning') {
+      if (replays(part, source)) blocks.push(reasoningBlock(part));
+    } else unmappedPart(part, 'anthropic()');
   }
   for (const call of message.toolCalls ?? []) {
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });

@@ -27,6 +27,7 @@ import { OpenAIFileBudget, planFile } from './openai-files.js';
 import { canReason } from './openai-models.js';
 import { dataOf } from './reasoning-source.js';
 import { toolInputJson } from './tool-input.js';
+import { unmappedPart } from './unmapped-part.js';
 
 type Body = OpenAI.Responses.ResponseCreateParamsNonStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -185,10 +186,11 @@ export function messageItems(
   };
   for (const part of message.content) {
     if (part.type === 'text') text += part.text;
-    else if (part.type === 'reasoning' && replays(part, source)) {
+    else if (part.type === 'reasoning') {
+      if (!replays(part, source)) continue;
       flush();
       items.push(reasoningItem(part));
-    }
+    } else unmappedPart(part, 'openai()');
   }
   flush();
   for (const call of message.toolCalls ?? []) {
