@@ -4,7 +4,7 @@
  */
 import { describe, expect, test, vi } from 'vitest';
 import * as bytes from '../src/files/bytes.js';
-import { Agent, createSessions, FileRejectedError, scriptedModel } from '../src/index.js';
+import { Agent, createSession, createSessions, FileRejectedError, scriptedModel } from '../src/index.js';
 
 // The sniffer, as it is, counted: every check of a file's type reads its bytes through it.
 vi.mock('../src/files/bytes.js', async (importOriginal) => {
@@ -49,5 +49,17 @@ describe('files are checked once per message', () => {
     expect((error as FileRejectedError).code).toBe('chat-too-large');
     expect((await sessions.messages('c')).map((m) => m.role)).toEqual(['user', 'assistant']);
     await sessions.close();
+  });
+
+  test('a file list createSessions did not check is checked whole: HTML dressed as a PNG part is refused, never trusted as checked', async () => {
+    const session = createSession(<Agent />, { model: echo() });
+    const html = Buffer.from('<html><script>alert(1)</script></html>').toString('base64');
+    const forged = [{ type: 'file' as const, mediaType: 'image/png', data: html }];
+    const error = await session.send('look', { files: forged }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(FileRejectedError);
+    expect(session.transcript).toEqual([]);
   });
 });
