@@ -106,3 +106,38 @@ describe('old records', () => {
     expect(parseMessage({ role: 'assistant', content: [written] }).content).toEqual([written]);
   });
 });
+
+describe('hostile reasoning records', () => {
+  const assistant = (reasoning: Record<string, unknown>) => ({
+    role: 'assistant',
+    content: [
+      { type: 'reasoning', ...reasoning },
+      { type: 'text', text: 'ok' },
+    ],
+  });
+
+  test('a reasoning record whose model or provider is not a string is refused, naming where it is', () => {
+    expect(() => parseMessage(assistant({ provider: 'anthropic', model: 42, text: '' }), 'message 3')).toThrow(
+      /message 3/,
+    );
+    expect(() => parseMessage(assistant({ provider: null, model: 'm', text: '' }), 'message 3')).toThrow(/message 3/);
+  });
+
+  test("a payload that is not an object is dropped, and a part with an empty endpoint counts as the provider's own", () => {
+    const message = parseMessage(
+      assistant({ provider: 'anthropic', model: 'claude-opus-5-5', endpoint: '', text: 't', providerData: ['sig'] }),
+      'message 0',
+    );
+    const read = message.content[0] as ReasoningPart;
+    expect(read.providerData).toBeUndefined();
+    expect(read.endpoint).toBeUndefined();
+  });
+
+  test("a record's endpoint keeps it from another endpoint: reasoning from a proxy never reaches the provider's own", () => {
+    const proxied = part({ endpoint: 'https://proxy.example/v1' });
+    expect(replaysTo(proxied, { provider: 'anthropic', model: 'claude-opus-5-5' })).toBe(false);
+    expect(
+      replaysTo(part(), { provider: 'anthropic', model: 'claude-opus-5-5', endpoint: 'https://proxy.example/v1' }),
+    ).toBe(false);
+  });
+});
