@@ -11,6 +11,7 @@
 import { textContent } from '../parts/message-parts.js';
 import { cleanReasoning } from '../parts/reasoning.js';
 import { CONTEXT_CHANGED } from '../parts/text.js';
+import { isToolName } from '../parts/tool-name.js';
 import type { ContextChange, Message, MessagePart, ToolErrorKind } from '../types/messages.js';
 
 /** Every error kind a tool result may carry. */
@@ -72,8 +73,10 @@ export function upgradeContextLines(lines: readonly string[], where: string): Co
 /** Whether `raw` is a context change (checked field by field, so stored JSON can be trusted after). */
 function isContextChange(raw: unknown): raw is ContextChange {
   const c = raw as Record<string, unknown> | null;
-  if (!c || typeof c !== 'object' || typeof c.skill !== 'string') return false;
-  if (c.kind === 'line') return typeof c.text === 'string';
+  // A change renders as one line the model reads: a skill that is not a name, or a line broken in
+  // two, would let a record forge lines the runtime never wrote.
+  if (!c || typeof c !== 'object' || !isToolName(c.skill)) return false;
+  if (c.kind === 'line') return typeof c.text === 'string' && !/[\r\n]/.test(c.text);
   return c.kind === 'loaded' || c.kind === 'unloaded';
 }
 
