@@ -17,7 +17,7 @@ import { pickModel } from '../../kit/pick-model.js';
 import { chooseStore, type StoreChoice } from '../../kit/store.js';
 import { scriptPerChat } from './model.js';
 import { otlpEndpoint, serveTelemetry, startTracing, type Tracing } from './otlp.js';
-import { chatPage, PAGE_CSP } from './page.js';
+import { chatPage, pageCsp } from './page.js';
 import { STOP_TIMEOUT, stopServing } from './stop.js';
 
 /** What a worker tells the primary. */
@@ -82,6 +82,8 @@ export interface ServeInstance {
 /** Starts one serving process: sessions on the store, the handler, the page. */
 export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): Promise<ServeInstance> {
   const p = prepared ?? (await prepare(args, io));
+  // Read before anything opens: a build without the page's script fails here, naming the fix.
+  const page = args.noPage ? null : { html: chatPage(basename(p.agent.path), '/api'), csp: pageCsp() };
   const endpoint = endpointOf(args, io);
   const tracing: Tracing | null = endpoint ? await startTracing(endpoint, io.env) : null;
   const store = await p.store.open();
@@ -119,18 +121,17 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     },
   });
   const api = toNodeListener(handler);
-  const page = chatPage(basename(p.agent.path), '/api');
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (!args.noPage && (path === '/' || path === '/index.html') && (req.method === 'GET' || req.method === 'HEAD')) {
+    if (page && (path === '/' || path === '/index.html') && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-store',
-        'content-security-policy': PAGE_CSP,
+        'content-security-policy': page.csp,
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'no-referrer',
       });
-      res.end(req.method === 'HEAD' ? undefined : page);
+      res.end(req.method === 'HEAD' ? undefined : page.html);
       return;
     }
     api(req, res);
