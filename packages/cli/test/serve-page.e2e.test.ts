@@ -3,13 +3,29 @@
  * tool calls and the skill load, and a reload restores the chat from the server.
  */
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ServeProcess, startServe } from './serve-helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let serve: ServeProcess;
 let browser: Browser;
+
+/** A new page that collects its script errors and the errors its console logs. */
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  return { page, problems };
+}
+
+/** A UI message stream as the server sends it (SSE), from its chunks. */
+function sse(chunks: object[]): string {
+  return `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+}
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium.`);
@@ -91,4 +107,115 @@ it('a new chat, and a reload before its first message, ask the server for nothin
   expect(asked).toHaveLength(1);
   expect(problems).toEqual([]);
   await page.close();
+});
+
+it('the served page holds no reducer of its own: the AI SDK applies every chunk (kinds and rules the page never lists)', async () => {
+  const { page, problems } = await openPage();
+  // The answer to the page's POST is a stream no skilltree turn sends today: reasoning, a tool input
+  // streamed in deltas, a data part updated by its id, a transient data part, message metadata.
+  // The page shows what the AI SDK's chat state makes of them, as useChat would.
+  await page.route('**/api/chat', (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+      body: sse([
+        { type: 'start', messageId: 'm1' },
+        { type: 'start-step' },
+        { type: 'reasoning-start', id: 'r1' },
+        { type: 'reasoning-delta', id: 'r1', delta: 'Thinking about lamps.' },
+        { type: 'reasoning-end', id: 'r1' },
+        { type: 'tool-input-start', toolCallId: 'c1', toolName: 'search', dynamic: true },
+        { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"q":"la' },
+        { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: 'mp"}' },
+        { type: 'tool-input-available', toolCallId: 'c1', toolName: 'search', input: { q: 'lamp' }, dynamic: true },
+        { type: 'tool-output-available', toolCallId: 'c1', output: 'lamp-1', dynamic: true },
+        { type: 'data-context-changed', id: 'changes', data: { lines: ['first version'] } },
+        { type: 'data-context-changed', id: 'changes', data: { lines: ['second version'] } },
+        { type: 'data-context-changed', data: { lines: ['only for onData'] }, transient: true },
+        { type: 'message-metadata', messageMetadata: { note: 'ignored by the page' } },
+        { type: 'text-start', id: 't1' },
+        { type: 'text-delta', id: 't1', delta: 'Found ' },
+        { type: 'text-delta', id: 't1', delta: '<b>lamp-1</b>.' },
+        { type: 'text-end', id: 't1' },
+        { type: 'finish-step' },
+        { type: 'finish', finishReason: 'stop' },
+      ]),
+    }),
+  );
+  await page.goto(serve.url);
+  await page.getByLabel('Message').fill('I want a lamp');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const agent = page.locator('[data-role=assistant]');
+  // Text is text: the markup the agent wrote shows as characters, no element is made of it.
+  await agent.getByText('Found <b>lamp-1</b>.').waitFor();
+  await expect(agent.locator('b').count()).resolves.toBe(0);
+  await expect(agent.locator('.reasoning').allTextContents()).resolves.toEqual(['Thinking about lamps.']);
+  await expect(
+    agent.locator('details[data-tool]').evaluateAll((els) => els.map((e) => [e.dataset.tool, e.dataset.state])),
+  ).resolves.toEqual([['search', 'output-available']]);
+  // A data part sent again under its id replaces the first; a transient one is not part of the message.
+  await expect(agent.locator('.changed').allTextContents()).resolves.toEqual(['second version']);
+  expect(problems).toEqual([]);
+  await page.close();
+});
+
+it('a call that needs approval shows Approve and Deny; Approve runs it and the answer streams on', async () => {
+  const approvals = await startServe([
+    'test/fixtures/approval-agent.tsx',
+    '--port',
+    '0',
+    '--model',
+    'scripted:test/fixtures/script-refund.json',
+  ]);
+  try {
+    const { page, problems } = await openPage();
+    await page.goto(approvals.url);
+    await page.getByLabel('Message').fill('refund order 7');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const call = page.locator('details[data-tool=refund]');
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await expect(call.getAttribute('data-state')).resolves.toBe('approval-requested');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Done with order 7.').waitFor();
+    await expect(call.getAttribute('data-state')).resolves.toBe('output-available');
+    await expect(call.locator('pre').textContent()).resolves.toBe('refunded order 7');
+
+    // Restored after a reload as the server recorded it: one reply, the call done, no buttons.
+    await page.reload();
+    await page.getByText('Done with order 7.').waitFor();
+    await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    await expect(page.locator('details[data-tool=refund]').getAttribute('data-state')).resolves.toBe(
+      'output-available',
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  } finally {
+    await approvals.stop();
+  }
+});
+
+it('Deny answers the call without running it: the page shows it denied and the answer goes on', async () => {
+  const approvals = await startServe([
+    'test/fixtures/approval-agent.tsx',
+    '--port',
+    '0',
+    '--model',
+    'scripted:test/fixtures/script-refund.json',
+  ]);
+  try {
+    const { page, problems } = await openPage();
+    await page.goto(approvals.url);
+    await page.getByLabel('Message').fill('refund order 7');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.getByText('Done with order 7.').waitFor();
+    const call = page.locator('details[data-tool=refund]');
+    await expect(call.getAttribute('data-state')).resolves.toBe('output-error');
+    await expect(call.locator('pre').textContent()).resolves.toBe('Denied. The tool did not run.');
+    await expect(page.getByText('refunded order 7').count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  } finally {
+    await approvals.stop();
+  }
 });
