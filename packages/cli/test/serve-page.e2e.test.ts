@@ -219,3 +219,32 @@ it('Deny answers the call without running it: the page shows it denied and the a
     await approvals.stop();
   }
 });
+
+it('a refused message and a turn that fails show their sentence, as text, under the chat', async () => {
+  const { page, problems } = await openPage();
+  let answers = 0;
+  await page.route('**/api/chat', (route) => {
+    answers++;
+    return answers === 1
+      ? route.fulfill({
+          status: 429,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'rate_limited', message: 'Too many turns: wait a minute.' } }),
+        })
+      : route.fulfill({
+          status: 200,
+          headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+          body: sse([{ type: 'start' }, { type: 'error', errorText: 'The model is <down>.' }]),
+        });
+  });
+  await page.goto(serve.url);
+  await page.getByLabel('Message').fill('I want a lamp');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.locator('.problem').textContent()).resolves.toBe('Too many turns: wait a minute.');
+  await page.getByLabel('Message').fill('again');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.locator('.problem', { hasText: 'The model is <down>.' }).waitFor();
+  // The browser logs the refused request (429) itself; the page adds no error of its own.
+  expect(problems.filter((p) => !p.includes('429'))).toEqual([]);
+  await page.close();
+});
