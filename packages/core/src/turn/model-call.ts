@@ -14,6 +14,7 @@ import type { AssistantPart, ToolCall } from '../types/messages.js';
 import type { Model, ModelResponse, ModelStreamPart, Usage } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent } from '../types/session.js';
+import { whenAborted } from './abort-watch.js';
 
 /** The model of a session made without one: every call fails, saying what to pass. */
 export const NO_MODEL: Model = {
@@ -38,15 +39,14 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unwatch = whenAborted(signal, () => reject(abortError(signal)));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         resolve(value);
       },
       (error) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         reject(error);
       },
     );
