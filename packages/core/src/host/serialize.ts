@@ -64,7 +64,10 @@ export interface TreeSnapshot {
   /** Agent-level `<Text>` lines. */
   agentLines: string[];
   agentSources: LineSource[];
-  /** Every rendered tool, in tree order: agent level and every mounted skill. */
+  /**
+   * Every rendered tool, in tree order: agent level and every mounted skill. With `toolsByName` and
+   * `clashes`, the previous snapshot's own objects when a commit changed no tool entry.
+   */
   tools: ToolEntry[];
   /** The first tool of each name (a clash keeps the first in tree order). */
   toolsByName: Map<string, ToolEntry>;
@@ -302,14 +305,30 @@ export function readTree(root: HostRoot): TreeSnapshot {
   };
   for (const child of root.children) visit(child, false);
 
-  for (const tool of snap.tools) {
-    const first = snap.toolsByName.get(tool.name);
-    if (first) snap.clashes.push({ name: tool.name, first, second: tool });
-    else snap.toolsByName.set(tool.name, tool);
+  if (cached && sameEntries(cached.tools, snap.tools)) {
+    // A commit that changed no tool entry (a skill's text, or only the tools' `run`) keeps the last
+    // snapshot's tool list, map and clashes: what is derived from them by identity (the offered
+    // specs, the tools each skill announces, the owners' record) is not made again.
+    snap.tools = cached.tools;
+    snap.toolsByName = cached.toolsByName;
+    snap.clashes = cached.clashes;
+  } else {
+    for (const tool of snap.tools) {
+      const first = snap.toolsByName.get(tool.name);
+      if (first) snap.clashes.push({ name: tool.name, first, second: tool });
+      else snap.toolsByName.set(tool.name, tool);
+    }
   }
   root.dirty = false;
   root.cache = snap;
   return snap;
+}
+
+/** Whether two lists hold the same entries (the same objects) in the same order. */
+function sameEntries<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function hostName(type: string): string {
