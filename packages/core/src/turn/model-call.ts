@@ -8,7 +8,7 @@ import { modelCallTrace } from '../observe/telemetry.js';
 import { cleanContent, partsText, textPart } from '../parts/message-parts.js';
 import { cleanReasoning } from '../parts/reasoning.js';
 import { wellFormed } from '../parts/text.js';
-import { drainTurn, emit } from '../state/events.js';
+import { drainTurn, emit, hasEvents } from '../state/events.js';
 import type { SessionState } from '../state/state.js';
 import type { AssistantPart, ToolCall } from '../types/messages.js';
 import type { Model, ModelResponse, ModelStreamPart, Usage } from '../types/model.js';
@@ -128,17 +128,17 @@ export async function* callModel(
         if (last?.type === 'text') last.text += delta;
         else content.push(textPart(delta));
         emit(state, { type: 'text-delta', text: delta });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'reasoning-delta') {
         if (typeof part.text !== 'string') continue;
         emit(state, { type: 'reasoning-delta', text: wellFormed(part.text) });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'reasoning') {
         const reasoning = cleanReasoning(part.reasoning);
         if (!reasoning) continue;
         content.push(reasoning);
         emit(state, { type: 'reasoning', reasoning });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'tool-call') {
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
         progress.toolCalls = toolCalls;
