@@ -201,20 +201,8 @@ export async function runTool(
       maxResultChars: options.maxResultChars,
     };
     // Called synchronously so that setters it calls before its first await commit with this call.
-    const pending = Promise.resolve(props.run(parsed.input, ctx));
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
-        timedOut = true;
-        abort(error);
-        reject(error);
-      }, timeout);
-      // An abort that came before this point leaves the race to the tool and the timeout, as a
-      // listener added to a signal that aborted already is never called.
-      if (!aborted) stop = reject;
-    });
-    stopped.catch(() => {});
-    const value = await Promise.race([pending, stopped]);
+    const returned: unknown = props.run(parsed.input, ctx);
+    const value = isThenable(returned) ? await raceStop(returned, tool.name) : await returned;
     try {
       if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits);
       return { content: resultText(value), isError: false };
@@ -233,6 +221,34 @@ export async function runTool(
     clearTimeout(timer);
     unwatch?.();
   }
+
+  /**
+   * The tool's promise, raced against its timeout and the abort. A tool that returned a plain value
+   * skips this: a settled value wins any race against what can only fire later, so it needs no timer.
+   */
+  function raceStop(pending: PromiseLike<unknown>, name: string): Promise<unknown> {
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`Tool "${name}" timed out after ${timeout} ms.`);
+        timedOut = true;
+        abort(error);
+        reject(error);
+      }, timeout);
+      // An abort that came before this point leaves the race to the tool and the timeout, as a
+      // listener added to a signal that aborted already is never called.
+      if (!aborted) stop = reject;
+    });
+    stopped.catch(() => {});
+    return Promise.race([pending, stopped]);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A `toolResult`'s text and checked files; a refused file makes it an error result that says why. */
