@@ -14,8 +14,14 @@
 // The re-rendering step, after its tools kept their props object, specs and checks when only their
 // inline `run` changed (main f568040 → after, median of three, load 35–43):
 //   re-renders its skill    10: 3.86 → 2.79   1,000: 2.88 → 2.18   100,000: 2.63 → 1.94
-// Still over 2× with few messages: React's render and the tool call itself are most of what is left
-// (see docs/architecture.md, "The step that re-renders its skill").
+// After `send`'s turn stopped handing out events, a tool call stopped making an AbortController, a
+// listener and a timer of its own, and a commit that changes no tool kept the tool list (main
+// 5627810 → after, median of three, load 10–12):
+//   plain                   10: 1.50 → 0.76   1,000: 1.18 → 0.64   100,000: 1.27 → 0.69
+//   re-renders its skill    10: 2.58 → 1.90   1,000: 2.01 → 1.50   100,000: 1.68 → 1.12
+//   append-only, reasoning  10: 0.57 → 0.41   1,000: 0.51 → 0.26   100,000: 0.49 → 0.25
+// Every row is under 2×; React's render and commit are most of what is left (docs/architecture.md,
+// "Under 2× at every size").
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';

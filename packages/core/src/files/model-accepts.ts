@@ -69,11 +69,20 @@ const described = new WeakMap<Message, { key: string; content: unknown; value: M
 
 type FileHolder = UserPart | ToolResultPart;
 
+/** Whether `content` holds a file of one of `kinds`. A plain loop: it runs for every message of every request. */
+function holdsUnread(content: readonly FileHolder[], kinds: readonly string[]): boolean {
+  for (let i = 0; i < content.length; i++) {
+    const part = content[i];
+    if (part.type === 'file' && kinds.includes(fileKind(part.mediaType))) return true;
+  }
+  return false;
+}
+
 /** `message` with the files of `kinds` described, or `message` itself when it has none. */
 function describeMessage(message: Message, kinds: readonly string[], key: string): Message {
   if (message.role === 'assistant') return message;
   const content = message.content as FileHolder[];
-  if (!content.some((part) => part.type === 'file' && kinds.includes(fileKind(part.mediaType)))) return message;
+  if (!holdsUnread(content, kinds)) return message;
   const cached = described.get(message);
   if (cached?.key === key && cached.content === message.content) return cached.value;
   const out: FileHolder[] = [];
@@ -113,14 +122,22 @@ export function describeUnread<M extends { role: string }>(
   const kinds = unread(accepts);
   if (kinds.length === 0) return { messages: messages as M[], described: false };
   const key = kinds.join(',');
-  let changed = false;
-  const out = messages.map((item) => {
-    if (item.role !== 'user' && item.role !== 'tool') return item;
-    const next = describeMessage(item as unknown as Message, kinds, key);
-    if (next !== (item as unknown)) changed = true;
-    return next as unknown as M;
-  });
-  return changed ? { messages: out, described: true } : { messages: messages as M[], described: false };
+  // The copy is made at the first message that changes: a window without such files (most) is
+  // read once and not copied.
+  let out: M[] | null = null;
+  for (let i = 0; i < messages.length; i++) {
+    const item = messages[i];
+    const next =
+      item.role === 'user' || item.role === 'tool'
+        ? (describeMessage(item as unknown as Message, kinds, key) as unknown as M)
+        : item;
+    if (out) out.push(next);
+    else if (next !== item) {
+      out = messages.slice(0, i);
+      out.push(next);
+    }
+  }
+  return out ? { messages: out, described: true } : { messages: messages as M[], described: false };
 }
 
 /**

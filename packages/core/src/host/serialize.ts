@@ -64,7 +64,10 @@ export interface TreeSnapshot {
   /** Agent-level `<Text>` lines. */
   agentLines: string[];
   agentSources: LineSource[];
-  /** Every rendered tool, in tree order: agent level and every mounted skill. */
+  /**
+   * Every rendered tool, in tree order: agent level and every mounted skill. With `toolsByName` and
+   * `clashes`, the previous snapshot's own objects when a commit changed no tool entry.
+   */
   tools: ToolEntry[];
   /** The first tool of each name (a clash keeps the first in tree order). */
   toolsByName: Map<string, ToolEntry>;
@@ -133,6 +136,9 @@ function readSkill(node: HostElement): SkillEntry {
     }
   };
   for (const child of node.children) visit(child);
+  // A re-read that found the same tool entries (its text changed, or only their `run`) keeps the
+  // last list, so the tree's tool list can be kept too (see readTree).
+  if (cached && sameEntries(cached.tools, entry.tools)) entry.tools = cached.tools;
   node.dirty = false;
   node.cache = entry;
   return entry;
@@ -233,12 +239,17 @@ function emptySnapshot(): TreeSnapshot {
   };
 }
 
+/** Each snapshot's tool sources (see readTree): equal sources, element by element, make equal tool lists. */
+const toolSources = new WeakMap<TreeSnapshot, readonly (ToolEntry | readonly ToolEntry[])[]>();
+
 /** Reads the tree. Returns the previous snapshot (the same object) when nothing changed since it was taken. */
 export function readTree(root: HostRoot): TreeSnapshot {
   const cached = root.cache as TreeSnapshot | undefined;
   if (!root.dirty && cached) return cached;
 
   const snap = emptySnapshot();
+  /** Where the tools come from, in tree order: an agent-level tool, or a skill's list of tools. */
+  const sources: (ToolEntry | readonly ToolEntry[])[] = [];
   const agentProblem = (message: string) => snap.problems.push({ message, skill: null });
   let agents = 0;
   const visit = (node: HostChild, insideAgent: boolean) => {
@@ -274,7 +285,7 @@ export function readTree(root: HostRoot): TreeSnapshot {
       case 'skilltree-tool': {
         const tool = toolEntry(node, null);
         for (const message of toolProblems(tool)) agentProblem(message);
-        snap.tools.push(tool);
+        sources.push(tool);
         return;
       }
       case 'skilltree-skill': {
@@ -295,21 +306,43 @@ export function readTree(root: HostRoot): TreeSnapshot {
         }
         snap.skills.push(skill);
         for (const problem of skill.problems) snap.problems.push(problem);
-        for (const tool of skill.tools) snap.tools.push(tool);
+        sources.push(skill.tools);
         return;
       }
     }
   };
   for (const child of root.children) visit(child, false);
 
-  for (const tool of snap.tools) {
-    const first = snap.toolsByName.get(tool.name);
-    if (first) snap.clashes.push({ name: tool.name, first, second: tool });
-    else snap.toolsByName.set(tool.name, tool);
+  const last = cached ? toolSources.get(cached) : undefined;
+  toolSources.set(snap, sources);
+  if (cached && last && sameEntries(last, sources)) {
+    // A commit that changed no tool entry (a skill's text, or only the tools' `run`) keeps the last
+    // snapshot's tool list, map and clashes: what is derived from them by identity (the offered
+    // specs, the tools each skill announces, the owners' record) is not made again.
+    snap.tools = cached.tools;
+    snap.toolsByName = cached.toolsByName;
+    snap.clashes = cached.clashes;
+  } else {
+    for (const source of sources) {
+      if ('node' in source) snap.tools.push(source);
+      else for (const tool of source) snap.tools.push(tool);
+    }
+    for (const tool of snap.tools) {
+      const first = snap.toolsByName.get(tool.name);
+      if (first) snap.clashes.push({ name: tool.name, first, second: tool });
+      else snap.toolsByName.set(tool.name, tool);
+    }
   }
   root.dirty = false;
   root.cache = snap;
   return snap;
+}
+
+/** Whether two lists hold the same entries (the same objects) in the same order. */
+function sameEntries<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function hostName(type: string): string {

@@ -70,16 +70,43 @@ export function currentSkills(
 ): Map<string, Current> {
   const last = lastOf.get(snap);
   if (last && last.loaded === loaded && last.readToolName === readToolName) return last.out;
+  const tools = offeredBySkill(snap, loaded, readToolName);
   const out = new Map<string, Current>();
   for (const name of loaded) {
     const skill = snap.skillsByName.get(name);
-    if (skill) out.set(name, { lines: skill.lines, tools: [] });
-  }
-  for (const tool of snap.tools) {
-    const owner = tool.skill === null ? undefined : out.get(tool.skill);
-    if (owner && isOffered(snap, tool, readToolName)) (owner.tools as ToolSpec[]).push(toolSpec(tool));
+    if (skill) out.set(name, { lines: skill.lines, tools: tools.get(name) ?? [] });
   }
   lastOf.set(snap, { loaded, readToolName, out });
+  return out;
+}
+
+const offeredOf = new WeakMap<
+  readonly unknown[],
+  { loaded: readonly string[]; readToolName: string; withSkills: boolean; out: Map<string, ToolSpec[]> }
+>();
+
+/**
+ * The specs each loaded skill offers, by skill. They depend on the snapshot's tool list only (and
+ * whether it has skills), which a commit that changed no tool keeps: a re-render of a skill's text
+ * then reuses them.
+ */
+function offeredBySkill(
+  snap: TreeSnapshot,
+  loaded: readonly string[],
+  readToolName: string,
+): ReadonlyMap<string, ToolSpec[]> {
+  const withSkills = snap.skills.length > 0;
+  const last = offeredOf.get(snap.tools);
+  if (last && last.loaded === loaded && last.readToolName === readToolName && last.withSkills === withSkills) {
+    return last.out;
+  }
+  const out = new Map<string, ToolSpec[]>();
+  for (const name of loaded) out.set(name, []);
+  for (const tool of snap.tools) {
+    const owner = tool.skill === null ? undefined : out.get(tool.skill);
+    if (owner && isOffered(snap, tool, readToolName)) owner.push(toolSpec(tool));
+  }
+  offeredOf.set(snap.tools, { loaded, readToolName, withSkills, out });
   return out;
 }
 

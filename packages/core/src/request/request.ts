@@ -6,7 +6,7 @@
 
 import { describedWarning, describeUnread } from '../files/model-accepts.js';
 import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from '../host/prompt.js';
-import type { TreeSnapshot } from '../host/serialize.js';
+import type { ToolEntry, TreeSnapshot } from '../host/serialize.js';
 import { foldBefore } from '../lifecycle/log.js';
 import { config, currentWindow } from '../state/config.js';
 import { warn } from '../state/events.js';
@@ -23,6 +23,9 @@ interface Memo {
   system: string;
   tools: ToolSpec[];
   toolsLoaded: readonly string[] | null;
+  /** The snapshot tool list `tools` was made from (kept by a snapshot whose commit changed no tool), and whether it had skills. */
+  toolsOf: readonly ToolEntry[] | null;
+  toolsWithSkills: boolean;
   contextSnap: TreeSnapshot | null;
   contextLoaded: readonly string[] | null;
   context: string;
@@ -45,6 +48,8 @@ function memoOf(state: SessionState): Memo {
       system: '',
       tools: [],
       toolsLoaded: null,
+      toolsOf: null,
+      toolsWithSkills: false,
       contextSnap: null,
       contextLoaded: null,
       context: '',
@@ -158,13 +163,18 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     if (memo.key !== key || !sameSystem(memo.snap, snap)) {
       memo.system = renderSystem(snap, cfg.readToolName, cfg.maxLoadedSkills);
     }
+    if (memo.key !== key) memo.toolsLoaded = null;
     memo.snap = snap;
     memo.key = key;
-    memo.toolsLoaded = null;
   }
-  if (memo.toolsLoaded !== loadedSkills(state)) {
+  // The offered tools depend on the snapshot's tool list only (and whether it has skills): a commit
+  // that changed no tool keeps that list, and the specs made from it.
+  const withSkills = snap.skills.length > 0;
+  if (memo.toolsLoaded !== loadedSkills(state) || memo.toolsOf !== snap.tools || memo.toolsWithSkills !== withSkills) {
     memo.tools = offeredTools(snap, cfg.readToolName);
     memo.toolsLoaded = loadedSkills(state);
+    memo.toolsOf = snap.tools;
+    memo.toolsWithSkills = withSkills;
   }
   if (memo.contextSnap !== snap || memo.contextLoaded !== loadedSkills(state)) {
     memo.context = renderContext(snap, loadedSkills(state));

@@ -287,7 +287,12 @@ export class Session implements SessionHandle {
     stopOnReturn = false,
   ): AsyncGenerator<SessionEvent, Turn> {
     assertLive(this.#state);
-    return abortable((inner) => runTurn(this.#state, this.model, input, inner, opts), opts.signal, stopOnReturn);
+    // `send` and `answer` read only the result: their turn hands no events out (`stream` is the one that leaves early).
+    return abortable(
+      (inner) => runTurn(this.#state, this.model, input, inner, opts, {}, stopOnReturn),
+      opts.signal,
+      stopOnReturn,
+    );
   }
 
   /**

@@ -26,6 +26,15 @@ export function emit(state: SessionState, event: SessionEvent): void {
   }
 }
 
+/**
+ * Whether the running turn has events to hand out. Checked before {@link drainTurn}: delegating to
+ * even an empty generator costs an async generator a few microtask turns.
+ */
+export function hasEvents(state: SessionState): boolean {
+  const events = state.turn.events;
+  return events !== null && events.length > 0;
+}
+
 /** Hands out the running turn's events produced so far, oldest first. */
 export function* drainTurn(state: SessionState): Generator<SessionEvent, void, undefined> {
   const events = state.turn.events;

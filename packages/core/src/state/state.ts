@@ -73,7 +73,7 @@ export interface WindowRecord {
 /** The running turn, owned by `turn/loop.ts`. */
 export interface TurnRecord {
   busy: boolean;
-  /** Events of the running turn, for its generator to yield (null between turns). */
+  /** Events of the running turn, for its generator to yield (null between turns, and in a turn that hands none out). */
   events: SessionEvent[] | null;
 }
 

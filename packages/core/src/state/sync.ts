@@ -83,6 +83,9 @@ function stopRunaway(state: SessionState): void {
   notifySkills(state);
 }
 
+/** The tool list each session's `Unknown tool` history was last brought up to date with. */
+const historyFrom = new WeakMap<SessionState, readonly unknown[]>();
+
 /**
  * Brings the session in step with the tree after a commit: the `Unknown tool` history, and the
  * loaded set (skills that left the tree leave it; a smaller `maxLoadedSkills` pushes out the least
@@ -93,7 +96,11 @@ export function sync(state: SessionState): void {
     const snap = tree(state);
     if (snap === state.skills.synced) return;
     state.skills.synced = snap;
-    for (const tool of snap.tools) if (tool.skill) state.skills.toolHistory.set(tool.name, tool.skill);
+    // A snapshot that kept the last one's tool list (no tool changed) has nothing new for the history.
+    if (historyFrom.get(state) !== snap.tools) {
+      for (const tool of snap.tools) if (tool.skill) state.skills.toolHistory.set(tool.name, tool.skill);
+      historyFrom.set(state, snap.tools);
+    }
     const max = config(state).maxLoadedSkills + (state.skills.mounting ? 1 : 0);
     const kept = state.skills.loaded.filter((name) => snap.skillsByName.has(name)).slice(-max);
     if (kept.length === state.skills.loaded.length) return;

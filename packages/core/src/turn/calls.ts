@@ -38,15 +38,17 @@ export async function executeCall(
   try {
     flush(state);
     const snap = tree(state);
+    // One read of the settings for the call's start: nothing renders until the tool runs.
+    const cfg = config(state);
     outcome =
-      call.name === config(state).readToolName && snap.skills.length > 0
+      call.name === cfg.readToolName && snap.skills.length > 0
         ? await readFromModel(state, call.input)
         : await runTool(findTool(state, snap, call.name), call, {
             session: state.runtime.session,
             chat: state.runtime.chat,
             signal,
-            timeout: config(state).toolTimeout,
-            maxResultChars: config(state).maxToolResultChars,
+            timeout: cfg.toolTimeout,
+            maxResultChars: cfg.maxToolResultChars,
             fileLimits: resolveFileLimits(state.options.files),
             skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
           });

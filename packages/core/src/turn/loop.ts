@@ -16,7 +16,7 @@ import { sanitizeText } from '../parts/text.js';
 import { buildRequest, recordSent } from '../request/request.js';
 import { estimateRequestTokens, estimateResponseTokens } from '../request/usage-estimate.js';
 import { config } from '../state/config.js';
-import { drainTurn, drainWhile, emit, warn } from '../state/events.js';
+import { drainTurn, drainWhile, emit, hasEvents, warn } from '../state/events.js';
 import { transcriptOf } from '../state/reads.js';
 import { pushMessage, stageUserMessage } from '../state/record.js';
 import { render } from '../state/render.js';
@@ -69,7 +69,9 @@ export interface TurnScope extends TurnBudgetScope {
 
 /**
  * Runs one turn. The caller owns `signal`; aborting it (or returning from the generator) ends the
- * turn. Budgets and traces watch it through its {@link TurnHooks}, made for this turn.
+ * turn. Budgets and traces watch it through its {@link TurnHooks}, made for this turn. With
+ * `handOut` false (`send`, which reads only the result) the generator yields no events: handing
+ * each one out through the async generators cost a step more than its own work.
  */
 export async function* runTurn(
   state: SessionState,
@@ -78,6 +80,7 @@ export async function* runTurn(
   signal: AbortSignal,
   options?: SendOptions,
   scope: TurnScope = {},
+  handOut = true,
 ): AsyncGenerator<SessionEvent, Turn, undefined> {
   if (state.turn.busy) throw new Error('A turn is already running in this session: await the previous send() first.');
   const answers = Array.isArray(input) ? (input as readonly ToolAnswer[]) : null;
@@ -87,7 +90,8 @@ export async function* runTurn(
   }
   const text = answers ? '' : (input as string);
   state.turn.busy = true;
-  state.turn.events = [];
+  // A turn run by `send` hands no events out (listeners still get every one): nothing is queued.
+  state.turn.events = handOut ? [] : null;
   const first = transcriptLength(transcriptOf(state));
   let unanswered: ToolCall[] = [];
   let why = 'Not run: the turn was aborted.';
@@ -137,7 +141,7 @@ export async function* runTurn(
         request = buildRequest(state, true);
       } catch (error) {
         staged.announce();
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
         throw error;
       }
       try {
@@ -147,7 +151,7 @@ export async function* runTurn(
         throw error;
       }
       staged.announce();
-      yield* drainTurn(state);
+      if (hasEvents(state)) yield* drainTurn(state);
     }
     const { maxSteps } = config(state);
     let usage: Turn['usage'];
@@ -156,13 +160,13 @@ export async function* runTurn(
       if (!request) {
         request = buildRequest(state, false);
         await hooks.beforeModelCall({ request, step, turnUsage: usage });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       }
       const sent: ModelRequest = request;
       request = null;
       recordSent(state, sent);
       emit(state, { type: 'request', request: sent, step });
-      yield* drainTurn(state);
+      if (hasEvents(state)) yield* drainTurn(state);
       const progress = callProgress();
       inFlight = { request: sent, progress };
       const response = yield* hooks.aroundModelCall(
@@ -185,7 +189,7 @@ export async function* runTurn(
       // it), made only when a concern reads it (an owner's budget): it costs a step its window.
       if (usageRead)
         await hooks.afterModelCall(response.usage ?? estimated(sent, { text: response.text, toolCalls: calls }));
-      yield* drainTurn(state);
+      if (hasEvents(state)) yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {
           text: response.text,
@@ -195,7 +199,7 @@ export async function* runTurn(
         if (usage) turn.usage = usage;
         outcome.turn = turn;
         emit(state, { type: 'finish', turn });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
         return turn;
       }
       const waits: WaitingCall[] = [];
@@ -222,7 +226,8 @@ export async function* runTurn(
           },
         );
         // The call's `tool-call` event (and whatever the tool emits) goes out while it runs, not with its result.
-        yield* drainWhile(state, running);
+        if (state.turn.events) yield* drainWhile(state, running);
+        else await running;
       }
       if (waits.length > 0) {
         state.waiting.calls = [...state.waiting.calls, ...waits];
@@ -321,7 +326,7 @@ async function* endWaiting(
   if (usage) turn.usage = usage;
   outcome.turn = turn;
   emit(state, { type: 'finish', turn });
-  yield* drainTurn(state);
+  if (hasEvents(state)) yield* drainTurn(state);
   return turn;
 }
 
@@ -341,12 +346,11 @@ async function* applyAnswers(
     if (answer.type === 'approve') {
       waiting.status = 'running';
       announceWaiting(state);
-      yield* drainTurn(state);
+      if (hasEvents(state)) yield* drainTurn(state);
       // Run with the input the model gave, as stored: never one an answer carries.
-      yield* drainWhile(
-        state,
-        executeCall(state, call, signal, (c) => hooks.toolCall(c)),
-      );
+      const running = executeCall(state, call, signal, (c) => hooks.toolCall(c));
+      if (state.turn.events) yield* drainWhile(state, running);
+      else await running;
     } else if (answer.type === 'deny') {
       const given = typeof answer.reason === 'string' ? answer.reason.trim().slice(0, 2000) : '';
       // One sentence, with the reason when there is one: "Denied: over the limit. The tool did not run."
@@ -368,7 +372,7 @@ async function* applyAnswers(
     }
     state.waiting.calls = state.waiting.calls.filter((w) => w !== waiting);
     announceWaiting(state);
-    yield* drainTurn(state);
+    if (hasEvents(state)) yield* drainTurn(state);
   }
 }
 
@@ -386,7 +390,7 @@ async function* supersede(state: SessionState, hooks: TurnHooks): AsyncGenerator
   }
   state.waiting.calls = [];
   announceWaiting(state);
-  yield* drainTurn(state);
+  if (hasEvents(state)) yield* drainTurn(state);
 }
 
 /** What a turn that answers calls says it was asked (for its span). */

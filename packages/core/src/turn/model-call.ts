@@ -8,12 +8,13 @@ import { modelCallTrace } from '../observe/telemetry.js';
 import { cleanContent, partsText, textPart } from '../parts/message-parts.js';
 import { cleanReasoning } from '../parts/reasoning.js';
 import { wellFormed } from '../parts/text.js';
-import { drainTurn, emit } from '../state/events.js';
+import { drainTurn, emit, hasEvents } from '../state/events.js';
 import type { SessionState } from '../state/state.js';
 import type { AssistantPart, ToolCall } from '../types/messages.js';
 import type { Model, ModelResponse, ModelStreamPart, Usage } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent } from '../types/session.js';
+import { whenAborted } from './abort-watch.js';
 
 /** The model of a session made without one: every call fails, saying what to pass. */
 export const NO_MODEL: Model = {
@@ -38,15 +39,14 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unwatch = whenAborted(signal, () => reject(abortError(signal)));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         resolve(value);
       },
       (error) => {
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         reject(error);
       },
     );
@@ -128,17 +128,17 @@ export async function* callModel(
         if (last?.type === 'text') last.text += delta;
         else content.push(textPart(delta));
         emit(state, { type: 'text-delta', text: delta });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'reasoning-delta') {
         if (typeof part.text !== 'string') continue;
         emit(state, { type: 'reasoning-delta', text: wellFormed(part.text) });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'reasoning') {
         const reasoning = cleanReasoning(part.reasoning);
         if (!reasoning) continue;
         content.push(reasoning);
         emit(state, { type: 'reasoning', reasoning });
-        yield* drainTurn(state);
+        if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'tool-call') {
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
         progress.toolCalls = toolCalls;

@@ -174,7 +174,14 @@ function blame(state: SessionState, a: ToolEntry, b: ToolEntry): string | null {
   return state.skills.loaded.indexOf(a.skill) > state.skills.loaded.indexOf(b.skill) ? a.skill : b.skill;
 }
 
+/** The tool map each session's owners were last recorded from. */
+const ownersFrom = new WeakMap<SessionState, ReadonlyMap<string, unknown>>();
+
 function recordOwners(state: SessionState): void {
+  const byName = tree(state).toolsByName;
+  // A snapshot that kept the last one's tool map (no tool changed) has the same owners.
+  if (ownersFrom.get(state) === byName) return;
   state.skills.toolOwners.clear();
-  for (const [name, tool] of tree(state).toolsByName) state.skills.toolOwners.set(name, tool.skill);
+  for (const [name, tool] of byName) state.skills.toolOwners.set(name, tool.skill);
+  ownersFrom.set(state, byName);
 }

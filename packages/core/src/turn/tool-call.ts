@@ -9,6 +9,7 @@ import { FileRejectedError, type ResolvedFileLimits } from '../files/limits.js';
 import type { ChatInfo, SessionHandle, SkillInfo } from '../host/runtime.js';
 import type { ToolEntry } from '../host/serialize.js';
 import type { FilePart, ToolCall, ToolErrorKind } from '../types/messages.js';
+import { whenAborted } from './abort-watch.js';
 
 export interface ToolOutcome {
   content: string;
@@ -164,11 +165,23 @@ export async function runTool(
     };
   }
 
-  const controller = new AbortController();
+  // The signal the tool sees is made when the tool first reads `ctx.signal` (most tools never do):
+  // an AbortController per call costs more than the rest of the call's bookkeeping. It follows the
+  // turn's signal and the timeout all the same, aborted with the same reason if made afterwards.
+  let controller: AbortController | undefined;
+  let aborted: { reason: unknown } | undefined;
+  /** Rejects the race below; set once the tool has been called (an abort before that does not reject it). */
+  let stop: ((reason: unknown) => void) | undefined;
+  const abort = (reason: unknown) => {
+    if (aborted) return;
+    aborted = { reason };
+    controller?.abort(reason);
+    stop?.(reason ?? new Error('aborted'));
+  };
   const outer = options.signal;
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
+  let unwatch: (() => void) | undefined;
+  if (outer?.aborted) abort(outer.reason);
+  else if (outer) unwatch = whenAborted(outer, () => abort(outer.reason));
   const timeout = typeof props.timeout === 'number' && props.timeout > 0 ? props.timeout : options.timeout;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
@@ -177,25 +190,19 @@ export async function runTool(
       session: options.session,
       chat: options.chat,
       skill: tool.skill ? options.skillInfo(tool.skill) : null,
-      signal: controller.signal,
+      get signal(): AbortSignal {
+        if (!controller) {
+          controller = new AbortController();
+          if (aborted) controller.abort(aborted.reason);
+        }
+        return controller.signal;
+      },
       toolCallId: call.id,
       maxResultChars: options.maxResultChars,
     };
     // Called synchronously so that setters it calls before its first await commit with this call.
-    const pending = Promise.resolve(props.run(parsed.input, ctx));
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new Error(`Tool "${tool.name}" timed out after ${timeout} ms.`);
-        timedOut = true;
-        controller.abort(error);
-        reject(error);
-      }, timeout);
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason ?? new Error('aborted')), {
-        once: true,
-      });
-    });
-    stopped.catch(() => {});
-    const value = await Promise.race([pending, stopped]);
+    const returned: unknown = props.run(parsed.input, ctx);
+    const value = isThenable(returned) ? await raceStop(returned, tool.name) : await returned;
     try {
       if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits);
       return { content: resultText(value), isError: false };
@@ -212,8 +219,36 @@ export async function runTool(
     return { content: `Tool "${tool.name}" failed: ${message}`, isError: true, kind, error };
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener('abort', onAbort);
+    unwatch?.();
   }
+
+  /**
+   * The tool's promise, raced against its timeout and the abort. A tool that returned a plain value
+   * skips this: a settled value wins any race against what can only fire later, so it needs no timer.
+   */
+  function raceStop(pending: PromiseLike<unknown>, name: string): Promise<unknown> {
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`Tool "${name}" timed out after ${timeout} ms.`);
+        timedOut = true;
+        abort(error);
+        reject(error);
+      }, timeout);
+      // An abort that came before this point leaves the race to the tool and the timeout, as a
+      // listener added to a signal that aborted already is never called.
+      if (!aborted) stop = reject;
+    });
+    stopped.catch(() => {});
+    return Promise.race([pending, stopped]);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A `toolResult`'s text and checked files; a refused file makes it an error result that says why. */
