@@ -7,11 +7,10 @@
  * (`maxLoadedSkills` 2), a conditional tool, re-rendered agent instructions and text, and a small
  * window that moves; streamed and not.
  */
-import { createSession, type Model, restoreSession } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { claudeScript } from './helpers/anthropic-thinking.js';
-import { Ops, script } from './helpers/long-conversation.js';
+import { playTurns, script, sendTurns, streamedOrNot } from './helpers/long-conversation.js';
 import { type Recorded, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -52,74 +51,67 @@ describe.each([
     server.queue(...steps.map(() => claude.handler));
     const adapter = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     expect(adapter.appendOnly).toBe(true);
-    const model: Model = streamed
-      ? adapter
-      : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
-    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-    const starts: number[] = [];
-    try {
-      for (const t of turns) {
-        starts.push(server.requests.length);
-        const done = await session.send(t.user);
-        expect(done.text).toBe(t.reply);
-      }
-      expect(claude.refusals).toEqual([]);
-      expect(server.requests).toHaveLength(steps.length);
+    await playTurns(
+      streamedOrNot(adapter, streamed),
+      turns,
+      () => server.requests.length,
+      (session, starts) => {
+        expect(claude.refusals).toEqual([]);
+        expect(server.requests).toHaveLength(steps.length);
 
-      // Inside a turn, every request is the previous one plus appended messages.
-      const requests = server.requests;
-      let moves = 0;
-      for (let i = 1; i < requests.length; i++) {
-        const before = requests[i - 1];
-        const after = requests[i];
-        const sameStart = unmarked(messagesOf(after)[0]) === unmarked(messagesOf(before)[0]);
-        if (!starts.includes(i)) {
-          expect(unmarked(after.body.system)).toBe(unmarked(before.body.system));
-          expect(unmarked(after.body.tools)).toBe(unmarked(before.body.tools));
-          const prefix = messagesOf(before).slice(0, -1);
-          expect(unmarked(messagesOf(after).slice(0, prefix.length))).toBe(unmarked(prefix));
-          // The model's reply to the previous request goes back with its thinking first.
-          const appended = messagesOf(after)
-            .slice(prefix.length)
-            .filter((m) => m.role === 'assistant');
-          expect(appended).toHaveLength(1);
-          expect(['thinking', 'redacted_thinking']).toContain(appended[0].content[0].type);
-        } else if (!sameStart) moves++;
-      }
-      // The window moved, only where a turn started.
-      expect(moves).toBeGreaterThan(0);
+        // Inside a turn, every request is the previous one plus appended messages.
+        const requests = server.requests;
+        let moves = 0;
+        for (let i = 1; i < requests.length; i++) {
+          const before = requests[i - 1];
+          const after = requests[i];
+          const sameStart = unmarked(messagesOf(after)[0]) === unmarked(messagesOf(before)[0]);
+          if (!starts.includes(i)) {
+            expect(unmarked(after.body.system)).toBe(unmarked(before.body.system));
+            expect(unmarked(after.body.tools)).toBe(unmarked(before.body.tools));
+            const prefix = messagesOf(before).slice(0, -1);
+            expect(unmarked(messagesOf(after).slice(0, prefix.length))).toBe(unmarked(prefix));
+            // The model's reply to the previous request goes back with its thinking first.
+            const appended = messagesOf(after)
+              .slice(prefix.length)
+              .filter((m) => m.role === 'assistant');
+            expect(appended).toHaveLength(1);
+            expect(['thinking', 'redacted_thinking']).toContain(appended[0].content[0].type);
+          } else if (!sameStart) moves++;
+        }
+        // The window moved, only where a turn started.
+        expect(moves).toBeGreaterThan(0);
 
-      // What reached the model: loads and LRU unloads, the conditional tool, the re-rendered instructions.
-      const all = requests.flatMap(messagesOf).filter((m) => m.role === 'system');
-      const blocks = all.flatMap((m) => m.content);
-      const changes = new Set(
-        blocks.filter((b) => b.type !== 'text').map((b) => `${b.type} ${b.tool?.definition?.name ?? b.tool?.name}`),
-      );
-      for (const change of [
-        'tool_addition refund_order',
-        'tool_removal refund_order',
-        'tool_addition refund_express',
-        'tool_removal refund_express',
-        'tool_addition send_invoice',
-        'tool_removal send_invoice',
-        'tool_addition track',
-      ]) {
-        expect(changes).toContain(change);
-      }
-      expect(blocks.some((b) => b.type === 'text' && b.text?.includes('gold customer'))).toBe(true);
-      expect(blocks.some((b) => b.type === 'text' && b.text?.includes('called in cycle 1'))).toBe(true);
+        // What reached the model: loads and LRU unloads, the conditional tool, the re-rendered instructions.
+        const all = requests.flatMap(messagesOf).filter((m) => m.role === 'system');
+        const blocks = all.flatMap((m) => m.content);
+        const changes = new Set(
+          blocks.filter((b) => b.type !== 'text').map((b) => `${b.type} ${b.tool?.definition?.name ?? b.tool?.name}`),
+        );
+        for (const change of [
+          'tool_addition refund_order',
+          'tool_removal refund_order',
+          'tool_addition refund_express',
+          'tool_removal refund_express',
+          'tool_addition send_invoice',
+          'tool_removal send_invoice',
+          'tool_addition track',
+        ]) {
+          expect(changes).toContain(change);
+        }
+        expect(blocks.some((b) => b.type === 'text' && b.text?.includes('gold customer'))).toBe(true);
+        expect(blocks.some((b) => b.type === 'text' && b.text?.includes('called in cycle 1'))).toBe(true);
 
-      // The model is offered exactly what core offers.
-      const last = requests[requests.length - 1];
-      expect(offered(last)).toEqual(
-        session
-          .request()
-          .tools.map((t) => t.name)
-          .sort(),
-      );
-    } finally {
-      session.dispose();
-    }
+        // The model is offered exactly what core offers.
+        const last = requests[requests.length - 1];
+        expect(offered(last)).toEqual(
+          session
+            .request()
+            .tools.map((t) => t.name)
+            .sort(),
+        );
+      },
+    );
   });
 });
 
@@ -132,19 +124,7 @@ describe('the same conversation through a snapshot', () => {
       const claude = claudeScript(steps);
       server.queue(...steps.map(() => claude.handler));
       const from = server.requests.length;
-      let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-      try {
-        for (const [i, t] of turns.entries()) {
-          if (i === restoreAt) {
-            const snapshot = JSON.stringify(session.snapshot());
-            session.dispose();
-            session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
-          }
-          expect((await session.send(t.user)).text).toBe(t.reply);
-        }
-      } finally {
-        session.dispose();
-      }
+      await sendTurns(model, turns, restoreAt);
       expect(claude.refusals).toEqual([]);
       return server.requests.slice(from).map((r) => r.raw);
     };

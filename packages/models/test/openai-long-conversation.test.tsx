@@ -7,10 +7,9 @@
  * tool, re-rendered agent instructions and text, and a small window that moves; streamed and not,
  * and through a snapshot restored halfway.
  */
-import { createSession, type Model, restoreSession } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../src/openai.js';
-import { Ops, script } from './helpers/long-conversation.js';
+import { playTurns, script, sendTurns, streamedOrNot } from './helpers/long-conversation.js';
 import { canonical, offeredTools, openaiScript } from './helpers/openai-rules.js';
 import { type Recorded, startServer, type TestServer } from './helpers/server.js';
 
@@ -38,66 +37,59 @@ describe.each([
     server.queue(...steps.map(() => gpt.handler));
     const adapter = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     expect(adapter.appendOnly).toBe(true);
-    const model: Model = streamed
-      ? adapter
-      : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
-    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-    const starts: number[] = [];
-    try {
-      for (const t of turns) {
-        starts.push(server.requests.length);
-        const done = await session.send(t.user);
-        expect(done.text).toBe(t.reply);
-      }
-      expect(gpt.refusals).toEqual([]);
-      expect(gpt.droppedReasoning).toBe(0);
-      expect(server.requests).toHaveLength(steps.length);
-      expect(server.requests.every((r) => r.url === '/v1/responses')).toBe(true);
-      // Every request reasoned, and asked for its reasoning encrypted, statelessly.
-      expect(gpt.reasoned).toHaveLength(steps.length);
-      for (const r of server.requests) {
-        expect(r.body.store).toBe(false);
-        expect(r.body.include).toEqual(['reasoning.encrypted_content']);
-      }
+    await playTurns(
+      streamedOrNot(adapter, streamed),
+      turns,
+      () => server.requests.length,
+      (session, starts) => {
+        expect(gpt.refusals).toEqual([]);
+        expect(gpt.droppedReasoning).toBe(0);
+        expect(server.requests).toHaveLength(steps.length);
+        expect(server.requests.every((r) => r.url === '/v1/responses')).toBe(true);
+        // Every request reasoned, and asked for its reasoning encrypted, statelessly.
+        expect(gpt.reasoned).toHaveLength(steps.length);
+        for (const r of server.requests) {
+          expect(r.body.store).toBe(false);
+          expect(r.body.include).toEqual(['reasoning.encrypted_content']);
+        }
 
-      // Inside a turn, every request is the previous one plus appended items, its reasoning replayed.
-      const requests = server.requests;
-      let moves = 0;
-      for (let i = 1; i < requests.length; i++) {
-        const before = requests[i - 1];
-        const after = requests[i];
-        const kept = same(inputOf(after).slice(0, inputOf(before).length), inputOf(before));
-        const fixed =
-          same(after.body.instructions, before.body.instructions) && same(after.body.tools, before.body.tools);
-        if (!starts.includes(i)) {
-          expect(fixed).toBe(true);
-          expect(kept).toBe(true);
-          // The model's reply to the previous request goes back with its reasoning first.
-          const appended = inputOf(after).slice(inputOf(before).length);
-          expect(appended[0]).toMatchObject({ type: 'reasoning', id: expect.stringMatching(/^rs_/) });
-        } else if (!(fixed && kept)) moves++;
-      }
-      // The window moved, only where a turn started.
-      expect(moves).toBeGreaterThan(0);
+        // Inside a turn, every request is the previous one plus appended items, its reasoning replayed.
+        const requests = server.requests;
+        let moves = 0;
+        for (let i = 1; i < requests.length; i++) {
+          const before = requests[i - 1];
+          const after = requests[i];
+          const kept = same(inputOf(after).slice(0, inputOf(before).length), inputOf(before));
+          const fixed =
+            same(after.body.instructions, before.body.instructions) && same(after.body.tools, before.body.tools);
+          if (!starts.includes(i)) {
+            expect(fixed).toBe(true);
+            expect(kept).toBe(true);
+            // The model's reply to the previous request goes back with its reasoning first.
+            const appended = inputOf(after).slice(inputOf(before).length);
+            expect(appended[0]).toMatchObject({ type: 'reasoning', id: expect.stringMatching(/^rs_/) });
+          } else if (!(fixed && kept)) moves++;
+        }
+        // The window moved, only where a turn started.
+        expect(moves).toBeGreaterThan(0);
 
-      // What reached the model: loads and re-renders as developer messages, tools added as additional_tools.
-      const items = requests.flatMap(inputOf);
-      const added = new Set(
-        items.filter((i) => i.type === 'additional_tools').flatMap((i) => (i.tools ?? []).map((t) => t.name)),
-      );
-      for (const name of ['refund_order', 'refund_express', 'send_invoice', 'track']) expect(added).toContain(name);
-      const developer = items.filter((i) => i.role === 'developer').map((i) => String(i.content));
-      expect(developer.some((t) => t.includes('gold customer'))).toBe(true);
-      expect(developer.some((t) => t.includes('called in cycle 1'))).toBe(true);
-      expect(developer.some((t) => t.includes('<skill name="billing" unloaded'))).toBe(true);
+        // What reached the model: loads and re-renders as developer messages, tools added as additional_tools.
+        const items = requests.flatMap(inputOf);
+        const added = new Set(
+          items.filter((i) => i.type === 'additional_tools').flatMap((i) => (i.tools ?? []).map((t) => t.name)),
+        );
+        for (const name of ['refund_order', 'refund_express', 'send_invoice', 'track']) expect(added).toContain(name);
+        const developer = items.filter((i) => i.role === 'developer').map((i) => String(i.content));
+        expect(developer.some((t) => t.includes('gold customer'))).toBe(true);
+        expect(developer.some((t) => t.includes('called in cycle 1'))).toBe(true);
+        expect(developer.some((t) => t.includes('<skill name="billing" unloaded'))).toBe(true);
 
-      // The model is offered what core offers (and, with no way to withdraw a tool, what it offered before).
-      const last = requests[requests.length - 1];
-      const offered = offeredTools(last.body);
-      for (const tool of session.request().tools) expect(offered).toContain(tool.name);
-    } finally {
-      session.dispose();
-    }
+        // The model is offered what core offers (and, with no way to withdraw a tool, what it offered before).
+        const last = requests[requests.length - 1];
+        const offered = offeredTools(last.body);
+        for (const tool of session.request().tools) expect(offered).toContain(tool.name);
+      },
+    );
   });
 });
 
@@ -108,12 +100,7 @@ describe('the same conversation in the classic layout', () => {
     const gpt = openaiScript(steps);
     server.queue(...steps.map(() => gpt.handler));
     const model = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, appendOnly: false });
-    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-    try {
-      for (const t of turns) expect((await session.send(t.user)).text).toBe(t.reply);
-    } finally {
-      session.dispose();
-    }
+    await sendTurns(model, turns);
     expect(gpt.refusals).toEqual([]);
     expect(gpt.droppedReasoning).toBeGreaterThan(turns.length);
   });
@@ -128,19 +115,7 @@ describe('the same conversation through a snapshot', () => {
       const gpt = openaiScript(steps);
       server.queue(...steps.map(() => gpt.handler));
       const from = server.requests.length;
-      let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-      try {
-        for (const [i, t] of turns.entries()) {
-          if (i === restoreAt) {
-            const snapshot = JSON.stringify(session.snapshot());
-            session.dispose();
-            session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
-          }
-          expect((await session.send(t.user)).text).toBe(t.reply);
-        }
-      } finally {
-        session.dispose();
-      }
+      await sendTurns(model, turns, restoreAt);
       expect(gpt.refusals).toEqual([]);
       expect(gpt.droppedReasoning).toBe(0);
       // Reasoning ids and encrypted content differ between runs; everything else is the same bytes.

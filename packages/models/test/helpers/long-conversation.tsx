@@ -3,7 +3,20 @@
  * and GPT-5.6's): LRU unloads with `maxLoadedSkills` 2, a conditional tool, re-rendered agent
  * instructions and text. Each provider's test gives its own call ids and server.
  */
-import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
+import {
+  Agent,
+  createAgentStore,
+  createSession,
+  Instructions,
+  type Model,
+  restoreSession,
+  type Session,
+  Skill,
+  Text,
+  Tool,
+  useAgentStore,
+} from '@skilltree/core';
+import { expect } from 'vitest';
 import { z } from 'zod';
 
 /** A scripted step any of the test servers takes: text and tool calls. */
@@ -122,4 +135,54 @@ export function script(callId: (n: number) => string): ScriptedTurn[] {
     turn('bye', [], 'Bye.'),
     turn('one more: thanks', [], 'You are welcome.'),
   ];
+}
+
+/** The model a long-conversation test runs on: the adapter itself, or only its `generate` when not streamed. */
+export function streamedOrNot(adapter: Model, streamed: boolean): Model {
+  return streamed ? adapter : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
+}
+
+/**
+ * Plays every turn on a fresh `<Ops />` session (window of 16) and checks each reply, then hands the
+ * session and the request count at each turn's start (`requestCount()` before it) to `check`, and
+ * disposes the session whatever happens: each provider's test checks its own wire.
+ */
+export async function playTurns(
+  model: Model,
+  turns: ScriptedTurn[],
+  requestCount: () => number,
+  check: (session: Session, starts: number[]) => void,
+): Promise<void> {
+  const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+  const starts: number[] = [];
+  try {
+    for (const t of turns) {
+      starts.push(requestCount());
+      const done = await session.send(t.user);
+      expect(done.text).toBe(t.reply);
+    }
+    check(session, starts);
+  } finally {
+    session.dispose();
+  }
+}
+
+/**
+ * Sends every turn on a fresh `<Ops />` session (window of 16), checking each reply; at turn
+ * `restoreAt`, if given, the session is replaced by one restored from its JSON snapshot.
+ */
+export async function sendTurns(model: Model, turns: ScriptedTurn[], restoreAt?: number): Promise<void> {
+  let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+  try {
+    for (const [i, t] of turns.entries()) {
+      if (i === restoreAt) {
+        const snapshot = JSON.stringify(session.snapshot());
+        session.dispose();
+        session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
+      }
+      expect((await session.send(t.user)).text).toBe(t.reply);
+    }
+  } finally {
+    session.dispose();
+  }
 }
