@@ -29,6 +29,7 @@ import {
   usesToolChanges,
 } from '../src/anthropic.js';
 import { anthropicProblem, betaHeader, checked } from './helpers/anthropic-rules.js';
+import { RefundOrder, Track } from './helpers/long-conversation.js';
 import { type Recorded, sse, startServer, type TestServer } from './helpers/server.js';
 import { anthropicEvents, type WireStep } from './helpers/wire.js';
 
@@ -46,12 +47,7 @@ function Ops() {
       <Instructions>You run operations.</Instructions>
       <Skill name="refunds" description="Refund orders">
         <Instructions>Refunds within 30 days.</Instructions>
-        <Tool
-          name="refund_order"
-          description="Refund"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `refunded ${id}`}
-        />
+        <RefundOrder />
       </Skill>
       <Skill name="billing" description="Invoices">
         <Instructions>Invoices are monthly.</Instructions>
@@ -62,12 +58,7 @@ function Ops() {
         <Instructions>Write dates as YYYY-MM-DD.</Instructions>
       </Skill>
       <Skill name="shipping" description="Shipments">
-        <Tool
-          name="track"
-          description="Track"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `in transit ${id}`}
-        />
+        <Track description="Track" />
       </Skill>
     </Agent>
   );

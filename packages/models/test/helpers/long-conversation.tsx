@@ -25,6 +25,31 @@ export interface ScriptedStep {
   toolCalls?: { id: string; name: string; input: unknown }[];
 }
 
+/** The `refund_order` tool of the refunds skill, as both Ops agents (this one and tool-changes') offer it. */
+export function RefundOrder() {
+  return (
+    <Tool
+      name="refund_order"
+      description="Refund"
+      input={z.object({ id: z.string() })}
+      run={({ id }) => `refunded ${id}`}
+    />
+  );
+}
+
+/** The `track` tool of the shipping skill, as both Ops agents offer it (each with its own description). */
+export function Track({ description }: { description: string }) {
+  return (
+    <Tool
+      name="track"
+      description={description}
+      input={z.object({ id: z.string() })}
+      run={({ id }) => `in transit ${id}`}
+    />
+  );
+}
+
+/** The customer's tier and notes, the state the long conversation's tools change. */
 export const prefs = createAgentStore('prefs', () => ({ tier: 'basic', notes: [] as string[] }));
 
 export function Ops() {
@@ -54,12 +79,7 @@ export function Ops() {
       />
       <Skill name="refunds" description="Refund orders">
         <Instructions>Refunds within 30 days.</Instructions>
-        <Tool
-          name="refund_order"
-          description="Refund"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `refunded ${id}`}
-        />
+        <RefundOrder />
         {tier === 'gold' && (
           <Tool
             name="refund_express"
@@ -80,12 +100,7 @@ export function Ops() {
       </Skill>
       <Skill name="shipping" description="Shipments">
         <Instructions>Track before you promise a date.</Instructions>
-        <Tool
-          name="track"
-          description="Track a parcel"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `in transit ${id}`}
-        />
+        <Track description="Track a parcel" />
       </Skill>
     </Agent>
   );
