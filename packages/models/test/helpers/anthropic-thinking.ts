@@ -17,18 +17,6 @@ import { anthropicProblem, betaHeader } from './anthropic-rules.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
 import type { WireStep } from './wire.js';
 
-/** Models that think on every call: `budget_tokens` and `disabled` are refused. */
-export const ADAPTIVE_ONLY = [
-  'claude-fable-5-2',
-  'claude-mythos-5-2',
-  'claude-fable-5-1',
-  'claude-mythos-5-1',
-  'claude-opus-5-5',
-  'claude-sonnet-5-5',
-  'claude-haiku-5-5',
-  'claude-fable-5',
-  'claude-mythos-5',
-];
 /** Models whose thinking blocks are bound to the exact prefix before them. */
 export const PRESERVED_THINKING = [
   'claude-fable-5-2',
@@ -39,6 +27,8 @@ export const PRESERVED_THINKING = [
   'claude-sonnet-5-5',
   'claude-haiku-5-5',
 ];
+/** Models that think on every call: `budget_tokens` and `disabled` are refused. */
+export const ADAPTIVE_ONLY = [...PRESERVED_THINKING, 'claude-fable-5', 'claude-mythos-5'];
 /** Models that refuse a forced `tool_choice` whatever the thinking. */
 const NO_FORCED_TOOL = PRESERVED_THINKING;
 
