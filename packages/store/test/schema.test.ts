@@ -46,6 +46,48 @@ async function continues(store: SessionStore, id: string) {
   return sessions;
 }
 
+/** The SQLite tables of schema version 1, or of version 3 (sessions with an epoch, and per-owner spend). */
+function oldSqliteSchema(version: 1 | 3): string {
+  const v3 = version === 3;
+  return `
+    CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO skilltree_meta VALUES ('schema_version', '${version}');
+    CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
+      length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      ${v3 ? ", epoch TEXT NOT NULL DEFAULT ''" : ''});
+    CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
+      body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
+    CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
+    CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
+    ${
+      v3
+        ? `CREATE TABLE skilltree_spend (owner TEXT NOT NULL, period TEXT NOT NULL, tokens INTEGER NOT NULL,
+      dollars REAL NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (owner, period)) WITHOUT ROWID;`
+        : ''
+    }`;
+}
+
+/** The Postgres tables of schema version 1, or of version 3 (sessions with an epoch, and per-owner spend). */
+function oldPostgresSchema(prefix: string, version: 1 | 3): string {
+  const v3 = version === 3;
+  return `
+    CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
+    INSERT INTO ${prefix}meta VALUES ('schema_version', '${version}');
+    CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
+      length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL
+      ${v3 ? ', epoch text NOT NULL' : ''});
+    CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
+      body json NOT NULL, PRIMARY KEY (session_id, seq));
+    CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
+    CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
+    ${
+      v3
+        ? `CREATE TABLE ${prefix}spend (owner text NOT NULL, period text NOT NULL, tokens bigint NOT NULL,
+      dollars double precision NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (owner, period));`
+        : ''
+    }`;
+}
+
 /** Schema 3 kept an owner's spend under the owner itself; schema 4 under the owner's key. */
 const SPENDER = 'alice "the spender" 🦊';
 
@@ -94,15 +136,7 @@ describe('sqliteStore schema', () => {
   test('a version 1 database is upgraded in place: its chats get an epoch, their messages from before messages had parts are read upgraded, and they go on', async () => {
     const path = join(dir, 'v1.db');
     const db = new Database(path);
-    db.exec(`
-      CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      INSERT INTO skilltree_meta VALUES ('schema_version', '1');
-      CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
-        length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-      CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
-        body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
-      CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
+    db.exec(oldSqliteSchema(1));
     db.prepare('INSERT INTO skilltree_sessions VALUES (?, NULL, 3, 2, ?, 1, 1)').run('old', JSON.stringify(V1_STATE));
     const insert = db.prepare('INSERT INTO skilltree_messages VALUES (?, ?, ?, ?)');
     for (const [i, m] of V1_MESSAGES.entries()) insert.run('old', i, m.role, JSON.stringify(m));
@@ -119,18 +153,7 @@ describe('sqliteStore schema', () => {
   test("a version 3 database's per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
     const path = join(dir, 'v3.db');
     const db = new Database(path);
-    db.exec(`
-      CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      INSERT INTO skilltree_meta VALUES ('schema_version', '3');
-      CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
-        length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-        epoch TEXT NOT NULL DEFAULT '');
-      CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
-        body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
-      CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
-      CREATE TABLE skilltree_spend (owner TEXT NOT NULL, period TEXT NOT NULL, tokens INTEGER NOT NULL,
-        dollars REAL NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (owner, period)) WITHOUT ROWID;`);
+    db.exec(oldSqliteSchema(3));
     const period = periodOf('day');
     db.prepare('INSERT INTO skilltree_spend VALUES (?, ?, ?, ?, ?)').run(
       SPENDER,
@@ -218,15 +241,7 @@ describe('postgresStore schema', () => {
   test('a version 1 database is upgraded in place: its chats get an epoch, their messages from before messages had parts are read upgraded, and they go on', async () => {
     const prefix = runPrefix('v1');
     const p = pool();
-    await p.query(`
-      CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
-      INSERT INTO ${prefix}meta VALUES ('schema_version', '1');
-      CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
-        length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
-      CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
-        body json NOT NULL, PRIMARY KEY (session_id, seq));
-      CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);`);
+    await p.query(oldPostgresSchema(prefix, 1));
     await p.query(`INSERT INTO ${prefix}sessions VALUES ('old', NULL, 3, 2, $1, now(), now())`, [
       JSON.stringify(V1_STATE),
     ]);
@@ -247,18 +262,7 @@ describe('postgresStore schema', () => {
   test("a version 3 database's per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
     const prefix = runPrefix('v3');
     const p = pool();
-    await p.query(`
-      CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
-      INSERT INTO ${prefix}meta VALUES ('schema_version', '3');
-      CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
-        length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
-        epoch text NOT NULL);
-      CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
-        body json NOT NULL, PRIMARY KEY (session_id, seq));
-      CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
-      CREATE TABLE ${prefix}spend (owner text NOT NULL, period text NOT NULL, tokens bigint NOT NULL,
-        dollars double precision NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (owner, period));`);
+    await p.query(oldPostgresSchema(prefix, 3));
     const period = periodOf('day');
     await p.query(`INSERT INTO ${prefix}spend VALUES ($1, $2, 5000, 1.5, to_timestamp($3 / 1000.0))`, [
       SPENDER,
