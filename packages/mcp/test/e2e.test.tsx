@@ -11,18 +11,8 @@ import type { Session } from '@skilltree/core';
 import { McpTools } from '@skilltree/mcp';
 import { afterAll, describe, expect, test } from 'vitest';
 import { httpServer } from './fixtures/http-server.js';
-import {
-  agentWith,
-  call,
-  fullText,
-  metaOf,
-  ownText,
-  read,
-  readFailedServer,
-  sessionTracker,
-  toolNamesOf,
-  until,
-} from './helpers.js';
+import { agentWith, call, fullText, metaOf, ownText, read, readFailedServer, toolNamesOf, until } from './helpers.js';
+import { sessionTracker } from './session-tracker.js';
 
 const node = process.execPath;
 const everything = fileURLToPath(

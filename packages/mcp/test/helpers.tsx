@@ -9,8 +9,7 @@ import {
   textOf,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
-import { afterEach, expect } from 'vitest';
-import { openConnections } from '../src/connection.js';
+import { expect } from 'vitest';
 import { until } from './fixtures/server.js';
 
 export { until };
@@ -85,20 +84,4 @@ export async function readFailedServer(session: Session, failure: string): Promi
   expect(toolNamesOf(session)).toEqual(['read_skill']);
   expect((await call(session, 'read_skill', { name: 'other' })).isError).toBeUndefined();
   return result;
-}
-
-/**
- * A `track(session)` for a test file: each test's tracked sessions are disposed after it, and the
- * next test starts only once every MCP connection has closed (waited for up to `timeout` ms).
- */
-export function sessionTracker(timeout?: number): (session: Session) => Session {
-  const sessions: Session[] = [];
-  afterEach(async () => {
-    for (const session of sessions.splice(0)) if (!session.disposed) session.dispose();
-    await until(() => openConnections() === 0, 'every connection to close', timeout);
-  });
-  return (session) => {
-    sessions.push(session);
-    return session;
-  };
 }

@@ -21,10 +21,10 @@ import {
   ownText,
   read,
   readFailedServer,
-  sessionTracker,
   toolNamesOf,
   until,
 } from './helpers.js';
+import { sessionTracker } from './session-tracker.js';
 
 const track = sessionTracker();
 
