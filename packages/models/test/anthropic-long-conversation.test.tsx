@@ -10,7 +10,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { claudeScript } from './helpers/anthropic-thinking.js';
-import { playTurns, script, sendTurns, streamedOrNot } from './helpers/long-conversation.js';
+import { conversation, playTurns, queueRules, STREAMED_OR_NOT, sendTurns } from './helpers/long-conversation.js';
 import { type Recorded, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -39,90 +39,78 @@ function offered(r: Recorded): string[] {
   return [...names].sort();
 }
 
-describe.each([
-  ['streamed', true],
-  ['not streamed', false],
-])('26 turns on Claude Opus 5.5 with only the defaults (%s)', (_name, streamed) => {
+describe.each(STREAMED_OR_NOT)('26 turns on Claude Opus 5.5 with only the defaults (%s)', (_name, streamed) => {
   it('loads, LRU unloads, a conditional tool, re-renders and window moves: nothing refused', async () => {
-    const turns = script((n) => `toolu_${n}`);
+    const { turns, steps } = conversation((n) => `toolu_${n}`);
     expect(turns.length).toBeGreaterThanOrEqual(24);
-    const steps = turns.flatMap((t) => t.steps);
-    const claude = claudeScript(steps);
-    server.queue(...steps.map(() => claude.handler));
+    const claude = queueRules(server, claudeScript(steps), steps);
     const adapter = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     expect(adapter.appendOnly).toBe(true);
-    await playTurns(
-      streamedOrNot(adapter, streamed),
-      turns,
-      () => server.requests.length,
-      (session, starts) => {
-        expect(claude.refusals).toEqual([]);
-        expect(server.requests).toHaveLength(steps.length);
+    await playTurns(server, adapter, streamed, turns, (session, starts) => {
+      expect(claude.refusals).toEqual([]);
+      expect(server.requests).toHaveLength(steps.length);
 
-        // Inside a turn, every request is the previous one plus appended messages.
-        const requests = server.requests;
-        let moves = 0;
-        for (let i = 1; i < requests.length; i++) {
-          const before = requests[i - 1];
-          const after = requests[i];
-          const sameStart = unmarked(messagesOf(after)[0]) === unmarked(messagesOf(before)[0]);
-          if (!starts.includes(i)) {
-            expect(unmarked(after.body.system)).toBe(unmarked(before.body.system));
-            expect(unmarked(after.body.tools)).toBe(unmarked(before.body.tools));
-            const prefix = messagesOf(before).slice(0, -1);
-            expect(unmarked(messagesOf(after).slice(0, prefix.length))).toBe(unmarked(prefix));
-            // The model's reply to the previous request goes back with its thinking first.
-            const appended = messagesOf(after)
-              .slice(prefix.length)
-              .filter((m) => m.role === 'assistant');
-            expect(appended).toHaveLength(1);
-            expect(['thinking', 'redacted_thinking']).toContain(appended[0].content[0].type);
-          } else if (!sameStart) moves++;
-        }
-        // The window moved, only where a turn started.
-        expect(moves).toBeGreaterThan(0);
+      // Inside a turn, every request is the previous one plus appended messages.
+      const requests = server.requests;
+      let moves = 0;
+      for (let i = 1; i < requests.length; i++) {
+        const before = requests[i - 1];
+        const after = requests[i];
+        const sameStart = unmarked(messagesOf(after)[0]) === unmarked(messagesOf(before)[0]);
+        if (!starts.includes(i)) {
+          expect(unmarked(after.body.system)).toBe(unmarked(before.body.system));
+          expect(unmarked(after.body.tools)).toBe(unmarked(before.body.tools));
+          const prefix = messagesOf(before).slice(0, -1);
+          expect(unmarked(messagesOf(after).slice(0, prefix.length))).toBe(unmarked(prefix));
+          // The model's reply to the previous request goes back with its thinking first.
+          const appended = messagesOf(after)
+            .slice(prefix.length)
+            .filter((m) => m.role === 'assistant');
+          expect(appended).toHaveLength(1);
+          expect(['thinking', 'redacted_thinking']).toContain(appended[0].content[0].type);
+        } else if (!sameStart) moves++;
+      }
+      // The window moved, only where a turn started.
+      expect(moves).toBeGreaterThan(0);
 
-        // What reached the model: loads and LRU unloads, the conditional tool, the re-rendered instructions.
-        const all = requests.flatMap(messagesOf).filter((m) => m.role === 'system');
-        const blocks = all.flatMap((m) => m.content);
-        const changes = new Set(
-          blocks.filter((b) => b.type !== 'text').map((b) => `${b.type} ${b.tool?.definition?.name ?? b.tool?.name}`),
-        );
-        for (const change of [
-          'tool_addition refund_order',
-          'tool_removal refund_order',
-          'tool_addition refund_express',
-          'tool_removal refund_express',
-          'tool_addition send_invoice',
-          'tool_removal send_invoice',
-          'tool_addition track',
-        ]) {
-          expect(changes).toContain(change);
-        }
-        expect(blocks.some((b) => b.type === 'text' && b.text?.includes('gold customer'))).toBe(true);
-        expect(blocks.some((b) => b.type === 'text' && b.text?.includes('called in cycle 1'))).toBe(true);
+      // What reached the model: loads and LRU unloads, the conditional tool, the re-rendered instructions.
+      const all = requests.flatMap(messagesOf).filter((m) => m.role === 'system');
+      const blocks = all.flatMap((m) => m.content);
+      const changes = new Set(
+        blocks.filter((b) => b.type !== 'text').map((b) => `${b.type} ${b.tool?.definition?.name ?? b.tool?.name}`),
+      );
+      for (const change of [
+        'tool_addition refund_order',
+        'tool_removal refund_order',
+        'tool_addition refund_express',
+        'tool_removal refund_express',
+        'tool_addition send_invoice',
+        'tool_removal send_invoice',
+        'tool_addition track',
+      ]) {
+        expect(changes).toContain(change);
+      }
+      expect(blocks.some((b) => b.type === 'text' && b.text?.includes('gold customer'))).toBe(true);
+      expect(blocks.some((b) => b.type === 'text' && b.text?.includes('called in cycle 1'))).toBe(true);
 
-        // The model is offered exactly what core offers.
-        const last = requests[requests.length - 1];
-        expect(offered(last)).toEqual(
-          session
-            .request()
-            .tools.map((t) => t.name)
-            .sort(),
-        );
-      },
-    );
+      // The model is offered exactly what core offers.
+      const last = requests[requests.length - 1];
+      expect(offered(last)).toEqual(
+        session
+          .request()
+          .tools.map((t) => t.name)
+          .sort(),
+      );
+    });
   });
 });
 
 describe('the same conversation through a snapshot', () => {
   it('a session restored halfway sends exactly what the first one would have: nothing refused', async () => {
-    const turns = script((n) => `toolu_${n}`);
-    const steps = turns.flatMap((t) => t.steps);
+    const { turns, steps } = conversation((n) => `toolu_${n}`);
     const model = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     const run = async (restoreAt?: number) => {
-      const claude = claudeScript(steps);
-      server.queue(...steps.map(() => claude.handler));
+      const claude = queueRules(server, claudeScript(steps), steps);
       const from = server.requests.length;
       await sendTurns(model, turns, restoreAt);
       expect(claude.refusals).toEqual([]);

@@ -18,6 +18,7 @@ import {
 } from '@skilltree/core';
 import { expect } from 'vitest';
 import { z } from 'zod';
+import type { Handler, TestServer } from './server.js';
 
 /** A scripted step any of the test servers takes: text and tool calls. */
 export interface ScriptedStep {
@@ -153,26 +154,28 @@ export function script(callId: (n: number) => string): ScriptedTurn[] {
 }
 
 /** The model a long-conversation test runs on: the adapter itself, or only its `generate` when not streamed. */
-export function streamedOrNot(adapter: Model, streamed: boolean): Model {
+function streamedOrNot(adapter: Model, streamed: boolean): Model {
   return streamed ? adapter : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
 }
 
 /**
- * Plays every turn on a fresh `<Ops />` session (window of 16) and checks each reply, then hands the
- * session and the request count at each turn's start (`requestCount()` before it) to `check`, and
- * disposes the session whatever happens: each provider's test checks its own wire.
+ * Plays every turn on a fresh `<Ops />` session (window of 16) over `adapter` (streamed, or through
+ * its `generate` alone) against `server` and checks each reply; then hands the session and the
+ * number of requests `server` had at each turn's start to `check` (each provider's test checks its
+ * own wire), and disposes the session whatever happens.
  */
 export async function playTurns(
-  model: Model,
+  server: TestServer,
+  adapter: Model,
+  streamed: boolean,
   turns: ScriptedTurn[],
-  requestCount: () => number,
   check: (session: Session, starts: number[]) => void,
 ): Promise<void> {
-  const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+  const session = createSession(<Ops />, { model: streamedOrNot(adapter, streamed), maxTranscriptMessages: 16 });
   const starts: number[] = [];
   try {
     for (const t of turns) {
-      starts.push(requestCount());
+      starts.push(server.requests.length);
       const done = await session.send(t.user);
       expect(done.text).toBe(t.reply);
     }
@@ -200,4 +203,22 @@ export async function sendTurns(model: Model, turns: ScriptedTurn[], restoreAt?:
   } finally {
     session.dispose();
   }
+}
+
+/** The two ways each long conversation runs: streamed, and through `generate` alone. */
+export const STREAMED_OR_NOT: [string, boolean][] = [
+  ['streamed', true],
+  ['not streamed', false],
+];
+
+/** The 26 turns with the given call ids, and every step of them in order. */
+export function conversation(callId: (n: number) => string): { turns: ScriptedTurn[]; steps: ScriptedStep[] } {
+  const turns = script(callId);
+  return { turns, steps: turns.flatMap((t) => t.steps) };
+}
+
+/** Queues `rules`' handler on `server` once per step, and returns `rules`. */
+export function queueRules<R extends { handler: Handler }>(server: TestServer, rules: R, steps: ScriptedStep[]): R {
+  server.queue(...steps.map(() => rules.handler));
+  return rules;
 }
