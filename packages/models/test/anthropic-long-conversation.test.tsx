@@ -7,19 +7,13 @@
  * (`maxLoadedSkills` 2), a conditional tool, re-rendered agent instructions and text, and a small
  * window that moves; streamed and not.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { claudeScript } from './helpers/anthropic-thinking.js';
 import { conversation, playTurns, queueRules, STREAMED_OR_NOT, sendTurns } from './helpers/long-conversation.js';
-import { type Recorded, startServer, type TestServer } from './helpers/server.js';
+import { type Recorded, serverPerTest } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 type Block = { type: string; text?: string; tool?: { name?: string; definition?: { name: string } } };
 type WireMessage = { role: string; content: Block[] };

@@ -13,20 +13,14 @@ import type {
   ModelStreamPart,
   ToolSpec,
 } from '@skilltree/core/provider';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { BOUND_ELSEWHERE, claudeScript, type ThinkingStep, thinkingProblem } from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
 import { text } from './helpers/request.js';
-import { json, sse, startServer, type TestServer } from './helpers/server.js';
+import { json, serverPerTest, sse } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const MODEL = 'claude-opus-5-5';
 const model = (id = MODEL, extra: Record<string, unknown> = {}) =>

@@ -7,19 +7,13 @@
  * tool, re-rendered agent instructions and text, and a small window that moves; streamed and not,
  * and through a snapshot restored halfway.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../src/openai.js';
 import { conversation, playTurns, queueRules, STREAMED_OR_NOT, sendTurns } from './helpers/long-conversation.js';
 import { canonical, offeredTools, openaiScript } from './helpers/openai-rules.js';
-import { type Recorded, startServer, type TestServer } from './helpers/server.js';
+import { type Recorded, serverPerTest } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 type Item = { type?: string; role?: string; id?: string; content?: unknown; tools?: { name: string }[] };
 const inputOf = (r: Recorded) => r.body.input as Item[];

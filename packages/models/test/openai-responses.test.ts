@@ -5,7 +5,7 @@
  * errors and retries, and what it does at a server without `/responses`.
  */
 import type { Message, ModelRequest, ReasoningPart, SystemNote } from '@skilltree/core/provider';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
 import { openaiScript } from './helpers/openai-rules.js';
@@ -17,15 +17,11 @@ import {
   responseObject,
 } from './helpers/openai-wire.js';
 import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
-import { drop, json, sse, startServer, type TestServer } from './helpers/server.js';
+import { drop, json, serverPerTest, sse } from './helpers/server.js';
 import { openaiCompletion } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
+const server = serverPerTest();
+afterEach(() => {
   vi.restoreAllMocks();
 });
 

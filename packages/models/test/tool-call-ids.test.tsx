@@ -5,14 +5,14 @@
  */
 import { createSession, type Model, textOf } from '@skilltree/core';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
 import { freshToolCallId } from '../src/tool-call-id.js';
 import { collect } from './helpers/collect.js';
 import { simpleRequest } from './helpers/request.js';
-import { json, sse, startServer, type TestServer } from './helpers/server.js';
+import { json, serverPerTest, sse } from './helpers/server.js';
 import { Shop } from './helpers/shop.js';
 import {
   anthropicEvents,
@@ -24,13 +24,7 @@ import {
   type WireStep,
 } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const CALL_ID = /^call_[0-9a-f]{24}$/;
 

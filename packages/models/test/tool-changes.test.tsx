@@ -17,7 +17,7 @@ import {
   Tool,
   textOf,
 } from '@skilltree/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   anthropic,
@@ -30,16 +30,10 @@ import {
 } from '../src/anthropic.js';
 import { anthropicProblem, betaHeader, checked } from './helpers/anthropic-rules.js';
 import { RefundOrder, Track } from './helpers/long-conversation.js';
-import { type Recorded, sse, startServer, type TestServer } from './helpers/server.js';
+import { type Recorded, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, type WireStep } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 function Ops() {
   return (

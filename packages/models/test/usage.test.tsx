@@ -9,22 +9,16 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAnthropic as createAnthropicV2 } from '@ai-sdk/anthropic-v2';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createSession, type Model, type Usage } from '@skilltree/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkUsage } from '../src/ai-sdk.js';
 import { anthropic, anthropicUsage } from '../src/anthropic.js';
 import { openai, openaiUsage } from '../src/openai.js';
 import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
-import { type Handler, json, type SseEvent, sse, startServer, type TestServer } from './helpers/server.js';
+import { type Handler, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
 import { Shop } from './helpers/shop.js';
 import { anthropicEvents, anthropicMessage, openaiChunks, openaiCompletion, type WireStep } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 /** Anthropic's wire usage: `input_tokens` leaves out the 100 cached and 20 newly cached tokens. */
 const ANTHROPIC_WIRE = {
