@@ -15,7 +15,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { anthropicProblem, betaHeader } from './anthropic-rules.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
-import type { WireStep } from './wire.js';
+import { halves, messageStart, type WireStep } from './wire.js';
 
 /** Models whose thinking blocks are bound to the exact prefix before them. */
 export const PRESERVED_THINKING = [
@@ -165,29 +165,10 @@ function responseBlocks(body: any, step: ThinkingStep, n: number): Block[] {
   return blocks;
 }
 
-function halves(s: string): string[] {
-  if (s.length < 2) return [s];
-  const mid = Math.floor(s.length / 2);
-  return [s.slice(0, mid), s.slice(mid)];
-}
-
 /** The SSE events of a response with `blocks`. */
 function events(body: any, blocks: Block[], usage: Record<string, unknown>, stop: string): SseEvent[] {
   const ev = (data: { type: string; [k: string]: unknown }): SseEvent => ({ event: data.type, data });
-  const out: SseEvent[] = [
-    ev({
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: body.model,
-        content: [],
-        stop_reason: null,
-        usage: { ...usage, output_tokens: 1 },
-      },
-    }),
-  ];
+  const out: SseEvent[] = [messageStart(body.model, usage)];
   for (const [index, block] of blocks.entries()) {
     if (block.type === 'thinking') {
       out.push(
