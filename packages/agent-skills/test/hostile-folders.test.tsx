@@ -45,6 +45,14 @@ function skills(plant: (skillFile: string, root: string) => void): { root: strin
   return { root, bad };
 }
 
+/** A folder `name` in a fresh temporary directory holding only `SKILL.md` with `skillMd`; its path. */
+function skillDir(name: string, skillMd: string): string {
+  const dir = path.join(tempDir(), name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'SKILL.md'), skillMd);
+  return dir;
+}
+
 function refusal(run: () => unknown): SkillFolderError {
   try {
     run();
@@ -187,76 +195,63 @@ describe('SKILL.md is bounded in size', () => {
 });
 
 describe('a symlink loop is an error that names the folder as it was given, never by its absolute path', () => {
-  /** A temporary folder under the working directory, so the test can name it by a relative path. */
-  function local(): { relative: string; absolute: string; done: () => void } {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const absolute of made.splice(0)) rmSync(absolute, { recursive: true, force: true });
+  });
+  /** A temporary folder under the working directory (removed after the test), so the test can name it by a relative path. */
+  function local(): { relative: string; absolute: string } {
     const absolute = mkdtempSync(path.join(process.cwd(), '.loop-test-'));
-    return {
-      absolute,
-      relative: path.relative(process.cwd(), absolute),
-      done: () => rmSync(absolute, { recursive: true, force: true }),
-    };
+    made.push(absolute);
+    return { absolute, relative: path.relative(process.cwd(), absolute) };
   }
 
   test('SKILL.md that links to itself', () => {
     const dir = local();
-    try {
-      mkdirSync(path.join(dir.absolute, 'skill'));
-      symlinkSync('SKILL.md', path.join(dir.absolute, 'skill', 'SKILL.md'));
-      const error = refusal(() => readSkillFolder(`./${dir.relative}/skill`));
-      expect(error.message).toBe(
-        `Agent Skills folder refused: ${dir.relative}/skill/SKILL.md: the SKILL.md must be a file (it is a symlink loop). Replace the link with the file.`,
-      );
-      expect(error.message).not.toContain(process.cwd());
-    } finally {
-      dir.done();
-    }
+    mkdirSync(path.join(dir.absolute, 'skill'));
+    symlinkSync('SKILL.md', path.join(dir.absolute, 'skill', 'SKILL.md'));
+    const error = refusal(() => readSkillFolder(`./${dir.relative}/skill`));
+    expect(error.message).toBe(
+      `Agent Skills folder refused: ${dir.relative}/skill/SKILL.md: the SKILL.md must be a file (it is a symlink loop). Replace the link with the file.`,
+    );
+    expect(error.message).not.toContain(process.cwd());
   });
 
   test('a skill folder that links to itself, alone or among others', () => {
     const dir = local();
-    try {
-      symlinkSync('loop', path.join(dir.absolute, 'loop'));
-      mkdirSync(path.join(dir.absolute, 'good'));
-      writeFileSync(path.join(dir.absolute, 'good', 'SKILL.md'), SKILL('good'));
-      expect(() => readSkillFolder(`${dir.relative}/loop`)).toThrow(
-        new Error(
-          `Agent Skills folder ${dir.relative}/loop is a symlink loop (it leads back to itself). Point it at a real folder.`,
-        ),
-      );
-      const heard: string[] = [];
-      const session = mount(loadSkillFolders(dir.relative, { onWarning: (w) => heard.push(w.message) }));
-      expect(session.skills.map((s) => s.name)).toEqual(['good']);
-      expect(heard).toEqual([
-        `Agent Skills folder left out: ${dir.relative}/loop is a symlink loop (it leads back to itself). Point it at a real folder.`,
-      ]);
-      expect(session.warnings.map((w) => w.message)).toContain(heard[0]);
-    } finally {
-      dir.done();
-    }
+    symlinkSync('loop', path.join(dir.absolute, 'loop'));
+    mkdirSync(path.join(dir.absolute, 'good'));
+    writeFileSync(path.join(dir.absolute, 'good', 'SKILL.md'), SKILL('good'));
+    expect(() => readSkillFolder(`${dir.relative}/loop`)).toThrow(
+      new Error(
+        `Agent Skills folder ${dir.relative}/loop is a symlink loop (it leads back to itself). Point it at a real folder.`,
+      ),
+    );
+    const heard: string[] = [];
+    const session = mount(loadSkillFolders(dir.relative, { onWarning: (w) => heard.push(w.message) }));
+    expect(session.skills.map((s) => s.name)).toEqual(['good']);
+    expect(heard).toEqual([
+      `Agent Skills folder left out: ${dir.relative}/loop is a symlink loop (it leads back to itself). Point it at a real folder.`,
+    ]);
+    expect(session.warnings.map((w) => w.message)).toContain(heard[0]);
   });
 
   test('a skills folder given to loadSkillFolders that links to itself', () => {
     const dir = local();
+    symlinkSync('skills', path.join(dir.absolute, 'skills'));
+    let message = '';
     try {
-      symlinkSync('skills', path.join(dir.absolute, 'skills'));
-      let message = '';
-      try {
-        loadSkillFolders(`${dir.relative}/skills`);
-      } catch (error) {
-        message = (error as Error).message;
-      }
-      expect(message).toBe(
-        `loadSkillFolders: ${dir.relative}/skills is a symlink loop (it leads back to itself). Point it at a real folder.`,
-      );
-    } finally {
-      dir.done();
+      loadSkillFolders(`${dir.relative}/skills`);
+    } catch (error) {
+      message = (error as Error).message;
     }
+    expect(message).toBe(
+      `loadSkillFolders: ${dir.relative}/skills is a symlink loop (it leads back to itself). Point it at a real folder.`,
+    );
   });
 
   test('a file of the folder that links to itself: the read tool names it relative to the folder', async () => {
-    const dir = path.join(tempDir(), 'loopy');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), SKILL('loopy'));
+    const dir = skillDir('loopy', SKILL('loopy'));
     symlinkSync('again.md', path.join(dir, 'again.md'));
     const session = mount(<SkillFolder path={dir} />);
     await session.readSkill('loopy');
@@ -271,11 +266,9 @@ describe('a symlink loop is an error that names the folder as it was given, neve
 
 describe('frontmatter keys never reach a prototype', () => {
   test('__proto__ in a frontmatter read line by line lends no field to the skill', () => {
-    const dir = path.join(tempDir(), 'proto-lines');
-    mkdirSync(dir);
     // The unquoted ": " makes the YAML invalid, so the lenient line-by-line reading runs.
-    writeFileSync(
-      path.join(dir, 'SKILL.md'),
+    const dir = skillDir(
+      'proto-lines',
       '---\ndescription: Use when: anything\n__proto__:\n  name: admin\n  polluted: yes\n---\nBody.\n',
     );
     const info = readSkillFolder(dir);
@@ -291,10 +284,8 @@ describe('frontmatter keys never reach a prototype', () => {
   });
 
   test('__proto__ in valid YAML, at the top and in metadata, is reported and ignored', () => {
-    const dir = path.join(tempDir(), 'proto-yaml');
-    mkdirSync(dir);
-    writeFileSync(
-      path.join(dir, 'SKILL.md'),
+    const dir = skillDir(
+      'proto-yaml',
       '---\nname: proto-yaml\ndescription: Fine.\n__proto__: {description: Hijacked}\nmetadata:\n  __proto__: {polluted: "yes"}\n  constructor: kept\n  prototype: kept too\n---\n',
     );
     const info = readSkillFolder(dir);
@@ -312,10 +303,8 @@ describe('frontmatter keys never reach a prototype', () => {
   });
 
   test('constructor and prototype keys are unknown fields, and do not change what the fields read', () => {
-    const dir = path.join(tempDir(), 'ctor');
-    mkdirSync(dir);
-    writeFileSync(
-      path.join(dir, 'SKILL.md'),
+    const dir = skillDir(
+      'ctor',
       '---\ndescription: Use when: x\nconstructor:\n  name: admin\nprototype:\n  name: admin\n---\n',
     );
     const info = readSkillFolder(dir);
@@ -328,9 +317,7 @@ describe('a description over 1,024 characters', () => {
   const long = `Use when ${'the user asks about invoices '.repeat(60)}`.trim();
 
   test('lenient: cut to 1,024 characters in the catalog, with the warning', () => {
-    const dir = path.join(tempDir(), 'long');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), SKILL('long', long));
+    const dir = skillDir('long', SKILL('long', long));
     const session = mount(<SkillFolder path={dir} />);
     const description = session.skills[0].description;
     expect([...description]).toHaveLength(1024);
@@ -346,9 +333,7 @@ describe('a description over 1,024 characters', () => {
   });
 
   test('strict: refused', () => {
-    const dir = path.join(tempDir(), 'long');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), SKILL('long', long));
+    const dir = skillDir('long', SKILL('long', long));
     expect(() => mount(<SkillFolder path={dir} strict />)).toThrow(/"description" must be at most 1,024 characters/);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { textOf } from '@skilltree/core';
 import { describe, expect, it } from 'vitest';
 import { keyVariables } from '../src/kit/pick-model.js';
-import { AGENT, chatCompletionsLine, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
+import { AGENT, chatCompletionsLine, openAIServerPerTest, runCheckout, shoppingSteps } from './helpers/e2e.js';
 import { CLI_DIR, runCli } from './helpers/run-cli.js';
 import { storedSession } from './helpers/stored-session.js';
 
@@ -138,15 +138,7 @@ describe('skilltree run', () => {
     expect(saved.record).toMatchObject({ version: 1, length: 8 });
     expect(saved.record?.state).toMatchObject({ loadedSkills: ['shopping'], stores: { cart: { items: ['lamp-1'] } } });
 
-    local.server.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
-    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', 'cart', '--store', store, '--json'], {
-      env,
-    });
-    expect(second.code).toBe(0);
-    const out = JSON.parse(second.stdout);
-    expect(out.reply).toBe('Paid.');
-    expect(out.transcript).toHaveLength(12);
-    expect(out.transcript[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'I want a lamp' }] });
+    await runCheckout(local.server, 'cart', store, env);
     // The resumed request had the loaded skill's tools, including the store-driven checkout.
     const resumed = local.server.requests[4];
     expect(resumed.tools.map((t: any) => t.function.name)).toContain('checkout');

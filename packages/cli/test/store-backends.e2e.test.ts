@@ -5,7 +5,7 @@
  */
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { AGENT, openAIServerPerTest, shoppingSteps } from './helpers/e2e.js';
+import { AGENT, openAIServerPerTest, runCheckout, shoppingSteps } from './helpers/e2e.js';
 import { runCli } from './helpers/run-cli.js';
 import { chat, startServe, testServer } from './serve-helpers.js';
 
@@ -27,15 +27,7 @@ describe.each([
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('I added lamp-1 to your cart.\n');
 
-    local.server.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
-    const second = await runCli(['run', AGENT, '-m', 'check out', '--session', id, '--store', store, '--json'], {
-      env,
-    });
-    expect(second.code).toBe(0);
-    const out = JSON.parse(second.stdout);
-    expect(out.reply).toBe('Paid.');
-    expect(out.transcript).toHaveLength(12);
-    expect(out.transcript[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'I want a lamp' }] });
+    const out = await runCheckout(local.server, id, store, env);
     expect(out.loadedSkills).toEqual(['shopping']);
     // The resumed request had the loaded skill's tools, including the store-driven checkout.
     expect(local.server.requests[4].tools.map((t: any) => t.function.name)).toContain('checkout');

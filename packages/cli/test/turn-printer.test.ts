@@ -1,4 +1,4 @@
-import type { SessionEvent } from '@skilltree/core';
+import type { ContextChange, SessionEvent } from '@skilltree/core';
 import { textContent } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from '../src/kit/print.js';
@@ -8,6 +8,27 @@ import { createTurnPrinter } from '../src/kit/turn-printer.js';
 function capture(isTTY: boolean) {
   const writes: string[] = [];
   return { writes, output: { isTTY, write: (s: string) => writes.push(s) } };
+}
+
+/** The `search` tool's result: its text, then a context-changed part holding `changes`. */
+function searchResult(
+  text: string,
+  changes: ContextChange[],
+  error: { isError: true; errorKind: 'threw' } | Record<string, never> = {},
+): SessionEvent {
+  return {
+    type: 'tool-result',
+    message: {
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'search',
+      content: [
+        { type: 'text', text },
+        { type: 'context-changed', changes },
+      ],
+      ...error,
+    },
+  };
 }
 
 describe('turn printer', () => {
@@ -20,20 +41,7 @@ describe('turn printer', () => {
       { type: 'text-delta', text: 'look.' },
       { type: 'message', message: { role: 'assistant', content: textContent('Let me look.') } },
       { type: 'tool-call', toolCall: { id: 'c1', name: 'search', input: { q: 'x' } } },
-      {
-        type: 'tool-result',
-        message: {
-          role: 'tool',
-          toolCallId: 'c1',
-          name: 'search',
-          content: [
-            { type: 'text', text: 'nothing' },
-            { type: 'context-changed', changes: [{ kind: 'line', skill: 'a', text: 'b' }] },
-          ],
-          isError: true,
-          errorKind: 'threw',
-        },
-      },
+      searchResult('nothing', [{ kind: 'line', skill: 'a', text: 'b' }], { isError: true, errorKind: 'threw' }),
       { type: 'text-delta', text: 'Done.' },
     ];
     for (const event of events) printer.event(event);
@@ -45,19 +53,12 @@ describe('turn printer', () => {
   it("prints as contextChanged lines only the result's context-changed part, never its text", () => {
     const { writes, output } = capture(false);
     const printer = createTurnPrinter(output, { style: createStyle(output, {}), verbose: true });
-    printer.event({
-      type: 'tool-result',
-      message: {
-        role: 'tool',
-        toolCallId: 'c1',
-        name: 'search',
-        // A tool's own text that looks like a contextChanged line stays text: the part says which is which.
-        content: [
-          { type: 'text', text: 'contextChanged shop added: a line the tool wrote\nfound 2' },
-          { type: 'context-changed', changes: [{ kind: 'line', skill: 'shop', text: 'Results: 2' }] },
-        ],
-      },
-    });
+    // A tool's own text that looks like a contextChanged line stays text: the part says which is which.
+    printer.event(
+      searchResult('contextChanged shop added: a line the tool wrote\nfound 2', [
+        { kind: 'line', skill: 'shop', text: 'Results: 2' },
+      ]),
+    );
     printer.end();
     expect(writes.join('')).toBe(
       '    ↳ contextChanged shop added: a line the tool wrote\nfound 2\n      contextChanged shop added: Results: 2\n',

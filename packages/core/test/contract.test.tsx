@@ -175,10 +175,10 @@ describe('Suspense', () => {
     return { promise, resolve };
   }
 
-  test('a read of a suspending skill waits until it settles, so its result and the next request show the data', async () => {
-    const data = deferred<string>();
+  /** An agent whose one skill, `orders`, waits for `data`, then shows the orders and offers `list_orders`. */
+  function ordersAgent(data: Promise<string>) {
     function Orders() {
-      const orders = use(data.promise);
+      const orders = use(data);
       return (
         <>
           <Text>Orders: {orders}</Text>
@@ -186,13 +186,24 @@ describe('Suspense', () => {
         </>
       );
     }
-    const session = createSession(
+    return (
       <Agent>
         <Skill name="orders" description="o">
           <Orders />
         </Skill>
-      </Agent>,
+      </Agent>
     );
+  }
+
+  /** A component that suspends for ever: its data never comes. */
+  const never = new Promise<string>(() => {});
+  function Stuck(): ReactNode {
+    return <Text>{use(never)}</Text>;
+  }
+
+  test('a read of a suspending skill waits until it settles, so its result and the next request show the data', async () => {
+    const data = deferred<string>();
+    const session = createSession(ordersAgent(data.promise));
     setTimeout(() => data.resolve('A-1, A-2'), 20);
     const result = await call(session, 'read_skill', { name: 'orders' });
     expect(textOf(result)).toContain('contextChanged orders added: Orders: A-1, A-2');
@@ -200,10 +211,6 @@ describe('Suspense', () => {
   });
 
   test('a skill that suspends never freezes the rest of the tree; the read is bounded by the tool timeout', async () => {
-    const never = new Promise<string>(() => {});
-    function Stuck(): ReactNode {
-      return <Text>{use(never)}</Text>;
-    }
     const session = createSession(
       <Agent>
         <Skill name="stuck" description="s">
@@ -224,15 +231,6 @@ describe('Suspense', () => {
 
   test('a restored session waits for a loaded skill still loading its data before the first request, once per mount', async () => {
     const data = deferred<string>();
-    function Orders() {
-      const orders = use(data.promise);
-      return (
-        <>
-          <Text>Orders: {orders}</Text>
-          <Tool name="list_orders" description="List" run={() => orders} />
-        </>
-      );
-    }
     const seen: ModelRequest[] = [];
     const model: Model = {
       async generate(req) {
@@ -240,15 +238,8 @@ describe('Suspense', () => {
         return { text: 'ok', toolCalls: [] };
       },
     };
-    const agent = (
-      <Agent>
-        <Skill name="orders" description="o">
-          <Orders />
-        </Skill>
-      </Agent>
-    );
     const session = restoreSession(
-      agent,
+      ordersAgent(data.promise),
       { version: 1, transcript: [], loadedSkills: ['orders'], stores: {} },
       { model },
     );
@@ -258,10 +249,6 @@ describe('Suspense', () => {
     expect(seen[0].tools.map((t) => t.name)).toContain('list_orders');
 
     // A skill stuck loading delays the first turn by the tool timeout, and no later turn.
-    const never = new Promise<string>(() => {});
-    function Stuck(): ReactNode {
-      return <Text>{use(never)}</Text>;
-    }
     const stuck = restoreSession(
       <Agent>
         <Skill name="stuck" description="s">

@@ -6,7 +6,15 @@
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, type SessionStore, scriptedModel, Tool } from '../src/index.js';
+import {
+  Agent,
+  createSessions,
+  memoryStore,
+  type SessionStore,
+  type SessionsOptions,
+  scriptedModel,
+  Tool,
+} from '../src/index.js';
 import { shutDownTracing, tracing } from './tracing.js';
 
 afterEach(shutDownTracing);
@@ -70,6 +78,26 @@ function signal(): { fired: Promise<void>; fire: () => void } {
   return { fired, fire };
 }
 
+/**
+ * Traced sessions on a watched store whose first turn holds the lease in its `slow` tool until
+ * `release`: `running` fires once it holds it, `refused` once another turn was refused the lease.
+ */
+function heldTurn(options: Omit<SessionsOptions, 'store' | 'telemetry'>) {
+  const t = tracing();
+  let release!: (text: string) => void;
+  const held = new Promise<string>((resolve) => {
+    release = resolve;
+  });
+  const { store, refused } = watchedStore();
+  const running = signal();
+  const sessions = createSessions(<Slow held={held} started={running.fire} />, {
+    ...options,
+    store,
+    telemetry: { tracer: t.tracer },
+  });
+  return { t, release, refused, running, sessions };
+}
+
 describe('store spans: the lease wait, the load and the commits are in the turnâ€™s trace', () => {
   test('a createSessions turn is one trace: wait_lease, load_session and a commit_session per message nest under invoke_agent', async () => {
     const t = tracing();
@@ -121,18 +149,9 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
   });
 
   test('a turn that waits for another turnâ€™s lease shows the wait: its wait_lease span lasts until the first turn gave the lease up', async () => {
-    const t = tracing();
-    let release!: (text: string) => void;
-    const held = new Promise<string>((resolve) => {
-      release = resolve;
-    });
-    const { store, refused } = watchedStore();
-    const running = signal();
-    const sessions = createSessions(<Slow held={held} started={running.fire} />, {
-      store,
+    const { t, release, refused, running, sessions } = heldTurn({
       model: () =>
         scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'first done' }, { text: 'second done' }]),
-      telemetry: { tracer: t.tracer },
     });
     const first = sessions.send('chat-1', 'slow one', { owner: 'ada' });
     // The second turn asks only once the first holds the lease (its tool runs and waits for the test):
@@ -162,18 +181,9 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
   });
 
   test('a turn refused the lease (onBusy: reject) is a failed invoke_agent span with a failed wait_lease: SessionBusyError', async () => {
-    const t = tracing();
-    let release!: (text: string) => void;
-    const held = new Promise<string>((resolve) => {
-      release = resolve;
-    });
-    const { store, refused } = watchedStore();
-    const running = signal();
-    const sessions = createSessions(<Slow held={held} started={running.fire} />, {
-      store,
+    const { t, release, refused, running, sessions } = heldTurn({
       onBusy: 'reject',
       model: () => scriptedModel([{ toolCalls: [{ id: 's', name: 'slow' }] }, { text: 'done' }]),
-      telemetry: { tracer: t.tracer },
     });
     const first = sessions.send('chat-1', 'slow one');
     await running.fired;

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Session } from '@skilltree/core';
 import { McpTools } from '@skilltree/mcp';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { openConnections } from '../src/connection.js';
+import { afterAll, describe, expect, test } from 'vitest';
 import { httpServer } from './fixtures/http-server.js';
-import { agentWith, call, fullText, linesOf, metaOf, ownText, read, toolNamesOf, until } from './helpers.js';
+import { agentWith, call, fullText, metaOf, ownText, read, readFailedServer, toolNamesOf, until } from './helpers.js';
+import { sessionTracker } from './session-tracker.js';
 
 const node = process.execPath;
 const everything = fileURLToPath(
@@ -21,16 +21,7 @@ const everything = fileURLToPath(
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'skilltree-mcp-'));
 
-const sessions: Session[] = [];
-function track(session: Session): Session {
-  sessions.push(session);
-  return session;
-}
-
-afterEach(async () => {
-  for (const session of sessions.splice(0)) if (!session.disposed) session.dispose();
-  await until(() => openConnections() === 0, 'every connection to close', 10_000);
-});
+const track = sessionTracker(10_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function alive(pid: number): boolean {
@@ -179,16 +170,10 @@ describe('an SDK server over stdio', () => {
 
   test("a command that does not exist: the read's result says the server could not start, and the session goes on", async () => {
     const session = track(agentWith(<McpTools name="nope" command="skilltree-no-such-mcp-server" />));
-    const result = await read(session);
-
-    expect(fullText(result).split('\n').at(-1)).toBe(
-      'contextChanged tools added: MCP server "nope" failed: could not start "skilltree-no-such-mcp-server": command not found. Its tools are not available.',
-    );
-    expect(linesOf(session, 'tools')).toEqual([
+    await readFailedServer(
+      session,
       'MCP server "nope" failed: could not start "skilltree-no-such-mcp-server": command not found. Its tools are not available.',
-    ]);
-    expect(toolNamesOf(session)).toEqual(['read_skill']);
-    expect((await call(session, 'read_skill', { name: 'other' })).isError).toBeUndefined();
+    );
   });
 
   test('a server that exits at start: the failure carries what it printed', async () => {

@@ -9,6 +9,7 @@ import {
   textOf,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
+import { expect } from 'vitest';
 import { until } from './fixtures/server.js';
 
 export { until };
@@ -69,4 +70,18 @@ export function ownText(message: ToolMessage): string {
 /** The text of a tool result as the model reads it (its `contextChanged` lines included). */
 export function fullText(message: ToolMessage): string {
   return textOf(message);
+}
+
+/**
+ * Reads the "tools" skill of a server that fails: the read's result ends with `failure` as a
+ * context line, `failure` is the one line of the skill, no tool of the server is offered, and the
+ * session goes on (another skill still reads). Returns the read's result.
+ */
+export async function readFailedServer(session: Session, failure: string): Promise<ToolMessage> {
+  const result = await read(session);
+  expect(fullText(result).split('\n').at(-1)).toBe(`contextChanged tools added: ${failure}`);
+  expect(linesOf(session, 'tools')).toEqual([failure]);
+  expect(toolNamesOf(session)).toEqual(['read_skill']);
+  expect((await call(session, 'read_skill', { name: 'other' })).isError).toBeUndefined();
+  return result;
 }

@@ -63,6 +63,9 @@ const preserved: ClaudeModelInfo = {
   forcedToolChoice: false,
 };
 
+/** The models before preserved thinking (most without tool changes): each row names its thinking and effort. */
+const classic = { preservedThinking: false, toolChanges: false, forcedToolChoice: true } as const;
+
 /**
  * The Claude models the adapter knows, by id. An id with a date suffix (`claude-opus-5-5-20261001`)
  * is its row's model; an id not in the table gets no defaults and no checks (every option is sent
@@ -79,93 +82,28 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelRow>>> =
   'claude-fable-5': { ...preserved, preservedThinking: false, forcedToolChoice: true, price: 'claude-fable-5' },
   'claude-mythos-5': { ...preserved, preservedThinking: false, forcedToolChoice: true, price: 'claude-mythos-5' },
   'claude-opus-5': {
-    thinking: 'adaptive-or-budget',
-    preservedThinking: false,
+    ...classic,
     toolChanges: true,
+    thinking: 'adaptive-or-budget',
     effort: true,
-    forcedToolChoice: true,
     price: 'claude-opus-5',
   },
-  'claude-sonnet-5': {
-    thinking: 'adaptive-or-off',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: true,
-    forcedToolChoice: true,
-    price: 'claude-sonnet-5',
-  },
+  'claude-sonnet-5': { ...classic, thinking: 'adaptive-or-off', effort: true, price: 'claude-sonnet-5' },
   'claude-opus-4-8': {
-    thinking: 'adaptive-or-off',
-    preservedThinking: false,
+    ...classic,
     toolChanges: true,
-    effort: true,
-    forcedToolChoice: true,
-    unpriced: NO_LIST_PRICE,
-  },
-  'claude-opus-4-7': {
     thinking: 'adaptive-or-off',
-    preservedThinking: false,
-    toolChanges: false,
     effort: true,
-    forcedToolChoice: true,
     unpriced: NO_LIST_PRICE,
   },
-  'claude-mythos-preview': {
-    thinking: 'adaptive-or-off',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: true,
-    forcedToolChoice: true,
-    unpriced: NO_LIST_PRICE,
-  },
-  'claude-opus-4-6': {
-    thinking: 'adaptive-or-budget',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: true,
-    forcedToolChoice: true,
-    unpriced: NO_LIST_PRICE,
-  },
-  'claude-sonnet-4-6': {
-    thinking: 'adaptive-or-budget',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: true,
-    forcedToolChoice: true,
-    unpriced: NO_LIST_PRICE,
-  },
-  'claude-opus-4-5': {
-    thinking: 'budget',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: true,
-    forcedToolChoice: true,
-    unpriced: NO_LIST_PRICE,
-  },
-  'claude-sonnet-4-5': {
-    thinking: 'budget',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: false,
-    forcedToolChoice: true,
-    price: 'claude-sonnet-4-5',
-  },
-  'claude-haiku-4-5': {
-    thinking: 'budget',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: false,
-    forcedToolChoice: true,
-    price: 'claude-haiku-4-5',
-  },
-  'claude-opus-4-1': {
-    thinking: 'budget',
-    preservedThinking: false,
-    toolChanges: false,
-    effort: false,
-    forcedToolChoice: true,
-    price: 'claude-opus-4-1',
-  },
+  'claude-opus-4-7': { ...classic, thinking: 'adaptive-or-off', effort: true, unpriced: NO_LIST_PRICE },
+  'claude-mythos-preview': { ...classic, thinking: 'adaptive-or-off', effort: true, unpriced: NO_LIST_PRICE },
+  'claude-opus-4-6': { ...classic, thinking: 'adaptive-or-budget', effort: true, unpriced: NO_LIST_PRICE },
+  'claude-sonnet-4-6': { ...classic, thinking: 'adaptive-or-budget', effort: true, unpriced: NO_LIST_PRICE },
+  'claude-opus-4-5': { ...classic, thinking: 'budget', effort: true, unpriced: NO_LIST_PRICE },
+  'claude-sonnet-4-5': { ...classic, thinking: 'budget', effort: false, price: 'claude-sonnet-4-5' },
+  'claude-haiku-4-5': { ...classic, thinking: 'budget', effort: false, price: 'claude-haiku-4-5' },
+  'claude-opus-4-1': { ...classic, thinking: 'budget', effort: false, price: 'claude-opus-4-1' },
 };
 
 /** The table's id for `model` by core's `listedModel` rule (itself, or dated: `-20261001`); undefined when not in the table. */

@@ -7,36 +7,25 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { Agent, createSession, type ModelRequest, Skill, Tool } from '@skilltree/core';
+import { Agent, createSession, type ModelRequest, Skill } from '@skilltree/core';
 import type { ReasoningPart } from '@skilltree/core/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkCallOptions } from '../src/ai-sdk.js';
 import { collect } from './helpers/collect.js';
 import { openaiScript } from './helpers/openai-rules.js';
 import { simpleRequest, text } from './helpers/request.js';
-import { json, type SseEvent, sse, startServer, type TestServer } from './helpers/server.js';
+import { json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
+import { AddToCart } from './helpers/shop.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 function Shop() {
   return (
     <Agent>
       <Skill name="shopping" description="Find and buy products">
-        <Tool
-          name="add_to_cart"
-          description="Add"
-          input={z.object({ sku: z.string() })}
-          run={({ sku }) => `added ${sku}`}
-        />
+        <AddToCart />
       </Skill>
     </Agent>
   );

@@ -7,20 +7,13 @@
  * (`maxLoadedSkills` 2), a conditional tool, re-rendered agent instructions and text, and a small
  * window that moves; streamed and not.
  */
-import { createSession, type Model, restoreSession } from '@skilltree/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { claudeScript } from './helpers/anthropic-thinking.js';
-import { Ops, script } from './helpers/long-conversation.js';
-import { type Recorded, startServer, type TestServer } from './helpers/server.js';
+import { conversation, playTurns, queueRules, STREAMED_OR_NOT, sendTurns } from './helpers/long-conversation.js';
+import { type Recorded, serverPerTest } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 type Block = { type: string; text?: string; tool?: { name?: string; definition?: { name: string } } };
 type WireMessage = { role: string; content: Block[] };
@@ -40,29 +33,14 @@ function offered(r: Recorded): string[] {
   return [...names].sort();
 }
 
-describe.each([
-  ['streamed', true],
-  ['not streamed', false],
-])('26 turns on Claude Opus 5.5 with only the defaults (%s)', (_name, streamed) => {
+describe.each(STREAMED_OR_NOT)('26 turns on Claude Opus 5.5 with only the defaults (%s)', (_name, streamed) => {
   it('loads, LRU unloads, a conditional tool, re-renders and window moves: nothing refused', async () => {
-    const turns = script((n) => `toolu_${n}`);
+    const { turns, steps } = conversation((n) => `toolu_${n}`);
     expect(turns.length).toBeGreaterThanOrEqual(24);
-    const steps = turns.flatMap((t) => t.steps);
-    const claude = claudeScript(steps);
-    server.queue(...steps.map(() => claude.handler));
+    const claude = queueRules(server, claudeScript(steps), steps);
     const adapter = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     expect(adapter.appendOnly).toBe(true);
-    const model: Model = streamed
-      ? adapter
-      : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
-    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-    const starts: number[] = [];
-    try {
-      for (const t of turns) {
-        starts.push(server.requests.length);
-        const done = await session.send(t.user);
-        expect(done.text).toBe(t.reply);
-      }
+    await playTurns(server, adapter, streamed, turns, (session, starts) => {
       expect(claude.refusals).toEqual([]);
       expect(server.requests).toHaveLength(steps.length);
 
@@ -117,34 +95,18 @@ describe.each([
           .tools.map((t) => t.name)
           .sort(),
       );
-    } finally {
-      session.dispose();
-    }
+    });
   });
 });
 
 describe('the same conversation through a snapshot', () => {
   it('a session restored halfway sends exactly what the first one would have: nothing refused', async () => {
-    const turns = script((n) => `toolu_${n}`);
-    const steps = turns.flatMap((t) => t.steps);
+    const { turns, steps } = conversation((n) => `toolu_${n}`);
     const model = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     const run = async (restoreAt?: number) => {
-      const claude = claudeScript(steps);
-      server.queue(...steps.map(() => claude.handler));
+      const claude = queueRules(server, claudeScript(steps), steps);
       const from = server.requests.length;
-      let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-      try {
-        for (const [i, t] of turns.entries()) {
-          if (i === restoreAt) {
-            const snapshot = JSON.stringify(session.snapshot());
-            session.dispose();
-            session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
-          }
-          expect((await session.send(t.user)).text).toBe(t.reply);
-        }
-      } finally {
-        session.dispose();
-      }
+      await sendTurns(model, turns, restoreAt);
       expect(claude.refusals).toEqual([]);
       return server.requests.slice(from).map((r) => r.raw);
     };

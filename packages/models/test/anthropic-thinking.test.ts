@@ -13,20 +13,14 @@ import type {
   ModelStreamPart,
   ToolSpec,
 } from '@skilltree/core/provider';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { BOUND_ELSEWHERE, claudeScript, type ThinkingStep, thinkingProblem } from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
 import { text } from './helpers/request.js';
-import { json, sse, startServer, type TestServer } from './helpers/server.js';
+import { json, serverPerTest, sse } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const MODEL = 'claude-opus-5-5';
 const model = (id = MODEL, extra: Record<string, unknown> = {}) =>
@@ -34,6 +28,16 @@ const model = (id = MODEL, extra: Record<string, unknown> = {}) =>
 
 const signed = { type: 'thinking', thinking: 'Plan: search first.', signature: 'c2lnbmF0dXJl' };
 const usage = { input_tokens: 10, output_tokens: 30, output_tokens_details: { thinking_tokens: 20 } };
+
+/** The reasoning part the adapter reads from one of this server's thinking blocks. */
+const reasoningPart = (text: string, providerData: Record<string, string>) => ({
+  type: 'reasoning',
+  provider: 'anthropic',
+  endpoint: server.url,
+  model: MODEL,
+  text,
+  providerData,
+});
 
 describe('reading reasoning', () => {
   it('a whole response: thinking and redacted blocks become reasoning parts in order with the text', async () => {
@@ -54,23 +58,9 @@ describe('reading reasoning', () => {
     );
     const response = await model().generate(simpleAppend(), {});
     expect(response.content).toEqual([
-      {
-        type: 'reasoning',
-        provider: 'anthropic',
-        endpoint: server.url,
-        model: MODEL,
-        text: 'Plan: search first.',
-        providerData: { signature: 'c2lnbmF0dXJl' },
-      },
+      reasoningPart('Plan: search first.', { signature: 'c2lnbmF0dXJl' }),
       { type: 'text', text: 'Searching.' },
-      {
-        type: 'reasoning',
-        provider: 'anthropic',
-        endpoint: server.url,
-        model: MODEL,
-        text: '',
-        providerData: { redactedData: 'EmwKAhgBEgy3' },
-      },
+      reasoningPart('', { redactedData: 'EmwKAhgBEgy3' }),
       { type: 'text', text: ' Done.' },
     ]);
     expect(response.text).toBe('Searching. Done.');
@@ -114,26 +104,12 @@ describe('reading reasoning', () => {
       { type: 'reasoning-delta', text: 'search first.' },
       {
         type: 'reasoning',
-        reasoning: {
-          type: 'reasoning',
-          provider: 'anthropic',
-          endpoint: server.url,
-          model: MODEL,
-          text: 'Plan: search first.',
-          providerData: { signature: 'c2lnbmF0dXJl' },
-        },
+        reasoning: reasoningPart('Plan: search first.', { signature: 'c2lnbmF0dXJl' }),
       },
       { type: 'text-delta', text: 'Searching.' },
       {
         type: 'reasoning',
-        reasoning: {
-          type: 'reasoning',
-          provider: 'anthropic',
-          endpoint: server.url,
-          model: MODEL,
-          text: '',
-          providerData: { redactedData: 'EmwKAhgBEgy3' },
-        },
+        reasoning: reasoningPart('', { redactedData: 'EmwKAhgBEgy3' }),
       },
       { type: 'finish', usage: { inputTokens: 10, outputTokens: 30, reasoningTokens: 20 }, model: MODEL },
     ]);

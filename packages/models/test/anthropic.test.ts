@@ -1,22 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { collect, withEnv } from './helpers/collect.js';
 import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, text } from './helpers/request.js';
-import { drop, json, type SseEvent, sse, startServer, type TestServer } from './helpers/server.js';
+import { drop, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
 
 const CACHE = { type: 'ephemeral' };
-let server: TestServer;
-
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 function model(extra: Partial<Parameters<typeof anthropic>[0]> = {}) {
   return anthropic({ model: 'claude-test', apiKey: 'sk-test', baseURL: server.url, initialRetryDelayMs: 1, ...extra });

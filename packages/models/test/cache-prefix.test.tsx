@@ -17,20 +17,14 @@ import {
   useAgentStore,
 } from '@skilltree/core';
 import type { ContextPlacement } from '@skilltree/core/provider';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
-import { json, type Recorded, sse, startServer, type TestServer } from './helpers/server.js';
+import { json, type Recorded, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage, openaiChunks, openaiCompletion, type WireStep } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const cart = createAgentStore('cart', () => ({ items: [] as string[] }));
 

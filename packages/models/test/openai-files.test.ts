@@ -8,21 +8,15 @@
 import { Agent, createSession, type Message, type ModelRequest } from '@skilltree/core';
 import type { FilePart } from '@skilltree/core/provider';
 import { createElement } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPENAI_FILE_LIMITS, openai } from '../src/openai.js';
 import { filesProblem, openaiScript, unsupportedImage } from './helpers/openai-rules.js';
 import { outputItems, responseObject } from './helpers/openai-wire.js';
 import { simpleRequest, text } from './helpers/request.js';
-import { json, startServer, type TestServer } from './helpers/server.js';
+import { json, serverPerTest } from './helpers/server.js';
 import { openaiCompletion } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const MB = 1024 * 1024;
 /** Base64 of `bytes` zero bytes (its length is all the checks read). */

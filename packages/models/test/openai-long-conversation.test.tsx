@@ -7,48 +7,26 @@
  * tool, re-rendered agent instructions and text, and a small window that moves; streamed and not,
  * and through a snapshot restored halfway.
  */
-import { createSession, type Model, restoreSession } from '@skilltree/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openai } from '../src/openai.js';
-import { Ops, script } from './helpers/long-conversation.js';
+import { conversation, playTurns, queueRules, STREAMED_OR_NOT, sendTurns } from './helpers/long-conversation.js';
 import { canonical, offeredTools, openaiScript } from './helpers/openai-rules.js';
-import { type Recorded, startServer, type TestServer } from './helpers/server.js';
+import { type Recorded, serverPerTest } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 type Item = { type?: string; role?: string; id?: string; content?: unknown; tools?: { name: string }[] };
 const inputOf = (r: Recorded) => r.body.input as Item[];
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
-describe.each([
-  ['streamed', true],
-  ['not streamed', false],
-])('26 turns on GPT-5.6 with only the defaults (%s)', (_name, streamed) => {
+describe.each(STREAMED_OR_NOT)('26 turns on GPT-5.6 with only the defaults (%s)', (_name, streamed) => {
   it('loads, LRU unloads, a conditional tool, re-renders and window moves: nothing refused, nothing dropped', async () => {
-    const turns = script((n) => `call_${n}`);
+    const { turns, steps } = conversation((n) => `call_${n}`);
     expect(turns.length).toBeGreaterThanOrEqual(24);
-    const steps = turns.flatMap((t) => t.steps);
-    const gpt = openaiScript(steps);
-    server.queue(...steps.map(() => gpt.handler));
+    const gpt = queueRules(server, openaiScript(steps), steps);
     const adapter = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     expect(adapter.appendOnly).toBe(true);
-    const model: Model = streamed
-      ? adapter
-      : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
-    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-    const starts: number[] = [];
-    try {
-      for (const t of turns) {
-        starts.push(server.requests.length);
-        const done = await session.send(t.user);
-        expect(done.text).toBe(t.reply);
-      }
+    await playTurns(server, adapter, streamed, turns, (session, starts) => {
       expect(gpt.refusals).toEqual([]);
       expect(gpt.droppedReasoning).toBe(0);
       expect(server.requests).toHaveLength(steps.length);
@@ -95,25 +73,16 @@ describe.each([
       const last = requests[requests.length - 1];
       const offered = offeredTools(last.body);
       for (const tool of session.request().tools) expect(offered).toContain(tool.name);
-    } finally {
-      session.dispose();
-    }
+    });
   });
 });
 
 describe('the same conversation in the classic layout', () => {
   it('drops reasoning at every prefix change the classic layout makes (the counter measures what matters)', async () => {
-    const turns = script((n) => `call_${n}`);
-    const steps = turns.flatMap((t) => t.steps);
-    const gpt = openaiScript(steps);
-    server.queue(...steps.map(() => gpt.handler));
+    const { turns, steps } = conversation((n) => `call_${n}`);
+    const gpt = queueRules(server, openaiScript(steps), steps);
     const model = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, appendOnly: false });
-    const session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-    try {
-      for (const t of turns) expect((await session.send(t.user)).text).toBe(t.reply);
-    } finally {
-      session.dispose();
-    }
+    await sendTurns(model, turns);
     expect(gpt.refusals).toEqual([]);
     expect(gpt.droppedReasoning).toBeGreaterThan(turns.length);
   });
@@ -121,26 +90,12 @@ describe('the same conversation in the classic layout', () => {
 
 describe('the same conversation through a snapshot', () => {
   it('a session restored halfway sends exactly what the first one would have: nothing refused, nothing dropped', async () => {
-    const turns = script((n) => `call_${n}`);
-    const steps = turns.flatMap((t) => t.steps);
+    const { turns, steps } = conversation((n) => `call_${n}`);
     const model = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     const run = async (restoreAt?: number) => {
-      const gpt = openaiScript(steps);
-      server.queue(...steps.map(() => gpt.handler));
+      const gpt = queueRules(server, openaiScript(steps), steps);
       const from = server.requests.length;
-      let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
-      try {
-        for (const [i, t] of turns.entries()) {
-          if (i === restoreAt) {
-            const snapshot = JSON.stringify(session.snapshot());
-            session.dispose();
-            session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
-          }
-          expect((await session.send(t.user)).text).toBe(t.reply);
-        }
-      } finally {
-        session.dispose();
-      }
+      await sendTurns(model, turns, restoreAt);
       expect(gpt.refusals).toEqual([]);
       expect(gpt.droppedReasoning).toBe(0);
       // Reasoning ids and encrypted content differ between runs; everything else is the same bytes.

@@ -7,19 +7,13 @@
  */
 import { type Message, type ModelRequest, priceFor } from '@skilltree/core';
 import type { ModelResponse } from '@skilltree/core/provider';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPENAI_MODELS, type OpenAIModelInfo, openai, openaiModelInfo, openaiRequestBody } from '../src/openai.js';
 import { chatToolsRefusal, openaiScript } from './helpers/openai-rules.js';
 import { sampleRequest, text } from './helpers/request.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverPerTest } from './helpers/server.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const reasonsByDefault = (info: OpenAIModelInfo) => info.reasoning === 'default' || info.reasoning === 'always';
 

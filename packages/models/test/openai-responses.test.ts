@@ -5,7 +5,7 @@
  * errors and retries, and what it does at a server without `/responses`.
  */
 import type { Message, ModelRequest, ReasoningPart, SystemNote } from '@skilltree/core/provider';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
 import { openaiScript } from './helpers/openai-rules.js';
@@ -17,15 +17,11 @@ import {
   responseObject,
 } from './helpers/openai-wire.js';
 import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
-import { drop, json, sse, startServer, type TestServer } from './helpers/server.js';
+import { drop, json, serverPerTest, sse } from './helpers/server.js';
 import { openaiCompletion } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
+const server = serverPerTest();
+afterEach(() => {
   vi.restoreAllMocks();
 });
 
@@ -61,6 +57,13 @@ const transcriptOnWire = [
   { type: 'function_call_output', call_id: 't3', output: 'Unknown tool "nope".' },
 ];
 
+/** The reasoning item the request replays for `reasoning(id)`: its id, encrypted content and summary. */
+const reasoningItem = (id: string) => ({
+  type: 'reasoning',
+  id,
+  encrypted_content: `enc-${id}`,
+  summary: [{ type: 'summary_text', text: `summary of ${id}` }],
+});
 /** Reasoning as this adapter records it for `model`. */
 const reasoning = (id: string, model = 'gpt-5.6', extra: Partial<ReasoningPart> = {}): ReasoningPart => ({
   type: 'reasoning',
@@ -286,19 +289,9 @@ describe('openai responses: reasoning is replayed to the model that produced it,
     await model({ model: 'gpt-5.6' }).generate(conversation([reasoning('rs_1'), reasoning('rs_2')]), {});
     expect(server.requests[0].body.input).toEqual([
       { role: 'user', content: 'go' },
-      {
-        type: 'reasoning',
-        id: 'rs_1',
-        encrypted_content: 'enc-rs_1',
-        summary: [{ type: 'summary_text', text: 'summary of rs_1' }],
-      },
+      reasoningItem('rs_1'),
       { role: 'assistant', content: 'Let me look.' },
-      {
-        type: 'reasoning',
-        id: 'rs_2',
-        encrypted_content: 'enc-rs_2',
-        summary: [{ type: 'summary_text', text: 'summary of rs_2' }],
-      },
+      reasoningItem('rs_2'),
       { type: 'function_call', call_id: 'c1', name: 'add_to_cart', arguments: '{"sku":"x"}' },
       { type: 'function_call_output', call_id: 'c1', output: 'added x' },
     ]);
@@ -375,12 +368,7 @@ describe('openai responses: append-only requests', () => {
     expect(body.tools).toEqual([toolsOnWire[0]]);
     expect(body.input).toEqual([
       { role: 'user', content: 'I need a lamp' },
-      {
-        type: 'reasoning',
-        id: 'rs_1',
-        encrypted_content: 'enc-rs_1',
-        summary: [{ type: 'summary_text', text: 'summary of rs_1' }],
-      },
+      reasoningItem('rs_1'),
       { type: 'function_call', call_id: 't1', name: 'read_skill', arguments: '{"name":"shopping"}' },
       { type: 'function_call_output', call_id: 't1', output: 'Loaded skill "shopping".' },
       { role: 'developer', content: note().text },

@@ -1,18 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
 import { CONTEXT, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
-import { drop, json, sse, startServer, type TestServer, text } from './helpers/server.js';
+import { drop, json, serverPerTest, sse, text } from './helpers/server.js';
 import { openaiChunks, openaiCompletion } from './helpers/wire.js';
 
-let server: TestServer;
-
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 // Chat Completions: `api: 'chat'` (the Responses API, the default, is tested in openai-responses.test.ts).
 function model(extra: Partial<Parameters<typeof openai>[0]> = {}) {

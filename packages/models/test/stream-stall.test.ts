@@ -8,7 +8,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { Model, ModelStreamPart } from '@skilltree/core/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
@@ -19,21 +19,15 @@ import {
   json,
   type SseEvent,
   type StallingHandler,
+  serverPerTest,
   sse,
   stallAfter,
   stallMidBody,
   startServer,
-  type TestServer,
 } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage, openaiChunks, openaiCompletion, v3Parts } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+let server = serverPerTest();
 
 // Generous enough for a loaded CI machine to deliver chunks that were sent at once.
 const TIMEOUT = 300;

@@ -3,17 +3,17 @@
  * response) are unique across steps, across adapter instances and across processes: never `call_0`
  * at every step.
  */
-import { Agent, createSession, type Model, Tool, textOf } from '@skilltree/core';
+import { createSession, type Model, textOf } from '@skilltree/core';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
 import { freshToolCallId } from '../src/tool-call-id.js';
 import { collect } from './helpers/collect.js';
 import { simpleRequest } from './helpers/request.js';
-import { json, sse, startServer, type TestServer } from './helpers/server.js';
+import { json, serverPerTest, sse } from './helpers/server.js';
+import { Shop } from './helpers/shop.js';
 import {
   anthropicEvents,
   anthropicMessage,
@@ -24,13 +24,7 @@ import {
   type WireStep,
 } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 const CALL_ID = /^call_[0-9a-f]{24}$/;
 
@@ -106,16 +100,6 @@ describe('unique tool call ids: ids the adapters make up', () => {
   });
 
   it('a session whose server never sends ids gets a transcript with unique ids, results matched to calls', async () => {
-    const Shop = () => (
-      <Agent>
-        <Tool
-          name="add_to_cart"
-          description="Add"
-          input={z.object({ sku: z.string() })}
-          run={({ sku }) => `added ${sku}`}
-        />
-      </Agent>
-    );
     server.queue(
       sse(openaiChunks(NO_IDS)),
       sse(openaiChunks({ toolCalls: [{ id: '', name: 'add_to_cart', input: { sku: 'rug' } }] })),

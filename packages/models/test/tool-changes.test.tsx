@@ -17,7 +17,7 @@ import {
   Tool,
   textOf,
 } from '@skilltree/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   anthropic,
@@ -29,16 +29,11 @@ import {
   usesToolChanges,
 } from '../src/anthropic.js';
 import { anthropicProblem, betaHeader, checked } from './helpers/anthropic-rules.js';
-import { type Recorded, sse, startServer, type TestServer } from './helpers/server.js';
+import { RefundOrder, Track } from './helpers/long-conversation.js';
+import { type Recorded, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, type WireStep } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 function Ops() {
   return (
@@ -46,12 +41,7 @@ function Ops() {
       <Instructions>You run operations.</Instructions>
       <Skill name="refunds" description="Refund orders">
         <Instructions>Refunds within 30 days.</Instructions>
-        <Tool
-          name="refund_order"
-          description="Refund"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `refunded ${id}`}
-        />
+        <RefundOrder />
       </Skill>
       <Skill name="billing" description="Invoices">
         <Instructions>Invoices are monthly.</Instructions>
@@ -62,12 +52,7 @@ function Ops() {
         <Instructions>Write dates as YYYY-MM-DD.</Instructions>
       </Skill>
       <Skill name="shipping" description="Shipments">
-        <Tool
-          name="track"
-          description="Track"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `in transit ${id}`}
-        />
+        <Track description="Track" />
       </Skill>
     </Agent>
   );

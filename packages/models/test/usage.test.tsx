@@ -8,23 +8,17 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAnthropic as createAnthropicV2 } from '@ai-sdk/anthropic-v2';
 import { createOpenAI } from '@ai-sdk/openai';
-import { Agent, createSession, type Model, Tool, type Usage } from '@skilltree/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { createSession, type Model, type Usage } from '@skilltree/core';
+import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkUsage } from '../src/ai-sdk.js';
 import { anthropic, anthropicUsage } from '../src/anthropic.js';
 import { openai, openaiUsage } from '../src/openai.js';
 import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
-import { type Handler, json, type SseEvent, sse, startServer, type TestServer } from './helpers/server.js';
+import { type Handler, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
+import { Shop } from './helpers/shop.js';
 import { anthropicEvents, anthropicMessage, openaiChunks, openaiCompletion, type WireStep } from './helpers/wire.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = serverPerTest();
 
 /** Anthropic's wire usage: `input_tokens` leaves out the 100 cached and 20 newly cached tokens. */
 const ANTHROPIC_WIRE = {
@@ -68,19 +62,6 @@ const LOOP: WireStep[] = [
   { toolCalls: [{ id: 'toolu_1', name: 'add_to_cart', input: { sku: 'lamp' } }] },
   { text: 'Added.' },
 ];
-
-function Shop() {
-  return (
-    <Agent>
-      <Tool
-        name="add_to_cart"
-        description="Add"
-        input={z.object({ sku: z.string() })}
-        run={({ sku }) => `added ${sku}`}
-      />
-    </Agent>
-  );
-}
 
 /**
  * Anthropic stream events as the API sends them today: `message_delta.usage` repeats the input and

@@ -5,12 +5,13 @@
  * reads as interrupted in `GET /chat/:id` and in a resumed stream once no turn runs, never pending.
  * (packages/store/test/durable-chat.test.ts plays the same with real processes on every store.)
  */
-import { Agent, createSessions, type Model, memoryStore, type SessionStore, Tool, textOf } from '@skilltree/core';
+import { Agent, createSessions, memoryStore, type SessionStore, Tool } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
 import { apiPath } from './helpers.js';
+import { slowToolModel } from './slow-model.js';
 
 /** A tool `slow` that says when it started and ends when the test releases it. */
 function slowTool() {
@@ -38,14 +39,7 @@ function slowTool() {
   return { agent, inTool, release };
 }
 
-const model: Model = {
-  name: 'slow-model',
-  async generate(req) {
-    const last = req.messages.at(-1);
-    if (last?.role === 'tool') return { text: `Answer: ${textOf(last)}`, toolCalls: [] };
-    return { text: 'Let me look.', toolCalls: [{ id: '', name: 'slow', input: {} }] };
-  },
-};
+const model = slowToolModel;
 
 const get = (handler: ReturnType<typeof createHandler>, path: string) =>
   handler(new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));

@@ -20,6 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
 import { apiPath } from './helpers.js';
+import { slowToolModel } from './slow-model.js';
 
 const refunds: string[] = [];
 
@@ -380,14 +381,7 @@ describe('a reload mid-stream', () => {
         />
       </Agent>
     );
-    const model: Model = {
-      name: 'slow-model',
-      async generate(req) {
-        const last = req.messages.at(-1);
-        if (last?.role === 'tool') return { text: `Answer: ${textOf(last)}`, toolCalls: [] };
-        return { text: 'Let me look.', toolCalls: [{ id: '', name: 'slow', input: {} }] };
-      },
-    };
+    const model = slowToolModel;
     const store = memoryStore();
     const workers = [0, 1].map(() => createSessions(<Slow />, { store, model }));
     const handlers = workers.map((sessions) =>

@@ -63,7 +63,29 @@ async function reachable(port: number, server?: ChildProcess): Promise<void> {
  * the turn goes on. Returns how long the turn took to fail after that, its last line and stderr.
  */
 async function turnDuringOutage(backend: string, url: string, outage: () => void) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', FIXTURE, backend, url], {
+  const lines: string[] = [];
+  let started = 0;
+  let took = -1;
+  const fixture = runFixture(FIXTURE, [backend, url], (line) => {
+    lines.push(line);
+    if (line === 'paused') {
+      outage();
+      started = Date.now();
+      fixture.child.stdin!.write('go\n');
+    } else if (line.startsWith('failed') || line === 'ok') {
+      took = Date.now() - started;
+    }
+  });
+  await fixture.exited;
+  return { took, last: lines.at(-1) ?? '', stderr: fixture.stderr() };
+}
+
+/**
+ * Runs the fixture `file` with `args` under tsx (killed after the test if still running), handing
+ * each line it prints to `onLine` as it comes; `stderr()` is what it wrote there so far.
+ */
+function runFixture(file: string, args: string[], onLine: (line: string) => void) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -72,30 +94,15 @@ async function turnDuringOutage(backend: string, url: string, outage: () => void
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const lines: string[] = [];
-  let started = 0;
-  let took = -1;
-  const ended = new Promise<void>((resolve) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        if (line === 'paused') {
-          outage();
-          started = Date.now();
-          child.stdin!.write('go\n');
-        } else if (line.startsWith('failed') || line === 'ok') {
-          took = Date.now() - started;
-        }
-      }
-    });
-    child.on('exit', () => resolve());
+  let buffer = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    for (const line of parts) onLine(line);
   });
-  await ended;
-  return { took, last: lines.at(-1) ?? '', stderr };
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return { child, exited, stderr: () => stderr };
 }
 
 /** A redis-server on `port`; with `dir`, it keeps its data across a restart (AOF, each write on disk before it answers). */
@@ -130,50 +137,35 @@ async function outageAndRestart(mode: 'next' | 'idle', whileIdle?: (url: string)
   let redis = startRedis(port, dir);
   await reachable(port, redis);
   const url = `redis://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', LEASE_FIXTURE, url, mode], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  cleanups.push(() => child.kill('SIGKILL'));
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
   const lines: string[] = [];
   const failures: unknown[] = [];
   const handle = async (line: string) => {
     if (line === 'paused') {
       await crash(redis);
-      child.stdin!.write('go\n');
+      fixture.child.stdin!.write('go\n');
     } else if (line.startsWith('failed ')) {
       redis = startRedis(port, dir);
       await reachable(port, redis);
-      child.stdin!.write('back\n');
+      fixture.child.stdin!.write('back\n');
     } else if (line === 'idle') {
       await whileIdle?.(url);
-      child.stdin!.write('exit\n');
+      fixture.child.stdin!.write('exit\n');
     }
   };
-  let buffer = '';
   let queue = Promise.resolve();
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const line of parts) {
-      lines.push(line);
-      queue = queue
-        .then(() => handle(line))
-        .catch((error: unknown) => {
-          failures.push(error);
-          child.kill('SIGKILL');
-        });
-    }
+  const fixture = runFixture(LEASE_FIXTURE, [url, mode], (line) => {
+    lines.push(line);
+    queue = queue
+      .then(() => handle(line))
+      .catch((error: unknown) => {
+        failures.push(error);
+        fixture.child.kill('SIGKILL');
+      });
   });
-  await new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await fixture.exited;
   await queue;
   if (failures.length > 0) throw failures[0];
-  return { lines, stderr };
+  return { lines, stderr: fixture.stderr() };
 }
 
 /** A TCP proxy to `target` that can be cut (connections reset, new ones refused) like a server that died. */

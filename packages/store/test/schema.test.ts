@@ -10,7 +10,7 @@ import { ownerKey, periodOf } from '@skilltree/core/provider';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { LEGACY_EPOCH, SCHEMA_VERSION } from '../src/common.js';
 import { bumpModel, counterAgent } from '../src/fixture.js';
 import { postgresStore } from '../src/postgres.js';
@@ -46,6 +46,48 @@ async function continues(store: SessionStore, id: string) {
   return sessions;
 }
 
+/** The SQLite tables of schema version 1, or of version 3 (sessions with an epoch, and per-owner spend). */
+function oldSqliteSchema(version: 1 | 3): string {
+  const v3 = version === 3;
+  return `
+    CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO skilltree_meta VALUES ('schema_version', '${version}');
+    CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
+      length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+      ${v3 ? ", epoch TEXT NOT NULL DEFAULT ''" : ''});
+    CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
+      body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
+    CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
+    CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
+    ${
+      v3
+        ? `CREATE TABLE skilltree_spend (owner TEXT NOT NULL, period TEXT NOT NULL, tokens INTEGER NOT NULL,
+      dollars REAL NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (owner, period)) WITHOUT ROWID;`
+        : ''
+    }`;
+}
+
+/** The Postgres tables of schema version 1, or of version 3 (sessions with an epoch, and per-owner spend). */
+function oldPostgresSchema(prefix: string, version: 1 | 3): string {
+  const v3 = version === 3;
+  return `
+    CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
+    INSERT INTO ${prefix}meta VALUES ('schema_version', '${version}');
+    CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
+      length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL
+      ${v3 ? ', epoch text NOT NULL' : ''});
+    CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
+      body json NOT NULL, PRIMARY KEY (session_id, seq));
+    CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
+    CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
+    ${
+      v3
+        ? `CREATE TABLE ${prefix}spend (owner text NOT NULL, period text NOT NULL, tokens bigint NOT NULL,
+      dollars double precision NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (owner, period));`
+        : ''
+    }`;
+}
+
 /** Schema 3 kept an owner's spend under the owner itself; schema 4 under the owner's key. */
 const SPENDER = 'alice "the spender" 🦊';
 
@@ -66,19 +108,24 @@ async function spendCarriedOver(store: SessionStore) {
   return sessions;
 }
 
+/** Writes chat `id` to `store`, empty, as a first turn's commit would. */
+async function writeChat(store: SessionStore, id: string) {
+  await store.acquire(id, 'h', 60_000);
+  await store.commit(id, {
+    holder: 'h',
+    version: 0,
+    epoch: 'e',
+    append: [],
+    state: { loadedSkills: [], stores: {} },
+    leaseTtl: 1,
+  });
+}
+
 describe('sqliteStore schema', () => {
   test('is created on first use with its version, and opening again keeps the data', async () => {
     const path = join(dir, 'nested', 'folder', 'first.db');
     const first = sqliteStore({ path });
-    await first.acquire('s', 'h', 60_000);
-    await first.commit('s', {
-      holder: 'h',
-      version: 0,
-      epoch: 'e',
-      append: [],
-      state: { loadedSkills: [], stores: {} },
-      leaseTtl: 1,
-    });
+    await writeChat(first, 's');
     await first.close();
     const db = new Database(path);
     expect(db.prepare("SELECT value FROM skilltree_meta WHERE key = 'schema_version'").get()).toEqual({
@@ -94,15 +141,7 @@ describe('sqliteStore schema', () => {
   test('a version 1 database is upgraded in place: its chats get an epoch, their messages from before messages had parts are read upgraded, and they go on', async () => {
     const path = join(dir, 'v1.db');
     const db = new Database(path);
-    db.exec(`
-      CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      INSERT INTO skilltree_meta VALUES ('schema_version', '1');
-      CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
-        length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-      CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
-        body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
-      CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);`);
+    db.exec(oldSqliteSchema(1));
     db.prepare('INSERT INTO skilltree_sessions VALUES (?, NULL, 3, 2, ?, 1, 1)').run('old', JSON.stringify(V1_STATE));
     const insert = db.prepare('INSERT INTO skilltree_messages VALUES (?, ?, ?, ?)');
     for (const [i, m] of V1_MESSAGES.entries()) insert.run('old', i, m.role, JSON.stringify(m));
@@ -119,18 +158,7 @@ describe('sqliteStore schema', () => {
   test("a version 3 database's per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
     const path = join(dir, 'v3.db');
     const db = new Database(path);
-    db.exec(`
-      CREATE TABLE skilltree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      INSERT INTO skilltree_meta VALUES ('schema_version', '3');
-      CREATE TABLE skilltree_sessions (id TEXT PRIMARY KEY, owner TEXT, version INTEGER NOT NULL,
-        length INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-        epoch TEXT NOT NULL DEFAULT '');
-      CREATE TABLE skilltree_messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
-        body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
-      CREATE INDEX skilltree_messages_user ON skilltree_messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE skilltree_leases (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL);
-      CREATE TABLE skilltree_spend (owner TEXT NOT NULL, period TEXT NOT NULL, tokens INTEGER NOT NULL,
-        dollars REAL NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (owner, period)) WITHOUT ROWID;`);
+    db.exec(oldSqliteSchema(3));
     const period = periodOf('day');
     db.prepare('INSERT INTO skilltree_spend VALUES (?, ?, ?, ?, ?)').run(
       SPENDER,
@@ -164,15 +192,7 @@ describe('sqliteStore schema', () => {
     const db = new Database(join(dir, 'shared.db'));
     const one = sqliteStore({ database: db, prefix: 'one_' });
     const two = sqliteStore({ database: db, prefix: 'two_' });
-    await one.acquire('s', 'h', 60_000);
-    await one.commit('s', {
-      holder: 'h',
-      version: 0,
-      epoch: 'e',
-      append: [],
-      state: { loadedSkills: [], stores: {} },
-      leaseTtl: 1,
-    });
+    await writeChat(one, 's');
     expect(await two.record('s')).toBeNull();
     await one.close();
     await two.close();
@@ -218,15 +238,7 @@ describe('postgresStore schema', () => {
   test('a version 1 database is upgraded in place: its chats get an epoch, their messages from before messages had parts are read upgraded, and they go on', async () => {
     const prefix = runPrefix('v1');
     const p = pool();
-    await p.query(`
-      CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
-      INSERT INTO ${prefix}meta VALUES ('schema_version', '1');
-      CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
-        length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
-      CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
-        body json NOT NULL, PRIMARY KEY (session_id, seq));
-      CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);`);
+    await p.query(oldPostgresSchema(prefix, 1));
     await p.query(`INSERT INTO ${prefix}sessions VALUES ('old', NULL, 3, 2, $1, now(), now())`, [
       JSON.stringify(V1_STATE),
     ]);
@@ -247,18 +259,7 @@ describe('postgresStore schema', () => {
   test("a version 3 database's per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
     const prefix = runPrefix('v3');
     const p = pool();
-    await p.query(`
-      CREATE TABLE ${prefix}meta (key text PRIMARY KEY, value text NOT NULL);
-      INSERT INTO ${prefix}meta VALUES ('schema_version', '3');
-      CREATE TABLE ${prefix}sessions (id text PRIMARY KEY, owner text, version integer NOT NULL,
-        length integer NOT NULL, state json NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
-        epoch text NOT NULL);
-      CREATE TABLE ${prefix}messages (session_id text NOT NULL, seq integer NOT NULL, role text NOT NULL,
-        body json NOT NULL, PRIMARY KEY (session_id, seq));
-      CREATE INDEX ${prefix}messages_user ON ${prefix}messages (session_id, seq) WHERE role = 'user';
-      CREATE TABLE ${prefix}leases (session_id text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL);
-      CREATE TABLE ${prefix}spend (owner text NOT NULL, period text NOT NULL, tokens bigint NOT NULL,
-        dollars double precision NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (owner, period));`);
+    await p.query(oldPostgresSchema(prefix, 3));
     const period = periodOf('day');
     await p.query(`INSERT INTO ${prefix}spend VALUES ($1, $2, 5000, 1.5, to_timestamp($3 / 1000.0))`, [
       SPENDER,
@@ -282,69 +283,68 @@ describe('postgresStore schema', () => {
 });
 
 describe('redisStore schema', () => {
-  test('version 1 keys are upgraded in place: a chat without an epoch has the legacy one, its messages from before messages had parts are read upgraded, and it goes on', async () => {
+  const clients: Redis[] = [];
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.disconnect();
+  });
+  /** A client of the test server, disconnected after the test. */
+  const redisClient = () => {
     const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
-    try {
-      const prefix = `${runPrefix('v1')}:`;
-      await client.set(`${prefix}schema`, '1');
-      await client.hset(`${prefix}{old}:s`, {
-        version: 3,
-        length: 2,
-        state: JSON.stringify(V1_STATE),
-        created: 1,
-        updated: 1,
-      });
-      await client.rpush(`${prefix}{old}:m`, ...V1_MESSAGES.map((m) => JSON.stringify(m)));
-      await client.zadd(`${prefix}{old}:u`, 0, 0);
-      const store = redisStore({ url: server('SKILLTREE_TEST_REDIS_URL'), prefix });
-      expect(await store.record('old')).toMatchObject({ epoch: LEGACY_EPOCH, version: 3, length: 2 });
-      expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
-      const sessions = await continues(store, 'old');
-      // Deleted and created again, the chat is a new incarnation with an epoch of its own.
-      await sessions.delete('old');
-      await sessions.send('old', 'say again');
-      expect((await store.record('old'))?.epoch).not.toBe(LEGACY_EPOCH);
-      await sessions.close();
-    } finally {
-      client.disconnect();
-    }
+    clients.push(client);
+    return client;
+  };
+
+  test('version 1 keys are upgraded in place: a chat without an epoch has the legacy one, its messages from before messages had parts are read upgraded, and it goes on', async () => {
+    const client = redisClient();
+    const prefix = `${runPrefix('v1')}:`;
+    await client.set(`${prefix}schema`, '1');
+    await client.hset(`${prefix}{old}:s`, {
+      version: 3,
+      length: 2,
+      state: JSON.stringify(V1_STATE),
+      created: 1,
+      updated: 1,
+    });
+    await client.rpush(`${prefix}{old}:m`, ...V1_MESSAGES.map((m) => JSON.stringify(m)));
+    await client.zadd(`${prefix}{old}:u`, 0, 0);
+    const store = redisStore({ url: server('SKILLTREE_TEST_REDIS_URL'), prefix });
+    expect(await store.record('old')).toMatchObject({ epoch: LEGACY_EPOCH, version: 3, length: 2 });
+    expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
+    const sessions = await continues(store, 'old');
+    // Deleted and created again, the chat is a new incarnation with an epoch of its own.
+    await sessions.delete('old');
+    await sessions.send('old', 'say again');
+    expect((await store.record('old'))?.epoch).not.toBe(LEGACY_EPOCH);
+    await sessions.close();
   });
 
   test("version 3 keys' per-owner spend is moved to the owner's key: the owner is still held to it", async () => {
-    const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
-    try {
-      const prefix = `${runPrefix('v3')}:`;
-      const exact = (text: string) => Buffer.from(text, 'utf16le').toString('base64url');
-      const period = periodOf('day');
-      const old = `${prefix}spend:${exact(SPENDER)}:${exact(period.key)}`;
-      await client.set(`${prefix}schema`, '3');
-      await client.hset(old, { tokens: 5_000, dollars: '1.5' });
-      await client.pexpireat(old, period.resetsAt);
-      // Two processes start at once: the spend is moved exactly once.
-      const stores = [redisStore({ client, prefix }), redisStore({ client, prefix })];
-      await Promise.all(stores.map((store) => store.record('x')));
-      expect(await client.exists(old)).toBe(0);
-      expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
-      const sessions = await spendCarriedOver(stores[0]);
-      await sessions.close();
-    } finally {
-      client.disconnect();
-    }
+    const client = redisClient();
+    const prefix = `${runPrefix('v3')}:`;
+    const exact = (text: string) => Buffer.from(text, 'utf16le').toString('base64url');
+    const period = periodOf('day');
+    const old = `${prefix}spend:${exact(SPENDER)}:${exact(period.key)}`;
+    await client.set(`${prefix}schema`, '3');
+    await client.hset(old, { tokens: 5_000, dollars: '1.5' });
+    await client.pexpireat(old, period.resetsAt);
+    // Two processes start at once: the spend is moved exactly once.
+    const stores = [redisStore({ client, prefix }), redisStore({ client, prefix })];
+    await Promise.all(stores.map((store) => store.record('x')));
+    expect(await client.exists(old)).toBe(0);
+    expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
+    const sessions = await spendCarriedOver(stores[0]);
+    await sessions.close();
   });
 
   test('the version key is written on first use; a newer one is refused; a client you pass stays connected', async () => {
-    const client = new Redis(server('SKILLTREE_TEST_REDIS_URL'));
-    try {
-      const prefix = `${runPrefix('schema')}:`;
-      const store = redisStore({ client, prefix });
-      await store.record('x');
-      expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
-      await store.close();
-      expect(await client.ping()).toBe('PONG');
-      await client.set(`${prefix}schema`, '99');
-      await expect(redisStore({ client, prefix }).record('x')).rejects.toThrow(/schema version 99/);
-    } finally {
-      client.disconnect();
-    }
+    const client = redisClient();
+    const prefix = `${runPrefix('schema')}:`;
+    const store = redisStore({ client, prefix });
+    await store.record('x');
+    expect(await client.get(`${prefix}schema`)).toBe(String(SCHEMA_VERSION));
+    await store.close();
+    expect(await client.ping()).toBe('PONG');
+    await client.set(`${prefix}schema`, '99');
+    await expect(redisStore({ client, prefix }).record('x')).rejects.toThrow(/schema version 99/);
   });
 });

@@ -168,11 +168,8 @@ describe('EvalReport', () => {
     expect(transcript.textContent).not.toContain('sig');
   });
 
-  it('shows the transcript of a report written before messages had parts (string content)', () => {
-    const legacy = [
-      { role: 'user', content: 'Refund A-1' },
-      { role: 'assistant', content: 'An old reply.' },
-    ] as unknown as TrialReport['transcript'];
+  /** The text the refund case's one terse trial shows, opened, when its transcript is `legacy`. */
+  function legacyTranscriptText(legacy: TrialReport['transcript']): string | null {
     const refund = REPORT.cases[0];
     const old: Report = {
       ...REPORT,
@@ -184,7 +181,15 @@ describe('EvalReport', () => {
     fireEvent.click(screen.getByRole('button', { name: /refund/ }));
     const terse = container.querySelector('[data-variant="terse"]')!;
     fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
-    expect(terse.querySelector('[data-transcript]')!.textContent).toContain('An old reply.');
+    return terse.querySelector('[data-transcript]')!.textContent;
+  }
+
+  it('shows the transcript of a report written before messages had parts (string content)', () => {
+    const legacy = [
+      { role: 'user', content: 'Refund A-1' },
+      { role: 'assistant', content: 'An old reply.' },
+    ] as unknown as TrialReport['transcript'];
+    expect(legacyTranscriptText(legacy)).toContain('An old reply.');
   });
 
   it('shows the contextChanged lines of a report written before context changes were typed', () => {
@@ -200,20 +205,7 @@ describe('EvalReport', () => {
         ],
       },
     ] as unknown as TrialReport['transcript'];
-    const refund = REPORT.cases[0];
-    const old: Report = {
-      ...REPORT,
-      cases: [
-        { ...refund, variants: { terse: { ...refund.variants.terse, trials: [trial({ transcript: legacy })] } } },
-      ],
-    };
-    const { container } = render(<EvalReport report={old} />);
-    fireEvent.click(screen.getByRole('button', { name: /refund/ }));
-    const terse = container.querySelector('[data-variant="terse"]')!;
-    fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
-    expect(terse.querySelector('[data-transcript]')!.textContent).toContain(
-      'Loaded billing.\ncontextChanged billing loaded',
-    );
+    expect(legacyTranscriptText(legacy)).toContain('Loaded billing.\ncontextChanged billing loaded');
   });
 });
 

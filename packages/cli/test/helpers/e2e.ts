@@ -2,8 +2,9 @@
  * What the chat and run end-to-end suites share: the fixture agent, a shopping conversation, and a
  * local OpenAI-compatible server that is closed after each test.
  */
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { type OpenAIServer, type ServerStep, startOpenAIServer } from './openai-server.js';
+import { runCli } from './run-cli.js';
 
 export const AGENT = 'test/fixtures/shop-agent.tsx';
 
@@ -47,4 +48,22 @@ export function openAIServerPerTest(): ServerPerTest {
       return current;
     },
   };
+}
+
+/**
+ * The second `run` of a cart session the shopping conversation saved: it checks out (`Paid.`), and
+ * its JSON shows the whole resumed transcript (12 messages, the first turn's user message first).
+ * Returns that JSON.
+ */
+export async function runCheckout(server: OpenAIServer, session: string, store: string, env: Record<string, string>) {
+  server.steps.push({ toolCalls: [{ name: 'checkout', arguments: {} }] }, { text: 'Paid.' });
+  const second = await runCli(['run', AGENT, '-m', 'check out', '--session', session, '--store', store, '--json'], {
+    env,
+  });
+  expect(second.code).toBe(0);
+  const out = JSON.parse(second.stdout);
+  expect(out.reply).toBe('Paid.');
+  expect(out.transcript).toHaveLength(12);
+  expect(out.transcript[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'I want a lamp' }] });
+  return out;
 }

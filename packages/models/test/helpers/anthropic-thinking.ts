@@ -15,20 +15,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { anthropicProblem, betaHeader } from './anthropic-rules.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
-import type { WireStep } from './wire.js';
+import { halves, messageStart, type WireStep } from './wire.js';
 
-/** Models that think on every call: `budget_tokens` and `disabled` are refused. */
-export const ADAPTIVE_ONLY = [
-  'claude-fable-5-2',
-  'claude-mythos-5-2',
-  'claude-fable-5-1',
-  'claude-mythos-5-1',
-  'claude-opus-5-5',
-  'claude-sonnet-5-5',
-  'claude-haiku-5-5',
-  'claude-fable-5',
-  'claude-mythos-5',
-];
 /** Models whose thinking blocks are bound to the exact prefix before them. */
 export const PRESERVED_THINKING = [
   'claude-fable-5-2',
@@ -39,6 +27,8 @@ export const PRESERVED_THINKING = [
   'claude-sonnet-5-5',
   'claude-haiku-5-5',
 ];
+/** Models that think on every call: `budget_tokens` and `disabled` are refused. */
+export const ADAPTIVE_ONLY = [...PRESERVED_THINKING, 'claude-fable-5', 'claude-mythos-5'];
 /** Models that refuse a forced `tool_choice` whatever the thinking. */
 const NO_FORCED_TOOL = PRESERVED_THINKING;
 
@@ -175,29 +165,10 @@ function responseBlocks(body: any, step: ThinkingStep, n: number): Block[] {
   return blocks;
 }
 
-function halves(s: string): string[] {
-  if (s.length < 2) return [s];
-  const mid = Math.floor(s.length / 2);
-  return [s.slice(0, mid), s.slice(mid)];
-}
-
 /** The SSE events of a response with `blocks`. */
 function events(body: any, blocks: Block[], usage: Record<string, unknown>, stop: string): SseEvent[] {
   const ev = (data: { type: string; [k: string]: unknown }): SseEvent => ({ event: data.type, data });
-  const out: SseEvent[] = [
-    ev({
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: body.model,
-        content: [],
-        stop_reason: null,
-        usage: { ...usage, output_tokens: 1 },
-      },
-    }),
-  ];
+  const out: SseEvent[] = [messageStart(body.model, usage)];
   for (const [index, block] of blocks.entries()) {
     if (block.type === 'thinking') {
       out.push(

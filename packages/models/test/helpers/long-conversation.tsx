@@ -3,8 +3,22 @@
  * and GPT-5.6's): LRU unloads with `maxLoadedSkills` 2, a conditional tool, re-rendered agent
  * instructions and text. Each provider's test gives its own call ids and server.
  */
-import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
+import {
+  Agent,
+  createAgentStore,
+  createSession,
+  Instructions,
+  type Model,
+  restoreSession,
+  type Session,
+  Skill,
+  Text,
+  Tool,
+  useAgentStore,
+} from '@skilltree/core';
+import { expect } from 'vitest';
 import { z } from 'zod';
+import type { Handler, TestServer } from './server.js';
 
 /** A scripted step any of the test servers takes: text and tool calls. */
 export interface ScriptedStep {
@@ -12,6 +26,31 @@ export interface ScriptedStep {
   toolCalls?: { id: string; name: string; input: unknown }[];
 }
 
+/** The `refund_order` tool of the refunds skill, as both Ops agents (this one and tool-changes') offer it. */
+export function RefundOrder() {
+  return (
+    <Tool
+      name="refund_order"
+      description="Refund"
+      input={z.object({ id: z.string() })}
+      run={({ id }) => `refunded ${id}`}
+    />
+  );
+}
+
+/** The `track` tool of the shipping skill, as both Ops agents offer it (each with its own description). */
+export function Track({ description }: { description: string }) {
+  return (
+    <Tool
+      name="track"
+      description={description}
+      input={z.object({ id: z.string() })}
+      run={({ id }) => `in transit ${id}`}
+    />
+  );
+}
+
+/** The customer's tier and notes, the state the long conversation's tools change. */
 export const prefs = createAgentStore('prefs', () => ({ tier: 'basic', notes: [] as string[] }));
 
 export function Ops() {
@@ -41,12 +80,7 @@ export function Ops() {
       />
       <Skill name="refunds" description="Refund orders">
         <Instructions>Refunds within 30 days.</Instructions>
-        <Tool
-          name="refund_order"
-          description="Refund"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `refunded ${id}`}
-        />
+        <RefundOrder />
         {tier === 'gold' && (
           <Tool
             name="refund_express"
@@ -67,12 +101,7 @@ export function Ops() {
       </Skill>
       <Skill name="shipping" description="Shipments">
         <Instructions>Track before you promise a date.</Instructions>
-        <Tool
-          name="track"
-          description="Track a parcel"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `in transit ${id}`}
-        />
+        <Track description="Track a parcel" />
       </Skill>
     </Agent>
   );
@@ -122,4 +151,74 @@ export function script(callId: (n: number) => string): ScriptedTurn[] {
     turn('bye', [], 'Bye.'),
     turn('one more: thanks', [], 'You are welcome.'),
   ];
+}
+
+/** The model a long-conversation test runs on: the adapter itself, or only its `generate` when not streamed. */
+function streamedOrNot(adapter: Model, streamed: boolean): Model {
+  return streamed ? adapter : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
+}
+
+/**
+ * Plays every turn on a fresh `<Ops />` session (window of 16) over `adapter` (streamed, or through
+ * its `generate` alone) against `server` and checks each reply; then hands the session and the
+ * number of requests `server` had at each turn's start to `check` (each provider's test checks its
+ * own wire), and disposes the session whatever happens.
+ */
+export async function playTurns(
+  server: TestServer,
+  adapter: Model,
+  streamed: boolean,
+  turns: ScriptedTurn[],
+  check: (session: Session, starts: number[]) => void,
+): Promise<void> {
+  const session = createSession(<Ops />, { model: streamedOrNot(adapter, streamed), maxTranscriptMessages: 16 });
+  const starts: number[] = [];
+  try {
+    for (const t of turns) {
+      starts.push(server.requests.length);
+      const done = await session.send(t.user);
+      expect(done.text).toBe(t.reply);
+    }
+    check(session, starts);
+  } finally {
+    session.dispose();
+  }
+}
+
+/**
+ * Sends every turn on a fresh `<Ops />` session (window of 16), checking each reply; at turn
+ * `restoreAt`, if given, the session is replaced by one restored from its JSON snapshot.
+ */
+export async function sendTurns(model: Model, turns: ScriptedTurn[], restoreAt?: number): Promise<void> {
+  let session = createSession(<Ops />, { model, maxTranscriptMessages: 16 });
+  try {
+    for (const [i, t] of turns.entries()) {
+      if (i === restoreAt) {
+        const snapshot = JSON.stringify(session.snapshot());
+        session.dispose();
+        session = restoreSession(<Ops />, snapshot, { model, maxTranscriptMessages: 16 });
+      }
+      expect((await session.send(t.user)).text).toBe(t.reply);
+    }
+  } finally {
+    session.dispose();
+  }
+}
+
+/** The two ways each long conversation runs: streamed, and through `generate` alone. */
+export const STREAMED_OR_NOT: [string, boolean][] = [
+  ['streamed', true],
+  ['not streamed', false],
+];
+
+/** The 26 turns with the given call ids, and every step of them in order. */
+export function conversation(callId: (n: number) => string): { turns: ScriptedTurn[]; steps: ScriptedStep[] } {
+  const turns = script(callId);
+  return { turns, steps: turns.flatMap((t) => t.steps) };
+}
+
+/** Queues `rules`' handler on `server` once per step, and returns `rules`. */
+export function queueRules<R extends { handler: Handler }>(server: TestServer, rules: R, steps: ScriptedStep[]): R {
+  server.queue(...steps.map(() => rules.handler));
+  return rules;
 }

@@ -20,45 +20,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type OutputItem, outputItems, type ResponsesUsage, responseEvents, responseObject } from './openai-wire.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
 
+/** GPT-5.4 and its small models: they reason only when asked. */
+const GPT_5_4 = ['gpt-5.4', 'gpt-5.4-mini', 'gpt-5.4-nano'];
+/** GPT-5.5 and later: they reason by default. */
+const GPT_5_5_ON = ['gpt-5.5', 'gpt-5.6', 'gpt-5.6-sol', 'gpt-5.6-terra', 'gpt-5.6-luna'];
+
 /** Models that refuse function tools with reasoning on Chat Completions. */
-export const CHAT_REFUSES_TOOLS_WITH_REASONING = [
-  'gpt-5.4',
-  'gpt-5.4-mini',
-  'gpt-5.4-nano',
-  'gpt-5.5',
-  'gpt-5.6',
-  'gpt-5.6-sol',
-  'gpt-5.6-terra',
-  'gpt-5.6-luna',
-];
+export const CHAT_REFUSES_TOOLS_WITH_REASONING = [...GPT_5_4, ...GPT_5_5_ON];
 /** Models that reason unless `reasoning_effort` is `'none'` (default effort `medium`). */
-const REASONS_BY_DEFAULT = [
-  'o1',
-  'o3',
-  'o3-mini',
-  'o4-mini',
-  'gpt-5',
-  'gpt-5-mini',
-  'gpt-5-nano',
-  'gpt-5.5',
-  'gpt-5.6',
-  'gpt-5.6-sol',
-  'gpt-5.6-terra',
-  'gpt-5.6-luna',
-];
+const REASONS_BY_DEFAULT = ['o1', 'o3', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', ...GPT_5_5_ON];
 /** Models that reason only when asked (default effort `none`). */
-const REASONS_WHEN_ASKED = ['gpt-5.1', 'gpt-5.2', 'gpt-5.4', 'gpt-5.4-mini', 'gpt-5.4-nano'];
+const REASONS_WHEN_ASKED = ['gpt-5.1', 'gpt-5.2', ...GPT_5_4];
 /** Models whose reasoning items following a prefix change are dropped. */
-export const DROPS_AFTER_PREFIX_CHANGE = [
-  'gpt-5.4',
-  'gpt-5.4-mini',
-  'gpt-5.4-nano',
-  'gpt-5.5',
-  'gpt-5.6',
-  'gpt-5.6-sol',
-  'gpt-5.6-terra',
-  'gpt-5.6-luna',
-];
+export const DROPS_AFTER_PREFIX_CHANGE = [...GPT_5_4, ...GPT_5_5_ON];
 
 /** The API's text for tools with reasoning on Chat Completions. */
 export const chatToolsRefusal = (model: string) =>

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 
 /** One request the server received. */
 export interface Recorded {
@@ -152,5 +153,35 @@ export function text(status: number, body: string, contentType = 'text/plain'): 
   return (_req, res) => {
     res.writeHead(status, { 'content-type': contentType });
     res.end(body);
+  };
+}
+
+/**
+ * A test server for each test of the calling file: started before each test, closed after it. The
+ * object returned always speaks for the current test's server (outside a test there is none).
+ */
+export function serverPerTest(): TestServer {
+  let current: TestServer | undefined;
+  beforeEach(async () => {
+    current = await startServer();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const now = (): TestServer => {
+    if (!current) throw new Error('serverPerTest: there is no server outside a test; use it inside one.');
+    return current;
+  };
+  return {
+    get url() {
+      return now().url;
+    },
+    get requests() {
+      return now().requests;
+    },
+    queue: (...handlers) => now().queue(...handlers),
+    pending: () => now().pending(),
+    close: () => now().close(),
   };
 }

@@ -13,7 +13,8 @@ export interface WireStep {
 
 const idField = (id: string, key = 'id') => (id ? { [key]: id } : {});
 
-function halves(s: string): string[] {
+/** `s` in two pieces (one when shorter than two characters), as a stream splits a value. */
+export function halves(s: string): string[] {
   if (s.length < 2) return [s];
   const mid = Math.floor(s.length / 2);
   return [s.slice(0, mid), s.slice(mid)];
@@ -44,25 +45,25 @@ export function anthropicMessage(step: WireStep, usage: Record<string, number> =
   };
 }
 
+/** The `message_start` event of a streamed Messages API response by `model`, with `usage` (one output token so far). */
+export function messageStart(model: string, usage: Record<string, unknown>): SseEvent {
+  const message = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { ...usage, output_tokens: 1 },
+  };
+  return { event: 'message_start', data: { type: 'message_start', message } };
+}
+
 /** The SSE events of a streamed Messages API response. */
 export function anthropicEvents(step: WireStep, usage: Record<string, number> = anthropicUsage): SseEvent[] {
   const ev = (data: { type: string; [k: string]: unknown }): SseEvent => ({ event: data.type, data });
-  const events: SseEvent[] = [
-    ev({
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-test',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { ...usage, output_tokens: 1 },
-      },
-    }),
-    { event: 'ping', data: { type: 'ping' } },
-  ];
+  const events: SseEvent[] = [messageStart('claude-test', usage), { event: 'ping', data: { type: 'ping' } }];
   let index = 0;
   if (step.text) {
     events.push(ev({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
