@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { SkilltreeUIMessage } from '@skilltree/server';
-import { DefaultChatTransport, readUIMessageStream } from 'ai';
+import { sendChatTurn } from '@skilltree/test-kit';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { loadChat, openChat, rememberChat } from './serving-client.js';
 import { app as expressApp } from './serving-express.js';
@@ -31,21 +31,14 @@ async function listen(server: Server): Promise<string> {
 
 /** One turn through the AI SDK's transport; `fetch` lets the Next.js route handler be called directly. */
 async function say(api: string, chatId: string, text: string, token?: string, fetcher?: typeof fetch) {
-  const transport = new DefaultChatTransport<SkilltreeUIMessage>({
+  const reply = await sendChatTurn<SkilltreeUIMessage>({
     api,
+    chatId,
+    text,
     headers: token ? { authorization: `Bearer ${token}` } : {},
     fetch: fetcher,
   });
-  const stream = await transport.sendMessages({
-    chatId,
-    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  let reply: SkilltreeUIMessage | undefined;
-  for await (const message of readUIMessageStream<SkilltreeUIMessage>({ stream })) reply = message;
-  return reply!.parts.filter((p) => p.type === 'text').map((p) => p.text);
+  return reply.parts.filter((p) => p.type === 'text').map((p) => p.text);
 }
 
 describe('serving snippets', () => {

@@ -39,6 +39,8 @@ const ALLOWED = {
     '@skilltree/store',
   ],
   'create-skilltree': [],
+  // Test code shared between packages (see TEST_ONLY): fixtures build on core.
+  '@skilltree/test-kit': ['@skilltree/core'],
   // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only), and opens
   // eval reports (@skilltree/evals: the report's types, and /format, which runs in a browser).
   '@skilltree/playground': ['@skilltree/cli', '@skilltree/core', '@skilltree/evals'],
@@ -64,6 +66,12 @@ const ALLOWED = {
     '@skilltree/testing',
   ],
 };
+
+/**
+ * Packages only tests use: private, never published, so a package's src (what ships) never imports
+ * one; its tests and fixtures may, as a devDependency.
+ */
+const TEST_ONLY = new Set(['@skilltree/test-kit']);
 
 const packages = workspacePackages();
 const names = new Set(packages.map((p) => p.name));
@@ -146,6 +154,25 @@ test('no file imports another package by a relative path: packages import each o
     })
     .map((i) => `${shortPath(i.file)} → ${i.specifier}`);
   assert.deepEqual(wrong, []);
+});
+
+test('a test-only package is private and no shipped source imports it (tests in src/ may)', () => {
+  for (const name of TEST_ONLY) {
+    assert.equal(packages.find((p) => p.name === name)?.manifest.private, true, `${name} must say "private": true`);
+  }
+  const wrong = imports
+    .filter((i) => TEST_ONLY.has(packageOf(i.specifier)))
+    .filter((i) => relative(i.pkg.dir, i.file).split(sep)[0] === 'src' && !/\.test\.tsx?$/.test(i.file))
+    .map((i) => `${shortPath(i.file)} imports ${i.specifier}: only tests may`);
+  assert.deepEqual(wrong, []);
+});
+
+test('each package that imports a test-only package declares it as a devDependency', () => {
+  const wrong = imports
+    .filter((i) => TEST_ONLY.has(packageOf(i.specifier)) && i.pkg.name !== packageOf(i.specifier))
+    .filter((i) => !i.pkg.manifest.devDependencies?.[packageOf(i.specifier)])
+    .map((i) => `${i.pkg.name} imports ${i.specifier} without a devDependency on it`);
+  assert.deepEqual([...new Set(wrong)], []);
 });
 
 test('no import cycle between packages', () => {

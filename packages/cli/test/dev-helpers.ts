@@ -2,66 +2,44 @@
  * Helpers shared by the dev-server tests and the playground's end-to-end test: a temp copy of
  * the fixture agent (so tests can edit it), a dev server in a child process, and an SSE reader.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyFixture, type FixtureCopy, type ListeningProcess, startListening } from '@skilltree/test-kit';
 import { tracked } from './helpers/children.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const cliDir = join(here, '..');
 
 /** A temp copy of test/dev-fixtures/notes-agent whose node_modules links to the CLI's. */
-export function fixtureCopy(): { dir: string; module: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'skilltree-dev-test-'));
-  cpSync(join(here, 'dev-fixtures', 'notes-agent'), dir, { recursive: true });
-  symlinkSync(join(cliDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return { dir, module: join(dir, 'agent.tsx'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+export function fixtureCopy(): FixtureCopy {
+  return copyFixture(join(here, 'dev-fixtures', 'notes-agent'), {
+    nodeModules: join(cliDir, 'node_modules'),
+    entry: 'agent.tsx',
+    prefix: 'skilltree-dev-test-',
+  });
 }
 
-export interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  /** Everything the server wrote to stderr (its terminal output). */
-  output(): string;
-  stop(): Promise<void>;
-}
+/** A dev server in a child process; `output()` is everything it wrote to stderr (its terminal output). */
+export type ServerProcess = ListeningProcess;
 
 /**
  * Runs test/dev-fixtures/serve.ts in a child process; resolves with the URL it listens on, or
  * rejects when it fails or exits first (no clock: the test's or hook's timeout is the bound).
  */
 export function startServerProcess(module: string, port = 0): Promise<ServerProcess> {
-  const child = tracked(
-    spawn(process.execPath, ['--import', 'tsx', join(here, 'dev-fixtures', 'serve.ts'), module, String(port)], {
-      cwd: dirname(module),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_ENV: 'development' },
-    }),
-  );
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-    });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += String(chunk);
+  return startListening({
+    name: 'The dev server',
+    args: ['--import', 'tsx', join(here, 'dev-fixtures', 'serve.ts'), module, String(port)],
+    cwd: dirname(module),
+    env: { ...process.env, NODE_ENV: 'development' },
+    onSpawn: tracked,
+    readUrl: (stdout) => {
+      // serve.ts prints one JSON line: `{ url }` or `{ error }`.
       const line = stdout.split('\n').find((l) => l.startsWith('{'));
-      if (!line || !stdout.includes('\n')) return;
+      if (!line || !stdout.includes('\n')) return undefined;
       const parsed = JSON.parse(line) as { url?: string; error?: string };
-      if (parsed.url) resolve({ url: parsed.url, child, output: () => stderr, stop });
-      else reject(new Error(parsed.error ?? stdout));
-    });
-    child.on('exit', (code) => reject(new Error(`The dev server exited with ${code}.\n${stdout}\n${stderr}`)));
+      return parsed.url ?? new Error(parsed.error ?? stdout);
+    },
   });
 }
 

@@ -3,7 +3,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import { sendChatTurn } from '@skilltree/test-kit';
 import { tracked } from './helpers/children.js';
 import { CLI_DIR, cliEnv } from './helpers/run-cli.js';
 
@@ -76,18 +76,8 @@ export function startServe(args: string[], extraEnv: Record<string, string> = {}
 }
 
 /** Sends `text` to chat `chatId` as the AI SDK's useChat does, and resolves with the streamed reply. */
-export async function chat(url: string, chatId: string, text: string, headers: Record<string, string> = {}) {
-  const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat`, headers });
-  const stream = await transport.sendMessages({
-    chatId,
-    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({ stream })) last = message;
-  return last!;
+export function chat(url: string, chatId: string, text: string, headers: Record<string, string> = {}) {
+  return sendChatTurn({ api: `${url}/api/chat`, chatId, text, headers });
 }
 
 /**

@@ -1,0 +1,8 @@
+/**
+ * `@skilltree/test-kit`: test code more than one workspace package uses. Private and never
+ * published; only tests (and test fixtures) import it, never a package's src.
+ */
+export { type ChatTurnOptions, sendChatTurn } from './chat-client.js';
+export { type ListeningOptions, type ListeningProcess, startListening, stopChild } from './child-process.js';
+export { copyFixture, type FixtureCopy } from './fixture-copy.js';
+export { AppendTool, type AppendToolProps, type ListStore } from './list-tool.js';
