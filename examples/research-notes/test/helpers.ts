@@ -1,26 +1,5 @@
-import { type Message as CoreMessage, type ToolMessage as CoreToolMessage, textOf } from '@skilltree/core';
-import type { TestMessage, TestToolMessage } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
 
-/** A message as a test gets it: a view from the agent handle (`content` is text) or core's (parts). */
-type Message = CoreMessage | TestMessage;
-type ToolMessage = CoreToolMessage | TestToolMessage;
-
-/** The text a model read of a message, whichever shape it comes in. */
-export function text(message: Message): string {
-  return typeof message.content === 'string' ? message.content : textOf(message as CoreMessage);
-}
-
-/** The text of a tool message without its `contextChanged` lines. */
-export function own(message: Message): string {
-  return text(message)
-    .split('\n')
-    .filter((line) => !line.startsWith('contextChanged'))
-    .join('\n');
-}
-
-export function ok(message: ToolMessage): string {
-  if (message.isError) throw new Error(`expected ${message.name} to succeed, got: ${text(message)}`);
-  return own(message);
-}
+// The message readers every example's tests share.
+export { ok, own, text } from '@skilltree/test-kit';

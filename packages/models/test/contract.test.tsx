@@ -12,14 +12,13 @@ import {
   Skill,
   scriptedModel,
   Text,
-  Tool,
   textOf,
   useAgentStore,
 } from '@skilltree/core';
 import type { ContextPlacement } from '@skilltree/core/provider';
+import { AppendTool } from '@skilltree/test-kit';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
@@ -43,15 +42,7 @@ function Shopping() {
     <>
       <Instructions>Search before you add.</Instructions>
       <Text>Cart: {items.join(', ') || 'empty'}</Text>
-      <Tool
-        name="add_to_cart"
-        description="Add an item"
-        input={z.object({ sku: z.string() })}
-        run={({ sku }, ctx) => {
-          cart.of(ctx).setState((s) => ({ items: [...s.items, sku] }));
-          return `added ${sku}`;
-        }}
-      />
+      <AppendTool store={cart} list="items" name="add_to_cart" description="Add an item" field="sku" />
     </>
   );
 }

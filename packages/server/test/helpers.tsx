@@ -22,6 +22,7 @@ import {
   useAgentStore,
 } from '@skilltree/core';
 import type { ModelStreamPart, ReasoningPart } from '@skilltree/core/provider';
+import { AppendTool } from '@skilltree/test-kit';
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
 import { z } from 'zod';
 import { createHandler, type HandlerOptions, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
@@ -35,15 +36,7 @@ function Notes() {
     <>
       <Instructions>Keep the user's notes.</Instructions>
       <Text>Notes: {items.join(', ') || 'none'}</Text>
-      <Tool
-        name="add_note"
-        description="Add a note"
-        input={z.object({ text: z.string() })}
-        run={({ text }, ctx) => {
-          notes.of(ctx).setState((s) => ({ items: [...s.items, text] }));
-          return `added ${text}`;
-        }}
-      />
+      <AppendTool store={notes} list="items" name="add_note" description="Add a note" field="text" />
       <Tool
         name="explode"
         description="Always fails"

@@ -5,4 +5,5 @@
 export { type ChatTurnOptions, sendChatTurn } from './chat-client.js';
 export { type ListeningOptions, type ListeningProcess, startListening, stopChild } from './child-process.js';
 export { copyFixture, type FixtureCopy } from './fixture-copy.js';
-export { AppendTool, type AppendToolProps, type ListStore } from './list-tool.js';
+export { AppendTool, type AppendToolProps, type ListKey } from './list-tool.js';
+export { type AnyMessage, type AnyToolMessage, changes, failed, ok, own, text } from './message-text.js';

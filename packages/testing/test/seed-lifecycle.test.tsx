@@ -12,10 +12,10 @@ import {
   Tool,
   useAgentStore,
 } from '@skilltree/core';
+import { AppendTool } from '@skilltree/test-kit';
 import { callTool, cleanup, readSkill, renderAgent, reply } from '@skilltree/testing';
 import { useEffect, useRef, useState } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { z } from 'zod';
 
 afterEach(cleanup);
 
@@ -48,14 +48,13 @@ function Notes() {
           return 'drafting';
         }}
       />
-      <Tool
+      <AppendTool
+        store={notes}
+        list="saved"
         name="save_note"
         description="Save a note"
-        input={z.object({ text: z.string() })}
-        run={({ text }, ctx) => {
-          notes.of(ctx).setState((s) => ({ saved: [...s.saved, text] }));
-          return `saved ${text}`;
-        }}
+        field="text"
+        reply={(text) => `saved ${text}`}
       />
     </>
   );

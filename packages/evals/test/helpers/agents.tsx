@@ -2,6 +2,7 @@
  * The agent the runner tests evaluate: a shop with three skills and a cart store.
  */
 import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
+import { AppendTool } from '@skilltree/test-kit';
 import { z } from 'zod';
 
 export const cart = createAgentStore('cart', () => ({ items: [] as string[] }));
@@ -18,15 +19,7 @@ function Shopping() {
         input={z.object({ q: z.string() })}
         run={({ q }) => `3 results for ${q}`}
       />
-      <Tool
-        name="add_to_cart"
-        description="Add an item"
-        input={z.object({ sku: z.string() })}
-        run={({ sku }, ctx) => {
-          cart.of(ctx).setState((s) => ({ items: [...s.items, sku] }));
-          return `added ${sku}`;
-        }}
-      />
+      <AppendTool store={cart} list="items" name="add_to_cart" description="Add an item" field="sku" />
     </>
   );
 }

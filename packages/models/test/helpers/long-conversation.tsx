@@ -16,6 +16,7 @@ import {
   Tool,
   useAgentStore,
 } from '@skilltree/core';
+import { AppendTool } from '@skilltree/test-kit';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { Handler, TestServer } from './server.js';
@@ -69,14 +70,13 @@ export function Ops() {
           return `tier is ${next}`;
         }}
       />
-      <Tool
+      <AppendTool
+        store={prefs}
+        list="notes"
         name="note"
         description="Write down a note"
-        input={z.object({ text: z.string() })}
-        run={({ text }, ctx) => {
-          prefs.of(ctx).setState((s) => ({ notes: [...s.notes, text] }));
-          return 'noted';
-        }}
+        field="text"
+        reply={() => 'noted'}
       />
       <Skill name="refunds" description="Refund orders">
         <Instructions>Refunds within 30 days.</Instructions>
