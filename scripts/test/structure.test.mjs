@@ -17,43 +17,51 @@ import {
 /**
  * The @skilltree packages each package may import (besides itself). Libraries build on core and
  * never on each other, except the CLI, which composes them; nothing imports an app, an example or
- * the docs. A new dependency between packages is a decision: make it here.
+ * the docs. A new dependency between packages is a decision: make it here. `@skilltree/test-kit`
+ * (test code packages share) is a test-only package: see TEST_ONLY.
  */
 const ALLOWED = {
   '@skilltree/core': [],
-  '@skilltree/testing': ['@skilltree/core'],
-  '@skilltree/models': ['@skilltree/core'],
+  '@skilltree/testing': ['@skilltree/core', '@skilltree/test-kit'],
+  '@skilltree/models': ['@skilltree/core', '@skilltree/test-kit'],
   // Its tests serve chats on each store through the server's handler, from real processes.
-  '@skilltree/store': ['@skilltree/core', '@skilltree/server'],
-  '@skilltree/server': ['@skilltree/core'],
+  '@skilltree/store': ['@skilltree/core', '@skilltree/server', '@skilltree/test-kit'],
+  '@skilltree/server': ['@skilltree/core', '@skilltree/test-kit'],
   // Its tests render folder skills with the testing package.
   '@skilltree/agent-skills': ['@skilltree/core', '@skilltree/testing'],
   '@skilltree/mcp': ['@skilltree/core'],
   // Its tests record and replay conversations through the real adapters.
-  '@skilltree/evals': ['@skilltree/core', '@skilltree/models'],
+  '@skilltree/evals': ['@skilltree/core', '@skilltree/models', '@skilltree/test-kit'],
   '@skilltree/cli': [
     '@skilltree/core',
     '@skilltree/evals',
     '@skilltree/models',
     '@skilltree/server',
     '@skilltree/store',
+    '@skilltree/test-kit',
   ],
   'create-skilltree': [],
   // Test code shared between packages (see TEST_ONLY): fixtures build on core.
   '@skilltree/test-kit': ['@skilltree/core'],
   // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only), and opens
   // eval reports (@skilltree/evals: the report's types, and /format, which runs in a browser).
-  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core', '@skilltree/evals'],
+  '@skilltree/playground': ['@skilltree/cli', '@skilltree/core', '@skilltree/evals', '@skilltree/test-kit'],
   '@skilltree/example-agent-skills': [
     '@skilltree/agent-skills',
     '@skilltree/core',
     '@skilltree/mcp',
+    '@skilltree/test-kit',
     '@skilltree/testing',
   ],
-  '@skilltree/example-filesystem': ['@skilltree/core', '@skilltree/testing'],
-  '@skilltree/example-research-notes': ['@skilltree/core', '@skilltree/testing'],
-  '@skilltree/example-support-desk': ['@skilltree/core', '@skilltree/evals', '@skilltree/testing'],
-  '@skilltree/example-web-chat': ['@skilltree/core', '@skilltree/server'],
+  '@skilltree/example-filesystem': ['@skilltree/core', '@skilltree/test-kit', '@skilltree/testing'],
+  '@skilltree/example-research-notes': ['@skilltree/core', '@skilltree/test-kit', '@skilltree/testing'],
+  '@skilltree/example-support-desk': [
+    '@skilltree/core',
+    '@skilltree/evals',
+    '@skilltree/test-kit',
+    '@skilltree/testing',
+  ],
+  '@skilltree/example-web-chat': ['@skilltree/core', '@skilltree/server', '@skilltree/test-kit'],
   '@skilltree/docs': [
     '@skilltree/agent-skills',
     '@skilltree/core',
@@ -63,6 +71,7 @@ const ALLOWED = {
     '@skilltree/models',
     '@skilltree/server',
     '@skilltree/store',
+    '@skilltree/test-kit',
     '@skilltree/testing',
   ],
 };

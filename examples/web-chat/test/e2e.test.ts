@@ -1,16 +1,9 @@
-/**
- * End to end in Debian's chromium: the built front end (useChat) and the Hono server with
- * `@skilltree/server`. A user sends a message and sees the reply stream in with the skill load; a
- * reload restores the conversation from the store; a second user cannot open the first one's chat.
- * A photo reaches the model and shows in the page; a refund waits for Approve or Deny, also across a
- * reload; a reload mid-answer shows the whole answer; Stop stops the turn on the server.
- */
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { type Message, type Model, type Sessions, textOf } from '@skilltree/core';
+import { CHROMIUM_ARGS, chromiumPath } from '@skilltree/test-kit';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +14,6 @@ import { openStore } from '../src/server/store.js';
 import { png } from './png.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let url: string;
 let browser: Browser;
@@ -72,7 +64,7 @@ function recorded(model: Model): Model {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium.`);
+  const executablePath = chromiumPath();
   await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
   const store = await openStore(':memory:');
   // The demo model streams one word every 80 ms, so the test can see the reply arrive; stories go
@@ -86,16 +78,8 @@ beforeAll(async () => {
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath,
+    args: [...CHROMIUM_ARGS],
   });
 });
 

@@ -2,12 +2,11 @@
  * The chat page `skilltree serve` shows at `/`, in Debian's chromium: a message streams in with its
  * tool calls and the skill load, and a reload restores the chat from the server.
  */
-import { existsSync } from 'node:fs';
+import { CHROMIUM_ARGS, chromiumPath } from '@skilltree/test-kit';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ServeProcess, startServe } from './serve-helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let serve: ServeProcess;
 let browser: Browser;
 
@@ -28,19 +27,11 @@ function sse(chunks: object[]): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium.`);
+  const executablePath = chromiumPath();
   serve = await startServe(['test/fixtures/shop-agent.tsx', '--port', '0', '--model', 'demo']);
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath,
+    args: [...CHROMIUM_ARGS],
   });
 });
 

@@ -9,9 +9,10 @@ import { mkdtempSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSessions, type Message, textOf } from '@skilltree/core';
+import { createSessions, textOf } from '@skilltree/core';
 import { LOCAL_USER } from '@skilltree/server';
 import { openStore } from '@skilltree/store';
+import { transcriptIsValid } from '@skilltree/test-kit';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import HoldAgent, { HOLD_STARTED, holdModel } from './fixtures/serve-hold-agent.js';
@@ -37,17 +38,6 @@ function post(url: string, chatId: string, text: string): Promise<Response> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id: chatId, message: { role: 'user', parts: [{ type: 'text', text }] } }),
   });
-}
-
-/** Every tool call has exactly one result after it, before the next user message. */
-function transcriptIsValid(messages: Message[]): boolean {
-  const open = new Set<string>();
-  for (const m of messages) {
-    if (m.role === 'assistant') for (const call of m.toolCalls ?? []) open.add(call.id);
-    if (m.role === 'tool' && !open.delete(m.toolCallId)) return false;
-    if (m.role === 'user' && open.size > 0) return false;
-  }
-  return open.size === 0;
 }
 
 /** The stream of a turn that was stopped mid-call ends with the call's error and the turn's end. */

@@ -358,16 +358,8 @@ export function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** Every tool call in `messages` has exactly one result after it. */
-export function transcriptIsValid(messages: Message[]): boolean {
-  const open = new Set<string>();
-  for (const m of messages) {
-    if (m.role === 'assistant') for (const call of m.toolCalls ?? []) open.add(call.id);
-    if (m.role === 'tool' && !open.delete(m.toolCallId)) return false;
-    if (m.role === 'user' && open.size > 0) return false;
-  }
-  return open.size === 0;
-}
+/** Every tool call in `messages` has exactly one result after it (the rule lives in the test kit). */
+export { transcriptIsValid } from '@skilltree/test-kit';
 
 /** Reads a Response's UI message stream as raw SSE text (for header and wire checks). */
 export async function chunksOf(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {

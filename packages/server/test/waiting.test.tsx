@@ -9,13 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, createSessions, type Model, type ModelRequest, memoryStore, Tool, textOf } from '@skilltree/core';
 import type { FilePart } from '@skilltree/core/provider';
-import {
-  AbstractChat,
-  type ChatState,
-  type ChatStatus,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-} from 'ai';
+import { ApprovedRefundTool, plainChatState } from '@skilltree/test-kit';
+import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
@@ -27,12 +22,8 @@ const refunds: string[] = [];
 function RefundAgent() {
   return (
     <Agent>
-      <Tool
-        name="refund"
-        description="Refund an order"
-        input={z.object({ order: z.string() })}
-        needsApproval
-        run={({ order }) => {
+      <ApprovedRefundTool
+        run={(order) => {
           refunds.push(order);
           return `refunded ${order}`;
         }}
@@ -102,35 +93,7 @@ async function serve(): Promise<Served> {
 /** The chat engine under useChat, with plain state. */
 class NodeChat extends AbstractChat<SkilltreeUIMessage> {
   constructor(url: string, id: string, user: string) {
-    const messages: SkilltreeUIMessage[] = [];
-    let status: ChatStatus = 'ready';
-    let error: Error | undefined;
-    const state: ChatState<SkilltreeUIMessage> = {
-      get status() {
-        return status;
-      },
-      set status(value) {
-        status = value;
-      },
-      get error() {
-        return error;
-      },
-      set error(value) {
-        error = value;
-      },
-      get messages() {
-        return messages;
-      },
-      set messages(value) {
-        messages.splice(0, messages.length, ...value);
-      },
-      pushMessage: (m) => messages.push(m),
-      popMessage: () => messages.pop(),
-      replaceMessage: (i, m) => {
-        messages[i] = m;
-      },
-      snapshot: (thing) => structuredClone(thing),
-    };
+    const state = plainChatState<SkilltreeUIMessage>();
     super({
       id,
       state,

@@ -25,13 +25,8 @@ import type { SkilltreeUIMessage } from '@skilltree/server';
 import { postgresStore } from '@skilltree/store/postgres';
 import { redisStore } from '@skilltree/store/redis';
 import { sqliteStore } from '@skilltree/store/sqlite';
-import {
-  AbstractChat,
-  type ChatState,
-  type ChatStatus,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-} from 'ai';
+import { plainChatState } from '@skilltree/test-kit';
+import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runPrefix, server } from './servers.js';
 
@@ -102,35 +97,7 @@ async function startServer(args: string[]): Promise<Proc> {
 /** The chat engine under useChat, with plain state, talking to whichever process `route` names. */
 class Page extends AbstractChat<SkilltreeUIMessage> {
   constructor(id: string, route: () => string, initial: SkilltreeUIMessage[] = [], gone?: AbortSignal) {
-    const messages: SkilltreeUIMessage[] = [...initial];
-    let status: ChatStatus = 'ready';
-    let error: Error | undefined;
-    const state: ChatState<SkilltreeUIMessage> = {
-      get status() {
-        return status;
-      },
-      set status(value) {
-        status = value;
-      },
-      get error() {
-        return error;
-      },
-      set error(value) {
-        error = value;
-      },
-      get messages() {
-        return messages;
-      },
-      set messages(value) {
-        messages.splice(0, messages.length, ...value);
-      },
-      pushMessage: (m) => messages.push(m),
-      popMessage: () => messages.pop(),
-      replaceMessage: (i, m) => {
-        messages[i] = m;
-      },
-      snapshot: (thing) => structuredClone(thing),
-    };
+    const state = plainChatState<SkilltreeUIMessage>(initial);
     super({
       id,
       state,

@@ -3,7 +3,11 @@
  * published; only tests (and test fixtures) import it, never a package's src.
  */
 export { type ChatTurnOptions, sendChatTurn } from './chat-client.js';
+export { plainChatState } from './chat-state.js';
 export { type ListeningOptions, type ListeningProcess, startListening, stopChild } from './child-process.js';
+export { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 export { copyFixture, type FixtureCopy } from './fixture-copy.js';
 export { AppendTool, type AppendToolProps, type ListKey } from './list-tool.js';
 export { type AnyMessage, type AnyToolMessage, changes, failed, ok, own, text } from './message-text.js';
+export { ApprovedRefundTool, type ApprovedRefundToolProps } from './refund-tool.js';
+export { transcriptIsValid } from './transcript-check.js';

@@ -9,6 +9,7 @@
  */
 import { Agent, Instructions, type Model, Tool, textOf, toolResult } from '@skilltree/core';
 import type { ModelResponse } from '@skilltree/core/provider';
+import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { z } from 'zod';
 
 /** A 1×1 PNG. */
@@ -21,12 +22,8 @@ export default function DeskAgent() {
   return (
     <Agent>
       <Instructions>You help customers with their orders.</Instructions>
-      <Tool
-        name="refund"
-        description="Refund an order"
-        input={z.object({ order: z.string() })}
-        needsApproval
-        run={({ order }) => {
+      <ApprovedRefundTool
+        run={(order) => {
           refunds++;
           return `Refunded ${order} (run ${refunds}).`;
         }}
