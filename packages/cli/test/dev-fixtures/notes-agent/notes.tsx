@@ -1,5 +1,5 @@
-import { Instructions, Text, useAgentStore } from '@skilltree/core';
-import { AppendTool } from '@skilltree/test-kit';
+import { Instructions, Text, Tool, useAgentStore } from '@skilltree/core';
+import { z } from 'zod';
 import { notesStore } from './store.js';
 
 export function NoteList() {
@@ -12,7 +12,15 @@ export function Notes() {
     <>
       <Instructions>Keep the user's notes short. Version 1.</Instructions>
       <NoteList />
-      <AppendTool store={notesStore} list="notes" name="add_note" description="Add a note" field="text" />
+      <Tool
+        name="add_note"
+        description="Add a note"
+        input={z.object({ text: z.string() })}
+        run={({ text }, ctx) => {
+          notesStore.of(ctx).setState((s) => ({ notes: [...s.notes, text] }));
+          return `added ${text}`;
+        }}
+      />
     </>
   );
 }
