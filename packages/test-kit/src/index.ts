@@ -9,5 +9,6 @@ export { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 export { copyFixture, type FixtureCopy } from './fixture-copy.js';
 export { AppendTool, type AppendToolProps, type ListKey } from './list-tool.js';
 export { type AnyMessage, type AnyToolMessage, changes, failed, ok, own, text } from './message-text.js';
+export { type Handler, type Recorded, startServer, type TestServer } from './recording-server.js';
 export { ApprovedRefundTool, type ApprovedRefundToolProps } from './refund-tool.js';
 export { transcriptIsValid } from './transcript-check.js';

@@ -4,8 +4,8 @@
  * (`POST /v1/chat/completions`), streamed (SSE) or not. Each request is answered with the next scripted step and recorded, headers included, so
  * tests can see what reached the wire.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startServer } from '@skilltree/test-kit';
 
 /** One scripted answer: text and/or tool calls, after a thinking block (Anthropic) when given. */
 export interface WireStep {
@@ -25,7 +25,8 @@ export interface WireRequest {
 export interface WireServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
-  requests: WireRequest[];
+  /** Every request so far, in order. */
+  readonly requests: WireRequest[];
   /** Queues answers, used one per request. */
   script(...steps: WireStep[]): void;
   close(): Promise<void>;
@@ -164,25 +165,19 @@ function openaiCompletion(step: WireStep) {
   };
 }
 
-/** Starts a server on a free port of 127.0.0.1. */
+/** Starts a server on a free port of 127.0.0.1 (the test kit's recording server, answering from the script). */
 export async function startWireServer(): Promise<WireServer> {
   const steps: WireStep[] = [];
-  const requests: WireRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      const path = req.url ?? '';
-      requests.push({ path, headers: req.headers, body });
+  const server = await startServer({
+    fallback: (req, res, body) => {
       const step = steps.shift();
       if (!step) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { type: 'api_error', message: 'no step scripted for this request' } }));
         return;
       }
-      const anthropic = path.endsWith('/messages');
-      if (body.stream) {
+      const anthropic = (req.url ?? '').endsWith('/messages');
+      if (body?.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end(anthropic ? anthropicStream(step) : openaiStream(step));
         return;
@@ -204,17 +199,14 @@ export async function startWireServer(): Promise<WireServer> {
             : openaiCompletion(step),
         ),
       );
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
+    url: server.url,
+    get requests() {
+      return server.requests.map((r) => ({ path: r.url, headers: r.headers, body: r.body ?? {} }));
+    },
     script: (...more) => steps.push(...more),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }
