@@ -2,6 +2,8 @@
  * `@skilltree/test-kit`: test code more than one workspace package uses. Private and never
  * published; only tests (and test fixtures) import it, never a package's src.
  */
+
+export { anthropicMessageObject } from './anthropic-message.js';
 export { type ChatTurnOptions, sendChatTurn } from './chat-client.js';
 export { plainChatState } from './chat-state.js';
 export { type ListeningOptions, type ListeningProcess, startListening, stopChild } from './child-process.js';

@@ -5,7 +5,7 @@
  * tests can see what reached the wire.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { startServer } from '@skilltree/test-kit';
+import { anthropicMessageObject, startServer } from '@skilltree/test-kit';
 
 /** One scripted answer: text and/or tool calls, after a thinking block (Anthropic) when given. */
 export interface WireStep {
@@ -59,16 +59,7 @@ function anthropicStream(step: WireStep): string {
   const stop = step.toolCalls?.length ? 'tool_use' : 'end_turn';
   let out = sse('message_start', {
     type: 'message_start',
-    message: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-test',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { ...anthropicUsage, output_tokens: 1 },
-    },
+    message: anthropicMessageObject([], null, { ...anthropicUsage, output_tokens: 1 }),
   });
   anthropicContent(step).forEach((block, index) => {
     if (block.type === 'thinking') {
@@ -186,16 +177,11 @@ export async function startWireServer(): Promise<WireServer> {
       res.end(
         JSON.stringify(
           anthropic
-            ? {
-                id: 'msg_1',
-                type: 'message',
-                role: 'assistant',
-                model: 'claude-test',
-                content: anthropicContent(step),
-                stop_reason: step.toolCalls?.length ? 'tool_use' : 'end_turn',
-                stop_sequence: null,
-                usage: anthropicUsage,
-              }
+            ? anthropicMessageObject(
+                anthropicContent(step),
+                step.toolCalls?.length ? 'tool_use' : 'end_turn',
+                anthropicUsage,
+              )
             : openaiCompletion(step),
         ),
       );

@@ -3,6 +3,7 @@
  * an Anthropic message / SSE stream, an OpenAI chat completion / chunk stream, or AI SDK v3 results.
  */
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { anthropicMessageObject } from '@skilltree/test-kit';
 import type { SseEvent } from './server.js';
 
 export interface WireStep {
@@ -33,30 +34,12 @@ export function anthropicMessage(step: WireStep, usage: Record<string, number> =
   if (step.text) content.push({ type: 'text', text: step.text });
   for (const c of step.toolCalls ?? [])
     content.push({ type: 'tool_use', ...idField(c.id), name: c.name, input: c.input });
-  return {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-test',
-    content,
-    stop_reason: step.toolCalls?.length ? 'tool_use' : 'end_turn',
-    stop_sequence: null,
-    usage,
-  };
+  return anthropicMessageObject(content, step.toolCalls?.length ? 'tool_use' : 'end_turn', usage);
 }
 
 /** The `message_start` event of a streamed Messages API response by `model`, with `usage` (one output token so far). */
 export function messageStart(model: string, usage: Record<string, unknown>): SseEvent {
-  const message = {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model,
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { ...usage, output_tokens: 1 },
-  };
+  const message = anthropicMessageObject([], null, { ...usage, output_tokens: 1 }, model);
   return { event: 'message_start', data: { type: 'message_start', message } };
 }
 
