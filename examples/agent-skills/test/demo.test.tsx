@@ -1,4 +1,5 @@
 import type { ScriptedModel } from '@skilltree/core';
+import { sayAll } from '@skilltree/test-kit';
 import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
@@ -17,8 +18,7 @@ test('the module exports the agent and a demo the CLI can play', () => {
 test('the demo plays end to end: a folder skill, one of its files, the MCP skill and a call of its server', async () => {
   const model = demo.model() as ScriptedModel;
   const agent = renderAgent(<KitchenAgent />, { model });
-  const replies: string[] = [];
-  for (const message of demo.messages) replies.push((await agent.say(message)).text);
+  const replies = await sayAll(agent, demo.messages);
 
   expect(model.remaining).toBe(0);
   expect(replies).toEqual([

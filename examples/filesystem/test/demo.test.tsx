@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ScriptedModel } from '@skilltree/core';
+import { sayAll } from '@skilltree/test-kit';
 import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { afterEach, expect, test } from 'vitest';
@@ -34,8 +35,7 @@ test('the demo plays end to end on a copy of the seed, which stays untouched', a
   const seedTodo = readFileSync(path.join(SEED_DIR, 'notes', 'todo.md'), 'utf8');
   const model = demo.model() as ScriptedModel;
   const agent = renderAgent(<FilesystemExample root={root} />, { model });
-  const replies: string[] = [];
-  for (const message of demo.messages) replies.push((await agent.say(message)).text);
+  const replies = await sayAll(agent, demo.messages);
   expect(model.remaining).toBe(0);
 
   expect(replies).toEqual([

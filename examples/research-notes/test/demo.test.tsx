@@ -1,4 +1,5 @@
 import type { ScriptedModel } from '@skilltree/core';
+import { sayAll } from '@skilltree/test-kit';
 import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
@@ -11,8 +12,7 @@ test('the demo plays end to end', async () => {
   const wiki = createMemoryWiki();
   const model = demo.model() as ScriptedModel;
   const agent = renderAgent(<ResearchNotesAgent wiki={wiki} />, { model });
-  const replies: string[] = [];
-  for (const message of demo.messages) replies.push((await agent.say(message)).text);
+  const replies = await sayAll(agent, demo.messages);
   expect(model.remaining).toBe(0);
 
   expect(replies).toEqual([

@@ -1,4 +1,5 @@
 import type { ScriptedModel } from '@skilltree/core';
+import { sayAll } from '@skilltree/test-kit';
 import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
@@ -14,8 +15,7 @@ async function playDemo() {
   const db = new OrdersDb();
   const model = demo.model() as ScriptedModel;
   const agent = renderAgent(<SupportDeskAgent db={db} />, { model });
-  const replies: string[] = [];
-  for (const message of demo.messages) replies.push((await agent.say(message)).text);
+  const replies = await sayAll(agent, demo.messages);
   return { agent, db, model, replies };
 }
 
