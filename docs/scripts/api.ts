@@ -20,14 +20,16 @@ function packageName(folder: string): string {
   return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name: string }).name : folder;
 }
 
-/** The source file behind each `exports` entry of every package (`./dist/x.js` → `src/x.ts(x)`). */
+/** The source file behind each `exports` entry of every public package (`./dist/x.js` → `src/x.ts(x)`). */
 export function entryPoints(): string[] {
   const out: string[] = [];
   const packagesDir = join(repoDir, 'packages');
   for (const name of readdirSync(packagesDir).sort()) {
     const manifest = join(packagesDir, name, 'package.json');
     if (!existsSync(manifest)) continue;
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown>; private?: boolean };
+    // A private package (the test kit) is no one's API: it is never published.
+    if (pkg.private === true) continue;
     for (const target of Object.values(pkg.exports ?? {})) {
       const dist = typeof target === 'string' ? target : (target as { default?: string }).default;
       const match = dist?.match(/^\.\/dist\/(.+)\.js$/);
