@@ -5,7 +5,7 @@
  * the server's own body, and (as at OpenAI) a stateless request gets its reasoning's encrypted
  * content only when `include` asks for it. OpenAI's key, account headers and reasoning stay OpenAI's.
  */
-import type { Message, ModelRequest, ReasoningPart } from '@skilltree/core/provider';
+import type { Message, Model, ModelRequest, ReasoningPart } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { type OpenAIOptions, openai } from '../src/openai.js';
 import { collect, withEnv } from './helpers/collect.js';
@@ -58,6 +58,9 @@ function acme(options: Partial<OpenAIOptions> = {}) {
   });
 }
 
+/** The model's stream of a simple request (openai() always has `stream`). */
+const streamOf = (model: Model) => (model.stream as NonNullable<Model['stream']>)(simpleRequest(), {});
+
 /** A request whose transcript holds `part` in an earlier assistant message. */
 function following(part: ReasoningPart): ModelRequest {
   const messages: Message[] = [
@@ -101,7 +104,7 @@ describe('openai({ provider }): an OpenAI-compatible provider', () => {
       await expect(model.generate(simpleRequest(), {})).rejects.toThrow(
         'acme: no API key. Set the ACME_API_KEY environment variable or pass { apiKey } to acme().',
       );
-      await expect(collect(model.stream?.(simpleRequest(), {}) ?? [])).rejects.toThrow(/ACME_API_KEY/);
+      await expect(collect(streamOf(model))).rejects.toThrow(/ACME_API_KEY/);
     });
     expect(server.requests).toEqual([]);
   });
@@ -110,7 +113,10 @@ describe('openai({ provider }): an OpenAI-compatible provider', () => {
     server.queue(thinking());
     const error = await acme({ apiKey: 'wrong' })
       .generate(simpleRequest(), {})
-      .catch((e: unknown) => e as { status?: number; provider?: string; message: string });
+      .then(
+        () => undefined,
+        (e: unknown) => e as { status?: number; provider?: string; message: string },
+      );
     expect(error).toMatchObject({ status: 401, provider: 'acme' });
     expect(error?.message).toMatch(/Acme: unknown key\..*ACME_API_KEY.*acme\(\)/);
     expect(server.requests).toHaveLength(1);
@@ -120,7 +126,7 @@ describe('openai({ provider }): an OpenAI-compatible provider', () => {
     server.queue(thinking(), thinking(true), thinking());
     const part = (await acme({ apiKey: KEY }).generate(simpleRequest(), {})).content?.[0];
     expect(part).toMatchObject({ providerData: { encryptedContent: 'enc-acme' } });
-    const streamed = await collect(acme({ apiKey: KEY }).stream?.(simpleRequest(), {}) ?? []);
+    const streamed = await collect(streamOf(acme({ apiKey: KEY })));
     expect(JSON.stringify(streamed)).toContain('enc-acme');
     await acme({ apiKey: KEY, reasoning: undefined }).generate(simpleRequest(), {});
     expect(server.requests.map((r) => r.body.include)).toEqual([
