@@ -192,7 +192,9 @@ function checkOptions(options: OpenAIOptions): void {
  * const local = openai({ model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama', api: 'chat' });
  * ```
  *
- * Reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` when `apiKey` / `baseURL` are not given.
+ * Reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` when `apiKey` / `baseURL` are not given; OpenAI's key
+ * and account go only to OpenAI's endpoint or `OPENAI_BASE_URL`, never to a `baseURL` or `provider` of
+ * another server (see {@link OpenAIOptions.provider} for an OpenAI-compatible provider's adapter).
  * Retries 429, 5xx and network errors with exponential backoff and jitter, honouring `retry-after`.
  * `timeoutMs` also bounds each wait between stream events.
  *
