@@ -48,6 +48,8 @@ export interface OpenAIResponsesBodyOptions {
   reasoningEffort?: string;
   /** Sent as `reasoning.summary`. Default: not sent (no summaries). */
   reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /** Whether the model reasons (asks for its reasoning encrypted). Default: `canReason(model)`. */
+  reasoning?: boolean;
   /** Fields merged into the body last. */
   extraBody?: Record<string, unknown>;
   /**
@@ -258,7 +260,8 @@ export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesB
   if (tools.length > 0) body.tools = tools.map(functionTool);
   body.input = input;
   body.store = false;
-  if (canReason(model) || (options.reasoningEffort !== undefined && options.reasoningEffort !== 'none')) {
+  const reasons = options.reasoning ?? canReason(model);
+  if (reasons || (options.reasoningEffort !== undefined && options.reasoningEffort !== 'none')) {
     body.include = ['reasoning.encrypted_content'];
   }
   const reasoning: OpenAI.Reasoning = {};

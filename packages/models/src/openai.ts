@@ -19,11 +19,11 @@ import { ModelError } from './errors.js';
 import type { HttpModelOptions } from './http-options.js';
 import { openaiRequestBody, readChatChunks, readChatResponse } from './openai-chat.js';
 import { OPENAI_MODELS, openaiModelInfo, reasonsWith } from './openai-models.js';
-import { openaiResponsesBody, PROVIDER } from './openai-responses.js';
+import { isOpenAIURL, openaiProvider } from './openai-provider.js';
+import { openaiResponsesBody } from './openai-responses.js';
 import { readResponsesEvents, readResponsesResponse } from './openai-responses-read.js';
-import { env, reasoningSource } from './reasoning-source.js';
 import { retryPolicy, streamWithRetry, withRetry } from './retry.js';
-import { fromSdkError, missingKeyError, type ProviderLabels } from './sdk-error.js';
+import { fromSdkError } from './sdk-error.js';
 
 export { ModelError, type ModelErrorKind } from './errors.js';
 export type { HttpModelOptions } from './http-options.js';
@@ -69,14 +69,31 @@ export interface OpenAIOptions extends HttpModelOptions {
    */
   api?: OpenAIApi;
   /**
-   * The API key. Default: the `OPENAI_API_KEY` environment variable. Local servers that do not check
-   * keys still need a value here (any string, e.g. `'ollama'`).
+   * Who serves the model, for an OpenAI-compatible provider's adapter built on `openai()`: a
+   * lowercase name such as `'acme'`. The model is then named `<provider>:<model-id>`, its reasoning
+   * parts name that provider (so they are never replayed to OpenAI, nor OpenAI's to it), its errors
+   * name it and `<provider>()`, `OPENAI_API_KEY` is never read (see {@link apiKeyEnv}), and the
+   * `OpenAI-Organization` / `OpenAI-Project` headers the SDK takes from `OPENAI_ORG_ID` /
+   * `OPENAI_PROJECT_ID` are never sent. Needs `baseURL` (or `client`). Default: `'openai'`.
+   */
+  provider?: string;
+  /**
+   * The API key. Default: the {@link apiKeyEnv} variable. Local servers that do not check keys still
+   * need a value here (any string, e.g. `'ollama'`).
    */
   apiKey?: string;
   /**
+   * The environment variable the key is read from when `apiKey` is not given, and that the error for
+   * a missing key names, e.g. `'ACME_API_KEY'`. Default: `OPENAI_API_KEY`, but only for OpenAI's own
+   * endpoint (or `OPENAI_BASE_URL`): with another `provider` or a `baseURL` that is not OpenAI's,
+   * no variable is read unless named here, so OpenAI's key never goes to another server.
+   */
+  apiKeyEnv?: string;
+  /**
    * The server's base URL, up to and including `/v1`. Default: `OPENAI_BASE_URL`, else
    * `https://api.openai.com/v1`. Ollama: `http://localhost:11434/v1`; vLLM: `http://localhost:8000/v1`;
-   * llama.cpp: `http://localhost:8080/v1`.
+   * llama.cpp: `http://localhost:8080/v1`. A URL that is not OpenAI's gets neither `OPENAI_API_KEY`
+   * nor OpenAI's organization and project headers.
    */
   baseURL?: string;
   /** Sent as `max_output_tokens` (Responses) or `max_tokens` (Chat Completions). Default: not sent. */
@@ -96,6 +113,13 @@ export interface OpenAIOptions extends HttpModelOptions {
    */
   reasoningSummary?: 'auto' | 'concise' | 'detailed';
   /**
+   * Whether the model reasons, for a model {@link OPENAI_MODELS} does not know (a compatible
+   * provider's): `true` asks the Responses API for its reasoning encrypted
+   * (`include: ['reasoning.encrypted_content']`), without which a stateless request can never send it
+   * back. Default: the table's row, else a guess from the id (`o…`, `gpt-5…`, `gpt-oss…`).
+   */
+  reasoning?: boolean;
+  /**
    * Send append-only requests (each the previous request plus what is new; see docs/models.md).
    * Default: on the Responses API, for the models whose reasoning is bound to the prefix
    * ({@link OPENAI_MODELS}) when they reason; pass it for a model the table does not know.
@@ -111,16 +135,11 @@ export interface OpenAIOptions extends HttpModelOptions {
   accepts?: ModelAccepts;
   /** Chat Completions: ask for token usage in streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
-  /** `OpenAI-Organization` header. Default: the SDK's (`OPENAI_ORG_ID`). */
+  /** `OpenAI-Organization` header. Default: the SDK's (`OPENAI_ORG_ID`), only for OpenAI's own endpoint. */
   organization?: string;
   /** A client you configured yourself; `apiKey`, `baseURL`, `headers`, `organization` and `fetch` are then ignored. */
   client?: OpenAI;
 }
-
-const LABELS: ProviderLabels = { provider: 'openai', apiKeyEnv: 'OPENAI_API_KEY', factory: 'openai()' };
-
-/** OpenAI's own endpoint: it always has `/responses`, so a 404 there is never "no such route". */
-const OPENAI_URL = /^https:\/\/api\.openai\.com\/v1\/?$/;
 
 /** Base URLs already said to have no `/responses`, so each is said once per process. */
 const withoutResponses = new Set<string>();
@@ -133,9 +152,9 @@ function noSuchRoute(error: unknown): error is ModelError {
 }
 
 /** `error` with the way out said: a 404 for `/responses` is a server that speaks only Chat Completions. */
-function withChatHint(error: ModelError, base: string): ModelError {
+function withChatHint(error: ModelError, base: string, factory: string): ModelError {
   return new ModelError(
-    `${error.message}. ${base.replace(/\/$/, '')}/responses was not found: if this server has only Chat Completions, pass { api: 'chat' } to openai().`,
+    `${error.message}. ${base.replace(/\/$/, '')}/responses was not found: if this server has only Chat Completions, pass { api: 'chat' } to ${factory}.`,
     { provider: error.provider, kind: error.kind, status: error.status, retryable: false, cause: error.cause },
   );
 }
@@ -173,7 +192,9 @@ function checkOptions(options: OpenAIOptions): void {
  * const local = openai({ model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama', api: 'chat' });
  * ```
  *
- * Reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` when `apiKey` / `baseURL` are not given.
+ * Reads `OPENAI_API_KEY` and `OPENAI_BASE_URL` when `apiKey` / `baseURL` are not given; OpenAI's key
+ * and account go only to OpenAI's endpoint or `OPENAI_BASE_URL`, never to a `baseURL` or `provider` of
+ * another server (see {@link OpenAIOptions.provider} for an OpenAI-compatible provider's adapter).
  * Retries 429, 5xx and network errors with exponential backoff and jitter, honouring `retry-after`.
  * `timeoutMs` also bounds each wait between stream events.
  *
@@ -203,25 +224,20 @@ export function openai(options: OpenAIOptions): Model {
   const policy = retryPolicy(options);
   const timeoutMs = resolveTimeout(options.timeoutMs, 'openai()');
   const timeout = sdkTimeout(timeoutMs);
-  const deadline: DeadlineSettings = { timeoutMs, provider: LABELS.provider, model };
+  // Who this adapter is: its name, its errors, its key, and its reasoning's source (with its endpoint
+  // when that is not OpenAI's, so a compatible server's reasoning never goes to OpenAI, nor OpenAI's to it).
+  const who = openaiProvider({ ...options, clientBaseURL: options.client?.baseURL, hasClient: !!options.client });
+  const { labels, source } = who;
+  const deadline: DeadlineSettings = { timeoutMs, provider: labels.provider, model };
   let api: OpenAIApi = options.api ?? 'responses';
   let client = options.client;
-  // Who this adapter is, as its reasoning parts name it: its endpoint too, when it is not OpenAI's
-  // (an OpenAI-compatible server's reasoning never goes to OpenAI, nor OpenAI's to it).
-  const source = reasoningSource(
-    PROVIDER,
-    model,
-    options.client?.baseURL ?? options.baseURL ?? env('OPENAI_BASE_URL'),
-    'https://api.openai.com/v1',
-  );
   const getClient = (): OpenAI => {
     if (client) return client;
-    const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-    if (!apiKey) throw missingKeyError(LABELS);
     client = new OpenAI({
-      apiKey,
+      apiKey: who.apiKey(),
       baseURL: options.baseURL,
-      organization: options.organization,
+      organization: who.organization,
+      project: who.project,
       maxRetries: 0,
       timeout,
       defaultHeaders: options.headers,
@@ -229,7 +245,7 @@ export function openai(options: OpenAIOptions): Model {
     });
     return client;
   };
-  const toError = (error: unknown) => fromSdkError(error, LABELS);
+  const toError = (error: unknown) => fromSdkError(error, labels);
   const requestOptions = (signal?: AbortSignal) => ({ signal, maxRetries: 0, timeout });
   const base = () => getClient().baseURL;
   /** What the model reads on the API in use: the option, else the table's row, else images and PDFs. */
@@ -251,20 +267,21 @@ export function openai(options: OpenAIOptions): Model {
         ? "leave out api: 'chat' to use the Responses API"
         : `point baseURL at a server with /responses (${base()} has none)`;
     throw new ModelError(
-      `openai: Chat Completions refuses function tools for ${model} ${why}, and every skilltree request with tools carries them. To use tools, ${where}, or pass reasoningEffort: 'none' to openai() to turn reasoning off.`,
-      { provider: 'openai', kind: 'other' },
+      `${labels.provider}: Chat Completions refuses function tools for ${model} ${why}, and every skilltree request with tools carries them. To use tools, ${where}, or pass reasoningEffort: 'none' to openai() to turn reasoning off.`,
+      { provider: labels.provider, kind: 'other' },
     );
   };
 
   /** After a 404 for `/responses`: switch to Chat Completions (saying so once), or explain the error. */
   const onNoResponses = (error: ModelError): void => {
     const url = base();
-    if (options.api === 'responses' || OPENAI_URL.test(url)) throw withChatHint(error, url);
+    // OpenAI's own endpoint always has `/responses`, so a 404 there is never "no such route".
+    if (options.api === 'responses' || isOpenAIURL(url)) throw withChatHint(error, url, labels.factory);
     api = 'chat';
     if (withoutResponses.has(url)) return;
     withoutResponses.add(url);
     console.warn(
-      `openai: ${url} has no /responses (HTTP 404): using Chat Completions for ${model} from now on. Pass { api: 'chat' } to openai() to choose it and skip the first request.`,
+      `${labels.provider}: ${url} has no /responses (HTTP 404): using Chat Completions for ${model} from now on. Pass { api: 'chat' } to ${labels.factory} to choose it and skip the first request.`,
     );
   };
 
@@ -321,7 +338,7 @@ export function openai(options: OpenAIOptions): Model {
   };
 
   return {
-    name: `openai:${model}`,
+    name: who.name,
     reasoningSource: source,
     /**
      * On the Responses API, the option, else the model table: a model whose reasoning is bound to the

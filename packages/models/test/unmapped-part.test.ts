@@ -14,20 +14,27 @@ const forged = {
   role: 'assistant',
   content: [
     { type: 'text', text: 'see' },
-    { type: 'citation', url: 'https://x.test', title: 'X' },
+    // Obviously forged, so no real kind a contributor adds ever takes its name and breaks this test.
+    { type: 'forged-unmapped-kind', text: 'X' },
   ],
 } as unknown as Message;
 
 describe('an adapter refuses a part kind it does not map, naming it, instead of dropping it', () => {
   it('anthropic()', () => {
-    expect(() => messageBlocks(forged, source)).toThrow(/anthropic\(\) does not map a message part of type "citation"/);
+    expect(() => messageBlocks(forged, source)).toThrow(
+      /anthropic\(\) does not map a message part of type "forged-unmapped-kind"/,
+    );
   });
   it('openai()', () => {
-    expect(() => messageItems(forged, source)).toThrow(/openai\(\) does not map a message part of type "citation"/);
+    expect(() => messageItems(forged, source)).toThrow(
+      /openai\(\) does not map a message part of type "forged-unmapped-kind"/,
+    );
   });
   it('aiSdk()', () => {
     const target = { provider: 'openai', modelId: 'm', version: 'v3', source };
-    expect(() => appendMessage([], forged, target)).toThrow(/aiSdk\(\) does not map a message part of type "citation"/);
+    expect(() => appendMessage([], forged, target)).toThrow(
+      /aiSdk\(\) does not map a message part of type "forged-unmapped-kind"/,
+    );
   });
   it('the parts it maps still pass: text and reasoning from elsewhere (left out, as before)', () => {
     const message = {

@@ -12,7 +12,15 @@ import { textContent } from '../parts/message-parts.js';
 import { cleanReasoning } from '../parts/reasoning.js';
 import { CONTEXT_CHANGED } from '../parts/text.js';
 import { isToolName } from '../parts/tool-name.js';
-import type { ContextChange, Message, MessagePart, ToolErrorKind } from '../types/messages.js';
+import type {
+  AssistantPart,
+  ContextChange,
+  Message,
+  MessagePart,
+  ToolErrorKind,
+  ToolResultPart,
+  UserPart,
+} from '../types/messages.js';
 
 /** Every error kind a tool result may carry. */
 export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = [
@@ -36,11 +44,21 @@ export const TOOL_ERROR_KINDS: readonly ToolErrorKind[] = [
 export const INTERRUPTED_RESULT =
   "Interrupted: this call's result was never saved (the process running it stopped, or could not write it). It may or may not have taken effect; check before calling it again.";
 
-/** Which part types each role may hold. */
-const ALLOWED: Record<Message['role'], readonly string[]> = {
-  user: ['text', 'file', 'context-changed'],
-  assistant: ['text', 'reasoning'],
-  tool: ['text', 'file', 'context-changed'],
+/** The part union of each role. */
+interface RoleParts {
+  user: UserPart;
+  assistant: AssistantPart;
+  tool: ToolResultPart;
+}
+
+/**
+ * Which part types each role may hold: every kind of the role's union, and only those (a kind added
+ * to a union and not here fails to compile).
+ */
+const ALLOWED: { [R in Message['role']]: Record<RoleParts[R]['type'], true> } = {
+  user: { text: true, file: true, 'context-changed': true },
+  assistant: { text: true, reasoning: true },
+  tool: { text: true, file: true, 'context-changed': true },
 };
 
 const LIFECYCLE = new RegExp(`^${CONTEXT_CHANGED} (\\S+) (loaded|unloaded)$`);
@@ -130,10 +148,12 @@ function checkPart(raw: unknown, role: Message['role'], where: string): MessageP
   const p = raw as Record<string, unknown> | null;
   if (!p || typeof p !== 'object' || typeof p.type !== 'string')
     throw new Error(`${where} is not a part ({ type, … }).`);
-  if (!ALLOWED[role].includes(p.type)) {
+  if (!Object.hasOwn(ALLOWED[role], p.type)) {
     throw new Error(`${where} has type ${JSON.stringify(p.type)}, which a ${role} message cannot hold.`);
   }
-  switch (p.type) {
+  // Exhaustive: a kind added to MessagePart without its own case fails to compile below.
+  const type = p.type as MessagePart['type'];
+  switch (type) {
     case 'text':
       if (typeof p.text !== 'string') throw new Error(`${where}.text must be a string.`);
       return { type: 'text', text: p.text };
@@ -152,7 +172,7 @@ function checkPart(raw: unknown, role: Message['role'], where: string): MessageP
       if (!part) throw new Error(`${where} (reasoning) needs a string provider and text.`);
       return part;
     }
-    default: {
+    case 'file': {
       if (typeof p.mediaType !== 'string' || p.mediaType === '')
         throw new Error(`${where} (a file) needs a mediaType.`);
       const hasData = typeof p.data === 'string';
@@ -163,6 +183,10 @@ function checkPart(raw: unknown, role: Message['role'], where: string): MessageP
       else out.url = p.url as string;
       if (typeof p.filename === 'string') out.filename = p.filename;
       return out;
+    }
+    default: {
+      const unchecked: never = type;
+      throw new Error(`${where} has type ${JSON.stringify(unchecked)}, which has no check in message-parse.ts.`);
     }
   }
 }
