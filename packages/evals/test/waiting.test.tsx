@@ -1,5 +1,5 @@
 import { scriptedModel, type WaitingCall } from '@skilltree/core';
-import { type EvalCase, oracleModel, runEval } from '@skilltree/evals';
+import { type EvalCase, type ModelChoice, oracleModel, runEval } from '@skilltree/evals';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { refunded, Shop } from './helpers/agents.js';
 
@@ -18,7 +18,7 @@ const refund = (over: Partial<EvalCase> = {}): EvalCase => ({
   ...over,
 });
 
-async function trialOf(evalCase: EvalCase, model = refunder) {
+async function trialOf(evalCase: EvalCase, model: ModelChoice = refunder) {
   const report = await runEval({ name: 'approvals', agent: <Shop approveRefunds />, model, cases: [evalCase] });
   return { report, trial: report.cases[0].variants.default.trials[0] };
 }
