@@ -8,6 +8,7 @@
  */
 import type { Metric } from './score.js';
 import type { Stat } from './stats.js';
+import type { ToolCallRecord } from './types.js';
 
 const unitOf = (metric: Pick<Metric, 'unit'> | undefined) => metric?.unit ?? 'ratio';
 
@@ -82,3 +83,15 @@ export const NOT_COMPARED_NOTE = 'n/c: an estimate is not compared with counts a
 /** Says why latency is missing. */
 export const OFFLINE_NOTE =
   "latency is not scored on a scripted or replayed model: its time is the harness's, not a model's";
+
+/**
+ * A tool call as a trial line shows it: its name, then how it was answered and what became of it
+ * unless it simply ran: `refund (approved)`, `refund (waiting)`, `refund (denied)`.
+ */
+export function formatCall(call: Pick<ToolCallRecord, 'name' | 'ok' | 'status' | 'answer'>): string {
+  const tags: string[] = [];
+  if (call.answer) tags.push(call.answer === 'approve' ? 'approved' : call.answer === 'deny' ? 'denied' : 'answered');
+  const status = call.status ?? (call.ok ? 'ok' : 'error');
+  if (status !== 'ok' && !tags.includes(status)) tags.push(status);
+  return tags.length > 0 ? `${call.name} (${tags.join(', ')})` : call.name;
+}

@@ -8,6 +8,7 @@ import {
   comparable,
   ESTIMATE_NOTE,
   formatCell,
+  formatCall,
   formatChange,
   formatStat,
   formatValue,
@@ -93,15 +94,6 @@ function request(r: ModelRequest, i: number): string {
 <details><summary>tools (JSON)</summary><pre>${e(r.tools)}</pre></details></details>`;
 }
 
-/** A call as the trial line shows it: its name, how it was answered, and what became of it unless it ran fine. */
-function callLabel(c: TrialReport['toolCalls'][number]): string {
-  const tags = new Set<string>();
-  if (c.answer) tags.add(c.answer === 'approve' ? 'approved' : c.answer === 'deny' ? 'denied' : 'answered');
-  const status = c.status ?? (c.ok ? 'ok' : 'error');
-  if (status !== 'ok') tags.add(status);
-  return tags.size > 0 ? `${c.name} (${[...tags].join(', ')})` : c.name;
-}
-
 function trial(t: TrialReport, metrics: readonly Metric[]): string {
   const ok = t.scores.success === 1;
   const mark = t.error
@@ -117,7 +109,7 @@ function trial(t: TrialReport, metrics: readonly Metric[]): string {
   return `<details data-trial="${t.trial}"><summary>#${t.trial} ${mark} ${e(t.model)} · ${t.steps} steps · ${e(formatValue(t.latencyMs, { unit: 'ms' }))}${t.notes[0] ? ` · <span class="muted">${e(t.notes[0])}</span>` : ''}</summary>
 ${t.error ? `<pre class="fail">${e(t.error.message)}</pre>` : ''}${notes}
 <p>reads: ${e(t.reads.map((r) => r.name + (r.ok ? '' : ' (refused)')).join(', ') || 'none')}${t.preloaded.length ? ` · preloaded: ${e(t.preloaded.join(', '))}` : ''}
-· tools: ${e(t.toolCalls.map(callLabel).join(', ') || 'none')}${t.files?.some((f) => f.length) ? ` · files: ${e(t.files.flat().join(', '))}` : ''}</p>
+· tools: ${e(t.toolCalls.map(formatCall).join(', ') || 'none')}${t.files?.some((f) => f.length) ? ` · files: ${e(t.files.flat().join(', '))}` : ''}</p>
 <div class="role">final reply</div><pre>${e(t.text || '(none)')}</pre>
 <table>${scores}</table>
 <details data-transcript><summary>transcript (${t.transcript.length} messages)</summary>${t.transcript.map(message).join('')}</details>

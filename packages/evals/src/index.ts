@@ -21,6 +21,7 @@ export { defineEval } from './define.js';
 export { EvalSetupError } from './errors.js';
 export {
   comparable,
+  formatCall,
   formatCell,
   formatChange,
   formatDelta,
