@@ -7,8 +7,8 @@ import type { Message, ModelRequest } from '@skilltree/core';
 import {
   comparable,
   ESTIMATE_NOTE,
-  formatCell,
   formatCall,
+  formatCell,
   formatChange,
   formatStat,
   formatValue,
