@@ -8,6 +8,7 @@
  */
 import type { Metric } from './score.js';
 import type { Stat } from './stats.js';
+import type { ToolCallRecord } from './types.js';
 
 const unitOf = (metric: Pick<Metric, 'unit'> | undefined) => metric?.unit ?? 'ratio';
 
@@ -47,4 +48,50 @@ export function formatChange(from: number, to: number, metric?: Pick<Metric, 'un
 /** `selection.recall 0.62 → 0.91 (+0.29)`. */
 export function formatDelta(metric: Metric, from: number, to: number): string {
   return `${metric.id} ${formatValue(from, metric)} → ${formatValue(to, metric)} (${formatChange(from, to, metric)})`;
+}
+
+/** Whether a metric is counted in tokens or priced from them (`tokens.*`, `cost`): a scripted model only estimates these. */
+export function fromTokens(metric: Pick<Metric, 'unit'>): boolean {
+  return metric.unit === 'tokens' || metric.unit === 'usd';
+}
+
+/** What a variant says of its numbers: whether its token counts are estimates. */
+export interface Estimated {
+  estimated?: boolean;
+}
+
+/**
+ * Whether `variant`'s value of `metric` can be compared with `baseline`'s: token counts (and cost)
+ * estimated from characters are not compared with counts a provider reported.
+ */
+export function comparable(metric: Pick<Metric, 'unit'>, baseline: Estimated, variant: Estimated): boolean {
+  return !fromTokens(metric) || (baseline.estimated === true) === (variant.estimated === true);
+}
+
+/** A variant's stat as a table cell: {@link formatStat}, with `~` before a token count or cost that is an estimate. */
+export function formatCell(s: Stat | null | undefined, metric: Pick<Metric, 'unit'>, variant: Estimated): string {
+  const text = formatStat(s, metric);
+  return s && variant.estimated === true && fromTokens(metric) ? `~${text}` : text;
+}
+
+/** Marks an estimate in a table. */
+export const ESTIMATE_NOTE = '~ estimated from characters by a scripted model, not counted by a provider';
+/** Stands for a change that is not computed (an estimate against reported counts). */
+export const NOT_COMPARED = 'n/c';
+/** Says why a change is not computed. */
+export const NOT_COMPARED_NOTE = 'n/c: an estimate is not compared with counts a provider reported';
+/** Says why latency is missing. */
+export const OFFLINE_NOTE =
+  "latency is not scored on a scripted or replayed model: its time is the harness's, not a model's";
+
+/**
+ * A tool call as a trial line shows it: its name, then how it was answered and what became of it
+ * unless it simply ran: `refund (approved)`, `refund (waiting)`, `refund (denied)`.
+ */
+export function formatCall(call: Pick<ToolCallRecord, 'name' | 'ok' | 'status' | 'answer'>): string {
+  const tags: string[] = [];
+  if (call.answer) tags.push(call.answer === 'approve' ? 'approved' : call.answer === 'deny' ? 'denied' : 'answered');
+  const status = call.status ?? (call.ok ? 'ok' : 'error');
+  if (status !== 'ok' && !tags.includes(status)) tags.push(status);
+  return tags.length > 0 ? `${call.name} (${tags.join(', ')})` : call.name;
 }

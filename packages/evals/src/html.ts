@@ -4,7 +4,19 @@
  * requests the model received one click away (`<details>`).
  */
 import type { Message, ModelRequest } from '@skilltree/core';
-import { formatChange, formatStat, formatValue } from './format.js';
+import {
+  comparable,
+  ESTIMATE_NOTE,
+  formatCall,
+  formatCell,
+  formatChange,
+  formatStat,
+  formatValue,
+  fromTokens,
+  NOT_COMPARED,
+  NOT_COMPARED_NOTE,
+  OFFLINE_NOTE,
+} from './format.js';
 import type { CaseReport, EvalReport, TrialReport } from './report.js';
 import type { Metric } from './score.js';
 import { textOf } from './text.js';
@@ -38,21 +50,30 @@ function direction(m: Metric, change: number): string {
 function summary(report: EvalReport): string {
   const [baseline] = report.variants;
   const head = report.variants.map((v, i) => `<th>${e(v.name)}</th>${i > 0 ? '<th>Δ</th>' : ''}`).join('');
+  let notCompared = false;
   const rows = report.metrics.map((m) => {
     const cells = report.variants.map((v, i) => {
-      const value = `<td title="${e(m.description ?? '')}">${e(formatStat(v.metrics[m.id], m))}</td>`;
+      const value = `<td title="${e(m.description ?? '')}">${e(formatCell(v.metrics[m.id], m, v))}</td>`;
       if (i === 0) return value;
       const from = baseline.metrics[m.id]?.mean;
       const to = v.metrics[m.id]?.mean;
-      const delta =
-        from === undefined || to === undefined
-          ? ''
-          : `<span class="${direction(m, to - from)}">${e(formatChange(from, to, m))}</span>`;
+      let delta = '';
+      if (from !== undefined && to !== undefined && !comparable(m, baseline, v)) {
+        notCompared = true;
+        delta = `<span class="muted">${NOT_COMPARED}</span>`;
+      } else if (from !== undefined && to !== undefined) {
+        delta = `<span class="${direction(m, to - from)}">${e(formatChange(from, to, m))}</span>`;
+      }
       return `${value}<td>${delta}</td>`;
     });
     return `<tr><td title="${e(m.description ?? '')}">${e(m.id)}</td>${cells.join('')}</tr>`;
   });
-  return `<table data-summary><thead><tr><th>metric</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const notes = [
+    report.variants.some((v) => v.estimated) && report.metrics.some(fromTokens) ? ESTIMATE_NOTE : '',
+    notCompared ? NOT_COMPARED_NOTE : '',
+    report.variants.some((v) => v.offline) ? OFFLINE_NOTE : '',
+  ].filter(Boolean);
+  return `<table data-summary><thead><tr><th>metric</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${notes.map((n) => `<p class="muted">${e(n)}</p>`).join('')}`;
 }
 
 function message(m: Message): string {
@@ -88,7 +109,7 @@ function trial(t: TrialReport, metrics: readonly Metric[]): string {
   return `<details data-trial="${t.trial}"><summary>#${t.trial} ${mark} ${e(t.model)} · ${t.steps} steps · ${e(formatValue(t.latencyMs, { unit: 'ms' }))}${t.notes[0] ? ` · <span class="muted">${e(t.notes[0])}</span>` : ''}</summary>
 ${t.error ? `<pre class="fail">${e(t.error.message)}</pre>` : ''}${notes}
 <p>reads: ${e(t.reads.map((r) => r.name + (r.ok ? '' : ' (refused)')).join(', ') || 'none')}${t.preloaded.length ? ` · preloaded: ${e(t.preloaded.join(', '))}` : ''}
-· tools: ${e(t.toolCalls.map((c) => c.name + (c.ok ? '' : ' (error)')).join(', ') || 'none')}</p>
+· tools: ${e(t.toolCalls.map(formatCall).join(', ') || 'none')}${t.files?.some((f) => f.length) ? ` · files: ${e(t.files.flat().join(', '))}` : ''}</p>
 <div class="role">final reply</div><pre>${e(t.text || '(none)')}</pre>
 <table>${scores}</table>
 <details data-transcript><summary>transcript (${t.transcript.length} messages)</summary>${t.transcript.map(message).join('')}</details>

@@ -18,7 +18,17 @@ export {
   catalogOf,
 } from './canary.js';
 export { defineEval } from './define.js';
-export { formatChange, formatDelta, formatStat, formatValue } from './format.js';
+export { EvalSetupError } from './errors.js';
+export {
+  comparable,
+  formatCall,
+  formatCell,
+  formatChange,
+  formatDelta,
+  formatStat,
+  formatValue,
+  fromTokens,
+} from './format.js';
 export { escapeHtml, renderHtml } from './html.js';
 export { matches, mismatch } from './match.js';
 export { type OracleOptions, oracleModel } from './oracle.js';
@@ -65,8 +75,11 @@ export { checkThresholds, parseThreshold, type ThresholdResult, thresholdText } 
 export { runTrial, type TrialSpec } from './trial.js';
 export type {
   AgentChoice,
+  CallStatus,
   EvalCase,
   EvalExpectations,
+  EvalFile,
+  EvalMessage,
   EvalSessionOptions,
   EvalSuite,
   EvalVariant,
@@ -85,5 +98,7 @@ export type {
   ToolCallRecord,
   TrialError,
   TrialResult,
+  WaitingAnswer,
+  WaitingAnswers,
 } from './types.js';
 export { writeReport } from './write.js';

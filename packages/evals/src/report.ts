@@ -3,7 +3,8 @@
  * trials), every trial with its requests and transcript, the deltas against the baseline variant
  * and the thresholds. Tables, the HTML report and the playground all read this.
  */
-import { formatDelta } from './format.js';
+import { messagesOf } from './case-turns.js';
+import { comparable, formatDelta } from './format.js';
 import type { Metric, TrialScores } from './score.js';
 import { acrossCases, type Stat, stat } from './stats.js';
 import { checkThresholds, type ThresholdResult } from './thresholds.js';
@@ -36,11 +37,16 @@ export interface VariantReport {
   trials: number;
   /** Trials that ended early, by kind. */
   errors: { turn: number; recording: number; setup: number };
-  /** True when some token counts are estimates (a scripted model's). */
+  /**
+   * True when some token counts are estimates (a scripted model's): its token and cost values are
+   * not compared with a variant whose counts a provider reported.
+   */
   estimated: boolean;
+  /** True when some trials ran on a scripted or replayed model: latency is not scored for them. */
+  offline?: boolean;
 }
 
-/** A variant's metric against the baseline's. */
+/** A variant's metric against the baseline's (token counts and cost only between variants whose counts are both estimates, or both reported). */
 export interface Delta {
   metric: string;
   baseline: string;
@@ -115,7 +121,7 @@ export function buildReport(input: {
   const values = (trials: readonly ScoredTrial[], id: string) => trials.map((t) => t.scores.scores[id] ?? null);
   const cases: CaseReport[] = input.cases.map((c) => ({
     name: c.name,
-    messages: typeof c.messages === 'string' ? [c.messages] : [...c.messages],
+    messages: messagesOf(c),
     expect: serializable(c.expect ?? {}),
     variants: Object.fromEntries(
       variants.map((v) => {
@@ -143,6 +149,7 @@ export function buildReport(input: {
       trials: all.length,
       errors,
       estimated: all.some((t) => t.result.usage.estimated === true),
+      offline: all.some((t) => t.result.offline === true),
     };
   });
   const deltas: Delta[] = [];
@@ -151,7 +158,7 @@ export function buildReport(input: {
     for (const m of metrics) {
       const from = baseline.metrics[m.id]?.mean;
       const to = other.metrics[m.id]?.mean;
-      if (from === undefined || to === undefined) continue;
+      if (from === undefined || to === undefined || !comparable(m, baseline, other)) continue;
       deltas.push({
         metric: m.id,
         baseline: baseline.name,

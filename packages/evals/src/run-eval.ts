@@ -88,12 +88,19 @@ function modelFor(task: Task, suite: EvalSuite, options: RunEvalOptions): Model 
 }
 
 /** The trial's model, wrapped to record or replaced by a replay, as the recordings option says. */
-function trialModel(task: Task, suite: EvalSuite, options: RunEvalOptions, exists: (file: string) => boolean): Model {
+function trialModel(
+  task: Task,
+  suite: EvalSuite,
+  options: RunEvalOptions,
+  exists: (file: string) => boolean,
+): { model: Model; replayed: boolean } {
   const rec = options.recordings;
-  if (!rec) return modelFor(task, suite, options);
+  if (!rec) return { model: modelFor(task, suite, options), replayed: false };
   const file = recordingFile(rec.dir, suite.name, task.variant.name, task.evalCase.name, task.trial);
-  if (rec.mode === 'replay' || (rec.mode === 'auto' && exists(file))) return replayModel(file, rec);
-  return recordModel(modelFor(task, suite, options), { ...rec, file });
+  if (rec.mode === 'replay' || (rec.mode === 'auto' && exists(file))) {
+    return { model: replayModel(file, rec), replayed: true };
+  }
+  return { model: recordModel(modelFor(task, suite, options), { ...rec, file }), replayed: false };
 }
 
 /** Names the case expects that the agent has no skill for. */
@@ -140,10 +147,16 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
   const tasks: Task[] = [];
   const trialsOf = (c: EvalCase) => options.trials ?? c.trials ?? suite.trials ?? 1;
   const rounds = Math.max(...cases.map(trialsOf));
+  // Variants of a case run side by side, and which goes first turns with each case and round: no
+  // variant always starts first (cold caches, an idle connection) or last (a busy machine).
+  let turnOf = 0;
   for (let trial = 1; trial <= rounds; trial++) {
     for (const evalCase of cases) {
       if (trial > trialsOf(evalCase)) continue;
-      for (const variant of variants) tasks.push({ evalCase, variant, trial });
+      const first = turnOf++ % variants.length;
+      for (let k = 0; k < variants.length; k++) {
+        tasks.push({ evalCase, variant: variants[(first + k) % variants.length], trial });
+      }
     }
   }
   const { existsSync } = await import('node:fs');
@@ -168,8 +181,9 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
       if (options.signal?.aborted) return;
       const task = tasks[next++];
       let model: Model;
+      let replayed: boolean;
       try {
-        model = trialModel(task, suite, options, existsSync);
+        ({ model, replayed } = trialModel(task, suite, options, existsSync));
       } catch (error) {
         failure ??= { error };
         return;
@@ -184,6 +198,7 @@ export async function runEval(suite: EvalSuite, options: RunEvalOptions = {}): P
         ...(task.variant.preload ? { preload: task.variant.preload } : {}),
         price: resolvePrice(options.price ?? task.variant.price ?? suite.price, model),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(replayed ? { replayed } : {}),
       });
       const left = (model as { remaining?: unknown }).remaining;
       if (options.recordings && typeof left === 'number' && left > 0 && !result.error) {

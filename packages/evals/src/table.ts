@@ -3,7 +3,17 @@
  * trials) with the change from the first variant; then each case's success per variant, the
  * thresholds and the problems.
  */
-import { formatChange, formatStat } from './format.js';
+import {
+  comparable,
+  ESTIMATE_NOTE,
+  formatCell,
+  formatChange,
+  formatStat,
+  fromTokens,
+  NOT_COMPARED,
+  NOT_COMPARED_NOTE,
+  OFFLINE_NOTE,
+} from './format.js';
 import type { EvalReport } from './report.js';
 import type { Metric } from './score.js';
 
@@ -56,14 +66,19 @@ export function formatTable(report: EvalReport, options: TableOptions = {}): str
   const [baseline, ...others] = report.variants;
   const header = ['metric', ...report.variants.flatMap((v, i) => (i === 0 ? [v.name] : [v.name, 'Δ']))];
   const rows = [header];
+  let notCompared = false;
   for (const m of shown) {
     const row = [m.id];
     report.variants.forEach((v, i) => {
-      row.push(formatStat(v.metrics[m.id], m));
+      row.push(formatCell(v.metrics[m.id], m, v));
       if (i === 0) return;
       const from = baseline.metrics[m.id]?.mean;
       const to = v.metrics[m.id]?.mean;
-      row.push(from === undefined || to === undefined ? '' : formatChange(from, to, m));
+      if (from === undefined || to === undefined) row.push('');
+      else if (!comparable(m, baseline, v)) {
+        row.push(NOT_COMPARED);
+        notCompared = true;
+      } else row.push(formatChange(from, to, m));
     });
     rows.push(row);
   }
@@ -73,8 +88,10 @@ export function formatTable(report: EvalReport, options: TableOptions = {}): str
     '',
     grid(rows),
   ];
-  if (report.variants.some((v) => v.estimated))
-    lines.push('(token counts of the scripted model are estimated from characters)');
+  // Say what the marks mean, and why a row is missing, under the rows they concern.
+  if (report.variants.some((v) => v.estimated) && shown.some(fromTokens)) lines.push(ESTIMATE_NOTE);
+  if (notCompared) lines.push(NOT_COMPARED_NOTE);
+  if (report.variants.some((v) => v.offline) && wanted.includes('latency')) lines.push(OFFLINE_NOTE);
   const success = byId.get('success');
   if (!options.summaryOnly && success) {
     const caseRows = [['case', ...report.variants.map((v) => v.name)]];

@@ -4,27 +4,22 @@
  */
 import {
   createSession,
-  type Message,
   type Model,
   type ModelRequest,
   type Price,
   restoreSession,
   type Session,
   type SessionOptions,
+  type ToolAnswer,
+  type Turn,
   type Usage,
 } from '@skilltree/core';
 import { addUsage } from '@skilltree/core/provider';
 import type { ReactNode } from 'react';
-import { textOf } from './text.js';
-import type {
-  AgentChoice,
-  EvalCase,
-  EvalSessionOptions,
-  SkillRead,
-  ToolCallRecord,
-  TrialError,
-  TrialResult,
-} from './types.js';
+import { answerFor, fileLabel, turnsOf } from './case-turns.js';
+import { EvalSetupError } from './errors.js';
+import { callsOf, type WaitLog } from './trial-calls.js';
+import type { AgentChoice, EvalCase, EvalSessionOptions, TrialError, TrialResult } from './types.js';
 
 /** Everything one trial needs, resolved from the suite and the variant. */
 export interface TrialSpec {
@@ -37,20 +32,19 @@ export interface TrialSpec {
   preload?: 'all' | readonly string[];
   price?: Price;
   signal?: AbortSignal;
-}
-
-/** The case's messages as a list. */
-export function messagesOf(evalCase: EvalCase): string[] {
-  return typeof evalCase.messages === 'string' ? [evalCase.messages] : [...evalCase.messages];
+  /** The model replays a recording: its time is not a model's. */
+  replayed?: boolean;
 }
 
 const element = (agent: AgentChoice): ReactNode => (typeof agent === 'function' ? agent() : agent);
 
 /** An error's kind: a replay that differs from its recording is the harness's problem, not the model's. */
 function errorKind(error: unknown): TrialError['kind'] {
-  return error instanceof Error && (error.name === 'RecordingMismatchError' || error.name === 'RecordingEndError')
-    ? 'recording'
-    : 'turn';
+  if (!(error instanceof Error)) return 'turn';
+  if (error.name === 'RecordingMismatchError' || error.name === 'RecordingEndError') return 'recording';
+  // The eval itself cannot run as written (an answer of the wrong shape, an oracle that cannot make
+  // an input): the harness's problem, not a score of the model.
+  return error.name === 'EvalSetupError' ? 'setup' : 'turn';
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -83,28 +77,38 @@ async function mount(spec: TrialSpec): Promise<{ session: Session; preloaded: st
   return { session, preloaded: names };
 }
 
-/** Reads and other tool calls, from the transcript (a call and its result, by id). */
-function calls(transcript: readonly Message[], readTool: string): { reads: SkillRead[]; toolCalls: ToolCallRecord[] } {
-  const results = new Map<string, Message & { role: 'tool' }>();
-  for (const m of transcript) if (m.role === 'tool') results.set(m.toolCallId, m);
-  const reads: SkillRead[] = [];
-  const toolCalls: ToolCallRecord[] = [];
-  let turn = 0;
-  for (const m of transcript) {
-    if (m.role === 'user') turn++;
-    if (m.role !== 'assistant') continue;
-    for (const call of m.toolCalls ?? []) {
-      const result = results.get(call.id);
-      const ok = result !== undefined && result.isError !== true;
-      if (call.name === readTool) {
-        const name = (call.input as { name?: unknown } | null)?.name;
-        reads.push({ name: typeof name === 'string' ? name : '', ok, turn });
-      } else {
-        toolCalls.push({ name: call.name, input: call.input, ok, result: result ? textOf(result) : '', turn });
+/** Most rounds of answers one turn gets: a model that asks again after every answer would never end. */
+const MAX_ANSWER_ROUNDS = 50;
+
+/**
+ * Answers the calls a turn ended waiting for, as the case says, until none waits or none has an
+ * answer; returns the last turn. Every call that waited is logged with what it waited for.
+ */
+async function answerWaiting(
+  evalCase: EvalCase,
+  session: Session,
+  first: Turn,
+  log: WaitLog,
+  opts: { signal?: AbortSignal },
+): Promise<Turn> {
+  let turn = first;
+  for (let round = 0; round < MAX_ANSWER_ROUNDS && turn.waiting?.length; round++) {
+    const answers: ToolAnswer[] = [];
+    for (const call of turn.waiting) {
+      log.waited.set(call.toolCallId, call.for);
+      let answer: ToolAnswer | undefined;
+      try {
+        answer = await answerFor(evalCase, call);
+      } catch (error) {
+        throw new EvalSetupError(message(error));
       }
+      if (answer) answers.push(answer);
     }
+    if (answers.length === 0) return turn;
+    for (const a of answers) log.answered.set(a.toolCallId, a.type);
+    turn = await session.answer(answers, opts);
   }
-  return { reads, toolCalls };
+  return turn;
 }
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -150,6 +154,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   let usage: Usage | undefined;
   let modelMs = 0;
   let asked = 0;
+  let steps = 0;
+  let estimatedSteps = 0;
   const off = session.on('event', (event) => {
     if (event.type === 'request') {
       requests.push(json(event.request));
@@ -157,16 +163,24 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     } else if (event.type === 'step-finish') {
       modelMs += performance.now() - asked;
       usage = addUsage(usage, event.usage);
+      steps++;
+      // A scripted model's usage is an estimate on every step; a real model reports its own.
+      if (event.usage?.estimated === true) estimatedSteps++;
     }
   });
   const sent: string[] = [];
+  const files: string[][] = [];
   const replies: string[] = [];
+  const log: WaitLog = { waited: new Map(), answered: new Map(), waitingNow: new Set() };
+  const opts = spec.signal ? { signal: spec.signal } : {};
   let error: TrialError | undefined;
   const started = performance.now();
   try {
-    for (const text of messagesOf(spec.evalCase)) {
-      sent.push(text);
-      const turn = await session.send(text, spec.signal ? { signal: spec.signal } : {});
+    for (const said of turnsOf(spec.evalCase)) {
+      sent.push(said.text);
+      files.push(said.files.map(fileLabel));
+      let turn = await session.send(said.text, said.files.length > 0 ? { ...opts, files: said.files } : opts);
+      turn = await answerWaiting(spec.evalCase, session, turn, log, opts);
       replies.push(turn.text);
     }
   } catch (caught) {
@@ -174,15 +188,17 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   }
   const latencyMs = performance.now() - started;
   off();
+  for (const w of session.waiting) log.waitingNow.add(w.toolCallId);
   const transcript = json([...session.transcript]);
   const result: TrialResult = {
     ...base,
     messages: sent,
+    ...(files.some((f) => f.length > 0) ? { files } : {}),
     replies,
     text: replies.length === sent.length ? (replies[replies.length - 1] ?? '') : '',
     transcript,
     requests,
-    ...calls(transcript, session.config.readToolName),
+    ...callsOf(transcript, session.config.readToolName, log),
     preloaded,
     catalog: session.skills.map((s) => s.name),
     loadedSkills: session.loadedSkills,
@@ -191,6 +207,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     usage: usage ?? {},
     latencyMs,
     modelMs,
+    offline: spec.replayed === true || (steps > 0 && estimatedSteps === steps),
   };
   if (error) result.error = error;
   session.dispose();

@@ -2,7 +2,17 @@
  * The shapes of an eval: cases (what to send, what should happen), variants (what to compare),
  * the suite that holds them, and what one trial produced for the scorers.
  */
-import type { Message, Model, ModelRequest, Price, SessionOptions, Usage } from '@skilltree/core';
+import type {
+  FileInput,
+  Message,
+  Model,
+  ModelRequest,
+  Price,
+  SessionOptions,
+  Usage,
+  WaitingCall,
+} from '@skilltree/core';
+import type { FilePart, ToolErrorKind } from '@skilltree/core/provider';
 import type { ReactNode } from 'react';
 
 /**
@@ -36,15 +46,25 @@ export interface EvalExpectations {
   mayRead?: readonly string[];
   /** Skills the model must not read; `'others'`: every skill not in `reads` or `mayRead`. */
   notRead?: readonly string[] | 'others';
-  /** Tool calls the model must make (the read tool left out); a string is a call of that tool with any input. */
+  /**
+   * Tool calls the model must make and that must run (the read tool left out); a string is a call
+   * of that tool with any input. A call that never ran (it waits for approval, was denied, or its
+   * input was refused) does not count. `[]`: the model must call no tool at all, whatever `order` says.
+   */
   toolCalls?: readonly (string | ExpectedToolCall)[];
   /**
    * How `toolCalls` must be ordered: `'in-order'` (default: in this order, other calls between
    * them allowed), `'any'`, or `'exact'` (these calls and no others, in this order).
    */
   order?: 'in-order' | 'any' | 'exact';
-  /** Tools the model must not call. */
+  /** Tools the model must not call (a call counts whether or not it ran). */
   notCalled?: readonly string[];
+  /**
+   * Calls that must wait for an answer (a person's approval, or the client's result), in any order,
+   * answered or not; a string is a call of that tool with any input. Without it, a call still
+   * waiting when the trial ends fails the case: it never ran.
+   */
+  waiting?: readonly (string | ExpectedToolCall)[];
   /** Rules on the final reply (the last turn's text). */
   text?: TextRule | readonly TextRule[];
   /** Rules on store state at the end, by store name. */
@@ -55,14 +75,41 @@ export interface EvalExpectations {
   check?: (trial: TrialResult) => unknown;
 }
 
+/** A file a case sends with a message: bytes, base64 or a data URL, with a media type and a filename. */
+export type EvalFile = FileInput | FilePart;
+
+/** A user message of a case: its text, or its text with files attached (the text may then be empty). */
+export type EvalMessage = string | { text: string; files?: readonly EvalFile[] };
+
+/**
+ * What the person (or the client) answers to a call that waits: `'approve'` (the tool runs),
+ * `'deny'` or `{ deny: reason }` (the model reads the denial), or `{ result }` for a client tool.
+ */
+export type WaitingAnswer = 'approve' | 'deny' | { deny: string } | { result: unknown; isError?: boolean };
+
+/**
+ * How a case answers calls that wait: by tool name (`{ issue_refund: 'approve' }`), or a function
+ * of the waiting call that returns an answer, or undefined to leave it waiting.
+ */
+export type WaitingAnswers =
+  | Readonly<Record<string, WaitingAnswer>>
+  | ((call: WaitingCall) => WaitingAnswer | undefined | Promise<WaitingAnswer | undefined>);
+
 /** One eval case: the conversation to run and what should happen. */
 export interface EvalCase {
   /** Unique in the suite; names the case in tables, reports and recordings. */
   name: string;
-  /** The user's messages, one turn each. */
-  messages: string | readonly string[];
+  /** The user's messages, one turn each: text, or `{ text, files }`. */
+  messages: EvalMessage | readonly EvalMessage[];
+  /** Files sent with the first message (attachments: a photo, a PDF, a text file). */
+  files?: readonly EvalFile[];
   /** Store state to start from, by store name (as `session.snapshot().stores` holds it). */
   stores?: Readonly<Record<string, unknown>>;
+  /**
+   * Answers to calls that wait for approval or for the client: each turn that ends waiting is
+   * answered and goes on; a call without an answer stays waiting (see `expect.waiting`).
+   */
+  answers?: WaitingAnswers;
   /** What should happen. */
   expect?: EvalExpectations;
   /** Trials of this case (overrides the suite's). */
@@ -154,13 +201,28 @@ export interface SkillRead {
   turn: number;
 }
 
+/**
+ * What became of a tool call: `ok` (it ran), `error` (it ran and failed: it threw, timed out, was
+ * interrupted), `denied` (a person or a policy refused it), `not-run` (never started: an unknown
+ * tool, input its schema refused, a budget), `waiting` (it still waits for an answer at the end).
+ */
+export type CallStatus = 'ok' | 'error' | 'denied' | 'not-run' | 'waiting';
+
 /** A call of a tool other than the read tool in a trial. */
 export interface ToolCallRecord {
   name: string;
   input: unknown;
-  /** False when the result was an error (unknown tool, invalid input, the tool threw, …). */
+  /** False when the result was an error (unknown tool, invalid input, the tool threw, …) or there is none. */
   ok: boolean;
-  /** The result's text. */
+  /** What became of it; only `ok` and `error` calls ran. Absent on records made before it was kept: read `ok`. */
+  status?: CallStatus;
+  /** Why its result is an error, as core says. */
+  errorKind?: ToolErrorKind;
+  /** What it waited for before it ran (or was denied), when it waited. */
+  waited?: 'approval' | 'client';
+  /** How the case answered it, when it waited and was answered. */
+  answer?: 'approve' | 'deny' | 'result';
+  /** The result's text (`''` when there is none). */
   result: string;
   /** The turn it happened in, from 1. */
   turn: number;
@@ -180,8 +242,10 @@ export interface TrialResult {
   trial: number;
   /** The model's name. */
   model: string;
-  /** The user messages sent (all of them unless a turn failed). */
+  /** The user messages sent (all of them unless a turn failed), as text. */
   messages: string[];
+  /** The names (or media types) of the files sent with each message, when any were. */
+  files?: string[][];
   /** Each finished turn's reply. */
   replies: string[];
   /** The final reply: the last finished turn's text (`''` when none finished). */
@@ -210,6 +274,11 @@ export interface TrialResult {
   latencyMs: number;
   /** The part of it spent waiting for the model. */
   modelMs: number;
+  /**
+   * True when the model was a scripted or replayed one (every step's usage estimated, or a
+   * recording): its time is the harness's, so latency is not scored.
+   */
+  offline?: boolean;
   /** The price cost is estimated with, when one is known. */
   price?: Price;
   error?: TrialError;

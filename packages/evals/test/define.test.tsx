@@ -42,6 +42,72 @@ describe('defineEval refuses a malformed suite, naming what is wrong', () => {
   });
 });
 
+describe('a key that is not one fails at once, naming it and the closest valid one', () => {
+  const expectation = (expect: Record<string, unknown>) => ({ ...ok, cases: [{ name: 'a', messages: 'x', expect }] });
+  const bad: [string, unknown, string][] = [
+    [
+      'a misspelt expectation',
+      expectation({ toolcalls: ['refund'] }),
+      'Eval "s": case "a": expect.toolcalls is not an expectation; did you mean expect.toolCalls? (expectations: reads, mayRead, notRead, toolCalls, order, notCalled, waiting, text, stores, judge, check)',
+    ],
+    ['another', expectation({ reads: ['refunds'], notCaled: ['charges'] }), 'did you mean expect.notCalled?'],
+    [
+      'a key of an expected call',
+      expectation({ toolCalls: [{ name: 'refund', inputs: {} }] }),
+      'expect.toolCalls[0].inputs is not a key of a tool call; did you mean expect.toolCalls[0].input?',
+    ],
+    [
+      'a misspelt case key',
+      { ...ok, cases: [{ name: 'a', messages: 'x', expects: {} }] },
+      'case "a": expects is not a case key; did you mean expect?',
+    ],
+    [
+      'an unknown suite key',
+      { ...ok, treshold: ['success >= 1'] },
+      'Eval "s": treshold is not a suite key; did you mean thresholds?',
+    ],
+    [
+      'an unknown variant key',
+      { ...ok, variants: [{ name: 'v', option: {} }] },
+      'variant "v": option is not a variant key; did you mean options?',
+    ],
+    [
+      'a key of a message',
+      { ...ok, cases: [{ name: 'a', messages: [{ text: 'x', file: [] }] }] },
+      'messages[0].file is not a message key; did you mean messages[0].files?',
+    ],
+    [
+      'a text rule of another shape',
+      expectation({ text: { contains: 'x' } }),
+      'expect.text is a string, a RegExp, { not: … }',
+    ],
+    [
+      'an answer of another shape',
+      { ...ok, cases: [{ name: 'a', messages: 'x', answers: { refund: 'yes' } }] },
+      "answers.refund is 'approve', 'deny'",
+    ],
+  ];
+  for (const [what, suite, message] of bad) {
+    it(what, () => {
+      expect(() => defineEval(suite as EvalSuite)).toThrow(message);
+    });
+  }
+
+  it('runEval checks the same: a misspelt expectation never runs as a case that passes', async () => {
+    const { runEval } = await import('@skilltree/evals');
+    await expect(runEval(expectation({ notcalled: ['refund'] }) as EvalSuite)).rejects.toThrow(
+      'expect.notcalled is not an expectation; did you mean expect.notCalled?',
+    );
+  });
+
+  it('messages may carry files; a message with files may have no text', () => {
+    const file = { data: 'aGVsbG8=', mediaType: 'text/plain', filename: 'note.txt' };
+    expect(() => defineEval({ ...ok, cases: [{ name: 'a', messages: { text: '', files: [file] } }] })).not.toThrow();
+    expect(() => defineEval({ ...ok, cases: [{ name: 'a', messages: '', files: [file] }] })).not.toThrow();
+    expect(() => defineEval({ ...ok, cases: [{ name: 'a', messages: '' }] })).toThrow(/case "a" needs messages/);
+  });
+});
+
 describe('recording files', () => {
   it('stay inside their folder whatever the suite, variant and case are called', () => {
     const file = recordingFile('/rec', '../../etc', '..', '../../passwd\u0000', 1);

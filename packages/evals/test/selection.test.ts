@@ -12,7 +12,7 @@ const score = (needs: string[] | undefined, read: string[], extra: Record<string
 describe('selection precision and recall', () => {
   it('one needed skill read and one missed, one unneeded read: precision 0.5, recall 0.5', () => {
     const out = score(['refunds', 'billing'], ['refunds', 'shopping']);
-    expect(out.metrics).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5, unneeded: 1, missed: 1 });
+    expect(out.metrics).toEqual({ precision: 0.5, recall: 0.5, f1: 0.5, unneeded: 1, missed: 1, repeated: 0 });
     expect(out.notes).toEqual(['missed: billing', 'unneeded: shopping']);
   });
 
@@ -20,8 +20,17 @@ describe('selection precision and recall', () => {
     expect(score(['refunds'], ['refunds']).metrics).toMatchObject({ precision: 1, recall: 1, unneeded: 0, missed: 0 });
   });
 
-  it('a skill read twice counts once', () => {
-    expect(score(['refunds'], ['refunds', 'refunds']).metrics).toMatchObject({ precision: 1, recall: 1 });
+  it('a repeated read of one skill costs precision: the second read was not needed', () => {
+    const out = score(['refunds'], ['refunds', 'refunds', 'refunds']);
+    expect(out.metrics).toMatchObject({ precision: 1 / 3, recall: 1, unneeded: 0, repeated: 2 });
+    expect(out.notes).toEqual(['read again: refunds (3 times)']);
+    // A skill the case may read costs nothing, however often.
+    expect(
+      score(['refunds'], ['refunds', 'billing', 'billing'], { expect: { mayRead: ['billing'] } }).metrics,
+    ).toMatchObject({
+      precision: 1,
+      repeated: 0,
+    });
   });
 
   it('nothing needed and nothing read: neither applies', () => {

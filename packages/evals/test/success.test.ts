@@ -91,6 +91,22 @@ describe('task success', () => {
     expect(out.notes).toEqual(['the check threw: boom']);
   });
 
+  it('toolCalls: [] without order exact: a trial that called three tools fails', async () => {
+    const out = await score({ toolCalls: [] }, { toolCalls: calls(['search'], ['search'], ['add_to_cart']) });
+    expect(out.value).toBe(false);
+    expect(out.notes).toEqual(['tool calls: no tool calls expected, 3 made: search, search, add_to_cart']);
+  });
+
+  it('a call left waiting for approval fails the case, even when nothing else was expected of it', async () => {
+    const waiting = { ...calls(['refund'])[0], ok: false, status: 'waiting' as const, waited: 'approval' as const };
+    const out = await score({ reads: [] }, { toolCalls: [waiting], text: '' });
+    expect(out.value).toBe(false);
+    expect(out.notes).toEqual([
+      "refund waited for approval and was never answered, so it never ran: answer it (the case's answers) or expect it (expect.waiting)",
+    ]);
+    expect((await score({ waiting: ['refund'] }, { toolCalls: [waiting] })).value).toBe(true);
+  });
+
   it('a case with no expectations succeeds when its turns finish', async () => {
     expect((await score({})).value).toBe(true);
   });

@@ -83,6 +83,34 @@ describe('tool-call accuracy', () => {
     expect(out.notes).toEqual(['called refund, which it must not']);
   });
 
+  it('toolCalls: [] means no tool calls under every order: three calls score 0, and the note names them', () => {
+    const made: [string, unknown?][] = [['search', { q: 'x' }], ['search', { q: 'y' }], ['charges']];
+    for (const order of [undefined, 'in-order', 'any', 'exact'] as const) {
+      const out = score({ toolCalls: [], ...(order ? { order } : {}) }, made);
+      expect(out.value).toBe(0);
+      expect(out.notes).toEqual(['no tool calls expected, 3 made: search, search, charges']);
+    }
+    expect(score({ toolCalls: [] }, []).value).toBe(1);
+  });
+
+  it('an expected call counts only when its tool ran: one that waits, was denied or refused did nothing', () => {
+    const trial = (status: 'waiting' | 'denied' | 'not-run' | 'error') =>
+      trialOf({ toolCalls: [{ ...calls(['refund', { orderId: 'A-1' }])[0], ok: false, status }] });
+    const evalCase = {
+      name: 'c',
+      messages: 'hi',
+      expect: { toolCalls: [{ name: 'refund', input: { orderId: 'A-1' } }] },
+    };
+    for (const status of ['waiting', 'denied', 'not-run'] as const) {
+      const out = scoreToolCalls(trial(status), evalCase) as Out;
+      expect(out.value).toBe(0);
+      expect(out.metrics).toMatchObject({ name: 1, input: 1, order: 0 });
+      expect(out.notes[0]).toMatch(/^refund was called but never ran: /);
+    }
+    // A tool that ran and threw was called as expected; what it did is for the other checks.
+    expect((scoreToolCalls(trial('error'), evalCase) as Out).value).toBe(1);
+  });
+
   it('does not apply to a case that expects no tool calls', () => {
     expect(score({}, [['search']])).toBeNull();
   });

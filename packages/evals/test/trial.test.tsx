@@ -1,4 +1,4 @@
-import { scriptedModel } from '@skilltree/core';
+import { type ModelRequest, scriptedModel } from '@skilltree/core';
 import { runTrial } from '@skilltree/evals';
 import { describe, expect, it } from 'vitest';
 import { Shop } from './helpers/agents.js';
@@ -59,5 +59,52 @@ describe('a trial', () => {
       options: { maxSteps: 1 },
     });
     expect(trial.error?.message).toMatch(/maxSteps reached/);
+  });
+});
+
+describe('a case with files', () => {
+  const note = (text: string, filename: string) => ({
+    data: Buffer.from(text).toString('base64'),
+    mediaType: 'text/plain',
+    filename,
+  });
+
+  it('sends each message with its files: the case’s files with the first, a message’s own with it', async () => {
+    const seen: string[][] = [];
+    const look = (req: ModelRequest) => {
+      const last = req.messages[req.messages.length - 1];
+      seen.push(
+        Array.isArray(last.content) ? last.content.flatMap((p) => (p.type === 'file' ? [String(p.filename)] : [])) : [],
+      );
+      return { text: 'seen' };
+    };
+    const trial = await runTrial({
+      evalCase: {
+        name: 'files',
+        messages: ['What does the note say?', { text: '', files: [note('second', 'b.txt')] }],
+        files: [note('first', 'a.txt')],
+      },
+      variant: 'v',
+      trial: 1,
+      agent: <Shop />,
+      model: scriptedModel([look, look]),
+      options: {},
+    });
+    expect(trial.error).toBeUndefined();
+    expect(seen).toEqual([['a.txt'], ['b.txt']]);
+    expect(trial.files).toEqual([['a.txt'], ['b.txt']]);
+    expect(trial.messages).toEqual(['What does the note say?', '']);
+  });
+
+  it('a file the session refuses fails the turn, saying why', async () => {
+    const trial = await runTrial({
+      evalCase: { name: 'big', messages: 'Read this', files: [note('x'.repeat(64), 'big.txt')] },
+      variant: 'v',
+      trial: 1,
+      agent: <Shop />,
+      model: scriptedModel([{ text: 'ok' }]),
+      options: { files: { maxFileBytes: 16 } },
+    });
+    expect(trial.error).toMatchObject({ kind: 'turn', message: expect.stringMatching(/big\.txt/) });
   });
 });

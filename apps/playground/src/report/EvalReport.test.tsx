@@ -153,6 +153,38 @@ describe('EvalReport', () => {
     expect(screen.getByText('FAILED')).toBeTruthy();
   });
 
+  it('marks estimated token counts and cost, and computes no change between an estimate and a reported count', () => {
+    const [shipped, terse] = REPORT.variants;
+    render(
+      <EvalReport
+        report={{ ...REPORT, variants: [shipped, { ...terse, estimated: true, offline: true }], deltas: [] }}
+      />,
+    );
+    expect(cells('[data-metric="cost"]')).toEqual(['cost', '$0.0120', '~$0.0130', 'n/c']);
+    expect(cells('[data-metric="selection.recall"]')).toEqual([
+      'selection.recall',
+      '0.91 ±0.05',
+      '0.62 ±0.10',
+      '−0.29',
+    ]);
+    expect(screen.getByText('n/c: an estimate is not compared with counts a provider reported')).toBeTruthy();
+    expect(screen.getByText(/^latency is not scored on a scripted or replayed model/)).toBeTruthy();
+  });
+
+  it('a trial says what became of each call: approved, denied, still waiting', () => {
+    const calls = [
+      { name: 'refund', input: {}, ok: true, status: 'ok', answer: 'approve', result: 'done', turn: 1 },
+      { name: 'refund', input: {}, ok: false, status: 'waiting', waited: 'approval', result: '', turn: 1 },
+    ] as TrialReport['toolCalls'];
+    const withCalls = structuredClone(REPORT);
+    withCalls.cases[0].variants.terse.trials[0].toolCalls = calls;
+    const { container } = render(<EvalReport report={withCalls} />);
+    fireEvent.click(screen.getByRole('button', { name: /refund/ }));
+    const terse = container.querySelector('[data-variant="terse"]')!;
+    fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
+    expect(terse.textContent).toContain('tools: refund (approved), refund (waiting)');
+  });
+
   it('a case opens to its trials with their notes, and a trial to its transcript (text, never markup)', () => {
     const { container } = render(<EvalReport report={REPORT} />);
     expect(cells('[data-case="refund"]')).toEqual(['▸ refund', '1.00', '0.00']);

@@ -5,7 +5,19 @@
  */
 import { contextChangeLine } from '@skilltree/core/provider';
 import type { CaseReport, EvalReport as Report, TrialReport } from '@skilltree/evals';
-import { formatChange, formatStat, formatValue } from '@skilltree/evals/format';
+import {
+  comparable,
+  ESTIMATE_NOTE,
+  formatCall,
+  formatCell,
+  formatChange,
+  formatStat,
+  formatValue,
+  fromTokens,
+  NOT_COMPARED,
+  NOT_COMPARED_NOTE,
+  OFFLINE_NOTE,
+} from '@skilltree/evals/format';
 import { useState } from 'react';
 import { Panel } from '../panels/Panel.js';
 
@@ -54,50 +66,70 @@ function textOf(content: unknown): string {
   return out;
 }
 
+/** What the summary's marks mean: `~` on an estimate, `n/c` for a change not computed, a missing latency. */
+function summaryNotes(report: Report): string[] {
+  const [baseline] = report.variants;
+  const estimates = report.variants.some((v) => v.estimated) && report.metrics.some(fromTokens);
+  const notCompared = report.metrics.some((m) =>
+    report.variants.some((v, i) => i > 0 && v.metrics[m.id] && baseline.metrics[m.id] && !comparable(m, baseline, v)),
+  );
+  return [
+    estimates ? ESTIMATE_NOTE : '',
+    notCompared ? NOT_COMPARED_NOTE : '',
+    report.variants.some((v) => v.offline) ? OFFLINE_NOTE : '',
+  ].filter(Boolean);
+}
+
 function Summary({ report }: { report: Report }) {
   const [baseline] = report.variants;
   return (
-    <table className="table report-summary" data-summary>
-      <thead>
-        <tr>
-          <th>metric</th>
-          {report.variants.map((v, i) => [
-            <th key={v.name} className="num">
-              {v.name}
-            </th>,
-            i > 0 ? (
-              <th key={`${v.name}-delta`} className="num">
-                Δ
-              </th>
-            ) : null,
-          ])}
-        </tr>
-      </thead>
-      <tbody>
-        {report.metrics.map((m) => (
-          <tr key={m.id} data-metric={m.id} title={m.description}>
-            <td>{m.id}</td>
-            {report.variants.map((v, i) => {
-              const from = baseline.metrics[m.id]?.mean;
-              const to = v.metrics[m.id]?.mean;
-              return [
-                <td key={v.name} className="num">
-                  {formatStat(v.metrics[m.id], m)}
-                </td>,
-                i > 0 ? (
-                  <td
-                    key={`${v.name}-delta`}
-                    className={`num ${from !== undefined && to !== undefined ? tone(m, to - from) : ''}`}
-                  >
-                    {from !== undefined && to !== undefined ? formatChange(from, to, m) : ''}
-                  </td>
-                ) : null,
-              ];
-            })}
+    <>
+      <table className="table report-summary" data-summary>
+        <thead>
+          <tr>
+            <th>metric</th>
+            {report.variants.map((v, i) => [
+              <th key={v.name} className="num">
+                {v.name}
+              </th>,
+              i > 0 ? (
+                <th key={`${v.name}-delta`} className="num">
+                  Δ
+                </th>
+              ) : null,
+            ])}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {report.metrics.map((m) => (
+            <tr key={m.id} data-metric={m.id} title={m.description}>
+              <td>{m.id}</td>
+              {report.variants.map((v, i) => {
+                const from = baseline.metrics[m.id]?.mean;
+                const to = v.metrics[m.id]?.mean;
+                const both = from !== undefined && to !== undefined;
+                const same = comparable(m, baseline, v);
+                return [
+                  <td key={v.name} className="num">
+                    {formatCell(v.metrics[m.id], m, v)}
+                  </td>,
+                  i > 0 ? (
+                    <td key={`${v.name}-delta`} className={`num ${both && same ? tone(m, to - from) : 'muted'}`}>
+                      {both ? (same ? formatChange(from, to, m) : NOT_COMPARED) : ''}
+                    </td>
+                  ) : null,
+                ];
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {summaryNotes(report).map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
+      ))}
+    </>
   );
 }
 
@@ -122,7 +154,7 @@ function Trial({ trial, metrics }: { trial: TrialReport; metrics: readonly Metri
           {trial.error ? <pre className="warn">{trial.error.message}</pre> : null}
           <p className="small">
             reads: {trial.reads.map((r) => r.name).join(', ') || 'none'} · tools:{' '}
-            {trial.toolCalls.map((c) => c.name).join(', ') || 'none'} ·{' '}
+            {trial.toolCalls.map(formatCall).join(', ') || 'none'} ·{' '}
             {metrics
               .filter((m) => typeof trial.scores[m.id] === 'number')
               .slice(0, 6)

@@ -1,6 +1,7 @@
 /**
- * Skill selection: did the model read the skills the case needs, and only those? Precision is the
- * share of counted reads that were needed, recall the share of needed skills that were read.
+ * Skill selection: did the model read the skills the case needs, and only those, once? Precision is
+ * the share of counted reads that were needed (a second read of a skill was not), recall the share
+ * of needed skills that were read.
  */
 import type { EvalCase, Scorer, ScorerOutput, TrialResult } from '../types.js';
 
@@ -15,12 +16,20 @@ export function scoreSelection(trial: TrialResult, evalCase: EvalCase): ScorerOu
   const needed = new Set(expected.filter((name) => !preloaded.has(name)));
   const free = new Set([...(evalCase.expect?.mayRead ?? []), ...preloaded]);
   const read = new Set(trial.reads.map((r) => r.name));
-  // A read counts once, however often it was repeated; a read of a name the catalog lacks counts as unneeded.
-  const counted = [...read].filter((name) => !free.has(name) || needed.has(name));
+  // A read of a name the catalog lacks counts as unneeded.
+  const countedName = (name: string) => !free.has(name) || needed.has(name);
+  const counted = [...read].filter(countedName);
   const hits = counted.filter((name) => needed.has(name));
   const unneeded = counted.filter((name) => !needed.has(name));
   const missed = [...needed].filter((name) => !read.has(name));
-  const precision = counted.length === 0 ? null : hits.length / counted.length;
+  // Every read after a skill's first is a read the task did not need: a model step and its tokens
+  // spent on text it already had (or had lost to its own reads), so it costs precision.
+  const times = new Map<string, number>();
+  for (const r of trial.reads) if (countedName(r.name)) times.set(r.name, (times.get(r.name) ?? 0) + 1);
+  const again = [...times].filter(([, n]) => n > 1);
+  const repeated = again.reduce((sum, [, n]) => sum + n - 1, 0);
+  const reads = counted.length + repeated;
+  const precision = reads === 0 ? null : hits.length / reads;
   const recall = needed.size === 0 ? null : hits.length / needed.size;
   const f1 =
     precision === null || recall === null
@@ -31,6 +40,7 @@ export function scoreSelection(trial: TrialResult, evalCase: EvalCase): ScorerOu
   const notes: string[] = [];
   const catalog = new Set(trial.catalog);
   if (missed.length > 0) notes.push(`missed: ${list(missed)}`);
+  if (again.length > 0) notes.push(`read again: ${list(again.map(([name, n]) => `${name} (${n} times)`))}`);
   if (unneeded.length > 0) {
     const unknown = unneeded.filter((name) => !catalog.has(name));
     notes.push(
@@ -38,24 +48,27 @@ export function scoreSelection(trial: TrialResult, evalCase: EvalCase): ScorerOu
     );
   }
   return {
-    metrics: { precision, recall, f1, unneeded: unneeded.length, missed: missed.length },
+    metrics: { precision, recall, f1, unneeded: unneeded.length, missed: missed.length, repeated },
     notes,
   };
 }
 
 /**
- * `selection.precision`, `selection.recall`, `selection.f1`, `selection.unneeded` and
- * `selection.missed` (counts of skills). Applies to cases whose expectations name `reads`
+ * `selection.precision`, `selection.recall`, `selection.f1`, `selection.unneeded`,
+ * `selection.missed` (counts of skills) and `selection.repeated` (reads of a skill already read). Applies to cases whose expectations name `reads`
  * (an empty list for a task that needs no skill).
  */
 export const selectionScorer: Scorer = {
   name: 'selection',
   metrics: {
-    precision: { description: 'of the skills read, the share that were needed (n/a when none was read)' },
+    precision: {
+      description: 'of the reads, the share that were needed; a repeated read was not (n/a when none was read)',
+    },
     recall: { description: 'of the skills needed, the share that were read (n/a when none is needed)' },
     f1: { description: 'the harmonic mean of precision and recall' },
     unneeded: { better: 'lower', unit: 'count', description: 'skills read that the case does not need' },
     missed: { better: 'lower', unit: 'count', description: 'skills needed that were not read' },
+    repeated: { better: 'lower', unit: 'count', description: 'reads of a skill already read in the trial' },
   },
   score: scoreSelection,
 };

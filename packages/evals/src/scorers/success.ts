@@ -3,8 +3,9 @@
  * the custom check) and no turn failed. `success.checks` gives partial credit.
  */
 import { mismatch, preview } from '../match.js';
-import type { EvalCase, Scorer, ScorerOutput, StoreRule, TextRule, TrialResult } from '../types.js';
-import { scoreToolCalls } from './tool-calls.js';
+import { ran } from '../trial-calls.js';
+import type { EvalCase, Scorer, ScorerOutput, StoreRule, TextRule, ToolCallRecord, TrialResult } from '../types.js';
+import { expectedWaits, looksLike, scoreToolCalls } from './tool-calls.js';
 
 /** One check: passed, or why not. */
 interface Check {
@@ -44,6 +45,34 @@ function storeRuleFails(name: string, state: unknown, rule: StoreRule): string |
   return why ? `store ${name}: ${why}` : null;
 }
 
+const waitedFor = (call: ToolCallRecord) => (call.waited === 'client' ? "the client's result" : 'approval');
+
+/**
+ * The checks on calls that wait: each call `expect.waiting` names waited (each call used once), and
+ * no other call was left waiting unanswered, for that call never ran and the trial cannot say so
+ * any other way (its turn ended with no error).
+ */
+function waitChecks(trial: TrialResult, evalCase: EvalCase, add: (ok: boolean, why: string) => void): void {
+  const waits = expectedWaits(evalCase) ?? [];
+  const used = new Set<ToolCallRecord>();
+  for (const want of waits) {
+    const call = trial.toolCalls.find(
+      (c) => !used.has(c) && (c.waited || c.status === 'waiting') && looksLike(c, want),
+    );
+    if (call) used.add(call);
+    const named = trial.toolCalls.some((c) => c.name === want.name);
+    add(call !== undefined, named ? `${want.name} did not wait for an answer` : `${want.name} was not called`);
+  }
+  for (const call of trial.toolCalls) {
+    const unanswered = call.status === 'waiting' || (call.waited !== undefined && !call.answer && !ran(call));
+    if (!unanswered || used.has(call)) continue;
+    add(
+      false,
+      `${call.name} waited for ${waitedFor(call)} and was never answered, so it never ran: answer it (the case's answers) or expect it (expect.waiting)`,
+    );
+  }
+}
+
 /** Every check of a case against a trial, in a stable order. */
 export async function runChecks(trial: TrialResult, evalCase: EvalCase): Promise<Check[]> {
   const expect = evalCase.expect ?? {};
@@ -69,6 +98,7 @@ export async function runChecks(trial: TrialResult, evalCase: EvalCase): Promise
   }
   const called = new Set(trial.toolCalls.map((c) => c.name));
   for (const name of expect.notCalled ?? []) add(!called.has(name), `${name} was called`);
+  waitChecks(trial, evalCase, add);
   const rules = expect.text === undefined ? [] : Array.isArray(expect.text) ? expect.text : [expect.text as TextRule];
   for (const rule of rules) {
     const why = textRuleFails(trial.text, rule);

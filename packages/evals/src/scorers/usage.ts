@@ -60,12 +60,23 @@ export const costScorer: Scorer = {
   score: trialCost,
 };
 
-/** `latency` (wall time of the turns, ms) and `latency.model` (the part spent waiting for the model). */
+/**
+ * `latency` (wall time of the turns, ms) and `latency.model` (the part spent waiting for the model).
+ * Not scored for a trial on a scripted or replayed model (`trial.offline`): its time is the
+ * harness's, and a difference between variants would come from run order and concurrency.
+ */
 export const latencyScorer: Scorer = {
   name: 'latency',
   metrics: {
-    '': { better: 'lower', unit: 'ms', description: 'wall time of the turns' },
+    '': {
+      better: 'lower',
+      unit: 'ms',
+      description: 'wall time of the turns (not scored on a scripted or replayed model)',
+    },
     model: { better: 'lower', unit: 'ms', description: 'time spent waiting for the model' },
   },
-  score: (trial) => ({ value: trial.latencyMs, metrics: { model: trial.modelMs } }),
+  score: (trial) =>
+    trial.offline
+      ? { value: null, metrics: { model: null } }
+      : { value: trial.latencyMs, metrics: { model: trial.modelMs } },
 };

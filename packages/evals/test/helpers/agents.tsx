@@ -27,9 +27,14 @@ function Shopping() {
 export interface ShopProps {
   /** The refunds skill's description. */
   refundsDescription?: string;
+  /** Refunds wait for a person's approval. */
+  approveRefunds?: boolean;
 }
 
-export function Shop({ refundsDescription = 'Refund a delivered order' }: ShopProps) {
+/** Refunds that ran, across trials: a refund that waits and is never approved is not here. */
+export const refunded: string[] = [];
+
+export function Shop({ refundsDescription = 'Refund a delivered order', approveRefunds = false }: ShopProps) {
   return (
     <Agent>
       <Instructions>You are a shop assistant.</Instructions>
@@ -42,7 +47,11 @@ export function Shop({ refundsDescription = 'Refund a delivered order' }: ShopPr
           name="refund"
           description="Refund an order"
           input={z.object({ orderId: z.string() })}
-          run={({ orderId }) => `refunded ${orderId}`}
+          needsApproval={approveRefunds}
+          run={({ orderId }) => {
+            refunded.push(orderId);
+            return `refunded ${orderId}`;
+          }}
         />
       </Skill>
       <Skill name="billing" description="Charges and invoices">
