@@ -8,7 +8,8 @@
  * - `DELETE /chat/:id`: deletes the conversation.
  * - `GET /chat/:id/stream`: the running turn's answer, resumed from the store on any worker (what
  *   `useChat({ resume: true })` asks after a reload); 204 when no turn runs.
- * - `POST /chat/:id/stop`: stops the user's running turn of the chat (a client that goes away does not).
+ * - `POST /chat/:id/stop`: stops the user's running turn of the chat, on whichever worker it runs (a
+ *   client that goes away does not).
  * - `GET /sessions/:id`: the session view: loaded skills, stores, usage, transcript length.
  */
 import { fromBase64, resolveFileLimits } from '@skilltree/core/provider';
@@ -117,9 +118,7 @@ export function createHandler(options: HandlerOptions): Handler {
     };
   }
 
-  /** The turns this handler runs, by user and chat: what the stop route stops. */
-  const running = new Map<string, AbortController>();
-  const ctx: ChatContext = { sessions, options, limits, keepAliveMs, log, onError, running, toolErrorText };
+  const ctx: ChatContext = { sessions, options, limits, keepAliveMs, log, onError, toolErrorText };
 
   async function history(id: string, user: string): Promise<Response> {
     const info = await sessions.get(id, { owner: user });
@@ -203,11 +202,10 @@ export function createHandler(options: HandlerOptions): Handler {
         });
       }
       case 'chat-stop': {
-        // Stops this user's running turn of the chat in this process; what it did stays committed.
-        const controller = running.get(`${user}\u0000${found.id}`);
-        if (!controller) return new Response(null, { status: 204 });
-        controller.abort(stopRequested());
-        return new Response(null, { status: 202 });
+        // Stops this user's running turn of the chat in whichever worker runs it (through the store);
+        // what it did stays committed. A message waiting behind it is not stopped: it runs next.
+        const stopped = await sessions.stop(found.id, { owner: user });
+        return new Response(null, { status: stopped ? 202 : 204 });
       }
       case 'session': {
         const info = await sessions.get(found.id, { owner: user });
@@ -237,10 +235,4 @@ function safePath(url: string): string {
   } catch {
     return '(invalid url)';
   }
-}
-
-function stopRequested(): Error {
-  const error = new Error('The turn was stopped (POST /chat/:id/stop).');
-  error.name = 'AbortError';
-  return error;
 }

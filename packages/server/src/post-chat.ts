@@ -13,7 +13,7 @@ import type { ResolvedLimits } from './limits.js';
 import type { ToolErrorText } from './tool-errors.js';
 import { traceContextOf } from './tracing.js';
 
-/** What a handler's routes share: its sessions, options (resolved) and the turns it runs. */
+/** What a handler's routes share: its sessions and options (resolved). */
 export interface ChatContext {
   sessions: HandlerOptions['sessions'];
   options: HandlerOptions;
@@ -22,8 +22,6 @@ export interface ChatContext {
   log: (line: string) => void;
   /** The text the client sees for an error that ends a turn. */
   onError: (error: unknown) => string;
-  /** The turns this handler runs, by user and chat: what the stop route stops. */
-  running: Map<string, AbortController>;
   /** The tool error text of one chat's parts; `live` when the turn streams. */
   toolErrorText: (chat: ToolErrorChat, live: boolean) => ToolErrorText;
 }
@@ -40,7 +38,7 @@ function fileError(error: Error & { code: string }): HttpError {
 
 /** Runs one turn of the chat the body names, for `user`, and answers its UI message stream. */
 export async function postChat(ctx: ChatContext, request: Request, user: string): Promise<Response> {
-  const { sessions, options, limits, running, log, keepAliveMs } = ctx;
+  const { sessions, options, limits, log, keepAliveMs } = ctx;
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw new HttpError(415, 'unsupported_media_type', 'Send the body as JSON (content-type: application/json).');
@@ -56,14 +54,11 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
       });
     }
   }
-  // The turn runs to its end even when the client goes away (a reload resumes its answer):
-  // only the stop route (POST /chat/:id/stop) stops it.
-  const controller = new AbortController();
-  const stopKey = `${user}\u0000${id}`;
-  running.set(stopKey, controller);
-  const signal = controller.signal;
+  // The turn runs to its end even when the client goes away (a reload resumes its answer): it takes
+  // no signal of the request. Only the stop route (POST /chat/:id/stop, `sessions.stop`) stops it,
+  // from any worker.
   const budget = typeof options.budget === 'function' ? await options.budget(user) : options.budget;
-  const turn = { signal, owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
+  const turn = { owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
   let events: AsyncIterator<unknown>;
   let answered: string[] = [];
   if (body.answers) {
@@ -95,7 +90,6 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     // The first event comes once the turn holds the session: refusals before it get a status.
     first = await events.next();
   } catch (error) {
-    running.delete(stopKey);
     const name = error instanceof Error ? error.name : '';
     if (name === 'SessionNotFoundError') throw new HttpError(404, 'not_found', 'No such chat.');
     if (name === 'SessionBusyError') {
@@ -114,7 +108,7 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     events: events as AsyncIterator<never>,
     first: first as IteratorResult<never>,
     onError: (error) => {
-      if (cancelled || signal.aborted || isAbort(error)) return 'The turn was stopped.';
+      if (cancelled || isAbort(error)) return 'The turn was stopped.';
       if (!isBudgetError(error) || options.onError) return ctx.onError(error);
       // The end user reads that a limit was reached; the option to raise goes to the log.
       log(`@skilltree/server: a turn of user "${user}" in chat ${id} stopped: ${error.message}`);
@@ -124,9 +118,6 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     sendReasoning: options.sendReasoning !== false,
     answered,
     ...(body.messageId ? { messageId: body.messageId } : {}),
-    onClose: () => {
-      if (running.get(stopKey) === controller) running.delete(stopKey);
-    },
     onCancel: () => {
       cancelled = true;
     },

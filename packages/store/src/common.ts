@@ -9,7 +9,7 @@ import { SessionConflictError } from '@skilltree/core';
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
  * database written by a newer version of this package rather than misreading it.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * The epoch of a Redis session written before schema version 2, which had none. Only one such

@@ -60,6 +60,8 @@ export const MIGRATIONS = [
   // this is the digest createSessions computes, and two owners never meet on one key.
   (p: string) => `
     UPDATE ${p}spend SET owner = encode(sha256(convert_to(owner, 'UTF8')), 'hex');`,
+  // 5: a stop asked of a running turn (sessions.stop in any process) names the lease holder it was asked of.
+  (p: string) => `ALTER TABLE ${p}leases ADD COLUMN IF NOT EXISTS stop_holder text;`,
 ];
 
 /** A paging argument as Postgres binds it: a 32-bit integer (a larger window means everything). */

@@ -172,6 +172,10 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
       )
       SELECT count(*)::int AS leased FROM lease`,
     release: `DELETE FROM ${p}leases WHERE session_id = $1 AND holder = $2`,
+    // A stop names the holder of the running lease: it goes with that lease's row, and no other holder matches it.
+    requestStop: `UPDATE ${p}leases SET stop_holder = holder WHERE session_id = $1 AND expires_at > clock_timestamp()`,
+    stopRequested: `SELECT 1 FROM ${p}leases
+      WHERE session_id = $1 AND holder = $2 AND stop_holder = holder AND expires_at > clock_timestamp()`,
     // $1 id, $2 holder, $3 version read, $4 lease ttl, $5 state, $6 messages (a JSON array), $7 owner,
     // $8 epoch. One statement, so one transaction: the lease row is locked and renewed, the session
     // row bumped only at the incarnation and version the turn read, and the messages appended at
@@ -244,6 +248,14 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     },
     async release(id, holder) {
       await query(sql.release, [id, holder]);
+    },
+    async requestStop(id) {
+      const { rowCount } = await query(sql.requestStop, [id]);
+      return (rowCount ?? 0) > 0;
+    },
+    async stopRequested(id, holder) {
+      const { rowCount } = await query(sql.stopRequested, [id, holder]);
+      return (rowCount ?? 0) > 0;
     },
     async commit(id, c) {
       const { rows } = await query<{

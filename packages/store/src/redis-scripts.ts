@@ -32,6 +32,7 @@ export class Script {
 //   m  list of message JSON, index = position in the transcript
 //   u  sorted set of the positions of user messages
 //   l  the turn lease: the holder, with an expiry (SET NX PX semantics)
+//   x  a stop asked of the running turn: the holder of the lease it was asked of (schema 5)
 const NOW = `local t = redis.call('TIME'); local now = t[1] * 1000 + math.floor(t[2] / 1000)`;
 
 /** KEYS s, u, m; ARGV window. Returns false, or { record fields, start, messages }. */
@@ -126,9 +127,28 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
 end
 return 1`);
 
-/** KEYS l; ARGV holder. */
+/** KEYS l, x; ARGV holder. Gives the lease up, and a stop asked of it. */
 export const RELEASE = new Script(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+end
+return 0`);
+
+/**
+ * KEYS l, x. Asks the running lease's holder to stop: 1 when a lease runs (x now names its holder),
+ * 0 when none does. x outlives the lease by a minute at most: it names one holder, so a later
+ * lease never matches it, and the running turn reads it within a second.
+ */
+export const REQUEST_STOP = new Script(`
+local holder = redis.call('GET', KEYS[1])
+if not holder then return 0 end
+redis.call('SET', KEYS[2], holder, 'PX', math.max(redis.call('PTTL', KEYS[1]), 1) + 60000)
+return 1`);
+
+/** KEYS l, x; ARGV holder. 1 when the holder's lease runs and a stop was asked of it. */
+export const STOP_REQUESTED = new Script(`
+if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('GET', KEYS[2]) == ARGV[1] then return 1 end
 return 0`);
 
 /**
@@ -167,8 +187,8 @@ local found = tonumber(redis.call('GET', KEYS[1]) or '0')
 if found < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]); return tonumber(ARGV[1]) end
 return found`);
 
-/** KEYS s, m, u, l. 1 when there was a session. */
+/** KEYS s, m, u, l, x. 1 when there was a session. */
 export const DELETE = new Script(`
 local n = redis.call('DEL', KEYS[1])
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return n`);

@@ -37,9 +37,11 @@ import {
   READ_SCHEMA,
   RELEASE,
   RENEW,
+  REQUEST_STOP,
   RESERVE_SPEND,
   SCHEMA,
   SETTLE_SPEND,
+  STOP_REQUESTED,
 } from './redis-scripts.js';
 
 /**
@@ -151,7 +153,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   const spendKey = (owner: string, period: string) => `${prefix}owner-spend:${exact(owner)}:${exact(period)}`;
   const keys = (id: string) => {
     const base = `${prefix}{${id}}:`;
-    return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l` };
+    return { s: `${base}s`, m: `${base}m`, u: `${base}u`, l: `${base}l`, x: `${base}x` };
   };
 
   /**
@@ -181,8 +183,9 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     const before = Number(await READ_SCHEMA.run(client, [schemaKey], []));
     if (before > SCHEMA_VERSION) throw schemaTooNew(name, before);
     if (before > 0 && before < 4) await moveSpend();
-    // Schema 2 only adds a field a schema-1 hash reads without (see LEGACY_EPOCH): recording the
-    // newer version is its whole migration, and makes processes of older versions refuse the keys.
+    // Schemas 2 and 5 only add what older keys read without (a hash field, see LEGACY_EPOCH; a stop
+    // key): recording the newer version is their whole migration, and makes processes of older
+    // versions refuse the keys.
     const found = Number(await SCHEMA.run(client, [schemaKey], [SCHEMA_VERSION]));
     if (found > SCHEMA_VERSION) throw schemaTooNew(name, found);
   });
@@ -223,7 +226,16 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
       return (await RENEW.run(await c(), [k.l, k.s], [holder, Math.max(1, whole(ttl))])) === 1;
     },
     async release(id, holder) {
-      await RELEASE.run(await c(), [keys(id).l], [holder]);
+      const k = keys(id);
+      await RELEASE.run(await c(), [k.l, k.x], [holder]);
+    },
+    async requestStop(id) {
+      const k = keys(id);
+      return (await REQUEST_STOP.run(await c(), [k.l, k.x], [])) === 1;
+    },
+    async stopRequested(id, holder) {
+      const k = keys(id);
+      return (await STOP_REQUESTED.run(await c(), [k.l, k.x], [holder])) === 1;
     },
     async commit(id, commit) {
       const k = keys(id);
@@ -250,7 +262,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     },
     async delete(id) {
       const k = keys(id);
-      return (await DELETE.run(await c(), [k.s, k.m, k.u, k.l], [])) === 1;
+      return (await DELETE.run(await c(), [k.s, k.m, k.u, k.l, k.x], [])) === 1;
     },
     async spent(owner, period) {
       const [tokens, dollars] = await (await c()).hmget(spendKey(owner, period), 'tokens', 'dollars');

@@ -10,30 +10,13 @@ import {
   checkEpoch,
   type LoadedSession,
   type Message,
-  type SessionRecord,
   type SessionStore,
   type Spend,
   type SpendLimits,
-  type StoredState,
 } from '@skilltree/core/provider';
-import {
-  addable,
-  checkPrefix,
-  conflict,
-  legacyOwnerKey,
-  limitOf,
-  SCHEMA_VERSION,
-  schemaTooNew,
-  settlement,
-  whole,
-} from './common.js';
-import {
-  adoptSqlite,
-  openSqlite,
-  type SqliteConnection,
-  type SqliteDatabase,
-  type SqliteDriverName,
-} from './sqlite-driver.js';
+import { addable, checkPrefix, conflict, limitOf, settlement, whole } from './common.js';
+import { adoptSqlite, openSqlite, type SqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
+import { migrate, type SessionRow, toRecord } from './sqlite-schema.js';
 
 export type { SqliteConnection, SqliteDriverName } from './sqlite-driver.js';
 
@@ -57,107 +40,6 @@ export interface SqliteStoreOptions {
   /** Milliseconds a statement waits for another process's write lock before failing. Default 5 000. */
   busyTimeout?: number;
 }
-
-interface SessionRow {
-  id: string;
-  owner: string | null;
-  epoch: string;
-  version: number;
-  length: number;
-  state: string;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A step of the schema: SQL to run, or a function for what SQL alone cannot do. */
-type Migration = (p: string) => string | ((db: SqliteDatabase) => void);
-
-const MIGRATIONS: Migration[] = [
-  (p: string) => `
-    CREATE TABLE ${p}sessions (
-      id TEXT PRIMARY KEY,
-      owner TEXT,
-      version INTEGER NOT NULL,
-      length INTEGER NOT NULL,
-      state TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    );
-    CREATE TABLE ${p}messages (
-      session_id TEXT NOT NULL,
-      seq INTEGER NOT NULL,
-      role TEXT NOT NULL,
-      body TEXT NOT NULL,
-      PRIMARY KEY (session_id, seq)
-    ) WITHOUT ROWID;
-    CREATE INDEX ${p}messages_user ON ${p}messages (session_id, seq) WHERE role = 'user';
-    CREATE TABLE ${p}leases (
-      session_id TEXT PRIMARY KEY,
-      holder TEXT NOT NULL,
-      expires_at INTEGER NOT NULL
-    );`,
-  // 2: every incarnation of a session has an epoch; sessions written before get a random one.
-  (p: string) => `
-    ALTER TABLE ${p}sessions ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
-    UPDATE ${p}sessions SET epoch = lower(hex(randomblob(16))) WHERE epoch = '';`,
-  // 3: what each owner spent per budget period.
-  (p: string) => `
-    CREATE TABLE ${p}spend (
-      owner TEXT NOT NULL,
-      period TEXT NOT NULL,
-      tokens INTEGER NOT NULL,
-      dollars REAL NOT NULL,
-      expires_at INTEGER NOT NULL,
-      PRIMARY KEY (owner, period)
-    ) WITHOUT ROWID;`,
-  // 4: spend is kept under the owner's key (the digest owned chats' keys start with), not the owner.
-  (p: string) => (db: SqliteDatabase) => {
-    const rows = db.prepare(`SELECT owner, period, tokens, dollars, expires_at FROM ${p}spend`).all() as {
-      owner: string;
-      period: string;
-      tokens: number;
-      dollars: number;
-      expires_at: number;
-    }[];
-    db.exec(`DELETE FROM ${p}spend`);
-    const insert = db.prepare(
-      `INSERT INTO ${p}spend (owner, period, tokens, dollars, expires_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (owner, period) DO UPDATE SET tokens = tokens + excluded.tokens,
-         dollars = dollars + excluded.dollars, expires_at = max(expires_at, excluded.expires_at)`,
-    );
-    for (const row of rows) insert.run(legacyOwnerKey(row.owner), row.period, row.tokens, row.dollars, row.expires_at);
-  },
-];
-
-function migrate(db: SqliteDatabase, p: string, name: string): void {
-  db.transaction(() => {
-    db.exec(`CREATE TABLE IF NOT EXISTS ${p}meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    const row = db.prepare(`SELECT value FROM ${p}meta WHERE key = 'schema_version'`).get() as
-      | { value: string }
-      | undefined;
-    const current = row ? Number(row.value) : 0;
-    if (current > SCHEMA_VERSION) throw schemaTooNew(name, current);
-    for (let version = current; version < SCHEMA_VERSION; version++) {
-      const step = MIGRATIONS[version](p);
-      if (typeof step === 'string') db.exec(step);
-      else step(db);
-    }
-    db.prepare(
-      `INSERT INTO ${p}meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    ).run(String(SCHEMA_VERSION));
-  }).immediate();
-}
-
-const toRecord = (row: SessionRow): SessionRecord => ({
-  id: row.id,
-  owner: row.owner,
-  epoch: row.epoch,
-  version: row.version,
-  length: row.length,
-  state: JSON.parse(row.state) as StoredState,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 /**
  * A session store in a SQLite file (WAL mode). Messages are rows keyed by session and position,
@@ -209,6 +91,13 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
        WHERE ${p}leases.holder = excluded.holder OR ${p}leases.expires_at <= @now`,
     ),
     release: db.prepare<[string, string]>(`DELETE FROM ${p}leases WHERE session_id = ? AND holder = ?`),
+    // A stop names the holder of the running lease: it goes with that lease's row, and no other holder matches it.
+    requestStop: db.prepare<[string, number]>(
+      `UPDATE ${p}leases SET stop_holder = holder WHERE session_id = ? AND expires_at > ?`,
+    ),
+    stopRequested: db.prepare<[string, string, number], { one: number }>(
+      `SELECT 1 AS one FROM ${p}leases WHERE session_id = ? AND holder = ? AND stop_holder = holder AND expires_at > ?`,
+    ),
     held: db.prepare<[string, string, number], { one: number }>(
       `SELECT 1 AS one FROM ${p}leases WHERE session_id = ? AND holder = ? AND expires_at > ?`,
     ),
@@ -348,6 +237,12 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     },
     async release(id, holder) {
       q.release.run(id, holder);
+    },
+    async requestStop(id) {
+      return q.requestStop.run(id, Date.now()).changes > 0;
+    },
+    async stopRequested(id, holder) {
+      return q.stopRequested.get(id, holder, Date.now()) !== undefined;
     },
     async commit(id, c) {
       checkEpoch(c.epoch);

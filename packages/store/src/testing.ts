@@ -25,6 +25,7 @@ import { recordTests } from './testing/records.js';
 import { roundTripTests } from './testing/round-trips.js';
 import { schemaEvolutionTests } from './testing/schema-evolution.js';
 import { spendTests } from './testing/spend.js';
+import { stopTests } from './testing/stops.js';
 import type { ConformanceOptions, Suite } from './testing/suite.js';
 import { turnTests } from './testing/turns.js';
 
@@ -34,7 +35,8 @@ export type { ConformanceOptions } from './testing/suite.js';
 /**
  * Registers the conformance suite in a vitest `describe` block: round trips (reasoning and file
  * parts byte for byte, and a turn in another process sending them as the writing one would have),
- * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, deletion and the incarnations of a chat, concurrent sends from several
+ * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, stops
+ * that reach a turn in another process, deletion and the incarnations of a chat, concurrent sends from several
  * processes, a crash mid-turn, schema evolution of the agent, and 1 000 sessions. Every rule is a
  * test named after it.
  */
@@ -94,6 +96,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     partTests(suite);
     recordTests(suite);
     leaseTests(suite);
+    stopTests(suite);
     deletionTests(suite);
     turnTests(suite);
     schemaEvolutionTests(suite);

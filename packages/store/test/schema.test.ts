@@ -179,6 +179,19 @@ describe('sqliteStore schema', () => {
     after.close();
   });
 
+  test('a lease taken before version 5 can be asked to stop once the database is upgraded', async () => {
+    const path = join(dir, 'v3-lease.db');
+    const db = new Database(path);
+    db.exec(oldSqliteSchema(3));
+    db.prepare('INSERT INTO skilltree_leases VALUES (?, ?, ?)').run('busy', 'old-turn', Date.now() + 600_000);
+    db.close();
+    const store = sqliteStore({ path });
+    expect(await store.stopRequested('busy', 'old-turn')).toBe(false);
+    expect(await store.requestStop('busy')).toBe(true);
+    expect(await store.stopRequested('busy', 'old-turn')).toBe(true);
+    await store.close();
+  });
+
   test('a database from a newer version is refused with a clear error', () => {
     const path = join(dir, 'newer.db');
     sqliteStore({ path }).close();
@@ -271,6 +284,18 @@ describe('postgresStore schema', () => {
     await sessions.close();
     const { rows } = await p.query(`SELECT owner FROM ${prefix}spend`);
     expect(rows).toEqual([{ owner: await ownerKey(SPENDER) }]);
+  });
+
+  test('a lease taken before version 5 can be asked to stop once the database is upgraded', async () => {
+    const prefix = runPrefix('v3lease');
+    const p = pool();
+    await p.query(oldPostgresSchema(prefix, 3));
+    await p.query(`INSERT INTO ${prefix}leases VALUES ('busy', 'old-turn', now() + interval '10 minutes')`);
+    const store = postgresStore({ connectionString: server('SKILLTREE_TEST_POSTGRES_URL'), prefix });
+    expect(await store.stopRequested('busy', 'old-turn')).toBe(false);
+    expect(await store.requestStop('busy')).toBe(true);
+    expect(await store.stopRequested('busy', 'old-turn')).toBe(true);
+    await store.close();
   });
 
   test('a pool you pass in is never closed by the store', async () => {

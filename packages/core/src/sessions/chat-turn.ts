@@ -2,8 +2,8 @@
  * One turn of `createSessions` on one chat: take the chat's lease (and keep it), open its session
  * (the mounted one when it is still the store's incarnation and version, else restored from the
  * store), run the turn committing every message as it happens, then commit the rest and give the
- * lease up. The turn is known to the running turns, so a `close()` stops it and a `delete` fences
- * it; a lost lease fences it too.
+ * lease up. The turn is known to the running turns, so a `close()` or a `stop` here stops it and a
+ * `delete` fences it; a lost lease fences it too, and a stop asked through the store stops it.
  */
 
 import type { ReactNode } from 'react';
@@ -21,6 +21,7 @@ import { ownerKey } from './key.js';
 import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from './lease.js';
 import type { RunningTurn, RunningTurns } from './running.js';
 import { SessionConflictError, SessionNotFoundError, type SessionStore, snapshotFromStore } from './session-store.js';
+import { stoppedError, watchStop } from './stop.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
@@ -208,6 +209,8 @@ export async function* chatTurn(
       );
     me.key = key;
     const stopRenewing = keepLease(store, key, holder, policy.leaseTtl, () => me.fence(fencedError(id)));
+    // A stop asked in another process reaches this turn through the store (`sessions.stop`).
+    const stopWatching = watchStop(store, key, holder, () => me.stop(stoppedError(id)));
     let entry: Cached | null = null;
     let finished = false;
     /**
@@ -217,6 +220,7 @@ export async function* chatTurn(
     const finish = async (failure: unknown): Promise<boolean> => {
       finished = true;
       stopRenewing();
+      stopWatching();
       // The last commit of the turn says it is over.
       if (entry) entry.running = undefined;
       try {

@@ -27,6 +27,8 @@ const copy = <T>(value: T): T => structuredClone(value);
 export function memoryStore(): SessionStore {
   const sessions = new Map<string, Entry>();
   const leases = new Map<string, { holder: string; expires: number }>();
+  /** Stops asked, by chat: the holder of the lease each was asked of (it goes with that lease). */
+  const stops = new Map<string, string>();
   /** Owners' spend by owner and period (a nested map: no key made of two user strings can collide). */
   const spends = new Map<string, Map<string, Spend & { expiresAt: number }>>();
   /** The live entry of `owner` in `period` (created at zero), forgetting the owner's periods that are over. */
@@ -79,7 +81,18 @@ export function memoryStore(): SessionStore {
       return true;
     },
     async release(id, holder) {
-      if (leases.get(id)?.holder === holder) leases.delete(id);
+      if (leases.get(id)?.holder !== holder) return;
+      leases.delete(id);
+      stops.delete(id);
+    },
+    async requestStop(id) {
+      const lease = leases.get(id);
+      if (!lease || lease.expires <= Date.now()) return false;
+      stops.set(id, lease.holder);
+      return true;
+    },
+    async stopRequested(id, holder) {
+      return stops.get(id) === holder && leases.get(id)?.holder === holder;
     },
     async commit(id, commit: Commit) {
       checkEpoch(commit.epoch);
@@ -116,6 +129,7 @@ export function memoryStore(): SessionStore {
     },
     async delete(id) {
       leases.delete(id);
+      stops.delete(id);
       return sessions.delete(id);
     },
     async spent(owner, period) {

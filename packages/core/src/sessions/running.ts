@@ -1,12 +1,13 @@
 /**
  * The turns running in this process, so that `sessions.close()` can let them finish (or stop them
- * and wait for their commits) before the store closes, and a `delete` here fences a turn on the
- * deleted chat at once instead of at its next lease renewal.
+ * and wait for their commits) before the store closes, a `delete` here fences a turn on the
+ * deleted chat at once instead of at its next lease renewal, and a `stop` here reaches the turn
+ * without a round trip through the store.
  */
 
 /** What `createSessions` knows of a running turn. */
 export interface RunningTurn {
-  /** The chat's store key, once the turn knows it. */
+  /** The chat's store key, once the turn holds the chat's lease (null while it waits for it). */
   key: string | null;
   /** Aborts the turn: it records what happened (calls in flight as interrupted), commits it and gives its lease up. */
   stop(reason: Error): void;
@@ -24,6 +25,20 @@ export class RunningTurns {
   add(turn: RunningTurn): void {
     this.#turns.add(turn);
     void turn.done.finally(() => this.#turns.delete(turn));
+  }
+
+  /**
+   * Stops the turn of this process that holds the lease on `key` (a turn still waiting for the
+   * lease is not the running one). True when there was one.
+   */
+  stop(key: string, reason: Error): boolean {
+    let found = false;
+    for (const turn of this.#turns) {
+      if (turn.key !== key) continue;
+      turn.stop(reason);
+      found = true;
+    }
+    return found;
   }
 
   /** Fences every turn on `key`. */

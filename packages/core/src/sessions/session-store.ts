@@ -126,13 +126,27 @@ export interface SessionStore {
    * it goes between commits.
    */
   renew(id: string, holder: string, ttl: number): Promise<boolean>;
-  /** Gives the lease up (only the holder's own). */
+  /** Gives the lease up (only the holder's own), and with it any stop asked of it. */
   release(id: string, holder: string): Promise<void>;
+  /**
+   * Asks the turn that holds the lease on `id` now, in whichever process it runs, to stop: records
+   * the request with that lease, naming its holder, where the turn reads it
+   * ({@link SessionStore.stopRequested}). True when a running lease was found and asked; false when
+   * none runs (nothing changes). The request belongs to that lease only: it goes when the lease is
+   * released, deleted or taken over, and never stops the turn that takes the lease next.
+   */
+  requestStop(id: string): Promise<boolean>;
+  /**
+   * Whether a stop was asked ({@link SessionStore.requestStop}) of `holder`'s lease on `id`. A
+   * running turn asks this a few times a second, so it is one cheap read.
+   */
+  stopRequested(id: string, holder: string): Promise<boolean>;
   /** Appends and writes atomically; returns the new version. Throws {@link SessionConflictError} when fenced out. */
   commit(id: string, commit: Commit): Promise<number>;
   /**
-   * Deletes the session, its messages and its lease in one atomic step, so a turn still running on
-   * it is fenced (its `renew` and `commit` fail). True when there was a session.
+   * Deletes the session, its messages and its lease (with any stop asked of it) in one atomic step,
+   * so a turn still running on it is fenced (its `renew` and `commit` fail). True when there was a
+   * session.
    */
   delete(id: string): Promise<boolean>;
   /**

@@ -4,7 +4,8 @@
  * transcript), runs, and commits every message as it happens, fenced by incarnation (epoch),
  * version and lease. This file is the facade; the parts are named modules: one turn
  * (`sessions-turn`), where a chat is kept (`sessions-key`), its lease (`sessions-lease`), the
- * sessions kept mounted (`sessions-cache`) and the turns running here (`sessions-running`).
+ * sessions kept mounted (`sessions-cache`), the turns running here (`sessions-running`) and how a
+ * stop reaches a turn in any process (`stop`).
  */
 
 import type { ReactNode } from 'react';
@@ -25,6 +26,7 @@ import { UnreleasedLeases } from './lease.js';
 import { memoryStore } from './memory-store.js';
 import { RunningTurns } from './running.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
+import { stoppedError } from './stop.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
 export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
@@ -131,6 +133,14 @@ export interface Sessions {
   /** A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from` (default 0). */
   messages(id: string, page?: { from?: number; limit?: number } & SessionReadOptions): Promise<Message[]>;
   /**
+   * Stops the chat's running turn, wherever it runs: at once when it runs in this process, else
+   * through the store (the turn reads the request within about a quarter of a second). The turn
+   * ends as an aborted one: the call in flight reads as interrupted, and what it did is committed.
+   * A turn that waits for the chat behind it (`onBusy: 'wait'`) is not stopped: it runs next. True
+   * when a running turn was asked to stop; false when none runs (or the chat is another owner's).
+   */
+  stop(id: string, options?: SessionReadOptions): Promise<boolean>;
+  /**
    * Deletes the session: its record, messages and lease at once. A turn still running on it, here
    * or in another process, stops without writing anything more. True when there was one.
    */
@@ -169,6 +179,11 @@ export function createSessions(
   if (typeof store.renew !== 'function') {
     throw new Error(
       `createSessions: the store ${store.name ?? ''} has no renew(id, holder, ttl), which a running turn needs to keep its lease. Update the store to the SessionStore of this @skilltree/core.`,
+    );
+  }
+  if (typeof store.requestStop !== 'function' || typeof store.stopRequested !== 'function') {
+    throw new Error(
+      `createSessions: the store ${store.name ?? ''} has no requestStop(id) and stopRequested(id, holder), which a stop of a turn in another process goes through. Update the store to the SessionStore of this @skilltree/core.`,
     );
   }
   const sessionOptions = { ...options } as SessionOptions;
@@ -281,6 +296,14 @@ export function createSessions(
       const limit = Math.min(1_000, Math.max(0, Math.floor(page.limit ?? 50)));
       // Records written before messages had parts are read upgraded, as a restore reads them.
       return (await store.messages(found.key, from, limit)).map(readStored);
+    },
+    async stop(id, opts = {}) {
+      const chat = await resolveChat(store, id, opts.owner);
+      // A record under the key that is not the caller's (a legacy chat of another owner): not theirs to stop.
+      if (!chat.record && (await store.record(chat.key))) return false;
+      // Here, at once; else the store carries it to the process whose turn holds the lease.
+      if (running.stop(chat.key, stoppedError(id))) return true;
+      return store.requestStop(chat.key);
     },
     async delete(id, opts = {}) {
       const found = await find(id, opts.owner);

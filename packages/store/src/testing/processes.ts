@@ -16,6 +16,8 @@ const METHODS = [
   'acquire',
   'renew',
   'release',
+  'requestStop',
+  'stopRequested',
   'commit',
   'delete',
   'spent',
