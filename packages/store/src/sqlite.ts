@@ -22,6 +22,7 @@ import {
   conflict,
   legacyOwnerKey,
   limitOf,
+  parseBody,
   SCHEMA_VERSION,
   schemaTooNew,
   settlement,
@@ -283,7 +284,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     if (!row) return null;
     const earliest = Math.max(0, row.length - Math.max(1, whole(window)));
     const start = q.firstUser.get(id, earliest)?.seq ?? q.lastUser.get(id)?.seq ?? earliest;
-    const messages = q.tail.all(id, start, row.length).map((m) => JSON.parse(m.body) as Message);
+    const messages = q.tail.all(id, start, row.length).map((m) => parseBody(m.body));
     return { ...toRecord(row), start, messages };
   });
 
@@ -337,7 +338,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
       return load(id, window);
     },
     async messages(id, from, limit) {
-      return q.page.all(id, whole(from), whole(limit)).map((m) => JSON.parse(m.body) as Message);
+      return q.page.all(id, whole(from), whole(limit)).map((m) => parseBody(m.body));
     },
     async acquire(id, holder, ttl) {
       const now = Date.now();

@@ -185,7 +185,8 @@ export function parseMessage(raw: unknown, where = 'message'): Message {
   // Only the runtime's own messages carry its lines: a user's string content is the user's text
   // through and through (a first-format record did not quote typed `contextChanged` lines), so it
   // is quoted as today's runtime records a user's text, and never upgraded into changes.
-  if (legacy) content = role === 'user' ? textContent(sanitizeText(m.content as string)) : upgradeContent(m.content as string);
+  if (legacy)
+    content = role === 'user' ? textContent(sanitizeText(m.content as string)) : upgradeContent(m.content as string);
   else if (Array.isArray(m.content))
     content = m.content.map((part, i) => checkPart(part, role, `${where}.content[${i}]`));
   else throw new Error(`${where}.content must be a list of parts.`);
