@@ -7,7 +7,6 @@
 import {
   checkEpoch,
   type LoadedSession,
-  type Message,
   type SessionRecord,
   type SessionStore,
   type StoredState,

@@ -9,7 +9,6 @@ import {
   type Commit,
   checkEpoch,
   type LoadedSession,
-  type Message,
   type SessionRecord,
   type SessionStore,
   type Spend,
