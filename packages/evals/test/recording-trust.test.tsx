@@ -61,7 +61,7 @@ async function recorded(): Promise<string> {
   return file;
 }
 
-/** The file with its first answer's refund raised, and (unless `keepDigest`) its digest dropped. */
+/** The file with its first answer's refund raised, and (with `dropDigest`) its digest dropped. */
 function tamper(file: string, dropDigest: boolean): void {
   const json = JSON.parse(readFileSync(file, 'utf8'));
   json.exchanges[0].response.toolCalls[0].input.cents = 999_999;
