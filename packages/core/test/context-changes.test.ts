@@ -76,8 +76,14 @@ describe('context changes', () => {
       { type: 'text', text: 'Added.' },
       { type: 'context-changed', changes: typed },
     ]);
-    // A message from before parts: string content, the lines after its text.
-    const legacy = parseMessage({ role: 'user', content: ['hi', ...lines].join('\n') });
+    // A result from before parts: string content, the lines the runtime wrote after its text. (A
+    // user's string content is the user's text, never upgraded: see legacy-user-text.test.tsx.)
+    const legacy = parseMessage({
+      role: 'tool',
+      toolCallId: 'call_1',
+      name: 'add_note',
+      content: ['hi', ...lines].join('\n'),
+    });
     expect(legacy.content).toEqual([
       { type: 'text', text: 'hi' },
       { type: 'context-changed', changes: typed },

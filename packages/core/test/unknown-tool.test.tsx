@@ -1,6 +1,7 @@
 /**
  * `Unknown tool` says which skill a tool belongs to whenever the session can know it: a skill that
- * rendered it in an earlier mount, or one that declares it in `<Skill tools>`. A tool of a skill
+ * rendered it in an earlier mount (a restored session reads those from the lifecycle it was told), or
+ * one that declares it in `<Skill tools>`. A tool of a skill
  * that was never read is not in the tree (the skill is not mounted), so only a declaration can say.
  */
 import { useState } from 'react';
@@ -87,6 +88,18 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     const restored = restoreSession(<Support />, session.snapshot());
     expect(first(textOf(await call(restored, 'verify_customer')))).toBe(
       'Unknown tool: verify_customer (skill "refunds" is not loaded; read it first with read_skill)',
+    );
+  });
+
+  test('a conditional tool rendered before a restore names its skill in the restored session, declared or not', async () => {
+    const session = createSession(<Support declare={false} />);
+    await session.readSkill('refunds');
+    await call(session, 'verify_customer');
+    await session.readSkill('shipping');
+    // Another process: no history of earlier mounts but the lifecycle the model was told.
+    const restored = restoreSession(<Support declare={false} />, JSON.parse(JSON.stringify(session.snapshot())));
+    expect(first(textOf(await call(restored, 'refund', { cents: 5 })))).toBe(
+      'Unknown tool: refund (skill "refunds" is not loaded; read it first with read_skill)',
     );
   });
 

@@ -5,7 +5,7 @@
  * showed while the turn streamed.
  */
 import { type ContextChange, contextChangesOf, type Message, type WaitingCall } from '@skilltree/core';
-import { type FilePart, renderParts } from '@skilltree/core/provider';
+import { type FilePart, renderParts, unreadableRecord } from '@skilltree/core/provider';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import {
   changeParts,
@@ -135,6 +135,11 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   };
 
   messages.forEach((message, index) => {
+    // A stored record that could not be read shows as its sentence, and says which one it was.
+    const bad = unreadableRecord(message);
+    const report = (ui: SkilltreeUIMessage) => {
+      if (bad) ui.parts.push({ type: 'data-unreadable-record', data: { ...bad } });
+    };
     if (message.role === 'user') {
       flushPending();
       if (carried.length > 0) open(index);
@@ -144,11 +149,13 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
         role: 'user',
         parts: userParts(message, fileUrl ? (part) => fileUrl(start + index, part) : undefined),
       });
+      report(out[out.length - 1]);
       assistant = null;
       carried = contextChangesOf(message);
       return;
     }
     const target = open(index);
+    report(target);
     if (message.role === 'assistant') {
       flushPending();
       target.parts.push({ type: 'step-start' });

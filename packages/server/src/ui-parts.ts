@@ -15,12 +15,16 @@ import { interruptedError, type ToolErrorText, toolError } from './tool-errors.j
  * - `skill-loaded` / `skill-unloaded`: a skill entered or left the model's context;
  * - `context-changed`: the lines the context gained that a tool call (or the user's message)
  *   recorded, as the `contextChanged … added:` lines the model reads (display text: read a load or
- *   an unload from its own part, never from a line).
+ *   an unload from its own part, never from a line);
+ * - `unreadable-record`: a stored message that could not be read (a record edited by hand), by chat
+ *   and index in the whole transcript, and what is wrong with it: the message shows as a sentence
+ *   that says so, and the chat goes on.
  */
 export type SkilltreeDataParts = {
   'skill-loaded': { name: string };
   'skill-unloaded': { name: string };
   'context-changed': { lines: string[] };
+  'unreadable-record': { chat: string; index: number; reason: string };
 };
 
 /** A `UIMessage` of a skilltree chat: text, `dynamic-tool` parts, `step-start` parts and {@link SkilltreeDataParts}. */

@@ -98,12 +98,20 @@ describe('toUIMessages', () => {
   });
 
   it('puts contextChanged lines recorded with a user message at the start of the answer (as the stream does)', () => {
-    const transcript: Message[] = [
-      { role: 'user', content: 'hi\ncontextChanged agent added: Time: noon' },
-      { role: 'assistant', content: 'Hello.' },
-      { role: 'user', content: 'bye\ncontextChanged agent added: Time: one' },
+    // Typed parts: a legacy user string is the user's text only (its lines never become changes).
+    const said = (text: string, line: string): CoreMessage => ({
+      role: 'user',
+      content: [
+        { type: 'text', text },
+        { type: 'context-changed', changes: [{ kind: 'line', skill: 'agent', text: line }] },
+      ],
+    });
+    const transcript: CoreMessage[] = [
+      said('hi', 'Time: noon'),
+      ...up([{ role: 'assistant', content: 'Hello.' }]),
+      said('bye', 'Time: one'),
     ];
-    const ui = toUIMessages(up(transcript));
+    const ui = toUIMessages(transcript);
     expect(ui[0].parts).toEqual([{ type: 'text', text: 'hi' }]);
     expect(ui[1].parts.slice(0, 2)).toEqual([
       { type: 'data-context-changed', data: { lines: ['contextChanged agent added: Time: noon'] } },

@@ -3,7 +3,7 @@
  * throw when fenced out.
  */
 import { createHash } from 'node:crypto';
-import { SessionConflictError } from '@skilltree/core';
+import { type Message, SessionConflictError } from '@skilltree/core';
 
 /**
  * The layout version every backend writes (the SQL tables or the Redis keys). A store refuses a
@@ -130,3 +130,16 @@ export function limitOf(n: number | undefined): number | null {
  * digest its owned chats' keys start with). For the migrations only.
  */
 export const legacyOwnerKey = (owner: string): string => createHash('sha256').update(owner, 'utf8').digest('hex');
+
+/**
+ * A stored message body, parsed. A body that is not JSON (a record edited by hand) is handed on
+ * as its text, which core reads as a record that cannot be read: the chat names it and goes on,
+ * rather than failing every read of the chat.
+ */
+export function parseBody(body: string): Message {
+  try {
+    return JSON.parse(body) as Message;
+  } catch {
+    return body as unknown as Message;
+  }
+}

@@ -7,7 +7,6 @@
 import {
   checkEpoch,
   type LoadedSession,
-  type Message,
   type SessionRecord,
   type SessionStore,
   type StoredState,
@@ -22,6 +21,7 @@ import {
   limitOf,
   once,
   outageReporter,
+  parseBody,
   SCHEMA_VERSION,
   schemaTooNew,
   settlement,
@@ -209,14 +209,14 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
       const [flat, start, bodies] = out;
       const hash: Record<string, string> = {};
       for (let i = 0; i < flat.length; i += 2) hash[flat[i]] = flat[i + 1];
-      return { ...toRecord(id, hash), start, messages: bodies.map((b) => JSON.parse(b) as Message) };
+      return { ...toRecord(id, hash), start, messages: bodies.map(parseBody) };
     },
     async messages(id, from, limit) {
       const n = whole(limit);
       if (n === 0) return [];
       const start = whole(from);
       const bodies = await (await c()).lrange(keys(id).m, start, start + n - 1);
-      return bodies.map((b) => JSON.parse(b) as Message);
+      return bodies.map(parseBody);
     },
     async acquire(id, holder, ttl) {
       return (await ACQUIRE.run(await c(), [keys(id).l], [holder, Math.max(1, whole(ttl))])) === 1;

@@ -9,12 +9,11 @@ import {
   type Commit,
   checkEpoch,
   type LoadedSession,
-  type Message,
   type SessionStore,
   type Spend,
   type SpendLimits,
 } from '@skilltree/core/provider';
-import { addable, checkPrefix, conflict, limitOf, settlement, whole } from './common.js';
+import { addable, checkPrefix, conflict, limitOf, parseBody, settlement, whole } from './common.js';
 import { adoptSqlite, openSqlite, type SqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 import { migrate, type SessionRow, toRecord } from './sqlite-schema.js';
 
@@ -172,7 +171,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
     if (!row) return null;
     const earliest = Math.max(0, row.length - Math.max(1, whole(window)));
     const start = q.firstUser.get(id, earliest)?.seq ?? q.lastUser.get(id)?.seq ?? earliest;
-    const messages = q.tail.all(id, start, row.length).map((m) => JSON.parse(m.body) as Message);
+    const messages = q.tail.all(id, start, row.length).map((m) => parseBody(m.body));
     return { ...toRecord(row), start, messages };
   });
 
@@ -226,7 +225,7 @@ export function sqliteStore(options: SqliteStoreOptions): SessionStore {
       return load(id, window);
     },
     async messages(id, from, limit) {
-      return q.page.all(id, whole(from), whole(limit)).map((m) => JSON.parse(m.body) as Message);
+      return q.page.all(id, whole(from), whole(limit)).map((m) => parseBody(m.body));
     },
     async acquire(id, holder, ttl) {
       const now = Date.now();

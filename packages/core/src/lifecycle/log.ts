@@ -211,3 +211,27 @@ export function adoptMounts(log: LifecycleLog, mounts: ReadonlyMap<string, numbe
   for (const name of log.announced.keys()) next.set(name, mounts.get(name) ?? 0);
   return { ...log, mounts: next };
 }
+
+/**
+ * Which skill each tool was last told as part of, from recorded data: a restored session has no
+ * history of earlier mounts, and this is the one record of them it has, so `Unknown tool` can still
+ * name the skill of a tool it rendered (a conditional tool included) before the process stopped.
+ */
+export function toolSkillsOf(data: LifecycleLogData | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!data) return out;
+  for (const skill of data.base) for (const tool of skill.tools) out.set(tool.name, skill.skill);
+  for (const record of data.records) {
+    for (const entry of record.entries) {
+      if (entry.skill === null) continue;
+      const names =
+        entry.type === 'loaded'
+          ? entry.tools.map((t) => t.name)
+          : entry.type === 'unloaded'
+            ? entry.tools
+            : entry.added.map((t) => t.name);
+      for (const name of names) out.set(name, entry.skill);
+    }
+  }
+  return out;
+}

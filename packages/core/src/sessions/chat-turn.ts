@@ -22,6 +22,7 @@ import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from '.
 import type { RunningTurn, RunningTurns } from './running.js';
 import { SessionConflictError, SessionNotFoundError, type SessionStore, snapshotFromStore } from './session-store.js';
 import { stoppedError, watchStop } from './stop.js';
+import { readStoredMessages, type UnreadableRecord, unreadableText } from './stored-messages.js';
 
 /** What the turns of one `createSessions` share. */
 export interface TurnContext {
@@ -74,7 +75,10 @@ function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
 type Source = 'new' | 'cache' | 'store';
 
 /** The session for a turn: the cached one when it is the store's incarnation and version, else restored from the store. */
-async function open(ctx: TurnContext, chat: ResolvedChat): Promise<{ entry: Cached; source: Source }> {
+async function open(
+  ctx: TurnContext,
+  chat: ResolvedChat,
+): Promise<{ entry: Cached; source: Source; unreadable?: UnreadableRecord[] }> {
   const { store, cache, sessionOptions } = ctx;
   const { id, owner, key } = chat;
   // Read again now that the turn holds the lease: the chat may have moved on (or been deleted and
@@ -93,10 +97,15 @@ async function open(ctx: TurnContext, chat: ResolvedChat): Promise<{ entry: Cach
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, snapshotFromStore(loaded));
+  // A record that cannot be read (written by hand) stands as a placeholder: the chat goes on.
+  const { messages, problems } = readStoredMessages(loaded.messages, loaded.start, id);
+  const snapshot = snapshotFromStore({ ...loaded, messages });
+  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, snapshot);
+  for (const problem of problems) session.session.warn(unreadableText(problem), 'store');
   return {
     entry: { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length },
     source: 'store',
+    ...(problems.length > 0 ? { unreadable: problems } : {}),
   };
 }
 
@@ -259,6 +268,10 @@ export async function* chatTurn(
         );
         entry = opened.entry;
         const current = entry;
+        // Each unreadable record is reported with the turn that found it, by chat and index.
+        for (const problem of opened.unreadable ?? []) {
+          yield { type: 'warning', message: unreadableText(problem), source: 'store' };
+        }
         // Results a process that died mid-turn left unanswered were answered on restore: write them first.
         if (current.session.length() > current.committed) {
           await save(current);

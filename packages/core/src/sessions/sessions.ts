@@ -12,7 +12,6 @@ import type { ReactNode } from 'react';
 import { checkedFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { checkBudget } from '../observe/budget-options.js';
-import { parseMessage } from '../transcript/message-parse.js';
 import { abortable } from '../turn/loop.js';
 import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
@@ -27,6 +26,7 @@ import { memoryStore } from './memory-store.js';
 import { RunningTurns } from './running.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { stoppedError } from './stop.js';
+import { readStoredMessage, type UnreadableRecord } from './stored-messages.js';
 
 /** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
 export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
@@ -130,7 +130,12 @@ export interface Sessions {
   deny(id: string, toolCallId: string, options?: SessionTurnOptions & { reason?: string }): Promise<Turn>;
   /** The session as JSON data, or null when there is none. */
   get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
-  /** A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from` (default 0). */
+  /**
+   * A page of the transcript: up to `limit` (default 50, at most 1 000) messages from index `from`
+   * (default 0). A stored record that cannot be read (edited by hand) is a placeholder in its place
+   * whose text names the chat and the index (`unreadableRecord` from `@skilltree/core/provider` says
+   * what is wrong); the chat's turns go on, each reporting it as a `warning` event.
+   */
   messages(id: string, page?: { from?: number; limit?: number } & SessionReadOptions): Promise<Message[]>;
   /**
    * Stops the chat's running turn, wherever it runs: at once when it runs in this process, else
@@ -295,7 +300,10 @@ export function createSessions(
       const from = Math.max(0, Math.floor(page.from ?? 0));
       const limit = Math.min(1_000, Math.max(0, Math.floor(page.limit ?? 50)));
       // Records written before messages had parts are read upgraded, as a restore reads them.
-      return (await store.messages(found.key, from, limit)).map(readStored);
+      // A record that cannot be read stands as a placeholder naming the chat and its index.
+      const problems: UnreadableRecord[] = [];
+      const stored = await store.messages(found.key, from, limit);
+      return stored.map((message, i) => readStoredMessage(message, from + i, id, problems));
     },
     async stop(id, opts = {}) {
       const chat = await resolveChat(store, id, opts.owner);
@@ -329,15 +337,6 @@ export function createSessions(
       return closing;
     },
   };
-}
-
-/** A stored message as today's shape; one that cannot be read as a message is passed on as it is. */
-function readStored(message: Message, index: number): Message {
-  try {
-    return parseMessage(message, `messages[${index}]`);
-  } catch {
-    return message;
-  }
 }
 
 /** Answers must be a non-empty list (checked before the chat is touched; the session checks each). */

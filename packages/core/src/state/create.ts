@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { createStoreRegistry } from '../host/agent-store.js';
 import { createContainer } from '../host/reconciler.js';
 import type { ChatInfo, Runtime, SessionHandle } from '../host/runtime.js';
-import { createLog } from '../lifecycle/log.js';
+import { createLog, toolSkillsOf } from '../lifecycle/log.js';
 import { createTranscript } from '../transcript/transcript.js';
 import type { SessionOptions } from '../types/options.js';
 import type { SessionSnapshot } from '../types/session.js';
@@ -60,7 +60,8 @@ export function createState(
       awaited: new Set(),
       errors: new Map(),
       listeners: new Set(),
-      toolHistory: new Map(),
+      // Restored: the skills its tools were told with, so `Unknown tool` still names them.
+      toolHistory: toolSkillsOf(restore?.lifecycle),
       toolOwners: new Map(),
       synced: null,
     },

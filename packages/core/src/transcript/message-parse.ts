@@ -1,8 +1,9 @@
 /**
  * Messages from outside (snapshots, store records, recorded conversations) checked and upgraded:
- * today's typed parts pass through checked; a message written before messages had parts (its
+ * today's typed parts pass through checked; a tool result written before messages had parts (its
  * `content` a string) is upgraded, its trailing `contextChanged` lines becoming a part of their own,
- * so that it reads exactly as it did; a part written before context changes were typed (`lines`,
+ * so that it reads exactly as it did, while a user's string content stays the user's text (quoted
+ * as the runtime quotes typed text: a user's line never becomes a change); a part written before context changes were typed (`lines`,
  * the text a model reads) is upgraded to typed `changes`; a reasoning part written before parts held
  * a provider payload (`signature`, `redactedData`, `encryptedContent`, `itemId` at its top) gets
  * them as `providerData`. This is the one place that reads a `contextChanged` line back: everything
@@ -10,7 +11,7 @@
  */
 import { textContent } from '../parts/message-parts.js';
 import { cleanReasoning } from '../parts/reasoning.js';
-import { CONTEXT_CHANGED } from '../parts/text.js';
+import { CONTEXT_CHANGED, sanitizeText } from '../parts/text.js';
 import { isToolName } from '../parts/tool-name.js';
 import type {
   AssistantPart,
@@ -205,7 +206,11 @@ export function parseMessage(raw: unknown, where = 'message'): Message {
   }
   let content: MessagePart[];
   const legacy = typeof m.content === 'string';
-  if (legacy) content = upgradeContent(m.content as string);
+  // Only the runtime's own messages carry its lines: a user's string content is the user's text
+  // through and through (a first-format record did not quote typed `contextChanged` lines), so it
+  // is quoted as today's runtime records a user's text, and never upgraded into changes.
+  if (legacy)
+    content = role === 'user' ? textContent(sanitizeText(m.content as string)) : upgradeContent(m.content as string);
   else if (Array.isArray(m.content))
     content = m.content.map((part, i) => checkPart(part, role, `${where}.content[${i}]`));
   else throw new Error(`${where}.content must be a list of parts.`);

@@ -14,6 +14,7 @@ import {
   type ModelStreamPart,
   parseMessage,
 } from '@skilltree/core/provider';
+import { recordingDigest, verifyRecording } from './verify.js';
 
 /** A request as recorded: the neutral request's own fields, as JSON. */
 export type RecordedRequest = Pick<
@@ -45,6 +46,12 @@ export interface Recording {
    */
   appendOnly?: true;
   exchanges: RecordedExchange[];
+  /**
+   * The digest of everything else, `sha256-<hex>`, written with the file: reading a recording
+   * edited since refuses it before anything replays. A recording read into memory has none (it
+   * was checked as it was read); one written before digests is checked without it.
+   */
+  integrity?: string;
 }
 
 /** The request's recorded fields, as JSON (the `lifecycle` getter and anything else left out). */
@@ -83,7 +90,11 @@ function upgradeMessage(raw: unknown, where: string): Message {
   return message;
 }
 
-/** Checks a recording's JSON (its text or the parsed value); `source` names it in errors. */
+/**
+ * Checks a recording's JSON (its text or the parsed value), whole, before anything replays: its
+ * integrity digest when it has one, and that each recorded answer's calls are those the next
+ * recorded request carries (see `verify.ts`). `source` names it in errors.
+ */
 export function parseRecording(data: unknown, source = 'the recording'): Recording {
   let value = data;
   if (typeof data === 'string') {
@@ -101,6 +112,8 @@ export function parseRecording(data: unknown, source = 'the recording'): Recordi
   if (version !== 1 && version !== RECORDING_VERSION)
     throw new Error(`${source} has version ${String(version)}; this @skilltree/evals reads versions 1 and 2.`);
   if (!Array.isArray(r.exchanges)) throw new Error(`${source} has no "exchanges" list.`);
+  // Whole before anything replays: a replayed answer runs the agent's real tools.
+  verifyRecording(r as Record<string, unknown>, source);
   const exchanges = r.exchanges.map((e, i): RecordedExchange => {
     if (!e || typeof e !== 'object' || !e.request || typeof e.request !== 'object') {
       throw new Error(`${source}: exchanges[${i}] has no request.`);
@@ -124,7 +137,8 @@ export function parseRecording(data: unknown, source = 'the recording'): Recordi
     }
     return { ...e, request };
   });
-  return { ...(r as Recording), version: RECORDING_VERSION, exchanges };
+  const { integrity: _checked, ...rest } = r as Recording;
+  return { ...rest, version: RECORDING_VERSION, exchanges };
 }
 
 /** Reads a recording file. */
@@ -143,10 +157,15 @@ export function readRecording(file: string): Recording {
   return parseRecording(text, file);
 }
 
-/** Writes a recording, whole, through a temporary file (a reader never sees half of one). */
+/**
+ * Writes a recording, whole, through a temporary file (a reader never sees half of one), with its
+ * integrity digest: a replay refuses the file once it was edited.
+ */
 export function writeRecording(file: string, recording: Recording): void {
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(recording, null, 2)}\n`);
+  const { integrity: _old, ...content } = recording;
+  const sealed: Recording = { ...content, integrity: recordingDigest(content) };
+  writeFileSync(temp, `${JSON.stringify(sealed, null, 2)}\n`);
   renameSync(temp, file);
 }

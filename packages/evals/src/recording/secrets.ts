@@ -56,23 +56,59 @@ export function secretScanner(env: Record<string, string | undefined> = process.
         return `[redacted:${kind}]`;
       });
     }
+    // A `.env` line gives its secret away by its name, whatever shape the value has.
+    out = out.replace(ASSIGNMENT, (line, head: string, name: string, quote: string, value: string) => {
+      if (!SECRET_NAME.test(name) || value.length < 4 || value.startsWith('[redacted:')) return line;
+      found.push({ path, kind: `$${name}` });
+      return `${head}${quote}[redacted:$${name}]${quote}`;
+    });
     return out;
   };
 }
 
 const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
 
-/** Applies `fn` to every string of a JSON value (not to object keys), with its path. */
+/**
+ * Applies `fn` to every string of a JSON value, object keys included (a key can hold a secret as
+ * well as a value can), with its path. A file part's bytes (base64 `data`) that are text (see
+ * {@link isTextFile}) are decoded, passed through `fn`, and encoded again: an attached `.env` or
+ * log is scanned as what it says, not as base64.
+ */
 export function mapStrings(value: unknown, fn: (text: string, path: string) => string, path = ''): unknown {
   if (typeof value === 'string') return fn(value, path);
   if (Array.isArray(value)) return value.map((item, i) => mapStrings(item, fn, `${path}[${i}]`));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, fn, path ? `${path}${key(k)}` : k);
+    const file = isTextFile(value as Record<string, unknown>);
+    for (const [k, v] of Object.entries(value)) {
+      const where = path ? `${path}${key(k)}` : k;
+      const name = fn(k, `${where}(key)`);
+      if (file && k === 'data' && typeof v === 'string') {
+        const text = Buffer.from(v, 'base64').toString('utf8');
+        const clean = fn(text, `${where}(text)`);
+        out[name] = clean === text ? v : Buffer.from(clean, 'utf8').toString('base64');
+      } else out[name] = mapStrings(v, fn, where);
+    }
     return out;
   }
   return value;
 }
+
+/** Media types whose bytes are text, beyond `text/*`. */
+const TEXT_TYPES =
+  /^(?:text\/|application\/(?:json|xml|yaml|x-yaml|toml|x-toml|javascript|x-sh|x-shellscript|x-env|sql|graphql|x-ndjson|ld\+json)\b)|\+(?:json|xml)\b/i;
+/** File names that hold settings, keys and credentials: `.env` and its variants, keys, configs. */
+const SECRET_FILE = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$|\.(?:env|pem|key|ini|cfg|conf|properties|npmrc|netrc|pgpass)$/i;
+
+/** Whether `part` is a file part whose base64 `data` is text: by its media type or its name. */
+export function isTextFile(part: Record<string, unknown>): boolean {
+  if (part.type !== 'file' || typeof part.data !== 'string') return false;
+  if (typeof part.mediaType === 'string' && TEXT_TYPES.test(part.mediaType)) return true;
+  return typeof part.filename === 'string' && SECRET_FILE.test(part.filename);
+}
+
+/** `NAME=value` lines (a `.env` file, a shell export) whose name says the value is a secret. */
+const ASSIGNMENT = /^(\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*)(["']?)([^\r\n]*?)\3\s*$/gm;
 
 /** Options that say how a recording is cleaned. */
 export interface CleanOptions {
