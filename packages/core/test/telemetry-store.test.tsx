@@ -15,20 +15,16 @@ import {
   scriptedModel,
   Tool,
 } from '../src/index.js';
-import { shutDownTracing, tracing } from './tracing.js';
+import { type SpanOrder, shutDownTracing, tracing } from './tracing.js';
 
 afterEach(shutDownTracing);
 
-const nanos = (time: [number, number]) => BigInt(time[0]) * 1_000_000_000n + BigInt(time[1]);
-
 /** The spans under `root` as an indented list, children in start order. */
-function tree(spans: readonly ReadableSpan[], root: ReadableSpan, depth = 0): string[] {
-  const children = spans
-    .filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId)
-    .sort((a, b) => Number(nanos(a.startTime) - nanos(b.startTime)));
+function tree(spans: readonly ReadableSpan[], order: SpanOrder, root: ReadableSpan, depth = 0): string[] {
+  const children = spans.filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId).sort(order.byStart);
   return [
     `${'  '.repeat(depth)}${root.name}${root.status.code === 2 ? ' [error]' : ''}`,
-    ...children.flatMap((child) => tree(spans, child, depth + 1)),
+    ...children.flatMap((child) => tree(spans, order, child, depth + 1)),
   ];
 }
 
@@ -110,7 +106,7 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
     const [turn] = spans.filter((s) => s.name === 'invoke_agent');
     expect(spans.filter((s) => s.name === 'invoke_agent')).toHaveLength(1);
     expect(turn.parentSpanContext).toBeUndefined();
-    expect(tree(spans, turn)).toEqual([
+    expect(tree(spans, t.order, turn)).toEqual([
       'invoke_agent',
       '  wait_lease',
       '  load_session',
@@ -166,17 +162,18 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
     const spans = t.exporter.getFinishedSpans();
     const turns = spans.filter((s) => s.name === 'invoke_agent');
     expect(turns).toHaveLength(2);
-    const [firstTurn, secondTurn] = turns.sort((a, b) => Number(nanos(a.endTime) - nanos(b.endTime)));
+    const [firstTurn, secondTurn] = turns.sort(t.order.byEnd);
     const within = (turn: ReadableSpan, name: string) =>
       spans.filter((s) => s.name === name && s.parentSpanContext?.spanId === turn.spanContext().spanId);
     const [wait] = within(secondTurn, 'wait_lease');
     expect(Number(wait.attributes['skilltree.lease.attempts'])).toBeGreaterThan(1);
     // The wait ended only after the first turn's last commit: it covers the whole time it was held up.
     const lastCommit = within(firstTurn, 'commit_session').at(-1) as ReadableSpan;
-    expect(nanos(wait.endTime)).toBeGreaterThanOrEqual(nanos(lastCommit.endTime));
-    expect(nanos(wait.startTime)).toBeLessThan(nanos(lastCommit.startTime));
+    // (Compared by the order the spans started and ended in, not by their clock ticks.)
+    expect(t.order.ended(wait)).toBeGreaterThan(t.order.ended(lastCommit));
+    expect(t.order.started(wait)).toBeLessThan(t.order.started(lastCommit));
     // And the turn's span covers the wait: its duration is what the user waited.
-    expect(nanos(secondTurn.startTime)).toBeLessThanOrEqual(nanos(wait.startTime));
+    expect(t.order.started(secondTurn)).toBeLessThan(t.order.started(wait));
     await sessions.close();
   });
 
@@ -198,7 +195,7 @@ describe('store spans: the lease wait, the load and the commits are in the turnâ
     const spans = t.exporter.getFinishedSpans();
     const failed = spans.filter((s) => s.name === 'invoke_agent' && s.status.code === 2);
     expect(failed.length).toBeGreaterThan(0);
-    const lines = tree(spans, failed[0]);
+    const lines = tree(spans, t.order, failed[0]);
     expect(lines).toEqual(['invoke_agent [error]', '  wait_lease [error]']);
     const wait = spans.find(
       (s) => s.name === 'wait_lease' && s.parentSpanContext?.spanId === failed[0].spanContext().spanId,

@@ -42,7 +42,7 @@ import {
   Tool,
 } from '../src/index.js';
 import { type ModelCallOptions, modelIdentity } from '../src/provider.js';
-import { shutDownTracing, tracing } from './tracing.js';
+import { type SpanOrder, shutDownTracing, tracing } from './tracing.js';
 
 const SECRET = 'my card is 4111-1111';
 
@@ -75,7 +75,7 @@ function ShopAgent() {
 }
 
 /** The spans as an indented tree of names, children in start order. */
-function tree(spans: readonly ReadableSpan[]): string {
+function tree(spans: readonly ReadableSpan[], order: SpanOrder): string {
   const ids = new Set(spans.map((s) => s.spanContext().spanId));
   const children = new Map<string | undefined, ReadableSpan[]>();
   for (const span of spans) {
@@ -85,9 +85,7 @@ function tree(spans: readonly ReadableSpan[]): string {
   }
   const lines: string[] = [];
   const visit = (parent: string | undefined, depth: number) => {
-    const list = (children.get(parent) ?? []).sort(
-      (a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1],
-    );
+    const list = (children.get(parent) ?? []).sort(order.byStart);
     for (const span of list) {
       lines.push(`${'  '.repeat(depth)}${span.name}${span.status.code === 2 ? ' [error]' : ''}`);
       visit(span.spanContext().spanId, depth + 1);
@@ -144,7 +142,7 @@ describe('the span tree', () => {
       telemetry: { tracer: t.tracer, agentName: 'shop' },
     });
     await session.send(`buy a lamp, ${SECRET}`);
-    expect(tree(t.exporter.getFinishedSpans())).toBe(
+    expect(tree(t.exporter.getFinishedSpans(), t.order)).toBe(
       [
         'invoke_agent shop',
         '  chat scripted',
@@ -292,7 +290,7 @@ describe('the span tree', () => {
     // The script is used up: the next model call fails.
     t.exporter.reset();
     await expect(session.send('again')).rejects.toThrow(/ran out of steps/);
-    expect(tree(t.exporter.getFinishedSpans())).toBe('invoke_agent [error]\n  chat scripted [error]');
+    expect(tree(t.exporter.getFinishedSpans(), t.order)).toBe('invoke_agent [error]\n  chat scripted [error]');
     for (const span of t.exporter.getFinishedSpans()) {
       expect(span.events[0]?.attributes?.['exception.message']).toMatch(/ran out of steps/);
     }
@@ -300,7 +298,7 @@ describe('the span tree', () => {
     t.exporter.reset();
     await abortedTurn({ telemetry: { tracer: t.tracer, recordContent: true } });
     const spans = t.exporter.getFinishedSpans();
-    expect(tree(spans)).toBe('invoke_agent [error]\n  chat scripted [error]');
+    expect(tree(spans, t.order)).toBe('invoke_agent [error]\n  chat scripted [error]');
     expect(spans.map((s) => s.attributes['error.type'])).toEqual(['AbortError', 'AbortError']);
   });
 
@@ -353,7 +351,7 @@ describe('a model’s own spans', () => {
       },
     };
     await createSession(<ShopAgent />, { model, telemetry: { tracer: t.tracer } }).send('hello');
-    expect(tree(t.exporter.getFinishedSpans())).toBe('invoke_agent\n  chat claude-test\n    http POST');
+    expect(tree(t.exporter.getFinishedSpans(), t.order)).toBe('invoke_agent\n  chat claude-test\n    http POST');
 
     // Untraced, the model gets no context.
     const seen: unknown[] = [];
@@ -480,7 +478,7 @@ describe('where spans go', () => {
     const session = createSession(<ShopAgent />, { model: scriptedModel([{ text: 'hi' }]) });
     await session.send('hello');
     const spans = t.exporter.getFinishedSpans();
-    expect(tree(spans)).toBe('invoke_agent\n  chat scripted');
+    expect(tree(spans, t.order)).toBe('invoke_agent\n  chat scripted');
     expect(spans[0].instrumentationScope.name).toBe('@skilltree/core');
   });
 
