@@ -8,7 +8,6 @@ import {
   Agent,
   createAgentStore,
   createSession,
-  type Message,
   type Model,
   restoreSession,
   type SessionEvent,
@@ -19,17 +18,7 @@ import {
   useAgentStore,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call, cart, ShopAgent } from './fixtures.js';
-
-/** Every tool call in the transcript has exactly one result, right after its assistant message. */
-function expectValidTranscript(transcript: readonly Message[]) {
-  for (let i = 0; i < transcript.length; i++) {
-    const m = transcript[i];
-    if (m.role !== 'assistant' || !m.toolCalls) continue;
-    const results = transcript.slice(i + 1, i + 1 + m.toolCalls.length);
-    expect(results.map((r) => (r.role === 'tool' ? r.toolCallId : r.role))).toEqual(m.toolCalls.map((c) => c.id));
-  }
-}
+import { call, cart, expectResultsFollowCalls as expectValidTranscript, ShopAgent } from './fixtures.js';
 
 describe('bad tool input and failing tools', () => {
   test('invalid input: an error result naming each failing field; run is not called', async () => {
