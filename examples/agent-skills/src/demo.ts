@@ -7,28 +7,15 @@
  * read tool, reads the `units` skill (which starts the MCP server), converts with the server's tool,
  * and answers from both results.
  */
-import {
-  type Model,
-  type ModelRequest,
-  type ScriptedStep,
-  scriptedModel,
-  type ToolMessage,
-  textOf,
-} from '@skilltree/core';
+import { lastToolResult, type ModelRequest, type ScriptedStep, scriptedModel, textOf } from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   'My chicken thighs read 165 °F on the thermometer. Are they done? What is that in Celsius?',
 ];
 
-function lastToolMessage(req: ModelRequest): ToolMessage {
-  const last = req.messages[req.messages.length - 1];
-  if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
-  return last;
-}
-
 /** The last tool result, which must come from `tool` and match `pattern`; returns the match. */
 function expectResult(req: ModelRequest, tool: string, pattern: RegExp): RegExpMatchArray {
-  const message = lastToolMessage(req);
+  const message = lastToolResult(req);
   const match = message.name === tool && !message.isError ? textOf(message).match(pattern) : null;
   if (!match) {
     throw new Error(
@@ -73,7 +60,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
 ];
 
 /** What the CLI plays offline: the messages, and a fresh scripted model for each session. */
-export const demo: { messages: string[]; model: () => Model } = {
+export const demo = {
   messages: DEMO_MESSAGES,
   model: () => scriptedModel(DEMO_STEPS),
 };

@@ -6,14 +6,7 @@
  * It reads, searches, edits, is refused a path outside the sandbox, and undoes its edit (a tool
  * that exists only while there is an edit to undo).
  */
-import {
-  type Model,
-  type ModelRequest,
-  type ScriptedStep,
-  scriptedModel,
-  type ToolMessage,
-  textOf,
-} from '@skilltree/core';
+import { lastToolResult, type ScriptedStep, scriptedModel, textOf } from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   "What's on my to-do list?",
@@ -23,12 +16,6 @@ export const DEMO_MESSAGES = [
   'Hmm, actually undo that change to the to-do list.',
 ];
 
-function lastResult(req: ModelRequest): ToolMessage {
-  const last = req.messages.at(-1);
-  if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
-  return last;
-}
-
 const call = (name: string, input: Record<string, unknown> = {}) => ({ toolCalls: [{ name, input }] });
 
 export const DEMO_STEPS: ScriptedStep[] = [
@@ -36,7 +23,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   call('read_skill', { name: 'files' }),
   call('read_file', { path: 'notes/todo.md' }),
   (req) => {
-    const open = [...textOf(lastResult(req)).matchAll(/^\d+\t- \[ \] (.+)$/gm)].map((m) => m[1]);
+    const open = [...textOf(lastToolResult(req)).matchAll(/^\d+\t- \[ \] (.+)$/gm)].map((m) => m[1]);
     if (open.length === 0) throw new Error('demo script: expected open items in notes/todo.md.');
     return { text: `You have ${open.length} open items:\n${open.map((item) => `- ${item}`).join('\n')}` };
   },
@@ -45,7 +32,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   call('read_skill', { name: 'search' }),
   call('grep', { pattern: 'dentist', ignoreCase: true }),
   (req) => {
-    const hits = [...textOf(lastResult(req)).matchAll(/^(\S+):(\d+): /gm)].map((m) => `${m[1]} (line ${m[2]})`);
+    const hits = [...textOf(lastToolResult(req)).matchAll(/^(\S+):(\d+): /gm)].map((m) => `${m[1]} (line ${m[2]})`);
     if (hits.length === 0) throw new Error('demo script: expected grep to find the dentist.');
     return { text: `You mention the dentist in ${hits.join(' and ')}.` };
   },
@@ -58,7 +45,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
     new: '- [x] Call the dentist',
   }),
   (req) => {
-    const result = lastResult(req);
+    const result = lastToolResult(req);
     if (result.isError) throw new Error(`demo script: the edit failed: ${textOf(result)}`);
     return { text: 'Ticked off: "Call the dentist to move the March 20 appointment" is done in notes/todo.md.' };
   },
@@ -66,14 +53,14 @@ export const DEMO_STEPS: ScriptedStep[] = [
   // 4. Outside the sandbox: refused, and the model says so.
   call('read_file', { path: '/etc/passwd' }),
   (req) => {
-    const result = lastResult(req);
+    const result = lastToolResult(req);
     if (!result.isError || !textOf(result).includes('outside the sandbox')) {
       throw new Error(`demo script: expected /etc/passwd to be refused, got: ${textOf(result)}`);
     }
     return call('read_file', { path: '../../.ssh/id_rsa' });
   },
   (req) => {
-    const result = lastResult(req);
+    const result = lastToolResult(req);
     if (!result.isError || !textOf(result).includes('outside the sandbox')) {
       throw new Error(`demo script: expected ../../.ssh/id_rsa to be refused, got: ${textOf(result)}`);
     }
@@ -85,10 +72,10 @@ export const DEMO_STEPS: ScriptedStep[] = [
     if (!req.tools.some((t) => t.name === 'undo_last_edit')) throw new Error('demo script: expected undo_last_edit.');
     return call('undo_last_edit');
   },
-  (req) => ({ text: `${textOf(lastResult(req)).split('\n')[0]} The dentist item is open again.` }),
+  (req) => ({ text: `${textOf(lastToolResult(req)).split('\n')[0]} The dentist item is open again.` }),
 ];
 
-export const demo: { messages: string[]; model: () => Model } = {
+export const demo = {
   messages: DEMO_MESSAGES,
   model: () => scriptedModel(DEMO_STEPS),
 };

@@ -4,14 +4,7 @@
  * because notes live in a store. Its `<Text>` shows only the latest five; the last turn finds an
  * older note with search_notes. The wiki token is used by publish_notes and never appears.
  */
-import {
-  type Model,
-  type ModelRequest,
-  type ScriptedStep,
-  scriptedModel,
-  type ToolMessage,
-  textOf,
-} from '@skilltree/core';
+import { lastToolResult, type ModelRequest, type ScriptedStep, scriptedModel, textOf } from '@skilltree/core';
 
 export const DEMO_MESSAGES = [
   "I'm researching how sleep affects memory. Find me a few papers.",
@@ -20,12 +13,6 @@ export const DEMO_MESSAGES = [
   "Publish everything to the team wiki as 'Sleep and memory'.",
   'Remind me: what did we find about sleep deprivation?',
 ];
-
-function lastResult(req: ModelRequest): ToolMessage {
-  const last = req.messages.at(-1);
-  if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
-  return last;
-}
 
 /** The paper ids in the latest search_papers result of the request. */
 function searchedIds(req: ModelRequest): string[] {
@@ -42,7 +29,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   { toolCalls: [call('read_skill', { name: 'sources' })] },
   { toolCalls: [call('search_papers', { query: 'sleep memory' })] },
   (req) => {
-    const lines = textOf(lastResult(req)).split('\n');
+    const lines = textOf(lastToolResult(req)).split('\n');
     return { text: `I found ${lines.length} papers:\n${lines.map((l) => `- ${l}`).join('\n')}` };
   },
 
@@ -99,8 +86,8 @@ export const DEMO_STEPS: ScriptedStep[] = [
     return { toolCalls: [call('publish_notes', { title: 'Sleep and memory' })] };
   },
   (req) => {
-    const match = textOf(lastResult(req)).match(/^Published (\d+) notes to (\S+) \(revision (\d+)\)/);
-    if (!match) throw new Error(`demo script: expected publish_notes to succeed, got: ${textOf(lastResult(req))}`);
+    const match = textOf(lastToolResult(req)).match(/^Published (\d+) notes to (\S+) \(revision (\d+)\)/);
+    if (!match) throw new Error(`demo script: expected publish_notes to succeed, got: ${textOf(lastToolResult(req))}`);
     return { text: `Published all ${match[1]} notes: ${match[2]}` };
   },
 
@@ -110,10 +97,10 @@ export const DEMO_STEPS: ScriptedStep[] = [
     if (req.context.includes('N-2 ')) throw new Error('demo script: N-2 should not be among the latest five.');
     return { toolCalls: [call('search_notes', { query: 'deprivation' })] };
   },
-  (req) => ({ text: `From our notes: ${textOf(lastResult(req)).replace(/^N-\d+ \[deprivation\] /, '')}` }),
+  (req) => ({ text: `From our notes: ${textOf(lastToolResult(req)).replace(/^N-\d+ \[deprivation\] /, '')}` }),
 ];
 
-export const demo: { messages: string[]; model: () => Model } = {
+export const demo = {
   messages: DEMO_MESSAGES,
   model: () => scriptedModel(DEMO_STEPS),
 };

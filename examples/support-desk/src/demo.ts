@@ -15,12 +15,11 @@
  *   model answers from `<current_context>`, which is outside the cap.
  */
 import {
-  type Model,
+  lastToolResult,
   type ModelRequest,
   type ScriptedResponse,
   type ScriptedStep,
   scriptedModel,
-  type ToolMessage,
   textOf,
 } from '@skilltree/core';
 
@@ -32,15 +31,9 @@ export const DEMO_MESSAGES = [
   'Great, thank you! Which tickets do I have now?',
 ];
 
-function lastToolMessage(req: ModelRequest): ToolMessage {
-  const last = req.messages[req.messages.length - 1];
-  if (last?.role !== 'tool') throw new Error('demo script: expected the last message to be a tool result.');
-  return last;
-}
-
 /** The last tool result, which must match `pattern`; returns the match. */
 function expectResult(req: ModelRequest, pattern: RegExp): RegExpMatchArray {
-  const message = lastToolMessage(req);
+  const message = lastToolResult(req);
   const match = textOf(message).match(pattern);
   if (!match) {
     throw new Error(
@@ -69,7 +62,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   // 2. Cancel: the model calls cancel_order before reading the orders skill.
   call('cancel_order', { orderId: 'A-1057', reason: 'wrong size' }),
   (req) => {
-    const result = lastToolMessage(req);
+    const result = lastToolResult(req);
     if (!result.isError || !textOf(result).startsWith('Unknown tool')) {
       throw new Error(`demo script: expected "Unknown tool" for cancel_order, got: ${textOf(result)}`);
     }
@@ -133,7 +126,7 @@ export const DEMO_STEPS: ScriptedStep[] = [
   },
 ];
 
-export const demo: { messages: string[]; model: () => Model } = {
+export const demo = {
   messages: DEMO_MESSAGES,
   model: () => scriptedModel(DEMO_STEPS),
 };

@@ -150,19 +150,29 @@ it('the served page holds no reducer of its own: the AI SDK applies every chunk 
   await page.close();
 });
 
-it('a call that needs approval shows Approve and Deny; Approve runs it and the answer streams on', async () => {
-  const approvals = await startServe([
+/** `skilltree serve` of the approval agent, with a script that refunds order 7 once allowed. */
+const serveApprovals = () =>
+  startServe([
     'test/fixtures/approval-agent.tsx',
     '--port',
     '0',
     '--model',
     'scripted:test/fixtures/script-refund.json',
   ]);
+
+/** Opens the page at `url` and asks for a refund of order 7. */
+async function askForRefund(url: string) {
+  const opened = await openPage();
+  await opened.page.goto(url);
+  await opened.page.getByLabel('Message').fill('refund order 7');
+  await opened.page.getByRole('button', { name: 'Send' }).click();
+  return opened;
+}
+
+it('a call that needs approval shows Approve and Deny; Approve runs it and the answer streams on', async () => {
+  const approvals = await serveApprovals();
   try {
-    const { page, problems } = await openPage();
-    await page.goto(approvals.url);
-    await page.getByLabel('Message').fill('refund order 7');
-    await page.getByRole('button', { name: 'Send' }).click();
+    const { page, problems } = await askForRefund(approvals.url);
     const call = page.locator('details[data-tool=refund]');
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     await expect(call.getAttribute('data-state')).resolves.toBe('approval-requested');
@@ -186,18 +196,9 @@ it('a call that needs approval shows Approve and Deny; Approve runs it and the a
 });
 
 it('Deny answers the call without running it: the page shows it denied and the answer goes on', async () => {
-  const approvals = await startServe([
-    'test/fixtures/approval-agent.tsx',
-    '--port',
-    '0',
-    '--model',
-    'scripted:test/fixtures/script-refund.json',
-  ]);
+  const approvals = await serveApprovals();
   try {
-    const { page, problems } = await openPage();
-    await page.goto(approvals.url);
-    await page.getByLabel('Message').fill('refund order 7');
-    await page.getByRole('button', { name: 'Send' }).click();
+    const { page, problems } = await askForRefund(approvals.url);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByText('Done with order 7.').waitFor();
     const call = page.locator('details[data-tool=refund]');

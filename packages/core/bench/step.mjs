@@ -25,65 +25,11 @@
 import { performance } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Fragment, createElement as h, useState } from 'react';
-import { z } from 'zod';
-import { Agent, createSession, Instructions, restoreSession, Skill, scriptedModel, Text, Tool } from '../dist/index.js';
+import { createSession, restoreSession, scriptedModel } from '../dist/index.js';
 import { placeContext } from '../dist/provider.js';
+import { makeAgent, TOOLS_PER_SKILL } from './agent.mjs';
 
-const TOOLS_PER_SKILL = 20;
 const LOADED = 3;
-
-function SkillBody({ name, rerender = true }) {
-  const [count, setCount] = useState(0);
-  const tools = [];
-  for (let t = 0; t < TOOLS_PER_SKILL; t++) {
-    tools.push(
-      h(Tool, {
-        key: t,
-        name: `${name}_tool_${t}`,
-        description: `Tool ${t} of ${name}: does one useful thing with an order.`,
-        input: schemas[t % schemas.length],
-        run: () => {
-          if (rerender) setCount((c) => c + 1);
-          return `ok ${t}`;
-        },
-      }),
-    );
-  }
-  return h(
-    Fragment,
-    null,
-    h(Instructions, null, `Use the ${name} tools carefully. Confirm before destructive actions.`),
-    h(Text, null, `${name} calls so far: ${count}`),
-    ...tools,
-  );
-}
-const schemas = [
-  z.object({ id: z.string() }),
-  z.object({ id: z.string(), reason: z.string().optional() }),
-  z.object({ query: z.string(), limit: z.number().int().optional() }),
-];
-
-function makeAgent(skillCount, rerender = true) {
-  const skills = [];
-  for (let s = 0; s < skillCount; s++) {
-    const name = `skill_${s}`;
-    skills.push(
-      h(
-        Skill,
-        { key: name, name, description: `Handles ${name} requests for customers` },
-        h(SkillBody, { name, rerender }),
-      ),
-    );
-  }
-  return h(
-    Agent,
-    null,
-    h(Instructions, null, 'You are a support agent. Be precise and kind.'),
-    h(Text, null, 'Customer: Ada'),
-    ...skills,
-  );
-}
 
 function syntheticTranscript(size) {
   const transcript = [];

@@ -36,6 +36,7 @@ export { type BudgetExceeded, BudgetExceededError, type BudgetScope } from './ob
 export { type Cost, estimateCost, PRICES, type Price, priceFor } from './observe/cost.js';
 export { contextChangesOf, ownTextOf, textOf } from './parts/message-parts.js';
 export {
+  lastToolResult,
   type ScriptedModel,
   type ScriptedModelOptions,
   type ScriptedResponse,

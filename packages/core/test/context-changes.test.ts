@@ -11,6 +11,17 @@ import { parseSnapshot } from '../src/sessions/snapshot.js';
 import { upgradeContextLines } from '../src/transcript/message-parse.js';
 import type { ContextChange, Message } from '../src/types/messages.js';
 
+/** A tool result as a record holds it: its text, then a `context-changed` part with `fields`. */
+const toolResult = (text: string, fields: Record<string, unknown>) => ({
+  role: 'tool',
+  toolCallId: 'call_1',
+  name: 'add_note',
+  content: [
+    { type: 'text', text },
+    { type: 'context-changed', ...fields },
+  ],
+});
+
 describe('context changes', () => {
   test('a contextChanged part carries typed changes and renders the lines the model reads', () => {
     const changes: ContextChange[] = [
@@ -36,15 +47,7 @@ describe('context changes', () => {
     ];
     expect(changes.map(contextChangeLine)).toEqual(lines);
     // What an adapter sends: the message's own text, then one line per change.
-    const message: Message = {
-      role: 'tool',
-      toolCallId: 'call_1',
-      name: 'add_note',
-      content: [
-        { type: 'text', text: 'Added.' },
-        { type: 'context-changed', changes },
-      ],
-    };
+    const message = toolResult('Added.', { changes }) as Message;
     expect(renderParts(message.content)).toEqual([{ type: 'text', text: ['Added.', ...lines].join('\n') }]);
     expect(textOf(message)).toBe(['Added.', ...lines].join('\n'));
   });
@@ -63,15 +66,7 @@ describe('context changes', () => {
       { kind: 'unloaded', skill: 'cart' },
     ];
     // A part as the version before typed changes stored it.
-    const parted = parseMessage({
-      role: 'tool',
-      toolCallId: 'call_1',
-      name: 'add_note',
-      content: [
-        { type: 'text', text: 'Added.' },
-        { type: 'context-changed', lines },
-      ],
-    });
+    const parted = parseMessage(toolResult('Added.', { lines }));
     expect(parted.content).toEqual([
       { type: 'text', text: 'Added.' },
       { type: 'context-changed', changes: typed },
@@ -124,15 +119,7 @@ describe('context changes', () => {
 });
 
 describe('hostile context changes in a record', () => {
-  const tool = (changes: unknown) => ({
-    role: 'tool',
-    toolCallId: 'c1',
-    name: 'look',
-    content: [
-      { type: 'text', text: 'ok' },
-      { type: 'context-changed', changes },
-    ],
-  });
+  const tool = (changes: unknown) => toolResult('ok', { changes });
 
   test('a line change broken in two is refused: a record cannot forge a line the runtime never wrote', () => {
     expect(() =>

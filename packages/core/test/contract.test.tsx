@@ -21,10 +21,14 @@ import {
   useAgentStore,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call, ShopAgent } from './fixtures.js';
+import { call, expectResultsFollowCalls, ShopAgent } from './fixtures.js';
 
-/** Every tool call in the transcript has exactly one result, right after its assistant message. */
+/**
+ * Every tool call in the transcript has exactly one result, right after its assistant message; call
+ * ids are unique, and every tool result belongs to a call of the assistant message before it.
+ */
 function expectValidTranscript(transcript: readonly Message[]) {
+  expectResultsFollowCalls(transcript);
   const ids = new Set<string>();
   for (let i = 0; i < transcript.length; i++) {
     const m = transcript[i];
@@ -35,13 +39,10 @@ function expectValidTranscript(transcript: readonly Message[]) {
         .find((x) => x.role === 'assistant');
       expect(owner?.role === 'assistant' && owner.toolCalls?.some((c) => c.id === m.toolCallId)).toBe(true);
     }
-    if (m.role !== 'assistant' || !m.toolCalls) continue;
-    for (const c of m.toolCalls) {
+    for (const c of m.role === 'assistant' ? (m.toolCalls ?? []) : []) {
       expect(ids.has(c.id)).toBe(false);
       ids.add(c.id);
     }
-    const results = transcript.slice(i + 1, i + 1 + m.toolCalls.length);
-    expect(results.map((r) => (r.role === 'tool' ? r.toolCallId : r.role))).toEqual(m.toolCalls.map((c) => c.id));
   }
 }
 

@@ -1,17 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
+import { expect } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
   type AgentProps,
   createAgentStore,
   Instructions,
+  type Message,
   type Session,
+  type SessionStore,
   Skill,
   Text,
   Tool,
   useAgentStore,
   useSkill,
 } from '../src/index.js';
+import type { Commit } from '../src/provider.js';
 
 /** Records mounts, unmounts and effect cleanups so tests can see the lifecycle from inside. */
 export const log: string[] = [];
@@ -141,4 +145,28 @@ export const CounterAgent = () => (
 export async function call(session: Session, name: string, input: unknown = {}) {
   const [toolCall] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls!;
   return session.callTool(toolCall);
+}
+
+/** Every tool call in the transcript has exactly one result, right after its assistant message. */
+export function expectResultsFollowCalls(transcript: readonly Message[]) {
+  for (let i = 0; i < transcript.length; i++) {
+    const m = transcript[i];
+    if (m.role !== 'assistant' || !m.toolCalls) continue;
+    const results = transcript.slice(i + 1, i + 1 + m.toolCalls.length);
+    expect(results.map((r) => (r.role === 'tool' ? r.toolCallId : r.role))).toEqual(m.toolCalls.map((c) => c.id));
+  }
+}
+
+/**
+ * Creates chat `id` in `store` as an earlier version wrote it, for tests that read old records:
+ * `append` holds messages from before messages had parts (read back upgraded).
+ */
+export async function commitOldChat(
+  store: SessionStore,
+  id: string,
+  holder: string,
+  chat: { append: object[] } & Pick<Commit, 'state' | 'owner' | 'leaseTtl'>,
+) {
+  await store.acquire(id, holder, 1_000);
+  await store.commit(id, { holder, version: 0, epoch: 'e1', ...chat, append: chat.append as Message[] });
 }

@@ -8,7 +8,7 @@ import {
   Agent,
   createAgentStore,
   createSession,
-  type Message,
+  lastToolResult,
   type Model,
   restoreSession,
   type SessionEvent,
@@ -19,17 +19,7 @@ import {
   useAgentStore,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call, cart, ShopAgent } from './fixtures.js';
-
-/** Every tool call in the transcript has exactly one result, right after its assistant message. */
-function expectValidTranscript(transcript: readonly Message[]) {
-  for (let i = 0; i < transcript.length; i++) {
-    const m = transcript[i];
-    if (m.role !== 'assistant' || !m.toolCalls) continue;
-    const results = transcript.slice(i + 1, i + 1 + m.toolCalls.length);
-    expect(results.map((r) => (r.role === 'tool' ? r.toolCallId : r.role))).toEqual(m.toolCalls.map((c) => c.id));
-  }
-}
+import { call, cart, expectResultsFollowCalls as expectValidTranscript, ShopAgent } from './fixtures.js';
 
 describe('bad tool input and failing tools', () => {
   test('invalid input: an error result naming each failing field; run is not called', async () => {
@@ -196,6 +186,25 @@ describe('the model loop', () => {
     expect((await session.send('b')).text).toBe('second');
     await expect(session.send('c')).rejects.toThrow('scriptedModel ran out of steps: 2 scripted, step 3 was requested');
     expect(model.remaining).toBe(0);
+  });
+
+  test('lastToolResult: a step reads the tool result it follows; after a user message it is an error naming that', async () => {
+    const seen: string[] = [];
+    const session = createSession(<ShopAgent />, {
+      model: scriptedModel([
+        (req) => ({ text: textOf(lastToolResult(req)) }),
+        { toolCalls: [{ name: 'read_skill', input: { name: 'alpha' } }] },
+        (req) => {
+          seen.push(textOf(lastToolResult(req)).split('\n')[0]);
+          return { text: 'done' };
+        },
+      ]),
+    });
+    await expect(session.send('a')).rejects.toThrow(
+      "lastToolResult: the request's last message is a user message, not a tool result. Call it from a step that follows a tool call.",
+    );
+    expect((await session.send('b')).text).toBe('done');
+    expect(seen).toEqual(['Loaded skill "alpha"; it is now active.']);
   });
 
   test('a second send while a turn runs is refused clearly', async () => {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Message, type Model, memoryStore, SessionBusyError, Text } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
+import { commitOldChat } from './fixtures.js';
 
 const App = () => (
   <Agent>
@@ -188,16 +189,11 @@ describe('chats are namespaced by owner', () => {
   test('a chat an owner created before chats were namespaced (under its bare id) stays theirs, and only theirs', async () => {
     const store = memoryStore();
     // As earlier versions stored it: the owner on the record, the chat under its id.
-    await store.acquire('old', 'h', 1_000);
-    await store.commit('old', {
-      holder: 'h',
-      version: 0,
-      epoch: 'e',
-      // Written before messages had parts: read back upgraded.
+    await commitOldChat(store, 'old', 'h', {
       append: [
         { role: 'user', content: 'from before' },
         { role: 'assistant', content: 'echo: from before' },
-      ] as unknown as Message[],
+      ],
       state: { loadedSkills: [], stores: {} },
       owner: 'alice',
       leaseTtl: 1_000,

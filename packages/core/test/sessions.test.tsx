@@ -1,15 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import {
-  createSessions,
-  type Message,
-  type Model,
-  memoryStore,
-  SessionBusyError,
-  scriptedModel,
-} from '../src/index.js';
+import { createSessions, type Model, memoryStore, SessionBusyError, scriptedModel } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
 import { snapshotFromStore, storedState } from '../src/provider.js';
-import { CounterAgent } from './fixtures.js';
+import { CounterAgent, commitOldChat } from './fixtures.js';
 
 const App = CounterAgent;
 
@@ -146,16 +139,11 @@ describe('createSessions', () => {
 
   test('a turn left without results by a dead process is answered as interrupted on the next send', async () => {
     const store = memoryStore();
-    await store.acquire('x', 'dead', 1000);
-    await store.commit('x', {
-      holder: 'dead',
-      version: 0,
-      epoch: 'e1',
-      // Written before messages had parts: read back upgraded.
+    await commitOldChat(store, 'x', 'dead', {
       append: [
         { role: 'user', content: 'bump' },
         { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'bump', input: {} }] },
-      ] as unknown as Message[],
+      ],
       state: { loadedSkills: ['counter'], stores: {} },
       leaseTtl: 1,
     });

@@ -12,6 +12,7 @@ import type { ReasoningPart } from '@skilltree/core/provider';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkCallOptions } from '../src/ai-sdk.js';
+import { ev, thinkingEvents } from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
 import { openaiScript } from './helpers/openai-rules.js';
 import { simpleRequest, text } from './helpers/request.js';
@@ -49,13 +50,9 @@ describe('ai-sdk: @ai-sdk/anthropic thinking round-trips with its signature', ()
   const call = { type: 'tool_use', id: 'toolu_1', name: 'read_skill', input: { name: 'shopping' } };
 
   function events(): SseEvent[] {
-    const ev = (data: { type: string; [k: string]: unknown }): SseEvent => ({ event: data.type, data });
     return [
       ev({ type: 'message_start', message: { ...message([], 'tool_use'), stop_reason: null } }),
-      ev({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-      ev({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'They want ' } }),
-      ev({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'the lamp.' } }),
-      ev({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-Abc123==' } }),
+      ...thinkingEvents(0, ['They want ', 'the lamp.'], 'sig-Abc123=='),
       ev({ type: 'content_block_stop', index: 0 }),
       ev({ type: 'content_block_start', index: 1, content_block: { ...call, input: {} } }),
       ev({

@@ -15,7 +15,14 @@ import type {
 } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
-import { BOUND_ELSEWHERE, claudeScript, type ThinkingStep, thinkingProblem } from './helpers/anthropic-thinking.js';
+import {
+  BOUND_ELSEWHERE,
+  claudeScript,
+  ev,
+  type ThinkingStep,
+  thinkingEvents,
+  thinkingProblem,
+} from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
 import { text } from './helpers/request.js';
 import { json, serverPerTest, sse } from './helpers/server.js';
@@ -69,17 +76,13 @@ describe('reading reasoning', () => {
   });
 
   it('a stream: reasoning-delta as it streams, the finished block (signature collected) before later text', async () => {
-    const ev = (data: { type: string; [k: string]: unknown }) => ({ event: data.type, data });
     server.queue(
       sse([
         ev({
           type: 'message_start',
           message: { model: MODEL, content: [], usage: { input_tokens: 10, output_tokens: 1 } },
         }),
-        ev({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-        ev({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Plan: ' } }),
-        ev({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'search first.' } }),
-        ev({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2lnbmF0dXJl' } }),
+        ...thinkingEvents(0, ['Plan: ', 'search first.'], 'c2lnbmF0dXJl'),
         ev({ type: 'content_block_stop', index: 0 }),
         ev({ type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } }),
         ev({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Searching.' } }),

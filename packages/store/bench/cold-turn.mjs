@@ -11,66 +11,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Agent, createSessions, Instructions, memoryStore, Skill, Text, Tool } from '@skilltree/core';
-import { Fragment, createElement as h, useState } from 'react';
-import { z } from 'zod';
+import { createSessions, memoryStore } from '@skilltree/core';
+// The step bench's agent, so the two benches measure the same catalog.
+import { makeAgent, TOOLS_PER_SKILL } from '../../core/bench/agent.mjs';
 import { postgresStore } from '../dist/postgres.js';
 import { redisStore } from '../dist/redis.js';
 import { sqliteStore } from '../dist/sqlite.js';
 
 const SKILLS = 50;
-const TOOLS_PER_SKILL = 20;
 const LOADED = 3; // 60 tools in the request, as in packages/core/bench/step.mjs
 const SIZES = [100, 10_000, 100_000];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
 const WARMUP = 5;
 const CHUNK = 5_000;
 
-const schemas = [
-  z.object({ id: z.string() }),
-  z.object({ id: z.string(), reason: z.string().optional() }),
-  z.object({ query: z.string(), limit: z.number().int().optional() }),
-];
-
-function SkillBody({ name }) {
-  const [count, setCount] = useState(0);
-  const tools = [];
-  for (let t = 0; t < TOOLS_PER_SKILL; t++) {
-    tools.push(
-      h(Tool, {
-        key: t,
-        name: `${name}_tool_${t}`,
-        description: `Tool ${t} of ${name}: does one useful thing with an order.`,
-        input: schemas[t % schemas.length],
-        run: () => {
-          setCount((c) => c + 1);
-          return `ok ${t}`;
-        },
-      }),
-    );
-  }
-  return h(
-    Fragment,
-    null,
-    h(Instructions, null, `Use the ${name} tools carefully. Confirm before destructive actions.`),
-    h(Text, null, `${name} calls so far: ${count}`),
-    ...tools,
-  );
-}
-
-const agent = h(
-  Agent,
-  null,
-  h(Instructions, null, 'You are a support agent. Be precise and kind.'),
-  h(Text, null, 'Customer: Ada'),
-  ...Array.from({ length: SKILLS }, (_, s) =>
-    h(
-      Skill,
-      { key: s, name: `skill_${s}`, description: `Handles skill_${s} requests for customers` },
-      h(SkillBody, { name: `skill_${s}` }),
-    ),
-  ),
-);
+const agent = makeAgent(SKILLS);
 
 /** One turn: the model calls a loaded skill's tool, then replies. */
 const model = {

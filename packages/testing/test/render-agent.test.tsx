@@ -1,8 +1,8 @@
 import { scriptedModel } from '@skilltree/core';
 import { callTool, cleanup, readSkill, renderAgent, reply } from '@skilltree/testing';
-import { useEffect } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { ShopAgent } from './fixtures/shop.js';
+import { Tracked } from './fixtures/tracked.js';
 
 afterEach(cleanup);
 
@@ -115,19 +115,10 @@ test('renderAgent and rerender throw the error the tree throws while rendering',
 
 test('unmount runs effect cleanups, and queries then see an empty tree', async () => {
   const events: string[] = [];
-  function Tracked() {
-    useEffect(() => {
-      events.push('mounted');
-      return () => {
-        events.push('cleaned up');
-      };
-    }, []);
-    return null;
-  }
   const agent = renderAgent(
     <>
       <ShopAgent />
-      <Tracked />
+      <Tracked events={events} />
     </>,
   );
   await agent.readSkill('shopping');

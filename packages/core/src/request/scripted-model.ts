@@ -3,7 +3,7 @@
  * from characters (`estimated: true`), so cost lines and budgets work without a key.
  */
 import { textContent } from '../parts/message-parts.js';
-import type { AssistantPart, ReasoningPart } from '../types/messages.js';
+import type { AssistantPart, ReasoningPart, ToolMessage } from '../types/messages.js';
 import type { Model, ModelAccepts, ModelResponse } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
 import { usageEstimator } from './usage-estimate.js';
@@ -101,6 +101,24 @@ export function scriptedModel(steps: readonly ScriptedStep[], options: ScriptedM
       return out;
     },
   };
+}
+
+/**
+ * The tool result a scripted step answers: the request's last message, which must be one. A step
+ * that follows a tool call reads what the tool returned here, so a script can answer from it.
+ *
+ * @example
+ * (req) => ({ text: `The tool said: ${textOf(lastToolResult(req))}` })
+ */
+export function lastToolResult(req: ModelRequest): ToolMessage {
+  const last = req.messages.at(-1);
+  if (last?.role !== 'tool') {
+    throw new Error(
+      `lastToolResult: the request's last message is ${last ? `a ${last.role} message` : 'missing'}, not a tool result. ` +
+        'Call it from a step that follows a tool call.',
+    );
+  }
+  return last;
 }
 
 function scriptedReasoning(reasoning: NonNullable<ScriptedResponse['reasoning']>): AssistantPart {

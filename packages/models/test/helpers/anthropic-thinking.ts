@@ -165,21 +165,24 @@ function responseBlocks(body: any, step: ThinkingStep, n: number): Block[] {
   return blocks;
 }
 
+/** An event of Anthropic's stream: its `type` is the SSE event name. */
+export const ev = (data: { type: string; [k: string]: unknown }): SseEvent => ({ event: data.type, data });
+
+/** The events that stream thinking block `index`: its start, `parts` as thinking deltas, its signature (no stop). */
+export function thinkingEvents(index: number, parts: string[], signature: string): SseEvent[] {
+  return [
+    ev({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    ...parts.map((thinking) => ev({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } })),
+    ev({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } }),
+  ];
+}
+
 /** The SSE events of a response with `blocks`. */
 function events(body: any, blocks: Block[], usage: Record<string, unknown>, stop: string): SseEvent[] {
-  const ev = (data: { type: string; [k: string]: unknown }): SseEvent => ({ event: data.type, data });
   const out: SseEvent[] = [messageStart(body.model, usage)];
   for (const [index, block] of blocks.entries()) {
     if (block.type === 'thinking') {
-      out.push(
-        ev({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-      );
-      for (const part of halves(block.thinking)) {
-        out.push(ev({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part } }));
-      }
-      out.push(
-        ev({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }),
-      );
+      out.push(...thinkingEvents(index, halves(block.thinking), block.signature));
     } else if (block.type === 'redacted_thinking') {
       out.push(ev({ type: 'content_block_start', index, content_block: block }));
     } else if (block.type === 'text') {

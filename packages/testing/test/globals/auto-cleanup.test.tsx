@@ -2,24 +2,16 @@
 // This project runs with `globals: true`: importing @skilltree/testing registers afterEach(cleanup).
 import { Agent, Skill, Text } from '@skilltree/core';
 import { type AgentHandle, renderAgent } from '@skilltree/testing';
-import { useEffect } from 'react';
+import { Tracked } from '../fixtures/tracked.js';
 
 const events: string[] = [];
-
-function Tracked() {
-  useEffect(() => {
-    events.push('mounted');
-    return () => {
-      events.push('cleaned up');
-    };
-  }, []);
-  return <Text>tracked</Text>;
-}
 
 const TrackedAgent = () => (
   <Agent>
     <Skill name="tracked" description="Tracks its lifecycle">
-      <Tracked />
+      <Tracked events={events}>
+        <Text>tracked</Text>
+      </Tracked>
     </Skill>
   </Agent>
 );
