@@ -86,13 +86,21 @@ async function open(ctx: TurnContext, chat: ResolvedChat): Promise<{ entry: Cach
   // The chat as the caller names it (never the store key), for useChatInfo() and ctx.chat.
   const named = { id, owner };
   if (!record) {
-    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named);
-    return { entry: { session, epoch: crypto.randomUUID(), version: 0, committed: 0 }, source: 'new' };
+    // A new incarnation of the chat: its epoch fences it, and its session's call ids carry it.
+    const epoch = crypto.randomUUID();
+    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, epoch);
+    return { entry: { session, epoch, version: 0, committed: 0 }, source: 'new' };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
   if (!loaded) throw new SessionNotFoundError(id);
-  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, snapshotFromStore(loaded));
+  const session = chatSession(
+    ctx.element(id, owner),
+    ctx.optionsFor(id, owner),
+    named,
+    loaded.epoch,
+    snapshotFromStore(loaded),
+  );
   return {
     entry: { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length },
     source: 'store',
