@@ -1,0 +1,65 @@
+/**
+ * The AI SDK's own chat engine (`AbstractChat`, what useChat runs) on plain state, for tests that
+ * drive the server as a browser page would: send, approve with `addToolApprovalResponse`, settle.
+ */
+import {
+  AbstractChat,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+} from 'ai';
+import type { SkilltreeUIMessage } from '../src/index.js';
+import { apiPath } from './helpers.js';
+
+/** The chat engine under useChat, with plain state. */
+export class NodeChat extends AbstractChat<SkilltreeUIMessage> {
+  constructor(url: string, id: string, user: string) {
+    const messages: SkilltreeUIMessage[] = [];
+    let status: ChatStatus = 'ready';
+    let error: Error | undefined;
+    const state: ChatState<SkilltreeUIMessage> = {
+      get status() {
+        return status;
+      },
+      set status(value) {
+        status = value;
+      },
+      get error() {
+        return error;
+      },
+      set error(value) {
+        error = value;
+      },
+      get messages() {
+        return messages;
+      },
+      set messages(value) {
+        messages.splice(0, messages.length, ...value);
+      },
+      pushMessage: (m) => messages.push(m),
+      popMessage: () => messages.pop(),
+      replaceMessage: (i, m) => {
+        messages[i] = m;
+      },
+      snapshot: (thing) => structuredClone(thing),
+    };
+    super({
+      id,
+      state,
+      transport: new DefaultChatTransport({ api: `${url}${apiPath('chat')}`, headers: { 'x-user': user } }),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+  }
+  get all() {
+    return this.state.messages;
+  }
+}
+
+/** Waits until the chat engine is idle (its own status: no clock). */
+export async function settled(chat: NodeChat) {
+  while (chat.status === 'submitted' || chat.status === 'streaming') await new Promise((r) => setTimeout(r, 5));
+}
+
+export const toolPart = (m: SkilltreeUIMessage | undefined) =>
+  m?.parts.find((p) => p.type === 'dynamic-tool') as { state: string; toolCallId: string; approval?: { id: string } };
