@@ -7,20 +7,20 @@
  */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { isSafeToolCallId } from '../src/provider.js';
 import {
   Agent,
   BudgetExceededError,
   createSession,
   createSessions,
+  type Model,
   memoryStore,
   type SessionEvent,
-  scriptedModel,
   Tool,
   ToolAnswerError,
   textOf,
   type WaitingCall,
 } from '../src/index.js';
+import { isSafeToolCallId } from '../src/provider.js';
 
 const ran: string[] = [];
 
@@ -40,12 +40,12 @@ const Refunds = () => (
 );
 
 /** A model that asks for the refund the user's message names (`refund SMALL 100`), then says it is done. */
-function refundModel(id?: string) {
+function refundModel(id?: string): Model {
   return {
     name: 'refund-model',
-    async generate(req: { messages: readonly { role: string }[] }) {
-      const last = req.messages.at(-1) as Parameters<typeof textOf>[0];
-      if (last.role === 'tool') return { text: 'done', toolCalls: [] };
+    async generate(req) {
+      const last = req.messages.at(-1);
+      if (!last || last.role === 'tool') return { text: 'done', toolCalls: [] };
       const [, order = 'X', cents = '1'] = textOf(last).split(' ');
       return { text: '', toolCalls: [{ id: id ?? '', name: 'refund', input: { order, cents: Number(cents) } }] };
     },
@@ -148,7 +148,7 @@ describe('answers bound to the call shown', () => {
     const other = createSessions(<Refunds />, { store: sessions.store, model: () => refundModel() });
     expect((await other.get('c'))?.incarnation).toBe(info?.incarnation);
     const [call] = info?.waiting ?? [];
-    await other.answer('c', [{ toolCallId: call.toolCallId, type: 'approve', ...call }]);
+    await other.answer('c', [{ ...call, type: 'approve' }]);
     expect((await other.get('c'))?.waiting).toEqual([]);
   });
 });
