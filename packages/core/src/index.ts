@@ -88,6 +88,7 @@ export type {
 export type { ModelRequest } from './types/request.js';
 export type {
   AnnouncedSkill,
+  AnswerBinding,
   LifecycleLogData,
   ReadResult,
   SessionConfig,

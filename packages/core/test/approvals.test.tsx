@@ -253,24 +253,26 @@ describe('sessions: any process answers, exactly once', () => {
     const turn = await one.send('c', 'refund', { owner: 'ann' });
     expect(turn.waiting).toHaveLength(1);
     const two = createSessions(<Refunds />, { store, model: () => scriptedModel([{ text: 'done' }]) });
-    expect((await two.get('c', { owner: 'ann' }))?.waiting).toMatchObject([{ toolCallId: 'call_1' }]);
+    const callId = turn.waiting?.[0].toolCallId as string;
+    expect((await two.get('c', { owner: 'ann' }))?.waiting).toMatchObject([{ toolCallId: callId }]);
     const [first, second] = await Promise.allSettled([
-      two.approve('c', 'call_1', { owner: 'ann' }),
-      one.approve('c', 'call_1', { owner: 'ann' }),
+      two.approve('c', callId, { owner: 'ann' }),
+      one.approve('c', callId, { owner: 'ann' }),
     ]);
     expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
     expect(ran).toEqual(['A:3']);
     // Another owner cannot answer (or see) the chat.
-    await expect(two.approve('c', 'call_1', { owner: 'bob' })).rejects.toThrow();
+    await expect(two.approve('c', callId, { owner: 'bob' })).rejects.toThrow();
   });
 
   test('a chat deleted while a call waits takes its call with it: an approval of it later, on the same id started again, runs nothing', async () => {
     ran.length = 0;
     const store = memoryStore();
-    // Every chat's model asks for a refund first: the reused id's new chat makes a call with the same id.
+    // Every chat's model asks for a refund first, under one id it makes up itself: the reused id's
+    // new chat makes a call with the same id.
     const sessions = createSessions(<Refunds />, {
       store,
-      model: () => scriptedModel([{ toolCalls: [refund('A', 3)] }, { text: 'done' }]),
+      model: () => scriptedModel([{ toolCalls: [{ id: 'call_1', ...refund('A', 3) }] }, { text: 'done' }]),
     });
     const waited = await sessions.send('c', 'refund A', { owner: 'ann' });
     const id = waited.waiting?.[0].toolCallId as string;

@@ -3,6 +3,7 @@
  * sends (`{ id, messages, trigger, messageId, … }`), or `{ id, message }` from a transport that sends
  * only the new message.
  */
+import { incarnationOfApproval } from './approval-id.js';
 import { HttpError } from './http.js';
 
 /** Chat ids the handler accepts: 1 to 128 of `A-Z a-z 0-9 _ - . : @`, not starting with a dot. */
@@ -89,11 +90,16 @@ export interface ChatRequest {
   messageId?: string;
 }
 
-/** One answer read from a tool part of the last assistant message. */
-export type ChatAnswer =
+/**
+ * One answer read from a tool part of the last assistant message, with what binds it to the call the
+ * person saw: the part's `input` (when it has one) and, for an approval, the incarnation its approval
+ * id names (see `approval-id.ts`; absent when the id names none).
+ */
+export type ChatAnswer = (
   | { toolCallId: string; type: 'approve' }
   | { toolCallId: string; type: 'deny'; reason?: string }
-  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean };
+  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean }
+) & { input?: unknown; incarnation?: string };
 
 const bad = (message: string) => new HttpError(400, 'invalid_body', message);
 
@@ -186,20 +192,25 @@ function answersOf(message: Record<string, unknown>): ChatAnswer[] {
     if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) continue;
     const toolCallId = part.toolCallId;
     if (typeof toolCallId !== 'string' || toolCallId.length > 256) continue;
-    const approval = part.approval as { approved?: unknown; reason?: unknown } | undefined;
+    // What the person saw: the call's input as the part holds it (checked against the waiting call's).
+    const shown = 'input' in part && part.input !== undefined ? { input: part.input } : {};
+    const approval = part.approval as { id?: unknown; approved?: unknown; reason?: unknown } | undefined;
     if (part.state === 'approval-responded' && approval && typeof approval.approved === 'boolean') {
-      if (approval.approved) answers.push({ toolCallId, type: 'approve' });
+      const incarnation = incarnationOfApproval(approval.id, toolCallId);
+      const bound = { ...shown, ...(incarnation === undefined ? {} : { incarnation }) };
+      if (approval.approved) answers.push({ toolCallId, type: 'approve', ...bound });
       else {
         answers.push({
           toolCallId,
           type: 'deny',
           ...(typeof approval.reason === 'string' ? { reason: approval.reason.slice(0, 2000) } : {}),
+          ...bound,
         });
       }
     } else if (part.state === 'output-available') {
-      answers.push({ toolCallId, type: 'result', output: part.output });
+      answers.push({ toolCallId, type: 'result', output: part.output, ...shown });
     } else if (part.state === 'output-error' && typeof part.errorText === 'string') {
-      answers.push({ toolCallId, type: 'result', output: part.errorText, isError: true });
+      answers.push({ toolCallId, type: 'result', output: part.errorText, isError: true, ...shown });
     }
   }
   return answers;

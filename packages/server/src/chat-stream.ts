@@ -6,6 +6,7 @@
  */
 import type { SessionEvent } from '@skilltree/core';
 import { createUIMessageStream, type UIMessageStreamWriter } from 'ai';
+import { approvalIdOf } from './approval-id.js';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import { changeChunks, outcomeChunk, type SkilltreeUIChunk, type SkilltreeUIMessage, toolOutcome } from './ui-parts.js';
 
@@ -155,11 +156,12 @@ class ChunkWriter {
       case 'waiting':
         this.endText();
         // Calls that wait for a person: useChat shows them as approval requests, answered with
-        // addToolApprovalResponse. The approval id is the call's id (the owner check guards it).
+        // addToolApprovalResponse. The approval id names the chat's incarnation and the call, so the
+        // answer lands only on the call shown (the owner check guards the chat).
         for (const call of event.calls) {
           if (call.for !== 'approval' || call.status !== 'waiting' || !this.open.has(call.toolCallId)) continue;
           this.open.delete(call.toolCallId);
-          w.write({ type: 'tool-approval-request', approvalId: call.toolCallId, toolCallId: call.toolCallId });
+          w.write({ type: 'tool-approval-request', approvalId: approvalIdOf(call), toolCallId: call.toolCallId });
         }
         return;
       case 'finish':

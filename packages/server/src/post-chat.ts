@@ -3,8 +3,10 @@
  * stream. Refusals before the turn holds the session get a status; failures after it end the stream
  * with an error text.
  */
+
+import type { SessionInfo } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
-import { parseChatBody, readBody } from './body.js';
+import { type ChatAnswer, parseChatBody, readBody } from './body.js';
 import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
 import { turnStream } from './chat-stream.js';
 import type { HandlerOptions, ToolErrorChat } from './handler-options.js';
@@ -36,6 +38,65 @@ function fileError(error: Error & { code: string }): HttpError {
   return new HttpError(status, `file_${error.code.replace(/-/g, '_')}`, error.message);
 }
 
+/**
+ * The answers of a body that answer calls of this chat that wait: a replayed, forged or answered id
+ * runs nothing. An approval or denial must be bound to the call the person saw: its approval id names
+ * the chat's incarnation (a page of a chat deleted and started again answers nothing in the new one)
+ * and its part carries the input shown. Anything else is a 409 that names the mismatch; the session
+ * checks the binding again under the chat's lease.
+ */
+function waitingAnswers(answers: readonly ChatAnswer[], info: SessionInfo): ChatAnswer[] {
+  const approvals = answers.filter((answer) => answer.type !== 'result');
+  if (approvals.some((answer) => answer.incarnation !== undefined && answer.incarnation !== info.incarnation)) {
+    throw new HttpError(409, 'wrong_incarnation', STALE);
+  }
+  const waits = new Map(info.waiting.map((w) => [w.toolCallId, w]));
+  const kept = answers.filter((answer) => {
+    const waiting = waits.get(answer.toolCallId);
+    if (!waiting) return false;
+    return answer.type === 'deny' || (answer.type === 'approve') === (waiting.for === 'approval');
+  });
+  if (kept.length === 0) {
+    throw new HttpError(
+      409,
+      'not_waiting',
+      'Nothing to answer: no call of this chat waits for these answers (they were answered already, or are unknown).',
+    );
+  }
+  for (const answer of kept) {
+    if (answer.type === 'result') continue;
+    if (answer.incarnation === undefined) {
+      throw new HttpError(
+        409,
+        'wrong_incarnation',
+        `The answer to call "${answer.toolCallId}" does not name the chat it was shown in (its approval id is not one this server gave): reload the chat and answer the call it shows.`,
+      );
+    }
+    if (!('input' in answer)) {
+      throw new HttpError(
+        409,
+        'input_differs',
+        `The answer to call "${answer.toolCallId}" does not carry the input it approves: send the tool part as it was shown (with its input).`,
+      );
+    }
+  }
+  return kept;
+}
+
+const STALE =
+  'This answer was given in an earlier incarnation of this chat (it was deleted and started again since): nothing ran. Reload the chat and answer the calls it shows now.';
+
+/** A refused answer as a 409 that names the mismatch (`ToolAnswerError.code`). */
+function answerError(error: Error & { code?: unknown }): HttpError {
+  const code =
+    error.code === 'wrong-incarnation'
+      ? 'wrong_incarnation'
+      : error.code === 'input-differs'
+        ? 'input_differs'
+        : 'not_waiting';
+  return new HttpError(409, code, error.message);
+}
+
 /** Runs one turn of the chat the body names, for `user`, and answers its UI message stream. */
 export async function postChat(ctx: ChatContext, request: Request, user: string): Promise<Response> {
   const { sessions, options, limits, log, keepAliveMs } = ctx;
@@ -62,22 +123,9 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
   let events: AsyncIterator<unknown>;
   let answered: string[] = [];
   if (body.answers) {
-    // Only answers to calls of this chat that wait count: a replayed, forged or answered id runs nothing.
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
-    const waits = new Map(info.waiting.map((w) => [w.toolCallId, w]));
-    const answers = body.answers.filter((answer) => {
-      const waiting = waits.get(answer.toolCallId);
-      if (!waiting) return false;
-      return answer.type === 'deny' || (answer.type === 'approve') === (waiting.for === 'approval');
-    });
-    if (answers.length === 0) {
-      throw new HttpError(
-        409,
-        'not_waiting',
-        'Nothing to answer: no call of this chat waits for these answers (they were answered already, or are unknown).',
-      );
-    }
+    const answers = waitingAnswers(body.answers, info);
     answered = answers.map((answer) => answer.toolCallId);
     events = sessions.answerStream(id, answers, turn)[Symbol.asyncIterator]();
   } else {
@@ -95,7 +143,7 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     if (name === 'SessionBusyError') {
       throw new HttpError(409, 'busy', 'This chat is answering another message: wait for it to finish.');
     }
-    if (name === 'ToolAnswerError') throw new HttpError(409, 'not_waiting', (error as Error).message);
+    if (name === 'ToolAnswerError') throw answerError(error as Error & { code?: unknown });
     if (name === 'FileRejectedError') throw fileError(error as Error & { code: string });
     if (isBudgetError(error)) {
       log(`@skilltree/server: a turn of user "${user}" in chat ${id} was refused: ${error.message}`);

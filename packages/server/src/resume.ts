@@ -8,6 +8,7 @@
  */
 import { contextChangesOf, type Message, type Sessions } from '@skilltree/core';
 import { createUIMessageStream } from 'ai';
+import { approvalIdOf } from './approval-id.js';
 import type { ToolErrorText } from './tool-errors.js';
 import {
   changeChunks,
@@ -104,7 +105,11 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
           const waits = new Set(info?.waiting.map((call) => call.toolCallId));
           for (const call of info?.waiting ?? []) {
             if (call.for === 'approval') {
-              writer.write({ type: 'tool-approval-request', approvalId: call.toolCallId, toolCallId: call.toolCallId });
+              writer.write({
+                type: 'tool-approval-request',
+                approvalId: approvalIdOf(call),
+                toolCallId: call.toolCallId,
+              });
             }
           }
           // The turn is over and a call has no result and waits for nothing: its process stopped.

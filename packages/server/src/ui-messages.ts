@@ -6,6 +6,7 @@
  */
 import { type ContextChange, contextChangesOf, type Message, type WaitingCall } from '@skilltree/core';
 import { type FilePart, renderParts, unreadableRecord } from '@skilltree/core/provider';
+import { approvalIdOf } from './approval-id.js';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import {
   changeParts,
@@ -55,7 +56,8 @@ export interface ToUIMessagesOptions {
   toolErrorText?: ToolErrorText;
   /**
    * Calls that wait for approval (`sessions.get(id).waiting`): their parts are `approval-requested`,
-   * so a reloaded page can answer them. Default: none.
+   * so a reloaded page can answer them, with an approval id that names the chat's incarnation (the
+   * call's `incarnation`) and the call, which `POST /chat` checks. Default: none.
    */
   waiting?: readonly WaitingCall[];
   /**
@@ -97,20 +99,23 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   /** Calls of the current step that have no result yet, in order. */
   let pending: { id: string; name: string; input: unknown }[] = [];
 
-  const approvals = new Set((options.waiting ?? []).filter((w) => w.for === 'approval').map((w) => w.toolCallId));
+  const approvals = new Map(
+    (options.waiting ?? []).filter((w) => w.for === 'approval').map((w) => [w.toolCallId, approvalIdOf(w)]),
+  );
   const waits = new Set((options.waiting ?? []).map((w) => w.toolCallId));
   const flushPending = () => {
     if (!assistant) return;
     for (const call of pending) {
+      const approval = approvals.get(call.id);
       assistant.parts.push(
-        approvals.has(call.id)
+        approval !== undefined
           ? {
               type: 'dynamic-tool',
               toolName: call.name,
               toolCallId: call.id,
               state: 'approval-requested',
               input: call.input,
-              approval: { id: call.id },
+              approval: { id: approval },
             }
           : options.idle && !waits.has(call.id)
             ? // No turn runs and it waits for nothing: the process running it stopped.

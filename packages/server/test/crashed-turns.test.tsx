@@ -113,8 +113,9 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     expect(resumed.status).toBe(200);
     const text = await resumed.text();
     expect(text).toContain('"type":"tool-input-available"');
+    const { incarnation } = (await other.get('c1', { owner: 'alice' })) ?? {};
     expect(text).toContain(
-      `"type":"tool-output-error","toolCallId":"call_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
+      `"type":"tool-output-error","toolCallId":"call_${incarnation}_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
     );
     await until(async () => (await other.get('c1', { owner: 'alice' }))?.running === null);
     const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];

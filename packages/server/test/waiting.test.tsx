@@ -7,13 +7,22 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, createSessions, type Model, type ModelRequest, memoryStore, Tool, textOf } from '@skilltree/core';
+import {
+  Agent,
+  createSessions,
+  type Model,
+  type ModelRequest,
+  memoryStore,
+  type Sessions,
+  Tool,
+  textOf,
+} from '@skilltree/core';
 import type { FilePart } from '@skilltree/core/provider';
-import { ApprovedRefundTool, plainChatState } from '@skilltree/test-kit';
-import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
 import { slowToolModel } from './slow-model.js';
 
@@ -65,6 +74,7 @@ function refundModel(): Model {
 interface Served {
   url: string;
   server: Server;
+  sessions: Sessions;
   close(): Promise<void>;
 }
 let served: Served | undefined;
@@ -82,6 +92,7 @@ async function serve(): Promise<Served> {
   return {
     url: `http://127.0.0.1:${port}`,
     server,
+    sessions,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -89,30 +100,6 @@ async function serve(): Promise<Served> {
     },
   };
 }
-
-/** The chat engine under useChat, with plain state. */
-class NodeChat extends AbstractChat<SkilltreeUIMessage> {
-  constructor(url: string, id: string, user: string) {
-    const state = plainChatState<SkilltreeUIMessage>();
-    super({
-      id,
-      state,
-      transport: new DefaultChatTransport({ api: `${url}${apiPath('chat')}`, headers: { 'x-user': user } }),
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    });
-  }
-  get all() {
-    return this.state.messages;
-  }
-}
-
-/** Waits until the chat engine is idle (its own status: no clock). */
-async function settled(chat: NodeChat) {
-  while (chat.status === 'submitted' || chat.status === 'streaming') await new Promise((r) => setTimeout(r, 5));
-}
-
-const toolPart = (m: SkilltreeUIMessage | undefined) =>
-  m?.parts.find((p) => p.type === 'dynamic-tool') as { state: string; toolCallId: string; approval?: { id: string } };
 
 describe('approvals through the AI SDK chat engine', () => {
   it('a tool that needs approval waits; the browser approves; the tool runs once and the answer streams', async () => {
@@ -122,7 +109,12 @@ describe('approvals through the AI SDK chat engine', () => {
     await chat.sendMessage({ text: 'refund A-7' });
     await settled(chat);
     const waiting = toolPart(chat.all.at(-1));
-    expect(waiting).toMatchObject({ state: 'approval-requested', approval: { id: waiting.toolCallId } });
+    // The approval id names the chat's incarnation and the call: the answer lands only on the call shown.
+    const { incarnation } = (await served.sessions.get('c1', { owner: 'alice' })) ?? {};
+    expect(waiting).toMatchObject({
+      state: 'approval-requested',
+      approval: { id: `${incarnation}.${waiting.toolCallId}` },
+    });
     expect(refunds).toEqual([]);
     await chat.addToolApprovalResponse({ id: waiting.approval!.id, approved: true });
     await settled(chat);
@@ -156,7 +148,7 @@ describe('approvals through the AI SDK chat engine', () => {
     expect(toolPart(chat.all.at(-1))).toMatchObject({ state: 'output-error' });
   });
 
-  it('a reloaded page sees the waiting call as approval-requested; another user cannot answer it (404), a forged id runs nothing (409)', async () => {
+  it('a reloaded page sees the waiting call as approval-requested; another user cannot answer it (404), a forged id, input or approval id runs nothing (409)', async () => {
     refunds.length = 0;
     served = await serve();
     const chat = new NodeChat(served.url, 'c1', 'alice');
@@ -165,8 +157,9 @@ describe('approvals through the AI SDK chat engine', () => {
     const history = (await (
       await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
     ).json()) as SkilltreeUIMessage[];
-    expect(toolPart(history.at(-1))).toMatchObject({ state: 'approval-requested' });
-    const answer = (user: string, id: string) =>
+    const shown = toolPart(history.at(-1)) as ReturnType<typeof toolPart> & { input: unknown };
+    expect(shown).toMatchObject({ state: 'approval-requested', input: { order: 'C-2' } });
+    const answer = (user: string, id: string, over: { input?: unknown; approvalId?: string } = {}) =>
       fetch(`${served!.url}${apiPath('chat')}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-user': user },
@@ -182,19 +175,30 @@ describe('approvals through the AI SDK chat engine', () => {
                   toolName: 'refund',
                   toolCallId: id,
                   state: 'approval-responded',
-                  input: { order: 'FORGED' },
-                  approval: { id, approved: true },
+                  input: 'input' in over ? over.input : shown.input,
+                  approval: { id: over.approvalId ?? shown.approval?.id, approved: true },
                 },
               ],
             },
           ],
         }),
       });
-    expect((await answer('bob', toolPart(history.at(-1)).toolCallId)).status).toBe(404);
+    expect((await answer('bob', shown.toolCallId)).status).toBe(404);
     expect((await answer('alice', 'call_999')).status).toBe(409);
+    // An answer that carries another input than the one shown is refused, naming the mismatch.
+    const forged = await answer('alice', shown.toolCallId, { input: { order: 'FORGED' } });
+    expect(forged.status).toBe(409);
+    expect(await forged.json()).toMatchObject({ error: { code: 'input_differs' } });
+    // So is one without the input, and one whose approval id is not the one this server gave.
+    expect(await (await answer('alice', shown.toolCallId, { input: undefined })).json()).toMatchObject({
+      error: { code: 'input_differs' },
+    });
+    expect(await (await answer('alice', shown.toolCallId, { approvalId: shown.toolCallId })).json()).toMatchObject({
+      error: { code: 'wrong_incarnation' },
+    });
     expect(refunds).toEqual([]);
-    // The real answer runs the tool with the model's input, never the one the client sent.
-    const ok = await answer('alice', toolPart(history.at(-1)).toolCallId);
+    // The answer to the call as shown runs the tool, with the model's input.
+    const ok = await answer('alice', shown.toolCallId);
     expect(ok.status).toBe(200);
     await ok.text();
     expect(refunds).toEqual(['C-2']);

@@ -14,6 +14,7 @@ import { createSessions, type Message, type SessionStore, type SessionsOptions }
 import type { Commit } from '@skilltree/core/provider';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { bumpModel, counterAgent, hooks } from './fixture.js';
+import { approvalTests } from './testing/approvals.js';
 import { budgetTests } from './testing/budgets.js';
 import { state } from './testing/chats.js';
 import { deletionTests } from './testing/deletion.js';
@@ -36,7 +37,8 @@ export type { ConformanceOptions } from './testing/suite.js';
  * Registers the conformance suite in a vitest `describe` block: round trips (reasoning and file
  * parts byte for byte, and a turn in another process sending them as the writing one would have),
  * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, stops
- * that reach a turn in another process, deletion and the incarnations of a chat, concurrent sends from several
+ * that reach a turn in another process, deletion and the incarnations of a chat (approvals bound to them),
+ * concurrent sends from several
  * processes, a crash mid-turn, schema evolution of the agent, and 1 000 sessions. Every rule is a
  * test named after it.
  */
@@ -98,6 +100,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     leaseTests(suite);
     stopTests(suite);
     deletionTests(suite);
+    approvalTests(suite);
     turnTests(suite);
     schemaEvolutionTests(suite);
     spendTests(suite);

@@ -7,8 +7,8 @@
  * - a refund that needs approval waits; its process stops (SIGTERM) and a new one starts; the
  *   browser approves against the new one; the refund runs once and the answer streams;
  * - a denial reaches the model, with its reason;
- * - a forged approval id, another user's answer and a replayed approval are refused (4xx) and run
- *   nothing; two processes answering one approval at once run it once;
+ * - a forged approval id, an approval of another input, another user's answer and a replayed
+ *   approval are refused (4xx) and run nothing; two processes answering one approval at once run it once;
  * - a page reloaded mid-stream resumes the turn (`GET /chat/:id/stream`) on either process and
  *   shows the whole answer;
  * - a process killed (SIGKILL) while a tool runs costs the chat's next message, on another
@@ -175,11 +175,16 @@ function postAnswer(proc: Proc, id: string, messages: SkilltreeUIMessage[], user
 }
 
 /** `messages` with every waiting call of the last one approved, its input replaced by `input`. */
-function approvedAll(messages: SkilltreeUIMessage[], input: unknown): SkilltreeUIMessage[] {
+function approvedAll(messages: SkilltreeUIMessage[], input?: unknown): SkilltreeUIMessage[] {
   const last = messages.at(-1)!;
   const parts = last.parts.map((p) =>
     p.type === 'dynamic-tool' && p.state === 'approval-requested'
-      ? ({ ...p, input, state: 'approval-responded', approval: { id: p.approval.id, approved: true } } as never)
+      ? ({
+          ...p,
+          ...(input === undefined ? {} : { input }),
+          state: 'approval-responded',
+          approval: { id: p.approval.id, approved: true },
+        } as never)
       : p,
   );
   return [...messages.slice(0, -1), { ...last, parts }];
@@ -323,13 +328,14 @@ describe.each(backends)('the AI SDK chat engine against server processes on one 
     expect(toolParts(page.last)).toMatchObject([{ state: 'output-error' }]);
   });
 
-  test('a forged approval id, another user and a replayed approval get 4xx and run nothing; two processes answering one approval at once run it once, with the input the model gave', async () => {
+  test('a forged approval id, another input, another user and a replayed approval get 4xx and run nothing; two processes answering one approval at once run it once, with the input the model gave', async () => {
     const page = new Page('refund-3', () => a.url);
     await page.sendMessage({ text: 'refund C-3' });
     await settled(page);
     const [waiting] = toolParts(page.last);
     expect(waiting.state).toBe('approval-requested');
-    const answer = approvedAll(page.all, { order: 'FORGED' });
+    // The approval as shown (useChat sends the tool part with its input and the approval id it got).
+    const answer = approvedAll(page.all);
 
     const forgedId = approvedAll(page.all, { order: 'C-3' }).map((m) => ({
       ...m,
@@ -343,6 +349,10 @@ describe.each(backends)('the AI SDK chat engine against server processes on one 
     expect(forged.status).toBe(409);
     const stranger = await postAnswer(b, 'refund-3', answer, 'mallory');
     expect(stranger.status).toBe(404);
+    // An approval of another input than the one shown is refused, naming the mismatch.
+    const otherInput = await postAnswer(b, 'refund-3', approvedAll(page.all, { order: 'FORGED' }));
+    expect(otherInput.status).toBe(409);
+    expect(await otherInput.json()).toMatchObject({ error: { code: 'input_differs' } });
     expect(runs('C-3')).toEqual([]);
     expect(runs('FORGED')).toEqual([]);
 

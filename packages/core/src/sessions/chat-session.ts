@@ -14,6 +14,7 @@ import { runTurn, type TurnScope } from '../turn/loop.js';
 import type { Message } from '../types/messages.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
+import { incarnationOf } from './key.js';
 import { Session, stateOf } from './session.js';
 import { type StoredState, storedState } from './session-store.js';
 import { parseSnapshot } from './snapshot.js';
@@ -43,15 +44,20 @@ export interface ChatSession {
 
 /**
  * @internal A chat's session for `createSessions`: new, or restored from `snapshot`, knowing the
- * chat it serves (`useChatInfo()`, `ctx.chat`).
+ * chat it serves (`useChatInfo()`, `ctx.chat`) and its incarnation (from the record's `epoch`), which
+ * the session's call ids and the answers to its waiting calls are bound to.
  */
 export function chatSession(
   element: ReactNode,
   options: SessionOptions,
   chat: ChatInfo,
+  epoch: string,
   snapshot?: SessionSnapshot,
 ): ChatSession {
-  const session = new Session(element, options, snapshot && parseSnapshot(snapshot), chat);
+  const session = new Session(element, options, snapshot && parseSnapshot(snapshot), {
+    ...chat,
+    incarnation: incarnationOf(String(epoch)),
+  });
   const state = stateOf(session);
   return {
     session,

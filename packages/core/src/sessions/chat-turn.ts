@@ -91,8 +91,10 @@ async function open(
   // The chat as the caller names it (never the store key), for useChatInfo() and ctx.chat.
   const named = { id, owner };
   if (!record) {
-    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named);
-    return { entry: { session, epoch: crypto.randomUUID(), version: 0, committed: 0 }, source: 'new' };
+    // A new incarnation of the chat: its epoch fences it, and its session's call ids carry it.
+    const epoch = crypto.randomUUID();
+    const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, epoch);
+    return { entry: { session, epoch, version: 0, committed: 0 }, source: 'new' };
   }
   const window = Math.max(record.state.window?.max ?? 0, sessionOptions.maxTranscriptMessages ?? 60);
   const loaded = await store.load(key, window);
@@ -100,7 +102,7 @@ async function open(
   // A record that cannot be read (written by hand) stands as a placeholder: the chat goes on.
   const { messages, problems } = readStoredMessages(loaded.messages, loaded.start, id);
   const snapshot = snapshotFromStore({ ...loaded, messages });
-  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, snapshot);
+  const session = chatSession(ctx.element(id, owner), ctx.optionsFor(id, owner), named, loaded.epoch, snapshot);
   for (const problem of problems) session.session.warn(unreadableText(problem), 'store');
   return {
     entry: { session, epoch: loaded.epoch, version: loaded.version, committed: loaded.length },

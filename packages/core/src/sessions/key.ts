@@ -61,3 +61,24 @@ export async function ownerKey(owner: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(owner)));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * The incarnation of a chat as its session's call ids and its waiting calls name it: 14 hex digits
+ * derived from the record's epoch (a random value each creation of the chat sets), so a chat deleted
+ * and started again under its id is another incarnation. Derived rather than the epoch itself: it is
+ * shown to browsers, and fits a tool-call id (`call_<incarnation>_N`). A 53-bit hash (cyrb53): two
+ * incarnations of one chat share one with a chance of about 1 in 10^15, and answers are checked
+ * against the waiting call's input too.
+ */
+export function incarnationOf(epoch: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < epoch.length; i++) {
+    const c = epoch.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}

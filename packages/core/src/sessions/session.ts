@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { resolveFileLimits } from '../files/limits.js';
 import { type AgentStoreDef, newGeneration, storeOf, storeStates } from '../host/agent-store.js';
-import type { ChatInfo, SessionHandle, SkillState } from '../host/runtime.js';
+import type { SessionHandle, SkillState } from '../host/runtime.js';
 import { checkBudget } from '../observe/budget-options.js';
 import { traceToolCall } from '../observe/telemetry.js';
 import { traceUnloads } from '../observe/trace-skills.js';
@@ -15,9 +15,9 @@ import { cleanContent } from '../parts/message-parts.js';
 import { buildRequest } from '../request/request.js';
 import { buildView, type SessionView } from '../request/view.js';
 import { config, developerProblems } from '../state/config.js';
-import { createState } from '../state/create.js';
+import { createState, type SessionChat } from '../state/create.js';
 import { assertLive, dropListeners, warn } from '../state/events.js';
-import { activeSkill, isBusy, loadedSkills, mountCount, transcriptOf, usageOf, waitingCalls } from '../state/reads.js';
+import { activeSkill, isBusy, loadedSkills, mountCount, shownWaiting, transcriptOf, usageOf } from '../state/reads.js';
 import { pushMessage } from '../state/record.js';
 import { flush, render, unmount } from '../state/render.js';
 import { resetBaseline } from '../state/restore.js';
@@ -28,11 +28,13 @@ import { executeCall } from '../turn/calls.js';
 import { abortable, runTurn } from '../turn/loop.js';
 import { NO_MODEL } from '../turn/model-call.js';
 import { checkSkills, loadSkill } from '../turn/skills.js';
+import { splitBinding } from '../turn/waiting.js';
 import type { AssistantMessage, AssistantPart, Message, ToolCall, ToolMessage } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { SendOptions, SessionOptions } from '../types/options.js';
 import type { ModelRequest } from '../types/request.js';
 import type {
+  AnswerBinding,
   ReadResult,
   SessionConfig,
   SessionEvent,
@@ -61,7 +63,7 @@ export class Session implements SessionHandle {
   readonly #state: SessionState;
 
   /** @internal Use {@link createSession} or {@link restoreSession}. */
-  constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: ChatInfo) {
+  constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: SessionChat) {
     checkBudget(options.budget);
     resolveFileLimits(options.files);
     const state = createState(element, options, this, restore, chat);
@@ -243,7 +245,7 @@ export class Session implements SessionHandle {
 
   /** Calls waiting for approval or for the client's result, in call order (see `Turn.waiting`). */
   get waiting(): readonly WaitingCall[] {
-    return waitingCalls(this.#state).map((w) => ({ ...w }));
+    return shownWaiting(this.#state);
   }
 
   /**
@@ -265,14 +267,19 @@ export class Session implements SessionHandle {
     return { [Symbol.asyncIterator]: () => this.#turn(answers, opts, true) };
   }
 
-  /** Approves a call that waits for approval; its tool runs and the turn goes on (see {@link answer}). */
-  approve(toolCallId: string, opts: SendOptions = {}): Promise<Turn> {
-    return this.answer([{ toolCallId, type: 'approve' }], opts);
+  /**
+   * Approves a call that waits for approval; its tool runs and the turn goes on (see {@link answer}).
+   * With `input` (the input the person saw), it is refused unless the call still waits with it.
+   */
+  approve(toolCallId: string, opts: SendOptions & AnswerBinding = {}): Promise<Turn> {
+    const [binding, rest] = splitBinding(opts);
+    return this.answer([{ toolCallId, type: 'approve', ...binding }], rest);
   }
 
-  /** Denies a waiting call: the model reads the denial (with `reason`) as the tool's result (see {@link answer}). */
-  deny(toolCallId: string, reason?: string, opts: SendOptions = {}): Promise<Turn> {
-    return this.answer([{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], opts);
+  /** Denies a waiting call: the model reads the denial (with `reason`) as the tool's result (see {@link answer} and `approve`). */
+  deny(toolCallId: string, reason?: string, opts: SendOptions & AnswerBinding = {}): Promise<Turn> {
+    const [binding, rest] = splitBinding(opts);
+    return this.answer([{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }), ...binding }], rest);
   }
 
   /** Gives a client tool's result (a tool without `run`); the turn goes on (see {@link answer}). */

@@ -13,14 +13,16 @@ import { checkedFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { checkBudget } from '../observe/budget-options.js';
 import { abortable } from '../turn/loop.js';
+import { splitBinding } from '../turn/waiting.js';
 import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
-import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
+import type { AnswerBinding, SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
 import { MountedCache } from './cache.js';
 import { resolveChat } from './chat.js';
 import type { ChatSession } from './chat-session.js';
 import { chatTurn, fencedError, type TurnContext } from './chat-turn.js';
+import { incarnationOf } from './key.js';
 import { UnreleasedLeases } from './lease.js';
 import { memoryStore } from './memory-store.js';
 import { RunningTurns } from './running.js';
@@ -97,7 +99,16 @@ export interface SessionInfo {
   /** The window the last request carried. */
   window: { start: number; size: number; max: number } | null;
   usage: Usage | null;
-  /** Calls waiting for approval or for the client's result (answer them with `approve`, `deny`, `answer`). */
+  /**
+   * This incarnation of the chat: it changes when the chat is deleted and started again under its
+   * id. Each waiting call carries it too; an answer that names it (see `AnswerBinding`) never
+   * reaches another incarnation's calls.
+   */
+  incarnation: string;
+  /**
+   * Calls waiting for approval or for the client's result (answer them with `approve`, `deny`,
+   * `answer`, passing the call's `input` and `incarnation` so the answer lands only on the call shown).
+   */
   waiting: WaitingCall[];
   /**
    * The turn running now, in any process, as its commits say: the index of its first message. Null
@@ -124,10 +135,17 @@ export interface Sessions {
   answer(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): Promise<Turn>;
   /** {@link Sessions.answer} as an async iterable of the turn's events. */
   answerStream(id: string, answers: readonly ToolAnswer[], options?: SessionTurnOptions): AsyncIterable<SessionEvent>;
-  /** Approves a waiting call (see {@link Sessions.answer}). */
-  approve(id: string, toolCallId: string, options?: SessionTurnOptions): Promise<Turn>;
-  /** Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}). */
-  deny(id: string, toolCallId: string, options?: SessionTurnOptions & { reason?: string }): Promise<Turn>;
+  /**
+   * Approves a waiting call (see {@link Sessions.answer}). With `input` and `incarnation` (those of
+   * the waiting call shown to the person), it is refused unless the call still waits with them.
+   */
+  approve(id: string, toolCallId: string, options?: SessionTurnOptions & AnswerBinding): Promise<Turn>;
+  /** Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}, and `approve` for the binding). */
+  deny(
+    id: string,
+    toolCallId: string,
+    options?: SessionTurnOptions & AnswerBinding & { reason?: string },
+  ): Promise<Turn>;
   /** The session as JSON data, or null when there is none. */
   get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
   /**
@@ -268,26 +286,33 @@ export function createSessions(
       return { [Symbol.asyncIterator]: () => start(id, answers, opts, true) };
     },
     approve(id, toolCallId, opts = {}) {
-      return this.answer(id, [{ toolCallId, type: 'approve' }], opts);
+      const [binding, rest] = splitBinding(opts);
+      return this.answer(id, [{ toolCallId, type: 'approve', ...binding }], rest);
     },
     deny(id, toolCallId, opts = {}) {
-      const { reason, ...rest } = opts;
-      return this.answer(id, [{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }) }], rest);
+      const [binding, { reason, ...rest }] = splitBinding(opts);
+      return this.answer(
+        id,
+        [{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }), ...binding }],
+        rest,
+      );
     },
     async get(id, opts = {}) {
       const found = await find(id, opts.owner);
       if (!found) return null;
       const { record } = found;
+      const incarnation = incarnationOf(String(record.epoch));
       return {
         id,
         owner: record.owner,
+        incarnation,
         version: record.version,
         transcriptLength: record.length,
         loadedSkills: record.state.loadedSkills,
         stores: record.state.stores,
         window: record.state.window ?? null,
         usage: record.state.usage ?? null,
-        waiting: (record.state.waiting ?? []).filter((w) => w.status === 'waiting').map((w) => ({ ...w })),
+        waiting: (record.state.waiting ?? []).filter((w) => w.status === 'waiting').map((w) => ({ ...w, incarnation })),
         running:
           record.state.turn && Date.now() - record.updatedAt <= 2 * leaseTtl ? { from: record.state.turn.from } : null,
         createdAt: record.createdAt,

@@ -15,13 +15,22 @@ import { AGENT, errorMessage, type SessionState, skillState } from './state.js';
 
 let sessionCount = 0;
 
+/**
+ * The chat a session serves (see `ChatInfo`), and its incarnation: what binds the session's call ids
+ * and the answers to its waiting calls to this incarnation of the chat (not shown to components).
+ */
+export interface SessionChat extends ChatInfo {
+  readonly incarnation?: string;
+}
+
 export function createState(
   element: ReactNode,
   options: SessionOptions,
   handle: SessionHandle,
   restore?: SessionSnapshot,
-  chat?: ChatInfo,
+  chat?: SessionChat,
 ): SessionState {
+  const incarnation = chat?.incarnation ?? null;
   const state = {} as SessionState;
   const runtime: Runtime = {
     session: handle,
@@ -71,12 +80,17 @@ export function createState(
       log: createLog(restore?.lifecycle),
     },
     window: {
-      transcript: createTranscript(restore?.transcript, restore?.transcriptStart ?? 0, restore?.lastCallNumber ?? 0),
+      transcript: createTranscript(
+        restore?.transcript,
+        restore?.transcriptStart ?? 0,
+        restore?.lastCallNumber ?? 0,
+        incarnation,
+      ),
       start: restore?.windowStart,
       sent: restore?.sent ?? null,
     },
     turn: { busy: false, events: null },
-    waiting: { calls: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [] },
+    waiting: { calls: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [], incarnation },
     usage: { total: restore?.usage },
     tracing: { tracing: undefined, identity: undefined },
   } satisfies SessionState);

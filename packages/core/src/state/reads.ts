@@ -64,6 +64,15 @@ export function waitingCalls(state: SessionState): readonly WaitingCall[] {
   return state.waiting.calls;
 }
 
+/**
+ * The waiting calls as the session reports them (events, `Turn.waiting`, `session.waiting`): copies,
+ * each with the chat's incarnation when the session serves a chat, so an answer can name it.
+ */
+export function shownWaiting(state: SessionState): WaitingCall[] {
+  const { incarnation } = state.waiting;
+  return state.waiting.calls.map((w) => (incarnation === null ? { ...w } : { ...w, incarnation }));
+}
+
 /** What the model has been told about the skills, as data (for a snapshot). */
 export function toldLog(state: SessionState): LifecycleLogData {
   return state.told.log.data;

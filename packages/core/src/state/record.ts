@@ -38,20 +38,20 @@ export function takeChanges(state: SessionState, quiet = false): ContextChange[]
   return changes;
 }
 
-/** A user message in the transcript that nobody was told about yet: announce it, or take it back. */
+/** Messages in the transcript that nobody was told about yet: announce them, or take them back. */
 export interface StagedMessage {
-  /** Emits what recording it emits (its context changes, then the message). */
+  /** Emits what recording them emits (for each: its context changes, the message, a tool's result). */
   announce(): void;
-  /** Takes it back: the transcript, the pending changes, the lifecycle log and the window are as before. */
+  /** Takes them back: the transcript, the pending changes, the lifecycle log and the window are as before. */
   undo(): void;
 }
 
 /**
- * Appends the user message that starts a turn (with the pending context changes) without
- * telling anyone, so that the turn can build its first request from it and take it back when that
- * request may not be sent (a budget refused it): then nothing was recorded.
+ * Appends messages without telling anyone, each made by `make` from the pending context changes it
+ * takes, so that a turn can build its first request from them and take them back when that request
+ * may not be sent (a budget refused it): then nothing was recorded.
  */
-export function stageUserMessage(state: SessionState, parts: UserPart[]): StagedMessage {
+export function stageMessages(state: SessionState, makers: ((changes: ContextChange[]) => Message)[]): StagedMessage {
   const before = {
     pendingChanges: state.told.pending,
     baseline: state.told.baseline,
@@ -60,13 +60,19 @@ export function stageUserMessage(state: SessionState, parts: UserPart[]): Staged
     messages: state.window.transcript.messages.length,
     users: state.window.transcript.userIndices.length,
   };
-  const changes = takeChanges(state, true);
-  const message: Message = { role: 'user', content: withContextChanges(parts, changes) };
-  appendMessage(state.window.transcript, message);
+  const staged = makers.map((make) => {
+    const changes = takeChanges(state, true);
+    const message = make(changes);
+    appendMessage(state.window.transcript, message);
+    return { changes, message };
+  });
   return {
     announce() {
-      if (changes.length > 0) emit(state, { type: 'context-changed', changes });
-      emit(state, { type: 'message', message });
+      for (const { changes, message } of staged) {
+        if (changes.length > 0) emit(state, { type: 'context-changed', changes });
+        emit(state, { type: 'message', message });
+        if (message.role === 'tool') emit(state, { type: 'tool-result', message });
+      }
     },
     undo() {
       state.window.transcript.messages.length = before.messages;
@@ -77,6 +83,11 @@ export function stageUserMessage(state: SessionState, parts: UserPart[]): Staged
       state.window.start = before.windowStart;
     },
   };
+}
+
+/** The user message that starts a turn (with the pending context changes), staged (see {@link stageMessages}). */
+export function stageUserMessage(state: SessionState, parts: UserPart[]): StagedMessage {
+  return stageMessages(state, [(changes) => ({ role: 'user', content: withContextChanges(parts, changes) })]);
 }
 
 export function pushMessage(state: SessionState, message: Message): void {

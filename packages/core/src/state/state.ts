@@ -80,6 +80,8 @@ export interface TurnRecord {
 /** Calls waiting for approval or for a client's result, in call order: `turn/waiting.ts` answers them. */
 export interface WaitingRecord {
   calls: WaitingCall[];
+  /** The incarnation of the chat the session serves (an answer may name it), or null for a session of its own. */
+  incarnation: string | null;
 }
 
 /** Token usage summed over every model call of the session (restored sessions included). */

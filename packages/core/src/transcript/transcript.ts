@@ -14,14 +14,25 @@ export interface Transcript {
   userIndices: number[];
   /** Tool call ids of the messages in memory. */
   callIds: Set<string>;
-  /** The highest `N` of a `call_N` id seen or assigned, so assigned ids never repeat. */
+  /** The highest `N` of a `call_N` (or `call_<scope>_N`) id seen or assigned, so assigned ids never repeat. */
   lastCallNumber: number;
+  /**
+   * What the ids this transcript assigns carry besides their number: the incarnation of the chat it
+   * belongs to (`call_<scope>_N`), so that a chat deleted and started again under its id never
+   * assigns an id the old one had. Null for a session of its own (`call_N`, stable for snapshots).
+   */
+  scope: string | null;
 }
 
-const CALL_ID = /^call_(\d+)$/;
+const CALL_ID = /^call_(?:([a-z0-9]+)_)?(\d+)$/;
 
-export function createTranscript(messages: readonly Message[] = [], start = 0, lastCallNumber = 0): Transcript {
-  const transcript: Transcript = { start, messages: [], userIndices: [], callIds: new Set(), lastCallNumber };
+export function createTranscript(
+  messages: readonly Message[] = [],
+  start = 0,
+  lastCallNumber = 0,
+  scope: string | null = null,
+): Transcript {
+  const transcript: Transcript = { start, messages: [], userIndices: [], callIds: new Set(), lastCallNumber, scope };
   for (const message of messages) appendMessage(transcript, message);
   return transcript;
 }
@@ -39,14 +50,15 @@ export function appendMessage(t: Transcript, message: Message): void {
 
 function noteCallId(t: Transcript, id: string): void {
   t.callIds.add(id);
-  const n = CALL_ID.exec(id)?.[1];
-  if (n) t.lastCallNumber = Math.max(t.lastCallNumber, Number(n));
+  const match = CALL_ID.exec(id);
+  // Only this transcript's own kind of id counts: another scope's numbers say nothing about ours.
+  if (match && (match[1] ?? null) === t.scope) t.lastCallNumber = Math.max(t.lastCallNumber, Number(match[2]));
 }
 
-/** A fresh `call_N` id, never equal to an id the transcript has. */
+/** A fresh `call_N` (or `call_<scope>_N`) id, never equal to an id the transcript has. */
 export function freshCallId(t: Transcript): string {
   let id: string;
-  do id = `call_${++t.lastCallNumber}`;
+  do id = t.scope === null ? `call_${++t.lastCallNumber}` : `call_${t.scope}_${++t.lastCallNumber}`;
   while (t.callIds.has(id));
   return id;
 }

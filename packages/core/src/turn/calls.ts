@@ -14,7 +14,14 @@ import { pushMessage, takeChanges } from '../state/record.js';
 import { flush } from '../state/render.js';
 import { errorMessage, type SessionState, skillState, tree } from '../state/state.js';
 import { settle } from '../state/sync.js';
-import type { FilePart, ToolCall, ToolErrorKind, ToolMessage, ToolResultPart } from '../types/messages.js';
+import type {
+  ContextChange,
+  FilePart,
+  ToolCall,
+  ToolErrorKind,
+  ToolMessage,
+  ToolResultPart,
+} from '../types/messages.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 
@@ -96,19 +103,31 @@ export function recordResult(
   errorKind?: ToolErrorKind,
   files: readonly FilePart[] = [],
 ): ToolMessage {
+  const message = resultMessage(call, content, errorKind, files, state.crashed ? [] : takeChanges(state));
+  pushMessage(state, message);
+  emit(state, { type: 'tool-result', message });
+  return message;
+}
+
+/** The result message of `call`: its text (and files), then the context changes it records. */
+export function resultMessage(
+  call: ToolCall,
+  content: string,
+  errorKind: ToolErrorKind | undefined,
+  files: readonly FilePart[],
+  changes: ContextChange[],
+): ToolMessage {
   const parts: ToolResultPart[] = [...textContent(sanitizeText(content)), ...files];
   const message: ToolMessage = {
     role: 'tool',
     toolCallId: call.id,
     name: call.name,
-    content: state.crashed ? parts : withContextChanges(parts, takeChanges(state)),
+    content: withContextChanges(parts, changes),
   };
   if (errorKind) {
     message.isError = true;
     message.errorKind = errorKind;
   }
-  pushMessage(state, message);
-  emit(state, { type: 'tool-result', message });
   return message;
 }
 

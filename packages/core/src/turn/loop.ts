@@ -17,7 +17,7 @@ import { buildRequest, recordSent } from '../request/request.js';
 import { estimateRequestTokens, estimateResponseTokens } from '../request/usage-estimate.js';
 import { config } from '../state/config.js';
 import { drainTurn, drainWhile, emit, hasEvents, warn } from '../state/events.js';
-import { transcriptOf } from '../state/reads.js';
+import { shownWaiting, transcriptOf } from '../state/reads.js';
 import { pushMessage, stageUserMessage } from '../state/record.js';
 import { render } from '../state/render.js';
 import type { SessionState } from '../state/state.js';
@@ -31,7 +31,7 @@ import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/sessi
 import { executeCall, recordResult } from './calls.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
 import { cutResult, resultText } from './tool-call.js';
-import { announceWaiting, checkAnswers, waitFor } from './waiting.js';
+import { announceWaiting, checkAnswers, stageSupersede, waitFor } from './waiting.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
@@ -129,18 +129,23 @@ export async function* runTurn(
       const files = options?.files?.length
         ? messageFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state.window))
         : [];
-      // Calls still waiting when the user writes again are superseded: the model reads that they did not run.
-      yield* supersede(state, hooks);
-      // The user message is recorded once its first request may be sent: a budget that refuses that
-      // request (or a store that cannot reserve it) leaves the transcript as it was.
+      // Calls still waiting when the user writes again are superseded (the model reads that they did
+      // not run), and the user message follows. Both are recorded once the first request may be sent:
+      // a budget that refuses it (or a store that cannot reserve it) leaves the chat as it was, and
+      // its waiting calls answerable.
+      const superseded = stageSupersede(state, (waiting) => hooks.answered(waiting, 'superseded'));
       const staged = stageUserMessage(
         state,
         files.length > 0 && text === '' ? files : [textPart(sanitizeText(text)), ...files],
       );
+      const announce = () => {
+        superseded.announce();
+        staged.announce();
+      };
       try {
         request = buildRequest(state, true);
       } catch (error) {
-        staged.announce();
+        announce();
         if (hasEvents(state)) yield* drainTurn(state);
         throw error;
       }
@@ -148,9 +153,10 @@ export async function* runTurn(
         await hooks.beforeModelCall({ request, step: 1, turnUsage: undefined });
       } catch (error) {
         staged.undo();
+        superseded.undo();
         throw error;
       }
-      staged.announce();
+      announce();
       if (hasEvents(state)) yield* drainTurn(state);
     }
     const { maxSteps } = config(state);
@@ -321,7 +327,7 @@ async function* endWaiting(
     text: '',
     steps,
     messages: transcriptOf(state).messages.slice(first - transcriptOf(state).start),
-    waiting: state.waiting.calls.map((w) => ({ ...w })),
+    waiting: shownWaiting(state),
   };
   if (usage) turn.usage = usage;
   outcome.turn = turn;
@@ -374,23 +380,6 @@ async function* applyAnswers(
     announceWaiting(state);
     if (hasEvents(state)) yield* drainTurn(state);
   }
-}
-
-/** Answers every waiting call as superseded by a new user message. */
-async function* supersede(state: SessionState, hooks: TurnHooks): AsyncGenerator<SessionEvent, void, undefined> {
-  if (state.waiting.calls.length === 0) return;
-  for (const waiting of state.waiting.calls) {
-    hooks.answered(waiting, 'superseded');
-    recordResult(
-      state,
-      { id: waiting.toolCallId, name: waiting.name, input: waiting.input },
-      'Not run: the user sent a new message instead of answering this call (superseded).',
-      'denied',
-    );
-  }
-  state.waiting.calls = [];
-  announceWaiting(state);
-  if (hasEvents(state)) yield* drainTurn(state);
 }
 
 /** What a turn that answers calls says it was asked (for its span). */

@@ -6,15 +6,25 @@
 import type { ToolEntry } from '../host/serialize.js';
 import { config } from '../state/config.js';
 import { emit, warn } from '../state/events.js';
+import { shownWaiting } from '../state/reads.js';
+import { type StagedMessage, stageMessages } from '../state/record.js';
 import { type SessionState, skillState, tree } from '../state/state.js';
 import type { ToolCall } from '../types/messages.js';
-import type { ToolAnswer, WaitingCall } from '../types/session.js';
+import type { AnswerBinding, ToolAnswer, WaitingCall } from '../types/session.js';
+import { resultMessage } from './calls.js';
 import { parseInput } from './tool-call.js';
 
-/** Why an answer was refused; nothing ran and nothing was recorded. */
-export type ToolAnswerProblem = 'not-waiting' | 'wrong-answer' | 'duplicate';
+/**
+ * Why an answer was refused; nothing ran and nothing was recorded. `wrong-incarnation`: the answer
+ * names another incarnation of the chat (it was deleted and started again since the call was shown);
+ * `input-differs`: the answer carries another input than the call waits with.
+ */
+export type ToolAnswerProblem = 'not-waiting' | 'wrong-answer' | 'duplicate' | 'wrong-incarnation' | 'input-differs';
 
-/** An answer to a call that does not wait for it: unknown, answered already, or of the wrong kind. */
+/**
+ * An answer to a call that does not wait for it (unknown, answered already, or of the wrong kind), or
+ * that is bound to another call than the one waiting (another incarnation of the chat, another input).
+ */
 export class ToolAnswerError extends Error {
   override readonly name = 'ToolAnswerError';
   constructor(
@@ -87,6 +97,7 @@ export function checkAnswers(state: SessionState, answers: readonly ToolAnswer[]
   const seen = new Set<string>();
   for (const answer of answers) {
     const id = typeof answer?.toolCallId === 'string' ? answer.toolCallId : String(answer?.toolCallId);
+    checkIncarnation(state, id, answer.incarnation);
     const waiting = state.waiting.calls.find((w) => w.toolCallId === id && w.status === 'waiting');
     if (!waiting) {
       throw new ToolAnswerError(
@@ -110,12 +121,90 @@ export function checkAnswers(state: SessionState, answers: readonly ToolAnswer[]
           : `Tool call "${id}" (${waiting.name}) runs in the client: send its result (or deny it).`,
       );
     }
+    if (answer.input !== undefined && !sameJson(answer.input, waiting.input)) {
+      throw new ToolAnswerError(
+        'input-differs',
+        id,
+        `Tool call "${id}" (${waiting.name}) waits with another input than this answer carries: nothing ran. Show the call as it waits now (its input in sessions.get(id).waiting) and answer that.`,
+      );
+    }
   }
+}
+
+/** Options of `approve` or `deny` split in the binding they carry (only the fields set) and the rest. */
+export function splitBinding<T extends AnswerBinding>(options: T): [AnswerBinding, Omit<T, keyof AnswerBinding>] {
+  const { input, incarnation, ...rest } = options;
+  return [{ ...(input === undefined ? {} : { input }), ...(incarnation === undefined ? {} : { incarnation }) }, rest];
+}
+
+/** An answer that names a chat incarnation must name the session's own (see `AnswerBinding`). */
+function checkIncarnation(state: SessionState, id: string, named: unknown): void {
+  if (named === undefined) return;
+  const own = state.waiting.incarnation;
+  if (own !== null && named === own) return;
+  throw new ToolAnswerError(
+    'wrong-incarnation',
+    id,
+    own === null
+      ? `Tool call "${id.slice(0, 80)}" is answered for a chat incarnation, but this session serves no chat of createSessions: leave incarnation out.`
+      : `Tool call "${id.slice(0, 80)}" was shown in another incarnation of this chat (it was deleted and started again since): nothing ran. Reload the chat and answer the calls it shows now.`,
+  );
+}
+
+/**
+ * Whether two inputs are the same JSON data: objects by their keys (in any order; a key whose value
+ * is undefined is no key), arrays by position, numbers by value. Deeper than 200 levels counts as
+ * different: an answer's input is hostile, and no tool input the model gave is that deep.
+ */
+export function sameJson(a: unknown, b: unknown, depth = 0): boolean {
+  if (depth > 200) return false;
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => sameJson(item, b[i], depth + 1));
+  }
+  const left = Object.entries(a).filter(([, v]) => v !== undefined);
+  const right = new Map(Object.entries(b).filter(([, v]) => v !== undefined));
+  return left.length === right.size && left.every(([k, v]) => right.has(k) && sameJson(v, right.get(k), depth + 1));
+}
+
+/** What the model reads for a call a new user message superseded. */
+const SUPERSEDED = 'Not run: the user sent a new message instead of answering this call (superseded).';
+
+/**
+ * Answers every waiting call as superseded by a new user message (the model reads that they did
+ * not run), staged: nobody is told until `announce`, which the turn calls once its first request may
+ * be sent. A message refused before that (a budget) is taken back with `undo`, and then the calls
+ * still wait, answerable as before. `answered` hears each superseded call as it is announced.
+ */
+export function stageSupersede(state: SessionState, answered: (waiting: WaitingCall) => void): StagedMessage {
+  const calls = state.waiting.calls;
+  if (calls.length === 0) return { announce() {}, undo() {} };
+  const staged = stageMessages(
+    state,
+    calls.map(
+      (w) => (changes) =>
+        resultMessage({ id: w.toolCallId, name: w.name, input: w.input }, SUPERSEDED, 'denied', [], changes),
+    ),
+  );
+  state.waiting.calls = [];
+  return {
+    announce() {
+      for (const waiting of calls) answered(waiting);
+      staged.announce();
+      announceWaiting(state);
+    },
+    undo() {
+      staged.undo();
+      state.waiting.calls = calls;
+    },
+  };
 }
 
 /** Tells the session's listeners (and the sessions layer, which commits it) what waits now. */
 export function announceWaiting(state: SessionState): void {
-  emit(state, { type: 'waiting', calls: state.waiting.calls.map((w) => ({ ...w })) });
+  emit(state, { type: 'waiting', calls: shownWaiting(state) });
 }
 
 /** Keeps the waiting calls still open (their ids in `open`) and still waiting; the rest are dropped. */

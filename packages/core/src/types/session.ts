@@ -46,13 +46,33 @@ export interface WaitingCall {
    * answers it starts there. Absent on calls saved before it was kept.
    */
   since?: number;
+  /**
+   * The incarnation of the chat the call belongs to (a chat of `createSessions`; absent for a session
+   * of its own). A chat deleted and started again under its id is another incarnation: an answer that
+   * names this one (see {@link AnswerBinding}) never reaches a call of the next.
+   */
+  incarnation?: string;
 }
 
-/** An answer to a waiting call. */
-export type ToolAnswer =
+/**
+ * What an answer may say about the call it answers, so it lands only on the call the person saw:
+ * checked against the waiting call before anything runs, and a mismatch is a `ToolAnswerError`
+ * (`wrong-incarnation`, `input-differs`). Pass both from the {@link WaitingCall} you showed.
+ */
+export interface AnswerBinding {
+  /** The input the person saw (the waiting call's `input`); compared as JSON data. */
+  input?: unknown;
+  /** The chat incarnation the call was shown in (the waiting call's `incarnation`). */
+  incarnation?: string;
+}
+
+/** An answer to a waiting call, optionally bound to the call it answers (see {@link AnswerBinding}). */
+export type ToolAnswer = (
   | { toolCallId: string; type: 'approve' }
   | { toolCallId: string; type: 'deny'; reason?: string }
-  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean };
+  | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean }
+) &
+  AnswerBinding;
 
 /** Something a developer should know that does not stop the agent. */
 export interface Warning {

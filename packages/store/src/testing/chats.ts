@@ -51,3 +51,12 @@ export function reporting(tokens: number) {
     },
   };
 }
+
+/**
+ * JSON of `data` with the incarnation left out of the call ids a chat's session made
+ * (`call_<incarnation>_N` reads `call_N`): what two chats' requests must agree on, byte for byte,
+ * when each chat is its own incarnation.
+ */
+export function unscoped(data: unknown): string {
+  return JSON.stringify(data).replace(/call_[0-9a-f]{14}_/g, 'call_');
+}

@@ -1,0 +1,149 @@
+/**
+ * Approvals bound to the call the person saw (issue 32), over HTTP with the AI SDK's own chat engine:
+ * a page that shows a waiting call of a chat that was then deleted and started again under its id
+ * (in another tab, by the same user) approves nothing in the new chat. The answer is refused with a
+ * 409 that names the mismatch, whether the new chat's call got another id (ids the session makes
+ * carry the incarnation) or the same one (a model that makes up its ids), and the new call still
+ * waits for its own approval.
+ */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, createSessions, type Model, memoryStore, type Sessions, Tool, textOf } from '@skilltree/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHandler, toNodeListener } from '../src/index.js';
+import { NodeChat, settled, toolPart } from './chat-engine.js';
+import { apiPath } from './helpers.js';
+
+const refunds: string[] = [];
+
+function RefundAgent() {
+  return (
+    <Agent>
+      <Tool
+        name="refund"
+        description="Refund an order"
+        input={z.object({ size: z.string(), cents: z.number() })}
+        needsApproval
+        run={({ size, cents }) => {
+          refunds.push(`${size} ${cents}`);
+          return `refunded ${size} ${cents}`;
+        }}
+      />
+    </Agent>
+  );
+}
+
+/** Asks for the refund the message names (`refund SMALL 100`), with `id` as the call id (empty: the session makes one). */
+function refundModel(id: string): Model {
+  return {
+    name: 'refund-model',
+    async generate(req) {
+      const last = req.messages.at(-1);
+      if (last?.role === 'tool') return { text: `Done: ${textOf(last)}`, toolCalls: [] };
+      const [, size = 'X', cents = '0'] = (last ? textOf(last) : '').split(' ');
+      return { text: '', toolCalls: [{ id, name: 'refund', input: { size, cents: Number(cents) } }] };
+    },
+  };
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serve(id: string): Promise<{ url: string; sessions: Sessions }> {
+  const sessions = createSessions(<RefundAgent />, { store: memoryStore(), model: refundModel(id) });
+  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await sessions.close();
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
+}
+
+describe('a stale page of a deleted chat', () => {
+  for (const [kind, id] of [
+    ['the session makes the call ids', ''],
+    ['the model reuses one call id', 'call_1'],
+  ] as const) {
+    it(`approves nothing in the chat started again under its id (409 wrong_incarnation; ${kind})`, async () => {
+      refunds.length = 0;
+      const { url, sessions } = await serve(id);
+      // The page shows the old chat's call, waiting for approval.
+      const stale = new NodeChat(url, 'c1', 'alice');
+      await stale.sendMessage({ text: 'refund SMALL 100' });
+      await settled(stale);
+      const shown = toolPart(stale.all.at(-1));
+      expect(shown).toMatchObject({ state: 'approval-requested' });
+      // Another tab deletes the chat and starts it again: the new chat asks for a big refund.
+      const removed = await fetch(`${url}${apiPath('chat-id', 'c1')}`, {
+        method: 'DELETE',
+        headers: { 'x-user': 'alice' },
+      });
+      expect(removed.status).toBeLessThan(300);
+      const other = new NodeChat(url, 'c1', 'alice');
+      await other.sendMessage({ text: 'refund BIG 999999' });
+      await settled(other);
+      const now = toolPart(other.all.at(-1));
+      expect(now.state).toBe('approval-requested');
+      if (id === '') expect(now.toolCallId).not.toBe(shown.toolCallId);
+      else expect(now.toolCallId).toBe(shown.toolCallId);
+      // The stale page approves what it shows.
+      await stale.addToolApprovalResponse({ id: shown.approval?.id as string, approved: true });
+      await settled(stale);
+      // The chat engine reads the 409's body as its error: the mismatch, named.
+      expect(JSON.parse(stale.error?.message ?? '{}')).toMatchObject({
+        error: { code: 'wrong_incarnation', message: expect.stringMatching(/earlier incarnation of this chat/) },
+      });
+      expect(refunds).toEqual([]);
+      // The new chat's call still waits, and its own page approves it.
+      expect((await sessions.get('c1', { owner: 'alice' }))?.waiting).toMatchObject([{ toolCallId: now.toolCallId }]);
+      await other.addToolApprovalResponse({ id: now.approval?.id as string, approved: true });
+      await settled(other);
+      expect(refunds).toEqual(['BIG 999999']);
+    });
+  }
+
+  it('a raw answer naming the old incarnation is refused even with the call id and input of the new chat', async () => {
+    refunds.length = 0;
+    const { url, sessions } = await serve('call_1');
+    await sessions.send('c1', 'refund SMALL 100', { owner: 'alice' });
+    const old = await sessions.get('c1', { owner: 'alice' });
+    await sessions.delete('c1', { owner: 'alice' });
+    await sessions.send('c1', 'refund BIG 999999', { owner: 'alice' });
+    const now = await sessions.get('c1', { owner: 'alice' });
+    const call = now?.waiting[0];
+    const response = await fetch(`${url}${apiPath('chat')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
+      body: JSON.stringify({
+        id: 'c1',
+        messages: [
+          {
+            id: 'm1',
+            role: 'assistant',
+            parts: [
+              {
+                type: 'dynamic-tool',
+                toolName: 'refund',
+                toolCallId: call?.toolCallId,
+                state: 'approval-responded',
+                input: call?.input,
+                approval: { id: `${old?.incarnation}.${call?.toolCallId}`, approved: true },
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ error: { code: 'wrong_incarnation' } });
+    expect(refunds).toEqual([]);
+  });
+});
