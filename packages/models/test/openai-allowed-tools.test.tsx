@@ -8,8 +8,7 @@
  */
 import { createSession, type Message, type ToolSpec } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openai } from '../src/openai.js';
-import { allowedToolChoice } from '../src/openai-responses.js';
+import { allowedToolChoice, openai } from '../src/openai.js';
 import { Ops } from './helpers/long-conversation.js';
 import { allowedToolsProblem } from './helpers/openai-allowed-tools.js';
 import { canonical, type OpenAIStep, openaiScript } from './helpers/openai-rules.js';
