@@ -6,7 +6,8 @@
  * prefix and its cache kept); the test server enforces OpenAI's rules for it (allowed tools must be
  * declared; a call outside them is never produced).
  */
-import { createSession, type Message, type ToolSpec } from '@skilltree/core';
+import { createSession, type Message } from '@skilltree/core';
+import type { ToolSpec } from '@skilltree/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allowedToolChoice, openai } from '../src/openai.js';
 import { Ops } from './helpers/long-conversation.js';
