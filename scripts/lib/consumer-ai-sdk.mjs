@@ -28,6 +28,9 @@ import { z } from 'zod';
 import { TodoAgent } from './agent.js';
 
 const expected = process.env.CONSUMER_EXPECT_AI_MAJOR;
+// Each test waits on its own events (the chat's status, the server's answers); on a machine busy
+// with three Nodes' suites a first import alone can take seconds, so the limit only catches a hang.
+const HANG = 60_000;
 const servers: { close(): void; closeAllConnections(): void }[] = [];
 afterAll(() => {
   for (const s of servers) {
@@ -82,7 +85,7 @@ test("aiSdk() drives this major's @ai-sdk/openai against a local OpenAI-compatib
   expect(done.text).toBe('Hello from the wire.');
   expect(bodies[0].messages.at(-1)).toMatchObject({ role: 'user' });
   expect(bodies[0].tools.map((t: { function: { name: string } }) => t.function.name)).toContain('read_skill');
-});
+}, HANG);
 
 test("@skilltree/server answers this major's chat client: an approval with addToolApprovalResponse runs the tool once", async () => {
   const refunds: string[] = [];
@@ -135,5 +138,5 @@ test("@skilltree/server answers this major's chat client: an approval with addTo
   expect(refunds).toEqual(['A-7']);
   expect(chat.messages.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Done: refunded A-7' });
   await sessions.close();
-});
+}, HANG);
 `;
