@@ -48,6 +48,7 @@ import {
   reportDifferences,
   withTable,
 } from './lib/compatibility.mjs';
+import { AI_SDK_7_OPENAI, AI_SDK_TEST, aiMajorFor } from './lib/consumer-ai-sdk.mjs';
 import { EXISTING_PROJECT_TSCONFIG, installLines, missingOptionalPeers, splitSpec } from './lib/install-lines.mjs';
 import { NODE_BINARIES, nodeBinDir } from './lib/node-binaries.mjs';
 import { mapLimit, root, run } from './lib/workspace.mjs';
@@ -213,6 +214,7 @@ export default defineEval({
   thresholds: ['selection.recall >= 0.9'],
 });
 `,
+    'ai-sdk.test.tsx': AI_SDK_TEST,
     'store-drivers.test.ts': `import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -384,6 +386,13 @@ async function onNode(major, context) {
     const storeDev = libraries.find((p) => p.name === '@skilltree/store').manifest.devDependencies;
     manifest.devDependencies.pg = storeDev.pg;
     manifest.devDependencies.ioredis = storeDev.ioredis;
+    // The OpenAI provider of the project's AI SDK major, for the aiSdk() bridge test (ai-sdk.test.tsx).
+    const aiMajor = aiMajorFor(major);
+    if (manifest.dependencies.ai?.split('.')[0] !== aiMajor) {
+      throw new Error(`create-skilltree on Node ${major} chose ai ${manifest.dependencies.ai} (expected ${aiMajor}.x)`);
+    }
+    const modelsDev = libraries.find((p) => p.name === '@skilltree/models').manifest.devDependencies;
+    manifest.devDependencies['@ai-sdk/openai'] = aiMajor === '7' ? AI_SDK_7_OPENAI : modelsDev['@ai-sdk/openai'];
     if (major === hostMajor) {
       // Every peer any package declares (the version it tests with), for the every-export check.
       const present = (name) => manifest.dependencies[name] || manifest.devDependencies[name];
@@ -434,7 +443,11 @@ async function onNode(major, context) {
     async () => {
       const files = readdirSync(project).filter((f) => /\.test\.tsx?$/.test(f));
       const output = await npmAll(['test'], project, {
-        env: { ...env, CONSUMER_EXPECT_SQLITE: hasSqlite ? 'node:sqlite' : 'better-sqlite3' },
+        env: {
+          ...env,
+          CONSUMER_EXPECT_SQLITE: hasSqlite ? 'node:sqlite' : 'better-sqlite3',
+          CONSUMER_EXPECT_AI_MAJOR: aiMajorFor(major),
+        },
         timeoutMs: 300_000,
       });
       // The generated vitest.config.ts keeps the parent folder's vite.config.ts from capturing them.

@@ -17,7 +17,7 @@ import {
   STORE,
   STORE_TEST,
 } from './addon-files.js';
-import type { Versions } from './versions.js';
+import type { AiSdkVersions, Versions } from './versions.js';
 
 /** What `--with` accepts. */
 export const ADDONS = ['server', 'store', 'agent-skills', 'mcp', 'models'] as const;
@@ -30,6 +30,8 @@ export interface AddonContext {
   versions: Versions['tools'];
   /** Whether the Node that runs the project has `node:sqlite` (22.13+, 24): then SQLite needs no package. */
   nodeHasSqlite: boolean;
+  /** The AI SDK that fits the Node that runs the project (see `aiSdkFor`): 6 on Node 20, 7 on 22 and later. */
+  aiSdk: AiSdkVersions;
 }
 
 /** One addon: the packages it adds, the files it writes, and what the project's README says of it. */
@@ -70,7 +72,7 @@ export function nodeHasSqlite(): boolean {
 export const ADDON_SPECS: Record<Addon, AddonSpec> = {
   server: {
     skilltree: ['@skilltree/server'],
-    dependencies: ({ versions }) => ({ ai: versions.ai, '@ai-sdk/react': versions['@ai-sdk/react'] }),
+    dependencies: ({ aiSdk }) => ({ ai: aiSdk.ai, '@ai-sdk/react': aiSdk['@ai-sdk/react'] }),
     scripts: { serve: 'tsx server.tsx' },
     files: { 'server.tsx': SERVER, 'server.test.tsx': SERVER_TEST },
     describe: {

@@ -22,6 +22,10 @@ export { ADDONS, type Addon, nodeHasSqlite, parseAddons } from './addons.js';
 export type { Source, TemplateOptions } from './templates.js';
 export { describeFiles, packageJson, projectFiles } from './templates.js';
 export {
+  AI_SDK_7,
+  AI_SDK_7_NODE,
+  type AiSdkVersions,
+  aiSdkFor,
   bundledVersions,
   nodeMajor,
   TYPES_NODE,

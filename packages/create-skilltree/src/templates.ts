@@ -2,7 +2,7 @@
  * The files of a new project. Every file is plain text; `package.json` is built from the options.
  */
 import { ADDON_SPECS, type Addon } from './addons.js';
-import { nodeMajor, typesNodeFor, type Versions } from './versions.js';
+import { aiSdkFor, nodeMajor, typesNodeFor, type Versions } from './versions.js';
 
 /** How the project gets the `@skilltree/*` packages. */
 export type Source =
@@ -57,16 +57,22 @@ export function packageJson(options: TemplateOptions): Record<string, unknown> {
     typecheck: 'tsc --noEmit',
   };
   const runtime = [...RUNTIME];
+  const major = options.nodeMajor ?? nodeMajor();
+  const context = {
+    versions: tools,
+    nodeHasSqlite: options.nodeHasSqlite ?? true,
+    aiSdk: aiSdkFor(major, options.versions),
+  };
   for (const addon of options.addons ?? []) {
     const added = ADDON_SPECS[addon];
     runtime.push(...added.skilltree);
-    Object.assign(dependencies, added.dependencies({ versions: tools, nodeHasSqlite: options.nodeHasSqlite ?? true }));
+    Object.assign(dependencies, added.dependencies(context));
     Object.assign(scripts, added.scripts);
   }
   for (const name of runtime) dependencies[name] = spec(name, options);
   const devDependencies: Record<string, string> = {
     '@types/node': typesNodeFor(
-      options.nodeMajor ?? nodeMajor(),
+      major,
       options.versions.typesNode ?? { [tools['@types/node'].split('.')[0]]: tools['@types/node'] },
     ),
     '@types/react': tools['@types/react'],

@@ -3,7 +3,7 @@
  * release of `create-skilltree` was built with, and the third-party packages at the exact versions
  * the skilltree repository tests with on Node 20 (react 19, zod 4, vitest 4, TypeScript 6), and those
  * the `--with` examples need (the AI SDK, better-sqlite3 for Node 20, the MCP SDK). `@types/node`
- * follows the Node the project is made on.
+ * and the AI SDK's major follow the Node the project is made on.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -39,6 +39,43 @@ export interface Versions {
    * test type-checks a new project with on that Node.
    */
   typesNode: Record<string, string>;
+  /**
+   * `--with server`'s AI SDK for each Node major it fits, exact (see {@link aiSdkFor}): 20 gets the
+   * repository's (AI SDK 6), 22 and later {@link AI_SDK_7}. Absent in a `versions.json` written
+   * before it: then every Node gets `tools.ai` and `tools['@ai-sdk/react']`.
+   */
+  aiSdk?: Record<string, AiSdkVersions>;
+}
+
+/** The AI SDK packages `--with server` adds: the server's peer and `useChat`. */
+export interface AiSdkVersions {
+  ai: string;
+  '@ai-sdk/react': string;
+}
+
+/**
+ * AI SDK 7, for a project on Node 22 or later (`ai` 7, `@ai-sdk/react` 4 and their providers declare
+ * Node >= 22, so Node 20 keeps AI SDK 6). `@skilltree/server` accepts both (`ai` `^6.0.0 || ^7.0.0`).
+ * Raise them with the consumer test, which runs a new project's server test with them on Node 22 and 24.
+ */
+export const AI_SDK_7: AiSdkVersions = { ai: '7.0.173', '@ai-sdk/react': '4.0.177' };
+
+/** The first Node major {@link AI_SDK_7} runs on. */
+export const AI_SDK_7_NODE = 22;
+
+/**
+ * The AI SDK for a project that runs on Node `major`: the entry of `versions.aiSdk` for the newest
+ * major at or below it (the oldest one for an older Node), else the repository's own.
+ */
+export function aiSdkFor(major: number, versions: Pick<Versions, 'aiSdk' | 'tools'>): AiSdkVersions {
+  const fallback = { ai: versions.tools.ai, '@ai-sdk/react': versions.tools['@ai-sdk/react'] };
+  const table = versions.aiSdk;
+  if (!table || Object.keys(table).length === 0) return fallback;
+  const known = Object.keys(table)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const below = known.filter((m) => m <= major);
+  return table[String(below.length > 0 ? below[below.length - 1] : known[0])] ?? fallback;
 }
 
 /**
@@ -115,9 +152,14 @@ export function workspaceVersions(root: string): Versions {
   const webChat = readManifest(join(root, 'examples', 'web-chat', 'package.json'));
   const rootManifest = readManifest(join(root, 'package.json'));
   const typesNode20 = exact('@types/node', core.devDependencies?.['@types/node'], 'packages/core devDependencies');
+  const aiSdk6: AiSdkVersions = {
+    ai: exact('ai', server.devDependencies?.ai, 'packages/server devDependencies'),
+    '@ai-sdk/react': exact('@ai-sdk/react', webChat.dependencies?.['@ai-sdk/react'], 'examples/web-chat dependencies'),
+  };
   return {
     skilltree,
     typesNode: { [typesNode20.split('.')[0]]: typesNode20, ...TYPES_NODE },
+    aiSdk: { '20': aiSdk6, [String(AI_SDK_7_NODE)]: AI_SDK_7 },
     tools: {
       react: exact('react', core.devDependencies?.react, 'packages/core devDependencies'),
       zod: exact('zod', core.devDependencies?.zod, 'packages/core devDependencies'),

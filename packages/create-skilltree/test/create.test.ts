@@ -14,6 +14,8 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
+  AI_SDK_7,
+  aiSdkFor,
   bundledVersions,
   createProject,
   describeFiles,
@@ -269,6 +271,36 @@ test("a vite.config.ts in a folder above does not capture the project's tests: i
   rmSync(join(project.dir, 'vitest.config.ts'));
   expect(list().stdout.trim()).toBe('');
 }, 60_000); // two vitest processes
+
+describe('--with server gets the AI SDK major that fits the Node the project is made on', () => {
+  test('AI SDK 6 on Node 20, AI SDK 7 on Node 22 and later (its packages declare Node >= 22)', () => {
+    const { tools, aiSdk } = bundledVersions();
+    expect(aiSdk?.['20']).toEqual({ ai: tools.ai, '@ai-sdk/react': tools['@ai-sdk/react'] });
+    expect(aiSdk?.['22']).toEqual(AI_SDK_7);
+    let n = 0;
+    const made = (major: number) =>
+      createProject({ dir: join(dir, `ai${major}-${n++}`), nodeMajor: major, addons: ['server'] }).dependencies;
+    expect(made(20).ai).toMatch(/^6\.\d+\.\d+$/);
+    expect(made(20)['@ai-sdk/react']).toMatch(/^3\.\d+\.\d+$/);
+    for (const major of [22, 24, 26]) {
+      expect(made(major).ai).toBe(AI_SDK_7.ai);
+      expect(made(major)['@ai-sdk/react']).toBe(AI_SDK_7['@ai-sdk/react']);
+    }
+    expect(AI_SDK_7.ai).toMatch(/^7\.\d+\.\d+$/);
+    expect(AI_SDK_7['@ai-sdk/react']).toMatch(/^4\.\d+\.\d+$/);
+  });
+
+  test("the server's peer range accepts both majors", () => {
+    const server = JSON.parse(readFileSync(new URL('../../server/package.json', import.meta.url), 'utf8'));
+    const range: string = server.peerDependencies.ai;
+    expect(range.split('||').map((r) => r.trim())).toEqual(['^6.0.0', '^7.0.0']);
+  });
+
+  test('a versions.json from before the table gives every Node the one AI SDK it names', () => {
+    const versions = { tools: { ai: '6.0.1', '@ai-sdk/react': '3.0.1' } } as Parameters<typeof aiSdkFor>[1];
+    expect(aiSdkFor(24, versions)).toEqual({ ai: '6.0.1', '@ai-sdk/react': '3.0.1' });
+  });
+});
 
 describe('@types/node follows the Node the project is made on', () => {
   test("pins the running Node's major: the @types/node of 20, 22 or 24 on that Node", () => {

@@ -204,9 +204,10 @@ export function messageItems(
 /**
  * A note the session appended (append-only requests) as input items: its text as a `developer`
  * message, its added tools as an `additional_tools` item. The Responses API has no way to withdraw
- * a tool: a removed tool stays declared, and core refuses a call of it with the seed's
- * `Unknown tool … (skill "x" is not loaded; read it first)` (the note's text already says the skill
- * unloaded). A redefined tool is declared again; the newest definition is the one in force.
+ * a tool: a removed tool stays declared, and the body's `tool_choice` leaves it out of the tools the
+ * model may call (see {@link allowedToolChoice}); core still refuses a call of it with the seed's
+ * `Unknown tool … (skill "x" is not loaded; read it first)` should a server ignore `tool_choice`.
+ * A redefined tool is declared again; the newest definition is the one in force.
  */
 export function noteItems(note: SystemNote): InputItem[] {
   const items: InputItem[] = [];
@@ -215,6 +216,34 @@ export function noteItems(note: SystemNote): InputItem[] {
     items.push({ type: 'additional_tools', role: 'developer', tools: note.addedTools.map(functionTool) });
   }
   return items;
+}
+
+/**
+ * What a Responses body declares against what the model may call now. An append-only conversation
+ * keeps every tool it ever declared (its first `tools`, then each `additional_tools` item: there is
+ * no removal item), so a tool an unload withdrew stays declared, and a model that calls it reads
+ * `Unknown tool`. When some declared tool is not offered now, `tool_choice` names the offered ones as
+ * `allowed_tools` (mode `auto`): the model calls only those, and the declared list (the prefix, and
+ * the cache on it) is kept. Nothing is sent when every declared tool is offered (a classic request
+ * declares exactly the offered tools), and `'none'` when none is.
+ */
+export function allowedToolChoice(
+  declared: readonly ToolSpec[],
+  offered: readonly ToolSpec[],
+): OpenAI.Responses.ToolChoiceAllowed | 'none' | undefined {
+  const declaredNames = new Set(declared.map((t) => t.name));
+  // Only declared names may be listed (the API refuses others); an offered tool is always declared.
+  const allowed = [...new Set(offered.map((t) => t.name))].filter((name) => declaredNames.has(name));
+  if (allowed.length === declaredNames.size) return undefined;
+  if (allowed.length === 0) return 'none';
+  return { type: 'allowed_tools', mode: 'auto', tools: allowed.map((name) => ({ type: 'function', name })) };
+}
+
+/** Every tool an append-only conversation has declared: its first tools, then each note's added ones. */
+function declaredTools(tools: readonly ToolSpec[], items: readonly AppendOnlyItem[]): ToolSpec[] {
+  const all = [...tools];
+  for (const item of items) if (item.role === 'system') all.push(...item.addedTools);
+  return all;
 }
 
 function itemsOf(items: readonly AppendOnlyItem[], source: ReasoningSource, files: ResponsesFiles): InputItem[] {
@@ -230,7 +259,8 @@ function itemsOf(items: readonly AppendOnlyItem[], source: ReasoningSource, file
  *   there), `input` the transcript with the context placed by `placeContext`, `tools` the request's;
  * - append-only requests (`req.appendOnly`): `instructions` and `tools` are the conversation's first
  *   (they never change), `input` its items, each note a `developer` message and, when it adds tools,
- *   an `additional_tools` item (see {@link noteItems}).
+ *   an `additional_tools` item (see {@link noteItems}); once a tool is declared that is no longer
+ *   offered, `tool_choice` allows only the offered ones (see {@link allowedToolChoice}).
  *
  * Reasoning parts are replayed only to the model that produced them (see {@link replays}). Files
  * are checked against OpenAI's limits as they are added: one over a limit throws a `ModelError`
@@ -243,11 +273,13 @@ export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesB
   let instructions: string;
   let input: InputItem[];
   let tools: readonly ToolSpec[];
+  let toolChoice: Body['tool_choice'];
   const files = filesFor(options.accepts);
   if (ao) {
     instructions = ao.system;
     input = itemsOf(ao.items, source, files);
     tools = ao.tools;
+    toolChoice = allowedToolChoice(declaredTools(ao.tools, ao.items), req.tools);
   } else {
     const placed = placeContext(req);
     instructions = placed.system;
@@ -258,6 +290,7 @@ export function openaiResponsesBody(req: ModelRequest, options: OpenAIResponsesB
   const body: Body = { model };
   if (instructions) body.instructions = instructions;
   if (tools.length > 0) body.tools = tools.map(functionTool);
+  if (toolChoice !== undefined) body.tool_choice = toolChoice;
   body.input = input;
   body.store = false;
   const reasons = options.reasoning ?? canReason(model);

@@ -40,6 +40,7 @@ export {
   reasonsWith,
 } from './openai-models.js';
 export {
+  allowedToolChoice,
   functionTool,
   messageItems,
   noteItems,

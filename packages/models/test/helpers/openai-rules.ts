@@ -17,6 +17,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { allowedNames, allowedToolsProblem } from './openai-allowed-tools.js';
 import { type OutputItem, outputItems, type ResponsesUsage, responseEvents, responseObject } from './openai-wire.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
 
@@ -313,6 +314,11 @@ export interface OpenAIScript {
   readonly droppedReasoning: number;
   /** The Responses requests that reasoned, by request index. */
   reasoned: number[];
+  /**
+   * Scripted calls of a declared tool that `tool_choice` does not allow: the model never produces
+   * them (see `openai-allowed-tools.ts`), so they are left out of the reply. The request's index and the tool.
+   */
+  withheld: { request: number; name: string }[];
 }
 
 /** Options of {@link openaiScript}. */
@@ -341,6 +347,7 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
   const refusals: OpenAIScript['refusals'] = [];
   const drops: OpenAIScript['drops'] = [];
   const reasoned: number[] = [];
+  const withheld: OpenAIScript['withheld'] = [];
   let requests = 0;
   let n = 0;
   let previous = '';
@@ -387,14 +394,18 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
         );
       }
       const found: { itemId: string; at: number }[] = [];
-      const problem = responsesProblem(body, found) ?? filesProblem(body, 'responses');
+      const offered = offeredTools(body);
+      const problem =
+        responsesProblem(body, found) ??
+        filesProblem(body, 'responses') ??
+        allowedToolsProblem(body.tool_choice, offered, 'responses');
       if (problem) return refuse(req, res, body, path, problem);
       for (const drop of found) drops.push({ request: index, itemId: drop.itemId });
-      const step = steps[n++];
-      if (!step) return testError(req, res, body, 'no step scripted for this request');
-      const offered = offeredTools(body);
-      const stray = (step.toolCalls ?? []).find((c) => !offered.includes(c.name));
+      const scripted = steps[n++];
+      if (!scripted) return testError(req, res, body, 'no step scripted for this request');
+      const stray = (scripted.toolCalls ?? []).find((c) => !offered.includes(c.name));
       if (stray) return testError(req, res, body, `the step calls ${stray.name}, which the request does not offer`);
+      const step = allowedStep(scripted, allowedNames(body.tool_choice, 'responses'), index);
       const think = reasons(body.model, body.reasoning?.effort);
       let reasoning: { id: string; summary?: string[]; encrypted_content?: string | null } | undefined;
       if (think) {
@@ -416,11 +427,18 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
     }
     if (path.endsWith('/chat/completions')) {
       const files = filesProblem(body, 'chat');
-      const problem = chatProblem(body) ?? (files ? { message: files, param: 'messages' } : null);
+      const declared = (Array.isArray(body?.tools) ? body.tools : []).map((t: Item) => t.function?.name);
+      const allowed = allowedToolsProblem(body.tool_choice, declared, 'chat');
+      const problem =
+        chatProblem(body) ??
+        (files ? { message: files, param: 'messages' } : null) ??
+        (allowed ? { message: allowed, param: 'tool_choice' } : null);
       if (problem) return refuse(req, res, body, path, problem.message, problem.param);
-      const step = steps[n++];
-      if (!step) return testError(req, res, body, 'no step scripted for this request');
-      return chatReply(req, res, body, step);
+      const scripted = steps[n++];
+      if (!scripted) return testError(req, res, body, 'no step scripted for this request');
+      const stray = (scripted.toolCalls ?? []).find((c) => !declared.includes(c.name));
+      if (stray) return testError(req, res, body, `the step calls ${stray.name}, which the request does not declare`);
+      return chatReply(req, res, body, allowedStep(scripted, allowedNames(body.tool_choice, 'chat'), index));
     }
     return json(404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } })(
       req,
@@ -428,11 +446,18 @@ export function openaiScript(steps: OpenAIStep[], options: OpenAIScriptOptions =
       body,
     );
   };
+  /** `step` without the calls `allowed` leaves out (recorded in `withheld`): the model never makes them. */
+  const allowedStep = (step: OpenAIStep, allowed: string[] | null, request: number): OpenAIStep => {
+    if (allowed === null || !step.toolCalls) return step;
+    for (const c of step.toolCalls) if (!allowed.includes(c.name)) withheld.push({ request, name: c.name });
+    return { ...step, toolCalls: step.toolCalls.filter((c) => allowed.includes(c.name)) };
+  };
   return {
     handler,
     refusals,
     drops,
     reasoned,
+    withheld,
     get droppedReasoning() {
       return drops.length;
     },
