@@ -173,11 +173,17 @@ function fileTokens(request: ModelRequest): number {
   return n;
 }
 
-/** Estimated output tokens of a response: its text and its tool calls. */
-export function estimateResponseTokens(response: Pick<ModelResponse, 'text' | 'toolCalls'>): number {
+/**
+ * Estimated output tokens of a response: its text and its tool calls, plus `reasoningChars`
+ * characters of reasoning (billed as output by every provider), at 4 characters per token.
+ */
+export function estimateResponseTokens(
+  response: Pick<ModelResponse, 'text' | 'toolCalls'>,
+  reasoningChars = 0,
+): number {
   let text = response.text;
   for (const call of response.toolCalls) text += `\n${call.name} ${JSON.stringify(call.input ?? {})}`;
-  return estimateTokens(text);
+  return estimateTokens(text) + (reasoningChars > 0 ? Math.ceil(reasoningChars / 4) : 0);
 }
 
 function commonPrefix(a: string, b: string): number {

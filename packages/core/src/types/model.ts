@@ -118,6 +118,13 @@ export interface Model {
    * decides (with the same rule).
    */
   readonly reasoningSource?: ReasoningSource;
+  /**
+   * The most output tokens one call may produce (the `max_tokens` the adapter sends; reasoning
+   * counts toward it). An owner's budget reserves it with each call's input, so that concurrent
+   * calls overshoot a limit by at most one call's output. The adapters set it from their options
+   * and model tables; left out, a budget reserves 16 000 (see `docs/observability.md`, budgets).
+   */
+  readonly maxOutputTokens?: number;
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

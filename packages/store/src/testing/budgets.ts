@@ -150,6 +150,8 @@ export function budgetTests(suite: Suite): void {
     };
     const held = () => ({
       name: 'held',
+      // No output: each call reserves its input alone, as the limit here counts.
+      maxOutputTokens: 0,
       async generate(req: { messages: Message[] }) {
         // Held until every turn was let in or refused: the admitted ones are all in flight at once.
         await new Promise<void>((resolve) => {
