@@ -14,11 +14,10 @@ import {
   createSessions,
   Instructions,
   type Model,
-  type ModelStreamPart,
   memoryStore,
 } from '../src/index.js';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../src/observe/budget.js';
-import { estimateTokens, periodOf } from '../src/provider.js';
+import { estimateTokens, type ModelStreamPart, periodOf } from '../src/provider.js';
 
 const App = () => (
   <Agent>

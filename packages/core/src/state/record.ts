@@ -59,6 +59,7 @@ export function stageUserMessage(state: SessionState, parts: UserPart[]): Staged
     windowStart: state.window.start,
     messages: state.window.transcript.messages.length,
     users: state.window.transcript.userIndices.length,
+    fileBytes: state.window.transcript.fileBytes,
   };
   const changes = takeChanges(state, true);
   const message: Message = { role: 'user', content: withContextChanges(parts, changes) };
@@ -71,6 +72,7 @@ export function stageUserMessage(state: SessionState, parts: UserPart[]): Staged
     undo() {
       state.window.transcript.messages.length = before.messages;
       state.window.transcript.userIndices.length = before.users;
+      state.window.transcript.fileBytes = before.fileBytes;
       state.told.pending = before.pendingChanges;
       state.told.baseline = before.baseline;
       state.told.log = before.lifecycle;

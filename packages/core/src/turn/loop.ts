@@ -5,7 +5,7 @@
  * ends, every tool call in the transcript has its result.
  */
 
-import { chatFileBytes, messageFileParts } from '../files/files.js';
+import { messageFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { budgetHook, type TurnBudgetScope } from '../observe/budget.js';
 import { tracingHook } from '../observe/telemetry.js';
@@ -112,9 +112,10 @@ export async function* runTurn(
       if (state.waiting.calls.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
     } else {
       // Files are checked before anything is recorded (those `createSessions` checked, only against the
-      // chat's total): a refused one leaves the chat as it was.
+      // chat's total: every file that entered the chat, as its record keeps it): a refused one leaves
+      // the chat as it was.
       const files = options?.files?.length
-        ? messageFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state.window))
+        ? messageFileParts(options.files, resolveFileLimits(state.options.files), transcriptOf(state).fileBytes)
         : [];
       // Calls still waiting when the user writes again are superseded: the model reads that they did not run.
       yield* supersede(state, hooks);
