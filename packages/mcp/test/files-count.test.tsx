@@ -8,7 +8,7 @@ import { openConnections } from '../src/connection.js';
 import { type FixtureTool, inMemoryServer } from './fixtures/server.js';
 import { agentWith, call, read, until } from './helpers.js';
 
-/** A 1×1 PNG, base64: 67 bytes. */
+/** A 1×1 PNG, base64: 70 bytes. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const sessions: Session[] = [];
@@ -35,7 +35,7 @@ test("an MCP server's images count toward files.maxChatBytes: the one past it ma
   const third = await call(session, 'photo');
   expect(third.isError).toBe(true);
   expect(textOf(third)).toBe(
-    'Tool "photo" returned a file that was refused: The chat would hold 201 bytes of files; at most 140 (files.maxChatBytes).',
+    'Tool "photo" returned a file that was refused: The chat would hold 210 bytes of files; at most 140 (files.maxChatBytes).',
   );
-  expect(session.snapshot().fileBytes).toBe(134);
+  expect(session.snapshot().fileBytes).toBe(140);
 });

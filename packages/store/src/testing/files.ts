@@ -61,7 +61,5 @@ export function fileTests(suite: Suite): void {
     expect(result).toMatchObject({ isError: true });
     expect(textOf(result as never)).toMatch(/refused: The chat would hold 240 bytes of files; at most 200/);
     expect((await a.record(id))?.state.fileBytes).toBe(160);
-    await one.close();
-    await two.close();
   });
 }
