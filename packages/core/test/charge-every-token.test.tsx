@@ -112,6 +112,25 @@ describe('reasoning is output, and it is charged', () => {
     expect(session.usage?.outputTokens).toBe(estimateTokens(text) + Math.ceil(THOUGHT_CHARS / 4));
   });
 
+  test("a stream that breaks mid tool input is charged the input it streamed; a whole call's input counts once", async () => {
+    const args = JSON.stringify({ sku: 'A'.repeat(3_000) });
+    const cut: ModelStreamPart[] = [
+      { type: 'tool-input-delta', text: args.slice(0, 2_000) },
+      { type: 'tool-input-delta', text: args.slice(2_000, 2_800) },
+    ];
+    const session = createSession(<App />, { model: streaming(cut, 'break', () => {}) });
+    await expect(session.send('go')).rejects.toThrow(/socket hang up/);
+    const input = await firstRequestTokens('go');
+    expect(session.usage).toEqual({ inputTokens: input, outputTokens: Math.ceil(2_800 / 4), estimated: true });
+    const whole: ModelStreamPart[] = [
+      { type: 'tool-input-delta', text: args },
+      { type: 'tool-call', id: 'c1', name: 'buy', input: JSON.parse(args) },
+    ];
+    const again = createSession(<App />, { model: streaming(whole, 'break', () => {}) });
+    await expect(again.send('go')).rejects.toThrow(/socket hang up/);
+    expect(again.usage?.outputTokens).toBe(estimateTokens(`\nbuy ${args}`));
+  });
+
   test('under a budget, a response whose provider reports no usage is charged its input, text, tool calls and reasoning', async () => {
     const reasoning = 'r'.repeat(4_000);
     const session = createSession(<App />, {

@@ -11,21 +11,24 @@ import { type CallProgress, reasoningChars, streamedAny } from './model-call.js'
 /**
  * What a model call that ended without a response consumed, or null when it consumed nothing: a
  * call that was aborted, or that streamed something before it failed (text, reasoning, a tool
- * call), used its input and what it streamed (estimated at 4 characters per token, marked
+ * call or part of one), used its input and what it streamed (estimated at 4 characters per token, marked
  * `estimated`); a call that failed before anything came back (an HTTP error, a refused connection)
  * is not billed by providers.
  */
 export function consumed(request: ModelRequest, progress: CallProgress, aborted: boolean): Usage | null {
   if (!progress.started) return null;
   if (!aborted && !streamedAny(progress)) return null;
-  return estimated(request, progress, progress.reasoningChars);
+  return estimated(request, progress, progress.reasoningChars + progress.toolInputChars);
 }
 
-/** Usage estimated from a call's request and what it answered (reasoning included), at 4 characters per token. */
-function estimated(request: ModelRequest, answer: Pick<ModelResponse, 'text' | 'toolCalls'>, reasoning: number): Usage {
+/**
+ * Usage estimated from a call's request and what it answered, plus `streamed` characters of output
+ * beside its text and calls (reasoning, a tool call's input cut off), at 4 characters per token.
+ */
+function estimated(request: ModelRequest, answer: Pick<ModelResponse, 'text' | 'toolCalls'>, streamed: number): Usage {
   return {
     inputTokens: estimateRequestTokens(request),
-    outputTokens: estimateResponseTokens(answer, reasoning),
+    outputTokens: estimateResponseTokens(answer, streamed),
     estimated: true,
   };
 }

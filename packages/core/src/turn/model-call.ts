@@ -66,14 +66,22 @@ export interface CallProgress {
    * streaming. Reasoning is output the provider bills, so a call cut off mid-thought is charged it.
    */
   reasoningChars: number;
+  /** Characters of tool-call input streamed since the last whole tool call (a call cut off mid-input). */
+  toolInputChars: number;
 }
 
 /** A call that has not started yet. */
-export const callProgress = (): CallProgress => ({ started: false, text: '', toolCalls: [], reasoningChars: 0 });
+export const callProgress = (): CallProgress => ({
+  started: false,
+  text: '',
+  toolCalls: [],
+  reasoningChars: 0,
+  toolInputChars: 0,
+});
 
-/** Whether a call streamed anything at all (text, reasoning or a tool call). */
+/** Whether a call streamed anything at all (text, reasoning, tool input or a tool call). */
 export const streamedAny = (progress: CallProgress): boolean =>
-  progress.text !== '' || progress.toolCalls.length > 0 || progress.reasoningChars > 0;
+  progress.text !== '' || progress.toolCalls.length > 0 || progress.reasoningChars > 0 || progress.toolInputChars > 0;
 
 /**
  * Calls `model`, emitting a `text-delta` event as each piece of text arrives and handing the turn's
@@ -157,9 +165,13 @@ export async function* callModel(
         content.push(reasoning);
         emit(state, { type: 'reasoning', reasoning });
         if (hasEvents(state)) yield* drainTurn(state);
+      } else if (part.type === 'tool-input-delta') {
+        if (typeof part.text === 'string') progress.toolInputChars += part.text.length;
       } else if (part.type === 'tool-call') {
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
         progress.toolCalls = toolCalls;
+        // The whole call counts from here on: its streamed input is part of it.
+        progress.toolInputChars = 0;
       } else if (part.type === 'finish') {
         usage = part.usage;
         if (typeof part.model === 'string') answeredBy = part.model;

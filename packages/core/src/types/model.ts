@@ -60,6 +60,11 @@ export type ModelStreamPart =
   /** A finished reasoning block, byte-exact, in order with the text around it. */
   | { type: 'reasoning'; reasoning: ReasoningPart }
   | { type: 'step-finish'; step: number; usage?: Usage }
+  /**
+   * A piece of a tool call's input (JSON text) as it streams, before the call's `tool-call` part:
+   * not shown, but counted, so a call cut off mid-input is charged what it streamed.
+   */
+  | { type: 'tool-input-delta'; text: string }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   | { type: 'finish'; usage?: Usage; model?: string };
 
