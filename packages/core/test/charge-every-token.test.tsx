@@ -42,7 +42,7 @@ async function firstRequestTokens(text: string): Promise<number> {
 }
 
 /** About 8 000 tokens of reasoning, streamed in 40 deltas. */
-const THOUGHT = Array.from({ length: 40 }, (_, i) => `${'Let me think about step ' + i}. `.padEnd(800, '.'));
+const THOUGHT = Array.from({ length: 40 }, (_, i) => `${`Let me think about step ${i}`}. `.padEnd(800, '.'));
 const THOUGHT_CHARS = THOUGHT.join('').length;
 
 /** Streams `parts`, then waits until the call is aborted (`stall`) or fails as a broken connection. */
