@@ -30,7 +30,13 @@ export {
 } from './files/limits.js';
 export { describeFile, type FileKind, fileKind, formatBytes, modelReads } from './files/model-accepts.js';
 export { addedLines } from './lifecycle/context-changes.js';
-export type { Spend, SpendLedger, SpendLimits, SpendReservation } from './observe/budget.js';
+export {
+  DEFAULT_RESERVED_OUTPUT_TOKENS,
+  type Spend,
+  type SpendLedger,
+  type SpendLimits,
+  type SpendReservation,
+} from './observe/budget.js';
 export { checkBudget, periodOf } from './observe/budget-options.js';
 export { checkPrice, pricedAs } from './observe/cost.js';
 export { listedModel, parseModelName } from './observe/model-name.js';

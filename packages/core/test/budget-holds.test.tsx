@@ -150,6 +150,8 @@ describe('concurrent turns of one owner reserve before they call', () => {
       if (++decided === 6) allDecided.open();
     };
     const model: Model = {
+      // No output: each call reserves its input alone, as the limit here counts.
+      maxOutputTokens: 0,
       async generate() {
         // Held until every turn was let in or refused: the admitted ones are all in flight at once.
         await new Promise<void>((resolve) => {

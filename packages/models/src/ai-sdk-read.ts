@@ -205,6 +205,9 @@ export async function* readStream(
         const text =
           typeof part.delta === 'string' ? part.delta : typeof part.textDelta === 'string' ? part.textDelta : '';
         if (text) yield { type: 'text-delta', text };
+      } else if (part.type === 'tool-input-delta') {
+        // Counted by the session: a call cut off mid-input is charged what it streamed.
+        if (typeof part.delta === 'string' && part.delta) yield { type: 'tool-input-delta', text: part.delta };
       } else if (part.type === 'tool-call') {
         if (!part.providerExecuted) yield { type: 'tool-call', ...toolCallOf(part, label, idOf) };
       } else if (part.type === 'finish') {

@@ -87,6 +87,8 @@ export function aiSdk(languageModel: AiSdkLanguageModel, options: AiSdkOptions =
   return {
     name: `${PROVIDER}:${provider}:${model.modelId}`,
     ...(options.accepts ? { accepts: { ...options.accepts } } : {}),
+    // The cap sent with every call, when there is one: what an owner's budget reserves for a call's output.
+    ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     reasoningSource: source,
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const call = aiSdkCallOptions(req, options, aiSdkUsesToolChanges(req, model, options.toolChanges), target);

@@ -175,6 +175,8 @@ export async function* readEvents(
             throw malformedError('anthropic', `input_json_delta for block ${event.index}, which is not a tool_use`);
           }
           block.json += delta.partial_json;
+          // Counted by the session: a call cut off mid-input is charged what it streamed.
+          if (delta.partial_json) yield { type: 'tool-input-delta', text: delta.partial_json };
         } else if (delta.type === 'thinking_delta') {
           if (block?.kind !== 'thinking') {
             throw malformedError('anthropic', `thinking_delta for block ${event.index}, which is not a thinking block`);

@@ -202,6 +202,8 @@ export function anthropic(options: AnthropicOptions): Model {
     // Every Claude model reads images and PDFs; the API takes no audio (it is described instead).
     accepts: { images: true, pdf: true, audio: false },
     reasoningSource: source,
+    // The `max_tokens` every request carries: what an owner's budget reserves for a call's output.
+    maxOutputTokens: options.maxTokens ?? defaultMaxTokens(options.model),
     async generate(req: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
       const request = bodyOf(req);
       await spans?.ready();

@@ -234,8 +234,11 @@ export async function* readChatChunks(
       if (d.id) call.id = d.id;
       if (d.function?.name) call.name += d.function.name;
       const args: unknown = d.function?.arguments;
-      if (typeof args === 'string') call.args += args;
-      else if (args != null) call.rawInput = args;
+      if (typeof args === 'string') {
+        call.args += args;
+        // Counted by the session: a call cut off mid-input is charged what it streamed.
+        if (args) yield { type: 'tool-input-delta', text: args };
+      } else if (args != null) call.rawInput = args;
     }
     if (choice.finish_reason) finished = true;
   }

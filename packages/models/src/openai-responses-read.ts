@@ -170,6 +170,10 @@ export async function* readResponsesEvents(
         streamed.add(event.item_id);
         if (typeof event.delta === 'string' && event.delta) yield { type: 'text-delta', text: event.delta };
         break;
+      case 'response.function_call_arguments.delta':
+        // Counted by the session: a call cut off mid-input is charged what it streamed.
+        if (typeof event.delta === 'string' && event.delta) yield { type: 'tool-input-delta', text: event.delta };
+        break;
       case 'response.output_item.added':
         if ((event.item as Item | undefined)?.type === 'reasoning') summaryIndex = -1;
         break;

@@ -341,6 +341,8 @@ export function openai(options: OpenAIOptions): Model {
   return {
     name: who.name,
     reasoningSource: source,
+    // The cap sent with every request, when there is one: what an owner's budget reserves for a call's output.
+    ...(options.maxTokens !== undefined ? { maxOutputTokens: options.maxTokens } : {}),
     /**
      * On the Responses API, the option, else the model table: a model whose reasoning is bound to the
      * prefix, when it reasons (nothing is bound without reasoning). False on Chat Completions.

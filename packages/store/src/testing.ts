@@ -18,6 +18,7 @@ import { approvalTests } from './testing/approvals.js';
 import { budgetTests } from './testing/budgets.js';
 import { state } from './testing/chats.js';
 import { deletionTests } from './testing/deletion.js';
+import { fileTests } from './testing/files.js';
 import { leaseTests } from './testing/leases.js';
 import { manySessionsTests } from './testing/many-sessions.js';
 import { ownerTests } from './testing/owners.js';
@@ -38,8 +39,8 @@ export type { ConformanceOptions } from './testing/suite.js';
  * parts byte for byte, and a turn in another process sending them as the writing one would have),
  * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, stops
  * that reach a turn in another process, deletion and the incarnations of a chat (approvals bound to them),
- * concurrent sends from several
- * processes, a crash mid-turn, schema evolution of the agent, and 1 000 sessions. Every rule is a
+ * concurrent sends from several processes, a crash mid-turn, schema evolution of the agent, budgets and
+ * spend, the chat's file total, and 1 000 sessions. Every rule is a
  * test named after it.
  */
 export function sessionStoreConformance(name: string, options: ConformanceOptions): void {
@@ -105,6 +106,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     schemaEvolutionTests(suite);
     spendTests(suite);
     budgetTests(suite);
+    fileTests(suite);
     ownerTests(suite);
     manySessionsTests(suite);
   });

@@ -1,4 +1,5 @@
 import { FileRejectedError } from './limits.js';
+import { markupOf } from './markup.js';
 
 export const label = (input: { filename?: string }, index: number) =>
   input.filename ? `File "${input.filename}"` : `File ${index + 1}`;
@@ -48,6 +49,10 @@ export function sniffMediaType(bytes: Uint8Array): string | null {
   const head = text.slice(0, 1024).trimStart().toLowerCase();
   if (/<svg[\s>]/.test(head) || (head.startsWith('<?xml') && head.includes('<svg'))) return 'image/svg+xml';
   if (/^<(!doctype html|html|head|body|script|iframe)[\s>]/.test(head)) return 'text/html';
+  // HTML or SVG further in: after a comment or an XML declaration, XHTML, a `<meta>` refresh, or
+  // active markup anywhere in the text (Markdown's `<img onerror=…>`), read over the whole file.
+  const markup = markupOf(bytes.length <= 64 * 1024 ? text : new TextDecoder('utf-8').decode(bytes));
+  if (markup) return markup === 'svg' ? 'image/svg+xml' : 'text/html';
   return 'text/plain';
 }
 

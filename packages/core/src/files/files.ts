@@ -4,7 +4,7 @@
  * image, sizes are capped per file, per message and per chat, and nothing remote is fetched, ever
  * (a URL passes on to the provider only for hosts the app allows).
  */
-import type { FileInput, FilePart, Message } from '../types/messages.js';
+import type { FileInput, FilePart } from '../types/messages.js';
 import {
   compatible,
   decodeBase64,
@@ -241,16 +241,6 @@ export function estimateFileTokens(part: FilePart): number {
   }
   if (part.mediaType === 'application/pdf') return Math.max(1500, Math.ceil((size / 100_000) * 1500));
   return Math.ceil(size / 4);
-}
-
-/** Bytes of the files in the transcript held in memory: what `maxChatBytes` counts. */
-export function chatFileBytes(state: { transcript: { messages: readonly Message[] } }): number {
-  let total = 0;
-  for (const message of state.transcript.messages) {
-    if (message.role === 'assistant') continue;
-    for (const part of message.content) if (part.type === 'file') total += fileBytes(part);
-  }
-  return total;
 }
 
 const TOOL_RESULT = Symbol.for('skilltree.toolResult');

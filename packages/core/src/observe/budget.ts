@@ -51,6 +51,20 @@ export interface SpendLedger {
   settle(period: string, reserved: Spend, used: Spend, expiresAt: number): Promise<Spend>;
 }
 
+/**
+ * The output an owner's budget reserves for a call of a model that does not say its most
+ * (`Model.maxOutputTokens`): 16 000 tokens, what a thinking model is commonly allowed.
+ */
+export const DEFAULT_RESERVED_OUTPUT_TOKENS = 16_000;
+
+/** The most output one call of `model` may produce, as it says, else the default; a hostile value counts as unknown. */
+export function maxOutputOf(model: Model): number {
+  const declared = model.maxOutputTokens;
+  return typeof declared === 'number' && Number.isFinite(declared) && declared >= 0
+    ? Math.ceil(declared)
+    : DEFAULT_RESERVED_OUTPUT_TOKENS;
+}
+
 /** A model call's reservation on its owner's spend, until the call is settled. */
 interface Reservation {
   period: { key: string; resetsAt: number };
@@ -173,10 +187,12 @@ function enforce(state: SessionState, turn: TurnBudget, checks: Check[], next: S
  * The budget of one turn, as a {@link TurnHook}: at its start, throws when the session's or the
  * owner's budget is used up already (so a server can refuse the message with a status); before
  * every model call, throws {@link BudgetExceededError} (or warns) when the request would go over a
- * limit of the turn or the session, and reserves the call's estimated input on its owner's spend,
- * checked against the owner's limits in the same atomic step of the store (so concurrent turns of
- * one owner, in any processes, cannot all pass on one spend); after the call, however it ended,
- * replaces the reservation by what it used; at the end, releases a reservation no call settled.
+ * limit of the turn or the session, and reserves the call's estimated input plus its most output
+ * (`Model.maxOutputTokens`) on its owner's spend, in the same atomic step of the store as the check
+ * that the owner's spend (reservations in flight included) plus the input fits the limit. So
+ * concurrent turns of one owner, in any processes, cannot all pass on one spend, and the limit is
+ * overshot by at most one call's output. After the call, however it ended, the reservation is
+ * replaced by what it used; at the end, a reservation no call settled is released.
  */
 export function budgetHook(state: SessionState, model: Model, scope: TurnBudgetScope = {}): TurnHook {
   const budget = scope.budget ?? state.options.budget;
@@ -233,19 +249,29 @@ async function reserveCall(
   const limits: SpendLimits = {};
   if (perOwner.tokens !== undefined) limits.tokens = perOwner.tokens;
   if (perOwner.dollars !== undefined) limits.dollars = perOwner.dollars;
-  const result = await turn.ledger.reserve(period.key, next, limits, period.resetsAt);
+  // The call reserves its input and its most output; the check is that the input fits (the output
+  // reserved is added to each limit, and the store checks spend + input + output against it). Calls
+  // in flight hold their whole reservation, so a limit is overshot by at most the last call's output.
+  const outputTokens = maxOutputOf(model);
+  const output: Spend = { tokens: outputTokens, dollars: price ? (outputTokens * price.output) / 1_000_000 : 0 };
+  const amount: Spend = { tokens: next.tokens + output.tokens, dollars: next.dollars + output.dollars };
+  const raised: SpendLimits = {};
+  if (limits.tokens !== undefined) raised.tokens = limits.tokens + output.tokens;
+  if (limits.dollars !== undefined) raised.dollars = limits.dollars + output.dollars;
+  const result = await turn.ledger.reserve(period.key, amount, raised, period.resetsAt);
   if (!result.reserved) {
     const check: Check = { scope: 'owner', limits: perOwner, spent: result.spent, owner: turn.ledger.owner, period };
     // The store refused: name the limit the call goes over (the first one, when the store's
     // rounding and ours disagree at the edge).
     const unit =
-      (['tokens', 'dollars'] as const).find((u) => limits[u] !== undefined && result.spent[u] + next[u] > limits[u]!) ??
-      (limits.tokens !== undefined ? 'tokens' : 'dollars');
+      (['tokens', 'dollars'] as const).find(
+        (u) => raised[u] !== undefined && result.spent[u] + amount[u] > raised[u]!,
+      ) ?? (limits.tokens !== undefined ? 'tokens' : 'dollars');
     report(state, turn, exceeded(check, unit, limits[unit] as number, next));
     // Warned: the call goes on, and counts.
-    await turn.ledger.reserve(period.key, next, null, period.resetsAt);
+    await turn.ledger.reserve(period.key, amount, null, period.resetsAt);
   }
-  turn.pending = { period, amount: next };
+  turn.pending = { period, amount };
 }
 
 /** A failed write is a warning: the call happened. */

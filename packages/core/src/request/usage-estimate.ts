@@ -173,11 +173,15 @@ function fileTokens(request: ModelRequest): number {
   return n;
 }
 
-/** Estimated output tokens of a response: its text and its tool calls. */
-export function estimateResponseTokens(response: Pick<ModelResponse, 'text' | 'toolCalls'>): number {
+/**
+ * Estimated output tokens of a response: its text and its tool calls, plus `moreChars` characters
+ * of output streamed beside them (reasoning, billed as output by every provider, and a tool call's
+ * input cut off before the call was whole), at 4 characters per token.
+ */
+export function estimateResponseTokens(response: Pick<ModelResponse, 'text' | 'toolCalls'>, moreChars = 0): number {
   let text = response.text;
   for (const call of response.toolCalls) text += `\n${call.name} ${JSON.stringify(call.input ?? {})}`;
-  return estimateTokens(text);
+  return estimateTokens(text) + (moreChars > 0 ? Math.ceil(moreChars / 4) : 0);
 }
 
 function commonPrefix(a: string, b: string): number {

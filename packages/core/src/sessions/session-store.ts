@@ -25,6 +25,11 @@ export interface StoredState {
   lastCallNumber?: number;
   /** Token usage summed over the session. */
   usage?: Usage;
+  /**
+   * Bytes of every file that entered the chat (user messages, tool and MCP results), over the whole
+   * transcript: what `files.maxChatBytes` counts, the same in every process.
+   */
+  fileBytes?: number;
   /** The window the last request carried: its first message's index and its size. */
   window?: { start: number; size: number; max: number };
   /** What the model was told about the skills (the request's deltas), kept so another process sends the same. */
@@ -276,6 +281,7 @@ export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   if (state.pendingContextChanges) snapshot.pendingContextChanges = state.pendingContextChanges;
   if (state.lastCallNumber !== undefined) snapshot.lastCallNumber = state.lastCallNumber;
   if (state.usage) snapshot.usage = state.usage;
+  if (state.fileBytes !== undefined) snapshot.fileBytes = state.fileBytes;
   if (state.window) snapshot.windowStart = state.window.start;
   if (state.lifecycle) snapshot.lifecycle = state.lifecycle;
   if (state.sent) snapshot.sent = state.sent;
@@ -289,6 +295,7 @@ export function storedState(snapshot: SessionSnapshot, window?: StoredState['win
   if (snapshot.pendingContextChanges) stored.pendingContextChanges = snapshot.pendingContextChanges;
   if (snapshot.lastCallNumber) stored.lastCallNumber = snapshot.lastCallNumber;
   if (snapshot.usage) stored.usage = snapshot.usage;
+  if (snapshot.fileBytes) stored.fileBytes = snapshot.fileBytes;
   if (window) stored.window = window;
   if (snapshot.lifecycle) stored.lifecycle = snapshot.lifecycle;
   if (snapshot.sent) stored.sent = snapshot.sent;

@@ -46,6 +46,7 @@ export function takeSnapshot(state: SessionState, since = transcriptOf(state).st
   if (pending.length > 0) snapshot.pendingContextChanges = pending;
   if (transcript.start + from > 0) snapshot.transcriptStart = transcript.start + from;
   if (transcript.lastCallNumber > 0) snapshot.lastCallNumber = transcript.lastCallNumber;
+  if (transcript.fileBytes > 0) snapshot.fileBytes = transcript.fileBytes;
   if (usageOf(state)) snapshot.usage = { ...usageOf(state) };
   if (windowStartOf(state) !== undefined) snapshot.windowStart = windowStartOf(state);
   if (sentPrefix(state)) snapshot.sent = JSON.parse(JSON.stringify(sentPrefix(state)));
@@ -137,6 +138,10 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (pending.length > 0) out.pendingContextChanges = pending;
   if (start > 0) out.transcriptStart = start;
   if (last > 0) out.lastCallNumber = last;
+  // A total that is not a count from 0 up is left out: the files of the transcript are counted instead.
+  if (typeof d.fileBytes === 'number' && Number.isFinite(d.fileBytes) && d.fileBytes > 0) {
+    out.fileBytes = Math.min(Math.floor(d.fileBytes), Number.MAX_SAFE_INTEGER);
+  }
   if (typeof d.windowStart === 'number' && d.windowStart >= 0) out.windowStart = Math.floor(d.windowStart);
   const lifecycle = parseLifecycle(d.lifecycle);
   if (lifecycle) out.lifecycle = lifecycle;

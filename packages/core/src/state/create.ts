@@ -7,7 +7,7 @@ import { createStoreRegistry } from '../host/agent-store.js';
 import { createContainer } from '../host/reconciler.js';
 import type { ChatInfo, Runtime, SessionHandle } from '../host/runtime.js';
 import { createLog, toolSkillsOf } from '../lifecycle/log.js';
-import { createTranscript } from '../transcript/transcript.js';
+import { createTranscript, restoreFileBytes } from '../transcript/transcript.js';
 import type { SessionOptions } from '../types/options.js';
 import type { SessionSnapshot } from '../types/session.js';
 import { emit } from './events.js';
@@ -94,5 +94,7 @@ export function createState(
     usage: { total: restore?.usage },
     tracing: { tracing: undefined, identity: undefined },
   } satisfies SessionState);
+  // The chat's file total as its record kept it (files that left memory, or the window, still count).
+  restoreFileBytes(state.window.transcript, restore?.fileBytes);
   return state;
 }

@@ -59,6 +59,7 @@ export function stageMessages(state: SessionState, makers: ((changes: ContextCha
     windowStart: state.window.start,
     messages: state.window.transcript.messages.length,
     users: state.window.transcript.userIndices.length,
+    fileBytes: state.window.transcript.fileBytes,
   };
   const staged = makers.map((make) => {
     const changes = takeChanges(state, true);
@@ -77,6 +78,7 @@ export function stageMessages(state: SessionState, makers: ((changes: ContextCha
     undo() {
       state.window.transcript.messages.length = before.messages;
       state.window.transcript.userIndices.length = before.users;
+      state.window.transcript.fileBytes = before.fileBytes;
       state.told.pending = before.pendingChanges;
       state.told.baseline = before.baseline;
       state.told.log = before.lifecycle;

@@ -3,6 +3,7 @@
  * the newest part of it, from `start` on. Appending keeps the user-message index and the tool-call
  * ids that make the window and id checks O(1)/O(log n) per request.
  */
+import { fileBytes } from '../files/files.js';
 import type { Message, ToolCall } from '../types/messages.js';
 import { chooseWindow, type WindowRules } from './window.js';
 
@@ -22,6 +23,12 @@ export interface Transcript {
    * assigns an id the old one had. Null for a session of its own (`call_N`, stable for snapshots).
    */
   scope: string | null;
+  /**
+   * Bytes of every file that entered the chat (user messages and tool results), in the whole
+   * transcript: stored messages and ones forgotten from memory included. What `files.maxChatBytes`
+   * counts; kept in the session's record so every process counts the same.
+   */
+  fileBytes: number;
 }
 
 const CALL_ID = /^call_(?:([a-z0-9]+)_)?(\d+)$/;
@@ -32,9 +39,36 @@ export function createTranscript(
   lastCallNumber = 0,
   scope: string | null = null,
 ): Transcript {
-  const transcript: Transcript = { start, messages: [], userIndices: [], callIds: new Set(), lastCallNumber, scope };
+  const transcript: Transcript = {
+    start,
+    messages: [],
+    userIndices: [],
+    callIds: new Set(),
+    lastCallNumber,
+    scope,
+    fileBytes: 0,
+  };
   for (const message of messages) appendMessage(transcript, message);
   return transcript;
+}
+
+/**
+ * Sets the chat's file total a record kept (`fileBytes`): never below what the messages in memory
+ * hold, so a record that lost or lowered it still counts those. A record written before totals were
+ * kept counts the messages it loaded.
+ */
+export function restoreFileBytes(t: Transcript, kept: number | undefined): void {
+  if (typeof kept === 'number' && Number.isFinite(kept) && kept > t.fileBytes) {
+    t.fileBytes = Math.min(Math.floor(kept), Number.MAX_SAFE_INTEGER);
+  }
+}
+
+/** Bytes of the files a message brings into the chat (an assistant's message brings none). */
+export function messageFileBytes(message: Message): number {
+  if (message.role === 'assistant' || !Array.isArray(message.content)) return 0;
+  let total = 0;
+  for (const part of message.content) if (part.type === 'file') total += fileBytes(part);
+  return total;
 }
 
 /** The number of messages in the whole transcript, stored ones included. */
@@ -45,6 +79,7 @@ export function transcriptLength(t: Transcript): number {
 export function appendMessage(t: Transcript, message: Message): void {
   if (message.role === 'user') t.userIndices.push(t.messages.length);
   if (message.role === 'assistant') for (const call of message.toolCalls ?? []) noteCallId(t, call.id);
+  t.fileBytes += messageFileBytes(message);
   t.messages.push(message);
 }
 

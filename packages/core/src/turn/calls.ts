@@ -9,7 +9,7 @@ import { textContent, withContextChanges } from '../parts/message-parts.js';
 import { sanitizeText } from '../parts/text.js';
 import { config } from '../state/config.js';
 import { emit } from '../state/events.js';
-import { lastSkillOfTool, loadedSkills } from '../state/reads.js';
+import { lastSkillOfTool, loadedSkills, transcriptOf } from '../state/reads.js';
 import { pushMessage, takeChanges } from '../state/record.js';
 import { flush } from '../state/render.js';
 import { errorMessage, type SessionState, skillState, tree } from '../state/state.js';
@@ -57,6 +57,7 @@ export async function executeCall(
             timeout: cfg.toolTimeout,
             maxResultChars: cfg.maxToolResultChars,
             fileLimits: resolveFileLimits(state.options.files),
+            chatFileBytes: transcriptOf(state).fileBytes,
             skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
           });
   } catch (error) {

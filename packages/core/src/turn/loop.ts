@@ -5,7 +5,7 @@
  * ends, every tool call in the transcript has its result.
  */
 
-import { chatFileBytes, messageFileParts } from '../files/files.js';
+import { messageFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { budgetHook, type TurnBudgetScope } from '../observe/budget.js';
 import { tracingHook } from '../observe/telemetry.js';
@@ -14,7 +14,6 @@ import { composeHooks, type TurnHooks } from '../observe/turn-hooks.js';
 import { textPart } from '../parts/message-parts.js';
 import { sanitizeText } from '../parts/text.js';
 import { buildRequest, recordSent } from '../request/request.js';
-import { estimateRequestTokens, estimateResponseTokens } from '../request/usage-estimate.js';
 import { config } from '../state/config.js';
 import { drainTurn, drainWhile, emit, hasEvents, warn } from '../state/events.js';
 import { shownWaiting, transcriptOf } from '../state/reads.js';
@@ -24,11 +23,12 @@ import type { SessionState } from '../state/state.js';
 import { settle, sync } from '../state/sync.js';
 import { repairCalls, transcriptLength } from '../transcript/transcript.js';
 import type { AssistantMessage, ToolCall, ToolErrorKind } from '../types/messages.js';
-import type { Model, ModelResponse, Usage } from '../types/model.js';
+import type { Model } from '../types/model.js';
 import type { SendOptions } from '../types/options.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
 import { executeCall, recordResult } from './calls.js';
+import { consumed, estimatedResponse } from './charge.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
 import { cutResult, resultText } from './tool-call.js';
 import { announceWaiting, checkAnswers, stageSupersede, waitFor } from './waiting.js';
@@ -40,23 +40,6 @@ function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
     warn(state, `The model sent a tool call that was dropped (toolCalls[${index}]: ${reason}).`, 'skilltree');
   }
   return repaired.calls;
-}
-
-/**
- * What a model call that ended without a response consumed, or null when it consumed nothing: a
- * call that was aborted, or that streamed something before it failed, used its input and what it
- * streamed (estimated at 4 characters per token, marked `estimated`); a call that failed before
- * anything came back (an HTTP error, a refused connection) is not billed by providers.
- */
-function consumed(request: ModelRequest, progress: CallProgress, aborted: boolean): Usage | null {
-  if (!progress.started) return null;
-  if (!aborted && progress.text === '' && progress.toolCalls.length === 0) return null;
-  return estimated(request, progress);
-}
-
-/** Usage estimated from a call's request and what it answered, at 4 characters per token. */
-function estimated(request: ModelRequest, answer: Pick<ModelResponse, 'text' | 'toolCalls'>): Usage {
-  return { inputTokens: estimateRequestTokens(request), outputTokens: estimateResponseTokens(answer), estimated: true };
 }
 
 /**
@@ -103,6 +86,10 @@ export async function* runTurn(
   ];
   const hooks = composeHooks(concerns);
   const usageRead = concerns.some((hook) => hook.afterModelCall !== undefined);
+  // Under a budget, a call whose provider reports no usage counts an estimate of what it used (its
+  // input, and its text, tool calls and reasoning as output): a budget cannot be walked around by
+  // a provider that stays silent. Without one, usage stays what the provider said.
+  const charged = usageRead || (scope.budget ?? state.options.budget) !== undefined;
   const watch = (call: ToolCall) => hooks.toolCall(call);
   /** The model call in flight: when the turn ends without its response, what it consumed is charged. */
   let inFlight: { request: ModelRequest; progress: CallProgress } | null = null;
@@ -125,9 +112,10 @@ export async function* runTurn(
       if (state.waiting.calls.length > 0) return yield* endWaiting(state, first, 0, undefined, outcome);
     } else {
       // Files are checked before anything is recorded (those `createSessions` checked, only against the
-      // chat's total): a refused one leaves the chat as it was.
+      // chat's total: every file that entered the chat, as its record keeps it): a refused one leaves
+      // the chat as it was.
       const files = options?.files?.length
-        ? messageFileParts(options.files, resolveFileLimits(state.options.files), chatFileBytes(state.window))
+        ? messageFileParts(options.files, resolveFileLimits(state.options.files), transcriptOf(state).fileBytes)
         : [];
       // Calls still waiting when the user writes again are superseded (the model reads that they did
       // not run), and the user message follows. Both are recorded once the first request may be sent:
@@ -180,21 +168,16 @@ export async function* runTurn(
         callModel(state, model, sent, signal, progress),
       );
       inFlight = null;
-      usage = addUsage(usage, response.usage);
-      state.usage.total = addUsage(state.usage.total, response.usage);
-      emit(
-        state,
-        response.usage ? { type: 'step-finish', step, usage: { ...response.usage } } : { type: 'step-finish', step },
-      );
+      const used = response.usage ?? (charged ? estimatedResponse(sent, response) : undefined);
+      usage = addUsage(usage, used);
+      state.usage.total = addUsage(state.usage.total, used);
+      emit(state, used ? { type: 'step-finish', step, usage: { ...used } } : { type: 'step-finish', step });
       const calls = withIds(state, response.toolCalls);
       const assistant: AssistantMessage = { role: 'assistant', content: responseContent(response) };
       if (calls.length > 0) assistant.toolCalls = calls;
       unanswered = calls;
       pushMessage(state, assistant);
-      // A provider that reports no usage is charged an estimate (a budget cannot be walked around by
-      // it), made only when a concern reads it (an owner's budget): it costs a step its window.
-      if (usageRead)
-        await hooks.afterModelCall(response.usage ?? estimated(sent, { text: response.text, toolCalls: calls }));
+      if (usageRead) await hooks.afterModelCall(used ?? null);
       if (hasEvents(state)) yield* drainTurn(state);
       if (calls.length === 0) {
         const turn: Turn = {

@@ -10,7 +10,7 @@ import { cleanReasoning } from '../parts/reasoning.js';
 import { wellFormed } from '../parts/text.js';
 import { drainTurn, emit, hasEvents } from '../state/events.js';
 import type { SessionState } from '../state/state.js';
-import type { AssistantPart, ToolCall } from '../types/messages.js';
+import type { AssistantPart, ReasoningPart, ToolCall } from '../types/messages.js';
 import type { Model, ModelResponse, ModelStreamPart, Usage } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent } from '../types/session.js';
@@ -61,10 +61,27 @@ export interface CallProgress {
   started: boolean;
   text: string;
   toolCalls: ToolCall[];
+  /**
+   * Characters of reasoning streamed so far: finished blocks, plus the deltas of the block still
+   * streaming. Reasoning is output the provider bills, so a call cut off mid-thought is charged it.
+   */
+  reasoningChars: number;
+  /** Characters of tool-call input streamed since the last whole tool call (a call cut off mid-input). */
+  toolInputChars: number;
 }
 
 /** A call that has not started yet. */
-export const callProgress = (): CallProgress => ({ started: false, text: '', toolCalls: [] });
+export const callProgress = (): CallProgress => ({
+  started: false,
+  text: '',
+  toolCalls: [],
+  reasoningChars: 0,
+  toolInputChars: 0,
+});
+
+/** Whether a call streamed anything at all (text, reasoning, tool input or a tool call). */
+export const streamedAny = (progress: CallProgress): boolean =>
+  progress.text !== '' || progress.toolCalls.length > 0 || progress.reasoningChars > 0 || progress.toolInputChars > 0;
 
 /**
  * Calls `model`, emitting a `text-delta` event as each piece of text arrives and handing the turn's
@@ -108,6 +125,10 @@ export async function* callModel(
   let usage: Usage | undefined;
   let answeredBy: string | undefined;
   const stream = model.stream.bind(model);
+  // Reasoning counted so far: finished blocks, and the deltas of the block still streaming (a
+  // finished block replaces its own deltas, whichever of the two is longer).
+  let reasoningDone = 0;
+  let reasoningOpen = 0;
   const parts = trace.run(() => stream(request, options))[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -131,17 +152,26 @@ export async function* callModel(
         if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'reasoning-delta') {
         if (typeof part.text !== 'string') continue;
+        reasoningOpen += part.text.length;
+        progress.reasoningChars = reasoningDone + reasoningOpen;
         emit(state, { type: 'reasoning-delta', text: wellFormed(part.text) });
         if (hasEvents(state)) yield* drainTurn(state);
       } else if (part.type === 'reasoning') {
         const reasoning = cleanReasoning(part.reasoning);
         if (!reasoning) continue;
+        reasoningDone += Math.max(reasoningChars(reasoning), reasoningOpen);
+        reasoningOpen = 0;
+        progress.reasoningChars = reasoningDone;
         content.push(reasoning);
         emit(state, { type: 'reasoning', reasoning });
         if (hasEvents(state)) yield* drainTurn(state);
+      } else if (part.type === 'tool-input-delta') {
+        if (typeof part.text === 'string') progress.toolInputChars += part.text.length;
       } else if (part.type === 'tool-call') {
         toolCalls.push({ id: part.id, name: part.name, input: part.input });
         progress.toolCalls = toolCalls;
+        // The whole call counts from here on: its streamed input is part of it.
+        progress.toolInputChars = 0;
       } else if (part.type === 'finish') {
         usage = part.usage;
         if (typeof part.model === 'string') answeredBy = part.model;
@@ -154,6 +184,14 @@ export async function* callModel(
   const out: ModelResponse = { text: wellFormed(text), toolCalls, content, usage: cleanUsage(usage) };
   if (answeredBy) out.model = answeredBy;
   return out;
+}
+
+/** Characters a reasoning block stands for: its readable text, or its opaque data when the text is hidden. */
+export function reasoningChars(part: ReasoningPart): number {
+  if (part.text.length > 0) return part.text.length;
+  let n = 0;
+  for (const value of Object.values(part.providerData ?? {})) if (typeof value === 'string') n += value.length;
+  return n;
 }
 
 /** The fields of {@link Usage}: any other key a model reports is left out. */

@@ -33,6 +33,8 @@ export interface RunOptions {
   maxResultChars: number;
   /** The session's file limits, for files a tool returns. */
   fileLimits: ResolvedFileLimits;
+  /** Bytes of the files the chat holds already (its whole transcript's): a tool's files count toward `maxChatBytes`. */
+  chatFileBytes: number;
   skillInfo(name: string): SkillInfo;
 }
 
@@ -204,7 +206,7 @@ export async function runTool(
     const returned: unknown = props.run(parsed.input, ctx);
     const value = isThenable(returned) ? await raceStop(returned, tool.name) : await returned;
     try {
-      if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits);
+      if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits, options.chatFileBytes);
       return { content: resultText(value), isError: false };
     } catch (error) {
       return {
@@ -252,7 +254,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** A `toolResult`'s text and checked files; a refused file makes it an error result that says why. */
-function withFiles(name: string, result: ToolResult, limits: ResolvedFileLimits): ToolOutcome {
+function withFiles(name: string, result: ToolResult, limits: ResolvedFileLimits, chatBytes: number): ToolOutcome {
   const texts: string[] = [];
   const inputs = [];
   for (const item of result.content) {
@@ -260,7 +262,7 @@ function withFiles(name: string, result: ToolResult, limits: ResolvedFileLimits)
     else inputs.push(item);
   }
   try {
-    return { content: texts.join('\n'), isError: false, files: toFileParts(inputs, limits) };
+    return { content: texts.join('\n'), isError: false, files: toFileParts(inputs, limits, chatBytes) };
   } catch (error) {
     if (!(error instanceof FileRejectedError)) throw error;
     return {

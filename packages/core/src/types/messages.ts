@@ -112,7 +112,10 @@ export interface FileLimits {
   maxFilesPerMessage?: number;
   /** Bytes of all files of one message. Default 32 MB. */
   maxMessageBytes?: number;
-  /** Bytes of all files in the chat's transcript (in memory). Default 100 MB. */
+  /**
+   * Bytes of every file that entered the chat (users', tools' and MCP servers'), over its whole
+   * transcript, counted once and kept with the chat (`snapshot.fileBytes`, a store's record). Default 100 MB.
+   */
   maxChatBytes?: number;
   /**
    * Media types accepted. Default: PNG, JPEG, GIF and WebP images, PDF, plain text, Markdown,

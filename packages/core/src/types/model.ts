@@ -60,6 +60,11 @@ export type ModelStreamPart =
   /** A finished reasoning block, byte-exact, in order with the text around it. */
   | { type: 'reasoning'; reasoning: ReasoningPart }
   | { type: 'step-finish'; step: number; usage?: Usage }
+  /**
+   * A piece of a tool call's input (JSON text) as it streams, before the call's `tool-call` part:
+   * not shown, but counted, so a call cut off mid-input is charged what it streamed.
+   */
+  | { type: 'tool-input-delta'; text: string }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   | { type: 'finish'; usage?: Usage; model?: string };
 
@@ -118,6 +123,13 @@ export interface Model {
    * decides (with the same rule).
    */
   readonly reasoningSource?: ReasoningSource;
+  /**
+   * The most output tokens one call may produce (the `max_tokens` the adapter sends; reasoning
+   * counts toward it). An owner's budget reserves it with each call's input, so that concurrent
+   * calls overshoot a limit by at most one call's output. The adapters set it from their options
+   * and model tables; left out, a budget reserves 16 000 (see `docs/observability.md`, budgets).
+   */
+  readonly maxOutputTokens?: number;
   generate(req: ModelRequest, opts: ModelCallOptions): Promise<ModelResponse>;
   stream?(req: ModelRequest, opts: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

@@ -146,6 +146,11 @@ export interface SessionSnapshot {
   transcriptStart?: number;
   /** The highest `N` of the `call_N` ids assigned so far, so ids never repeat. */
   lastCallNumber?: number;
+  /**
+   * Bytes of every file that entered the chat so far (user messages and tool results, the whole
+   * transcript's): what `files.maxChatBytes` counts. Left out, the files of `transcript` are counted.
+   */
+  fileBytes?: number;
   /** Token usage summed over the session so far. */
   usage?: Usage;
   /** Where the last request's window started (index in the whole transcript), for the stable window. */

@@ -1,8 +1,17 @@
-/** Collects an async iterable into an array. */
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+/** Collects an async iterable into an array, every item. */
+export async function collectAll<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
+}
+
+/**
+ * Collects a stream's parts into an array, without its `tool-input-delta` parts: those only let the
+ * session count a call cut off mid-input (see the tests named after that rule, which read them with
+ * {@link collectAll}); what a stream says is the rest.
+ */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  return (await collectAll(iterable)).filter((item) => (item as { type?: unknown })?.type !== 'tool-input-delta');
 }
 
 /** Runs `fn` with environment variables set (undefined deletes), restoring them afterwards. */

@@ -150,6 +150,8 @@ export function budgetTests(suite: Suite): void {
     };
     const held = () => ({
       name: 'held',
+      // No output: each call reserves its input alone, as the limit here counts.
+      maxOutputTokens: 0,
       async generate(req: { messages: Message[] }) {
         // Held until every turn was let in or refused: the admitted ones are all in flight at once.
         await new Promise<void>((resolve) => {
@@ -182,5 +184,94 @@ export function budgetTests(suite: Suite): void {
     expect(refused).toHaveLength(4);
     for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
     expect(await a.spent(await ownerKey(owner), periodOf('day').key)).toEqual({ tokens: 2 * input, dollars: 0 });
+  });
+
+  test("15 concurrent calls of one owner from three processes overshoot the owner's limit by at most one call's output: each reserves its input and its most output", async () => {
+    const { a, b, c } = suite;
+    const owner = `${run}-overshoot`;
+    const probe = await sessions(a, { budget: { perTurn: { tokens: 0 } } })
+      .send(newId('probe'), 'say go')
+      .catch((e: { next: number }) => e);
+    const input = (probe as { next: number }).next;
+    // Every call streams its most output (reasoning billed as output): 3 000 tokens.
+    const max = 3_000;
+    const limit = 4 * (input + max);
+    const inModel: (() => void)[] = [];
+    let decided = 0;
+    const all = gate();
+    const decide = () => {
+      if (++decided === 15) all.open();
+    };
+    const thinking = () => ({
+      name: 'thinking',
+      maxOutputTokens: max,
+      async generate(req: { messages: Message[] }) {
+        await new Promise<void>((resolve) => {
+          inModel.push(resolve);
+          decide();
+        });
+        return {
+          text: `ok: ${lastUserText(req.messages)}`,
+          toolCalls: [],
+          usage: { inputTokens: input, outputTokens: max, reasoningTokens: max - 10 },
+        };
+      },
+    });
+    const budget = { perOwner: { tokens: limit, period: 'day' as const } };
+    const procs = [a, b, c].map((store) => sessions(store, { model: thinking(), budget }));
+    const turns = Array.from({ length: 15 }, (_, i) =>
+      procs[i % 3].send(newId('overshoot'), 'say go', { owner }).then(
+        () => null,
+        (error: unknown) => {
+          decide();
+          return error;
+        },
+      ),
+    );
+    await all.opened;
+    const key = await ownerKey(owner);
+    // While the admitted calls are in flight, each holds its input and its most output.
+    expect(await b.spent(key, periodOf('day').key)).toEqual({ tokens: inModel.length * (input + max), dollars: 0 });
+    for (const release of inModel) release();
+    const refused = (await Promise.all(turns)).filter((r) => r !== null);
+    for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
+    expect(inModel).toHaveLength(4);
+    expect(refused).toHaveLength(11);
+    const spent = await c.spent(key, periodOf('day').key);
+    expect(spent.tokens).toBe(4 * (input + max));
+    expect(spent.tokens).toBeLessThanOrEqual(limit + max);
+  });
+
+  test("reasoning streamed before a stop is charged as output on the session's usage and the owner's spend", async () => {
+    const { a, b, c } = suite;
+    const id = newId('thought');
+    const owner = `${run}-thought`;
+    const streamed = gate();
+    // About 5 000 tokens of reasoning, and no text yet, when the turn is stopped.
+    const thought = 'Weighing the refund against the policy. '.repeat(500);
+    const model = {
+      name: 'thinking',
+      generate: async () => ({ text: 'never', toolCalls: [] }),
+      async *stream(_req: unknown, { signal }: { signal?: AbortSignal }) {
+        for (let i = 0; i < thought.length; i += 1_000)
+          yield { type: 'reasoning-delta' as const, text: thought.slice(i, i + 1_000) };
+        streamed.open();
+        await new Promise<void>((_, reject) => {
+          const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+          if (signal?.aborted) stop();
+          signal?.addEventListener('abort', stop, { once: true });
+        });
+      },
+    };
+    const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
+    const controller = new AbortController();
+    const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
+    await streamed.opened;
+    controller.abort();
+    expect(await turn).toMatchObject({ name: 'AbortError' });
+    const usage = (await sessions(b).get(id, { owner }))?.usage;
+    expect(usage).toMatchObject({ estimated: true, outputTokens: estimateTokens(thought) });
+    const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+    expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
   });
 }
