@@ -30,6 +30,7 @@ import { resumeStream } from './resume.js';
 import { route, routePath, routeTemplate } from './routes.js';
 import { defaultToolErrorText, redactedToolError, type ToolErrorText } from './tool-errors.js';
 import { startRequestSpan } from './tracing.js';
+import { turnStart } from './turn-start.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
 export {
@@ -124,7 +125,8 @@ export function createHandler(options: HandlerOptions): Handler {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
     // A running turn's answer is left out: GET /chat/:id/stream sends it (whole, and as it goes on).
-    const length = info.running ? Math.min(info.transcriptLength, info.running.from + 1) : info.transcriptLength;
+    const start = info.running && (await turnStart(sessions, id, user, { ...info, running: info.running }));
+    const length = start ? Math.min(info.transcriptLength, start.historyEnd) : info.transcriptLength;
     const cut = await historyCut(sessions, id, user, length, limits.maxHistoryMessages);
     const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
       start: cut.start,
@@ -168,11 +170,14 @@ export function createHandler(options: HandlerOptions): Handler {
         // A chat that is not there (never used, or another user's) has nothing to resume either.
         const info = await sessions.get(found.id, { owner: user });
         if (!info?.running) return new Response(null, { status: 204 });
+        const start = await turnStart(sessions, found.id, user, { ...info, running: info.running });
         const stream = resumeStream({
           sessions,
           id: found.id,
           owner: user,
           from: info.running.from,
+          readFrom: start.readFrom,
+          messageId: start.messageId,
           toolErrorText: toolErrorText({ id: found.id, user }, false),
           sendReasoning: options.sendReasoning !== false,
           signal: request.signal,
