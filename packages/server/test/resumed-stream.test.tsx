@@ -8,7 +8,17 @@
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, createSessions, type Model, memoryStore, type Sessions, Tool, textOf } from '@skilltree/core';
+import {
+  Agent,
+  createSessions,
+  type Model,
+  memoryStore,
+  type SessionStore,
+  type Sessions,
+  Tool,
+  textOf,
+} from '@skilltree/core';
+import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
@@ -52,24 +62,48 @@ const model: Model = {
   },
 };
 
-let close: (() => Promise<void>) | undefined;
+const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await close?.();
-  close = undefined;
+  for (const close of closers.splice(0)) await close();
 });
 
-async function serve(agent: ReturnType<typeof refundAgent>['agent']): Promise<{ url: string; sessions: Sessions }> {
-  const sessions = createSessions(agent, { store: memoryStore(), model });
+/** Serves `sessions` on 127.0.0.1 (a worker): its URL. */
+async function serveSessions(sessions: Sessions): Promise<string> {
   const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
   const server = createServer(toNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = async () => {
+  closers.push(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await sessions.close();
-  };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+async function serve(agent: ReturnType<typeof refundAgent>['agent']): Promise<{ url: string }> {
+  return { url: await serveSessions(createSessions(agent, { store: memoryStore(), model })) };
+}
+
+/** A store as a process that stops sees it: once `stop()` is called, every call fails (nothing it does lands). */
+function stoppable(store: SessionStore): SessionStore & { stop(): void } {
+  let stopped = false;
+  const wrapped = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'stop') return () => (stopped = true);
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || key === 'close')
+        return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) =>
+        stopped ? Promise.reject(new Error('this process stopped')) : value.apply(target, args);
+    },
+  });
+  return wrapped as SessionStore & { stop(): void };
+}
+
+const historyOf = async (url: string) =>
+  (await (
+    await fetch(`${url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
+  ).json()) as SkilltreeUIMessage[];
 
 describe('a resumed stream', () => {
   it('carries an approved call’s outcome under the answer’s own message id: the reloaded page ends with one finished answer', async () => {
@@ -85,9 +119,7 @@ describe('a resumed stream', () => {
     await page.addToolApprovalResponse({ id: asked.approval?.id ?? '', approved: true });
     await inTool;
     // The page reloads while the refund runs: the history, then the resumed stream.
-    const history = (await (
-      await fetch(`${url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
-    ).json()) as SkilltreeUIMessage[];
+    const history = await historyOf(url);
     // The running answer is the resumed stream's to show, whole: the history ends at its user message.
     expect(history.map((m) => m.role)).toEqual(['user']);
     const reloaded = new NodeChat(url, 'c1', 'alice');
@@ -110,11 +142,41 @@ describe('a resumed stream', () => {
       'Done: refunded 100',
     ]);
     // What a later reload shows is the same message.
-    const after = (await (
-      await fetch(`${url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
-    ).json()) as SkilltreeUIMessage[];
+    const after = await historyOf(url);
     expect(after.map((m) => m.id)).toEqual(reloaded.all.map((m) => m.id));
     expect(toolPart(after.at(-1))).toMatchObject({ state: 'output-available', output: 'refunded 100' });
+  });
+
+  it('carries the Interrupted result of an approved call whose process died: the reloaded page ends with it, never pending', async () => {
+    const { agent, inTool, release } = refundAgent();
+    const store = memoryStore();
+    const dying = stoppable(store);
+    const leaseTtl = 100;
+    const crashedUrl = await serveSessions(createSessions(agent, { store: dying, model, leaseTtl }));
+    const otherUrl = await serveSessions(createSessions(agent, { store, model, leaseTtl }));
+    const page = new NodeChat(crashedUrl, 'c1', 'alice');
+    await page.sendMessage({ text: 'refund it' });
+    await settled(page);
+    await page.addToolApprovalResponse({ id: toolPart(page.all.at(-1)).approval?.id ?? '', approved: true });
+    await inTool;
+    dying.stop();
+    // The page reloads on another worker while the dead process's lease has not run out yet.
+    const history = await historyOf(otherUrl);
+    expect(history.map((m) => m.role)).toEqual(['user']);
+    const reloaded = new NodeChat(otherUrl, 'c1', 'alice');
+    reloaded.messages = history;
+    await reloaded.resumeStream();
+    await settled(reloaded);
+    expect(reloaded.all.map((m) => [m.role, m.id])).toEqual([
+      ['user', 'm0'],
+      ['assistant', 'm1'],
+    ]);
+    expect(toolPart(reloaded.all[1])).toMatchObject({ state: 'output-error', errorText: INTERRUPTED_RESULT });
+    expect(toolPart((await historyOf(otherUrl)).at(-1))).toMatchObject({
+      state: 'output-error',
+      errorText: INTERRUPTED_RESULT,
+    });
+    release('too late');
   });
 
   it('leaks no abort listener however many times it polls', async () => {
