@@ -27,6 +27,7 @@ import { identify } from './identify.js';
 import { resolveLimits } from './limits.js';
 import { type ChatContext, postChat } from './post-chat.js';
 import { resumeStream } from './resume.js';
+import { endingWith, Resumers } from './resumers.js';
 import { route, routePath, routeTemplate } from './routes.js';
 import { defaultToolErrorText, redactedToolError, type ToolErrorText } from './tool-errors.js';
 import { startRequestSpan } from './tracing.js';
@@ -119,6 +120,7 @@ export function createHandler(options: HandlerOptions): Handler {
     };
   }
 
+  const resumers = new Resumers(limits.maxResumersPerUser);
   const ctx: ChatContext = { sessions, options, limits, keepAliveMs, log, onError, toolErrorText };
 
   async function history(id: string, user: string): Promise<Response> {
@@ -170,8 +172,15 @@ export function createHandler(options: HandlerOptions): Handler {
         // A chat that is not there (never used, or another user's) has nothing to resume either.
         const info = await sessions.get(found.id, { owner: user });
         if (!info?.running) return new Response(null, { status: 204 });
-        const start = await turnStart(sessions, found.id, user, { ...info, running: info.running });
-        const stream = resumeStream({
+        const release = resumers.take(user);
+        let start: Awaited<ReturnType<typeof turnStart>>;
+        try {
+          start = await turnStart(sessions, found.id, user, { ...info, running: info.running });
+        } catch (error) {
+          release();
+          throw error;
+        }
+        const resumed = resumeStream({
           sessions,
           id: found.id,
           owner: user,
@@ -183,7 +192,7 @@ export function createHandler(options: HandlerOptions): Handler {
           signal: request.signal,
         });
         return createUIMessageStreamResponse({
-          stream,
+          stream: endingWith(resumed, release),
           headers: { 'cache-control': 'no-cache, no-transform' },
           ...(keepAliveMs ? { keepAliveMs } : {}),
         });

@@ -27,7 +27,7 @@ import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
 
 /** A refund tool that needs approval and runs until the test releases it. */
-function refundAgent() {
+function refundAgent(needsApproval = true) {
   let release: (text: string) => void = () => {};
   const gate = new Promise<string>((resolve) => {
     release = resolve;
@@ -42,7 +42,7 @@ function refundAgent() {
         name="refund"
         description="Refund an order"
         input={z.object({ cents: z.number() })}
-        needsApproval
+        needsApproval={needsApproval}
         run={() => {
           started();
           return gate;
@@ -177,6 +177,41 @@ describe('a resumed stream', () => {
       errorText: INTERRUPTED_RESULT,
     });
     release('too late');
+  });
+
+  it('is bounded per user: past limits.maxResumersPerUser a resume is refused 429 too_many_resumers, and a closed one gives its place back', async () => {
+    const { agent, inTool, release } = refundAgent(false);
+    const sessions = createSessions(agent, { store: memoryStore(), model });
+    closers.push(() => sessions.close());
+    const handler = createHandler({
+      sessions,
+      authorize: (r) => r.headers.get('x-user'),
+      log: false,
+      limits: { maxResumersPerUser: 2 },
+    });
+    const resume = (user: string) =>
+      handler(new Request(`http://localhost${apiPath('chat-stream', 'c1')}`, { headers: { 'x-user': user } }));
+    const turn = sessions.send('c1', 'refund it', { owner: 'alice' });
+    await inTool;
+    const first = await resume('alice');
+    const second = await resume('alice');
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await resume('alice');
+    expect(third.status).toBe(429);
+    expect(await third.json()).toMatchObject({
+      error: { code: 'too_many_resumers', message: expect.stringContaining('limits.maxResumersPerUser') },
+    });
+    // Another user's streams count for that user only (bob has no chat c1: nothing to resume).
+    expect((await resume('bob')).status).toBe(204);
+    // A page that goes away gives its place back.
+    await first.body?.cancel();
+    const again = await resume('alice');
+    expect(again.status).toBe(200);
+    release('refunded 100');
+    await turn;
+    // Streams that end are read to their end.
+    expect(await second.text()).toContain('"type":"finish"');
+    expect(await again.text()).toContain('"type":"finish"');
   });
 
   it('leaks no abort listener however many times it polls', async () => {
