@@ -27,9 +27,11 @@ import { identify } from './identify.js';
 import { resolveLimits } from './limits.js';
 import { type ChatContext, postChat } from './post-chat.js';
 import { resumeStream } from './resume.js';
+import { endingWith, Resumers } from './resumers.js';
 import { route, routePath, routeTemplate } from './routes.js';
 import { defaultToolErrorText, redactedToolError, type ToolErrorText } from './tool-errors.js';
 import { startRequestSpan } from './tracing.js';
+import { turnStart } from './turn-start.js';
 import { type SkilltreeUIMessage, toUIMessages } from './ui-messages.js';
 
 export {
@@ -118,13 +120,15 @@ export function createHandler(options: HandlerOptions): Handler {
     };
   }
 
+  const resumers = new Resumers(limits.maxResumersPerUser);
   const ctx: ChatContext = { sessions, options, limits, keepAliveMs, log, onError, toolErrorText };
 
   async function history(id: string, user: string): Promise<Response> {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
     // A running turn's answer is left out: GET /chat/:id/stream sends it (whole, and as it goes on).
-    const length = info.running ? Math.min(info.transcriptLength, info.running.from + 1) : info.transcriptLength;
+    const start = info.running && (await turnStart(sessions, id, user, { ...info, running: info.running }));
+    const length = start ? Math.min(info.transcriptLength, start.historyEnd) : info.transcriptLength;
     const cut = await historyCut(sessions, id, user, length, limits.maxHistoryMessages);
     const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
       start: cut.start,
@@ -168,17 +172,27 @@ export function createHandler(options: HandlerOptions): Handler {
         // A chat that is not there (never used, or another user's) has nothing to resume either.
         const info = await sessions.get(found.id, { owner: user });
         if (!info?.running) return new Response(null, { status: 204 });
-        const stream = resumeStream({
+        const release = resumers.take(user);
+        let start: Awaited<ReturnType<typeof turnStart>>;
+        try {
+          start = await turnStart(sessions, found.id, user, { ...info, running: info.running });
+        } catch (error) {
+          release();
+          throw error;
+        }
+        const resumed = resumeStream({
           sessions,
           id: found.id,
           owner: user,
           from: info.running.from,
+          readFrom: start.readFrom,
+          messageId: start.messageId,
           toolErrorText: toolErrorText({ id: found.id, user }, false),
           sendReasoning: options.sendReasoning !== false,
           signal: request.signal,
         });
         return createUIMessageStreamResponse({
-          stream,
+          stream: endingWith(resumed, release),
           headers: { 'cache-control': 'no-cache, no-transform' },
           ...(keepAliveMs ? { keepAliveMs } : {}),
         });

@@ -1,6 +1,6 @@
 /**
- * Per-user limits: how big a request body and a message may be, how many turns a user may start, and
- * how much history `GET /chat/:id` returns.
+ * Per-user limits: how big a request body and a message may be, how many turns a user may start, how
+ * much history `GET /chat/:id` returns and how many resumed streams a user may hold open.
  */
 import type { FileLimits } from '@skilltree/core';
 
@@ -31,6 +31,12 @@ export interface Limits {
    * message among them, or from a model step when the newest turn alone is longer). Default 1 000.
    */
   maxHistoryMessages?: number;
+  /**
+   * Most resumed streams (`GET /chat/:id/stream`) one user may hold open at once in this process: a
+   * page holds one while it follows a running turn. More answer 429 `too_many_resumers` (close one,
+   * or raise this). Default 8.
+   */
+  maxResumersPerUser?: number;
 }
 
 /** The answer of a {@link RateLimiter}. */
@@ -107,6 +113,7 @@ export interface ResolvedLimits {
   maxBodyBytes: number;
   maxMessageLength: number;
   maxHistoryMessages: number;
+  maxResumersPerUser: number;
   rateLimiter: RateLimiter | null;
 }
 
@@ -155,6 +162,7 @@ export function resolveLimits(limits: Limits, files: Required<FileLimits>): Reso
     maxBodyBytes: positive('maxBodyBytes', limits.maxBodyBytes, bodyLimitFor(files, maxMessageLength)),
     maxMessageLength,
     maxHistoryMessages: Math.floor(positive('maxHistoryMessages', limits.maxHistoryMessages, 1_000)),
+    maxResumersPerUser: Math.floor(positive('maxResumersPerUser', limits.maxResumersPerUser, 8)),
     rateLimiter:
       limits.rateLimiter ??
       (perMinute === false ? null : memoryRateLimiter({ perMinute: positive('turnsPerMinute', perMinute, 30) })),

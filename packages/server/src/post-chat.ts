@@ -4,7 +4,7 @@
  * with an error text.
  */
 
-import type { SessionInfo } from '@skilltree/core';
+import type { SessionInfo, Sessions } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { type ChatAnswer, parseChatBody, readBody } from './body.js';
 import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
@@ -14,6 +14,7 @@ import { HttpError } from './http.js';
 import type { ResolvedLimits } from './limits.js';
 import type { ToolErrorText } from './tool-errors.js';
 import { traceContextOf } from './tracing.js';
+import { turnStart } from './turn-start.js';
 
 /** What a handler's routes share: its sessions and options (resolved). */
 export interface ChatContext {
@@ -151,6 +152,15 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     }
     throw error;
   }
+  // A new message's answer goes under the id the history and a resumed stream give it (`m<index>`),
+  // so a page that reconnects or reloads mid-turn continues the same message. The store says where
+  // the turn starts once its user message is committed: the events up to it are held until then.
+  let messageId = body.messageId;
+  if (!body.answers) {
+    const held = await upToUserMessage(first, events);
+    events = held.events;
+    messageId = (await answerIdOf(sessions, id, user)) ?? messageId;
+  }
   let cancelled = false;
   const stream = turnStream({
     events: events as AsyncIterator<never>,
@@ -165,7 +175,7 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     toolErrorText: ctx.toolErrorText({ id, user }, true),
     sendReasoning: options.sendReasoning !== false,
     answered,
-    ...(body.messageId ? { messageId: body.messageId } : {}),
+    ...(messageId ? { messageId } : {}),
     onCancel: () => {
       cancelled = true;
     },
@@ -176,4 +186,46 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     headers: { 'cache-control': 'no-cache, no-transform' },
     ...(keepAliveMs ? { keepAliveMs } : {}),
   });
+}
+
+/** The id of the running turn's answer (see `turnStart`), or undefined when the store does not say yet. */
+async function answerIdOf(sessions: Sessions, id: string, owner: string): Promise<string | undefined> {
+  const info = await sessions.get(id, { owner });
+  return info?.running ? (await turnStart(sessions, id, owner, { running: info.running })).messageId : undefined;
+}
+
+/**
+ * Takes the events before the turn's user message is committed (its context changes come first) and
+ * gives an iterator that yields them again, then the rest: a failure while taking them comes out there.
+ */
+async function upToUserMessage(
+  first: IteratorResult<unknown>,
+  events: AsyncIterator<unknown>,
+): Promise<{ events: AsyncIterator<unknown> }> {
+  const taken: IteratorResult<unknown>[] = [];
+  let failure: { error: unknown } | null = null;
+  let last = first;
+  try {
+    while (!last.done && (last.value as { type?: unknown }).type === 'context-changed' && taken.length < 10) {
+      last = await events.next();
+      taken.push(last);
+    }
+  } catch (error) {
+    failure = { error };
+  }
+  return {
+    events: {
+      next: async () => {
+        const next = taken.shift();
+        if (next) return next;
+        if (failure) {
+          const { error } = failure;
+          failure = null;
+          throw error;
+        }
+        return events.next();
+      },
+      return: async (value?: unknown) => (await events.return?.(value)) ?? { done: true, value: undefined },
+    },
+  };
 }

@@ -24,8 +24,12 @@ export interface ResumeOptions {
   sessions: Sessions;
   id: string;
   owner: string;
-  /** Index of the running turn's first message (its user message). */
+  /** Index of the running turn's first message (its user message, or the first result of an answer). */
   from: number;
+  /** Index of the first message to send: the turn's user message, for its context changes (see `turnStart`). Default `from + 1`. */
+  readFrom?: number;
+  /** The assistant message the answer goes on: the `start` chunk carries it (see `turnStart`). */
+  messageId?: string;
   toolErrorText: ToolErrorText;
   sendReasoning: boolean;
   /** Ends the stream (the client went away). */
@@ -68,17 +72,17 @@ function* chunksOf(message: Message, n: number, options: ResumeOptions): Generat
   yield* changeChunks(contextChangesOf(message));
 }
 
+/** Waits `ms`, or less when `signal` aborts. Its abort listener goes when it ends, so polls leak none. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /** The running turn's answer as a UI message stream: what it committed so far, then each commit until it ends. */
@@ -87,8 +91,9 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
   const poll = options.pollMs ?? 200;
   return createUIMessageStream<SkilltreeUIMessage>({
     execute: async ({ writer }) => {
-      writer.write({ type: 'start' });
-      let next = options.from + 1;
+      // The turn's own message id: the history's id of its answer, so a reloaded page shows one bubble.
+      writer.write(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
+      let next = options.readFrom ?? options.from + 1;
       /** Calls sent without a result yet, by id: their tool's name. */
       const open = new Map<string, string>();
       for (;;) {
@@ -102,9 +107,10 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
         if (!info?.running || info.running.from !== options.from || signal.aborted) {
           // Messages the last commit added after the read above.
           if (messages.length === 1_000) continue;
-          const waits = new Set(info?.waiting.map((call) => call.toolCallId));
+          const waits = new Set(info?.waiting.filter((c) => c.status === 'waiting').map((c) => c.toolCallId));
           for (const call of info?.waiting ?? []) {
-            if (call.for === 'approval') {
+            // An approved call whose tool runs asks nothing more.
+            if (call.for === 'approval' && call.status === 'waiting') {
               writer.write({
                 type: 'tool-approval-request',
                 approvalId: approvalIdOf(call),

@@ -100,9 +100,12 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   let pending: { id: string; name: string; input: unknown }[] = [];
 
   const approvals = new Map(
-    (options.waiting ?? []).filter((w) => w.for === 'approval').map((w) => [w.toolCallId, approvalIdOf(w)]),
+    (options.waiting ?? [])
+      .filter((w) => w.for === 'approval' && w.status !== 'running')
+      .map((w) => [w.toolCallId, approvalIdOf(w)]),
   );
-  const waits = new Set((options.waiting ?? []).map((w) => w.toolCallId));
+  // An approved call whose tool runs waits for nothing more: running while a turn runs, else interrupted.
+  const waits = new Set((options.waiting ?? []).filter((w) => w.status !== 'running').map((w) => w.toolCallId));
   const flushPending = () => {
     if (!assistant) return;
     for (const call of pending) {

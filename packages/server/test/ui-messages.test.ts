@@ -141,3 +141,35 @@ describe('toUIMessages', () => {
     ]);
   });
 });
+
+describe('toUIMessages: an approved call', () => {
+  const transcript = up([
+    { role: 'user', content: 'refund it' },
+    { role: 'assistant', content: 'Refunding.', toolCalls: [{ id: 'c1', name: 'refund', input: { cents: 100 } }] },
+  ]);
+  const approved = [
+    {
+      toolCallId: 'c1',
+      name: 'refund',
+      input: { cents: 100 },
+      for: 'approval' as const,
+      skill: null,
+      status: 'running' as const,
+      incarnation: 'i1',
+    },
+  ];
+  const tool = (messages: ReturnType<typeof toUIMessages>) => messages[1].parts.find((p) => p.type === 'dynamic-tool');
+
+  it('asks for approval no more once approved: running while a turn runs, interrupted once none does', () => {
+    expect(tool(toUIMessages(transcript, { waiting: approved }))).toMatchObject({ state: 'input-available' });
+    expect(tool(toUIMessages(transcript, { waiting: approved, idle: true }))).toMatchObject({
+      state: 'output-error',
+      errorText: expect.stringContaining('Interrupted'),
+    });
+    const waiting = [{ ...approved[0], status: 'waiting' as const }];
+    expect(tool(toUIMessages(transcript, { waiting, idle: true }))).toMatchObject({
+      state: 'approval-requested',
+      approval: { id: 'i1.c1' },
+    });
+  });
+});
