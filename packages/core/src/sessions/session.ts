@@ -28,7 +28,7 @@ import { executeCall } from '../turn/calls.js';
 import { abortable, runTurn } from '../turn/loop.js';
 import { NO_MODEL } from '../turn/model-call.js';
 import { checkSkills, loadSkill } from '../turn/skills.js';
-import { splitBinding } from '../turn/waiting.js';
+import { denyArguments, splitBinding } from '../turn/waiting.js';
 import type { AssistantMessage, AssistantPart, Message, ToolCall, ToolMessage } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { SendOptions, SessionOptions } from '../types/options.js';
@@ -57,6 +57,8 @@ export function stateOf(session: Session): SessionState {
   if (!state) throw new Error('Not a skilltree Session.');
   return state;
 }
+
+type DenyOptions = SendOptions & AnswerBinding;
 
 /** A mounted agent. Create one with {@link createSession} or {@link restoreSession}. */
 export class Session implements SessionHandle {
@@ -276,8 +278,9 @@ export class Session implements SessionHandle {
     return this.answer([{ toolCallId, type: 'approve', ...binding }], rest);
   }
 
-  /** Denies a waiting call: the model reads the denial (with `reason`) as the tool's result (see {@link answer} and `approve`). */
-  deny(toolCallId: string, reason?: string, opts: SendOptions & AnswerBinding = {}): Promise<Turn> {
+  /** Denies a waiting call (the model reads `reason`); the reason as a string or `{ reason }`, as `Sessions.deny`. */
+  async deny(toolCallId: string, given?: string | (DenyOptions & { reason?: string }), options?: DenyOptions): Promise<Turn> {
+    const { reason, options: opts } = denyArguments<DenyOptions>(given, options);
     const [binding, rest] = splitBinding(opts);
     return this.answer([{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }), ...binding }], rest);
   }

@@ -13,7 +13,7 @@ import { checkedFileParts } from '../files/files.js';
 import { resolveFileLimits } from '../files/limits.js';
 import { checkBudget } from '../observe/budget-options.js';
 import { abortable } from '../turn/loop.js';
-import { splitBinding } from '../turn/waiting.js';
+import { denyArguments, splitBinding } from '../turn/waiting.js';
 import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
@@ -140,11 +140,17 @@ export interface Sessions {
    * the waiting call shown to the person), it is refused unless the call still waits with them.
    */
   approve(id: string, toolCallId: string, options?: SessionTurnOptions & AnswerBinding): Promise<Turn>;
-  /** Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}, and `approve` for the binding). */
+  /**
+   * Denies a waiting call; the model reads the denial and `reason` (see {@link Sessions.answer}, and
+   * `approve` for the binding). The same shape as `Session.deny`: the reason as a string, then the
+   * options (`deny(id, callId, 'too much', { owner })`), or inside them (`{ reason, owner }`); a
+   * reason that is not a string is a TypeError.
+   */
   deny(
     id: string,
     toolCallId: string,
-    options?: SessionTurnOptions & AnswerBinding & { reason?: string },
+    reason?: string | (SessionTurnOptions & AnswerBinding & { reason?: string }),
+    options?: SessionTurnOptions & AnswerBinding,
   ): Promise<Turn>;
   /** The session as JSON data, or null when there is none. */
   get(id: string, options?: SessionReadOptions): Promise<SessionInfo | null>;
@@ -289,8 +295,9 @@ export function createSessions(
       const [binding, rest] = splitBinding(opts);
       return this.answer(id, [{ toolCallId, type: 'approve', ...binding }], rest);
     },
-    deny(id, toolCallId, opts = {}) {
-      const [binding, { reason, ...rest }] = splitBinding(opts);
+    async deny(id, toolCallId, reasonOrOptions, options) {
+      const { reason, options: opts } = denyArguments<SessionTurnOptions & AnswerBinding>(reasonOrOptions, options);
+      const [binding, rest] = splitBinding(opts);
       return this.answer(
         id,
         [{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }), ...binding }],

@@ -137,6 +137,44 @@ export function splitBinding<T extends AnswerBinding>(options: T): [AnswerBindin
   return [{ ...(input === undefined ? {} : { input }), ...(incarnation === undefined ? {} : { incarnation }) }, rest];
 }
 
+/**
+ * The one shape of `deny` on `Session` and `Sessions`: the reason as a string (`deny(id, 'too much')`)
+ * or inside the options (`deny(id, { reason: 'too much', owner })`), then options. Anything else is
+ * a TypeError naming what was passed, never a reason dropped silently.
+ */
+export function denyArguments<T extends object>(
+  reasonOrOptions: string | (T & { reason?: string }) | undefined,
+  options: T | undefined,
+): { reason: string | undefined; options: T } {
+  const rest = (options ?? {}) as T;
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    throw new TypeError(`deny: the options must be an object, got ${describe(options)}.`);
+  }
+  if (reasonOrOptions === undefined) return { reason: undefined, options: rest };
+  if (typeof reasonOrOptions === 'string') {
+    if ('reason' in rest && (rest as { reason?: unknown }).reason !== undefined) {
+      throw new TypeError('deny: pass the reason once, as a string or as { reason }, not both.');
+    }
+    return { reason: reasonOrOptions, options: rest };
+  }
+  if (typeof reasonOrOptions !== 'object' || reasonOrOptions === null || Array.isArray(reasonOrOptions)) {
+    throw new TypeError(
+      `deny: the reason must be a string or { reason: string, ...options }, got ${describe(reasonOrOptions)}.`,
+    );
+  }
+  const { reason, ...own } = reasonOrOptions as { reason?: unknown };
+  if (reason !== undefined && typeof reason !== 'string') {
+    throw new TypeError(`deny: reason must be a string, got ${describe(reason)}.`);
+  }
+  return { reason, options: { ...own, ...rest } as T };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
 /** An answer that names a chat incarnation must name the session's own (see `AnswerBinding`). */
 function checkIncarnation(state: SessionState, id: string, named: unknown): void {
   if (named === undefined) return;
