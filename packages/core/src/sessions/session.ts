@@ -59,7 +59,6 @@ export function stateOf(session: Session): SessionState {
 }
 
 type DenyOptions = SendOptions & AnswerBinding;
-
 /** A mounted agent. Create one with {@link createSession} or {@link restoreSession}. */
 export class Session implements SessionHandle {
   readonly #state: SessionState;
@@ -279,10 +278,11 @@ export class Session implements SessionHandle {
   }
 
   /** Denies a waiting call (the model reads `reason`); the reason as a string or `{ reason }`, as `Sessions.deny`. */
-  async deny(toolCallId: string, given?: string | (DenyOptions & { reason?: string }), options?: DenyOptions): Promise<Turn> {
-    const { reason, options: opts } = denyArguments<DenyOptions>(given, options);
-    const [binding, rest] = splitBinding(opts);
-    return this.answer([{ toolCallId, type: 'deny', ...(reason === undefined ? {} : { reason }), ...binding }], rest);
+  async deny(callId: string, given?: string | (DenyOptions & { reason?: string }), more?: DenyOptions): Promise<Turn> {
+    const { reason, options } = denyArguments<DenyOptions>(given, more);
+    const [binding, rest] = splitBinding(options);
+    const answer = { toolCallId: callId, type: 'deny' as const, ...(reason === undefined ? {} : { reason }) };
+    return this.answer([{ ...answer, ...binding }], rest);
   }
 
   /** Gives a client tool's result (a tool without `run`); the turn goes on (see {@link answer}). */
