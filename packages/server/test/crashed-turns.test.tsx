@@ -5,13 +5,14 @@
  * reads as interrupted in `GET /chat/:id` and in a resumed stream once no turn runs, never pending.
  * (packages/store/test/durable-chat.test.ts plays the same with real processes on every store.)
  */
-import { Agent, createSessions, memoryStore, type SessionStore, Tool } from '@skilltree/core';
+import { Agent, createSessions, memoryStore, Tool } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
 import { apiPath } from './helpers.js';
 import { slowToolModel } from './slow-model.js';
+import { stoppable } from './stoppable.js';
 
 /** A tool `slow` that says when it started and ends when the test releases it. */
 function slowTool() {
@@ -50,22 +51,6 @@ const toolParts = (messages: SkilltreeUIMessage[]) =>
 /** Resolves once `ready` holds, checking as the event loop turns. */
 async function until(ready: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await ready())) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
-/** A store as a process that stops sees it: once `stop()` is called, every call fails (nothing it does lands). */
-function stoppable(store: SessionStore): SessionStore & { stop(): void } {
-  let stopped = false;
-  const wrapped = new Proxy(store, {
-    get(target, key, receiver) {
-      if (key === 'stop') return () => (stopped = true);
-      const value = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function' || key === 'close')
-        return typeof value === 'function' ? value.bind(target) : value;
-      return (...args: unknown[]) =>
-        stopped ? Promise.reject(new Error('this process stopped')) : value.apply(target, args);
-    },
-  });
-  return wrapped as SessionStore & { stop(): void };
 }
 
 describe('a long turn and a crashed one, seen from another worker', () => {

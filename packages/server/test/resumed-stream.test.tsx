@@ -8,16 +8,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  Agent,
-  createSessions,
-  type Model,
-  memoryStore,
-  type SessionStore,
-  type Sessions,
-  Tool,
-  textOf,
-} from '@skilltree/core';
+import { Agent, createSessions, type Model, memoryStore, type Sessions, Tool, textOf } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -25,6 +16,7 @@ import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/i
 import { resumeStream } from '../src/resume.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
+import { stoppable } from './stoppable.js';
 
 /** A refund tool that needs approval and runs until the test releases it. */
 function refundAgent(needsApproval = true) {
@@ -82,22 +74,6 @@ async function serveSessions(sessions: Sessions): Promise<string> {
 
 async function serve(agent: ReturnType<typeof refundAgent>['agent']): Promise<{ url: string }> {
   return { url: await serveSessions(createSessions(agent, { store: memoryStore(), model })) };
-}
-
-/** A store as a process that stops sees it: once `stop()` is called, every call fails (nothing it does lands). */
-function stoppable(store: SessionStore): SessionStore & { stop(): void } {
-  let stopped = false;
-  const wrapped = new Proxy(store, {
-    get(target, key, receiver) {
-      if (key === 'stop') return () => (stopped = true);
-      const value = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function' || key === 'close')
-        return typeof value === 'function' ? value.bind(target) : value;
-      return (...args: unknown[]) =>
-        stopped ? Promise.reject(new Error('this process stopped')) : value.apply(target, args);
-    },
-  });
-  return wrapped as SessionStore & { stop(): void };
 }
 
 const historyOf = async (url: string) =>
