@@ -103,19 +103,11 @@ export function budgetTests(suite: Suite): void {
     const id = newId('aborted');
     const owner = `${run}-aborted`;
     const streamed = gate();
-    const model = {
-      name: 'stalling',
-      generate: async () => ({ text: 'never', toolCalls: [] }),
-      async *stream(_req: unknown, { signal }: { signal?: AbortSignal }) {
-        yield { type: 'text-delta' as const, text: 'A partial reply that was cut off' };
-        streamed.open();
-        await new Promise<void>((_, reject) => {
-          const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-          if (signal?.aborted) stop();
-          signal?.addEventListener('abort', stop, { once: true });
-        });
-      },
-    };
+    const model = stallingModel(
+      'stalling',
+      [{ type: 'text-delta', text: 'A partial reply that was cut off' }],
+      streamed,
+    );
     const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
     const controller = new AbortController();
     const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
@@ -249,20 +241,11 @@ export function budgetTests(suite: Suite): void {
     const streamed = gate();
     // About 5 000 tokens of reasoning, and no text yet, when the turn is stopped.
     const thought = 'Weighing the refund against the policy. '.repeat(500);
-    const model = {
-      name: 'thinking',
-      generate: async () => ({ text: 'never', toolCalls: [] }),
-      async *stream(_req: unknown, { signal }: { signal?: AbortSignal }) {
-        for (let i = 0; i < thought.length; i += 1_000)
-          yield { type: 'reasoning-delta' as const, text: thought.slice(i, i + 1_000) };
-        streamed.open();
-        await new Promise<void>((_, reject) => {
-          const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-          if (signal?.aborted) stop();
-          signal?.addEventListener('abort', stop, { once: true });
-        });
-      },
-    };
+    const pieces = Array.from({ length: Math.ceil(thought.length / 1_000) }, (_, i) => ({
+      type: 'reasoning-delta' as const,
+      text: thought.slice(i * 1_000, (i + 1) * 1_000),
+    }));
+    const model = stallingModel('thinking', pieces, streamed);
     const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
     const controller = new AbortController();
     const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
@@ -274,4 +257,25 @@ export function budgetTests(suite: Suite): void {
     const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
     expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
   });
+}
+
+/** A model that streams `parts`, says so through `streamed`, then stalls until the turn is stopped. */
+function stallingModel(
+  name: string,
+  parts: readonly { type: 'text-delta' | 'reasoning-delta'; text: string }[],
+  streamed: { open(): void },
+) {
+  return {
+    name,
+    generate: async () => ({ text: 'never', toolCalls: [] }),
+    async *stream(_req: unknown, { signal }: { signal?: AbortSignal }) {
+      yield* parts;
+      streamed.open();
+      await new Promise<void>((_, reject) => {
+        const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+        if (signal?.aborted) stop();
+        signal?.addEventListener('abort', stop, { once: true });
+      });
+    },
+  };
 }
