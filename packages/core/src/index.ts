@@ -85,7 +85,7 @@ export type {
   TelemetryOptions,
   TelemetryTracer,
 } from './types/options.js';
-export type { ModelRequest } from './types/request.js';
+export type { ModelRequest, RequestAttribution, SkillAttribution } from './types/request.js';
 export type {
   AnnouncedSkill,
   AnswerBinding,

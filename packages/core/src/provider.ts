@@ -114,7 +114,9 @@ export type {
   LifecycleDelta,
   LifecycleEntry,
   ModelRequest,
+  RequestAttribution,
   RequestLifecycle,
+  SkillAttribution,
   SystemNote,
   ToolSpec,
 } from './types/request.js';

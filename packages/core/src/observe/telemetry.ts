@@ -14,7 +14,14 @@ import type { SendOptions, TelemetryAttributeValue } from '../types/options.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent, Turn, WaitingCall } from '../types/session.js';
 import type { Open } from '../types/telemetry.js';
-import { agentAttributes, genAiMessage, genAiText, modelIdentity, usageAttributes } from './trace-attributes.js';
+import {
+  agentAttributes,
+  attributionAttributes,
+  genAiMessage,
+  genAiText,
+  modelIdentity,
+  usageAttributes,
+} from './trace-attributes.js';
 import { active, adoptTurnSpan, end, fail, SPAN_KIND, start, startSpan, tracingOf, tracingReady } from './tracing.js';
 import type { TurnHook } from './turn-hooks.js';
 
@@ -159,6 +166,8 @@ async function* traceModelCall(
       // Files by count and size, never their bytes.
       ...fileAttributes(request),
       'skilltree.context_placement': request.contextPlacement,
+      // What each part of the tree costs: counted here, only for a recording span.
+      ...attributionAttributes(request.attribution),
     });
     const windowStart = windowStartOf(state);
     if (windowStart !== undefined) span.setAttribute('skilltree.window.start', windowStart);

@@ -2,6 +2,7 @@ import { textOf } from '../parts/message-parts.js';
 import type { Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { TelemetryAttributeValue } from '../types/options.js';
+import type { RequestAttribution } from '../types/request.js';
 import type { Tracing } from '../types/telemetry.js';
 import { estimateCost, priceFor } from './cost.js';
 import { parseModelName } from './model-name.js';
@@ -33,6 +34,35 @@ export function usageAttributes(
   if (usage.estimated) out['skilltree.usage.estimated'] = true;
   const price = modelName ? priceFor(modelName) : undefined;
   if (price) out['skilltree.cost.usd'] = estimateCost(usage, price).total;
+  return out;
+}
+
+/**
+ * What each part of the request costs, in tokens (`request.attribution`): `skilltree.attribution.total`,
+ * `.instructions`, `.text`, `.tools`, `.catalog`, `.transcript`, `.machinery`, and for each loaded
+ * skill `skilltree.attribution.skills.<name>.instructions`, `.text`, `.tools` and `.total`.
+ */
+export function attributionAttributes(
+  attribution: RequestAttribution | undefined,
+): Record<string, TelemetryAttributeValue> {
+  if (!attribution) return {};
+  const out: Record<string, TelemetryAttributeValue> = {
+    'skilltree.attribution.total': attribution.total,
+    'skilltree.attribution.instructions': attribution.instructions,
+    'skilltree.attribution.text': attribution.text,
+    'skilltree.attribution.tools': attribution.tools,
+    'skilltree.attribution.catalog': attribution.catalog,
+    'skilltree.attribution.transcript': attribution.transcript,
+    'skilltree.attribution.machinery': attribution.machinery,
+    'skilltree.attribution.counted': attribution.counted,
+  };
+  for (const [name, cost] of Object.entries(attribution.skills)) {
+    const key = `skilltree.attribution.skills.${name}`;
+    out[`${key}.instructions`] = cost.instructions;
+    out[`${key}.text`] = cost.text;
+    out[`${key}.tools`] = cost.tools;
+    out[`${key}.total`] = cost.total;
+  }
   return out;
 }
 

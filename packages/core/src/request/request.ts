@@ -13,8 +13,16 @@ import { warn } from '../state/events.js';
 import { isBusy, isSuspended, loadedSkills, mountCount } from '../state/reads.js';
 import { AGENT, type SessionState, tree } from '../state/state.js';
 import type { Message } from '../types/messages.js';
-import type { AppendOnlyRequest, ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
+import type {
+  AppendOnlyRequest,
+  ModelRequest,
+  RequestAttribution,
+  RequestLifecycle,
+  SentLogData,
+  ToolSpec,
+} from '../types/request.js';
 import { isAppendOnly, planAppendOnly } from './append-only.js';
+import { type AttributionInputs, attributeRequest } from './attribution.js';
 import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
 
 interface Memo {
@@ -95,9 +103,24 @@ function prefixTools(memo: Memo, snap: TreeSnapshot, readToolName: string): Tool
 const CHECK_DELTAS = globalThis.process?.env?.SKILLTREE_CHECK_DELTAS === '1';
 
 const lifecycles = new WeakMap<object, () => RequestLifecycle>();
+/** What each request's attribution is counted from, then the attribution itself once read. */
+const attributions = new WeakMap<object, AttributionInputs & { counted?: RequestAttribution }>();
 
-/** The prototype of a request with skills: an `Object` whose `lifecycle` is built on first read. */
-const WITH_LIFECYCLE: object = Object.create(Object.prototype, {
+/** The prototype of every built request: an `Object` whose `attribution` is counted on first read. */
+const ATTRIBUTED: object = Object.create(Object.prototype, {
+  attribution: {
+    enumerable: false,
+    get(this: object) {
+      const inputs = attributions.get(this);
+      if (!inputs) return undefined;
+      inputs.counted ??= attributeRequest(this as ModelRequest, inputs);
+      return inputs.counted;
+    },
+  },
+});
+
+/** The prototype of a request with skills: its `lifecycle` is built on first read. */
+const WITH_LIFECYCLE: object = Object.create(ATTRIBUTED, {
   lifecycle: {
     enumerable: false,
     get(this: object) {
@@ -209,15 +232,21 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
     contextPlacement: cfg.contextPlacement,
   };
   if (appendOnly) fields.appendOnly = appendOnly;
-  if (snap.skills.length === 0) {
-    if (next) plans.set(fields, next);
-    return { request: fields, described };
-  }
   // The request's own properties stay the classic plain data (its JSON, equality and snapshots are
-  // unchanged); `lifecycle` is a getter on its prototype.
-  const request: ModelRequest = Object.assign(Object.create(WITH_LIFECYCLE) as ModelRequest, fields);
+  // unchanged); `attribution` and `lifecycle` are getters on its prototype.
+  const request: ModelRequest = Object.assign(
+    Object.create(withSkills ? WITH_LIFECYCLE : ATTRIBUTED) as ModelRequest,
+    fields,
+  );
+  withAttribution(state, request, snap);
   if (next) plans.set(request, next);
+  if (!withSkills) return { request, described };
   return { request: withLifecycle(state, request, memo, snap, window), described };
+}
+
+/** Sets up `request.attribution`: counted on first read, from the tree and loaded skills it was built from. */
+function withAttribution(state: SessionState, request: ModelRequest, snap: TreeSnapshot): void {
+  attributions.set(request, { snap, loaded: loadedSkills(state), tokenizer: state.options.tokenizer });
 }
 
 /** `request` with its lifecycle getter set up. */

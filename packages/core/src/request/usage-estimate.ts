@@ -47,7 +47,7 @@ export function inputSchemaJson(spec: ToolSpec): string | undefined {
 }
 
 /** A tool as the estimate reads it: `name: description {schema}`. */
-function specText(spec: ToolSpec): string {
+export function specText(spec: ToolSpec): string {
   return `${spec.name}: ${spec.description} ${inputSchemaJson(spec)}`;
 }
 
@@ -85,6 +85,14 @@ function estimateOf(message: Message): MessageEstimate {
   };
   estimates.set(message, value);
   return value;
+}
+
+/**
+ * A recorded message as the estimate counts it: its characters and the tokens of its files, each
+ * worked out once per message.
+ */
+export function messageEstimate(message: Message): { chars: number; files: number } {
+  return estimateOf(message);
 }
 
 /** Characters of the tools as the estimate flattens them, one per line. */
@@ -145,7 +153,7 @@ export function requestText(request: ModelRequest): string {
  * `requestText(request).length`, counted without building the text: each message's length is
  * known from an earlier step (only the message carrying the placed context is new every request).
  */
-function requestChars(request: ModelRequest): number {
+export function requestChars(request: ModelRequest): number {
   const { tools, system, items, fresh } = flattenable(request);
   // `join` reads a missing system prompt as ''.
   let n = toolsChars(tools) + (system == null ? 0 : String(system).length);

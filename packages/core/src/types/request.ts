@@ -35,6 +35,12 @@ export interface ModelRequest {
    */
   readonly lifecycle?: RequestLifecycle;
   /**
+   * What each part of the tree costs in this request, in tokens (see {@link RequestAttribution}).
+   * A getter on the request's prototype, counted on first read: building a request pays nothing
+   * for it, and its JSON leaves it out (copy it by name). Absent on a request made by hand.
+   */
+  readonly attribution?: RequestAttribution;
+  /**
    * The request as the previous request of this conversation plus what was appended since, for a
    * model with `appendOnly` (absent otherwise). Adapters of such models send this instead of the
    * classic fields.
@@ -139,4 +145,59 @@ export interface RequestLifecycle {
   context: string;
   /** The window mode the request was built with: adapters use deltas with `'stable'` when they choose for themselves. */
   windowMode: 'sliding' | 'stable';
+}
+
+// ───────────── what each part costs (issue 34) ─────────────
+
+/** What one loaded skill costs in a request, in tokens. */
+export interface SkillAttribution {
+  /** Its `<Instructions>` lines in `<current_context>`. */
+  instructions: number;
+  /** Its `<Text>` lines in `<current_context>`. */
+  text: number;
+  /** The specs (name, description, JSON Schema) of the tools it offers. */
+  tools: number;
+  /** `instructions + text + tools`. */
+  total: number;
+}
+
+/**
+ * What each part of the tree costs in one request, in tokens, read from the tree as it was
+ * serialised (which component wrote which line and tool), never from the request's text. Counted
+ * with the session's `tokenizer` when it has one, else with the framework's estimate (4 characters
+ * per token, as budgets and estimated usage count).
+ *
+ * The parts add up to `total`: `instructions + text + tools + catalog + transcript + machinery`
+ * plus every skill's `total`. With the estimate, `total` is `estimateRequestTokens(request)` (each
+ * part rounds down; `machinery` takes the rest).
+ *
+ * @example
+ * ```ts
+ * const { skills } = session.request().attribution!;
+ * console.log(skills.github?.tools); // what the github skill's tools cost on every request while it is loaded
+ * ```
+ */
+export interface RequestAttribution {
+  /** The request's input tokens: the sum of every part below. */
+  total: number;
+  /** The agent's own `<Instructions>` in the system prompt. */
+  instructions: number;
+  /** The agent's own `<Text>` lines in `<current_context>`. */
+  text: number;
+  /** The agent's own tools (rendered outside every skill). */
+  tools: number;
+  /** The skill catalog: its section of the system prompt and the tools that serve it (`read_skill`). */
+  catalog: number;
+  /** The messages of the window (their text, tool calls and files). */
+  transcript: number;
+  /**
+   * Everything else the request carries: the tags of `<current_context>`, separators, where the
+   * context is placed, and for a model with `appendOnly` the notes and the prefix of the
+   * conversation's first request (the parts above are what the tree holds now).
+   */
+  machinery: number;
+  /** Each loaded skill by name (a skill that is not loaded costs nothing and is not listed). */
+  skills: Record<string, SkillAttribution>;
+  /** How the tokens were counted: the session's `tokenizer`, or the 4-characters estimate. */
+  counted: 'tokenizer' | 'estimate';
 }
