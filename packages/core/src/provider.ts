@@ -114,9 +114,7 @@ export type {
   LifecycleDelta,
   LifecycleEntry,
   ModelRequest,
-  RequestAttribution,
   RequestLifecycle,
-  SkillAttribution,
   SystemNote,
   ToolSpec,
 } from './types/request.js';
