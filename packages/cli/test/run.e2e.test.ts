@@ -119,6 +119,31 @@ describe('skilltree run', () => {
     expect(out.request.tools.map((t: any) => t.name)).toContain('checkout');
   });
 
+  it("--json gives each request's attribution: a loaded skill's tools cost tokens on every request while it is loaded", async () => {
+    const result = await runCli([
+      'run',
+      AGENT,
+      '-m',
+      'lamp',
+      '--json',
+      '--model',
+      'scripted:test/fixtures/script-lamp.json',
+    ]);
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.requests.map((r: any) => r.step)).toEqual([1, 2, 3, 4]);
+    // Before the read, the catalog costs tokens and no skill does.
+    expect(out.requests[0].attribution.skills).toEqual({});
+    expect(out.requests[0].attribution.catalog).toBeGreaterThan(0);
+    // Loaded from the second request on: its tools cost tokens on each one.
+    for (const { attribution } of out.requests.slice(1)) {
+      expect(attribution.skills.shopping.tools).toBeGreaterThan(0);
+      expect(attribution.total).toBeGreaterThan(attribution.skills.shopping.total);
+    }
+    // The next request, too, says what its parts cost.
+    expect(out.request.attribution.skills.shopping.tools).toBeGreaterThan(0);
+  });
+
   it('plays the demo with no key and no -m', async () => {
     const result = await runCli(['run', AGENT]);
     expect(result.code).toBe(0);

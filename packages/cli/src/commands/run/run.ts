@@ -1,7 +1,7 @@
 /**
  * `skilltree run <module> -m "<message>"`: one-shot turns, the final reply on stdout.
  */
-import type { FileInput, Turn, Usage } from '@skilltree/core';
+import type { FileInput, ModelRequest, RequestAttribution, Turn, Usage } from '@skilltree/core';
 import { addUsage } from '@skilltree/core/provider';
 import { choosePrice, createCostPrinter, jsonEstimate } from '../../kit/cost.js';
 import { CliError, errorMessage, USAGE_ERROR } from '../../kit/errors.js';
@@ -20,8 +20,9 @@ async function readAll(stream: Io['stdin']): Promise<string> {
 
 /**
  * Runs `run`: sends each message in turn and prints the last reply, with each turn's cost line on
- * stderr (or, with `--json`, `{ reply, transcript, request, loadedSkills, steps, usage, estimate }`
- * and nothing on stderr). Resolves to the exit code.
+ * stderr (or, with `--json`, `{ reply, transcript, request, requests, loadedSkills, steps, usage,
+ * estimate }` and nothing on stderr; `requests` holds each model call's `attribution`). Resolves to
+ * the exit code.
  */
 export function runCommand(args: CliArgs, io: Io): Promise<number> {
   return withPrepared(args, io, (prepared) => runTurns(args, io, prepared));
@@ -48,6 +49,8 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
   // As chat does; with --json the output's transcript shows what was resumed.
   if (resumed && !args.json) io.stderr.write(`${style.dim(resumedLine(session, args.session ?? ''))}\n`);
   const turns: Turn[] = [];
+  // What each part of the tree cost in each request the model received, in order.
+  const sent: { turn: number; step: number; attribution: RequestAttribution | null }[] = [];
   const price = choosePrice(args.price, model.label);
   const cost = args.json ? null : createCostPrinter(io.stderr, style, model.label, price);
   try {
@@ -71,6 +74,9 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
       const off = session.on('event', (event) => {
         printer?.event(event);
         if (event.type === 'step-finish' && event.usage) usage = addUsage(usage, event.usage);
+        if (event.type === 'request' && args.json) {
+          sent.push({ turn: index + 1, step: event.step, attribution: event.request.attribution ?? null });
+        }
       });
       try {
         turns.push(await session.send(message, index === 0 && files.length > 0 ? { files } : {}));
@@ -92,7 +98,8 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
         reply: last.text,
         replies: turns.map((t) => t.text),
         transcript: session.transcript,
-        request: session.request(),
+        request: withAttribution(session.request()),
+        requests: sent,
         loadedSkills: session.loadedSkills,
         steps: last.steps,
         ...(last.usage ? { usage: last.usage } : {}),
@@ -106,6 +113,11 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
   } finally {
     session.dispose();
   }
+}
+
+/** The request as JSON carries it, with its `attribution` (a getter, which JSON leaves out) as a field. */
+function withAttribution(request: ModelRequest): ModelRequest & { attribution?: RequestAttribution } {
+  return { ...request, attribution: request.attribution };
 }
 
 /** The files `--file` names, as bytes with their names; a path that cannot be read is a usage error. */
