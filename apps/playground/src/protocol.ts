@@ -17,6 +17,7 @@ export type {
   PrefixChange,
   Price,
   ReloadInfo,
+  RequestAttribution,
   SendFile,
   SendRequest,
   SessionConfig,

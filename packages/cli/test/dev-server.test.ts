@@ -117,6 +117,15 @@ describe('skilltree dev server', () => {
     expect(s.cost.total.usage.estimated).toBe(true);
   });
 
+  it("the state's request says what each part of the tree costs, for the page to show beside it", async () => {
+    const s = await state();
+    const attribution = s.request?.attribution;
+    expect(attribution?.skills.notes?.tools).toBeGreaterThan(0);
+    expect(attribution?.skills.notes?.instructions).toBeGreaterThan(0);
+    expect(attribution?.catalog).toBeGreaterThan(0);
+    expect(attribution?.transcript).toBeGreaterThan(0);
+  });
+
   it('refuses an empty message', async () => {
     const { status, json } = await api('/api/send', { text: '  ' });
     expect(status).toBe(400);

@@ -34,6 +34,36 @@ describe('Request', () => {
     expect(screen.getByText(/2 tools · 6 of 6 messages/)).toBeTruthy();
   });
 
+  it('shows beside the request what each part of the tree costs, each loaded skill with its tools', () => {
+    const state = makeState();
+    const attribution = {
+      total: 1200,
+      instructions: 40,
+      text: 0,
+      tools: 0,
+      catalog: 60,
+      transcript: 500,
+      machinery: 20,
+      skills: { notes: { instructions: 30, text: 50, tools: 500, total: 580 } },
+      counted: 'estimate' as const,
+    };
+    renderRequest({ request: { ...state.request!, attribution } });
+    const table = screen.getByLabelText('What each part costs');
+    const rows = [...table.querySelectorAll('tr')].map((tr) => tr.getAttribute('data-part'));
+    // Parts the tree does not have (no agent text, no agent tools) are left out.
+    expect(rows).toEqual(['instructions', 'catalog', 'skill:notes', 'transcript', 'machinery']);
+    const notes = table.querySelector('[data-part="skill:notes"]')!;
+    expect(notes.textContent).toContain('tools 500');
+    expect(notes.textContent).toContain('580');
+    expect(notes.textContent).toContain('48%');
+    expect(screen.getByTestId('request-attribution').textContent).toContain('1,200 tokens');
+  });
+
+  it('shows no cost table for a request without attribution', () => {
+    renderRequest();
+    expect(screen.queryByTestId('request-attribution')).toBeNull();
+  });
+
   it('draws the context on the message core placed it in', () => {
     renderRequest();
     const items = [...document.querySelectorAll('.req-msg')];

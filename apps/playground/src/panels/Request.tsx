@@ -4,11 +4,13 @@
  * the whole transcript with a cut line where the window starts. For a model that binds its
  * reasoning to the prefix (`request.appendOnly`), the append-only request it receives instead:
  * the first request's system prompt and tools, then the transcript with the notes core appended.
+ * Above them, what each part of the tree costs in the request (`request.attribution`).
  */
 import { textOf } from '@skilltree/core';
 import { Fragment } from 'react';
 import { formatBytes, json } from '../format.js';
 import type { AppendOnlyRequest, Message, ModelRequest, SessionConfig } from '../protocol.js';
+import { Attribution } from './Attribution.js';
 import { Panel } from './Panel.js';
 
 export interface RequestProps {
@@ -124,6 +126,7 @@ export function Request({ request, requestError, transcript, windowStart, config
         </span>
       }
     >
+      <Attribution attribution={request.attribution} />
       {request.appendOnly ? <AppendOnly request={request} appendOnly={request.appendOnly} /> : null}
       <details open className="req-section">
         <summary>

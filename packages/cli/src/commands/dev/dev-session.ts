@@ -355,7 +355,9 @@ export class DevSession {
     let requestError: string | null = view?.blocked ?? null;
     if (session && view && !view.blocked) {
       try {
-        request = session.request();
+        // With what each part costs as a field: `attribution` is a getter, which JSON leaves out.
+        const built = session.request();
+        request = { ...built, attribution: built.attribution };
       } catch (error) {
         requestError = errorMessage(error);
       }

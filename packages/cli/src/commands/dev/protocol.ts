@@ -120,7 +120,10 @@ export interface DevState {
   /** The full transcript. `windowStart` is the index of its first message the next request carries. */
   transcript: Message[];
   windowStart: number;
-  /** The next request, or null when none can be built (see `requestError`). */
+  /**
+   * The next request, or null when none can be built (see `requestError`). Its `attribution` (what
+   * each part of the tree costs in tokens) is a field here.
+   */
   request: ModelRequest | null;
   /**
    * Where core's `placeContext` puts the context: `'system'`, or the index in `request.messages` of
@@ -192,6 +195,7 @@ export type {
   Message,
   ModelRequest,
   Price,
+  RequestAttribution,
   SessionConfig,
   SessionView,
   ToolAnswer,
