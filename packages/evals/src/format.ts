@@ -8,7 +8,7 @@
  */
 import type { Metric } from './score.js';
 import type { Stat } from './stats.js';
-import type { ToolCallRecord } from './types.js';
+import type { RequestAttribution, ToolCallRecord } from './types.js';
 
 const unitOf = (metric: Pick<Metric, 'unit'> | undefined) => metric?.unit ?? 'ratio';
 
@@ -94,4 +94,27 @@ export function formatCall(call: Pick<ToolCallRecord, 'name' | 'ok' | 'status' |
   const status = call.status ?? (call.ok ? 'ok' : 'error');
   if (status !== 'ok' && !tags.includes(status)) tags.push(status);
   return tags.length > 0 ? `${call.name} (${tags.join(', ')})` : call.name;
+}
+
+/**
+ * What each part of the tree cost, as one line: `2,410 tokens: instructions 31 · catalog 118 ·
+ * skill refunds 386 (tools 310) · transcript 1,840 · machinery 35`. Parts that cost nothing are left
+ * out; each skill shows its tools when they cost anything.
+ */
+export function formatAttribution(a: RequestAttribution): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const parts: string[] = [];
+  const add = (label: string, value: number) => {
+    if (value > 0) parts.push(`${label} ${n(value)}`);
+  };
+  add('instructions', a.instructions);
+  add('text', a.text);
+  add('tools', a.tools);
+  add('catalog', a.catalog);
+  for (const [name, cost] of Object.entries(a.skills)) {
+    parts.push(`skill ${name} ${n(cost.total)}${cost.tools > 0 ? ` (tools ${n(cost.tools)})` : ''}`);
+  }
+  add('transcript', a.transcript);
+  add('machinery', a.machinery);
+  return `${n(a.total)} tokens: ${parts.join(' · ')}`;
 }

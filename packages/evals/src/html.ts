@@ -7,6 +7,7 @@ import type { Message, ModelRequest } from '@skilltree/core';
 import {
   comparable,
   ESTIMATE_NOTE,
+  formatAttribution,
   formatCall,
   formatCell,
   formatChange,
@@ -88,7 +89,8 @@ function message(m: Message): string {
 
 function request(r: ModelRequest, i: number): string {
   const tools = r.tools.map((t) => t.name).join(', ');
-  return `<details><summary>request ${i + 1} · ${r.messages.length} messages · tools: ${e(tools || 'none')}</summary>
+  const cost = r.attribution ? ` · ${e(formatAttribution(r.attribution))}` : '';
+  return `<details><summary>request ${i + 1} · ${r.messages.length} messages · tools: ${e(tools || 'none')}${cost}</summary>
 <div class="role">system</div><pre>${e(r.system)}</pre><div class="role">context</div><pre>${e(r.context)}</pre>
 <div class="role">messages</div>${r.messages.map(message).join('')}
 <details><summary>tools (JSON)</summary><pre>${e(r.tools)}</pre></details></details>`;
@@ -110,6 +112,7 @@ function trial(t: TrialReport, metrics: readonly Metric[]): string {
 ${t.error ? `<pre class="fail">${e(t.error.message)}</pre>` : ''}${notes}
 <p>reads: ${e(t.reads.map((r) => r.name + (r.ok ? '' : ' (refused)')).join(', ') || 'none')}${t.preloaded.length ? ` · preloaded: ${e(t.preloaded.join(', '))}` : ''}
 · tools: ${e(t.toolCalls.map(formatCall).join(', ') || 'none')}${t.files?.some((f) => f.length) ? ` · files: ${e(t.files.flat().join(', '))}` : ''}</p>
+${t.attribution ? `<p data-attribution>what each part cost over ${t.requests.length} requests: ${e(formatAttribution(t.attribution))}</p>` : ''}
 <div class="role">final reply</div><pre>${e(t.text || '(none)')}</pre>
 <table>${scores}</table>
 <details data-transcript><summary>transcript (${t.transcript.length} messages)</summary>${t.transcript.map(message).join('')}</details>

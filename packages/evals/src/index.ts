@@ -63,6 +63,7 @@ export {
 } from './report.js';
 export { type EvalProgress, type RecordingsOptions, type RunEvalOptions, runEval } from './run-eval.js';
 export { type Metric, scoreTrial, type TrialScores } from './score.js';
+export { attributionScorer, sumAttributions } from './scorers/attribution.js';
 export { BUILT_IN_SCORERS } from './scorers/index.js';
 export { type JudgeOptions, judgeRequest, judgeScorer, parseJudgement } from './scorers/judge.js';
 export { scoreSelection, selectionScorer } from './scorers/selection.js';

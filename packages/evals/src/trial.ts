@@ -18,6 +18,7 @@ import { addUsage } from '@skilltree/core/provider';
 import type { ReactNode } from 'react';
 import { answerFor, fileLabel, turnsOf } from './case-turns.js';
 import { EvalSetupError } from './errors.js';
+import { sumAttributions } from './scorers/attribution.js';
 import { callsOf, type WaitLog } from './trial-calls.js';
 import type { AgentChoice, EvalCase, EvalSessionOptions, TrialError, TrialResult } from './types.js';
 
@@ -158,7 +159,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   let estimatedSteps = 0;
   const off = session.on('event', (event) => {
     if (event.type === 'request') {
-      requests.push(json(event.request));
+      // With what each part cost: `attribution` is a getter, which JSON leaves out.
+      requests.push(json({ ...event.request, attribution: event.request.attribution }));
       asked = performance.now();
     } else if (event.type === 'step-finish') {
       modelMs += performance.now() - asked;
@@ -198,6 +200,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     text: replies.length === sent.length ? (replies[replies.length - 1] ?? '') : '',
     transcript,
     requests,
+    attribution: sumAttributions(requests),
     ...callsOf(transcript, session.config.readToolName, log),
     preloaded,
     catalog: session.skills.map((s) => s.name),

@@ -8,11 +8,16 @@ import type {
   Model,
   ModelRequest,
   Price,
+  RequestAttribution,
   SessionOptions,
   Usage,
   WaitingCall,
 } from '@skilltree/core';
 import type { FilePart, ToolErrorKind } from '@skilltree/core/provider';
+
+/** What each part of the tree costs in a request: core's `request.attribution`. */
+export type { RequestAttribution };
+
 import type { ReactNode } from 'react';
 
 /**
@@ -252,8 +257,13 @@ export interface TrialResult {
   text: string;
   /** The whole transcript, as JSON data. */
   transcript: Message[];
-  /** Every request the model received, as JSON data. */
+  /** Every request the model received, as JSON data, each with its `attribution` (what each part of the tree cost). */
   requests: ModelRequest[];
+  /**
+   * What each part of the tree cost over every request of the trial: the requests' attributions
+   * summed part by part (null when none carries one, e.g. a trial that did not mount).
+   */
+  attribution?: RequestAttribution | null;
   /** Calls of the read tool, in order. */
   reads: SkillRead[];
   /** Calls of every other tool, in order. */

@@ -185,6 +185,28 @@ describe('EvalReport', () => {
     expect(terse.textContent).toContain('tools: refund (approved), refund (waiting)');
   });
 
+  it('a trial says what each part of the tree cost over its requests', () => {
+    const withCost = structuredClone(REPORT);
+    withCost.cases[0].variants.terse.trials[0].attribution = {
+      total: 2400,
+      instructions: 30,
+      text: 0,
+      tools: 0,
+      catalog: 120,
+      transcript: 1500,
+      machinery: 50,
+      skills: { billing: { instructions: 100, text: 0, tools: 600, total: 700 } },
+      counted: 'estimate',
+    };
+    const { container } = render(<EvalReport report={withCost} />);
+    fireEvent.click(screen.getByRole('button', { name: /refund/ }));
+    const terse = container.querySelector('[data-variant="terse"]')!;
+    fireEvent.click(terse.querySelector('[data-trial="1"] button')!);
+    expect(terse.querySelector('[data-attribution]')!.textContent).toContain(
+      '2,400 tokens: instructions 30 · catalog 120 · skill billing 700 (tools 600) · transcript 1,500 · machinery 50',
+    );
+  });
+
   it('a case opens to its trials with their notes, and a trial to its transcript (text, never markup)', () => {
     const { container } = render(<EvalReport report={REPORT} />);
     expect(cells('[data-case="refund"]')).toEqual(['▸ refund', '1.00', '0.00']);

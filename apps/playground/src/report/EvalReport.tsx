@@ -8,6 +8,7 @@ import type { CaseReport, EvalReport as Report, TrialReport } from '@skilltree/e
 import {
   comparable,
   ESTIMATE_NOTE,
+  formatAttribution,
   formatCall,
   formatCell,
   formatChange,
@@ -177,6 +178,11 @@ function Trial({ trial, metrics }: { trial: TrialReport; metrics: readonly Metri
               </div>
             ))}
           </div>
+          {trial.attribution ? (
+            <p className="small" data-attribution>
+              what each part cost over {trial.requests.length} requests: {formatAttribution(trial.attribution)}
+            </p>
+          ) : null}
           <p className="small muted">{trial.requests.length} requests (the HTML report shows each in full)</p>
         </div>
       ) : null}
