@@ -176,7 +176,8 @@ export const demo = {
 };
 `;
 
-const TEST = `import { cleanup, renderAgent } from '@skilltree/testing';
+const TEST = `import { textOf } from '@skilltree/core';
+import { cleanup, renderAgent } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
 import { demo, TodoAgent, todos } from './agent.js';
@@ -193,7 +194,7 @@ test('add_todo adds an item; the context shows it and clear_todos appears', asyn
 
   const result = await agent.callTool('add_todo', { text: 'buy milk' });
 
-  expect(result.content).toMatch(/^Added: buy milk/);
+  expect(textOf(result)).toMatch(/^Added: buy milk/);
   expect(agent).toHaveContext('Todo: buy milk');
   expect(agent).toHaveTool('clear_todos');
   expect(agent.session.store(todos).getState().items).toEqual(['buy milk']);
