@@ -3,11 +3,11 @@
  * process wrote in between is not overwritten; `/reset` starts over.
  */
 import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@skilltree/core';
 import { sqliteStore } from '@skilltree/store/sqlite';
-import Database from 'better-sqlite3';
 import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { AgentModule } from '../src/kit/load-module.js';
@@ -20,6 +20,13 @@ import {
   unreadableLines,
 } from '../src/kit/stored-session.js';
 import { storedSession } from './helpers/stored-session.js';
+
+/** The SQLite file opened as a person would, to edit a record by hand (better-sqlite3, untyped here). */
+interface SqliteFile {
+  prepare(sql: string): { run(...values: unknown[]): unknown; all(...values: unknown[]): unknown[] };
+  close(): void;
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => SqliteFile;
 
 const notes = core.createAgentStore('notes', () => ({ items: [] as string[] }));
 const agent: AgentModule = {
