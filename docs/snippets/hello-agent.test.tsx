@@ -1,3 +1,4 @@
+import { textOf } from '@skilltree/core';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import { NotesAgent } from './hello-agent.js';
@@ -8,7 +9,7 @@ test('add_note saves a note and shows it in the context', async () => {
 
   const result = await agent.callTool('add_note', { text: 'buy milk' });
 
-  expect(result.content).toMatch(/^Saved: buy milk/);
+  expect(textOf(result)).toMatch(/^Saved: buy milk/);
   expect(agent.getSkill('notes').active).toBe(true);
   agent.getByTool('add_note'); // getBy* throws, printing the request, when nothing matches
   agent.getByText('Notes: buy milk');
@@ -22,7 +23,7 @@ test('an empty note is refused, and run is not called', async () => {
   const result = await agent.callTool('add_note', { text: '' });
 
   expect(result.isError).toBe(true);
-  expect(result.content).toMatch(/^Invalid input for tool "add_note": text:/);
+  expect(textOf(result)).toMatch(/^Invalid input for tool "add_note": text:/);
   expect(agent.queryByText('Notes: none yet')).not.toBeNull();
   agent.unmount();
 });

@@ -1,6 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Agent, Skill } from '@skilltree/core';
+import { Agent, Skill, textOf } from '@skilltree/core';
 import { McpTools } from '@skilltree/mcp';
 import { renderAgent } from '@skilltree/testing/pure'; // pure: a script, not a test file
 import { z } from 'zod';
@@ -36,6 +36,6 @@ const add = agent.getByTool('calc_math_add');
 console.log(add.name, '—', add.description);
 console.log(JSON.stringify(add.inputSchema));
 
-console.log((await agent.callTool('calc_math_add', { a: 2, b: 3 })).content);
-console.log((await agent.callTool('calc_math_add', { a: 'two', b: 3 })).content);
+console.log(textOf(await agent.callTool('calc_math_add', { a: 2, b: 3 })));
+console.log(textOf(await agent.callTool('calc_math_add', { a: 'two', b: 3 })));
 agent.unmount(); // the skill unmounts: the connection closes

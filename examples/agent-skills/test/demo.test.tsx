@@ -1,6 +1,5 @@
-import type { ScriptedModel } from '@skilltree/core';
+import type { Message, ScriptedModel, ToolMessage } from '@skilltree/core';
 import { sayAll } from '@skilltree/test-kit';
-import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import KitchenAgent, { demo } from '../agent.js';

@@ -1,5 +1,4 @@
-import type { Session } from '@skilltree/core';
-import type { TestToolMessage } from '@skilltree/testing';
+import type { Session, ToolMessage } from '@skilltree/core';
 import { type RenderAgentOptions, renderAgent } from '@skilltree/testing';
 // Registers toHaveTool, toHaveLoadedSkill, toHaveActiveSkill and toHaveContext.
 import '@skilltree/testing/vitest';
@@ -20,7 +19,7 @@ type Agent = ReturnType<typeof renderKitchen>;
  * Reads a skill the way the model does, with a `read_skill` call. Reading `units` waits until the
  * MCP server has listed its tools (the skill suspends until then), so they are offered at once.
  */
-export async function read(agent: Agent, name: string): Promise<TestToolMessage> {
+export async function read(agent: Agent, name: string): Promise<ToolMessage> {
   const result = await agent.callTool('read_skill', { name });
   if (result.isError) throw new Error(`read_skill ${name} failed: ${text(result)}`);
   return result;

@@ -1,8 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { ScriptedModel } from '@skilltree/core';
+import { type ScriptedModel, type ToolMessage, textOf } from '@skilltree/core';
 import { sayAll } from '@skilltree/test-kit';
-import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { afterEach, expect, test } from 'vitest';
 import FilesystemExample, { demo } from '../agent.js';
@@ -48,12 +47,12 @@ test('the demo plays end to end on a copy of the seed, which stays untouched', a
 
   const results = agent.transcript.filter((m): m is ToolMessage => m.role === 'tool');
   const refusals = results.filter((m) => m.isError);
-  expect(refusals.map((m) => m.content)).toEqual([
+  expect(refusals.map(textOf)).toEqual([
     'Tool "read_file" failed: Refused: "/etc/passwd" is outside the sandbox. Paths are relative to the sandbox root, and cannot leave it.',
     'Tool "read_file" failed: Refused: "../../.ssh/id_rsa" is outside the sandbox. Paths are relative to the sandbox root, and cannot leave it.',
   ]);
   const edit = results.find((m) => m.name === 'replace_in_file')!;
-  expect(edit.content).toBe(
+  expect(textOf(edit)).toBe(
     'Replaced 1 occurrence in notes/todo.md.\ncontextChanged edit added: Edited in this conversation: notes/todo.md',
   );
   // The edit was undone: the copy is back to the seed; the seed itself was never touched.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { edits } from '../src/store.js';
 import { makeSandbox, SECRET } from './fixtures.js';
-import { allText, failed, ok, renderFs } from './helpers.js';
+import { allText, failed, ok, renderFs, text } from './helpers.js';
 
 async function loaded(root: string, ...skills: string[]) {
   const agent = renderFs(root);
@@ -168,7 +168,7 @@ describe('edit skill', () => {
     const before = readFileSync(todo, 'utf8');
 
     const edit = await agent.callTool('replace_in_file', { path: 'notes/todo.md', old: 'Renew', new: 'Renewed' });
-    expect(edit.content).toContain('contextChanged edit added: Edited in this conversation: notes/todo.md');
+    expect(text(edit)).toContain('contextChanged edit added: Edited in this conversation: notes/todo.md');
     await agent.callTool('write_file', { path: 'new.md', content: 'hello' });
     expect(agent.getSkill('edit')).toHaveContext('Edited in this conversation: notes/todo.md, new.md');
     expect(agent.getByTool('undo_last_edit').description).toBe('Undo the last edit (new.md).');

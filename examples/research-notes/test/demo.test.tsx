@@ -1,12 +1,11 @@
-import type { ScriptedModel } from '@skilltree/core';
+import type { ScriptedModel, ToolMessage } from '@skilltree/core';
 import { sayAll } from '@skilltree/test-kit';
-import type { TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import ResearchNotesAgent, { demo } from '../agent.js';
 import { notebook } from '../src/notebook.js';
 import { createMemoryWiki } from '../src/wiki.js';
-import { own } from './helpers.js';
+import { own, text } from './helpers.js';
 
 test('the demo plays end to end', async () => {
   const wiki = createMemoryWiki();
@@ -45,12 +44,16 @@ test('the demo plays end to end', async () => {
   expect(agent.queryByText(/^N-2 /)).toBeNull();
   expect(agent.getByText(/^N-3 \[emotion\]/)).toBeTruthy();
   const search = agent.transcript.findLast((m) => m.role === 'tool' && m.name === 'search_notes');
-  expect(search?.content).toBe(
+  expect(search && text(search)).toBe(
     'N-2 [deprivation] One night without sleep: 40% worse encoding of new pictures, less hippocampal activity. (P-102)',
   );
   // Reading notes again recorded the five lines it shows, as contextChanged lines.
   const reread = agent.transcript.filter((m) => m.role === 'tool' && m.name === 'read_skill').at(-1)!;
-  expect(reread.content.split('\n').filter((l) => l.startsWith('contextChanged notes added: N-'))).toHaveLength(5);
+  expect(
+    text(reread)
+      .split('\n')
+      .filter((l) => l.startsWith('contextChanged notes added: N-')),
+  ).toHaveLength(5);
 
   // Three read_abstract calls went out in one assistant message, and ran in order.
   const batch = agent.transcript.find((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) === 3)!;

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { searchPapers } from '../src/corpus.js';
 import { notebook } from '../src/notebook.js';
 import { ResearchNotes } from '../src/research-agent.js';
-import { ok } from './helpers.js';
+import { ok, text } from './helpers.js';
 
 async function withNotes(count: number) {
   const agent = renderAgent(<ResearchNotes />);
@@ -26,7 +26,7 @@ describe('notes skill', () => {
     await agent.callTool('read_skill', { name: 'notes' });
     expect(agent.getSkill('notes').text).toContain('No notes yet.');
     const added = await agent.callTool('add_note', { topic: 'Naps', text: 'Short naps help.', source: 'P-104' });
-    expect(added.content).toBe(
+    expect(text(added)).toBe(
       'Added N-1.\ncontextChanged notes added: 1 notes; the latest 1:\ncontextChanged notes added: N-1 [naps] Short naps help. (P-104)',
     );
   });
@@ -55,7 +55,7 @@ describe('notes skill', () => {
   test('adding a note records only the lines it added, not the whole list again', async () => {
     const agent = await withNotes(6);
     const added = await agent.callTool('add_note', { topic: 'odd', text: 'finding number 7' });
-    expect(added.content.split('\n').slice(1)).toEqual([
+    expect(text(added).split('\n').slice(1)).toEqual([
       'contextChanged notes added: 7 notes; the latest 5:',
       'contextChanged notes added: N-7 [odd] finding number 7',
     ]);
@@ -73,8 +73,8 @@ describe('notes skill', () => {
     expect(agent.session.store(notebook).getState().notes).toHaveLength(3);
 
     const back = await agent.callTool('read_skill', { name: 'notes' });
-    expect(back.content).toContain('Unloaded "sources" (least recently read).');
-    expect(back.content).toContain('contextChanged notes added: N-3 [odd] finding number 3 (P-3)');
+    expect(text(back)).toContain('Unloaded "sources" (least recently read).');
+    expect(text(back)).toContain('contextChanged notes added: N-3 [odd] finding number 3 (P-3)');
     expect(ok(await agent.callTool('add_note', { topic: 'more', text: 'finding number 4' }))).toBe('Added N-4.');
   });
 });
@@ -91,6 +91,6 @@ describe('sources skill', () => {
     expect(ok(await agent.callTool('read_abstract', { id: 'p-104' }))).toMatch(/^P-104: Ten-minute naps/);
     const missing = await agent.callTool('read_abstract', { id: 'P-999' });
     expect(missing.isError).toBe(true);
-    expect(missing.content).toMatch(/No paper P-999/);
+    expect(text(missing)).toMatch(/No paper P-999/);
   });
 });

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { type ModelRequest, restoreSession, type ScriptedModel, type Session } from '@skilltree/core';
+import { type ModelRequest, restoreSession, type ScriptedModel, type Session, textOf } from '@skilltree/core';
 import { act, renderAgent, withoutActEnvironment } from '@skilltree/testing';
 import { describe, expect, test } from 'vitest';
 import { demo } from '../agent.js';
@@ -58,7 +58,7 @@ describe('the wiki token never reaches the model', () => {
     await agent.callTool('read_skill', { name: 'publish' });
     const result = await agent.callTool('publish_notes', { title: 'Naps' });
     expect(result.isError).toBe(true);
-    expect(result.content).toBe(
+    expect(textOf(result)).toBe(
       'Tool "publish_notes" failed: The wiki refused: 401 Unauthorized: invalid authorization "Bearer [redacted]"',
     );
     expect(JSON.stringify(agent.transcript)).not.toContain('not-a-wiki-token');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { desk } from '../src/store.js';
-import { changes, identifyDana, ok, read, renderDesk } from './helpers.js';
+import { changes, identifyDana, ok, read, renderDesk, text } from './helpers.js';
 
 describe('account skill', () => {
   test('identify_customer puts the customer in the store and in <current_context>', async () => {
@@ -38,7 +38,7 @@ describe('account skill', () => {
     await read(agent, 'account');
     const result = await agent.callTool('identify_customer', { email: 'dana' });
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^Invalid input for tool "identify_customer": email:/);
+    expect(text(result)).toMatch(/^Invalid input for tool "identify_customer": email:/);
   });
 
   test('update_address writes the database and opens a ticket', async () => {

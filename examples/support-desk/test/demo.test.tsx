@@ -1,12 +1,11 @@
-import type { ScriptedModel } from '@skilltree/core';
+import type { Message, ScriptedModel, ToolMessage } from '@skilltree/core';
 import { sayAll } from '@skilltree/test-kit';
-import type { TestMessage as Message, TestToolMessage as ToolMessage } from '@skilltree/testing';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import SupportDeskAgent, { demo } from '../agent.js';
 import { OrdersDb } from '../src/db.js';
 import { desk } from '../src/store.js';
-import { changes, own } from './helpers.js';
+import { changes, own, text } from './helpers.js';
 
 const toolResults = (messages: readonly Message[], name: string) =>
   messages.filter((m): m is ToolMessage => m.role === 'tool' && m.name === name);
@@ -84,7 +83,7 @@ test('the demo recovers from Unknown tool: it reads the error, reads the skill, 
   const cancels = toolResults(agent.transcript, 'cancel_order');
   expect(cancels).toHaveLength(2);
   expect(cancels[0].isError).toBe(true);
-  expect(cancels[0].content).toMatch(
+  expect(text(cancels[0])).toMatch(
     /^Unknown tool: cancel_order \(skill "orders" is not loaded; read it first with read_skill\)\. Tools available now: read_skill, identify_customer/,
   );
   expect(cancels[1].isError).toBeFalsy();
@@ -134,7 +133,7 @@ test('the transcript window drops the first turns; <current_context> still carri
   const everything = JSON.stringify(last.messages);
   expect(everything).not.toContain('track_shipment'); // turn 1 is out of the window...
   expect(everything).not.toContain('Unknown tool'); // ...and so is turn 2
-  expect(agent.transcript[0]).toEqual({ role: 'user', content: demo.messages[0] }); // though the transcript keeps all
+  expect(agent.transcript[0]).toEqual({ role: 'user', content: [{ type: 'text', text: demo.messages[0] }] }); // though the transcript keeps all
   // ...but the context is outside the cap, so the customer and tickets are still there.
   expect(last.context).toContain('Customer: Dana Whitfield <dana.whitfield@example.com> (C-1001)');
   expect(last.context).toContain(

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { desk } from '../src/store.js';
-import { changes, identifyDana, ok, read, renderDesk } from './helpers.js';
+import { changes, identifyDana, ok, read, renderDesk, text } from './helpers.js';
 
 const summary =
   'Dana Whitfield was charged $200.00 for A-1021 (total $100.00). She wants the duplicate charge returned.';
@@ -46,7 +46,7 @@ describe('escalation skill', () => {
     await read(agent, 'escalation');
     const result = await agent.callTool('escalate_to_human', { summary: 'help', priority: 'urgent' });
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/summary: .*; priority: /);
+    expect(text(result)).toMatch(/summary: .*; priority: /);
     expect(agent.session.store(desk).getState().tickets).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { desk } from '../src/store.js';
-import { changes, identifyDana, ok, read, renderDesk } from './helpers.js';
+import { changes, identifyDana, ok, read, renderDesk, text } from './helpers.js';
 
 test('five skills, at most three loaded: reads push out the least recently read', async () => {
   const { agent } = renderDesk();
@@ -53,7 +53,7 @@ test("an unloaded skill's tools are refused with Unknown tool, which names the s
 
   const refused = await agent.callTool('lookup_order', { orderId: 'A-1042' });
   expect(refused.isError).toBe(true);
-  expect(refused.content).toMatch(
+  expect(text(refused)).toMatch(
     /^Unknown tool: lookup_order \(skill "orders" is not loaded; read it first with read_skill\)\. Tools available now: read_skill, /,
   );
   // The model reads the skill and retries; the session is fine.

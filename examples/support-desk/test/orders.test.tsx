@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { desk } from '../src/store.js';
-import { changes, identifyDana, ok, read, renderDesk } from './helpers.js';
+import { changes, identifyDana, ok, read, renderDesk, text } from './helpers.js';
 
 describe('orders skill', () => {
   test("lists the identified customer's orders, newest first", async () => {
@@ -24,7 +24,7 @@ describe('orders skill', () => {
     await read(agent, 'orders');
     const result = await agent.callTool('lookup_order', { orderId: 'A-1042' });
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/No customer is identified\. Read the account skill and call identify_customer/);
+    expect(text(result)).toMatch(/No customer is identified\. Read the account skill and call identify_customer/);
   });
 
   test("lookup_order never shows another customer's order", async () => {
@@ -33,8 +33,8 @@ describe('orders skill', () => {
     await read(agent, 'orders');
     const result = await agent.callTool('lookup_order', { orderId: 'A-1005' }); // Marcus's order
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('Dana Whitfield has no order A-1005. Their orders: A-1057, A-1042');
-    expect(result.content).not.toContain('keyboard');
+    expect(text(result)).toContain('Dana Whitfield has no order A-1005. Their orders: A-1057, A-1042');
+    expect(text(result)).not.toContain('keyboard');
   });
 
   test('lookup_order shows items, payment and a duplicate charge', async () => {
@@ -89,7 +89,7 @@ describe('orders skill', () => {
     await read(agent, 'orders');
     const result = await agent.callTool('cancel_order', { orderId: 'A-1057' });
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^Invalid input for tool "cancel_order": reason:/);
+    expect(text(result)).toMatch(/^Invalid input for tool "cancel_order": reason:/);
     expect(db.order('A-1057')?.status).toBe('processing');
   });
 });

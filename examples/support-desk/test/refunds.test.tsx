@@ -22,7 +22,7 @@ describe('refunds skill', () => {
     // Calling it anyway is refused as an unknown tool, and nothing is refunded.
     const early = await agent.callTool('issue_refund', { orderId: 'A-0987', amount: 125, reason: 'changed mind' });
     expect(early.isError).toBe(true);
-    expect(early.content).toMatch(/^Unknown tool: issue_refund/);
+    expect(text(early)).toMatch(/^Unknown tool: issue_refund/);
   });
 
   test('an eligible order renders issue_refund, and the tool call records the new text', async () => {
@@ -47,11 +47,9 @@ describe('refunds skill', () => {
 
     const tooMuch = await agent.callTool('issue_refund', { orderId: 'A-1013', amount: 80, reason: 'broken' });
     expect(tooMuch.isError).toBe(true);
-    expect(tooMuch.content).toBe('Tool "issue_refund" failed: At most $79.00 can be refunded for A-1013.');
+    expect(text(tooMuch)).toBe('Tool "issue_refund" failed: At most $79.00 can be refunded for A-1013.');
     const other = await agent.callTool('issue_refund', { orderId: 'A-1021', amount: 10, reason: 'broken' });
-    expect(other.content).toBe(
-      'Tool "issue_refund" failed: Only A-1013 is checked. Call check_refund for A-1021 first.',
-    );
+    expect(text(other)).toBe('Tool "issue_refund" failed: Only A-1013 is checked. Call check_refund for A-1021 first.');
     expect(db.order('A-1013')?.refunded).toBe(0);
 
     const result = await agent.callTool('issue_refund', { orderId: 'A-1013', amount: 79, reason: 'stopped charging' });
@@ -67,7 +65,7 @@ describe('refunds skill', () => {
     expect(agent.queryByTool('issue_refund')).toBeNull();
     expect(agent.queryByText(/^Refund ready/)).toBeNull();
     const again = await agent.callTool('issue_refund', { orderId: 'A-1013', amount: 79, reason: 'again' });
-    expect(again.content).toMatch(/^Unknown tool: issue_refund \(not available right now in skill "refunds"\)/);
+    expect(text(again)).toMatch(/^Unknown tool: issue_refund \(not available right now in skill "refunds"\)/);
     expect(ok(await agent.callTool('check_refund', { orderId: 'A-1013' }))).toBe(
       'A-1013 is not eligible: A-1013 was refunded already.',
     );

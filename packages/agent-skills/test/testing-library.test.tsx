@@ -1,5 +1,5 @@
 /** Folder skills under `@skilltree/testing`, the way users test their agents. */
-import { Agent } from '@skilltree/core';
+import { Agent, textOf } from '@skilltree/core';
 import { renderAgent } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
@@ -19,6 +19,6 @@ test('renderAgent: read the skill, query its text and tools, call its read tool 
   expect(agent).toHaveContext('references/forms/w9.md (93 B)');
   agent.getByText(/^1\. Read references\/REFERENCE\.md for the field names\.$/);
   const result = await agent.callTool('pdf-forms_read_file', { path: 'references/forms/w9.md' });
-  expect(result.content).toMatch(/^# W-9\n/);
+  expect(textOf(result)).toMatch(/^# W-9\n/);
   expect(agent.getSkill('pdf-forms').tools).toEqual(['pdf-forms_read_file']);
 });

@@ -48,7 +48,7 @@ describe('skilltree run: the cost line', () => {
     const price = PRICES.models['gpt-4.1'];
     const estimate = priced(usage, { input: price.input, output: price.output, cacheRead: price.cacheRead ?? 0 });
     expect(result.stderr).toContain(
-      `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.asOf})\n`,
+      `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.models['gpt-4.1'].asOf})\n`,
     );
     expect(result.stderr).not.toContain('\u001b['); // no colors on a pipe
   });
@@ -82,7 +82,7 @@ describe('skilltree run: the cost line', () => {
     const forced = await runCli(['run', AGENT, '-m', 'hi'], { env: { ...env, FORCE_COLOR: '1' } });
     const line = forced.stderr.split('\n').find((l) => l.includes('⌁')) ?? '';
     expect(line.startsWith('\u001b[2m  ⌁ ')).toBe(true);
-    expect(line.endsWith(`(gpt-4.1, list prices of ${PRICES.asOf})\u001b[22m`)).toBe(true);
+    expect(line.endsWith(`(gpt-4.1, list prices of ${PRICES.models['gpt-4.1'].asOf})\u001b[22m`)).toBe(true);
     const plain = await runCli(['run', AGENT, '-m', 'hi'], { env: { ...env, FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(plain.stderr).toContain('  ⌁ ');
     expect(plain.stderr).not.toContain('\u001b[');
@@ -104,7 +104,7 @@ describe('skilltree run: the cost line', () => {
     expect(out.estimate).toMatchObject({
       currency: 'USD',
       price,
-      priceLabel: `claude-haiku-4-5, list prices of ${PRICES.asOf}`,
+      priceLabel: `claude-haiku-4-5, list prices of ${PRICES.models['claude-haiku-4-5'].asOf}`,
       cacheWrite: 0,
     });
     expect(out.estimate.total).toBeCloseTo(estimate.dollars, 12);
@@ -133,7 +133,7 @@ describe('skilltree run: the cost line', () => {
     const usage = total(local.server.usages);
     const price = PRICES.models['gpt-4.1'];
     const estimate = priced(usage, { input: price.input, output: price.output, cacheRead: price.cacheRead ?? 0 });
-    const line = `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.asOf})\n`;
+    const line = `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.models['gpt-4.1'].asOf})\n`;
     // The line comes before the error, which stays the last line.
     expect(result.stderr).toContain(line);
     expect(result.stderr.indexOf(line)).toBeLessThan(result.stderr.indexOf('skilltree: The turn failed'));
@@ -162,7 +162,7 @@ describe('skilltree chat: the cost line', () => {
     const price = PRICES.models['gpt-4.1'];
     const estimate = priced(usage, { input: price.input, output: price.output, cacheRead: price.cacheRead ?? 0 });
     expect(result.stderr).toContain(
-      `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.asOf})\n`,
+      `  ${tokensPart(usage)} · ≈ ${estimate.text} (gpt-4.1, list prices of ${PRICES.models['gpt-4.1'].asOf})\n`,
     );
   });
 
@@ -176,7 +176,7 @@ describe('skilltree chat: the cost line', () => {
     const cacheRead = price.cacheRead ?? 0;
     const first = total(local.server.usages.slice(0, 4));
     const second = total(local.server.usages.slice(4));
-    const label = `(gpt-4o, list prices of ${PRICES.asOf})`;
+    const label = `(gpt-4o, list prices of ${PRICES.models['gpt-4o'].asOf})`;
     const lines = result.stderr.split('\n').filter((line) => line.includes('⌁'));
     expect(lines).toEqual([
       `  ${tokensPart(first)} · ≈ ${priced(first, { ...price, cacheRead }).text} ${label}`,

@@ -26,7 +26,7 @@ describe('the cost line', () => {
     );
     // (1,284 uncached × $3 + 10,400 × $0.30 + 1,156 × $3.75 + 212 × $15) per million = $0.0145.
     expect(line).toBe(
-      `  ⌁ 12,840 in (81% cache read, 9% written) · 212 out · ≈ $0.0145 (claude-sonnet-4-5, list prices of ${PRICES.asOf})`,
+      `  ⌁ 12,840 in (81% cache read, 9% written) · 212 out · ≈ $0.0145 (claude-sonnet-4-5, list prices of ${PRICES.models['claude-sonnet-4-5'].asOf})`,
     );
   });
 
@@ -37,7 +37,9 @@ describe('the cost line', () => {
       parsePrice('gpt-4o'),
       plain,
     );
-    expect(line).toBe(`  ⌁ 2,000 in (51% cache read) · 50 out · ≈ $0.0042 (gpt-4o, list prices of ${PRICES.asOf})`);
+    expect(line).toBe(
+      `  ⌁ 2,000 in (51% cache read) · 50 out · ≈ $0.0042 (gpt-4o, list prices of ${PRICES.models['gpt-4o'].asOf})`,
+    );
   });
 
   it('shows tokens only when no price is known, and nothing when the model reports no usage', () => {
@@ -74,10 +76,19 @@ describe('prices', () => {
         estimateCost({ inputTokens: 1_000, outputTokens: 100 }, choice!.price),
       );
     }
-    for (const name of ['openai:gpt-4o-mini', 'toString', '__proto__', 'constructor']) {
+    for (const name of ['openai:gpt-4o-audio-preview', 'toString', '__proto__', 'constructor']) {
       expect(priceForModel(name), name).toBeUndefined();
       expect(() => estimateCost({ inputTokens: 1 }, name), name).toThrow('No list price');
     }
+  });
+
+  it("the cost line's label prints the entry's own date, and says when the entry is a family estimate", () => {
+    expect(priceForModel('anthropic:claude-opus-5-5')?.label).toBe('claude-opus-5-5, list prices of 2026-12-01');
+    expect(priceForModel('claude-sonnet-4-5')?.label).toBe('claude-sonnet-4-5, list prices of 2025-11-01');
+    expect(PRICES.models['claude-opus-4-8'].source).toMatch(/^family estimate: .*claude-opus-5/);
+    expect(priceForModel('claude-opus-4-8')?.label).toBe(
+      `claude-opus-4-8, estimated from its family’s list prices of ${PRICES.models['claude-opus-5'].asOf}`,
+    );
   });
 
   it('--price takes a table name or input,output[,cacheRead[,cacheWrite]] per million tokens', () => {
@@ -87,7 +98,9 @@ describe('prices', () => {
       label: '--price',
     });
     expect(parsePrice('0.5,1.5').price).toEqual({ input: 0.5, output: 1.5 });
-    expect(parsePrice('claude-sonnet-4-5-20250929').label).toBe(`claude-sonnet-4-5, list prices of ${PRICES.asOf}`);
+    expect(parsePrice('claude-sonnet-4-5-20250929').label).toBe(
+      `claude-sonnet-4-5, list prices of ${PRICES.models['claude-sonnet-4-5'].asOf}`,
+    );
     for (const bad of [
       'cheap',
       '3',
@@ -115,7 +128,9 @@ describe('the cost printer and the --json estimate', () => {
 
   it('--price wins over the model name; the model name is the fallback', () => {
     expect(choosePrice(parsePrice('1,2'), 'openai:gpt-4o')?.label).toBe('--price');
-    expect(choosePrice(undefined, 'openai:gpt-4o')?.label).toBe(`gpt-4o, list prices of ${PRICES.asOf}`);
+    expect(choosePrice(undefined, 'openai:gpt-4o')?.label).toBe(
+      `gpt-4o, list prices of ${PRICES.models['gpt-4o'].asOf}`,
+    );
     expect(choosePrice(undefined, 'openai:my-model')).toBeUndefined();
   });
 

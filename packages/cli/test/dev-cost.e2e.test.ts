@@ -85,7 +85,7 @@ describe('skilltree dev: the Cost view', () => {
     expect(wire).toHaveLength(3);
     expect(wire.some((u) => u.prompt_tokens_details.cached_tokens > 0)).toBe(true);
     const price = PRICES.models['gpt-4.1'];
-    expect(cost.price).toEqual({ price, label: `gpt-4.1, list prices of ${PRICES.asOf}` });
+    expect(cost.price).toEqual({ price, label: `gpt-4.1, list prices of ${PRICES.models['gpt-4.1'].asOf}` });
     expect(cost.unreported).toBe(0);
     expect(cost.steps.map((s) => [s.turn, s.step, s.usage])).toEqual(
       wire.map((u, i) => [

@@ -3,6 +3,7 @@
  * process wrote in between is not overwritten; `/reset` starts over.
  */
 import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@skilltree/core';
@@ -11,8 +12,21 @@ import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { AgentModule } from '../src/kit/load-module.js';
 import { chooseStore } from '../src/kit/store.js';
-import { DEFAULT_STORE, openSession, type SessionSetup, saveSession } from '../src/kit/stored-session.js';
+import {
+  DEFAULT_STORE,
+  openSession,
+  type SessionSetup,
+  saveSession,
+  unreadableLines,
+} from '../src/kit/stored-session.js';
 import { storedSession } from './helpers/stored-session.js';
+
+/** The SQLite file opened as a person would, to edit a record by hand (better-sqlite3, untyped here). */
+interface SqliteFile {
+  prepare(sql: string): { run(...values: unknown[]): unknown; all(...values: unknown[]): unknown[] };
+  close(): void;
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => SqliteFile;
 
 const notes = core.createAgentStore('notes', () => ({ items: [] as string[] }));
 const agent: AgentModule = {
@@ -86,6 +100,45 @@ describe('--session on SQLite', () => {
       'assistant',
     ]);
     expect(saved.record?.state.stores).toEqual({ notes: { items: ['n', 'n'] } });
+  });
+
+  it('a chat with one bad record resumes: the record is named (chat and index) and the chat stays usable', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
+    const first = await openSession(setup(file, noting));
+    await first.session.send('note this');
+    await saveSession(first.session, setup(file, noting));
+    first.session.dispose();
+    // Message 3 (the assistant's reply) edited by hand into text that is not JSON.
+    const db = new Database(file);
+    db.prepare('UPDATE skilltree_messages SET body = ? WHERE session_id = ? AND seq = ?').run(
+      '{"role": "ass',
+      'cart',
+      3,
+    );
+    db.close();
+
+    const resumed = await openSession(setup(file, [{ text: 'Still here.' }]));
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.unreadable).toEqual([{ chat: 'cart', index: 3, reason: 'the stored text is not a JSON message' }]);
+    expect(unreadableLines(resumed)).toEqual([
+      'Warning: Message 3 of chat "cart" could not be read from the store and is left out (the stored text is not a JSON message). Fix or delete that record to bring it back.',
+    ]);
+    // Every message keeps its place; the bad ones read as placeholders that say so.
+    const transcript = resumed.session.transcript;
+    // A record whose role cannot be read stands as a user message.
+    expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(core.textOf(transcript[3])).toContain('Message 3 of chat "cart" could not be read');
+    // The chat goes on, and the next save appends after the records, leaving them as they are.
+    expect((await resumed.session.send('and now?')).text).toBe('Still here.');
+    await saveSession(resumed.session, setup(file, []));
+    resumed.session.dispose();
+    const stored = new Database(file);
+    const bodies = stored
+      .prepare('SELECT body FROM skilltree_messages WHERE session_id = ? ORDER BY seq')
+      .all('cart') as { body: string }[];
+    stored.close();
+    expect(bodies).toHaveLength(6);
+    expect(bodies[3].body).toBe('{"role": "ass');
   });
 
   it('a session another process saved in between is not overwritten: the save fails and says so', async () => {

@@ -81,7 +81,12 @@ export {
   storedState,
   tailStart,
 } from './sessions/session-store.js';
-export { type UnreadableRecord, unreadableRecord } from './sessions/stored-messages.js';
+export {
+  readStoredMessages,
+  type UnreadableRecord,
+  unreadableRecord,
+  unreadableText,
+} from './sessions/stored-messages.js';
 export { INTERRUPTED_RESULT, parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './transcript/message-parse.js';
 export { isSafeToolCallId } from './transcript/transcript.js';
 export { estimateTokens, type Tokenizer } from './transcript/window.js';

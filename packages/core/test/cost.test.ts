@@ -27,10 +27,15 @@ describe('a model name is priced by one rule', () => {
   });
 
   test('a variant is not priced as its base model: gpt-4o-mini is not gpt-4o', () => {
-    expect(priceFor('gpt-4o-mini')).toBeUndefined();
-    expect(priceFor('gpt-5-nano')).toBeUndefined();
+    // A variant with its own entry is priced as itself, never as the shorter name it starts with.
+    expect(pricedAs('gpt-4o-mini')).toBe('gpt-4o-mini');
+    expect(priceFor('gpt-4o-mini')).not.toEqual(PRICES.models['gpt-4o']);
+    expect(pricedAs('gpt-5-nano-2025-08-07')).toBe('gpt-5-nano');
+    // A variant without one has no price rather than its base model's.
+    expect(priceFor('gpt-4o-audio-preview')).toBeUndefined();
+    expect(priceFor('gpt-5-codex')).toBeUndefined();
     expect(priceFor('claude-sonnet-4-5-fast')).toBeUndefined();
-    expect(() => estimateCost(usage, 'gpt-4o-mini')).toThrow('No list price for "gpt-4o-mini"');
+    expect(() => estimateCost(usage, 'gpt-4o-audio-preview')).toThrow('No list price for "gpt-4o-audio-preview"');
   });
 
   test('an unknown name has no price, and estimateCost says how to pass one', () => {
@@ -87,5 +92,18 @@ describe('usage adds up field by field', () => {
       cacheReadTokens: 4,
     });
     expect(addUsage({ inputTokens: 1 }, undefined)).toEqual({ inputTokens: 1 });
+  });
+});
+
+describe('every list price says when it is of and where it comes from', () => {
+  test('each PRICES entry has its own asOf and source; the table-wide asOf is the oldest of them', () => {
+    const entries = Object.values(PRICES.models);
+    for (const entry of entries) {
+      expect(entry.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(entry.source.length).toBeGreaterThan(10);
+    }
+    expect(PRICES.models['claude-opus-5-5'].asOf).toBe('2026-12-01');
+    expect(PRICES.models['claude-sonnet-4-5'].asOf).toBe('2025-11-01');
+    expect(PRICES.asOf).toBe(entries.map((entry) => entry.asOf).sort()[0]);
   });
 });

@@ -146,7 +146,8 @@ export function FolderAgent() {
 `;
 
 /** `folder-agent.test.tsx`, written by the agent-skills addon. */
-export const FOLDERS_TEST = `import { cleanup, renderAgent } from '@skilltree/testing';
+export const FOLDERS_TEST = `import { textOf } from '@skilltree/core';
+import { cleanup, renderAgent } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
 import { FolderAgent } from './folder-agent.js';
@@ -162,7 +163,7 @@ test('a SKILL.md folder is a skill: in the catalog, then its instructions and fi
 
   expect(agent).toHaveContext('Look the plant up in references/schedule.md');
   const schedule = await agent.callTool('plant-care_read_file', { path: 'references/schedule.md' });
-  expect(schedule.content).toContain('| cactus | 3 weeks     |');
+  expect(textOf(schedule)).toContain('| cactus | 3 weeks     |');
   const outside = await agent.callTool('plant-care_read_file', { path: '../package.json' });
   expect(outside.isError).toBe(true); // files outside the folder are refused
 });
@@ -211,7 +212,8 @@ export function WeatherAgent() {
 `;
 
 /** `mcp-agent.test.tsx`, written by the mcp addon. */
-export const MCP_TEST = `import { cleanup, renderAgent } from '@skilltree/testing';
+export const MCP_TEST = `import { textOf } from '@skilltree/core';
+import { cleanup, renderAgent } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
 import { WeatherAgent } from './mcp-agent.js';
@@ -225,7 +227,7 @@ test("the MCP server's tools are the skill's tools while it is loaded", async ()
   await agent.readSkill('weather'); // waits until the server has listed its tools
 
   expect(agent).toHaveTool('weather_forecast');
-  expect((await agent.callTool('weather_forecast', { city: 'Oslo' })).content).toMatch(/^Sunny in Oslo/);
+  expect(textOf(await agent.callTool('weather_forecast', { city: 'Oslo' }))).toMatch(/^Sunny in Oslo/);
   expect((await agent.callTool('weather_forecast', { city: '' })).isError).toBe(true);
 });
 `;

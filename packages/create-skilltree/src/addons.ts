@@ -17,10 +17,11 @@ import {
   STORE,
   STORE_TEST,
 } from './addon-files.js';
+import { EVALS, EVALS_TEST } from './evals-files.js';
 import type { AiSdkVersions, Versions } from './versions.js';
 
 /** What `--with` accepts. */
-export const ADDONS = ['server', 'store', 'agent-skills', 'mcp', 'models'] as const;
+export const ADDONS = ['server', 'store', 'agent-skills', 'mcp', 'models', 'evals'] as const;
 
 /** One of {@link ADDONS}. */
 export type Addon = (typeof ADDONS)[number];
@@ -38,6 +39,8 @@ export interface AddonContext {
 export interface AddonSpec {
   /** `@skilltree/*` packages (from the registry, or from `--from` tarballs). */
   skilltree: string[];
+  /** Whether they are tools of the tests rather than of the app (then they are devDependencies). */
+  dev?: boolean;
   /** Third-party dependencies, exact versions: peers of the packages, and what the example imports. */
   dependencies(context: AddonContext): Record<string, string>;
   /** Scripts added to package.json. */
@@ -113,6 +116,18 @@ export const ADDON_SPECS: Record<Addon, AddonSpec> = {
     describe: {
       'model.ts': 'the real model: Anthropic or OpenAI (or a compatible server), by the key that is set',
       'model.test.tsx': 'which key chooses which provider, and the agent on a local OpenAI-compatible server',
+    },
+  },
+  evals: {
+    skilltree: ['@skilltree/evals'],
+    dev: true,
+    // Its peers (react, @types/react, core) are the project's already.
+    dependencies: () => ({}),
+    scripts: { eval: 'skilltree eval agent.eval.tsx' },
+    files: { 'agent.eval.tsx': EVALS, 'agent.eval.test.tsx': EVALS_TEST },
+    describe: {
+      'agent.eval.tsx': 'evals of the agent: which skills it reads and which tools it calls (`npm run eval`)',
+      'agent.eval.test.tsx': 'the evals as tests: one per threshold, one per case, one for the run',
     },
   },
   mcp: {

@@ -63,9 +63,10 @@ export function packageJson(options: TemplateOptions): Record<string, unknown> {
     nodeHasSqlite: options.nodeHasSqlite ?? true,
     aiSdk: aiSdkFor(major, options.versions),
   };
+  const dev = [...DEV];
   for (const addon of options.addons ?? []) {
     const added = ADDON_SPECS[addon];
-    runtime.push(...added.skilltree);
+    (added.dev ? dev : runtime).push(...added.skilltree);
     Object.assign(dependencies, added.dependencies(context));
     Object.assign(scripts, added.scripts);
   }
@@ -80,7 +81,7 @@ export function packageJson(options: TemplateOptions): Record<string, unknown> {
     typescript: tools.typescript,
     vitest: tools.vitest,
   };
-  for (const name of DEV) devDependencies[name] = spec(name, options);
+  for (const name of dev) devDependencies[name] = spec(name, options);
   const manifest: Record<string, unknown> = {
     name: options.name,
     version: '0.0.0',
@@ -176,7 +177,8 @@ export const demo = {
 };
 `;
 
-const TEST = `import { cleanup, renderAgent } from '@skilltree/testing';
+const TEST = `import { textOf } from '@skilltree/core';
+import { cleanup, renderAgent } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
 import { demo, TodoAgent, todos } from './agent.js';
@@ -193,7 +195,7 @@ test('add_todo adds an item; the context shows it and clear_todos appears', asyn
 
   const result = await agent.callTool('add_todo', { text: 'buy milk' });
 
-  expect(result.content).toMatch(/^Added: buy milk/);
+  expect(textOf(result)).toMatch(/^Added: buy milk/);
   expect(agent).toHaveContext('Todo: buy milk');
   expect(agent).toHaveTool('clear_todos');
   expect(agent.session.store(todos).getState().items).toEqual(['buy milk']);
@@ -289,6 +291,9 @@ function readme(options: TemplateOptions): string {
   ];
   if (options.addons?.includes('server')) {
     commands.push([run(pm, 'serve'), "the agent behind useChat's API on http://127.0.0.1:3000/api/chat"]);
+  }
+  if (options.addons?.includes('evals')) {
+    commands.push([run(pm, 'eval'), 'the evals (agent.eval.tsx): the table on stdout, exit 1 when a threshold fails']);
   }
   const width = Math.max(...commands.map(([command]) => command.length)) + 2;
   return `# ${options.name}

@@ -213,7 +213,9 @@ describe('--with adds packages, each with what it needs and an example with its 
   test('an unknown name is a usage error that lists the choices; nothing is written', async () => {
     const session = io(dir);
     expect(await main(['app', '--with', 'server,database'], session)).toBe(2);
-    expect(session.err()).toMatch(/--with: unknown database \(choose from server, store, agent-skills, mcp, models\)/);
+    expect(session.err()).toMatch(
+      /--with: unknown database \(choose from server, store, agent-skills, mcp, models, evals\)/,
+    );
     expect(() => readFileSync(join(dir, 'app', 'package.json'))).toThrow();
     expect(parseAddons(['mcp,server', ' store '])).toEqual(['server', 'store', 'mcp']);
   });
@@ -336,6 +338,7 @@ function linkCheckout(project: string): void {
     '@skilltree/core': join(repo, 'packages', 'core'),
     '@skilltree/models': join(repo, 'packages', 'models'),
     '@skilltree/testing': join(repo, 'packages', 'testing'),
+    '@skilltree/evals': join(repo, 'packages', 'evals'),
     react: join(testingModules, 'react'),
     zod: join(testingModules, 'zod'),
     vitest: join(testingModules, 'vitest'),
@@ -382,6 +385,51 @@ describe('--with models', () => {
     });
     expect(tests.status, `${tests.stdout}\n${tests.stderr}`).toBe(0);
     expect(tests.stdout).toMatch(/Tests +2 passed/);
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const typecheck = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project.dir], { encoding: 'utf8', env });
+    expect(typecheck.status, typecheck.stdout).toBe(0);
+  });
+});
+
+describe('--with evals', () => {
+  test('adds @skilltree/evals with an eval suite of the agent, its test, and an eval script', async () => {
+    const session = io(dir);
+    expect(await main(['app', '--with', 'evals'], session)).toBe(0);
+    const project = join(dir, 'app');
+    const pkg = manifest(project);
+    // A tool of the tests, as docs/evals.md installs it: a devDependency.
+    expect(pkg.devDependencies['@skilltree/evals']).toBe(`^${bundledVersions().skilltree['@skilltree/evals']}`);
+    expect(pkg.dependencies).not.toHaveProperty('@skilltree/evals');
+    expect(pkg.scripts.eval).toBe('skilltree eval agent.eval.tsx');
+    const suite = readFileSync(join(project, 'agent.eval.tsx'), 'utf8');
+    expect(suite).toContain('export default defineEval({');
+    expect(suite).toContain("import { TodoAgent } from './agent.js';");
+    expect(readFileSync(join(project, 'agent.eval.test.tsx'), 'utf8')).toContain('describeEval(suite');
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    expect(readme).toContain('- `agent.eval.tsx`: ');
+    expect(readme).toContain('npm run eval');
+    expect(session.out()).toMatch(/\n {2}agent\.eval\.test\.tsx +the evals as tests/);
+  });
+
+  // Runs vitest and tsc in the new project: up to a minute on a busy machine.
+  test('the generated evals pass offline as tests (a test per threshold, per case and for the run), and the project type-checks', {
+    timeout: 120_000,
+  }, () => {
+    const project = createProject({ dir: join(dir, 'app'), addons: ['evals'] });
+    linkCheckout(project.dir);
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      CI: '1',
+      NO_COLOR: '1',
+    };
+    const tests = spawnSync(
+      process.execPath,
+      [join(testingModules, 'vitest', 'vitest.mjs'), 'run', 'agent.eval.test.tsx'],
+      { cwd: project.dir, encoding: 'utf8', env },
+    );
+    expect(tests.status, `${tests.stdout}\n${tests.stderr}`).toBe(0);
+    expect(tests.stdout).toMatch(/Tests +5 passed/);
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const typecheck = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project.dir], { encoding: 'utf8', env });
     expect(typecheck.status, typecheck.stdout).toBe(0);

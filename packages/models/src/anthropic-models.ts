@@ -15,12 +15,11 @@
  * (in core's price table, not in the SDK's ids) takes a thinking budget ("Extended thinking") and
  * no effort (`effort` came with Opus 4.5), as Sonnet 4.5 does.
  *
- * Prices: each row names its entry in core's `PRICES` (`price`) or says why it has none
- * (`unpriced`); see `ModelPricing`. The list prices are of 2025-11-01 (Claude 4.x) and of
- * 2026-12-01 (Claude 5.x), as the price table records.
+ * Prices: each row names its entry in core's `PRICES` (`price`); see `ModelPricing`. Each entry
+ * carries the day its rates are of and where they come from (`asOf`, `source`).
  */
 import { listedModel } from '@skilltree/core/provider';
-import { type ModelPricing, NO_LIST_PRICE } from './model-pricing.js';
+import type { ModelPricing } from './model-pricing.js';
 
 /**
  * How a model thinks:
@@ -94,13 +93,13 @@ export const CLAUDE_MODELS: Readonly<Record<string, Readonly<ClaudeModelRow>>> =
     toolChanges: true,
     thinking: 'adaptive-or-off',
     effort: true,
-    unpriced: NO_LIST_PRICE,
+    price: 'claude-opus-4-8',
   },
-  'claude-opus-4-7': { ...classic, thinking: 'adaptive-or-off', effort: true, unpriced: NO_LIST_PRICE },
-  'claude-mythos-preview': { ...classic, thinking: 'adaptive-or-off', effort: true, unpriced: NO_LIST_PRICE },
-  'claude-opus-4-6': { ...classic, thinking: 'adaptive-or-budget', effort: true, unpriced: NO_LIST_PRICE },
-  'claude-sonnet-4-6': { ...classic, thinking: 'adaptive-or-budget', effort: true, unpriced: NO_LIST_PRICE },
-  'claude-opus-4-5': { ...classic, thinking: 'budget', effort: true, unpriced: NO_LIST_PRICE },
+  'claude-opus-4-7': { ...classic, thinking: 'adaptive-or-off', effort: true, price: 'claude-opus-4-7' },
+  'claude-mythos-preview': { ...classic, thinking: 'adaptive-or-off', effort: true, price: 'claude-mythos-preview' },
+  'claude-opus-4-6': { ...classic, thinking: 'adaptive-or-budget', effort: true, price: 'claude-opus-4-6' },
+  'claude-sonnet-4-6': { ...classic, thinking: 'adaptive-or-budget', effort: true, price: 'claude-sonnet-4-6' },
+  'claude-opus-4-5': { ...classic, thinking: 'budget', effort: true, price: 'claude-opus-4-5' },
   'claude-sonnet-4-5': { ...classic, thinking: 'budget', effort: false, price: 'claude-sonnet-4-5' },
   'claude-haiku-4-5': { ...classic, thinking: 'budget', effort: false, price: 'claude-haiku-4-5' },
   'claude-opus-4-1': { ...classic, thinking: 'budget', effort: false, price: 'claude-opus-4-1' },

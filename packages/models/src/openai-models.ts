@@ -14,12 +14,11 @@
  * model here takes image input but o3-mini, which takes text only; PDFs are read on the models
  * with vision).
  *
- * Prices: each row names its entry in core's `PRICES` (`price`) or says why it has none
- * (`unpriced`); see `ModelPricing`. The list prices are of 2025-11-01 (GPT-4o, GPT-4.1, GPT-5) and
- * of 2026-12-01 (GPT-5.4 and later), as the price table records.
+ * Prices: each row names its entry in core's `PRICES` (`price`); see `ModelPricing`. Each entry
+ * carries the day its rates are of and where they come from (`asOf`, `source`).
  */
 import { listedModel, type ModelAccepts } from '@skilltree/core/provider';
-import { type ModelPricing, NO_LIST_PRICE } from './model-pricing.js';
+import type { ModelPricing } from './model-pricing.js';
 
 /**
  * How a model reasons:
@@ -81,22 +80,22 @@ const bound: OpenAIModelInfo = {
  */
 export const OPENAI_MODELS: Readonly<Record<string, Readonly<OpenAIModelRow>>> = {
   'gpt-4o': { ...classic, price: 'gpt-4o' },
-  'gpt-4o-mini': { ...classic, unpriced: NO_LIST_PRICE },
+  'gpt-4o-mini': { ...classic, price: 'gpt-4o-mini' },
   'gpt-4.1': { ...classic, price: 'gpt-4.1' },
   'gpt-4.1-mini': { ...classic, price: 'gpt-4.1-mini' },
-  'gpt-4.1-nano': { ...classic, unpriced: NO_LIST_PRICE },
-  o1: { ...oSeries, unpriced: NO_LIST_PRICE },
-  o3: { ...oSeries, unpriced: NO_LIST_PRICE },
-  'o3-mini': { ...oSeries, accepts: { images: false, pdf: false }, unpriced: NO_LIST_PRICE },
-  'o4-mini': { ...oSeries, unpriced: NO_LIST_PRICE },
+  'gpt-4.1-nano': { ...classic, price: 'gpt-4.1-nano' },
+  o1: { ...oSeries, price: 'o1' },
+  o3: { ...oSeries, price: 'o3' },
+  'o3-mini': { ...oSeries, accepts: { images: false, pdf: false }, price: 'o3-mini' },
+  'o4-mini': { ...oSeries, price: 'o4-mini' },
   'gpt-5': { ...oSeries, price: 'gpt-5' },
   'gpt-5-mini': { ...oSeries, price: 'gpt-5-mini' },
-  'gpt-5-nano': { ...oSeries, unpriced: NO_LIST_PRICE },
-  'gpt-5.1': { ...classic, reasoning: 'optional', unpriced: NO_LIST_PRICE },
-  'gpt-5.2': { ...classic, reasoning: 'optional', unpriced: NO_LIST_PRICE },
+  'gpt-5-nano': { ...oSeries, price: 'gpt-5-nano' },
+  'gpt-5.1': { ...classic, reasoning: 'optional', price: 'gpt-5.1' },
+  'gpt-5.2': { ...classic, reasoning: 'optional', price: 'gpt-5.2' },
   'gpt-5.4': { ...gpt54, price: 'gpt-5.4' },
-  'gpt-5.4-mini': { ...gpt54, unpriced: NO_LIST_PRICE },
-  'gpt-5.4-nano': { ...gpt54, unpriced: NO_LIST_PRICE },
+  'gpt-5.4-mini': { ...gpt54, price: 'gpt-5.4-mini' },
+  'gpt-5.4-nano': { ...gpt54, price: 'gpt-5.4-nano' },
   'gpt-5.5': { ...bound, price: 'gpt-5.5' },
   'gpt-5.6': { ...bound, price: 'gpt-5.6' },
   'gpt-5.6-sol': { ...bound, price: 'gpt-5.6-sol' },

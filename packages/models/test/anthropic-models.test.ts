@@ -120,7 +120,7 @@ describe('list prices', () => {
       expect(priceFor(id), id).toBeDefined();
       expect(priceFor(`${id}-20261201`)).toEqual(priceFor(id));
     }
-    expect(priceFor('claude-opus-5-5')).toEqual({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
+    expect(priceFor('claude-opus-5-5')).toMatchObject({ input: 4, output: 20, cacheRead: 0.2, cacheWrite: 5 });
   });
 });
 

@@ -114,7 +114,7 @@ describe('OPENAI_MODELS: list prices', () => {
     }
     // `gpt-5.6` is Sol, at Sol's prices; a dated id is its model.
     expect(priceFor('gpt-5.6')).toEqual(priceFor('gpt-5.6-sol'));
-    expect(priceFor('gpt-5.6-terra-2026-07-09')).toEqual({
+    expect(priceFor('gpt-5.6-terra-2026-07-09')).toMatchObject({
       input: 2.5,
       output: 15,
       cacheRead: 0.25,

@@ -1,8 +1,11 @@
 /**
- * Messages as tests read them. A transcript message's `content` is typed parts in core; a test
- * mostly asks what the model read, so the handle presents each message with `content` as that text
- * (`textOf`) and keeps the parts beside it: `parts` (and `errorKind`, `reasoning`) are there to read
- * but not enumerable, so `toEqual`, `toMatchObject` and snapshots compare what the model read.
+ * Messages as tests read them: in one shape, core's. `turn.messages`, `agent.transcript`,
+ * `agent.request().messages`, `callTool`'s result and a scripted model's `requests[i].messages` are
+ * all core messages (`content` is typed parts), so one message read from two of them is deep-equal,
+ * and `textOf(message)` is the text the model read.
+ *
+ * The text views (`testMessage`, `testTurn`, `testRequest` and their types) are the shape the handle
+ * returned before; they stay, deprecated, for tests written against it.
  */
 import {
   type AssistantMessage,
@@ -21,35 +24,73 @@ interface PartsOf<P extends MessagePart> {
   readonly parts: P[];
 }
 
-/** A user message as a test reads it: `content` is its text, with its `contextChanged` lines. */
+/**
+ * A user message as a text view: `content` is its text, with its `contextChanged` lines.
+ *
+ * @deprecated The handle returns core's `UserMessage`; read its text with `textOf`.
+ */
 export type TestUserMessage = Omit<UserMessage, 'content'> & { content: string } & PartsOf<
     UserMessage['content'][number]
   >;
-/** An assistant message as a test reads it: `content` is its text; `reasoning` its reasoning text. */
+/**
+ * An assistant message as a text view: `content` is its text; `reasoning` its reasoning text.
+ *
+ * @deprecated The handle returns core's `AssistantMessage`; read its text with `textOf`.
+ */
 export type TestAssistantMessage = Omit<AssistantMessage, 'content'> & {
   content: string;
   /** The reasoning parts' text, joined by a blank line ('' when it has none). Not enumerable. */
   readonly reasoning: string;
 } & PartsOf<AssistantMessage['content'][number]>;
-/** A tool result as a test reads it: `content` is its text, with its `contextChanged` lines. */
+/**
+ * A tool result as a text view: `content` is its text, with its `contextChanged` lines.
+ *
+ * @deprecated The handle returns core's `ToolMessage`; read its text with `textOf`.
+ */
 export type TestToolMessage = Omit<ToolMessage, 'content' | 'errorKind'> & {
   content: string;
   /** Why it is an error (`unknown-tool`, `invalid-input`, `threw`, …). Not enumerable. */
   readonly errorKind?: ToolErrorKind;
 } & PartsOf<ToolMessage['content'][number]>;
-/** A transcript message as a test reads it. */
+/**
+ * A transcript message as a text view.
+ *
+ * @deprecated The handle returns core's `Message`; read its text with `textOf`.
+ */
 export type TestMessage = TestUserMessage | TestAssistantMessage | TestToolMessage;
-/** A request as a test reads it: its messages as {@link TestMessage}s. */
+/**
+ * A request with its messages as text views.
+ *
+ * @deprecated `agent.request()` returns core's `ModelRequest`.
+ */
 export type TestRequest = Omit<ModelRequest, 'messages'> & { messages: TestMessage[] };
-/** A turn as a test reads it: its messages as {@link TestMessage}s. */
+/**
+ * A turn with its messages as text views.
+ *
+ * @deprecated `agent.say` (and `approve`, `deny`, `addToolResult`) resolve with core's `Turn`.
+ */
 export type TestTurn = Omit<Turn, 'messages'> & { messages: TestMessage[] };
+
+/**
+ * A copy of a core message the handle returns: a test may mutate it without touching the session,
+ * and it stays deep-equal to the message the model was sent.
+ */
+export const plainMessage = <M extends Message>(message: M): M => structuredClone(message);
+
+/** A turn as the handle returns it: the session's turn, its messages copied by {@link plainMessage}. */
+export function plainTurn(turn: Turn): Turn {
+  return { ...turn, messages: turn.messages.map(plainMessage) };
+}
 
 const hidden = (target: object, key: string, value: unknown) =>
   Object.defineProperty(target, key, { value, enumerable: false, configurable: true });
 
 /**
- * `message` as a test reads it: `content` as the text the model read, the parts kept as `parts`.
+ * `message` as a text view: `content` as the text the model read, the parts kept as `parts` (not
+ * enumerable, like `errorKind` and `reasoning`).
  *
+ * @deprecated Read core messages as they are (`textOf(message)` is the text); kept for tests written
+ * when the handle returned text views: `testTurn(await agent.say('hi'))` gives that shape back.
  * @example
  * testMessage({ role: 'user', content: [{ type: 'text', text: 'hi' }] }).content; // 'hi'
  */
@@ -68,15 +109,20 @@ export function testMessage(message: Message): TestMessage {
   return out as unknown as TestMessage;
 }
 
-/** A tool result as a test reads it. */
-export const testToolMessage = (message: ToolMessage) => testMessage(message) as TestToolMessage;
-
-/** A request as a test reads it. */
+/**
+ * A request with its messages as text views.
+ *
+ * @deprecated `agent.request()` is core's request; kept for tests written against text views.
+ */
 export function testRequest(request: ModelRequest): TestRequest {
   return { ...request, messages: request.messages.map(testMessage) };
 }
 
-/** A turn as a test reads it. */
+/**
+ * A turn with its messages as text views.
+ *
+ * @deprecated `agent.say` resolves with core's turn; kept for tests written against text views.
+ */
 export function testTurn(turn: Turn): TestTurn {
   return { ...turn, messages: turn.messages.map(testMessage) };
 }

@@ -3,7 +3,9 @@
  */
 import {
   createSession,
+  type Message,
   type Model,
+  type ModelRequest,
   type ReadResult,
   restoreSession,
   type SendOptions,
@@ -11,21 +13,14 @@ import {
   type SessionOptions,
   type SessionSnapshot,
   scriptedModel,
+  type ToolMessage,
+  type Turn,
   type WaitingCall,
 } from '@skilltree/core';
 import type { ReactNode } from 'react';
 import { act, assertOutsideAct, withoutActEnvironment } from './act.js';
 import { track, untrack } from './cleanup.js';
-import {
-  type TestMessage,
-  type TestRequest,
-  type TestToolMessage,
-  type TestTurn,
-  testMessage,
-  testRequest,
-  testToolMessage,
-  testTurn,
-} from './messages.js';
+import { plainMessage, plainTurn } from './messages.js';
 import { type PrettyOptions, prettyRequest } from './pretty.js';
 import { type BoundQueries, bindQueries } from './queries.js';
 import { readView, type SkillView, tagSkill, type ViewSource } from './view.js';
@@ -42,8 +37,12 @@ export interface AgentHandle extends BoundQueries {
   readonly session: Session;
   /** The model `say` calls: the one you passed, else an empty `scriptedModel([])`. */
   readonly model: Model;
-  /** Every message of the transcript, oldest first (the request carries only its newest window). */
-  readonly transcript: readonly TestMessage[];
+  /**
+   * Every message of the transcript, oldest first (the request carries only its newest window), as
+   * core records them: `content` is typed parts, the shape of `model.requests[i].messages`. Read a
+   * message's text with core's `textOf`.
+   */
+  readonly transcript: readonly Message[];
   /** True after `unmount()` (or `cleanup()`). */
   readonly unmounted: boolean;
   /**
@@ -54,25 +53,27 @@ export interface AgentHandle extends BoundQueries {
   /**
    * Calls a tool as the model would: appends an assistant message holding the call, runs it
    * (input validation, `Unknown tool`, `contextChanged` lines, all as in a real turn) and resolves
-   * with the tool message it appended. A failing tool resolves with an error message (`isError`);
-   * it does not reject.
+   * with the tool message it appended, as core records it (`textOf(result)` is the text the model
+   * reads). A failing tool resolves with an error message (`isError`, `errorKind`); it does not reject.
    */
-  callTool(name: string, input?: unknown): Promise<TestToolMessage>;
+  callTool(name: string, input?: unknown): Promise<ToolMessage>;
   /**
    * Sends a user message and runs the model loop (model → tools → model) until the model replies
    * without tool calls. Rejects, printing the request, when the scripted model runs out of steps.
+   * Resolves with the session's `Turn`: its `messages` are core messages, deep-equal to the same
+   * messages in the model's recorded requests.
    */
-  say(text: string, options?: { files?: SendOptions['files'] }): Promise<TestTurn>;
+  say(text: string, options?: { files?: SendOptions['files'] }): Promise<Turn>;
   /** Calls waiting for approval or for the client's result (see `needsApproval`, and tools without `run`). */
   readonly waiting: readonly WaitingCall[];
   /** Approves a waiting call: its tool runs and the turn goes on with the model, as `say` does. */
-  approve(toolCallId: string): Promise<TestTurn>;
+  approve(toolCallId: string): Promise<Turn>;
   /** Denies a waiting call: the model reads the denial (and `reason`) as the tool's result. */
-  deny(toolCallId: string, reason?: string): Promise<TestTurn>;
+  deny(toolCallId: string, reason?: string): Promise<Turn>;
   /** Gives a client tool's result: the turn goes on with the model. */
-  addToolResult(toolCallId: string, output: unknown): Promise<TestTurn>;
+  addToolResult(toolCallId: string, output: unknown): Promise<Turn>;
   /** The next request, exactly as the model would receive it, as a plain deterministic copy (snapshot it). */
-  request(): TestRequest;
+  request(): ModelRequest;
   /** A catalog skill by exact name: `{ name, description, loaded, active, text, tools }`. Throws for an unknown name. */
   getSkill(name: string): SkillView;
   /** Prints the request as the model receives it (like `screen.debug()`). */
@@ -145,7 +146,7 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     },
     model,
     get transcript() {
-      return session.transcript.map(testMessage);
+      return session.transcript.map(plainMessage);
     },
     get unmounted() {
       return unmounted;
@@ -158,27 +159,27 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
       assertCanRun('callTool');
       const call = { id: session.nextCallId(), name, input };
       session.addAssistantMessage({ content: '', toolCalls: [call] });
-      return testToolMessage(await withoutActEnvironment(() => session.callTool(call)));
+      return plainMessage(await withoutActEnvironment(() => session.callTool(call)));
     },
     get waiting() {
       return session.waiting;
     },
     async approve(toolCallId) {
       assertCanRun('approve');
-      return testTurn(await withoutActEnvironment(() => session.approve(toolCallId)));
+      return plainTurn(await withoutActEnvironment(() => session.approve(toolCallId)));
     },
     async deny(toolCallId, reason) {
       assertCanRun('deny');
-      return testTurn(await withoutActEnvironment(() => session.deny(toolCallId, reason)));
+      return plainTurn(await withoutActEnvironment(() => session.deny(toolCallId, reason)));
     },
     async addToolResult(toolCallId, output) {
       assertCanRun('addToolResult');
-      return testTurn(await withoutActEnvironment(() => session.addToolResult(toolCallId, output)));
+      return plainTurn(await withoutActEnvironment(() => session.addToolResult(toolCallId, output)));
     },
     async say(text, sayOptions = {}) {
       assertCanRun('say');
       try {
-        return testTurn(await withoutActEnvironment(() => session.send(text, sayOptions)));
+        return plainTurn(await withoutActEnvironment(() => session.send(text, sayOptions)));
       } catch (error) {
         if (!outOfSteps(error)) throw error;
         const hint = defaultModel
@@ -195,7 +196,7 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
       }
     },
     request() {
-      return testRequest(source().request);
+      return source().request;
     },
     getSkill(name) {
       const view = source();

@@ -1,3 +1,4 @@
+import { textOf } from '@skilltree/core';
 import { act, cleanup, getIsReactActEnvironment, renderAgent, waitFor } from '@skilltree/testing';
 import { afterEach, beforeEach, expect, type MockInstance, test, vi } from 'vitest';
 import { DeskAgent, loadProfile } from './fixtures/async-skills.js';
@@ -88,7 +89,7 @@ test('calling a session operation inside act fails with a clear error instead of
   expect(agent.transcript).toEqual([]);
   // The agent keeps working after the failed act.
   const result = await agent.callTool('search', { q: 'lamp' });
-  expect(result.content).toContain('contextChanged shopping added: Searches: 1');
+  expect(textOf(result)).toContain('contextChanged shopping added: Searches: 1');
 });
 
 test('act returns the value of a synchronous callback', () => {

@@ -1,3 +1,4 @@
+import { textOf } from '@skilltree/core';
 import { cleanup, renderAgent, waitFor } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
@@ -17,7 +18,7 @@ test('a skill that loads data in an effect: findByText waits for it', async () =
   expect(await agent.findByTool('cancel_order')).toMatchObject({ skill: 'orders' });
 
   const result = await agent.callTool('cancel_order', { id: 'B-2' });
-  expect(result.content).toContain('cancelled B-2');
+  expect(textOf(result)).toContain('cancelled B-2');
   expect(agent).toHaveContext('Orders: A-1, C-3');
 });
 

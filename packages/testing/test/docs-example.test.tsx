@@ -1,4 +1,4 @@
-import { scriptedModel } from '@skilltree/core';
+import { scriptedModel, textOf } from '@skilltree/core';
 import { callTool, readSkill, renderAgent, reply, within } from '@skilltree/testing';
 import '@skilltree/testing/vitest';
 import { expect, test } from 'vitest';
@@ -47,8 +47,8 @@ test('close_ticket closes the ticket, and the model sees the change', async () =
   const result = await agent.callTool('close_ticket', { id: 'T-1' });
 
   expect(closed).toEqual(['T-1']);
-  expect(result.content).toContain('Closed T-1');
-  expect(result.content).toContain('contextChanged tickets added: Open tickets: T-2');
+  expect(textOf(result)).toContain('Closed T-1');
+  expect(textOf(result)).toContain('contextChanged tickets added: Open tickets: T-2');
   expect(agent).toHaveContext('Open tickets: T-2');
 });
 
@@ -62,9 +62,9 @@ test('mistakes come back to the model as error results', async () => {
   const noId = await agent.callTool('close_ticket', {});
 
   expect(wrongId.isError).toBe(true);
-  expect(wrongId.content).toMatch(/^Tool "close_ticket" failed: No open ticket T-9/);
+  expect(textOf(wrongId)).toMatch(/^Tool "close_ticket" failed: No open ticket T-9/);
   expect(noId.isError).toBe(true);
-  expect(noId.content).toMatch(/^Invalid input for tool "close_ticket": id:/);
+  expect(textOf(noId)).toMatch(/^Invalid input for tool "close_ticket": id:/);
   expect(closed).toEqual([]);
 });
 

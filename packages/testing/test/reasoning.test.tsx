@@ -1,4 +1,4 @@
-import { Agent, scriptedModel } from '@skilltree/core';
+import { Agent, scriptedModel, textOf } from '@skilltree/core';
 import { reason, renderAgent, reply } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 
@@ -8,9 +8,8 @@ test('a scripted step can reason, and a test reads the reasoning beside the text
   });
   const turn = await agent.say('hi');
   const answer = turn.messages[1];
-  expect(answer).toEqual({ role: 'assistant', content: 'Hello!' });
-  expect(answer.role === 'assistant' && answer.reasoning).toBe('The user greets me; reply in kind.');
-  expect(answer.parts).toEqual([
+  expect(textOf(answer)).toBe('Hello!');
+  expect(answer.content).toEqual([
     { type: 'reasoning', provider: 'scripted', model: 'scripted', text: 'The user greets me; reply in kind.' },
     { type: 'text', text: 'Hello!' },
   ]);
@@ -21,7 +20,7 @@ test('a tool result tells why it failed as data: errorKind', async () => {
   const refused = await agent.callTool('nope');
   expect(refused.isError).toBe(true);
   expect(refused.errorKind).toBe('unknown-tool');
-  expect(refused.content).toMatch(/^Unknown tool: nope/);
+  expect(textOf(refused)).toMatch(/^Unknown tool: nope/);
 });
 
 test('a test sees waiting calls and approves or denies them; a tool result can hold files', async () => {
@@ -44,9 +43,9 @@ test('a test sees waiting calls and approves or denies them; a tool result can h
   await agent.say('refund please');
   expect(agent.waiting).toMatchObject([{ name: 'refund', input: { cents: 5 }, for: 'approval' }]);
   const turn = await agent.approve(agent.waiting[0].toolCallId);
-  expect(turn.messages[0].content).toBe('refunded');
+  expect(textOf(turn.messages[0])).toBe('refunded');
   expect(turn.text).toBe('Done.');
   const shot = await agent.callTool('shot');
-  expect(shot.content).toBe('Here:[file: image/png]');
-  expect(shot.parts[1]).toMatchObject({ type: 'file', mediaType: 'image/png' });
+  expect(textOf(shot)).toBe('Here:[file: image/png]');
+  expect(shot.content[1]).toMatchObject({ type: 'file', mediaType: 'image/png' });
 });

@@ -1,4 +1,4 @@
-import { scriptedModel } from '@skilltree/core';
+import { scriptedModel, textOf } from '@skilltree/core';
 import { callTool, cleanup, readSkill, renderAgent, reply } from '@skilltree/testing';
 import { afterEach, expect, test, vi } from 'vitest';
 import { ShopAgent } from './fixtures/shop.js';
@@ -21,7 +21,7 @@ test('callTool appends an assistant message holding the call, runs it, and retur
   await agent.readSkill('shopping');
   const result = await agent.callTool('add_to_cart', { sku: 'lamp' });
   expect(agent.transcript).toEqual([
-    { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'add_to_cart', input: { sku: 'lamp' } }] },
+    { role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'add_to_cart', input: { sku: 'lamp' } }] },
     result,
   ]);
   expect(result).toEqual({
@@ -29,13 +29,27 @@ test('callTool appends an assistant message holding the call, runs it, and retur
     toolCallId: 'call_1',
     name: 'add_to_cart',
     content: [
+      { type: 'text', text: 'added lamp' },
+      {
+        type: 'context-changed',
+        changes: [
+          { kind: 'loaded', skill: 'shopping' },
+          { kind: 'line', skill: 'shopping', text: 'Search before you add. Be brief.' },
+          { kind: 'line', skill: 'shopping', text: 'Searches: 0' },
+          { kind: 'line', skill: 'shopping', text: 'Cart: lamp' },
+        ],
+      },
+    ],
+  });
+  expect(textOf(result)).toBe(
+    [
       'added lamp',
       'contextChanged shopping loaded',
       'contextChanged shopping added: Search before you add. Be brief.',
       'contextChanged shopping added: Searches: 0',
       'contextChanged shopping added: Cart: lamp',
     ].join('\n'),
-  });
+  );
   // The next request reflects the change at once.
   expect(agent.getByText('Cart: lamp')).toBeTruthy();
   expect(agent.getByTool('checkout')).toBeTruthy();
@@ -45,12 +59,12 @@ test('callTool goes through validation and Unknown tool like a model call, witho
   const agent = renderAgent(<ShopAgent />);
   const unknown = await agent.callTool('add_to_cart', { sku: 'lamp' });
   expect(unknown.isError).toBe(true);
-  expect(unknown.content).toMatch(/^Unknown tool: add_to_cart/);
+  expect(textOf(unknown)).toMatch(/^Unknown tool: add_to_cart/);
   await agent.callTool('read_skill', { name: 'shopping' });
   expect(agent.getSkill('shopping').active).toBe(true);
   const invalid = await agent.callTool('add_to_cart', { sku: 42 });
   expect(invalid.isError).toBe(true);
-  expect(invalid.content).toContain('sku');
+  expect(textOf(invalid)).toContain('sku');
   expect(agent.getByText('Cart: empty')).toBeTruthy();
   expect(agent.transcript.filter((m) => m.role === 'assistant')).toHaveLength(3);
 });

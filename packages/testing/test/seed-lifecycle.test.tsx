@@ -10,6 +10,7 @@ import {
   scriptedModel,
   Text,
   Tool,
+  textOf,
   useAgentStore,
 } from '@skilltree/core';
 import { AppendTool } from '@skilltree/test-kit';
@@ -107,7 +108,7 @@ describe('when a skill unloads', () => {
     expect(agent.queryByTool('save_note')).toBeNull();
     const refused = await agent.callTool('save_note', { text: 'again' });
     expect(refused.isError).toBe(true);
-    expect(refused.content).toMatch(/^Unknown tool: save_note \(skill "notes" is not loaded; read it first/);
+    expect(textOf(refused)).toMatch(/^Unknown tool: save_note \(skill "notes" is not loaded; read it first/);
     // The refusal is in the transcript the next request carries.
     expect(agent.request().messages.at(-1)).toEqual(refused);
   });
@@ -130,7 +131,7 @@ describe('when a skill unloads', () => {
 
   test('its tool calls and results stay in the transcript, including the contextChanged lines', async () => {
     const agent = await useThenUnload();
-    const contents = agent.transcript.map((m) => m.content).join('\n');
+    const contents = agent.transcript.map(textOf).join('\n');
     expect(contents).toContain('saved buy milk');
     expect(contents).toContain('contextChanged notes added: Saved: buy milk');
     expect(contents).toContain('contextChanged notes unloaded');
@@ -149,7 +150,7 @@ describe('when a skill unloads', () => {
     await agent.say('open my notes');
     await agent.say('now mail please');
     expect(agent.getSkill('notes').loaded).toBe(false);
-    const said = agent.transcript.filter((m) => m.role !== 'tool' && m.content).map((m) => m.content);
+    const said = agent.transcript.filter((m) => m.role !== 'tool' && textOf(m)).map(textOf);
     expect(said).toEqual(['open my notes', 'Notes are open.', 'now mail please', 'Mail is open.']);
   });
 });

@@ -13,14 +13,21 @@ import type { Style } from './print.js';
 export interface PriceChoice {
   /** US dollars per million tokens. */
   price: Price;
-  /** e.g. `claude-sonnet-4-5, list prices of 2025-11-01`, or `--price`. */
+  /** e.g. `claude-sonnet-4-5, list prices of 2025-11-01` (the entry's own `asOf`), or `--price`. */
   label: string;
 }
 
-const listed = (name: string): PriceChoice => ({
-  price: PRICES.models[name],
-  label: `${name}, list prices of ${PRICES.asOf}`,
-});
+/**
+ * The label of a `PRICES` entry, from the entry itself: its own date, and `estimated` for an entry
+ * that is a family estimate rather than a list price (its `source` says which).
+ */
+export function priceLabel(name: string): string {
+  const entry = PRICES.models[name];
+  const estimated = entry.source.startsWith('family estimate');
+  return `${name}, ${estimated ? 'estimated from its family’s list prices' : 'list prices'} of ${entry.asOf}`;
+}
+
+const listed = (name: string): PriceChoice => ({ price: PRICES.models[name], label: priceLabel(name) });
 
 /**
  * Parses `--price`: a model name priced by core's rule (`claude-sonnet-4-5`, also dated ids), or

@@ -4,7 +4,13 @@
  * same format `createSessions` uses.
  */
 import type { Session, SessionOptions, SessionStore } from '@skilltree/core';
-import { snapshotFromStore, storedState } from '@skilltree/core/provider';
+import {
+  readStoredMessages,
+  snapshotFromStore,
+  storedState,
+  type UnreadableRecord,
+  unreadableText,
+} from '@skilltree/core/provider';
 import { CliError, errorMessage } from './errors.js';
 import type { AgentModule } from './load-module.js';
 import { count } from './print.js';
@@ -42,14 +48,32 @@ export function resumedLine(session: Session, name: string): string {
   return `Resumed ${count(session.transcript.length, 'message')} from ${name} (loaded: ${loaded}).`;
 }
 
+/** An opened session: whether it was resumed, and the stored records that could not be read. */
+export interface OpenedSession {
+  session: Session;
+  resumed: boolean;
+  /**
+   * The stored messages that could not be read (written by hand, by a broken tool), each naming the
+   * chat and its index; each stands in the transcript as a placeholder, so the chat stays usable.
+   */
+  unreadable: UnreadableRecord[];
+}
+
+/** What `chat` and `run` say on stderr for each stored record that could not be read. */
+export function unreadableLines(opened: Pick<OpenedSession, 'unreadable'>): string[] {
+  return opened.unreadable.map((record) => `Warning: ${unreadableText(record)}`);
+}
+
 /**
  * Opens the session: resumed from the store when `--session` names one it has, fresh otherwise.
  * `resumed` tells which, so the caller can say so. `fresh` starts over (for `/reset`): the stored
- * session is deleted.
+ * session is deleted. A stored message that cannot be read does not refuse the chat: core's
+ * `readStoredMessages` puts a placeholder in its place (the record is left as it is), and
+ * `unreadable` names it, as `createSessions` does.
  */
-export async function openSession(setup: SessionSetup, fresh = false): Promise<{ session: Session; resumed: boolean }> {
+export async function openSession(setup: SessionSetup, fresh = false): Promise<OpenedSession> {
   const { agent, options, session: id, store } = setup;
-  if (id === undefined || store === undefined) return { session: mount(setup), resumed: false };
+  if (id === undefined || store === undefined) return { session: mount(setup), resumed: false, unreadable: [] };
   const path = store.name;
   let loaded: Awaited<ReturnType<SessionStore['load']>>;
   try {
@@ -62,12 +86,14 @@ export async function openSession(setup: SessionSetup, fresh = false): Promise<{
   if (!loaded) {
     const session = mount(setup);
     saved.set(session, { version: 0, epoch: crypto.randomUUID(), committed: 0 });
-    return { session, resumed: false };
+    return { session, resumed: false, unreadable: [] };
   }
+  // A bad record (hand-edited, or written by a broken tool) stands as a placeholder: the chat goes on.
+  const { messages, problems } = readStoredMessages(loaded.messages, loaded.start, id);
   try {
-    const session = agent.core.restoreSession(agent.element(), snapshotFromStore(loaded), options);
+    const session = agent.core.restoreSession(agent.element(), snapshotFromStore({ ...loaded, messages }), options);
     saved.set(session, { version: loaded.version, epoch: loaded.epoch, committed: loaded.length });
-    return { session, resumed: true };
+    return { session, resumed: true, unreadable: problems };
   } catch (error) {
     throw new CliError(`Could not resume session "${id}" from ${path}: ${errorMessage(error)}`);
   }

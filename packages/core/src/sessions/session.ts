@@ -28,13 +28,11 @@ import { executeCall } from '../turn/calls.js';
 import { abortable, runTurn } from '../turn/loop.js';
 import { NO_MODEL } from '../turn/model-call.js';
 import { checkSkills, loadSkill } from '../turn/skills.js';
-import { denyArguments, splitBinding } from '../turn/waiting.js';
 import type { AssistantMessage, AssistantPart, Message, ToolCall, ToolMessage } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { SendOptions, SessionOptions } from '../types/options.js';
 import type { ModelRequest } from '../types/request.js';
 import type {
-  AnswerBinding,
   ReadResult,
   SessionConfig,
   SessionEvent,
@@ -45,6 +43,7 @@ import type {
   WaitingCall,
   Warning,
 } from '../types/session.js';
+import { type AnswerOptions, approveAnswer, type DenyReason, denyAnswer, resultAnswer } from './session-answers.js';
 import { applySnapshot, parseSnapshot, takeSnapshot } from './snapshot.js';
 
 type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
@@ -58,7 +57,6 @@ export function stateOf(session: Session): SessionState {
   return state;
 }
 
-type DenyOptions = SendOptions & AnswerBinding;
 /** A mounted agent. Create one with {@link createSession} or {@link restoreSession}. */
 export class Session implements SessionHandle {
   readonly #state: SessionState;
@@ -272,23 +270,18 @@ export class Session implements SessionHandle {
    * Approves a call that waits for approval; its tool runs and the turn goes on (see {@link answer}).
    * With `input` (the input the person saw), it is refused unless the call still waits with it.
    */
-  approve(toolCallId: string, opts: SendOptions & AnswerBinding = {}): Promise<Turn> {
-    const [binding, rest] = splitBinding(opts);
-    return this.answer([{ toolCallId, type: 'approve', ...binding }], rest);
+  approve(toolCallId: string, opts: AnswerOptions = {}): Promise<Turn> {
+    return this.answer(...approveAnswer(toolCallId, opts));
   }
 
   /** Denies a waiting call (the model reads `reason`); the reason as a string or `{ reason }`, as `Sessions.deny`. */
-  async deny(callId: string, given?: string | (DenyOptions & { reason?: string }), more?: DenyOptions): Promise<Turn> {
-    const { reason, options } = denyArguments<DenyOptions>(given, more);
-    const [binding, rest] = splitBinding(options);
-    const answer = { toolCallId: callId, type: 'deny' as const, ...(reason === undefined ? {} : { reason }) };
-    return this.answer([{ ...answer, ...binding }], rest);
+  async deny(callId: string, given?: DenyReason, more?: AnswerOptions): Promise<Turn> {
+    return this.answer(...denyAnswer(callId, given, more));
   }
 
   /** Gives a client tool's result (a tool without `run`); the turn goes on (see {@link answer}). */
   addToolResult(toolCallId: string, output: unknown, opts: SendOptions & { isError?: boolean } = {}): Promise<Turn> {
-    const { isError, ...rest } = opts;
-    return this.answer([{ toolCallId, type: 'result', output, ...(isError ? { isError } : {}) }], rest);
+    return this.answer(...resultAnswer(toolCallId, output, opts));
   }
 
   #turn(

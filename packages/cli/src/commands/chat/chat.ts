@@ -13,7 +13,7 @@ import type { Io } from '../../kit/io.js';
 import { keyVariables } from '../../kit/pick-model.js';
 import { type Prepared, sessionOptions, withPrepared } from '../../kit/prepare.js';
 import { count, createStyle, type Style } from '../../kit/print.js';
-import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
+import { openSession, resumedLine, saveSession, unreadableLines } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
 import { attachedLine, attachPath, readAttachment } from './attach.js';
 import { runSlash } from './slash.js';
@@ -146,12 +146,14 @@ async function chat(args: CliArgs, io: Io, prepared: Prepared): Promise<number> 
   const { agent, model, setup } = prepared;
   const style = createStyle(io.stdout, io.env);
   const errStyle = createStyle(io.stderr, io.env);
-  const { session, resumed } = await openSession(setup);
+  const opened = await openSession(setup);
+  const { session, resumed } = opened;
   const cost = createCostPrinter(io.stderr, errStyle, model.label, choosePrice(args.price, model.label));
   const state: ChatState = { session, failed: 0, current: null, cost, attachments: [] };
   const interactive = io.stdin.isTTY === true;
   const name = args.module ?? basename(agent.path);
   if (resumed) io.stderr.write(`${errStyle.dim(resumedLine(session, args.session ?? ''))}\n`);
+  for (const line of unreadableLines(opened)) io.stderr.write(`${errStyle.yellow(line)}\n`);
 
   try {
     // The demo: play the module's scripted conversation, then exit.

@@ -9,7 +9,7 @@ import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
 import { type Prepared, withPrepared } from '../../kit/prepare.js';
 import { createStyle } from '../../kit/print.js';
-import { openSession, resumedLine, saveSession } from '../../kit/stored-session.js';
+import { openSession, resumedLine, saveSession, unreadableLines } from '../../kit/stored-session.js';
 import { createTurnPrinter } from '../../kit/turn-printer.js';
 
 async function readAll(stream: Io['stdin']): Promise<string> {
@@ -44,10 +44,13 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
       USAGE_ERROR,
     );
   }
-  const { session, resumed } = await openSession(setup);
+  const opened = await openSession(setup);
+  const { session, resumed } = opened;
   const style = createStyle(io.stderr, io.env);
   // As chat does; with --json the output's transcript shows what was resumed.
   if (resumed && !args.json) io.stderr.write(`${style.dim(resumedLine(session, args.session ?? ''))}\n`);
+  // Always said (stderr, also under --json): the chat resumed without these records.
+  for (const line of unreadableLines(opened)) io.stderr.write(`${style.yellow(line)}\n`);
   const turns: Turn[] = [];
   // What each part of the tree cost in each request the model received, in order.
   const sent: { turn: number; step: number; attribution: RequestAttribution | null }[] = [];
