@@ -1,16 +1,17 @@
 /**
- * The catalog's search index: MiniSearch (BM25+) over each skill's name, description, keywords and
- * body, with field boosts. It follows the tree incrementally: a skill whose snapshot entry is the
- * same object is skipped, a changed one is replaced, a removed one is removed; nothing is rebuilt.
- * `bench/catalog.mjs` measured it against a plain BM25 baseline (docs/catalogs.md).
+ * The catalog's search index: BM25+ per field over each skill's name, description, keywords and
+ * body, summed with field boosts (see catalog-postings.ts). It follows the tree incrementally: a
+ * skill whose snapshot entry is the same object is skipped, a changed one is replaced, a removed
+ * one is removed; nothing is rebuilt. `bench/catalog.mjs` measured it against MiniSearch 7 and a
+ * plain BM25 baseline (docs/catalogs.md).
  */
-import MiniSearch from 'minisearch';
 import type { CatalogSkill, SkillMatch } from '../types/catalog.js';
 import { isPinned } from './catalog.js';
+import { FIELDS, type FieldTexts, Postings } from './catalog-postings.js';
 import type { SkillEntry, TreeSnapshot } from './serialize.js';
 
 /** How much a hit in each field counts: the name and keywords say most, a long body least. */
-export const FIELD_BOOSTS = { name: 3, keywords: 2.5, description: 2, body: 1 } as const;
+export const FIELD_BOOSTS = { name: 3, description: 2, keywords: 2.5, body: 1 } as const;
 
 /** Words a user's request is full of and a skill's text says nothing by. */
 const STOPWORDS = new Set(
@@ -40,18 +41,23 @@ export function tokenize(text: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
 }
 
-interface Doc {
-  id: string;
-  name: string;
-  description: string;
-  keywords: string;
-  body: string;
+/** The index terms of a text: its words, processed, stopwords dropped. */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (term !== null) out.push(term);
+  }
+  return out;
 }
+
+type Doc = FieldTexts;
 
 interface Indexed {
   /** The snapshot entry indexed last; null when {@link CatalogIndex.remember} asks for a re-read. */
   entry: SkillEntry | null;
   doc: Doc;
+  slot: number;
   skill: CatalogSkill;
   seen: number;
 }
@@ -68,21 +74,10 @@ function keywordsOf(entry: SkillEntry): string[] {
   return Array.isArray(raw) ? raw.filter((k): k is string => typeof k === 'string') : [];
 }
 
-function newMiniSearch(): MiniSearch<Doc> {
-  return new MiniSearch<Doc>({
-    fields: ['name', 'description', 'keywords', 'body'],
-    tokenize,
-    processTerm: (term) => processTerm(term),
-    searchOptions: { boost: { ...FIELD_BOOSTS }, prefix: (term) => term.length >= 4, fuzzy: 0, combineWith: 'OR' },
-    // Removal is by document (remove), never lazy (discard): no vacuum timers in a session.
-    autoVacuum: false,
-  });
-}
-
 /** A session's index over its catalog. Call {@link CatalogIndex.sync} with the latest snapshot before each search. */
 export class CatalogIndex {
-  private mini = newMiniSearch();
   private byName = new Map<string, Indexed>();
+  private postings = this.newPostings();
   private synced: readonly SkillEntry[] | null = null;
   private round = 0;
   private list: CatalogSkill[] | null = null;
@@ -103,6 +98,18 @@ export class CatalogIndex {
     this.synced = null;
   }
 
+  private newPostings(): Postings {
+    const postings = new Postings(
+      termsOf,
+      FIELDS.map((f) => FIELD_BOOSTS[f]),
+    );
+    postings.onCompact = (name, slot) => {
+      const indexed = this.byName.get(name);
+      if (indexed) indexed.slot = slot;
+    };
+    return postings;
+  }
+
   /** Brings the index up to `snap`'s catalog: adds, replaces and removes only what changed. */
   sync(snap: TreeSnapshot): void {
     if (this.synced === snap.skills) return;
@@ -119,7 +126,6 @@ export class CatalogIndex {
       const searchText = typeof entry.node.props.searchText === 'string' ? entry.node.props.searchText : '';
       const keywords = keywordsOf(entry);
       const doc: Doc = {
-        id: entry.name,
         name: entry.name,
         description: entry.description,
         keywords: keywords.join(' '),
@@ -139,15 +145,15 @@ export class CatalogIndex {
         this.list = null;
         continue;
       }
-      if (last) this.mini.remove(last.doc);
-      this.mini.add(doc);
-      this.byName.set(entry.name, { entry, doc, skill, seen: round });
+      if (last) this.postings.remove(last.slot);
+      const slot = this.postings.add(entry.name, doc);
+      this.byName.set(entry.name, { entry, doc, slot, skill, seen: round });
       this.list = null;
     }
     if (this.byName.size > snap.skillsByName.size || this.list === null) {
       for (const [name, indexed] of this.byName) {
         if (indexed.seen === round) continue;
-        this.mini.remove(indexed.doc);
+        this.postings.remove(indexed.slot);
         this.byName.delete(name);
         this.rendered.delete(name);
         this.list = null;
@@ -163,13 +169,7 @@ export class CatalogIndex {
 
   /** The best `limit` skills for `query`, best first. */
   search(query: string, limit: number): SkillMatch[] {
-    const hits = this.mini.search(query);
-    const out: SkillMatch[] = [];
-    for (const hit of hits) {
-      if (out.length >= limit) break;
-      out.push({ name: String(hit.id), score: hit.score });
-    }
-    return out;
+    return this.postings.search(query, limit).map(([name, score]) => ({ name, score }));
   }
 
   /**
@@ -186,10 +186,9 @@ export class CatalogIndex {
     near.sort((a, b) => a.d - b.d);
     const out = near.slice(0, limit).map((n) => n.name);
     if (out.length < limit) {
-      const hits = this.mini.search(name, { fuzzy: 0.2, prefix: true });
-      for (const hit of hits) {
+      for (const hit of this.search(name, limit * 2)) {
         if (out.length >= limit) break;
-        if (!out.includes(String(hit.id))) out.push(String(hit.id));
+        if (!out.includes(hit.name)) out.push(hit.name);
       }
     }
     return out;
