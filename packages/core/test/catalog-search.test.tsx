@@ -22,7 +22,7 @@ import { call } from './fixtures.js';
 
 /** `n` generated skills named skill-0 … skill-(n-1). */
 function many(n: number) {
-  return Array.from({ length: n }, (_, i) => (
+  return Array.from({ length: n }, (_, i) => String(i)).map((i) => (
     <Skill key={i} name={`skill-${i}`} description={`Generated skill number ${i}`}>
       <Instructions>Body of skill {i}.</Instructions>
     </Skill>
@@ -61,8 +61,6 @@ async function search(session: Session, query: string, limit?: number) {
   const result = await call(session, 'search_skills', limit === undefined ? { query } : { query, limit });
   return textOf(result);
 }
-
-const catalogOf = (system: string) => system.slice(system.indexOf('## Skills'));
 
 describe('a searched catalog', () => {
   test('catalog="auto" lists up to catalogListLimit skills (default 30) and searches above', () => {

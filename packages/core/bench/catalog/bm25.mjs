@@ -24,8 +24,8 @@ export function bm25(docs, { k1 = 1.2, b = 0.75 } = {}) {
     total += words.length;
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
     for (const [w, tf] of counts) {
-      let list = postings.get(w);
-      if (!list) postings.set(w, (list = []));
+      const list = postings.get(w) ?? [];
+      if (list.length === 0) postings.set(w, list);
       list.push(i, tf);
     }
   });
