@@ -11,7 +11,8 @@
 // name + description (what peers search), and a plain BM25 over name + description + body.
 import { performance } from 'node:perf_hooks';
 import MiniSearch from 'minisearch';
-import { createElement as h } from 'react';
+import { cloneElement, createElement as h } from 'react';
+import { loadSkillFolders } from '../../agent-skills/dist/index.js';
 import { CatalogIndex, FIELD_BOOSTS, processTerm, tokenize } from '../dist/host/catalog-index.js';
 import { Agent, createSession, Instructions, Skill } from '../dist/index.js';
 import { estimateTokens } from '../dist/provider.js';
@@ -20,6 +21,8 @@ import { generatedSkills, queries, realSkills } from './catalog/corpus.mjs';
 
 const gc = globalThis.gc ?? (() => {});
 const SIZES = [20, 200, 2000, 10000];
+/** Search quality: the real corpus alone (29), then hidden among generated skills. */
+const QUALITY_SIZES = [29, 200, 2000, 10000];
 const real = realSkills();
 const asked = queries();
 
@@ -97,11 +100,8 @@ console.log(`catalog search: ${real.length} real skills, ${asked.length} queries
 console.log('| skills | ranker | recall@5 | MRR@10 | search median | search p95 | build | memory per skill |');
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
 const all = generatedSkills(SIZES.at(-1), real);
-for (const size of SIZES) {
-  // The 20-skill catalog is 20 real skills; larger ones hide all 29 among generated ones.
-  const skills = size < real.length ? real.slice(0, size) : [...real, ...all.slice(0, size - real.length)];
-  const names = new Set(skills.map((s) => s.name));
-  if (size < real.length) continue;
+for (const size of QUALITY_SIZES) {
+  const skills = [...real, ...all.slice(0, size - real.length)];
   for (const [label, make] of Object.entries(systems)) {
     gc();
     // Typed arrays live outside the JS heap: count their buffers too.
@@ -118,7 +118,6 @@ for (const size of SIZES) {
       `| ${size.toLocaleString('en')} | ${label} | ${pct(q.recall5)} | ${q.mrr.toFixed(3)} | ${l.median.toFixed(2)} ms | ${l.p95.toFixed(2)} ms | ${build.toFixed(0)} ms | ${(heap / 1024).toFixed(1)} KB |`,
     );
     system = null;
-    void names;
   }
 }
 
@@ -176,4 +175,47 @@ for (const size of SIZES) {
   console.log(
     `| ${size.toLocaleString('en')} | ${list.catalog.toLocaleString('en')} | ${search.catalog.toLocaleString('en')} | ${list.total.toLocaleString('en')} | ${search.total.toLocaleString('en')} |`,
   );
+}
+
+// End to end: the real folders as <SkillFolder>s (loadSkillFolders) among generated <Skill>s, 200
+// in all, catalog "auto" (so searched), each query a search_skills call the session runs.
+{
+  // Two folders are named skill-creator: the OpenAI one is renamed, as in the quality runs.
+  const folders = ['anthropics', 'openai', 'vercel'].flatMap((source) =>
+    loadSkillFolders(new URL(`corpus/${source}/`, import.meta.url), { onWarning: () => {} }).map((el) =>
+      source === 'openai' && el.key === 'skill-creator' ? cloneElement(el, { name: 'openai-skill-creator' }) : el,
+    ),
+  );
+  const generated = all.slice(0, 200 - folders.length);
+  const session = createSession(
+    h(
+      Agent,
+      null,
+      instructions,
+      folders,
+      generated.map((s) => h(Skill, { key: s.name, name: s.name, description: s.description, searchText: s.body })),
+    ),
+  );
+  let hits = 0;
+  for (const { query, expected } of asked) {
+    const [call] = session.addAssistantMessage({
+      content: '',
+      toolCalls: [{ id: '', name: 'search_skills', input: { query } }],
+    }).toolCalls;
+    const result = await session.callTool(call);
+    const text = result.content.map((p) => p.text ?? '').join('');
+    // The OpenAI skill-creator keeps its own name in a session: both skill-creators share it.
+    const top = text.split('\n').map((line) => line.split(' — ')[0]);
+    if (
+      top.some(
+        (name) => expected.includes(name) || (name === 'skill-creator' && expected.includes('openai-skill-creator')),
+      )
+    )
+      hits++;
+  }
+  const { tools } = session.request();
+  console.log(
+    `\nend to end, ${session.skills.length} skills (${folders.length} SKILL.md folders), tools ${tools.map((t) => t.name).join(', ')}: recall@5 ${pct(hits / asked.length)}`,
+  );
+  session.dispose();
 }
