@@ -3,8 +3,8 @@ import { Agent, createSession, Instructions, Skill, scriptedModel } from '@skill
 import { show } from './show.js';
 
 // Two SKILL.md folders, a pinned skill, and forty more of the team's skills: too many to list.
-const team = Array.from({ length: 40 }, (_, i) => (
-  <Skill key={`team-${i}`} name={`team-${i}`} description={`Team runbook number ${i}`} keywords={['runbook']} />
+const team = Array.from({ length: 40 }, (_, i) => `team-${i}`).map((name) => (
+  <Skill key={name} name={name} description={`The runbook of ${name}`} keywords={['runbook']} />
 ));
 const agent = (
   <Agent catalog="search">
