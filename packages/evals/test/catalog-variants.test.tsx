@@ -32,7 +32,8 @@ const keywordModel: Model = {
   async generate(req: ModelRequest) {
     const id = `k${++calls}`;
     const last = req.messages.at(-1);
-    const user = textOf(req.messages.findLast((m) => m.role === 'user') ?? { content: '' });
+    const asked = req.messages.findLast((m) => m.role === 'user');
+    const user = asked ? textOf(asked) : '';
     // What a provider would count: the request's characters, 4 to a token.
     const usage = {
       inputTokens: Math.ceil(JSON.stringify([req.system, req.context, req.messages, req.tools]).length / 4),
