@@ -11,7 +11,7 @@ function entry(name: string, description: string, extra: { lines?: string[]; pro
     name,
     description,
     owner: 'Test',
-    node: { props: { name, description, ...extra.props } } as SkillEntry['node'],
+    node: { props: { name, description, ...extra.props } } as unknown as SkillEntry['node'],
     lines: extra.lines ?? [],
     tools: [],
     sources: [],

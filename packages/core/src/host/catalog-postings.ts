@@ -42,6 +42,8 @@ export class Postings {
   private live = 0;
   private dead = 0;
   private scores = new Float64Array(64);
+  /** The documents a search scored, reused across searches (no garbage per query). */
+  private touched = new Int32Array(64);
 
   constructor(
     private readonly terms: (text: string) => string[],
@@ -63,6 +65,7 @@ export class Postings {
       grown.set(this.alive);
       this.alive = grown;
       this.scores = new Float64Array(grown.length);
+      this.touched = new Int32Array(grown.length);
     }
     this.alive[id] = 1;
     this.live++;
@@ -113,30 +116,33 @@ export class Postings {
   /** The best `limit` documents for `query`, best first, as `[key, score]`. */
   search(query: string, limit: number): [string, number][] {
     const terms = [...new Set(this.terms(query))];
-    const scores = this.scores;
-    const touched: number[] = [];
+    const { scores, touched, alive } = this;
+    let count = 0;
     const n = Math.max(1, this.live);
     for (let f = 0; f < FIELDS.length; f++) {
       const boost = this.boosts[f];
       const avg = this.totals[f] / n || 1;
       const lengths = this.lengths[f];
+      const fixed = K1 * (1 - B);
+      const scaled = (K1 * B) / avg;
       for (const term of terms) {
         const p = this.dict[f].get(term);
         if (!p || p.df <= 0) continue;
-        const idf = Math.log(1 + (n - p.df + 0.5) / (p.df + 0.5));
+        const weight = boost * Math.log(1 + (n - p.df + 0.5) / (p.df + 0.5));
+        const { docs, tfs } = p;
         for (let i = 0; i < p.n; i++) {
-          const id = p.docs[i];
-          if (!this.alive[id]) continue;
-          const tf = p.tfs[i];
-          const norm = K1 * (1 - B + (B * lengths[id]) / avg);
-          if (scores[id] === 0) touched.push(id);
-          scores[id] += boost * idf * (DELTA + (tf * (K1 + 1)) / (tf + norm));
+          const id = docs[i];
+          if (alive[id] === 0) continue;
+          const tf = tfs[i];
+          if (scores[id] === 0) touched[count++] = id;
+          scores[id] += weight * (DELTA + (tf * (K1 + 1)) / (tf + fixed + scaled * lengths[id]));
         }
       }
     }
     // Top `limit` by selection: touched documents can be most of the catalog; the list stays short.
     const top: number[] = [];
-    for (const id of touched) {
+    for (let t = 0; t < count; t++) {
+      const id = touched[t];
       const s = scores[id];
       if (top.length === limit && s <= scores[top[top.length - 1]]) continue;
       let at = top.length;
@@ -145,7 +151,7 @@ export class Postings {
       if (top.length > limit) top.pop();
     }
     const out = top.map((id): [string, number] => [this.keys[id], scores[id]]);
-    for (const id of touched) scores[id] = 0;
+    for (let t = 0; t < count; t++) scores[touched[t]] = 0;
     return out;
   }
 
@@ -161,6 +167,7 @@ export class Postings {
     this.totals = FIELDS.map(() => 0);
     this.alive = new Uint8Array(Math.max(64, keep.length * 2));
     this.scores = new Float64Array(this.alive.length);
+    this.touched = new Int32Array(this.alive.length);
     this.keys = [];
     this.texts = [];
     this.live = 0;
