@@ -227,6 +227,21 @@ describe('a searched catalog', () => {
     expect(seen).toEqual(['pdf:4:2']);
   });
 
+  test('a ranker that throws makes the search an error result the model reads; the session goes on', async () => {
+    const ranker: SkillRanker = () => {
+      throw new Error('the embeddings service is down');
+    };
+    const session = createSession(
+      <Agent catalog="search" skillSearch={ranker}>
+        <Realistic />
+      </Agent>,
+    );
+    const result = await call(session, 'search_skills', { query: 'pdf' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Tool "search_skills" failed: the embeddings service is down');
+    expect(textOf(await call(session, 'read_skill', { name: 'pdf-forms' }))).toContain('Loaded skill "pdf-forms"');
+  });
+
   test('a catalog change in search mode changes nothing already sent (append-only: system and earlier items byte-identical)', async () => {
     const model = scriptedModel(
       [
