@@ -62,6 +62,10 @@ export interface SkillFolderProps extends SkillFolderOptions {
   name?: string;
   /** More of the skill, mounted with it while it is loaded: your own tools or text beside the folder's. */
   children?: ReactNode;
+  /** Words a searched catalog finds this skill by, beside its name, description and `SKILL.md` body. */
+  keywords?: readonly string[];
+  /** In a searched catalog (`<Agent catalog="search">`), list this skill in the system prompt anyway. */
+  pinned?: boolean;
   /** @internal Warnings `loadSkillFolders` found about this folder among its siblings. */
   extraWarnings?: readonly string[];
 }
@@ -167,6 +171,10 @@ export function SkillFolder(props: SkillFolderProps): ReactNode {
       description={info.description}
       meta={meta as unknown as Record<string, unknown>}
       tools={declared}
+      keywords={props.keywords}
+      pinned={props.pinned}
+      // A searched catalog finds the folder by its SKILL.md body before the model ever reads it.
+      searchText={info.body}
     >
       <FolderBody
         info={info}

@@ -13,6 +13,7 @@
 export { isToolResult, type ToolResult, toolResult } from './files/files.js';
 export { FileRejectedError, type FileRejection } from './files/limits.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './host/agent-store.js';
+export { SEARCH_TOOL_NAME } from './host/catalog.js';
 export {
   Agent,
   type AgentProps,
@@ -63,6 +64,14 @@ export {
   type SessionTurnOptions,
 } from './sessions/sessions.js';
 export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
+export type {
+  CatalogMode,
+  CatalogOptions,
+  CatalogSkill,
+  SkillMatch,
+  SkillRanker,
+  SkillRankerOptions,
+} from './types/catalog.js';
 export type {
   AssistantMessage,
   ContextChange,

@@ -6,7 +6,7 @@
  * scripted model, or recordings.
  */
 import { createHash } from 'node:crypto';
-import { Agent, createSession, Instructions, Skill } from '@skilltree/core';
+import { Agent, type CatalogMode, createSession, Instructions, Skill } from '@skilltree/core';
 import type { ReactElement, ReactNode } from 'react';
 import type { EvalCase, EvalSuite, EvalVariant, ModelChoice, Scorer, Threshold } from './types.js';
 
@@ -96,13 +96,26 @@ export function canaryCodes(text: string): string[] {
 const DEFAULT_INSTRUCTIONS =
   'You are the assistant of an online shop. Read the skills a request needs before you answer; do not read skills it does not need.';
 
+/** Options of {@link canaryAgent}. */
+export interface CanaryAgentOptions {
+  /**
+   * How the catalog reaches the model (`<Agent catalog>`): compare `'list'` and `'search'` as two
+   * variants of one suite to see what a searched catalog does to selection, tokens and cost.
+   */
+  catalog?: CatalogMode;
+}
+
 /**
  * An agent with one skill per catalog entry (its name and description as given); each skill's
  * instructions ask the model to quote the skill's canary code in any answer that uses it.
  */
-export function canaryAgent(skills: readonly CanarySkill[], instructions = DEFAULT_INSTRUCTIONS): ReactElement {
+export function canaryAgent(
+  skills: readonly CanarySkill[],
+  instructions = DEFAULT_INSTRUCTIONS,
+  options: CanaryAgentOptions = {},
+): ReactElement {
   return (
-    <Agent>
+    <Agent catalog={options.catalog}>
       <Instructions>{instructions}</Instructions>
       {skills.map((s) => (
         <Skill key={s.name} name={s.name} description={s.description}>

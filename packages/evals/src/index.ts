@@ -7,6 +7,7 @@
 
 export {
   CANARY_CATALOG,
+  type CanaryAgentOptions,
   type CanarySkill,
   type CanarySuiteOptions,
   type CanaryTask,

@@ -15,6 +15,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { useStore } from 'zustand';
+import type { CatalogOptions } from '../types/catalog.js';
 import type { LifecycleOptions } from '../types/options.js';
 import type { AgentStoreDef } from './agent-store.js';
 import { markInternal } from './owner.js';
@@ -27,8 +28,11 @@ import {
   type SkillInfo,
 } from './runtime.js';
 
-/** Props of {@link Agent}. Session options of the same name take precedence. */
-export interface AgentProps extends LifecycleOptions {
+/**
+ * Props of {@link Agent}. Session options of the same name take precedence. `catalog`,
+ * `catalogListLimit` and `skillSearch` say how the model finds skills (docs/catalogs.md).
+ */
+export interface AgentProps extends LifecycleOptions, CatalogOptions {
   children?: ReactNode;
 }
 
@@ -142,6 +146,16 @@ export interface SkillProps {
    * enforced: the rendered `<Tool>`s are what the skill offers.
    */
   tools?: readonly string[];
+  /** In a searched catalog (`<Agent catalog="search">`), list this skill in the system prompt anyway. */
+  pinned?: boolean;
+  /** Words the catalog search finds this skill by, beside its name, description and body. Never sent to the model. */
+  keywords?: readonly string[];
+  /**
+   * Text the catalog search indexes as this skill's body before it is ever loaded (a SKILL.md body,
+   * a server's tool list). Once loaded, its instructions, text and tools as last rendered are indexed
+   * too. Never sent to the model.
+   */
+  searchText?: string;
 }
 
 function useRuntime(hook: string): Runtime {
@@ -154,7 +168,16 @@ function useRuntime(hook: string): Runtime {
  * A skill: always listed in the catalog; its children mount when the model reads it and unmount
  * when newer reads push it out of the loaded set.
  */
-export const Skill = markInternal(function Skill({ name, description, children, meta, tools }: SkillProps) {
+export const Skill = markInternal(function Skill({
+  name,
+  description,
+  children,
+  meta,
+  tools,
+  pinned,
+  keywords,
+  searchText,
+}: SkillProps) {
   const runtime = useRuntime('<Skill>');
   if (typeof name !== 'string' || name.trim() === '') {
     throw new Error(
@@ -182,7 +205,7 @@ export const Skill = markInternal(function Skill({ name, description, children, 
             createElement(Suspense, { fallback: createElement(Suspended, { name, runtime }) }, children),
           ),
         );
-  return createElement('skilltree-skill', { name, description, meta, tools }, body);
+  return createElement('skilltree-skill', { name, description, meta, tools, pinned, keywords, searchText }, body);
 });
 
 /** The fallback of a skill's (or, with `name: null`, the agent's) Suspense boundary: tells the session it waits. */

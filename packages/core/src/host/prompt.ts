@@ -5,6 +5,7 @@
 import { toJSONSchema } from 'zod/v4/core';
 import { escapeContext } from '../parts/text.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
+import { catalogSection, isBuiltinTool, sameCatalog } from './catalog.js';
 import { rawJsonSchema } from './json-schema.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
 
@@ -12,18 +13,11 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-/** The system prompt: agent instructions, then the catalog. */
+/** The system prompt: agent instructions, then the catalog (listed, or how to search it; see catalog.ts). */
 export function renderSystem(snap: TreeSnapshot, readToolName: string, maxLoadedSkills: number): string {
   const parts: string[] = [];
   for (const block of snap.instructions) if (block.trim()) parts.push(block);
-  if (snap.skills.length > 0) {
-    let catalog = `## Skills\nCall ${readToolName} with a skill's name to load its instructions and tools. `;
-    catalog += `At most ${maxLoadedSkills} stay loaded; reading another unloads the least recently read.`;
-    for (const skill of snap.skills) {
-      catalog += `\n- ${skill.name}${skill.description ? ` — ${skill.description}` : ''}`;
-    }
-    parts.push(catalog);
-  }
+  if (snap.skills.length > 0) parts.push(catalogSection(snap, readToolName, maxLoadedSkills));
   return parts.join('\n\n');
 }
 
@@ -34,14 +28,9 @@ export function renderSystem(snap: TreeSnapshot, readToolName: string, maxLoaded
  */
 export function sameSystem(a: TreeSnapshot | null, b: TreeSnapshot): boolean {
   if (a === b) return true;
-  if (!a || a.instructions.length !== b.instructions.length || a.skills.length !== b.skills.length) return false;
+  if (!a || a.instructions.length !== b.instructions.length) return false;
   for (let i = 0; i < a.instructions.length; i++) if (a.instructions[i] !== b.instructions[i]) return false;
-  for (let i = 0; i < a.skills.length; i++) {
-    const x = a.skills[i];
-    const y = b.skills[i];
-    if (x !== y && (x.name !== y.name || x.description !== y.description)) return false;
-  }
-  return true;
+  return sameCatalog(a, b);
 }
 
 const sectionCache = new WeakMap<string[], string>();
@@ -140,11 +129,11 @@ export function unofferedToolSpec(name: string): ToolSpec {
 
 /**
  * Whether `tool` is offered to the model: the first of its name in tree order, not shadowing the read
- * tool, and not broken. The one rule behind the request's tools and the lifecycle's deltas.
+ * tool (or the search tool, in search mode), and not broken. The one rule behind the request's tools and the lifecycle's deltas.
  */
 export function isOffered(snap: TreeSnapshot, tool: ToolEntry, readToolName: string): boolean {
   if (snap.toolsByName.get(tool.name) !== tool) return false;
-  if (snap.skills.length > 0 && tool.name === readToolName) return false;
+  if (isBuiltinTool(snap, tool.name, readToolName)) return false;
   // Checked once per tool entry (see toolProblems), which outlives re-renders that only change `run`.
   return toolProblems(tool).length === 0;
 }

@@ -9,6 +9,7 @@
  * for a snapshot without a log.
  */
 
+import { SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { isOffered } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
 import { contextChangesOf } from '../parts/message-parts.js';
@@ -153,8 +154,9 @@ export function lifecycleLogProblem(data: LifecycleLogData, input: LogCheckInput
   }
   const check: LineCheck = { snap, limit: input.contextLineLimit, recorded, proven: new Map() };
 
-  // The tools no skill can add: the read tool and the agent's own.
+  // The tools no skill can add: the read tool (and the search tool, in search mode) and the agent's own.
   const offered = new Map<string, string>([[input.readToolName, '']]);
+  if (searching(snap)) offered.set(SEARCH_TOOL_NAME, '');
   for (const tool of snap.tools)
     if (tool.skill === null && isOffered(snap, tool, input.readToolName)) offered.set(tool.name, '');
   const announced = new Map<string, Announced>();

@@ -5,6 +5,7 @@
  * before it, and kept in snapshots, so a restored session sends the same deltas as the one it was
  * taken from. The reconciler's commits say what mounted; this says what the model has been told.
  */
+import { searching } from '../host/catalog.js';
 import { isOffered, toolSpec } from '../host/prompt.js';
 import type { TreeSnapshot } from '../host/serialize.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
@@ -82,7 +83,7 @@ export function currentSkills(
 
 const offeredOf = new WeakMap<
   readonly unknown[],
-  { loaded: readonly string[]; readToolName: string; withSkills: boolean; out: Map<string, ToolSpec[]> }
+  { loaded: readonly string[]; readToolName: string; withSkills: number; out: Map<string, ToolSpec[]> }
 >();
 
 /**
@@ -95,7 +96,8 @@ function offeredBySkill(
   loaded: readonly string[],
   readToolName: string,
 ): ReadonlyMap<string, ToolSpec[]> {
-  const withSkills = snap.skills.length > 0;
+  // No skills, listed skills, or searched skills (the search tool's name is then taken).
+  const withSkills = snap.skills.length === 0 ? 0 : searching(snap) ? 2 : 1;
   const last = offeredOf.get(snap.tools);
   if (last && last.loaded === loaded && last.readToolName === readToolName && last.withSkills === withSkills) {
     return last.out;

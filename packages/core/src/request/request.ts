@@ -5,6 +5,7 @@
  */
 
 import { describedWarning, describeUnread } from '../files/model-accepts.js';
+import { searching, searchToolSpec } from '../host/catalog.js';
 import { isOffered, readToolSpec, renderContext, renderSystem, sameSystem, toolSpec } from '../host/prompt.js';
 import type { ToolEntry, TreeSnapshot } from '../host/serialize.js';
 import { foldBefore } from '../lifecycle/log.js';
@@ -33,7 +34,7 @@ interface Memo {
   toolsLoaded: readonly string[] | null;
   /** The snapshot tool list `tools` was made from (kept by a snapshot whose commit changed no tool), and whether it had skills. */
   toolsOf: readonly ToolEntry[] | null;
-  toolsWithSkills: boolean;
+  toolsWithSkills: number;
   contextSnap: TreeSnapshot | null;
   contextLoaded: readonly string[] | null;
   context: string;
@@ -57,7 +58,7 @@ function memoOf(state: SessionState): Memo {
       tools: [],
       toolsLoaded: null,
       toolsOf: null,
-      toolsWithSkills: false,
+      toolsWithSkills: 0,
       contextSnap: null,
       contextLoaded: null,
       context: '',
@@ -81,6 +82,7 @@ function memoOf(state: SessionState): Memo {
  */
 export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
   const tools: ToolSpec[] = snap.skills.length > 0 ? [readToolSpec(readToolName)] : [];
+  if (searching(snap)) tools.push(searchToolSpec());
   for (const tool of snap.tools) if (isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
   return tools;
 }
@@ -92,6 +94,7 @@ export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec
 function prefixTools(memo: Memo, snap: TreeSnapshot, readToolName: string): ToolSpec[] {
   if (memo.prefixSnap === snap && memo.prefixRead === readToolName) return memo.prefixTools;
   const tools: ToolSpec[] = [readToolSpec(readToolName)];
+  if (searching(snap)) tools.push(searchToolSpec());
   for (const tool of snap.tools)
     if (tool.skill === null && isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
   memo.prefixTools = tools;
@@ -192,7 +195,8 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
   }
   // The offered tools depend on the snapshot's tool list only (and whether it has skills): a commit
   // that changed no tool keeps that list, and the specs made from it.
-  const withSkills = snap.skills.length > 0;
+  // No skills, listed skills, or searched skills (which add the search tool).
+  const withSkills = snap.skills.length === 0 ? 0 : searching(snap) ? 2 : 1;
   if (memo.toolsLoaded !== loadedSkills(state) || memo.toolsOf !== snap.tools || memo.toolsWithSkills !== withSkills) {
     memo.tools = offeredTools(snap, cfg.readToolName);
     memo.toolsLoaded = loadedSkills(state);

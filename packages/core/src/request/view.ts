@@ -5,6 +5,7 @@
  */
 
 import { storeStates } from '../host/agent-store.js';
+import { searchToolSpec } from '../host/catalog.js';
 import { readToolSpec } from '../host/prompt.js';
 import type { SkillState } from '../host/runtime.js';
 import { metaOf } from '../host/serialize.js';
@@ -120,7 +121,7 @@ export function buildView(state: SessionState): SessionView {
   const readSpec = readToolSpec(cfg.readToolName);
   const tools: ViewTool[] = offered.map((spec) => {
     const entry = snap.toolsByName.get(spec.name);
-    if (!entry || spec === readSpec) return { ...spec, skill: null, owner: 'skilltree' };
+    if (!entry || spec === readSpec || spec === searchToolSpec()) return { ...spec, skill: null, owner: 'skilltree' };
     const tool: ViewTool = { ...spec, skill: entry.skill, owner: entry.owner };
     const meta = metaOf(entry.node.props);
     if (meta) tool.meta = meta;

@@ -2,6 +2,7 @@
  * The settings in effect (session options, else `<Agent>` props, else defaults), the window the
  * next request carries, and the mistakes in a tree that only a developer can make.
  */
+import { CATALOG_MODES, SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { TOOL_NAME } from '../host/serialize.js';
 import { windowOf } from '../transcript/transcript.js';
 import type { Message } from '../types/messages.js';
@@ -67,6 +68,15 @@ export function developerProblems(state: SessionState): string[] {
   const out = snap.problems.filter((p) => p.skill === null).map((p) => p.message);
   const read = config(state).readToolName;
   if (!TOOL_NAME.test(read)) out.push(`Invalid readToolName "${read}": it must match ${TOOL_NAME.source}.`);
+  const mode = snap.agentProps.catalog;
+  if (mode !== undefined && !CATALOG_MODES.includes(mode)) {
+    out.push(`Invalid <Agent catalog=${JSON.stringify(mode)}>: use "list", "search" or "auto" (the default).`);
+  }
+  if (read === SEARCH_TOOL_NAME && searching(snap)) {
+    out.push(
+      `Invalid readToolName "${read}": it is the name of the built-in tool that searches the catalog. Pick another.`,
+    );
+  }
   const agentTools = snap.tools.filter((t) => t.skill === null);
   const seen = new Map<string, string>();
   for (const tool of agentTools) {
@@ -77,6 +87,11 @@ export function developerProblems(state: SessionState): string[] {
       );
     }
     seen.set(tool.name, tool.owner);
+    if (tool.name === SEARCH_TOOL_NAME && searching(snap)) {
+      out.push(
+        `Tool "${SEARCH_TOOL_NAME}" (rendered by <${tool.owner}>) clashes with the built-in tool that searches the catalog in search mode. Rename it, or set <Agent catalog="list">.`,
+      );
+    }
     if (snap.skills.length > 0 && tool.name === read) {
       out.push(
         `Tool "${read}" (rendered by <${tool.owner}>) clashes with the built-in tool that reads skills. Rename it, or set <Agent readToolName="...">.`,

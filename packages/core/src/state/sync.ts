@@ -3,6 +3,8 @@
  * stopping update loops), then the loaded set and the `Unknown tool` history after each commit,
  * and recording loads, mounts and unloads.
  */
+import { searching } from '../host/catalog.js';
+import { catalogIndexOf } from '../host/catalog-index.js';
 import { SkillBoundary } from '../host/components.js';
 import { busyComponents, hasReadyWork, reconciler } from '../host/reconciler.js';
 import { skillChange } from '../lifecycle/context-changes.js';
@@ -123,6 +125,9 @@ export function unloadSkill(state: SessionState, name: string, why?: UnloadReaso
  * record their span from the event: `traceUnloads` in observe/telemetry).
  */
 export function recordUnloaded(state: SessionState, name: string, why?: UnloadReason): void {
+  // A searched catalog indexes what the skill rendered; it is about to be gone from the tree.
+  const snap = tree(state);
+  if (searching(snap)) catalogIndexOf(state).remember(snap.skillsByName.get(name));
   state.skills.suspended.delete(name);
   state.told.pending.push(skillChange(name, 'unloaded'));
   emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });

@@ -4,6 +4,7 @@
  */
 
 import { resolveFileLimits } from '../files/limits.js';
+import { isBuiltinTool, SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from '../host/serialize.js';
 import { textContent, withContextChanges } from '../parts/message-parts.js';
 import { sanitizeText } from '../parts/text.js';
@@ -22,6 +23,7 @@ import type {
   ToolMessage,
   ToolResultPart,
 } from '../types/messages.js';
+import { searchFromModel } from './catalog-search.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 
@@ -47,19 +49,22 @@ export async function executeCall(
     const snap = tree(state);
     // One read of the settings for the call's start: nothing renders until the tool runs.
     const cfg = config(state);
+    const builtin = isBuiltinTool(snap, call.name, cfg.readToolName);
     outcome =
-      call.name === cfg.readToolName && snap.skills.length > 0
+      builtin && call.name === cfg.readToolName
         ? await readFromModel(state, call.input)
-        : await runTool(findTool(state, snap, call.name), call, {
-            session: state.runtime.session,
-            chat: state.runtime.chat,
-            signal,
-            timeout: cfg.toolTimeout,
-            maxResultChars: cfg.maxToolResultChars,
-            fileLimits: resolveFileLimits(state.options.files),
-            chatFileBytes: transcriptOf(state).fileBytes,
-            skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
-          });
+        : builtin
+          ? await searchFromModel(state, call.input)
+          : await runTool(findTool(state, snap, call.name), call, {
+              session: state.runtime.session,
+              chat: state.runtime.chat,
+              signal,
+              timeout: cfg.toolTimeout,
+              maxResultChars: cfg.maxToolResultChars,
+              fileLimits: resolveFileLimits(state.options.files),
+              chatFileBytes: transcriptOf(state).fileBytes,
+              skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
+            });
   } catch (error) {
     if (state.crashed) fatal = error;
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };
@@ -178,7 +183,8 @@ function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEn
  */
 export function unknownTool(state: SessionState, snap: TreeSnapshot, name: string): string {
   const read = config(state).readToolName;
-  const available = [...(snap.skills.length > 0 ? [read] : []), ...snap.toolsByName.keys()];
+  const builtins = snap.skills.length === 0 ? [] : searching(snap) ? [read, SEARCH_TOOL_NAME] : [read];
+  const available = [...builtins, ...snap.toolsByName.keys()];
   let hint = '';
   const owners = ownersOf(state, snap, name);
   const loadedOwner = owners.find((owner) => loadedSkills(state).includes(owner));

@@ -4,6 +4,7 @@
  * later is unloaded. Either way the model reads why, and requests keep working.
  */
 
+import { SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { clashMessage, type ToolEntry, type TreeSnapshot, where } from '../host/serialize.js';
 import { touch } from '../lifecycle/lru.js';
 import { traceLoad } from '../observe/trace-skills.js';
@@ -12,14 +13,23 @@ import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
 import { notifySkills, recordLoaded, recordUnloaded, settle, unloadSkill } from '../state/sync.js';
 import type { ReadResult } from '../types/session.js';
+import { closestSkills } from './catalog-search.js';
 
 /** What a read did, or why it was refused. */
 export type ReadOutcome =
   | (ReadResult & { ok: true; stillLoading: boolean })
   | { ok: false; error: string; unknown?: true };
 
-/** The refusal for a name the catalog does not have. */
-export function unknownSkill(name: string, snap: TreeSnapshot): string {
+/**
+ * The refusal for a name the catalog does not have. Listed catalog: every skill. Searched catalog
+ * (too many to list): the closest names, and how to search.
+ */
+export function unknownSkill(state: SessionState, name: string, snap: TreeSnapshot): string {
+  if (searching(snap)) {
+    const close = closestSkills(state, name);
+    const hint = close.length > 0 ? ` Closest: ${close.join(', ')}.` : '';
+    return `Unknown skill: "${name}".${hint} Call ${SEARCH_TOOL_NAME} to find a skill by what it does, then read it by its exact name.`;
+  }
   const names = snap.skills.map((s) => s.name);
   return `Unknown skill: "${name}". Skills: ${names.join(', ') || 'none'}.`;
 }
@@ -51,6 +61,12 @@ function refusal(state: SessionState, name: string, others: readonly string[]): 
       );
       continue;
     }
+    if (tool.name === SEARCH_TOOL_NAME && searching(snap)) {
+      problems.push(
+        `Its tool "${SEARCH_TOOL_NAME}" (rendered by <${tool.owner}>) would shadow the built-in tool that searches skills.`,
+      );
+      continue;
+    }
     const rival = snap.tools.find(
       (t) => t !== tool && t.name === tool.name && (t.skill === null || (t.skill !== name && kept.has(t.skill))),
     );
@@ -75,7 +91,7 @@ export function loadSkill(state: SessionState, name: string): Promise<ReadOutcom
 
 async function load(state: SessionState, name: string): Promise<ReadOutcome> {
   const snap = tree(state);
-  if (!snap.skillsByName.has(name)) return { ok: false, error: unknownSkill(name, snap), unknown: true };
+  if (!snap.skillsByName.has(name)) return { ok: false, error: unknownSkill(state, name, snap), unknown: true };
   const before = state.skills.loaded;
   const max = config(state).maxLoadedSkills;
   const { order, evicted } = touch(before, name, max);
@@ -137,11 +153,18 @@ export function checkSkills(state: SessionState): string[] {
   for (const problem of snap.problems) {
     if (problem.skill) drop(problem.skill, problem.message);
   }
+  const search = searching(snap);
   for (const tool of snap.tools) {
     if (tool.skill && hasSkills && tool.name === read) {
       drop(
         tool.skill,
         `its tool "${read}" (rendered by <${tool.owner}>) would shadow the built-in tool that reads skills.`,
+      );
+    }
+    if (tool.skill && search && tool.name === SEARCH_TOOL_NAME) {
+      drop(
+        tool.skill,
+        `its tool "${SEARCH_TOOL_NAME}" (rendered by <${tool.owner}>) would shadow the built-in tool that searches skills.`,
       );
     }
   }

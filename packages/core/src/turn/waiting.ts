@@ -3,6 +3,7 @@
  * calls wait, and answering them. A waiting call is session state that snapshots and stores keep;
  * an approved one is marked running (and committed) before its tool runs, so it runs at most once.
  */
+import { isBuiltinTool } from '../host/catalog.js';
 import type { ToolEntry } from '../host/serialize.js';
 import { config } from '../state/config.js';
 import { emit, warn } from '../state/events.js';
@@ -42,7 +43,7 @@ export class ToolAnswerError extends Error {
  * unknown tool, input that fails the schema: those get their result at once, as always).
  */
 export async function waitFor(state: SessionState, call: ToolCall): Promise<WaitingCall | null> {
-  if (call.name === config(state).readToolName) return null;
+  if (isBuiltinTool(tree(state), call.name, config(state).readToolName)) return null;
   const tool: ToolEntry | undefined = tree(state).toolsByName.get(call.name);
   if (!tool) return null;
   const props = tool.node.props;
