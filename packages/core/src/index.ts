@@ -62,7 +62,9 @@ export {
   type SessionsOptions,
   type SessionTurnOptions,
 } from './sessions/sessions.js';
+export { DurableReplayError } from './turn/journal.js';
 export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
+export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from './types/engine.js';
 export type {
   AssistantMessage,
   ContextChange,

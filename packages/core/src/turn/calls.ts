@@ -22,6 +22,7 @@ import type {
   ToolMessage,
   ToolResultPart,
 } from '../types/messages.js';
+import { idempotencyKey, journaledTool } from './journal.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 
@@ -50,16 +51,19 @@ export async function executeCall(
     outcome =
       call.name === cfg.readToolName && snap.skills.length > 0
         ? await readFromModel(state, call.input)
-        : await runTool(findTool(state, snap, call.name), call, {
-            session: state.runtime.session,
-            chat: state.runtime.chat,
-            signal,
-            timeout: cfg.toolTimeout,
-            maxResultChars: cfg.maxToolResultChars,
-            fileLimits: resolveFileLimits(state.options.files),
-            chatFileBytes: transcriptOf(state).fileBytes,
-            skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
-          });
+        : await journaledTool(state, call, () =>
+            runTool(findTool(state, snap, call.name), call, {
+              session: state.runtime.session,
+              chat: state.runtime.chat,
+              idempotencyKey: idempotencyKey(state, call),
+              signal,
+              timeout: cfg.toolTimeout,
+              maxResultChars: cfg.maxToolResultChars,
+              fileLimits: resolveFileLimits(state.options.files),
+              chatFileBytes: transcriptOf(state).fileBytes,
+              skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
+            }),
+          );
   } catch (error) {
     if (state.crashed) fatal = error;
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };
