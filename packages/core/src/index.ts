@@ -64,7 +64,6 @@ export {
 } from './sessions/sessions.js';
 export { DurableReplayError } from './turn/journal.js';
 export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
-export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from './types/engine.js';
 export type {
   AssistantMessage,
   ContextChange,

@@ -7,14 +7,12 @@
  * tree, and writes nothing until it has caught up with what the store already has.
  */
 import type { SpendLedger } from '../observe/budget.js';
-import { bindJournal } from '../turn/journal.js';
 import type { DurableTurnInput, TurnEngine } from '../types/engine.js';
 import type { SendOptions } from '../types/options.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
 import { type ResolvedChat, resolveChat } from './chat.js';
 import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
-import { stateOf } from './session.js';
 
 /** The session a turn opened, as its `open` step records it. */
 interface OpenRecord {
@@ -65,7 +63,7 @@ function hooksFor(ctx: TurnContext, engine: TurnEngine): DurableTurnHooks {
         return { epoch: entry.epoch, committed: entry.committed, snapshot: entry.session.session.snapshot() };
       });
       if (!opened) opened = await reopen(ctx, chat, record);
-      bindJournal(stateOf(opened.entry.session.session), { engine, chatId: chat.id });
+      opened.entry.session.bind({ engine, chatId: chat.id });
       return opened;
     },
     ledger: (spend) => journaledLedger(engine, spend),

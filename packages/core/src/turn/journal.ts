@@ -7,6 +7,7 @@
  * renders another request on replay stops the turn with a {@link DurableReplayError}.
  */
 import type { ModelCallEvents, ModelCallInfo, TurnHook } from '../observe/turn-hooks.js';
+import { chatIncarnation } from '../state/reads.js';
 import type { SessionState } from '../state/state.js';
 import type { TurnEngine } from '../types/engine.js';
 import type { ToolCall } from '../types/messages.js';
@@ -161,6 +162,6 @@ export async function journaledTool(
  */
 export function idempotencyKey(state: SessionState, call: ToolCall): string {
   const chat = state.runtime.chat;
-  const incarnation = state.waiting.incarnation;
+  const incarnation = chatIncarnation(state);
   return chat ? `${chat.id}/${incarnation ?? '-'}/${call.id}` : `session/${call.id}`;
 }

@@ -7,10 +7,34 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { WorkerConfig } from './fixtures/turn-worker.js';
 
-const WORKER = fileURLToPath(new URL('./fixtures/turn-worker.tsx', import.meta.url));
+/**
+ * What the conformance suite asks of a worker process (passed as its one JSON argument). The worker
+ * (yours: it builds your engine) runs an agent with one tool, `charge`, and a model that calls it
+ * and then answers; see `test/fixtures/turn-worker.tsx` of this package for the reference worker.
+ */
+export interface WorkerConfig {
+  /** The engine's name, as the suite was given it (a worker serving several engines picks by it). */
+  engine: string;
+  /** Your engine's options for this process (from the suite's `engineOptions`). */
+  engineOptions: Record<string, unknown>;
+  /** The PostgreSQL URL of the session store. */
+  storeUrl: string;
+  /** Where the worker logs its model requests (`model.log`), tool attempts (`attempts.log`) and side effects (`effects/<key>`). */
+  dir: string;
+  leaseTtl: number;
+  /** `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `serve`: only recover turns of others. */
+  role: 'send' | 'serve' | 'approve';
+  chat: string;
+  owner: string;
+  text?: string;
+  /** Where the worker hangs (writing `dir/hang` first): in the tool (after its side effect), in the second model call, or nowhere. */
+  hang?: 'tool' | 'model' | 'none';
+  /** The agent as deployed: `v1`; `v2-compatible` (another tool body, the same prompt); `v2-changed` (another prompt). */
+  agent?: 'v1' | 'v2-compatible' | 'v2-changed';
+  /** The tool needs approval. */
+  approval?: boolean;
+}
 
 /** A worker process and what it said. */
 export interface Worker {
@@ -18,16 +42,25 @@ export interface Worker {
   lines: string[];
   /** Resolves with the first line that starts with `prefix` (rejects if the process exits first). */
   line(prefix: string): Promise<string>;
+  /** Resolves with the first line that passes `test` (rejects if the process exits first). */
+  match(test: (line: string) => boolean, what: string): Promise<string>;
   exit: Promise<number | null>;
   /** Ends it the polite way (its stdin closes: it closes its sessions and engine). */
   end(): Promise<void>;
   kill(): Promise<void>;
 }
 
-/** Starts a worker with `config`. */
-export function startWorker(config: WorkerConfig, nodeBinary = process.execPath): Worker {
-  const child = spawn(nodeBinary, ['--import', 'tsx', WORKER, JSON.stringify(config)], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
+/**
+ * Starts worker script `file` with `config` (with tsx, so a worker may be TypeScript), in `cwd`,
+ * on `nodeBinary` (default: this Node).
+ */
+export function startWorker(
+  file: string,
+  config: WorkerConfig,
+  options: { cwd?: string; nodeBinary?: string } = {},
+): Worker {
+  const child = spawn(options.nodeBinary ?? process.execPath, ['--import', 'tsx', file, JSON.stringify(config)], {
+    cwd: options.cwd ?? process.cwd(),
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
@@ -58,16 +91,19 @@ export function startWorker(config: WorkerConfig, nodeBinary = process.execPath)
     lines,
     exit,
     line(prefix) {
+      return this.match((l) => l.startsWith(prefix), prefix);
+    },
+    match(test, what) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const found = lines.find((l) => l.startsWith(prefix));
+          const found = lines.find(test);
           if (found !== undefined) {
             waiters.delete(check);
             resolve(found);
           } else if (exited) {
             waiters.delete(check);
             reject(
-              new Error(`The worker exited before saying "${prefix}". Its output:\n${lines.join('\n')}\n${stderr}`),
+              new Error(`The worker exited before saying "${what}". Its output:\n${lines.join('\n')}\n${stderr}`),
             );
           }
         };
