@@ -92,18 +92,25 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   let closed = false;
   /** Turns started here (not recovered): their caller hears how they end. */
   const started = new Set<string>();
+  /** Turns found abandoned on the last look. */
+  let suspects = new Set<string>();
 
   /** Pending turns of other executors whose chats nobody holds: their executors are recovered here. */
   async function recoverDead(): Promise<void> {
     if (!registration || closed) return;
     const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
     const dead = new Set<string>();
+    const seen = new Set<string>();
     for (const wf of pending) {
       const owner = wf.executorId;
       if (!owner || owner === executorId || dead.has(owner)) continue;
       const input = wf.input?.[1] as DurableTurnInput | undefined;
-      if (input && (await registration.abandoned(input))) dead.add(owner);
+      if (!input || !(await registration.abandoned(input))) continue;
+      seen.add(wf.workflowID);
+      // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
+      if (suspects.has(wf.workflowID)) dead.add(owner);
     }
+    suspects = seen;
     if (dead.size === 0 || closed) return;
     await (await executor()).recoverPendingWorkflows([...dead]);
   }

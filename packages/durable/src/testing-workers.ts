@@ -102,9 +102,7 @@ export function startWorker(
             resolve(found);
           } else if (exited) {
             waiters.delete(check);
-            reject(
-              new Error(`The worker exited before saying "${what}". Its output:\n${lines.join('\n')}\n${stderr}`),
-            );
+            reject(new Error(`The worker exited before saying "${what}". Its output:\n${lines.join('\n')}\n${stderr}`));
           }
         };
         waiters.add(check);

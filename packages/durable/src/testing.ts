@@ -11,7 +11,15 @@ import { ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider'
 import { describe, expect, test } from 'vitest';
 import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
 
-export { fileAppears, hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
+export {
+  fileAppears,
+  hangs,
+  logLines,
+  scratch,
+  startWorker,
+  type Worker,
+  type WorkerConfig,
+} from './testing-workers.js';
 
 /** What {@link durableConformance} needs: your engine (through your worker) and a store. */
 export interface DurableConformanceOptions {

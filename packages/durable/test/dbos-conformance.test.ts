@@ -8,7 +8,9 @@ import { postgresStore } from '@skilltree/store/postgres';
 
 const url = process.env.SKILLTREE_TEST_POSTGRES_URL;
 if (!url) {
-  throw new Error('These tests need PostgreSQL: run them with `bash .ci/with-services pnpm --filter @skilltree/durable test`.');
+  throw new Error(
+    'These tests need PostgreSQL: run them with `bash .ci/with-services pnpm --filter @skilltree/durable test`.',
+  );
 }
 
 durableConformance({

@@ -133,8 +133,10 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       }
     },
     async abandoned(input) {
-      // Free to take means no process holds it: the one that ran the turn is gone.
+      // A turn runs (its commits say so) and its lease is free to take: the process that ran it is
+      // gone. A turn that ended, or one about to take its lease, has no running turn on record.
       const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
+      if (chat.record && !chat.record.state.turn) return false;
       const probe = `recovery-probe:${crypto.randomUUID()}`;
       if (!(await ctx.store.acquire(chat.key, probe, 1_000))) return false;
       await ctx.store.release(chat.key, probe);
