@@ -49,11 +49,7 @@ function Shop() {
   );
 }
 
-const charging = () =>
-  scriptedModel([
-    { toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }], usage: { inputTokens: 10, outputTokens: 1 } },
-    { text: 'Done.' },
-  ]);
+const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
 
 describe('createSessions with an engine', () => {
   test('a turn is one run of the engine: its opened session, each model call and each tool run are steps in order', async () => {
