@@ -1,10 +1,9 @@
 /**
- * `@skilltree/durable`: durable turns for `createSessions(…, { engine })`. The engines live in
- * their own entry points, so an app loads only the SDK it uses: `@skilltree/durable/dbos` (DBOS
- * Transact on PostgreSQL) and `@skilltree/durable/restate` (a Restate server). This entry holds
- * what they share: the engine interface (re-exported from core) and `memoryEngine`, an engine that
- * records steps in memory (tests, and a reference for writing an engine).
+ * `@skilltree/durable`: durable turns for `createSessions(…, { engine })`. Each engine has its own
+ * entry point, so an app loads only the SDK it uses: `@skilltree/durable/dbos` (DBOS Transact on
+ * PostgreSQL). `@skilltree/durable/testing` holds the conformance suite every engine passes. This
+ * entry re-exports what they share: the engine interface (from core's provider face) and the error
+ * a turn that does not replay stops with.
  */
-
-export { DurableReplayError } from '@skilltree/core';
 export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from '@skilltree/core/provider';
+export { DurableReplayError } from '@skilltree/core';

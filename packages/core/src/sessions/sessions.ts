@@ -56,8 +56,8 @@ export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
   /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
   cacheSize?: number;
   /**
-   * A durable-execution engine (`dbosEngine(…)` from `@skilltree/durable/dbos`, `restateEngine(…)`
-   * from `@skilltree/durable/restate`): each turn runs as a workflow of it, each model call and tool
+   * A durable-execution engine (`dbosEngine(…)` from `@skilltree/durable/dbos`, or your own
+   * `TurnEngine` from `@skilltree/core/provider`): each turn runs as a workflow of it, each model call and tool
    * run a recorded step, so a turn whose process dies is finished by another process (the model is
    * not asked again for a recorded call; a tool gets `ctx.idempotencyKey`). Without one, a crash
    * leaves the call in flight interrupted (§8, §17). docs/durable.md says what is recorded.

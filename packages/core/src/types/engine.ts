@@ -3,7 +3,7 @@
  * only. A turn is a workflow; each model call, each tool run and each charge of an owner's spend
  * is a step of it, recorded when it ends and replayed (never run again) when the turn is recovered.
  * DBOS (workflow + `runStep`), Restate (handler + `ctx.run`) and Temporal (workflow + Activities)
- * all map onto it; `@skilltree/durable` holds the adapters.
+ * all map onto it; `@skilltree/durable` holds the adapters (DBOS today).
  */
 import type { FilePart } from './messages.js';
 import type { Budget } from './options.js';
@@ -49,7 +49,7 @@ export interface DurableRegistration {
  * order, and runs live from the first step that was not recorded.
  */
 export interface TurnEngine {
-  /** The engine's name, for errors and traces (`dbos`, `restate`). */
+  /** The engine's name, for errors and traces (`dbos`). */
   readonly name: string;
   /**
    * Takes the turn runner. Called once, by `createSessions`, before its first turn: an engine that
