@@ -63,6 +63,7 @@ export {
   type SessionsOptions,
   type SessionTurnOptions,
 } from './sessions/sessions.js';
+export { DurableReplayError } from './turn/journal.js';
 export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
 export type {
   CatalogMode,

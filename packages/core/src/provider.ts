@@ -92,6 +92,7 @@ export { isSafeToolCallId } from './transcript/transcript.js';
 export { estimateTokens, type Tokenizer } from './transcript/window.js';
 export { addUsage } from './turn/model-call.js';
 export { cutResult, truncationNote } from './turn/tool-call.js';
+export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from './types/engine.js';
 export type {
   AssistantMessage,
   AssistantPart,

@@ -80,6 +80,13 @@ export interface ToolContext {
   /** The id of the tool call: the model's own when it is safe and unused, else one the session made. */
   toolCallId: string;
   /**
+   * The same on every attempt of this call, and different for every other call: pass it to a
+   * service with side effects (a payment, an email) so that a call run again after a crash (a
+   * durable turn recovered in another process, see `createSessions`' `engine`) takes effect once.
+   * For a chat of `createSessions` it is the chat id, its incarnation and the call id.
+   */
+  idempotencyKey: string;
+  /**
    * The most characters the result may have (the session's `maxToolResultChars`): a longer one is
    * cut, with a note. A tool that can return its output in parts sizes a part by it.
    */

@@ -16,6 +16,12 @@ export interface Mounted<S extends { dispose(): void }> {
   committed: number;
   /** While a turn runs: the index of its first message (its commits say so, for a resumed stream). */
   running?: number;
+  /**
+   * A recovered durable turn replaying what the store has already: commits wait until the session
+   * has this many messages again (the store's length when the turn was recovered), then append only
+   * what comes after.
+   */
+  replayTo?: number;
 }
 
 /** True when `entry` is the state `record` describes: same incarnation, same version. */

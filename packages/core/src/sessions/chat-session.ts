@@ -10,6 +10,7 @@ import { identifySession } from '../observe/tracing.js';
 import { currentWindow } from '../state/config.js';
 import { sentPrefix, transcriptOf } from '../state/reads.js';
 import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
+import { bindJournal, type TurnJournal } from '../turn/journal.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
 import type { Message } from '../types/messages.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
@@ -39,6 +40,8 @@ export interface ChatSession {
     options: SendOptions,
     scope: TurnScope,
   ): AsyncGenerator<SessionEvent, Turn, undefined>;
+  /** Binds the turn journal of a durable engine to the session (see `turn/journal.ts`). */
+  bind(journal: TurnJournal | null): void;
   dispose(): void;
 }
 
@@ -83,6 +86,7 @@ export function chatSession(
       ),
     identify: (id, owner) => identifySession(state, id, owner),
     turn: (input, signal, options, scope) => runTurn(state, session.model, input, signal, options, scope),
+    bind: (journal) => bindJournal(state, journal),
     dispose: () => session.dispose(),
   };
 }

@@ -37,6 +37,23 @@ export interface TurnContext {
   sessionOptions: SessionOptions;
   /** The options a chat's session is mounted with: `sessionOptions`, with the chat's own model when there is one per chat. */
   optionsFor(id: string, owner: string | undefined): SessionOptions;
+  /** On a durable engine: how a turn opens its session and charges its owner (see `durable-turn.ts`). */
+  durable?: DurableTurnHooks;
+}
+
+/** What a durable engine changes in a chat's turn: the session opened as recorded, the owner's spend charged as steps. */
+export interface DurableTurnHooks {
+  /** Opens the turn's session: live (`live`, recorded) on the first run, from the record on recovery. */
+  open(chat: ResolvedChat, live: () => Promise<Opened>): Promise<Opened>;
+  /** The owner's spend, each read and charge a recorded step. */
+  ledger(spend: SpendLedger): SpendLedger;
+}
+
+/** A turn's session as `open` found it. */
+export interface Opened {
+  entry: Cached;
+  source: Source;
+  unreadable?: UnreadableRecord[];
 }
 
 type Cached = Mounted<ChatSession>;
@@ -75,10 +92,7 @@ function unsavedResult(message: ToolMessage, saved: boolean): SessionEvent {
 type Source = 'new' | 'cache' | 'store';
 
 /** The session for a turn: the cached one when it is the store's incarnation and version, else restored from the store. */
-async function open(
-  ctx: TurnContext,
-  chat: ResolvedChat,
-): Promise<{ entry: Cached; source: Source; unreadable?: UnreadableRecord[] }> {
+async function open(ctx: TurnContext, chat: ResolvedChat): Promise<Opened> {
   const { store, cache, sessionOptions } = ctx;
   const { id, owner, key } = chat;
   // Read again now that the turn holds the lease: the chat may have moved on (or been deleted and
@@ -121,6 +135,12 @@ async function commit(
   owner: string | undefined,
 ): Promise<number> {
   const length = entry.session.length();
+  // A recovered turn writes nothing until it has replayed what the store has; then only what is new.
+  if (entry.replayTo !== undefined) {
+    if (length < entry.replayTo) return 0;
+    entry.committed = entry.replayTo;
+    entry.replayTo = undefined;
+  }
   const { append, state: stored } = entry.session.unsaved(entry.committed);
   if (entry.running !== undefined) stored.turn = { from: entry.running };
   try {
@@ -235,7 +255,9 @@ export async function* chatTurn(
       // The last commit of the turn says it is over.
       if (entry) entry.running = undefined;
       try {
-        if (entry && !fenced && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
+        // A recovered turn that stopped before it replayed what the store has: the store is ahead of it.
+        const behind = entry?.replayTo !== undefined && entry.session.length() < entry.replayTo;
+        if (entry && !fenced && !behind && !(failure !== null && entry.version === 0 && entry.committed === 0)) {
           await save(entry);
           // What the next request may still send stays: the window, and an append-only prefix.
           entry.session.forget();
@@ -261,7 +283,7 @@ export async function* chatTurn(
       try {
         const opened = await steps.step(
           'load_session',
-          () => open(ctx, chat),
+          () => (ctx.durable ? ctx.durable.open(chat, () => open(ctx, chat)) : open(ctx, chat)),
           (found) => ({
             'skilltree.session.source': found.source,
             'skilltree.session.version': found.entry.version,
@@ -282,7 +304,8 @@ export async function* chatTurn(
         current.session.identify(id, owner);
         const budget = extra.budget ?? current.session.budget;
         // The owner '' is an owner like any other: only no owner at all has no per-owner budget.
-        const spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
+        let spend = owner !== undefined && budget?.perOwner ? await ledger(store, owner) : null;
+        if (spend && ctx.durable) spend = ctx.durable.ledger(spend);
         const sendOptions = {
           signal: stop.signal,
           traceContext: extra.traceContext,

@@ -14,6 +14,7 @@ import { resolveFileLimits } from '../files/limits.js';
 import { checkBudget } from '../observe/budget-options.js';
 import { abortable } from '../turn/loop.js';
 import { denyArguments, splitBinding } from '../turn/waiting.js';
+import type { TurnEngine } from '../types/engine.js';
 import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
@@ -22,6 +23,7 @@ import { MountedCache } from './cache.js';
 import { resolveChat } from './chat.js';
 import type { ChatSession } from './chat-session.js';
 import { chatTurn, fencedError, type TurnContext } from './chat-turn.js';
+import { durableTurns } from './durable-turn.js';
 import { incarnationOf } from './key.js';
 import { UnreleasedLeases } from './lease.js';
 import { memoryStore } from './memory-store.js';
@@ -53,6 +55,14 @@ export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
   leaseTtl?: number;
   /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
   cacheSize?: number;
+  /**
+   * A durable-execution engine (`dbosEngine(…)` from `@skilltree/durable/dbos`, or your own
+   * `TurnEngine` from `@skilltree/core/provider`): each turn runs as a workflow of it, each model call and tool
+   * run a recorded step, so a turn whose process dies is finished by another process (the model is
+   * not asked again for a recorded call; a tool gets `ctx.idempotencyKey`). Without one, a crash
+   * leaves the call in flight interrupted (§8, §17). docs/durable.md says what is recorded.
+   */
+  engine?: TurnEngine;
 }
 
 /** Options of one turn. */
@@ -216,7 +226,7 @@ export function createSessions(
     );
   }
   const sessionOptions = { ...options } as SessionOptions;
-  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
+  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize', 'engine'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
   }
   const { model } = options;
@@ -237,6 +247,7 @@ export function createSessions(
       typeof model === 'function' ? { ...sessionOptions, model: model(id, owner) } : sessionOptions,
   };
   let closing: Promise<void> | null = null;
+  const durable = options.engine ? durableTurns(ctx, options.engine) : null;
 
   /** The chat `owner` may read or delete, or null: with an owner only theirs, without one only unowned ones. */
   async function find(id: string, owner: unknown): Promise<{ key: string; record: SessionRecord } | null> {
@@ -258,6 +269,7 @@ export function createSessions(
         // Files are checked before the chat is touched, once: the turn gets the checked parts and adds
         // only the chat's total, which needs the chat.
         const checked = opts.files?.length ? { ...opts, files: checkedFileParts(opts.files, fileLimits) } : opts;
+        if (durable) return yield* durable.turn({ id, owner: opts.owner }, text, signal, checked);
         return yield* chatTurn(ctx, await resolveChat(store, id, opts.owner), text, signal, self, checked);
       },
       opts.signal,

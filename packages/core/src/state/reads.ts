@@ -77,3 +77,8 @@ export function shownWaiting(state: SessionState): WaitingCall[] {
 export function toldLog(state: SessionState): LifecycleLogData {
   return state.told.log.data;
 }
+
+/** The incarnation of the chat the session serves (see `WaitingCall.incarnation`), or null for a session of its own. */
+export function chatIncarnation(state: SessionState): string | null {
+  return state.waiting.incarnation;
+}

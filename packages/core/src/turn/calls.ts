@@ -24,6 +24,7 @@ import type {
   ToolResultPart,
 } from '../types/messages.js';
 import { searchFromModel } from './catalog-search.js';
+import { idempotencyKey, journaledTool } from './journal.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 
@@ -55,16 +56,19 @@ export async function executeCall(
         ? await readFromModel(state, call.input)
         : builtin
           ? await searchFromModel(state, call.input)
-          : await runTool(findTool(state, snap, call.name), call, {
-              session: state.runtime.session,
-              chat: state.runtime.chat,
-              signal,
-              timeout: cfg.toolTimeout,
-              maxResultChars: cfg.maxToolResultChars,
-              fileLimits: resolveFileLimits(state.options.files),
-              chatFileBytes: transcriptOf(state).fileBytes,
-              skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
-            });
+          : await journaledTool(state, call, () =>
+              runTool(findTool(state, snap, call.name), call, {
+                session: state.runtime.session,
+                chat: state.runtime.chat,
+                idempotencyKey: idempotencyKey(state, call),
+                signal,
+                timeout: cfg.toolTimeout,
+                maxResultChars: cfg.maxToolResultChars,
+                fileLimits: resolveFileLimits(state.options.files),
+                chatFileBytes: transcriptOf(state).fileBytes,
+                skillInfo: (name) => ({ name, active: skillState(state, name) === 'active' }),
+              }),
+            );
   } catch (error) {
     if (state.crashed) fatal = error;
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };

@@ -29,6 +29,7 @@ import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
 import { executeCall, recordResult } from './calls.js';
 import { consumed, estimatedResponse } from './charge.js';
+import { journalHook } from './journal.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
 import { cutResult, resultText } from './tool-call.js';
 import { announceWaiting, checkAnswers, stageSupersede, waitFor } from './waiting.js';
@@ -83,7 +84,9 @@ export async function* runTurn(
   const concerns = [
     tracingHook(state, model, answers ? describeAnswers(answers) : text, options, scope.span),
     budgetHook(state, model, scope),
-  ];
+    // On a durable engine, each model call is a recorded step (innermost: traces and budgets see it).
+    journalHook(state),
+  ].filter((hook) => hook !== null);
   const hooks = composeHooks(concerns);
   const usageRead = concerns.some((hook) => hook.afterModelCall !== undefined);
   // Under a budget, a call whose provider reports no usage counts an estimate of what it used (its

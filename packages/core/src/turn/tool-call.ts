@@ -26,6 +26,8 @@ export interface RunOptions {
   session: SessionHandle;
   /** The chat the session serves, for `ctx.chat`. */
   chat: ChatInfo | null;
+  /** The call's idempotency key, for `ctx.idempotencyKey` (see `idempotencyKey` in journal.ts). */
+  idempotencyKey?: string;
   signal?: AbortSignal;
   /** Default timeout; a tool's own `timeout` prop wins. */
   timeout: number;
@@ -200,6 +202,7 @@ export async function runTool(
         return controller.signal;
       },
       toolCallId: call.id,
+      idempotencyKey: options.idempotencyKey ?? call.id,
       maxResultChars: options.maxResultChars,
     };
     // Called synchronously so that setters it calls before its first await commit with this call.

@@ -13,6 +13,7 @@ import { type SessionState, skillState, tree } from '../state/state.js';
 import type { ToolCall } from '../types/messages.js';
 import type { AnswerBinding, ToolAnswer, WaitingCall } from '../types/session.js';
 import { resultMessage } from './calls.js';
+import { idempotencyKey } from './journal.js';
 import { parseInput } from './tool-call.js';
 
 /**
@@ -62,6 +63,7 @@ export async function waitFor(state: SessionState, call: ToolCall): Promise<Wait
           skill: tool.skill ? { name: tool.skill, active: skillState(state, tool.skill) === 'active' } : null,
           signal: new AbortController().signal,
           toolCallId: call.id,
+          idempotencyKey: idempotencyKey(state, call),
           maxResultChars: config(state).maxToolResultChars,
         })) === true;
     } catch (error) {

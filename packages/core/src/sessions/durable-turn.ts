@@ -1,0 +1,198 @@
+/**
+ * Turns of `createSessions(…, { engine })` as durable workflows. The engine runs the turn's body
+ * (here, the first time; in any process, on recovery); the body is the chat's turn as always
+ * (lease, load, commits), with three things recorded as steps: the session it opened (the chat's
+ * snapshot at turn start), each model call and tool run (see `turn/journal.ts`), and each charge of
+ * the owner's spend. A recovered turn re-mounts the snapshot, replays the recorded steps through the
+ * tree, and writes nothing until it has caught up with what the store already has.
+ */
+import type { SpendLedger } from '../observe/budget.js';
+import type { DurableTurnInput, TurnEngine } from '../types/engine.js';
+import type { SendOptions } from '../types/options.js';
+import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
+import { type ResolvedChat, resolveChat } from './chat.js';
+import { chatSession } from './chat-session.js';
+import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
+
+/** The session a turn opened, as its `open` step records it. */
+interface OpenRecord {
+  epoch: string;
+  /** Messages the store had when the turn began. */
+  committed: number;
+  snapshot: SessionSnapshot;
+}
+
+/** A running turn's way back to the caller in this process: its events, its end, its abort signal. */
+interface Sink {
+  signal: AbortSignal;
+  push(event: SessionEvent): void;
+  end(outcome: { turn?: Turn; error?: unknown }): void;
+}
+
+/** The durable turns of one `createSessions`: `turn` runs one, and the engine recovers the rest. */
+export interface DurableTurns {
+  turn(
+    chat: { id: string; owner: string | undefined },
+    input: string | readonly ToolAnswer[],
+    signal: AbortSignal,
+    extra: { traceContext?: unknown; budget?: DurableTurnInput['budget']; files?: SendOptions['files'] },
+  ): AsyncGenerator<SessionEvent, Turn>;
+}
+
+/** Recorded steps of the owner's spend: a recovered turn never reserves or settles a recorded call again. */
+function journaledLedger(engine: TurnEngine, spend: SpendLedger): SpendLedger {
+  let n = 0;
+  return {
+    owner: spend.owner,
+    spent: (period) => engine.step(`spend-read-${++n}`, () => spend.spent(period)),
+    reserve: (period, amount, limits, expiresAt) =>
+      engine.step(`spend-reserve-${++n}`, () => spend.reserve(period, amount, limits, expiresAt)),
+    settle: (period, reserved, used, expiresAt) =>
+      engine.step(`spend-settle-${++n}`, () => spend.settle(period, reserved, used, expiresAt)),
+  };
+}
+
+/** The hooks that make a chat's turn durable on `engine`. */
+function hooksFor(ctx: TurnContext, engine: TurnEngine): DurableTurnHooks {
+  return {
+    async open(chat: ResolvedChat, live) {
+      let opened: Opened | undefined;
+      const record = await engine.step<OpenRecord>('open', async () => {
+        opened = await live();
+        const { entry } = opened;
+        return { epoch: entry.epoch, committed: entry.committed, snapshot: entry.session.session.snapshot() };
+      });
+      if (!opened) opened = await reopen(ctx, chat, record);
+      opened.entry.session.bind({ engine, chatId: chat.id });
+      return opened;
+    },
+    ledger: (spend) => journaledLedger(engine, spend),
+  };
+}
+
+/**
+ * A recovered turn's session: the chat's snapshot at turn start, re-mounted, at the store's version
+ * now, replaying up to the store's length before it writes. A chat deleted (or started again) since
+ * is not this turn's any more: it is fenced.
+ */
+async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord): Promise<Opened> {
+  const record = await ctx.store.record(chat.key);
+  if (!record || String(record.epoch) !== recorded.epoch) throw fencedError(chat.id);
+  const { id, owner } = chat;
+  const session = chatSession(
+    ctx.element(id, owner),
+    ctx.optionsFor(id, owner),
+    { id, owner },
+    recorded.epoch,
+    recorded.snapshot,
+  );
+  return {
+    entry: {
+      session,
+      epoch: recorded.epoch,
+      version: record.version,
+      committed: recorded.committed,
+      replayTo: Math.max(record.length, recorded.committed),
+    },
+    source: 'store',
+  };
+}
+
+/**
+ * Registers the turn runner with `engine` and returns the way to run turns on it. Turns of this
+ * process stream their events to their caller; a turn recovered here runs with no caller, writing
+ * to the store as any turn does.
+ */
+export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns {
+  const durableCtx: TurnContext = { ...ctx, durable: hooksFor(ctx, engine) };
+  const sinks = new Map<string, Sink>();
+  engine.register({
+    async run(turnId, input) {
+      const sink = sinks.get(turnId);
+      const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
+      const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
+      const extra = {
+        ...(input.budget ? { budget: input.budget } : {}),
+        ...(input.files ? { files: input.files } : {}),
+        ...(input.traceContext !== undefined ? { traceContext: input.traceContext } : {}),
+      };
+      const it = chatTurn(durableCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
+      self.it = it;
+      try {
+        for (;;) {
+          const next = await it.next();
+          if (next.done) {
+            sink?.end({ turn: next.value });
+            return next.value;
+          }
+          sink?.push(next.value);
+        }
+      } catch (error) {
+        sink?.end({ error });
+        throw error;
+      }
+    },
+    async abandoned(input) {
+      // A turn runs (its commits say so) and its lease is free to take: the process that ran it is
+      // gone. A turn that ended, or one about to take its lease, has no running turn on record.
+      const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
+      if (chat.record && !chat.record.state.turn) return false;
+      const probe = `recovery-probe:${crypto.randomUUID()}`;
+      if (!(await ctx.store.acquire(chat.key, probe, 1_000))) return false;
+      await ctx.store.release(chat.key, probe);
+      return true;
+    },
+  });
+  return {
+    async *turn(chat, input, signal, extra) {
+      const turnId = `skilltree-turn-${crypto.randomUUID()}`;
+      const queue: SessionEvent[] = [];
+      let wake: (() => void) | null = null;
+      let outcome: { turn?: Turn; error?: unknown } | null = null;
+      sinks.set(turnId, {
+        signal,
+        push(event) {
+          queue.push(event);
+          wake?.();
+        },
+        end(o) {
+          outcome ??= o;
+          wake?.();
+        },
+      });
+      const body: DurableTurnInput = {
+        id: chat.id,
+        owner: chat.owner ?? null,
+        input: typeof input === 'string' ? input : [...input],
+        ...(extra.budget ? { budget: extra.budget } : {}),
+        ...(extra.files ? { files: [...extra.files] as DurableTurnInput['files'] } : {}),
+        ...(extra.traceContext !== undefined ? { traceContext: extra.traceContext } : {}),
+      };
+      // The engine's own failure (it could not start the workflow) ends the turn too.
+      const ran = engine.run(turnId, body).then(
+        (turn) => {
+          outcome ??= { turn: turn as Turn };
+          wake?.();
+        },
+        (error: unknown) => {
+          outcome ??= { error };
+          wake?.();
+        },
+      );
+      try {
+        for (;;) {
+          while (queue.length > 0) yield queue.shift() as SessionEvent;
+          if (outcome) break;
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+        }
+        await ran;
+        const ended = outcome as { turn?: Turn; error?: unknown };
+        if (ended.error !== undefined || !ended.turn) throw ended.error;
+        return ended.turn;
+      } finally {
+        sinks.delete(turnId);
+      }
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * A turn's journal on a durable engine (`createSessions(…, { engine })`): model calls and tool runs
+ * become recorded steps. React state is not journaled: a recovered turn re-mounts the tree from the
+ * chat's snapshot at turn start and goes through the turn again, getting each recorded step's value
+ * back instead of asking the model or running the tool, so `useState`, stores and the lifecycle
+ * come out as they were. Each model step records a digest of the request it answered: a tree that
+ * renders another request on replay stops the turn with a {@link DurableReplayError}.
+ */
+import type { ModelCallEvents, ModelCallInfo, TurnHook } from '../observe/turn-hooks.js';
+import { chatIncarnation } from '../state/reads.js';
+import type { SessionState } from '../state/state.js';
+import type { TurnEngine } from '../types/engine.js';
+import type { ToolCall } from '../types/messages.js';
+import type { ModelResponse } from '../types/model.js';
+import type { SessionEvent } from '../types/session.js';
+import type { ToolOutcome } from './tool-call.js';
+
+/**
+ * Thrown when a recovered turn does not replay as it was recorded: the tree rendered a request
+ * other than the one the recorded model call answered (the agent changed between the crash and the
+ * recovery, or it renders from something other than its state, e.g. the clock). The turn stops
+ * before anything diverges; what was committed stays.
+ */
+export class DurableReplayError extends Error {
+  /** The chat whose turn did not replay. */
+  readonly chatId: string;
+  /** The recorded step that differs (`model-2`). */
+  readonly step: string;
+  constructor(chatId: string, step: string, detail: string) {
+    super(
+      `The recovered turn of chat "${chatId}" does not replay as recorded: ${detail} (step ${step}). ` +
+        'The agent renders differently than when the turn began (a deploy changed it, or it renders from the clock or ' +
+        'another outside value). The turn was stopped before anything diverged; what it committed stays. ' +
+        'Send the message again, or deploy an agent that renders the same request for the recorded turns.',
+    );
+    this.name = 'DurableReplayError';
+    this.chatId = chatId;
+    this.step = step;
+  }
+}
+
+/** The engine a session's running turn records its steps on, and the chat it serves (for errors). */
+export interface TurnJournal {
+  readonly engine: TurnEngine;
+  readonly chatId: string;
+}
+
+const journals = new WeakMap<SessionState, TurnJournal>();
+
+/** Binds `journal` to the session's next turn (null unbinds it): the turn's steps are recorded on it. */
+export function bindJournal(state: SessionState, journal: TurnJournal | null): void {
+  if (journal) journals.set(state, journal);
+  else journals.delete(state);
+}
+
+/** The journal the session's turn records on, or undefined (no engine: nothing changes). */
+export function journalOf(state: SessionState): TurnJournal | undefined {
+  return journals.get(state);
+}
+
+/** A model step as recorded: the digest of the request it answered, and the response. */
+interface ModelRecord {
+  request: string;
+  response: ModelResponse;
+}
+
+/**
+ * A short digest of a JSON value (FNV-1a, two 32-bit lanes): enough to tell a request that differs
+ * from the recorded one, and small enough to keep beside every response.
+ */
+export function digest(value: unknown): string {
+  const text = JSON.stringify(value) ?? '';
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 13);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}:${text.length}`;
+}
+
+/**
+ * The turn hook that makes each model call a step: live, the call streams its events as always and
+ * its response is recorded when it ends; replayed, the recorded response is the call's answer (no
+ * request goes out, nothing is billed again), once the request rendered now is checked against
+ * the recorded one. Placed innermost, so traces and budgets see a replayed call like a live one.
+ */
+export function journalHook(state: SessionState): TurnHook | null {
+  const journal = journalOf(state);
+  if (!journal) return null;
+  return {
+    aroundModelCall: (call, inner) => recordedCall(journal, call, inner),
+  };
+}
+
+async function* recordedCall(journal: TurnJournal, call: ModelCallInfo, inner: ModelCallEvents): ModelCallEvents {
+  const name = `model-${call.step}`;
+  const asked = digest(call.request);
+  // Events of a live call go out as they come, while the step runs.
+  const queue: SessionEvent[] = [];
+  let wake: (() => void) | null = null;
+  let ended = false;
+  const done = journal.engine
+    .step<ModelRecord>(name, async () => {
+      for (;;) {
+        const next = await inner.next();
+        if (next.done) return { request: asked, response: next.value };
+        queue.push(next.value);
+        wake?.();
+      }
+    })
+    .finally(() => {
+      ended = true;
+      wake?.();
+    });
+  done.catch(() => {});
+  for (;;) {
+    while (queue.length > 0) yield queue.shift() as SessionEvent;
+    if (ended) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+  }
+  const record = await done;
+  if (record.request !== asked) {
+    throw new DurableReplayError(
+      journal.chatId,
+      name,
+      'the tree rendered another request than the recorded call answered',
+    );
+  }
+  return record.response;
+}
+
+/** A tool outcome as recorded (what `run` threw stays out: it is not data). */
+type ToolRecord = Omit<ToolOutcome, 'error'>;
+
+/**
+ * Runs a tool call as a step: live, `run` runs and its outcome is recorded; replayed, the recorded
+ * outcome is the call's result and the tool does not run again. Without a journal, `run` runs.
+ */
+export async function journaledTool(
+  state: SessionState,
+  call: ToolCall,
+  run: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const journal = journalOf(state);
+  if (!journal) return run();
+  let live: ToolOutcome | undefined;
+  const record = await journal.engine.step<ToolRecord>(`tool-${call.name}-${call.id}`, async () => {
+    live = await run();
+    const { error: _error, ...data } = live;
+    return data;
+  });
+  return live ?? record;
+}
+
+/**
+ * The key a tool with side effects passes to the service it calls: the same on every attempt of
+ * this call (a recovered turn runs a call whose step was not recorded again, with the same key),
+ * and different for every other call: the chat, its incarnation and the call id.
+ */
+export function idempotencyKey(state: SessionState, call: ToolCall): string {
+  const chat = state.runtime.chat;
+  const incarnation = chatIncarnation(state);
+  return chat ? `${chat.id}/${incarnation ?? '-'}/${call.id}` : `session/${call.id}`;
+}

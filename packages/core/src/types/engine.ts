@@ -1,0 +1,72 @@
+/**
+ * The durable-execution engine a turn of `createSessions` may run on (`{ engine }`): the shapes
+ * only. A turn is a workflow; each model call, each tool run and each charge of an owner's spend
+ * is a step of it, recorded when it ends and replayed (never run again) when the turn is recovered.
+ * DBOS (workflow + `runStep`), Restate (handler + `ctx.run`) and Temporal (workflow + Activities)
+ * all map onto it; `@skilltree/durable` holds the adapters (DBOS today).
+ */
+import type { FilePart } from './messages.js';
+import type { Budget } from './options.js';
+import type { ToolAnswer } from './session.js';
+
+/** What a durable turn starts from: JSON data, kept by the engine so that another process can run the turn again. */
+export interface DurableTurnInput {
+  /** The chat id as the caller named it. */
+  id: string;
+  /** The owner the turn was sent with, or null for an unowned chat. */
+  owner: string | null;
+  /** The user's message, or the answers to waiting calls. */
+  input: string | ToolAnswer[];
+  /** This turn's own budget, when it has one. */
+  budget?: Budget;
+  /** Files sent with the message (already checked). */
+  files?: FilePart[];
+  /** The trace the turn belongs to (a W3C `traceparent`-style value), when there is one. */
+  traceContext?: unknown;
+}
+
+/**
+ * The function that runs a turn, handed to the engine once by `createSessions`: the engine calls
+ * it to run a turn now, and again (in this process or another) to recover one.
+ */
+export type DurableTurnRunner = (turnId: string, input: DurableTurnInput) => Promise<unknown>;
+
+/** What `createSessions` tells its engine when it registers (see {@link TurnEngine.register}). */
+export interface DurableRegistration {
+  /** Runs a turn: the workflow's body. */
+  run: DurableTurnRunner;
+  /**
+   * Whether the turn of `input` is abandoned: no process holds its chat's lease any more (the one
+   * that ran it died, and the lease expired). An engine recovers an abandoned turn of another
+   * process; a turn whose process still holds the lease is left to it.
+   */
+  abandoned(input: DurableTurnInput): Promise<boolean>;
+}
+
+/**
+ * A durable-execution engine (SPI): DBOS, Restate, or your own. Steps run in the order the turn
+ * makes them, one at a time; a recovered turn gets each recorded step's value back in the same
+ * order, and runs live from the first step that was not recorded.
+ */
+export interface TurnEngine {
+  /** The engine's name, for errors and traces (`dbos`). */
+  readonly name: string;
+  /**
+   * Takes the turn runner. Called once, by `createSessions`, before its first turn: an engine that
+   * recovers turns on launch needs the runner first. A second registration is an error.
+   */
+  register(registration: DurableRegistration): void;
+  /**
+   * Runs turn `turnId` (a new id per turn) as a workflow of the registered runner with `input`,
+   * and resolves with what the runner returned (or rejects with what it threw). The first attempt
+   * runs in this process.
+   */
+  run(turnId: string, input: DurableTurnInput): Promise<unknown>;
+  /**
+   * Inside a running turn: runs `fn` once and records its JSON value (or its error) as step `name`;
+   * in a recovered turn, a step that was recorded returns the record without calling `fn`.
+   */
+  step<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Stops the engine in this process (turns running elsewhere are not touched). */
+  close(): Promise<void>;
+}

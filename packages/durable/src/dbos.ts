@@ -1,0 +1,205 @@
+/**
+ * `dbosEngine`: durable turns on DBOS Transact (`@dbos-inc/dbos-sdk`), which keeps its workflows
+ * and their steps in PostgreSQL. A turn is a DBOS workflow, each model call, tool run and charge a
+ * `DBOS.runStep`. A process that restarts with the same `executorId` recovers its own turns when
+ * DBOS launches. A process that never comes back is covered by the others: DBOS without its
+ * Conductor recovers only its own executor's workflows, so each process watches for pending turns
+ * of other executors whose chat lease expired (nobody holds it: the process died) and recovers that
+ * executor's workflows itself; the chat's lease lets one process at a time run a turn.
+ */
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+
+/** Options of {@link dbosEngine}. */
+export interface DbosEngineOptions {
+  /** The PostgreSQL database DBOS keeps its workflows in (`postgres://…`); DBOS creates its tables there. */
+  connectionString: string;
+  /**
+   * This process's executor. A process that restarts with the same id recovers its own turns at
+   * launch; one that never comes back has its turns recovered by another process once its chats'
+   * leases expire. Default: a new id per process (its turns are recovered through lease expiry).
+   */
+  executorId?: string;
+  /**
+   * Milliseconds between two looks for turns of dead processes (pending turns of another executor
+   * whose chat lease nobody holds). Default 2 000; 0 turns the watch off (a process then recovers
+   * only its own executor's turns, at launch).
+   */
+  recoveryInterval?: number;
+  /** The DBOS application name that scopes the workflows. Default `skilltree`. */
+  appName?: string;
+  /** DBOS's log level. Default `warn`. */
+  logLevel?: string;
+  /** Called when this process finished (or failed) a turn another process had started: a recovered turn. */
+  onRecovered?(info: RecoveredTurn): void;
+}
+
+/** A turn this process recovered (see {@link DbosEngineOptions.onRecovered}). */
+export interface RecoveredTurn {
+  turnId: string;
+  /** The chat id, as its caller named it. */
+  chatId: string;
+  /** What the turn failed with, when it did (a `DurableReplayError` for an agent that does not replay). */
+  error?: string;
+}
+
+/** The name of the workflow every turn runs as. */
+export const TURN_WORKFLOW = 'skilltree-turn';
+/**
+ * The application version turns are recorded under: fixed, so that any process of any build may
+ * recover a turn (DBOS would otherwise hash its workflows' sources). Whether the agent of the
+ * recovering build replays the turn is checked step by step (`DurableReplayError`).
+ */
+export const TURN_APP_VERSION = 'skilltree-turns-1';
+
+/** The DBOS executor's own recovery (the SDK's internal API: recover another executor's pending workflows). */
+interface Executor {
+  recoverPendingWorkflows(executorIDs?: string[]): Promise<unknown[]>;
+}
+
+let taken = false;
+
+/**
+ * A {@link TurnEngine} on DBOS Transact. DBOS is one per process: create one engine per process and
+ * pass it to one `createSessions`.
+ *
+ * @example
+ * const sessions = createSessions(<ShopAgent />, {
+ *   store: postgresStore({ connectionString }),
+ *   model,
+ *   engine: dbosEngine({ connectionString, executorId: process.env.HOSTNAME }),
+ * });
+ */
+export function dbosEngine(options: DbosEngineOptions): TurnEngine {
+  if (!options || typeof options.connectionString !== 'string' || options.connectionString === '') {
+    throw new TypeError(
+      'dbosEngine needs { connectionString }: the PostgreSQL URL DBOS keeps its workflows in (postgres://user@host:5432/db).',
+    );
+  }
+  if (taken) {
+    throw new Error(
+      'dbosEngine: DBOS runs once per process, and this process made an engine already. Share that engine (one createSessions per process), or close() it first.',
+    );
+  }
+  taken = true;
+  const executorId = options.executorId ?? `skilltree-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  const interval = options.recoveryInterval ?? 2_000;
+  let registration: DurableRegistration | null = null;
+  let turn: ((turnId: string, input: DurableTurnInput) => Promise<unknown>) | null = null;
+  let launched: Promise<void> | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let watching: Promise<void> = Promise.resolve();
+  let closed = false;
+  /** Turns started here (not recovered): their caller hears how they end. */
+  const started = new Set<string>();
+  /** Turns found abandoned on the last look. */
+  let suspects = new Set<string>();
+
+  /** Pending turns of other executors whose chats nobody holds: their executors are recovered here. */
+  async function recoverDead(): Promise<void> {
+    if (!registration || closed) return;
+    const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
+    const dead = new Set<string>();
+    const seen = new Set<string>();
+    for (const wf of pending) {
+      const owner = wf.executorId;
+      if (!owner || owner === executorId || dead.has(owner)) continue;
+      const input = wf.input?.[1] as DurableTurnInput | undefined;
+      if (!input || !(await registration.abandoned(input))) continue;
+      seen.add(wf.workflowID);
+      // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
+      if (suspects.has(wf.workflowID)) dead.add(owner);
+    }
+    suspects = seen;
+    if (dead.size === 0 || closed) return;
+    await (await executor()).recoverPendingWorkflows([...dead]);
+  }
+
+  function launch(): Promise<void> {
+    launched ??= (async () => {
+      DBOS.setConfig({
+        name: options.appName ?? 'skilltree',
+        systemDatabaseUrl: options.connectionString,
+        executorID: executorId,
+        applicationVersion: TURN_APP_VERSION,
+        logLevel: options.logLevel ?? 'warn',
+      });
+      await DBOS.launch();
+      if (interval > 0) {
+        timer = setInterval(() => {
+          // One look at a time; a failed look (the database restarting) is tried again next time.
+          watching = watching.then(recoverDead).catch(() => {});
+        }, interval);
+        timer.unref?.();
+      }
+    })();
+    return launched;
+  }
+
+  return {
+    name: 'dbos',
+    register(given) {
+      if (registration) {
+        throw new Error(
+          'dbosEngine: this engine serves one createSessions already; make one engine per createSessions.',
+        );
+      }
+      registration = given;
+      const body = given.run;
+      turn = DBOS.registerWorkflow(
+        async (turnId: string, input: DurableTurnInput) => {
+          if (started.has(turnId)) return body(turnId, input);
+          try {
+            const result = await body(turnId, input);
+            options.onRecovered?.({ turnId, chatId: input.id });
+            return result;
+          } catch (error) {
+            options.onRecovered?.({ turnId, chatId: input.id, error: String((error as Error)?.message ?? error) });
+            throw error;
+          }
+        },
+        { name: TURN_WORKFLOW },
+      );
+      // Launching recovers this executor's own pending turns: the runner is there to take them.
+      launch().catch(() => {});
+    },
+    async run(turnId, input) {
+      if (!turn) throw new Error('dbosEngine: no createSessions registered with this engine (pass it as { engine }).');
+      await launch();
+      started.add(turnId);
+      const handle = await DBOS.startWorkflow(turn, { workflowID: turnId })(turnId, input);
+      try {
+        return await handle.getResult();
+      } finally {
+        started.delete(turnId);
+      }
+    },
+    step(name, fn) {
+      return DBOS.runStep(fn, { name });
+    },
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await watching;
+      if (launched) {
+        await launched.catch(() => {});
+        await DBOS.shutdown();
+      }
+      taken = false;
+    },
+  };
+}
+
+/**
+ * The SDK's executor, for recovering another executor's workflows: its `recoverPendingWorkflows`
+ * is what DBOS's launch (and Conductor) call; no public API takes another executor's id.
+ */
+async function executor(): Promise<Executor> {
+  const mod = (await import('@dbos-inc/dbos-sdk/internal/dbos-executor')) as {
+    DBOSExecutor?: { globalInstance?: Executor };
+    default?: { DBOSExecutor?: { globalInstance?: Executor } };
+  };
+  const found = (mod.DBOSExecutor ?? mod.default?.DBOSExecutor)?.globalInstance;
+  if (!found) throw new Error('dbosEngine: DBOS is not launched in this process.');
+  return found;
+}

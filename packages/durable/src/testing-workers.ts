@@ -1,0 +1,160 @@
+/**
+ * Worker processes for the crash tests: each runs `fixtures/turn-worker.tsx` (with tsx) on a real
+ * engine and store, and reports on stdout. The tests wait on what they report and on the files
+ * their model and tool write, never on a clock.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * What the conformance suite asks of a worker process (passed as its one JSON argument). The worker
+ * (yours: it builds your engine) runs an agent with one tool, `charge`, and a model that calls it
+ * and then answers; see `test/fixtures/turn-worker.tsx` of this package for the reference worker.
+ */
+export interface WorkerConfig {
+  /** The engine's name, as the suite was given it (a worker serving several engines picks by it). */
+  engine: string;
+  /** Your engine's options for this process (from the suite's `engineOptions`). */
+  engineOptions: Record<string, unknown>;
+  /** The PostgreSQL URL of the session store. */
+  storeUrl: string;
+  /** Where the worker logs its model requests (`model.log`), tool attempts (`attempts.log`) and side effects (`effects/<key>`). */
+  dir: string;
+  leaseTtl: number;
+  /** `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `serve`: only recover turns of others. */
+  role: 'send' | 'serve' | 'approve';
+  chat: string;
+  owner: string;
+  text?: string;
+  /** Where the worker hangs (writing `dir/hang` first): in the tool (after its side effect), in the second model call, or nowhere. */
+  hang?: 'tool' | 'model' | 'none';
+  /** The agent as deployed: `v1`; `v2-compatible` (another tool body, the same prompt); `v2-changed` (another prompt). */
+  agent?: 'v1' | 'v2-compatible' | 'v2-changed';
+  /** The tool needs approval. */
+  approval?: boolean;
+}
+
+/** A worker process and what it said. */
+export interface Worker {
+  child: ChildProcess;
+  lines: string[];
+  /** Resolves with the first line that starts with `prefix` (rejects if the process exits first). */
+  line(prefix: string): Promise<string>;
+  /** Resolves with the first line that passes `test` (rejects if the process exits first). */
+  match(test: (line: string) => boolean, what: string): Promise<string>;
+  exit: Promise<number | null>;
+  /** Ends it the polite way (its stdin closes: it closes its sessions and engine). */
+  end(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts worker script `file` with `config` (with tsx, so a worker may be TypeScript), in `cwd`,
+ * on `nodeBinary` (default: this Node).
+ */
+export function startWorker(
+  file: string,
+  config: WorkerConfig,
+  options: { cwd?: string; nodeBinary?: string } = {},
+): Worker {
+  const child = spawn(options.nodeBinary ?? process.execPath, ['--import', 'tsx', file, JSON.stringify(config)], {
+    cwd: options.cwd ?? process.cwd(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const lines: string[] = [];
+  let buffer = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  let exited = false;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    lines.push(...parts);
+    for (const w of [...waiters]) w();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      exited = true;
+      for (const w of [...waiters]) w();
+      resolve(code);
+    }),
+  );
+  return {
+    child,
+    lines,
+    exit,
+    line(prefix) {
+      return this.match((l) => l.startsWith(prefix), prefix);
+    },
+    match(test, what) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = lines.find(test);
+          if (found !== undefined) {
+            waiters.delete(check);
+            resolve(found);
+          } else if (exited) {
+            waiters.delete(check);
+            reject(new Error(`The worker exited before saying "${what}". Its output:\n${lines.join('\n')}\n${stderr}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    async end() {
+      if (exited) return;
+      child.stdin!.end();
+      await exit;
+    },
+    async kill() {
+      if (exited) return;
+      child.kill('SIGKILL');
+      await exit;
+    },
+  };
+}
+
+/** Waits for `file` to appear, failing with the worker's own words when it ends its turn (or exits) first. */
+export async function hangs(worker: Worker, file: string): Promise<void> {
+  const ended = worker.line('turn ').then((line) => {
+    throw new Error(`The worker ended its turn instead of hanging: ${line}\n${worker.lines.join('\n')}`);
+  });
+  ended.catch(() => {});
+  await Promise.race([fileAppears(file), ended]);
+}
+
+/** A fresh folder for one test's model log, tool attempts and side effects. */
+export function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'skilltree-durable-'));
+}
+
+/** Resolves once `file` exists (watching its folder, not polling on a timer). */
+export function fileAppears(file: string): Promise<void> {
+  const folder = join(file, '..');
+  return new Promise((resolve) => {
+    const watcher = watch(folder, () => {
+      if (existsSync(file)) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (existsSync(file)) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
+/** The lines of a log file in `dir` (none when it was never written). */
+export function logLines(dir: string, name: string): string[] {
+  const file = join(dir, name);
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}

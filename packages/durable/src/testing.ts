@@ -1,0 +1,230 @@
+/**
+ * `@skilltree/durable/testing`: the conformance suite every engine passes, like the store
+ * conformance suite (`@skilltree/store/testing`): real worker processes on a real engine and a
+ * PostgreSQL session store, SIGKILLed at the worst moments, and the turn finished by another
+ * process. Each case waits on what the processes report and the files they write, never a clock.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSessions, type Message, textOf } from '@skilltree/core';
+import { ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
+import { describe, expect, test } from 'vitest';
+import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
+
+export {
+  fileAppears,
+  hangs,
+  logLines,
+  scratch,
+  startWorker,
+  type Worker,
+  type WorkerConfig,
+} from './testing-workers.js';
+
+/** What {@link durableConformance} needs: your engine (through your worker) and a store. */
+export interface DurableConformanceOptions {
+  /** The engine's name, for the suite's title and the worker's `engine`. */
+  engine: string;
+  /** The worker script (see {@link WorkerConfig}); `test/fixtures/turn-worker.tsx` of this package is one. */
+  worker: string;
+  /** The folder the worker runs in (where its imports resolve). */
+  cwd: string;
+  /** The PostgreSQL URL of the session store the workers share. */
+  storeUrl: string;
+  /** A session store on `storeUrl` for the suite's own reads (closed by the suite). */
+  openStore(): SessionStore;
+  /**
+   * Your engine's options for one worker process: `executorId` names the process (a restarted
+   * process gets its old id back); `recover` says whether it looks for turns of dead processes.
+   */
+  engineOptions(process: { executorId: string; recover: boolean }): Record<string, unknown>;
+  /** The Node binary the workers run on (an engine may need a newer Node than the tests). */
+  nodeBinary?: string;
+}
+
+/** Runs the durable-turn conformance suite on one engine. */
+export function durableConformance(options: DurableConformanceOptions): void {
+  let n = 0;
+  const setup = () => {
+    const dir = scratch();
+    const chat = `chat-${process.pid}-${Date.now()}-${++n}`;
+    const base = { engine: options.engine, storeUrl: options.storeUrl, dir, chat, owner: `owner-${chat}` };
+    const workers: Worker[] = [];
+    const start = (
+      name: string,
+      config: Omit<WorkerConfig, keyof typeof base | 'engineOptions' | 'leaseTtl'> & { leaseTtl?: number },
+      recover = config.role === 'serve',
+    ) => {
+      const worker = startWorker(
+        options.worker,
+        {
+          ...base,
+          leaseTtl: 6_000,
+          ...config,
+          engineOptions: options.engineOptions({ executorId: `${name}-${chat}`, recover }),
+        },
+        { cwd: options.cwd, ...(options.nodeBinary ? { nodeBinary: options.nodeBinary } : {}) },
+      );
+      workers.push(worker);
+      return worker;
+    };
+    const read = async (): Promise<{ messages: Message[]; tokens: number | undefined }> => {
+      const store = options.openStore();
+      try {
+        const reader = createSessions(null, { store });
+        const messages = await reader.messages(chat, { owner: base.owner });
+        const spent = await store.spent(await ownerKey(base.owner), periodOf('day').key);
+        return { messages, tokens: spent.tokens };
+      } finally {
+        await store.close();
+      }
+    };
+    const done = () => Promise.all(workers.map((w) => w.end()));
+    return { dir, chat, start, read, done };
+  };
+  const recovered = async (worker: Worker) =>
+    JSON.parse((await worker.line('recovered ')).slice('recovered '.length)) as { chatId: string; error?: string };
+  const models = (dir: string) => logLines(dir, 'model.log').map((l) => l.split(' ').slice(1).join(' '));
+  const attempts = (dir: string) => logLines(dir, 'attempts.log').map((l) => l.split(' ')[1]);
+  const effects = (dir: string) => readdirSync(join(dir, 'effects')).length;
+
+  describe(`durable turns on ${options.engine}`, () => {
+    test('a process killed mid-tool: another finishes the turn once the lease expires, the model asked once per recorded step, the side effect once, charged once', async () => {
+      const t = setup();
+      try {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const survivor = t.start('survivor', { role: 'serve' });
+        const info = await recovered(survivor);
+        expect(info).toEqual({ turnId: expect.any(String), chatId: t.chat });
+        expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+        expect(attempts(t.dir)).toHaveLength(2);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(effects(t.dir)).toBe(1);
+        const { messages, tokens } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+        expect(textOf(messages[2])).toBe('charged 500');
+        expect(textOf(messages[3])).toBe('Charged 500 cents.');
+        // 110 tokens for step 1, 210 for step 2: each charged once.
+        expect(tokens).toBe(320);
+      } finally {
+        await t.done();
+      }
+    });
+
+    test('a process killed mid-model-call: the recorded model call and tool run replay, only the call in flight is asked again', async () => {
+      const t = setup();
+      try {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'model' });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const survivor = t.start('survivor', { role: 'serve' });
+        expect((await recovered(survivor)).error).toBeUndefined();
+        // Step 2 was asked by the victim (never answered) and again by the survivor; step 1 once.
+        expect(models(t.dir)).toEqual(['step 1', 'step 2', 'step 2']);
+        expect(attempts(t.dir)).toHaveLength(1);
+        expect(effects(t.dir)).toBe(1);
+        const { messages } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      } finally {
+        await t.done();
+      }
+    });
+
+    test('a process killed while an approved call runs: another finishes it, the tool with the same key, one answer', async () => {
+      const t = setup();
+      try {
+        const asker = t.start('asker', { role: 'send', approval: true, hang: 'none' });
+        expect(JSON.parse((await asker.line('turn ')).slice(5))).toEqual({ text: '', waiting: 1 });
+        await asker.kill();
+        const approver = t.start('approver', { role: 'approve', approval: true, leaseTtl: 1_500, hang: 'tool' });
+        await hangs(approver, join(t.dir, 'hang'));
+        await approver.kill();
+        const survivor = t.start('survivor', { role: 'serve', approval: true });
+        expect((await recovered(survivor)).error).toBeUndefined();
+        expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(effects(t.dir)).toBe(1);
+        const { messages } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+        expect(textOf(messages[3])).toBe('Charged 500 cents.');
+      } finally {
+        await t.done();
+      }
+    });
+
+    test('two processes racing to recover: the turn finishes once, the tool runs once after the crash', async () => {
+      const t = setup();
+      try {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const a = t.start('racer-a', { role: 'serve' });
+        const b = t.start('racer-b', { role: 'serve' });
+        // One racer finishes the turn; the other finds it taken (the engine fences it) or replays it finished.
+        const finished = (w: Worker) =>
+          w.match((l) => l.startsWith('recovered ') && !l.includes('"error"'), 'recovered (without error)');
+        await Promise.race([finished(a), finished(b)]);
+        expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(effects(t.dir)).toBe(1);
+        const { messages, tokens } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+        expect(tokens).toBe(320);
+      } finally {
+        await t.done();
+      }
+    });
+
+    test('a restarted process with the same executor id recovers its own turn at launch', async () => {
+      const t = setup();
+      try {
+        const victim = t.start('same', { role: 'send', leaseTtl: 1_500, hang: 'tool' }, false);
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const restarted = t.start('same', { role: 'serve' }, false);
+        expect((await recovered(restarted)).error).toBeUndefined();
+        expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(effects(t.dir)).toBe(1);
+        const { messages } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      } finally {
+        await t.done();
+      }
+    });
+
+    test('a deploy that changes what the agent renders is refused with DurableReplayError, nothing diverges; a compatible one replays', async () => {
+      const t = setup();
+      try {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const changed = t.start('changed', { role: 'serve', agent: 'v2-changed' });
+        const refused = await recovered(changed);
+        expect(refused.error).toMatch(/does not replay as recorded.*step model-1/);
+        // Nothing was asked or run again, nothing written past what the victim committed.
+        expect(models(t.dir)).toEqual(['step 1']);
+        expect(attempts(t.dir)).toHaveLength(1);
+        expect((await t.read()).messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      } finally {
+        await t.done();
+      }
+      const u = setup();
+      try {
+        const victim = u.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
+        await hangs(victim, join(u.dir, 'hang'));
+        await victim.kill();
+        const compatible = u.start('compatible', { role: 'serve', agent: 'v2-compatible' });
+        expect((await recovered(compatible)).error).toBeUndefined();
+        expect(models(u.dir)).toEqual(['step 1', 'step 2']);
+        const { messages } = await u.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+        expect(textOf(messages[2])).toBe('charged 500 (v2)');
+      } finally {
+        await u.done();
+      }
+    });
+  });
+}

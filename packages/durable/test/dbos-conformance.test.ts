@@ -1,0 +1,27 @@
+/**
+ * The durable-turn conformance suite on DBOS Transact, against the PostgreSQL `.ci/with-services`
+ * starts (the same server holds the session store and DBOS's workflows).
+ */
+import { fileURLToPath } from 'node:url';
+import { durableConformance } from '@skilltree/durable/testing';
+import { postgresStore } from '@skilltree/store/postgres';
+
+const url = process.env.SKILLTREE_TEST_POSTGRES_URL;
+if (!url) {
+  throw new Error(
+    'These tests need PostgreSQL: run them with `bash .ci/with-services pnpm --filter @skilltree/durable test`.',
+  );
+}
+
+durableConformance({
+  engine: 'dbos',
+  worker: fileURLToPath(new URL('./fixtures/turn-worker.tsx', import.meta.url)),
+  cwd: fileURLToPath(new URL('..', import.meta.url)),
+  storeUrl: url,
+  openStore: () => postgresStore({ connectionString: url }),
+  engineOptions: ({ executorId, recover }) => ({
+    connectionString: url,
+    executorId,
+    recoveryInterval: recover ? 200 : 0,
+  }),
+});
