@@ -24,10 +24,13 @@ export function mountState(
   handle: SessionHandle,
   restore?: SessionSnapshot,
   chat?: SessionChat,
+  bind?: (state: SessionState) => void,
 ): SessionState {
   checkBudget(options.budget);
   resolveFileLimits(options.files);
   const state = createState(element, options, handle, restore, chat);
+  // The handle reads its state while the tree renders (a store's first use): bound before the render.
+  bind?.(state);
   traceUnloads(state);
   render(state);
   const problems = developerProblems(state);

@@ -4,31 +4,10 @@
  * `subagents/` runs them; the loop reads the turn's usage and whether a run's `finish` ended it.
  */
 import type { Usage } from '../types/model.js';
-import type { ModelRequest } from '../types/request.js';
 import type { SubagentRun } from '../types/subagents.js';
-import type { SessionState } from './state.js';
+import type { RunSelf, RunsRecord, SessionState } from './state.js';
 
-/** A run's own state: which run it is, the state that spawned it, and (a fork) the request it starts from. */
-export interface RunSelf {
-  run: SubagentRun;
-  parent: SessionState;
-  /** A fork's prefix: the parent's latest request, sent first byte for byte. Null for an isolated run. */
-  fork: ModelRequest | null;
-}
-
-/** The session's record of subagent runs. */
-export interface RunsRecord {
-  /** The chat's runs, oldest first: one list, shared by the agent's state and every run's. */
-  list: SubagentRun[];
-  /** Set when this state is a run's. */
-  self: RunSelf | null;
-  /** Usage of the running turn: its own model calls, and those of the runs it spawned (as they happen). */
-  turn: Usage | undefined;
-  /** The running turn's budget scope, for the runs it spawns (opaque here: `turn/loop`'s `TurnScope`). */
-  scope: unknown;
-  /** Set by a run's `finish` call: its turn ends after that call. */
-  finished: boolean;
-}
+export type { RunSelf, RunsRecord } from './state.js';
 
 /** A fresh record: the chat's runs (a snapshot's, or none). */
 export function createRuns(list: SubagentRun[] = []): RunsRecord {
