@@ -13,6 +13,7 @@ import { render, unmount } from '../state/render.js';
 import { resetBaseline } from '../state/restore.js';
 import type { SessionState } from '../state/state.js';
 import { sync } from '../state/sync.js';
+import { installRunner } from '../subagents/install.js';
 import type { SessionOptions } from '../types/options.js';
 import type { SessionSnapshot } from '../types/session.js';
 import { applySnapshot } from './snapshot.js';
@@ -39,6 +40,7 @@ export function mountState(
     throw new Error(problems.join('\n'));
   }
   sync(state);
+  installRunner(state);
   if (restore) applySnapshot(state, restore);
   else resetBaseline(state);
   return state;

@@ -56,7 +56,26 @@ export function budgetTurnUsage(state: SessionState): Usage | undefined {
   return top.runs.turn;
 }
 
+/** The running turn's scope (its budget and the owner's ledger), which the runs it spawns go by. */
+export function turnScope(state: SessionState): unknown {
+  return state.runs.scope;
+}
+
 /** Whether a run's `finish` ended the running turn. */
 export function runFinished(state: SessionState): boolean {
   return state.runs.finished;
+}
+
+/**
+ * Makes `child` the state of `self.run`, spawned by `self.parent`: it shares the chat's list of
+ * runs, the session's usage (its calls count in the session's, and budgets read it) and the chat's
+ * stores, and assigns call ids of its own (`call_<scope>_N`), so they never repeat the parent's.
+ */
+export function adoptRun(child: SessionState, self: RunSelf, scope: string): void {
+  const { parent } = self;
+  child.runs.list = parent.runs.list;
+  child.runs.self = self;
+  child.usage = parent.usage;
+  child.stores = parent.stores;
+  child.window.transcript.scope = scope;
 }
