@@ -73,14 +73,18 @@ describe('a fork', () => {
     expect(JSON.stringify(first.tools)).toBe(JSON.stringify(latest.tools));
     expect(JSON.stringify(first.items.slice(0, latest.items.length))).toBe(JSON.stringify(latest.items));
     expect(JSON.stringify(latest.items)).toContain('I should look it up first.');
-    // Then the run's instructions and catalog, its tools, and its task.
-    const [note, task] = first.items.slice(latest.items.length) as [SystemNote, { role: string }];
+    // Then one appended note: the run's instructions and catalog, its tools, and its task (a user
+    // message there would join the parent's last user turn on the wire and change its bytes).
+    const [note, ...more] = first.items.slice(latest.items.length) as SystemNote[];
+    expect(more.every((item) => item.role === 'system')).toBe(true);
     expect(note.role).toBe('system');
     expect(note.text).toContain('You check one detail.');
     expect(note.text).toContain('policies');
+    expect(note.text).toContain('<task>\ncheck the refund policy for A-1\n</task>');
     expect(note.addedTools.map((t) => t.name)).toEqual(['check']);
     expect(note.removedTools).toEqual(['lookup', 'helper']);
-    expect(task).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'check the refund policy for A-1' }] });
+    // The run's own transcript still starts with its task, as a user message.
+    expect(session.subagentRuns[0].transcript[0]).toMatchObject({ role: 'user' });
   });
 
   it("every later request of the run is its previous request plus appended items (the prefix stays the parent's)", async () => {
