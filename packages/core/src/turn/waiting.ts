@@ -8,6 +8,7 @@ import { config } from '../state/config.js';
 import { emit, warn } from '../state/events.js';
 import { shownWaiting } from '../state/reads.js';
 import { type StagedMessage, stageMessages } from '../state/record.js';
+import { runSelf, runsOf } from '../state/runs.js';
 import { type SessionState, skillState, tree } from '../state/state.js';
 import type { ToolCall } from '../types/messages.js';
 import type { AnswerBinding, ToolAnswer, WaitingCall } from '../types/session.js';
@@ -219,17 +220,26 @@ const SUPERSEDED = 'Not run: the user sent a new message instead of answering th
 export function stageSupersede(state: SessionState, answered: (waiting: WaitingCall) => void): StagedMessage {
   const calls = state.waiting.calls;
   if (calls.length === 0) return { announce() {}, undo() {} };
+  // A call waiting inside a run is superseded with its run: the parent's call of the subagent reads it.
+  const own = runSelf(state)?.run.id;
+  const runs = runsOf(state).filter((r) => r.status === 'waiting' && r.parentRunId === own);
+  const superseded = [
+    ...calls.filter((w) => !w.path).map((w) => ({ id: w.toolCallId, name: w.name, input: w.input })),
+    ...runs.map((r) => ({ id: r.toolCallId, name: r.name, input: {} })),
+  ];
   const staged = stageMessages(
     state,
-    calls.map(
-      (w) => (changes) =>
-        resultMessage({ id: w.toolCallId, name: w.name, input: w.input }, SUPERSEDED, 'denied', [], changes),
-    ),
+    superseded.map((call) => (changes) => resultMessage(call, SUPERSEDED, 'denied', [], changes)),
   );
   state.waiting.calls = [];
   return {
     announce() {
       for (const waiting of calls) answered(waiting);
+      for (const run of runs) {
+        run.status = 'failed';
+        run.error = `Subagent "${run.name}" did not go on: a new message came while a call inside it waited.`;
+        delete run.state;
+      }
       staged.announce();
       announceWaiting(state);
     },
