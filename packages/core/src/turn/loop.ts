@@ -31,10 +31,10 @@ import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/sessi
 import { executeCall, recordResult } from './calls.js';
 import { consumed, estimatedResponse } from './charge.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
-import { answerRuns, endFinished } from './run-end.js';
+import { endFinished } from './run-end.js';
 import { takeRunWaits } from './run-waits.js';
 import { cutResult, resultText } from './tool-call.js';
-import { announceWaiting, checkAnswers, stageSupersede, waitFor } from './waiting.js';
+import { announceWaiting, answerRuns, checkAnswers, stageSupersede, waitFor } from './waiting.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
