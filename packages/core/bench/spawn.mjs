@@ -5,18 +5,18 @@
 // costs next to nothing). Plain JS over dist/ so it measures what users run.
 // Run: pnpm --filter @skilltree/core bench:spawn (after pnpm build).
 //
-// First measurement (r4-subcore, a shared 2-core VM at load average 23, where the plain turn took
-// ~1.0 ms against the ~0.3 ms step.mjs records on a quiet machine), a run with 10 skills of its own:
-//   isolated             turn 0.963 ms → with a run 4.541 ms: a spawn costs 3.578 ms
-//   fork, append-only    turn 0.981 ms → with a run 2.583 ms: a spawn costs 1.602 ms
-// The 1 ms target is not shown met. A CPU profile of 1 500 isolated spawns puts React's mount and
-// unmount of the run's root (createContainer, render, commit, passive effects) first, then the
-// usage estimates of each request (requestText) and GC; nothing of the run's own bookkeeping is in
-// the top 40.
+// Measured (r4-subcore, a shared 2-core VM at load average 7.5), a run with 10 skills of its own, on
+// a model that costs nothing (no usage estimate), median of three batches of 300 turns:
+//   isolated              turn 0.420 ms → with a run 1.183 ms: a spawn costs 0.763 ms
+//   fork, append-only     turn 0.396 ms → with a run 0.853 ms: a spawn costs 0.457 ms
+//   isolated, append-only turn 0.072 ms → with a run 0.432 ms: a spawn costs 0.360 ms
+// All under the 1 ms target. At load 23 the same rows read 2–3.5 ms: the numbers follow the machine.
+// A CPU profile of 1 500 spawns puts React's mount and unmount of the run's root first
+// (createContainer, render, commit, passive effects); nothing of the run's bookkeeping is in the top 40.
 import { performance } from 'node:perf_hooks';
 import { createElement as h } from 'react';
 import { z } from 'zod';
-import { Agent, createSession, Instructions, Skill, Subagent, scriptedModel, Text, Tool } from '../dist/index.js';
+import { Agent, createSession, Instructions, Skill, Subagent, Text, Tool } from '../dist/index.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 
@@ -61,13 +61,18 @@ function agent(kind, context) {
 /** Milliseconds per turn of `kind` (one tool call, then a reply), the median of three batches. */
 async function perTurn(kind, context, appendOnly) {
   const batch = async () => {
-    const steps = [];
-    const runSteps = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      steps.push({ toolCalls: [{ name: 'helper', input: { task: `part ${i}` } }] }, { text: 'ok' });
-      runSteps.push({ text: 'done' });
-    }
-    const model = scriptedModel(steps, { appendOnly, subagents: { helper: runSteps } });
+    // A model that costs nothing (no usage estimate, unlike scriptedModel): what is left is the framework's.
+    let step = 0;
+    const model = {
+      name: 'bench',
+      appendOnly,
+      async generate(req) {
+        if (req.subagent) return { text: 'done', toolCalls: [] };
+        return step++ % 2 === 0
+          ? { text: '', toolCalls: [{ id: '', name: 'helper', input: { task: `part ${step}` } }] }
+          : { text: 'ok', toolCalls: [] };
+      },
+    };
     const session = createSession(agent(kind, context), { model, telemetry: false, maxTranscriptMessages: 20 });
     await session.send('warm up');
     const started = performance.now();
@@ -84,6 +89,7 @@ console.log(`spawn cost (framework time per run, median of three batches of ${RO
 for (const [label, context, appendOnly] of [
   ['isolated', 'isolated', false],
   ['fork, append-only', 'fork', true],
+  ['isolated, append-only', 'isolated', true],
 ]) {
   const plain = await perTurn('plain', context, appendOnly);
   const spawned = await perTurn('subagent', context, appendOnly);
