@@ -121,6 +121,7 @@ export type {
   LifecycleEntry,
   ModelRequest,
   RequestLifecycle,
+  SubagentRequestInfo,
   SystemNote,
   ToolSpec,
 } from './types/request.js';

@@ -4,7 +4,8 @@
  */
 import { createContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import type { Message } from '../types/messages.js';
+import type { Message, ToolCall } from '../types/messages.js';
+import type { ToolAnswer, WaitingCall } from '../types/session.js';
 import type { AgentStoreDef } from './agent-store.js';
 
 /** Where a skill stands in the LRU order. */
@@ -46,6 +47,25 @@ export interface Runtime {
   reportSkillError(name: string, error: unknown): void;
   /** A skill (or, with `null`, the agent) shows or stops showing its Suspense fallback. */
   reportSuspended(name: string | null, suspended: boolean): void;
+  /**
+   * Runs a `<Subagent>` call (set by the session: `subagents/` runs it). Absent in a tree no session
+   * runs; a call then fails with an error that says so.
+   */
+  spawn?: (props: Record<string, unknown>, input: unknown, toolCallId: string, signal: AbortSignal) => Promise<unknown>;
+  /**
+   * Starts the runs of a step's subagent calls together, before the loop records their results one
+   * by one in call order (each call's `spawn` then takes its run). Set with `spawn`.
+   */
+  prestart?: (calls: readonly ToolCall[], signal: AbortSignal) => void;
+  /**
+   * Resumes the runs whose waiting calls `answers` answer (each run once), and says for each how it
+   * went on: it waits again (`waits`, the chat's waiting calls), or it ended with the result of the
+   * parent's call. Set with `spawn`.
+   */
+  resume?: (
+    answers: readonly ToolAnswer[],
+    signal: AbortSignal,
+  ) => Promise<({ waits: WaitingCall[] } | { call: ToolCall; content: string; isError: boolean })[]>;
 }
 
 export const RuntimeContext = createContext<Runtime | null>(null);

@@ -17,7 +17,9 @@ import {
 } from '../state/reads.js';
 import { unrecordedChanges } from '../state/record.js';
 import { resetBaseline, restoreSkills } from '../state/restore.js';
+import { runsOf } from '../state/runs.js';
 import type { SessionState } from '../state/state.js';
+import { runWaitingIds } from '../subagents/run-state.js';
 import { INTERRUPTED_RESULT, parseMessage, readContextChanges } from '../transcript/message-parse.js';
 import { unansweredCalls } from '../transcript/transcript.js';
 import { recordResult } from '../turn/calls.js';
@@ -27,6 +29,7 @@ import { keepWaiting } from '../turn/waiting.js';
 import type { ContextChange, Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
+import { parseRuns } from './runs-parse.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
@@ -51,6 +54,7 @@ export function takeSnapshot(state: SessionState, since = transcriptOf(state).st
   if (windowStartOf(state) !== undefined) snapshot.windowStart = windowStartOf(state);
   if (sentPrefix(state)) snapshot.sent = JSON.parse(JSON.stringify(sentPrefix(state)));
   if (waitingCalls(state).length > 0) snapshot.waiting = JSON.parse(JSON.stringify(waitingCalls(state)));
+  if (runsOf(state).length > 0) snapshot.subagentRuns = JSON.parse(JSON.stringify(runsOf(state)));
   const log = toldLog(state);
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
@@ -147,6 +151,8 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (lifecycle) out.lifecycle = lifecycle;
   const waiting = parseWaiting(d.waiting);
   if (waiting.length > 0) out.waiting = waiting;
+  const runs = parseRuns(d.subagentRuns, parseSnapshot);
+  if (runs.length > 0) out.subagentRuns = runs;
   if (d.sent !== undefined) {
     // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
     try {
@@ -230,8 +236,14 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   // is answered as interrupted (it may have taken effect, and never runs again).
   const open = unansweredCalls(transcriptOf(state));
   const waits = new Set(open.map((call) => call.id));
+  // A call of a subagent whose run waits stays open, and the calls waiting inside the run stay waiting.
+  for (const run of runsOf(state)) {
+    if (run.status !== 'waiting' || !waits.has(run.toolCallId)) continue;
+    for (const id of runWaitingIds(run)) waits.add(id);
+  }
   keepWaiting(state, waits);
   const waitingIds = new Set(waitingCalls(state).map((w) => w.toolCallId));
+  for (const run of runsOf(state)) if (run.status === 'waiting') waitingIds.add(run.toolCallId);
   for (const call of open) {
     if (waitingIds.has(call.id)) continue;
     recordResult(
@@ -260,6 +272,7 @@ function parseWaiting(raw: unknown): WaitingCall[] {
       status: w.status === 'running' ? 'running' : 'waiting',
       // When it began waiting, if it is a time at all (a tampered snapshot's is left out).
       ...(typeof w.since === 'number' && Number.isFinite(w.since) && w.since >= 0 ? { since: w.since } : {}),
+      ...(isStrings(w.path) && w.path.length > 0 ? { path: w.path } : {}),
     });
   }
   return out;

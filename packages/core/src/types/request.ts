@@ -3,6 +3,13 @@
  */
 import type { Message } from './messages.js';
 
+/** Which run a model request belongs to (`ModelRequest.subagent`): absent for the agent's own requests. */
+export interface SubagentRequestInfo {
+  name: string;
+  runId: string;
+  depth: number;
+}
+
 /** A tool as the model sees it. */
 export interface ToolSpec {
   name: string;
@@ -46,6 +53,11 @@ export interface ModelRequest {
    * classic fields.
    */
   appendOnly?: AppendOnlyRequest;
+  /**
+   * The subagent run that asks (SPEC §19), absent for the agent's own requests: a model that
+   * serves several (a scripted model with a script per subagent, a router) answers by it.
+   */
+  subagent?: SubagentRequestInfo;
 }
 
 // ───────────── the append-only request (issue 25) ─────────────
