@@ -7,6 +7,7 @@
 import type { SessionEvent } from '@skilltree/core';
 import { createUIMessageStream, type UIMessageStreamWriter } from 'ai';
 import { approvalIdOf } from './approval-id.js';
+import { SubagentTracker } from './subagent-parts.js';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import { changeChunks, outcomeChunk, type SkilltreeUIChunk, type SkilltreeUIMessage, toolOutcome } from './ui-parts.js';
 
@@ -55,6 +56,8 @@ class ChunkWriter {
   private reasonings = 0;
   private step = false;
   private readonly open = new Set<string>();
+  /** The turn's subagent runs, each streamed as one `data-subagent` part updated in place. */
+  private readonly runs: SubagentTracker;
 
   constructor(
     private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>,
@@ -63,6 +66,7 @@ class ChunkWriter {
     answered: readonly string[],
   ) {
     for (const id of answered) this.open.add(id);
+    this.runs = new SubagentTracker(errorText);
   }
 
   private endReasoning(): void {
@@ -101,6 +105,8 @@ class ChunkWriter {
 
   event(event: SessionEvent): void {
     const w = this.writer;
+    // A run's progress first: its part goes out before the parent's next step, result or finish.
+    for (const part of this.runs.event(event)) w.write(part);
     switch (event.type) {
       case 'request':
         this.endStep();
@@ -169,7 +175,8 @@ class ChunkWriter {
         w.write({ type: 'finish', finishReason: event.turn.waiting ? 'tool-calls' : 'stop' });
         return;
       default:
-      // message, skill-loaded/-unloaded (carried by the context changes), store-changed, warning.
+      // message, skill-loaded/-unloaded (carried by the context changes), store-changed, warning,
+      // subagent-* (the run's data part, above).
     }
   }
 

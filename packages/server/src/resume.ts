@@ -9,6 +9,7 @@
 import { contextChangesOf, type Message, type Sessions } from '@skilltree/core';
 import { createUIMessageStream } from 'ai';
 import { approvalIdOf } from './approval-id.js';
+import { runsUnder, subagentPart } from './subagent-parts.js';
 import type { ToolErrorText } from './tool-errors.js';
 import {
   changeChunks,
@@ -96,13 +97,32 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
       let next = options.readFrom ?? options.from + 1;
       /** Calls sent without a result yet, by id: their tool's name. */
       const open = new Map<string, string>();
+      /** Every call the answer made (for its subagent runs), and each run's part as last sent (JSON). */
+      const calls: string[] = [];
+      const sent = new Map<string, string>();
       for (;;) {
         const info = await sessions.get(id, { owner });
         const messages = await sessions.messages(id, { from: next, limit: 1_000, owner });
         for (const message of messages) {
-          if (message.role === 'assistant') for (const call of message.toolCalls ?? []) open.set(call.id, call.name);
+          if (message.role === 'assistant') {
+            for (const call of message.toolCalls ?? []) {
+              open.set(call.id, call.name);
+              calls.push(call.id);
+            }
+          }
           if (message.role === 'tool') open.delete(message.toolCallId);
           for (const chunk of chunksOf(message, next++, options)) writer.write(chunk);
+        }
+        // The runs the answer's calls spawned, as the store keeps them now: a part each time one changed.
+        if (calls.length > 0) {
+          const runs = await sessions.subagentRuns(id, { owner });
+          for (const run of runsUnder(runs, calls)) {
+            const part = subagentPart(run, options.toolErrorText);
+            const json = JSON.stringify(part.data);
+            if (sent.get(part.id) === json) continue;
+            sent.set(part.id, json);
+            writer.write(part);
+          }
         }
         if (!info?.running || info.running.from !== options.from || signal.aborted) {
           // Messages the last commit added after the read above.

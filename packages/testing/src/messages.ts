@@ -8,6 +8,7 @@ import {
   type AssistantMessage,
   type Message,
   type ModelRequest,
+  type SubagentRun,
   type ToolMessage,
   type Turn,
   textOf,
@@ -41,6 +42,8 @@ export type TestToolMessage = Omit<ToolMessage, 'content' | 'errorKind'> & {
 export type TestMessage = TestUserMessage | TestAssistantMessage | TestToolMessage;
 /** A request as a test reads it: its messages as {@link TestMessage}s. */
 export type TestRequest = Omit<ModelRequest, 'messages'> & { messages: TestMessage[] };
+/** A subagent run as a test reads it: its transcript as {@link TestMessage}s. */
+export type TestSubagentRun = Omit<SubagentRun, 'transcript'> & { transcript: TestMessage[] };
 /** A turn as a test reads it: its messages as {@link TestMessage}s. */
 export type TestTurn = Omit<Turn, 'messages'> & { messages: TestMessage[] };
 
@@ -79,6 +82,11 @@ export function testRequest(request: ModelRequest): TestRequest {
 /** A turn as a test reads it. */
 export function testTurn(turn: Turn): TestTurn {
   return { ...turn, messages: turn.messages.map(testMessage) };
+}
+
+/** A subagent run as a test reads it. */
+export function testSubagentRun(run: SubagentRun): TestSubagentRun {
+  return { ...run, transcript: run.transcript.map(testMessage) };
 }
 
 /** A message as core records it: a test view back to its parts (a core message passes as it is). */

@@ -27,11 +27,13 @@ export {
   type TestAssistantMessage,
   type TestMessage,
   type TestRequest,
+  type TestSubagentRun,
   type TestToolMessage,
   type TestTurn,
   type TestUserMessage,
   testMessage,
   testRequest,
+  testSubagentRun,
   testTurn,
 } from './messages.js';
 export { type PrettyOptions, prettyMessage, prettyRequest, prettySchema, prettyTool } from './pretty.js';
@@ -48,6 +50,15 @@ export {
   within,
 } from './queries.js';
 export { type AgentHandle, isAgentHandle, type RenderAgentOptions, renderAgent } from './render-agent.js';
-export { callTool, callTools, type ReadSkillStepOptions, readSkill, reason, reply } from './steps.js';
+export {
+  callSubagent,
+  callTool,
+  callTools,
+  finish,
+  type ReadSkillStepOptions,
+  readSkill,
+  reason,
+  reply,
+} from './steps.js';
 export type { SkillView, TextMatch, ToolMatch } from './view.js';
 export { type WaitForOptions, waitFor } from './wait-for.js';

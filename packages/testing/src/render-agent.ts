@@ -19,10 +19,12 @@ import { track, untrack } from './cleanup.js';
 import {
   type TestMessage,
   type TestRequest,
+  type TestSubagentRun,
   type TestToolMessage,
   type TestTurn,
   testMessage,
   testRequest,
+  testSubagentRun,
   testToolMessage,
   testTurn,
 } from './messages.js';
@@ -44,6 +46,19 @@ export interface AgentHandle extends BoundQueries {
   readonly model: Model;
   /** Every message of the transcript, oldest first (the request carries only its newest window). */
   readonly transcript: readonly TestMessage[];
+  /**
+   * Every subagent run of the session, in the order they started (nested runs included): name,
+   * status, the run's own transcript (as {@link TestMessage}s), usage and result.
+   */
+  readonly subagentRuns: readonly TestSubagentRun[];
+  /**
+   * The latest run of subagent `name`. Throws, naming the runs there were, when it never ran.
+   *
+   * @example
+   * await agent.say('research lamps');
+   * expect(agent.getSubagentRun('researcher').result).toBe('Three lamps.');
+   */
+  getSubagentRun(name: string): TestSubagentRun;
   /** True after `unmount()` (or `cleanup()`). */
   readonly unmounted: boolean;
   /**
@@ -146,6 +161,18 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     model,
     get transcript() {
       return session.transcript.map(testMessage);
+    },
+    get subagentRuns() {
+      return session.subagentRuns.map(testSubagentRun);
+    },
+    getSubagentRun(name) {
+      const runs = session.subagentRuns.filter((run) => run.name === name);
+      const run = runs[runs.length - 1];
+      if (run) return testSubagentRun(run);
+      const names = [...new Set(session.subagentRuns.map((r) => r.name))].join(', ') || 'none';
+      throw new Error(
+        `agent.getSubagentRun(${JSON.stringify(name)}): subagent ${name} never ran in this session. Subagents that ran: ${names}.`,
+      );
     },
     get unmounted() {
       return unmounted;

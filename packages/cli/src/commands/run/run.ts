@@ -20,7 +20,7 @@ async function readAll(stream: Io['stdin']): Promise<string> {
 
 /**
  * Runs `run`: sends each message in turn and prints the last reply, with each turn's cost line on
- * stderr (or, with `--json`, `{ reply, transcript, request, loadedSkills, steps, usage, estimate }`
+ * stderr (or, with `--json`, `{ reply, replies, transcript, request, loadedSkills, subagentRuns, steps, usage, estimate }`
  * and nothing on stderr). Resolves to the exit code.
  */
 export function runCommand(args: CliArgs, io: Io): Promise<number> {
@@ -94,6 +94,8 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
         transcript: session.transcript,
         request: session.request(),
         loadedSkills: session.loadedSkills,
+        // Every subagent run of the session: its transcript, status, usage and result.
+        subagentRuns: session.subagentRuns,
         steps: last.steps,
         ...(last.usage ? { usage: last.usage } : {}),
         estimate: jsonEstimate(last.usage, price),
