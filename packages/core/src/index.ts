@@ -32,6 +32,7 @@ export {
 } from './host/components.js';
 export { type JsonSchemaInput, jsonSchema } from './host/json-schema.js';
 export type { ChatInfo, SessionHandle, SkillInfo, SkillState } from './host/runtime.js';
+export { Subagent, type SubagentProps } from './host/subagent.js';
 export { type BudgetExceeded, BudgetExceededError, type BudgetScope } from './observe/budget-options.js';
 export { type Cost, estimateCost, PRICES, type Price, priceFor } from './observe/cost.js';
 export { contextChangesOf, ownTextOf, textOf } from './parts/message-parts.js';
@@ -101,3 +102,11 @@ export type {
   WaitingCall,
   Warning,
 } from './types/session.js';
+export type {
+  SpawnCost,
+  SpawnInfo,
+  SubagentContext,
+  SubagentRequestInfo,
+  SubagentRun,
+  SubagentStatus,
+} from './types/subagents.js';

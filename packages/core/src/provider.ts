@@ -118,3 +118,4 @@ export type {
   SystemNote,
   ToolSpec,
 } from './types/request.js';
+export type { SpawnCost, SubagentRequestInfo, SubagentRun } from './types/subagents.js';

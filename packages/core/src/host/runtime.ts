@@ -46,6 +46,11 @@ export interface Runtime {
   reportSkillError(name: string, error: unknown): void;
   /** A skill (or, with `null`, the agent) shows or stops showing its Suspense fallback. */
   reportSuspended(name: string | null, suspended: boolean): void;
+  /**
+   * Runs a `<Subagent>` call (set by the session: `subagents/` runs it). Absent in a tree no session
+   * runs; a call then fails with an error that says so.
+   */
+  spawn?: (props: Record<string, unknown>, input: unknown, toolCallId: string, signal: AbortSignal) => Promise<unknown>;
 }
 
 export const RuntimeContext = createContext<Runtime | null>(null);

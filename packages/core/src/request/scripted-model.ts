@@ -41,6 +41,13 @@ export interface ScriptedModelOptions {
    * `{ images: false }` plays a model without vision, which is sent a line describing each image.
    */
   accepts?: ModelAccepts;
+  /**
+   * A script per subagent (SPEC §19), by `<Subagent name>`: a request of a run
+   * (`request.subagent.name`) takes the next step of its subagent's script, the agent's own requests
+   * the steps of `steps`. Every run of one subagent shares its script, in the order runs ask. A run of
+   * a subagent without a script takes the agent's steps.
+   */
+  subagents?: Record<string, readonly ScriptedStep[]>;
 }
 
 /** The scripted model; `requests` records what it was sent, `remaining` counts unused steps. */
@@ -66,6 +73,7 @@ export function scriptedModel(steps: readonly ScriptedStep[], options: ScriptedM
   if (!Array.isArray(steps)) throw new Error('scriptedModel(steps) needs an array of steps.');
   let next = 0;
   const requests: ModelRequest[] = [];
+  const scripts = new Map(Object.entries(options.subagents ?? {}).map(([name, list]) => [name, { list, next: 0 }]));
   const estimate = usageEstimator();
   return {
     name: 'scripted',
@@ -77,13 +85,18 @@ export function scriptedModel(steps: readonly ScriptedStep[], options: ScriptedM
     },
     async generate(req): Promise<ModelResponse> {
       requests.push(req);
-      if (next >= steps.length) {
+      const script = req.subagent ? scripts.get(req.subagent.name) : undefined;
+      const [list, taken] = script ? [script.list, script.next] : [steps, next];
+      if (taken >= list.length) {
+        const whose = script ? ` for subagent "${req.subagent?.name}"` : '';
         throw new Error(
-          `scriptedModel ran out of steps: ${steps.length} scripted, step ${next + 1} was requested. ` +
+          `scriptedModel ran out of steps${whose}: ${list.length} scripted, step ${taken + 1} was requested. ` +
             'Add a step (e.g. { text: "..." }) for every model call the conversation makes.',
         );
       }
-      const step = steps[next++];
+      if (script) script.next++;
+      else next++;
+      const step = list[taken];
       const response = typeof step === 'function' ? await step(req) : step;
       const out: ModelResponse = {
         text: response?.text ?? '',

@@ -9,6 +9,7 @@ import type { ContextChange, Message } from '../types/messages.js';
 import type { Usage } from '../types/model.js';
 import type { SentLogData } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
+import type { SubagentRun } from '../types/subagents.js';
 
 /** What a store keeps of a session besides its messages: small, rewritten on every commit. */
 export interface StoredState {
@@ -38,6 +39,8 @@ export interface StoredState {
   sent?: SentLogData;
   /** Calls waiting for approval or for a client's result (committed, so any process answers them). */
   waiting?: WaitingCall[];
+  /** The chat's subagent runs (SPEC §19), with their transcripts: kept with the chat, deleted with it. */
+  subagentRuns?: SubagentRun[];
   /**
    * Set while a turn runs (its commits carry it; the last one leaves it out): the index of the turn's
    * first message, so any process can follow the turn (`GET /chat/:id/stream` resumes it).
@@ -286,6 +289,7 @@ export function snapshotFromStore(loaded: LoadedSession): SessionSnapshot {
   if (state.lifecycle) snapshot.lifecycle = state.lifecycle;
   if (state.sent) snapshot.sent = state.sent;
   if (state.waiting) snapshot.waiting = state.waiting;
+  if (state.subagentRuns) snapshot.subagentRuns = state.subagentRuns;
   return snapshot;
 }
 
@@ -300,5 +304,6 @@ export function storedState(snapshot: SessionSnapshot, window?: StoredState['win
   if (snapshot.lifecycle) stored.lifecycle = snapshot.lifecycle;
   if (snapshot.sent) stored.sent = snapshot.sent;
   if (snapshot.waiting?.length) stored.waiting = snapshot.waiting;
+  if (snapshot.subagentRuns?.length) stored.subagentRuns = snapshot.subagentRuns;
   return stored;
 }

@@ -5,22 +5,19 @@
 
 import type { ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import { resolveFileLimits } from '../files/limits.js';
 import { type AgentStoreDef, newGeneration, storeOf, storeStates } from '../host/agent-store.js';
 import type { SessionHandle, SkillState } from '../host/runtime.js';
-import { checkBudget } from '../observe/budget-options.js';
 import { traceToolCall } from '../observe/telemetry.js';
-import { traceUnloads } from '../observe/trace-skills.js';
 import { cleanContent } from '../parts/message-parts.js';
 import { buildRequest } from '../request/request.js';
 import { buildView, type SessionView } from '../request/view.js';
 import { config, developerProblems } from '../state/config.js';
-import { createState, type SessionChat } from '../state/create.js';
+import type { SessionChat } from '../state/create.js';
 import { assertLive, dropListeners, warn } from '../state/events.js';
 import { activeSkill, isBusy, loadedSkills, mountCount, shownWaiting, transcriptOf, usageOf } from '../state/reads.js';
 import { pushMessage } from '../state/record.js';
 import { flush, render, unmount } from '../state/render.js';
-import { resetBaseline } from '../state/restore.js';
+import { runsOf } from '../state/runs.js';
 import { type Listener, type SessionState, skillState, tree } from '../state/state.js';
 import { settle, sync } from '../state/sync.js';
 import { freshCallId, repairCalls } from '../transcript/transcript.js';
@@ -45,7 +42,9 @@ import type {
   WaitingCall,
   Warning,
 } from '../types/session.js';
-import { applySnapshot, parseSnapshot, takeSnapshot } from './snapshot.js';
+import type { SubagentRun } from '../types/subagents.js';
+import { mountState } from './mount.js';
+import { parseSnapshot, takeSnapshot } from './snapshot.js';
 
 type EventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
 
@@ -65,21 +64,8 @@ export class Session implements SessionHandle {
 
   /** @internal Use {@link createSession} or {@link restoreSession}. */
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: SessionChat) {
-    checkBudget(options.budget);
-    resolveFileLimits(options.files);
-    const state = createState(element, options, this, restore, chat);
-    this.#state = state;
-    states.set(this, state);
-    traceUnloads(state);
-    render(state);
-    const problems = developerProblems(state);
-    if (problems.length > 0) {
-      unmount(state);
-      throw new Error(problems.join('\n'));
-    }
-    sync(state);
-    if (restore) applySnapshot(state, restore);
-    else resetBaseline(state);
+    this.#state = mountState(element, options, this, restore, chat);
+    states.set(this, this.#state);
   }
 
   // ───────────────────────────── reading (getters never change state) ─────────────────────────────
@@ -137,6 +123,11 @@ export class Session implements SessionHandle {
   /** Token usage summed over every model call of this session, where the model reports it (cache reads and writes included). */
   get usage(): Usage | undefined {
     return usageOf(this.#state) ? { ...usageOf(this.#state) } : undefined;
+  }
+
+  /** The chat's subagent runs, oldest first (SPEC §19): id, name, status, transcript, usage, result. */
+  get subagentRuns(): SubagentRun[] {
+    return runsOf(this.#state);
   }
 
   /** Every warning reported so far, oldest first. */

@@ -18,6 +18,7 @@ import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { AnswerBinding, SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
+import type { SubagentRun } from '../types/subagents.js';
 import { MountedCache } from './cache.js';
 import { resolveChat } from './chat.js';
 import type { ChatSession } from './chat-session.js';
@@ -26,6 +27,7 @@ import { incarnationOf } from './key.js';
 import { UnreleasedLeases } from './lease.js';
 import { memoryStore } from './memory-store.js';
 import { RunningTurns } from './running.js';
+import { parseRuns } from './runs-parse.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import { stoppedError } from './stop.js';
 import { readStoredMessage, type UnreadableRecord } from './stored-messages.js';
@@ -161,6 +163,8 @@ export interface Sessions {
    * what is wrong); the chat's turns go on, each reporting it as a `warning` event.
    */
   messages(id: string, page?: { from?: number; limit?: number } & SessionReadOptions): Promise<Message[]>;
+  /** The chat's subagent runs, oldest first (SPEC §19); none for a chat that does not exist or is another owner's. */
+  subagentRuns(id: string, options?: SessionReadOptions): Promise<SubagentRun[]>;
   /**
    * Stops the chat's running turn, wherever it runs: at once when it runs in this process, else
    * through the store (the turn reads the request within about a quarter of a second). The turn
@@ -336,6 +340,10 @@ export function createSessions(
       const problems: UnreadableRecord[] = [];
       const stored = await store.messages(found.key, from, limit);
       return stored.map((message, i) => readStoredMessage(message, from + i, id, problems));
+    },
+    async subagentRuns(id, opts = {}) {
+      const found = await find(id, opts.owner);
+      return found ? parseRuns(found.record.state.subagentRuns) : [];
     },
     async stop(id, opts = {}) {
       const chat = await resolveChat(store, id, opts.owner);

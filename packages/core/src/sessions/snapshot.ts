@@ -17,6 +17,7 @@ import {
 } from '../state/reads.js';
 import { unrecordedChanges } from '../state/record.js';
 import { resetBaseline, restoreSkills } from '../state/restore.js';
+import { runsOf } from '../state/runs.js';
 import type { SessionState } from '../state/state.js';
 import { INTERRUPTED_RESULT, parseMessage, readContextChanges } from '../transcript/message-parse.js';
 import { unansweredCalls } from '../transcript/transcript.js';
@@ -27,6 +28,7 @@ import { keepWaiting } from '../turn/waiting.js';
 import type { ContextChange, Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
+import { parseRuns } from './runs-parse.js';
 
 /**
  * The session as JSON data: transcript, loaded skills (LRU order), store state, and the
@@ -51,6 +53,7 @@ export function takeSnapshot(state: SessionState, since = transcriptOf(state).st
   if (windowStartOf(state) !== undefined) snapshot.windowStart = windowStartOf(state);
   if (sentPrefix(state)) snapshot.sent = JSON.parse(JSON.stringify(sentPrefix(state)));
   if (waitingCalls(state).length > 0) snapshot.waiting = JSON.parse(JSON.stringify(waitingCalls(state)));
+  if (runsOf(state).length > 0) snapshot.subagentRuns = JSON.parse(JSON.stringify(runsOf(state)));
   const log = toldLog(state);
   if (log.baseAt > 0 || log.base.length > 0 || log.records.length > 0) {
     snapshot.lifecycle = JSON.parse(JSON.stringify(log));
@@ -147,6 +150,8 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (lifecycle) out.lifecycle = lifecycle;
   const waiting = parseWaiting(d.waiting);
   if (waiting.length > 0) out.waiting = waiting;
+  const runs = parseRuns(d.subagentRuns);
+  if (runs.length > 0) out.subagentRuns = runs;
   if (d.sent !== undefined) {
     // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
     try {
@@ -260,6 +265,7 @@ function parseWaiting(raw: unknown): WaitingCall[] {
       status: w.status === 'running' ? 'running' : 'waiting',
       // When it began waiting, if it is a time at all (a tampered snapshot's is left out).
       ...(typeof w.since === 'number' && Number.isFinite(w.since) && w.since >= 0 ? { since: w.since } : {}),
+      ...(isStrings(w.path) && w.path.length > 0 ? { path: w.path } : {}),
     });
   }
   return out;

@@ -11,6 +11,7 @@ import { createTranscript, restoreFileBytes } from '../transcript/transcript.js'
 import type { SessionOptions } from '../types/options.js';
 import type { SessionSnapshot } from '../types/session.js';
 import { emit } from './events.js';
+import { createRuns } from './runs.js';
 import { AGENT, errorMessage, type SessionState, skillState } from './state.js';
 
 let sessionCount = 0;
@@ -93,6 +94,7 @@ export function createState(
     waiting: { calls: restore?.waiting ? restore.waiting.map((call) => ({ ...call })) : [], incarnation },
     usage: { total: restore?.usage },
     tracing: { tracing: undefined, identity: undefined },
+    runs: createRuns(restore?.subagentRuns),
   } satisfies SessionState);
   // The chat's file total as its record kept it (files that left memory, or the window, still count).
   restoreFileBytes(state.window.transcript, restore?.fileBytes);

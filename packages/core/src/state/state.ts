@@ -20,6 +20,7 @@ import type { SessionOptions } from '../types/options.js';
 import type { SentLogData } from '../types/request.js';
 import type { SessionEvent, WaitingCall, Warning } from '../types/session.js';
 import type { Identity, Tracing } from '../types/telemetry.js';
+import type { RunsRecord } from './runs.js';
 
 export type Listener = (event: SessionEvent) => void;
 
@@ -121,6 +122,8 @@ export interface SessionState {
   waiting: WaitingRecord;
   usage: UsageRecord;
   tracing: TracingRecord;
+  /** Subagent runs: the chat's list, this state's own run (if it is one), the turn's usage. */
+  runs: RunsRecord;
 }
 
 /** Key of the agent's own Suspense fallback in `suspended`. */

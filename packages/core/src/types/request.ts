@@ -2,6 +2,7 @@
  * A model request: the messages, tools and context, the append-only items and the lifecycle deltas.
  */
 import type { Message } from './messages.js';
+import type { SubagentRequestInfo } from './subagents.js';
 
 /** A tool as the model sees it. */
 export interface ToolSpec {
@@ -40,6 +41,11 @@ export interface ModelRequest {
    * classic fields.
    */
   appendOnly?: AppendOnlyRequest;
+  /**
+   * The subagent run that asks (SPEC §19), absent for the agent's own requests: a model that
+   * serves several (a scripted model with a script per subagent, a router) answers by it.
+   */
+  subagent?: SubagentRequestInfo;
 }
 
 // ───────────── the append-only request (issue 25) ─────────────

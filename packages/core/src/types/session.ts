@@ -4,6 +4,7 @@
 import type { ContextChange, Message, ReasoningPart, ToolCall, ToolMessage } from './messages.js';
 import type { Usage } from './model.js';
 import type { ContextPlacement, LifecycleEntry, ModelRequest, SentLogData, ToolSpec } from './request.js';
+import type { SubagentRun } from './subagents.js';
 
 /** What `send` resolves to. */
 export interface Turn {
@@ -52,6 +53,11 @@ export interface WaitingCall {
    * names this one (see {@link AnswerBinding}) never reaches a call of the next.
    */
   incarnation?: string;
+  /**
+   * Where the call waits when it is not the agent's own: inside a subagent run, `[subagent name,
+   * tool name]` (deeper runs add their names in front of the tool's). Absent for the agent's calls.
+   */
+  path?: string[];
 }
 
 /**
@@ -100,6 +106,12 @@ export type SessionEvent =
   | { type: 'waiting'; calls: WaitingCall[] }
   | { type: 'store-changed'; name: string; state: unknown }
   | { type: 'warning'; message: string; source?: string }
+  /** A `<Subagent>` call started a run (SPEC §19). */
+  | { type: 'subagent-start'; run: SubagentRun }
+  /** An event of a run's own turn (its text-delta, tool-call, tool-result, request, waiting, …), by run. */
+  | { type: 'subagent-event'; runId: string; name: string; event: SessionEvent }
+  /** A run ended: `run.status` says how, `run.result` or `run.error` what came of it. */
+  | { type: 'subagent-finish'; run: SubagentRun }
   | { type: 'finish'; turn: Turn };
 
 /**
@@ -161,6 +173,8 @@ export interface SessionSnapshot {
   sent?: SentLogData;
   /** Calls waiting for approval or for a client's result. */
   waiting?: WaitingCall[];
+  /** The chat's subagent runs (SPEC §19), oldest first: kept with the chat, deleted with it. */
+  subagentRuns?: SubagentRun[];
 }
 
 /** One skill as announced to the model: the lines and tool specs its load stated. */
