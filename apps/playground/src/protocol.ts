@@ -21,6 +21,7 @@ export type {
   SendRequest,
   SessionConfig,
   SessionView,
+  SubagentRunView,
   SystemNote,
   TimelineEntry,
   ToolAnswer,

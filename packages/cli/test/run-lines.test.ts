@@ -32,7 +32,14 @@ describe('subagent runs in the CLI', () => {
   it('prints a run indented under the call that spawned it: its start, calls, results, reply and end', () => {
     const { writes, output } = capture();
     const printer = createTurnPrinter(output, { style: createStyle(output, {}) });
-    const nested = run({ id: 'run_f1', name: 'checker', toolCallId: 'f1', parentRunId: 'run_c1', depth: 2, context: 'fork' });
+    const nested = run({
+      id: 'run_f1',
+      name: 'checker',
+      toolCallId: 'f1',
+      parentRunId: 'run_c1',
+      depth: 2,
+      context: 'fork',
+    });
     const events: SessionEvent[] = [
       { type: 'tool-call', toolCall: { id: 'c1', name: 'researcher', input: { task: 'A-1' } } },
       { type: 'subagent-start', run: run() },
@@ -40,13 +47,22 @@ describe('subagent runs in the CLI', () => {
       inRun({ type: 'text-delta', text: 'Looking.' }),
       inRun({ type: 'message', message: { role: 'assistant', content: textContent('Looking.') } }),
       inRun({ type: 'tool-call', toolCall: { id: 'r1', name: 'lookup', input: { order: 'A-1' } } }),
-      inRun({ type: 'tool-result', message: { role: 'tool', toolCallId: 'r1', name: 'lookup', content: textContent('shipped') } }),
+      inRun({
+        type: 'tool-result',
+        message: { role: 'tool', toolCallId: 'r1', name: 'lookup', content: textContent('shipped') },
+      }),
       inRun({ type: 'tool-call', toolCall: { id: 'f1', name: 'checker', input: { task: 'check' } } }),
       inRun({ type: 'subagent-start', run: nested }),
       inRun(inRun({ type: 'tool-call', toolCall: { id: 'k1', name: 'verify', input: {} } }, 'run_f1', 'checker')),
-      inRun({ type: 'subagent-finish', run: { ...nested, status: 'failed', error: 'Subagent "checker" reached maxSteps (2).' } }),
+      inRun({
+        type: 'subagent-finish',
+        run: { ...nested, status: 'failed', error: 'Subagent "checker" reached maxSteps (2).' },
+      }),
       { type: 'subagent-finish', run: run({ status: 'done', usage: { inputTokens: 1200, outputTokens: 34 } }) },
-      { type: 'tool-result', message: { role: 'tool', toolCallId: 'c1', name: 'researcher', content: textContent('A-1 shipped') } },
+      {
+        type: 'tool-result',
+        message: { role: 'tool', toolCallId: 'c1', name: 'researcher', content: textContent('A-1 shipped') },
+      },
     ];
     for (const event of events) printer.event(event);
     printer.end();

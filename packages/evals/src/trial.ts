@@ -19,14 +19,7 @@ import type { ReactNode } from 'react';
 import { answerFor, fileLabel, turnsOf } from './case-turns.js';
 import { EvalSetupError } from './errors.js';
 import { callsOf, type WaitLog } from './trial-calls.js';
-import type {
-  AgentChoice,
-  EvalCase,
-  EvalSessionOptions,
-  SubagentRunRecord,
-  TrialError,
-  TrialResult,
-} from './types.js';
+import type { AgentChoice, EvalCase, EvalSessionOptions, SubagentRunRecord, TrialError, TrialResult } from './types.js';
 
 /** Everything one trial needs, resolved from the suite and the variant. */
 export interface TrialSpec {

@@ -51,7 +51,11 @@ const run = (over: Partial<SubagentRun> = {}): SubagentRun => ({
 /** The parent's turn: it calls the researcher, gets its result, answers. */
 const TURN: Message[] = [
   { role: 'user', content: text('When did A-1 ship?') },
-  { role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'researcher', input: { task: 'Research order A-1.' } }] },
+  {
+    role: 'assistant',
+    content: [],
+    toolCalls: [{ id: 'c1', name: 'researcher', input: { task: 'Research order A-1.' } }],
+  },
   result('c1', 'researcher', 'A-1 shipped on 2025-10-12.'),
   { role: 'assistant', content: text('It shipped on 2025-10-12.') },
 ];
@@ -89,7 +93,9 @@ async function* events(): AsyncGenerator<SessionEvent> {
   yield { type: 'finish', turn: {} } as SessionEvent;
 }
 
-async function read(stream: ReadableStream<unknown>): Promise<{ message: SkilltreeUIMessage; chunks: UIMessageChunk[] }> {
+async function read(
+  stream: ReadableStream<unknown>,
+): Promise<{ message: SkilltreeUIMessage; chunks: UIMessageChunk[] }> {
   const chunks: UIMessageChunk[] = [];
   const tapped = (stream as ReadableStream<UIMessageChunk>).pipeThrough(
     new TransformStream<UIMessageChunk, UIMessageChunk>({
@@ -129,7 +135,14 @@ describe('subagent runs on the page', () => {
         status: 'done',
         items: [
           { type: 'text', text: 'Looking.' },
-          { type: 'tool', toolCallId: 'r1', toolName: 'lookup', input: { order: 'A-1' }, state: 'output-available', output: 'A-1: shipped' },
+          {
+            type: 'tool',
+            toolCallId: 'r1',
+            toolName: 'lookup',
+            input: { order: 'A-1' },
+            state: 'output-available',
+            output: 'A-1: shipped',
+          },
           {
             type: 'tool',
             toolCallId: 'r2',
@@ -146,7 +159,11 @@ describe('subagent runs on the page', () => {
     // The run follows its call's tool part; its result is the tool's output.
     const tool = message.parts.findIndex((p) => p.type === 'dynamic-tool');
     expect(message.parts.indexOf(parts[0])).toBeGreaterThan(tool);
-    expect(message.parts[tool]).toMatchObject({ toolCallId: 'c1', state: 'output-available', output: 'A-1 shipped on 2025-10-12.' });
+    expect(message.parts[tool]).toMatchObject({
+      toolCallId: 'c1',
+      state: 'output-available',
+      output: 'A-1 shipped on 2025-10-12.',
+    });
     expect(JSON.stringify(chunks)).not.toContain('hunter2');
   });
 
@@ -208,7 +225,12 @@ describe('subagent runs on the page', () => {
     const inner = run({ id: 'run_r9', toolCallId: 'r9', parentRunId: 'run_c1', depth: 2, name: 'fact_checker' });
     async function* nested(): AsyncGenerator<SessionEvent> {
       yield { type: 'subagent-start', run: run({ status: 'running', transcript: [], usage: {} }) };
-      const wrap = (event: SessionEvent): SessionEvent => ({ type: 'subagent-event', runId: 'run_c1', name: 'researcher', event });
+      const wrap = (event: SessionEvent): SessionEvent => ({
+        type: 'subagent-event',
+        runId: 'run_c1',
+        name: 'researcher',
+        event,
+      });
       yield wrap({ type: 'subagent-start', run: { ...inner, status: 'running', transcript: [] } });
       yield wrap({
         type: 'subagent-event',

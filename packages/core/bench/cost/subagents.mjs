@@ -45,14 +45,22 @@ function ResearchSkill() {
       input: z.object({ orderId: z.string().describe('Order number, e.g. A-1042') }),
       run: ({ orderId }) =>
         JSON.stringify(
-          Array.from({ length: 6 }, (_, i) => ({ at: `2025-10-${String(10 + i).padStart(2, '0')}`, orderId, event: `event ${i + 1}` })),
+          Array.from({ length: 6 }, (_, i) => ({
+            at: `2025-10-${String(10 + i).padStart(2, '0')}`,
+            orderId,
+            event: `event ${i + 1}`,
+          })),
         ),
     }),
   );
 }
 
 /** The children of both subagents (the same, so the isolated baseline is the same agent). */
-const childOf = () => [h(ResearchChild, { key: 'i' }), h(Text, { key: 't' }, 'Team: Northwind Goods operations.'), h(ResearchSkill, { key: 's' })];
+const childOf = () => [
+  h(ResearchChild, { key: 'i' }),
+  h(Text, { key: 't' }, 'Team: Northwind Goods operations.'),
+  h(ResearchSkill, { key: 's' }),
+];
 
 /** The parent: the operations assistant with two subagents beside its skills. */
 function Parent() {
@@ -110,7 +118,10 @@ function parentModel(plan) {
       if (response.toolCalls.length > 0 || turn % SPAWN_EVERY !== SPAWN_EVERY - 1) return response;
       held = response;
       const name = Math.floor(turn / SPAWN_EVERY) % 2 === 0 ? 'researcher' : 'checker';
-      return { text: '', toolCalls: [{ id: '', name, input: { task: `Research order A-1042 for turn ${turn + 1}.` } }] };
+      return {
+        text: '',
+        toolCalls: [{ id: '', name, input: { task: `Research order A-1042 for turn ${turn + 1}.` } }],
+      };
     },
   };
 }

@@ -129,7 +129,9 @@ export function subagentTests(suite: Suite): void {
     const { a, b, c } = suite;
     const id = newId('run-approval');
     const waiting = (await researchSessions(a).send(id, 'refund A-1')).waiting ?? [];
-    expect(waiting).toMatchObject([{ name: 'refund', for: 'approval', status: 'waiting', path: ['researcher', 'refund'] }]);
+    expect(waiting).toMatchObject([
+      { name: 'refund', for: 'approval', status: 'waiting', path: ['researcher', 'refund'] },
+    ]);
     // The process that started it is gone: a new one reads the waiting call and the waiting run.
     const restarted = researchSessions(b);
     expect((await restarted.get(id))?.waiting).toMatchObject([{ toolCallId: waiting[0].toolCallId }]);
