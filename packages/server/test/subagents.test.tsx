@@ -1,0 +1,184 @@
+/**
+ * Subagent runs through the AI SDK's own chat engine (what useChat runs): a run streams as one
+ * `data-subagent` part beside the tool part of its call, whose output is the run's result; a page
+ * reloaded after the turn (`GET /chat/:id`) or while it runs (`GET /chat/:id/stream`) shows the same
+ * run; another user never sees it.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, createSessions, type Model, memoryStore, type Sessions, Subagent, Tool, textOf } from '@skilltree/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { NodeChat, settled } from './chat-engine.js';
+import { apiPath, plain } from './helpers.js';
+
+/** What the `lookup` tool inside the run knows; only the run reads it. */
+const SECRET_RECORD = 'order A-1: shipped 2025-10-12 to Ann Example, 12 Rue de la Paix';
+
+/** An agent whose `researcher` subagent looks orders up; `hold` (in the run) waits for the test. */
+function researchAgent() {
+  let release: (text: string) => void = () => {};
+  const gate = new Promise<string>((resolve) => {
+    release = resolve;
+  });
+  let started: () => void = () => {};
+  const inRun = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const agent = (
+    <Agent>
+      <Subagent name="researcher" description="Researches an order in a context of its own">
+        <Tool name="lookup" description="Looks the order up" run={() => SECRET_RECORD} />
+        <Tool
+          name="hold"
+          description="Waits for the test"
+          run={() => {
+            started();
+            return gate;
+          }}
+        />
+      </Subagent>
+    </Agent>
+  );
+  return { agent, inRun, release };
+}
+
+/** The parent hands the user's text to the researcher; the run calls `lookup` (or `hold` when asked), then answers. */
+const model: Model = {
+  name: 'research-model',
+  async generate(req) {
+    const last = req.messages.at(-1);
+    const task = textOf(req.messages.findLast((m) => m.role === 'user') ?? { content: [] });
+    if (req.subagent) {
+      if (last?.role === 'tool') return { text: `Found: ${textOf(last).slice(0, 24)}`, toolCalls: [] };
+      return {
+        text: 'Looking it up.',
+        toolCalls: [{ id: '', name: task.includes('hold') ? 'hold' : 'lookup', input: {} }],
+      };
+    }
+    if (last?.role === 'tool') return { text: `The researcher says: ${textOf(last)}`, toolCalls: [] };
+    return { text: '', toolCalls: [{ id: '', name: 'researcher', input: { task } }] };
+  },
+};
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function serve(agent: ReturnType<typeof researchAgent>['agent']): Promise<{ url: string; sessions: Sessions }> {
+  const sessions = createSessions(agent, { store: memoryStore(), model });
+  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await sessions.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
+}
+
+const get = (url: string, path: string, user: string) => fetch(`${url}${path}`, { headers: { 'x-user': user } });
+const historyOf = async (url: string, user = 'alice') =>
+  (await (await get(url, apiPath('chat-id', 'c1'), user)).json()) as SkilltreeUIMessage[];
+const runsOf = (message: SkilltreeUIMessage | undefined) =>
+  (message?.parts ?? []).filter((p) => p.type === 'data-subagent') as {
+    type: 'data-subagent';
+    id: string;
+    data: { name: string; status: string; items: { type: string; toolName?: string; state?: string }[] };
+  }[];
+const toolOf = (message: SkilltreeUIMessage | undefined) =>
+  message?.parts.find((p) => p.type === 'dynamic-tool') as { toolName: string; state: string; output?: unknown };
+
+describe('subagent runs in useChat', () => {
+  it('a run streams as one data-subagent part after its call, and its result is the tool’s output', async () => {
+    const { agent } = researchAgent();
+    const { url, sessions } = await serve(agent);
+    const page = new NodeChat(url, 'c1', 'alice');
+    await page.sendMessage({ text: 'When did A-1 ship?' });
+    await settled(page);
+    const answer = page.all.at(-1);
+    const [run] = await sessions.subagentRuns('c1', { owner: 'alice' });
+    expect(toolOf(answer)).toMatchObject({
+      toolName: 'researcher',
+      state: 'output-available',
+      output: 'Found: order A-1: shipped 2025-10',
+    });
+    const parts = runsOf(answer);
+    expect(parts).toHaveLength(1);
+    expect(parts[0].id).toBe(run.id);
+    expect(parts[0].data).toMatchObject({ name: 'researcher', status: 'done', toolCallId: run.toolCallId });
+    expect(parts[0].data.items).toMatchObject([
+      { type: 'text', text: 'Looking it up.' },
+      { type: 'tool', toolName: 'lookup', state: 'output-available', output: SECRET_RECORD },
+      { type: 'text', text: 'Found: order A-1: shipped 2025-10' },
+    ]);
+    expect(answer?.parts.indexOf(parts[0])).toBeGreaterThan(answer?.parts.indexOf(toolOf(answer) as never) ?? 0);
+  });
+
+  it('a reloaded page shows the run as the live stream left it (GET /chat/:id)', async () => {
+    const { agent } = researchAgent();
+    const { url } = await serve(agent);
+    const page = new NodeChat(url, 'c1', 'alice');
+    await page.sendMessage({ text: 'When did A-1 ship?' });
+    await settled(page);
+    const history = await historyOf(url);
+    expect(history.map((m) => m.id)).toEqual(page.all.map((m) => m.id));
+    expect(plain(runsOf(history.at(-1)))).toEqual(plain(runsOf(page.all.at(-1))));
+    expect(plain(toolOf(history.at(-1)))).toEqual(plain(toolOf(page.all.at(-1))));
+  });
+
+  it('a page that comes back while a run runs resumes it (GET /chat/:id/stream): the run, then its end, as the history shows it after', async () => {
+    const { agent, inRun, release } = researchAgent();
+    const { url } = await serve(agent);
+    const page = new NodeChat(url, 'c1', 'alice');
+    const sent = page.sendMessage({ text: 'hold on to A-1' });
+    await inRun;
+    const history = await historyOf(url);
+    expect(history.map((m) => m.role)).toEqual(['user']);
+    const reloaded = new NodeChat(url, 'c1', 'alice');
+    reloaded.messages = history;
+    const resumed = reloaded.resumeStream();
+    while (reloaded.status !== 'streaming') await new Promise((resolve) => setTimeout(resolve, 5));
+    release('held and released');
+    await resumed;
+    await sent;
+    await settled(reloaded);
+    await settled(page);
+    const answer = reloaded.all.at(-1);
+    expect(toolOf(answer)).toMatchObject({ toolName: 'researcher', state: 'output-available' });
+    const [run] = runsOf(answer);
+    expect(run.data).toMatchObject({ name: 'researcher', status: 'done' });
+    expect(run.data.items).toMatchObject([
+      { type: 'text' },
+      { type: 'tool', toolName: 'hold', state: 'output-available' },
+      { type: 'text' },
+    ]);
+    const after = await historyOf(url);
+    expect(plain(runsOf(after.at(-1)))).toEqual(plain(runsOf(answer)));
+    expect(plain(runsOf(page.all.at(-1)))).toEqual(plain(runsOf(answer)));
+  });
+
+  it('another user never sees a run: not in the history, a resumed stream or their own chat under the same id', async () => {
+    const { agent } = researchAgent();
+    const { url, sessions } = await serve(agent);
+    const page = new NodeChat(url, 'c1', 'alice');
+    await page.sendMessage({ text: 'When did A-1 ship?' });
+    await settled(page);
+    expect((await get(url, apiPath('chat-id', 'c1'), 'mallory')).status).toBe(404);
+    expect((await get(url, apiPath('chat-stream', 'c1'), 'mallory')).status).toBe(204);
+    expect((await get(url, apiPath('session', 'c1'), 'mallory')).status).toBe(404);
+    expect(await sessions.subagentRuns('c1', { owner: 'mallory' })).toEqual([]);
+    // Mallory's own chat under the same id holds her runs only.
+    const theirs = new NodeChat(url, 'c1', 'mallory');
+    await theirs.sendMessage({ text: 'What about B-2?' });
+    await settled(theirs);
+    const seen = JSON.stringify([theirs.all, await historyOf(url, 'mallory')]);
+    expect(seen).not.toContain('Ann Example');
+    expect(seen).not.toContain('A-1');
+    expect((await sessions.subagentRuns('c1', { owner: 'mallory' })).map((r) => textOf(r.transcript[0]))).toEqual([
+      'What about B-2?',
+    ]);
+  });
+});
