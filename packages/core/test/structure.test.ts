@@ -20,6 +20,7 @@ const FOLDERS: Record<string, string> = {
   request: 'the next request: classic, append-only and delta layouts, placement, estimates, printing',
   observe: 'what watches a turn: hooks, traces, prices and budgets',
   turn: 'the turn: model calls, tool calls, skills, waiting calls and the loop',
+  subagents: 'subagent runs: mounting a run, running it with the loop, its cost, usage and events',
   sessions: 'sessions: the facade, snapshots, stores, and many chats over a store',
 };
 const ORDER = Object.keys(FOLDERS);

@@ -4,7 +4,7 @@
  */
 import { createContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
-import type { Message } from '../types/messages.js';
+import type { Message, ToolCall } from '../types/messages.js';
 import type { AgentStoreDef } from './agent-store.js';
 
 /** Where a skill stands in the LRU order. */
@@ -51,6 +51,11 @@ export interface Runtime {
    * runs; a call then fails with an error that says so.
    */
   spawn?: (props: Record<string, unknown>, input: unknown, toolCallId: string, signal: AbortSignal) => Promise<unknown>;
+  /**
+   * Starts the runs of a step's subagent calls together, before the loop records their results one
+   * by one in call order (each call's `spawn` then takes its run). Set with `spawn`.
+   */
+  prestart?: (calls: readonly ToolCall[], signal: AbortSignal) => void;
 }
 
 export const RuntimeContext = createContext<Runtime | null>(null);

@@ -11,11 +11,13 @@ import { foldBefore } from '../lifecycle/log.js';
 import { config, currentWindow } from '../state/config.js';
 import { warn } from '../state/events.js';
 import { isBusy, isSuspended, loadedSkills, mountCount } from '../state/reads.js';
+import { runSelf } from '../state/runs.js';
 import { AGENT, type SessionState, tree } from '../state/state.js';
 import type { Message } from '../types/messages.js';
 import type { AppendOnlyRequest, ModelRequest, RequestLifecycle, SentLogData, ToolSpec } from '../types/request.js';
 import { isAppendOnly, planAppendOnly } from './append-only.js';
 import { buildLifecycle, type LifecycleInputs, lifecycleProblems } from './deltas.js';
+import { runRequest } from './run-request.js';
 
 interface Memo {
   snap: TreeSnapshot | null;
@@ -124,6 +126,14 @@ export function requestBlocker(state: SessionState): Error | null {
 /** Append-only plans by request: what the log becomes once the request is sent. */
 const plans = new WeakMap<ModelRequest, SentLogData>();
 
+/** The request each session sent last (a fork of a run starts from it). */
+const lastSent = new WeakMap<SessionState, ModelRequest>();
+
+/** The request the session sent last in this process, or undefined. */
+export function lastRequestOf(state: SessionState): ModelRequest | undefined {
+  return lastSent.get(state);
+}
+
 /** Requests that describe files their model does not read, with the warning said when one is sent. */
 const describing = new WeakMap<ModelRequest, string>();
 
@@ -133,6 +143,7 @@ const describing = new WeakMap<ModelRequest, string>();
  * leaves no trace.
  */
 export function recordSent(state: SessionState, request: ModelRequest): void {
+  lastSent.set(state, request);
   const next = plans.get(request);
   if (next) state.window.sent = next;
   // Said once per session: `warn` reports each distinct message once.
@@ -146,7 +157,16 @@ export function recordSent(state: SessionState, request: ModelRequest): void {
  */
 export function buildRequest(state: SessionState, turnStart = !isBusy(state)): ModelRequest {
   const model = state.options.model;
-  const { request, described } = buildClassic(state, turnStart);
+  const built = buildClassic(state, turnStart);
+  const { described } = built;
+  let { request } = built;
+  const self = runSelf(state);
+  if (self) {
+    // A run's request names the run; a fork's starts with the parent's latest request (its plan goes with it).
+    const plan = plans.get(request);
+    request = runRequest(request, self);
+    if (plan) plans.set(request, plan);
+  }
   if (described) describing.set(request, describedWarning(model?.name, model?.accepts));
   return request;
 }

@@ -13,6 +13,7 @@ import { render, unmount } from '../state/render.js';
 import { resetBaseline } from '../state/restore.js';
 import type { SessionState } from '../state/state.js';
 import { sync } from '../state/sync.js';
+import { installRunner } from '../subagents/install.js';
 import type { SessionOptions } from '../types/options.js';
 import type { SessionSnapshot } from '../types/session.js';
 import { applySnapshot } from './snapshot.js';
@@ -24,10 +25,13 @@ export function mountState(
   handle: SessionHandle,
   restore?: SessionSnapshot,
   chat?: SessionChat,
+  bind?: (state: SessionState) => void,
 ): SessionState {
   checkBudget(options.budget);
   resolveFileLimits(options.files);
   const state = createState(element, options, handle, restore, chat);
+  // The handle reads its state while the tree renders (a store's first use): bound before the render.
+  bind?.(state);
   traceUnloads(state);
   render(state);
   const problems = developerProblems(state);
@@ -36,6 +40,7 @@ export function mountState(
     throw new Error(problems.join('\n'));
   }
   sync(state);
+  installRunner(state);
   if (restore) applySnapshot(state, restore);
   else resetBaseline(state);
   return state;

@@ -60,12 +60,14 @@ export function stateOf(session: Session): SessionState {
 type DenyOptions = SendOptions & AnswerBinding;
 /** A mounted agent. Create one with {@link createSession} or {@link restoreSession}. */
 export class Session implements SessionHandle {
-  readonly #state: SessionState;
+  #state: SessionState;
 
   /** @internal Use {@link createSession} or {@link restoreSession}. */
   constructor(element: ReactNode, options: SessionOptions, restore?: SessionSnapshot, chat?: SessionChat) {
-    this.#state = mountState(element, options, this, restore, chat);
-    states.set(this, this.#state);
+    this.#state = mountState(element, options, this, restore, chat, (state) => {
+      this.#state = state;
+      states.set(this, state);
+    });
   }
 
   // ───────────────────────────── reading (getters never change state) ─────────────────────────────

@@ -4,31 +4,10 @@
  * `subagents/` runs them; the loop reads the turn's usage and whether a run's `finish` ended it.
  */
 import type { Usage } from '../types/model.js';
-import type { ModelRequest } from '../types/request.js';
 import type { SubagentRun } from '../types/subagents.js';
-import type { SessionState } from './state.js';
+import type { RunSelf, RunsRecord, SessionState } from './state.js';
 
-/** A run's own state: which run it is, the state that spawned it, and (a fork) the request it starts from. */
-export interface RunSelf {
-  run: SubagentRun;
-  parent: SessionState;
-  /** A fork's prefix: the parent's latest request, sent first byte for byte. Null for an isolated run. */
-  fork: ModelRequest | null;
-}
-
-/** The session's record of subagent runs. */
-export interface RunsRecord {
-  /** The chat's runs, oldest first: one list, shared by the agent's state and every run's. */
-  list: SubagentRun[];
-  /** Set when this state is a run's. */
-  self: RunSelf | null;
-  /** Usage of the running turn: its own model calls, and those of the runs it spawned (as they happen). */
-  turn: Usage | undefined;
-  /** The running turn's budget scope, for the runs it spawns (opaque here: `turn/loop`'s `TurnScope`). */
-  scope: unknown;
-  /** Set by a run's `finish` call: its turn ends after that call. */
-  finished: boolean;
-}
+export type { RunSelf, RunsRecord } from './state.js';
 
 /** A fresh record: the chat's runs (a snapshot's, or none). */
 export function createRuns(list: SubagentRun[] = []): RunsRecord {
@@ -77,7 +56,26 @@ export function budgetTurnUsage(state: SessionState): Usage | undefined {
   return top.runs.turn;
 }
 
+/** The running turn's scope (its budget and the owner's ledger), which the runs it spawns go by. */
+export function turnScope(state: SessionState): unknown {
+  return state.runs.scope;
+}
+
 /** Whether a run's `finish` ended the running turn. */
 export function runFinished(state: SessionState): boolean {
   return state.runs.finished;
+}
+
+/**
+ * Makes `child` the state of `self.run`, spawned by `self.parent`: it shares the chat's list of
+ * runs, the session's usage (its calls count in the session's, and budgets read it) and the chat's
+ * stores, and assigns call ids of its own (`call_<scope>_N`), so they never repeat the parent's.
+ */
+export function adoptRun(child: SessionState, self: RunSelf, scope: string): void {
+  const { parent } = self;
+  child.runs.list = parent.runs.list;
+  child.runs.self = self;
+  child.usage = parent.usage;
+  child.stores = parent.stores;
+  child.window.transcript.scope = scope;
 }

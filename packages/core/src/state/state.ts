@@ -17,10 +17,10 @@ import type { Transcript } from '../transcript/transcript.js';
 import type { ContextChange } from '../types/messages.js';
 import type { Usage } from '../types/model.js';
 import type { SessionOptions } from '../types/options.js';
-import type { SentLogData } from '../types/request.js';
+import type { ModelRequest, SentLogData } from '../types/request.js';
 import type { SessionEvent, WaitingCall, Warning } from '../types/session.js';
+import type { SubagentRun } from '../types/subagents.js';
 import type { Identity, Tracing } from '../types/telemetry.js';
-import type { RunsRecord } from './runs.js';
 
 export type Listener = (event: SessionEvent) => void;
 
@@ -96,6 +96,28 @@ export interface TracingRecord {
   tracing: Tracing | null | undefined;
   /** Who the session's spans name (`createSessions` sets the chat id and owner). */
   identity: Identity | undefined;
+}
+
+/** A run's own state: which run it is, the state that spawned it, and (a fork) the request it starts from. */
+export interface RunSelf {
+  run: SubagentRun;
+  parent: SessionState;
+  /** A fork's prefix: the parent's latest request, sent first byte for byte. Null for an isolated run. */
+  fork: ModelRequest | null;
+}
+
+/** The session's record of subagent runs. */
+export interface RunsRecord {
+  /** The chat's runs, oldest first: one list, shared by the agent's state and every run's. */
+  list: SubagentRun[];
+  /** Set when this state is a run's. */
+  self: RunSelf | null;
+  /** Usage of the running turn: its own model calls, and those of the runs it spawned (as they happen). */
+  turn: Usage | undefined;
+  /** The running turn's budget scope, for the runs it spawns (opaque here: `turn/loop`'s `TurnScope`). */
+  scope: unknown;
+  /** Set by a run's `finish` call: its turn ends after that call. */
+  finished: boolean;
 }
 
 /**

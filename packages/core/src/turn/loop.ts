@@ -19,6 +19,7 @@ import { drainTurn, drainWhile, emit, hasEvents, warn } from '../state/events.js
 import { shownWaiting, transcriptOf } from '../state/reads.js';
 import { pushMessage, stageUserMessage } from '../state/record.js';
 import { render } from '../state/render.js';
+import { budgetTurnUsage, runFinished, setTurnUsage, startTurnUsage, turnUsage } from '../state/runs.js';
 import type { SessionState } from '../state/state.js';
 import { settle, sync } from '../state/sync.js';
 import { repairCalls, transcriptLength } from '../transcript/transcript.js';
@@ -30,6 +31,7 @@ import type { SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/sessi
 import { executeCall, recordResult } from './calls.js';
 import { consumed, estimatedResponse } from './charge.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
+import { endFinished } from './run-end.js';
 import { cutResult, resultText } from './tool-call.js';
 import { announceWaiting, checkAnswers, stageSupersede, waitFor } from './waiting.js';
 
@@ -73,6 +75,8 @@ export async function* runTurn(
   }
   const text = answers ? '' : (input as string);
   state.turn.busy = true;
+  // The turn's usage starts at nothing; the subagent runs it spawns add theirs as they go (and read its scope).
+  startTurnUsage(state, scope);
   // A turn run by `send` hands no events out (listeners still get every one): nothing is queued.
   state.turn.events = handOut ? [] : null;
   const first = transcriptLength(transcriptOf(state));
@@ -138,7 +142,7 @@ export async function* runTurn(
         throw error;
       }
       try {
-        await hooks.beforeModelCall({ request, step: 1, turnUsage: undefined });
+        await hooks.beforeModelCall({ request, step: 1, turnUsage: budgetTurnUsage(state) });
       } catch (error) {
         staged.undo();
         superseded.undo();
@@ -153,7 +157,7 @@ export async function* runTurn(
       if (signal.aborted) throw abortError(signal);
       if (!request) {
         request = buildRequest(state, false);
-        await hooks.beforeModelCall({ request, step, turnUsage: usage });
+        await hooks.beforeModelCall({ request, step, turnUsage: budgetTurnUsage(state) });
         if (hasEvents(state)) yield* drainTurn(state);
       }
       const sent: ModelRequest = request;
@@ -163,13 +167,15 @@ export async function* runTurn(
       if (hasEvents(state)) yield* drainTurn(state);
       const progress = callProgress();
       inFlight = { request: sent, progress };
+      usage = turnUsage(state);
       const response = yield* hooks.aroundModelCall(
         { request: sent, step, turnUsage: usage },
         callModel(state, model, sent, signal, progress),
       );
       inFlight = null;
       const used = response.usage ?? (charged ? estimatedResponse(sent, response) : undefined);
-      usage = addUsage(usage, used);
+      usage = addUsage(turnUsage(state), used);
+      setTurnUsage(state, usage);
       state.usage.total = addUsage(state.usage.total, used);
       emit(state, used ? { type: 'step-finish', step, usage: { ...used } } : { type: 'step-finish', step });
       const calls = withIds(state, response.toolCalls);
@@ -180,6 +186,7 @@ export async function* runTurn(
       if (usageRead) await hooks.afterModelCall(used ?? null);
       if (hasEvents(state)) yield* drainTurn(state);
       if (calls.length === 0) {
+        usage = turnUsage(state);
         const turn: Turn = {
           text: response.text,
           steps: step,
@@ -192,8 +199,12 @@ export async function* runTurn(
         return turn;
       }
       const waits: WaitingCall[] = [];
+      // Calls of subagents start together (bounded); their results are recorded in call order below.
+      state.runtime.prestart?.(calls, signal);
       for (const call of calls) {
         if (signal.aborted) throw abortError(signal);
+        // A run's `finish` ended it: the calls after it in the step do not run.
+        if (runFinished(state)) break;
         // A call that needs approval, or that runs in the client, is recorded as waiting: nothing runs.
         const wait = await waitFor(state, call);
         if (wait) {
@@ -220,7 +231,12 @@ export async function* runTurn(
       }
       if (waits.length > 0) {
         state.waiting.calls = [...state.waiting.calls, ...waits];
-        return yield* endWaiting(state, first, step, usage, outcome);
+        return yield* endWaiting(state, first, step, turnUsage(state), outcome);
+      }
+      if (runFinished(state)) {
+        const rest = unanswered;
+        unanswered = [];
+        return yield* endFinished(state, rest, first, step, outcome);
       }
     }
     throw new Error(

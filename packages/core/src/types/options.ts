@@ -4,6 +4,7 @@
 import type { FileInput, FileLimits, FilePart } from './messages.js';
 import type { Model, Price } from './model.js';
 import type { ContextPlacement } from './request.js';
+import type { SpawnInfo } from './subagents.js';
 
 /** Where `<current_context>` goes when a tree is rendered into a session. */
 export interface LifecycleOptions {
@@ -67,6 +68,19 @@ export interface SessionOptions extends LifecycleOptions {
   telemetry?: boolean | TelemetryOptions;
   /** Limits on what a turn, the session (and, with `createSessions`, an owner) may spend. */
   budget?: Budget;
+  /**
+   * How many `<Subagent>` runs one step may run at once (SPEC §19): the calls of one assistant
+   * message that call subagents start together, up to this many, the rest as earlier ones end.
+   * Default 4. Their results are recorded in call order all the same.
+   */
+  subagentConcurrency?: number;
+  /** How deep runs may nest (a run's `<Subagent>` spawning another): a call past it is an error result. Default 3. */
+  maxSubagentDepth?: number;
+  /**
+   * Called before each run's first request is sent, with what it costs (see `SpawnCost`), for every
+   * `<Subagent>` of the session (a `<Subagent onSpawn>` is called too).
+   */
+  onSpawn?: (info: SpawnInfo) => void;
 }
 
 /** Options of one `send`/`stream`. */

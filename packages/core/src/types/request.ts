@@ -2,7 +2,13 @@
  * A model request: the messages, tools and context, the append-only items and the lifecycle deltas.
  */
 import type { Message } from './messages.js';
-import type { SubagentRequestInfo } from './subagents.js';
+
+/** Which run a model request belongs to (`ModelRequest.subagent`): absent for the agent's own requests. */
+export interface SubagentRequestInfo {
+  name: string;
+  runId: string;
+  depth: number;
+}
 
 /** A tool as the model sees it. */
 export interface ToolSpec {

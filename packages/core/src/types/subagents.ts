@@ -5,6 +5,8 @@
 import type { Message } from './messages.js';
 import type { Usage } from './model.js';
 
+export type { SubagentRequestInfo } from './request.js';
+
 /**
  * What a run sees: `'isolated'` (default) only its own conversation; `'fork'` the parent's latest
  * request byte for byte, then its own instructions, catalog, tools and task appended.
@@ -61,11 +63,4 @@ export interface SpawnInfo {
   name: string;
   toolCallId: string;
   cost: SpawnCost;
-}
-
-/** Which run a model request belongs to (`ModelRequest.subagent`): absent for the agent's own requests. */
-export interface SubagentRequestInfo {
-  name: string;
-  runId: string;
-  depth: number;
 }
