@@ -8,12 +8,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, createSessions, type Model, memoryStore, type Sessions, Subagent, Tool, textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
 import { NodeChat, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
 
-/** What the `lookup` tool inside the run knows; only the run reads it. */
-const SECRET_RECORD = 'order A-1: shipped 2025-10-12 to Ann Example, 12 Rue de la Paix';
+/** What the `lookup` tool inside the run knows, by order; only the run reads it. */
+const RECORDS: Record<string, string> = {
+  'A-1': 'order A-1: shipped 2025-10-12 to Ann Example, 12 Rue de la Paix',
+  'B-2': 'order B-2: in the warehouse',
+};
+const SECRET_RECORD = RECORDS['A-1'];
 
 /** An agent whose `researcher` subagent looks orders up; `hold` (in the run) waits for the test. */
 function researchAgent() {
@@ -28,7 +33,12 @@ function researchAgent() {
   const agent = (
     <Agent>
       <Subagent name="researcher" description="Researches an order in a context of its own">
-        <Tool name="lookup" description="Looks the order up" run={() => SECRET_RECORD} />
+        <Tool
+          name="lookup"
+          description="Looks the order up"
+          input={z.object({ order: z.string() })}
+          run={({ order }) => RECORDS[order] ?? `no order ${order}`}
+        />
         <Tool
           name="hold"
           description="Waits for the test"
@@ -50,10 +60,13 @@ const model: Model = {
     const last = req.messages.at(-1);
     const task = textOf(req.messages.findLast((m) => m.role === 'user') ?? { content: [] });
     if (req.subagent) {
-      if (last?.role === 'tool') return { text: `Found: ${textOf(last).slice(0, 24)}`, toolCalls: [] };
+      if (last?.role === 'tool') return { text: `Found: ${textOf(last).split(' to ')[0]}`, toolCalls: [] };
+      const order = /[A-Z]-\d+/.exec(task)?.[0] ?? '?';
       return {
         text: 'Looking it up.',
-        toolCalls: [{ id: '', name: task.includes('hold') ? 'hold' : 'lookup', input: {} }],
+        toolCalls: [
+          task.includes('hold') ? { id: '', name: 'hold', input: {} } : { id: '', name: 'lookup', input: { order } },
+        ],
       };
     }
     if (last?.role === 'tool') return { text: `The researcher says: ${textOf(last)}`, toolCalls: [] };
@@ -103,7 +116,7 @@ describe('subagent runs in useChat', () => {
     expect(toolOf(answer)).toMatchObject({
       toolName: 'researcher',
       state: 'output-available',
-      output: 'Found: order A-1: shipped 2025-10',
+      output: 'Found: order A-1: shipped 2025-10-12',
     });
     const parts = runsOf(answer);
     expect(parts).toHaveLength(1);
@@ -112,7 +125,7 @@ describe('subagent runs in useChat', () => {
     expect(parts[0].data.items).toMatchObject([
       { type: 'text', text: 'Looking it up.' },
       { type: 'tool', toolName: 'lookup', state: 'output-available', output: SECRET_RECORD },
-      { type: 'text', text: 'Found: order A-1: shipped 2025-10' },
+      { type: 'text', text: 'Found: order A-1: shipped 2025-10-12' },
     ]);
     expect(answer?.parts.indexOf(parts[0])).toBeGreaterThan(answer?.parts.indexOf(toolOf(answer) as never) ?? 0);
   });
@@ -124,7 +137,8 @@ describe('subagent runs in useChat', () => {
     await page.sendMessage({ text: 'When did A-1 ship?' });
     await settled(page);
     const history = await historyOf(url);
-    expect(history.map((m) => m.id)).toEqual(page.all.map((m) => m.id));
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(history[1].id).toBe(page.all[1].id);
     expect(plain(runsOf(history.at(-1)))).toEqual(plain(runsOf(page.all.at(-1))));
     expect(plain(toolOf(history.at(-1)))).toEqual(plain(toolOf(page.all.at(-1))));
   });
