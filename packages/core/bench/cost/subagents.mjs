@@ -8,8 +8,10 @@
 // - a fork's first request reads >= 95% of its input from the cache;
 // - an isolated spawn's first request is the child's own system, catalog, tools and task, and nothing
 //   more: as many tokens as the same child agent's first request in a session of its own;
-// - what a spawn writes fresh (uncached input + cache writes) beside the ~4.7K tokens of prefix a
-//   peer's fresh spawn re-writes (anthropics/claude-code#50213).
+// - what a spawn's first request sends that no cache serves, beside the ~4.7K tokens of prefix a
+//   peer's fresh spawn re-writes (anthropics/claude-code#50213);
+// - and, the rule behind the first target, that a fork's first request starts with the parent's
+//   latest request block for block (where it does not, the first block that differs is named).
 import { createElement as h } from 'react';
 import { z } from 'zod';
 import { anthropicAppendOnlyBody } from '../../../models/dist/anthropic.js';
@@ -55,7 +57,7 @@ function ResearchSkill() {
   );
 }
 
-/** The children of both subagents (the same, so the isolated baseline is the same agent). */
+/** The isolated researcher's agent (and the baseline's: the same agent in a session of its own). */
 const childOf = () => [
   h(ResearchChild, { key: 'i' }),
   h(Text, { key: 't' }, 'Team: Northwind Goods operations.'),
@@ -72,6 +74,7 @@ function Parent() {
       { name: 'researcher', description: "Research one order's history in a context of its own; returns three lines" },
       ...childOf(),
     ),
+    // A fork sees the whole conversation and keeps the parent's tools: it needs only its own instructions.
     h(
       Subagent,
       {
@@ -79,18 +82,19 @@ function Parent() {
         context: 'fork',
         description: 'Double-check the answer you are about to give against the whole conversation',
       },
-      ...childOf(),
+      h(
+        Instructions,
+        null,
+        'Check the answer about to be given against the conversation: the order numbers, amounts and dates it quotes. Reply with what is wrong, or "checked".',
+      ),
     ),
   );
 }
 
-/** The child's script: read its skill, look the order up, answer. */
+/** The runs' scripts: the researcher reads its skill, looks the order up and answers; the checker answers. */
 function childStep(req) {
-  const calls = req.messages.filter((m) => m.role === 'assistant').length;
-  const own = req.subagent;
-  // A fork's messages start with the parent's: count only the run's own steps (after its task).
-  const start = own && req.messages.findLastIndex((m) => m.role === 'user');
-  const mine = start >= 0 ? req.messages.slice(start).filter((m) => m.role === 'assistant').length : calls;
+  if (req.subagent.name === 'checker') return { text: 'checked: the order number and the dates match.', toolCalls: [] };
+  const mine = req.messages.filter((m) => m.role === 'assistant').length;
   if (mine === 0) return { text: '', toolCalls: [{ id: '', name: 'read_skill', input: { name: 'order_history' } }] };
   if (mine === 1) return { text: '', toolCalls: [{ id: '', name: 'order_events', input: { orderId: 'A-1042' } }] };
   return { text: 'A-1042: shipped 2025-10-12, one refund request open, customer wrote twice.', toolCalls: [] };
@@ -126,6 +130,32 @@ function parentModel(plan) {
   };
 }
 
+/** A body's blocks in cache order (tools, system, then each message's content), as JSON without cache markers. */
+function blocksOf(body) {
+  const unmarked = (block) => {
+    const { cache_control: _, ...rest } = typeof block === 'string' ? { type: 'text', text: block } : block;
+    return JSON.stringify(rest);
+  };
+  const system = typeof body.system === 'string' ? [body.system] : (body.system ?? []);
+  return [
+    ...(body.tools ?? []).map((t) => `tool ${unmarked(t)}`),
+    ...system.map((b) => `system ${unmarked(b)}`),
+    ...body.messages.flatMap((m) =>
+      (typeof m.content === 'string' ? [m.content] : m.content).map((b) => `${m.role} ${unmarked(b)}`),
+    ),
+  ];
+}
+
+/** How many leading blocks `body` shares with `parent`, of the parent's, and what the first one that differs was. */
+function sharedBlocks(parent, body) {
+  if (!parent) return { shared: 0, of: 0, differs: null };
+  const a = blocksOf(parent);
+  const b = blocksOf(body);
+  let shared = 0;
+  while (shared < a.length && a[shared] === b[shared]) shared++;
+  return { shared, of: a.length, differs: shared < a.length ? a[shared].slice(0, 60) : null };
+}
+
 const tokensOfBody = (body) => anthropicCache({ minTokens: Number.POSITIVE_INFINITY })(body).inputTokens;
 
 /**
@@ -139,6 +169,8 @@ export async function measureSubagents() {
   const totals = { parent: { requests: 0 }, runs: { requests: 0 } };
   const spawns = [];
   const seen = new Set();
+  /** The parent's latest request body: a fork's first request should start with all of it. */
+  let parentBody = null;
   const recording = {
     name: model.name,
     appendOnly: true,
@@ -150,8 +182,11 @@ export async function measureSubagents() {
       totals[key].requests++;
       if (req.subagent && !seen.has(req.subagent.runId)) {
         seen.add(req.subagent.runId);
-        spawns.push({ name: req.subagent.name, runId: req.subagent.runId, first: usage, task: lastUserText(req) });
+        const spawn = { name: req.subagent.name, runId: req.subagent.runId, first: usage, task: lastUserText(req) };
+        // How much of the parent's latest request the run's first request starts with, block for block.
+        spawns.push({ ...spawn, prefix: sharedBlocks(parentBody, body) });
       }
+      if (!req.subagent) parentBody = body;
       return model.generate(req, opts);
     },
   };
@@ -210,6 +245,16 @@ export async function subagentReport() {
       `  ${s.name.padEnd(10)} ${s.context.padEnd(8)} first request ${String(f.inputTokens).padStart(6)} tokens, ${pct(f.cacheReadTokens / f.inputTokens).padStart(4)} read from the cache, ${String(fresh(f)).padStart(5)} fresh, ${String(f.cacheWriteTokens).padStart(5)} written${est}`,
     );
   }
+  const whole = forks.filter((s) => s.prefix.shared === s.prefix.of);
+  for (const s of forks.filter((f) => f.prefix.shared < f.prefix.of)) {
+    lines.push(
+      `  ${s.name}: its first request keeps ${s.prefix.shared} of the parent's ${s.prefix.of} blocks; the next one, ${s.prefix.differs}…, comes later`,
+    );
+  }
+  targets.push({
+    text: `a fork's first request starts with the parent's latest request, block for block (${whole.length} of ${forks.length} forks)`,
+    ok: forks.length > 0 && whole.length === forks.length,
+  });
   const minFork = forks.length ? Math.min(...forks.map((s) => s.first.cacheReadTokens / s.first.inputTokens)) : 0;
   targets.push({
     text: `a fork's first request reads >= 95% of its input from the cache (lowest: ${pct(minFork)})`,
@@ -220,11 +265,12 @@ export async function subagentReport() {
     text: `an isolated spawn adds no tokens beyond the child's own system, catalog and task (first request minus the child alone: ${extra.join(', ') || 'no spawn'})`,
     ok: isolated.length > 0 && extra.every((x) => x === 0),
   });
-  const perFork = forks.map((s) => fresh(s.first) + s.first.cacheWriteTokens);
-  const perIsolated = isolated.map((s) => fresh(s.first) + s.first.cacheWriteTokens);
+  // What a spawn sends that no cache serves (written or not): its overhead beside what it inherits.
+  const perFork = forks.map((s) => fresh(s.first));
+  const perIsolated = isolated.map((s) => fresh(s.first));
   const avg = (xs) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0);
   lines.push(
-    `  per spawn, tokens not read from the cache (fresh input + written): isolated ${avg(perIsolated)}, fork ${avg(perFork)}; a peer's fresh spawn re-writes ~${PEER_SPAWN_TOKENS}`,
+    `  per spawn, first-request tokens not read from the cache: isolated ${avg(perIsolated)}, fork ${avg(perFork)}; a peer's fresh spawn re-writes ~${PEER_SPAWN_TOKENS}`,
   );
   targets.push({
     text: `per-spawn overhead below the ~${PEER_SPAWN_TOKENS} tokens a peer re-writes (isolated ${avg(perIsolated)}, fork ${avg(perFork)})`,
