@@ -4,6 +4,7 @@
  */
 import type { SessionState } from '../state/state.js';
 import type { TelemetryAttributeValue } from '../types/options.js';
+import { tracingOf } from './tracing.js';
 
 /** Spans of `child` (a run) name the conversation and owner its parent's name. */
 export function inheritTracing(child: SessionState, parent: SessionState): void {
@@ -12,8 +13,7 @@ export function inheritTracing(child: SessionState, parent: SessionState): void 
 
 /** Sets attributes on the running turn's span of `state` (a run's `invoke_agent {name}`), when it is traced. */
 export function annotateTurnSpan(state: SessionState, attributes: Record<string, TelemetryAttributeValue>): void {
-  const tracing = state.tracing.tracing;
-  const open = tracing?.stack[0];
+  const open = tracingOf(state)?.stack[0];
   if (!open?.span.isRecording()) return;
   open.span.setAttributes(attributes);
 }
