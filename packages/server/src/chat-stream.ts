@@ -4,7 +4,7 @@
  * skill loads and `contextChanged` lines, and `finish`. Built with the `ai` package's own
  * `createUIMessageStream`.
  */
-import type { SessionEvent } from '@skilltree/core';
+import type { SessionEvent, SubagentRun } from '@skilltree/core';
 import { createUIMessageStream, type UIMessageStreamWriter } from 'ai';
 import { approvalIdOf } from './approval-id.js';
 import { SubagentTracker } from './subagent-parts.js';
@@ -32,6 +32,11 @@ export interface TurnStreamOptions {
   answered?: readonly string[];
   /** Whether reasoning is streamed as reasoning parts (its text only). Default true. */
   sendReasoning?: boolean;
+  /**
+   * Runs an earlier stream started that this turn goes on with (an answer to a call that waited inside
+   * a run): their parts update in place. Default: none.
+   */
+  subagentRuns?: readonly SubagentRun[];
   /** Called once the turn is over, however it ended. */
   onClose?: () => void;
   /** Called when the consumer cancels the stream (the client went away), before the turn is stopped. */
@@ -64,9 +69,10 @@ class ChunkWriter {
     private readonly errorText: ToolErrorText,
     private readonly sendReasoning: boolean,
     answered: readonly string[],
+    started: readonly SubagentRun[] = [],
   ) {
     for (const id of answered) this.open.add(id);
-    this.runs = new SubagentTracker(errorText);
+    this.runs = new SubagentTracker(errorText, started);
   }
 
   private endReasoning(): void {
@@ -164,10 +170,13 @@ class ChunkWriter {
         // Calls that wait for a person: useChat shows them as approval requests, answered with
         // addToolApprovalResponse. The approval id names the chat's incarnation and the call, so the
         // answer lands only on the call shown (the owner check guards the chat).
+        // A call inside a run asks on the tool part of the parent's call that spawned the run.
         for (const call of event.calls) {
-          if (call.for !== 'approval' || call.status !== 'waiting' || !this.open.has(call.toolCallId)) continue;
-          this.open.delete(call.toolCallId);
-          w.write({ type: 'tool-approval-request', approvalId: approvalIdOf(call), toolCallId: call.toolCallId });
+          if (call.for !== 'approval' || call.status !== 'waiting') continue;
+          const part = this.open.has(call.toolCallId) ? call.toolCallId : this.runs.topCallOf(call.toolCallId);
+          if (part === undefined || !this.open.has(part)) continue;
+          this.open.delete(part);
+          w.write({ type: 'tool-approval-request', approvalId: approvalIdOf(call), toolCallId: part });
         }
         return;
       case 'finish':
@@ -222,7 +231,13 @@ export function turnStream(options: TurnStreamOptions): ReadableStream<Skilltree
           if (!detached) raw.write(part);
         },
       };
-      const chunks = new ChunkWriter(writer, toolErrorText, sendReasoning, options.answered ?? []);
+      const chunks = new ChunkWriter(
+        writer,
+        toolErrorText,
+        sendReasoning,
+        options.answered ?? [],
+        options.subagentRuns ?? [],
+      );
       // An answer's stream goes on the message it answers: the client adds no second one.
       writer.write(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
       try {

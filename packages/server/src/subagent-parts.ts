@@ -7,7 +7,7 @@
  * The run's result reaches the page as the output of the parent's tool part (the tool message core
  * records for the call), as for any tool.
  */
-import type { Message, SessionEvent, SubagentRun, Usage } from '@skilltree/core';
+import type { Message, SessionEvent, SubagentRun, Usage, WaitingCall } from '@skilltree/core';
 import { addUsage } from '@skilltree/core/provider';
 import type { ToolErrorText } from './tool-errors.js';
 import { toolError } from './tool-errors.js';
@@ -146,6 +146,39 @@ export function runsUnder(runs: readonly SubagentRun[], callIds: Iterable<string
   return out;
 }
 
+/**
+ * The parent's call a call inside a run belongs to: the call that spawned the run it was made in,
+ * or, for a run inside a run, the call that spawned the outermost one. Undefined for a call no run
+ * of `runs` made (an agent's own call).
+ */
+export function topCallOf(runs: readonly SubagentRun[], innerCallId: string): string | undefined {
+  const byId = new Map(runs.map((run) => [run.id, run]));
+  let run = runs.find((r) =>
+    r.transcript.some((m) => m.role === 'assistant' && (m.toolCalls ?? []).some((c) => c.id === innerCallId)),
+  );
+  for (let hops = 0; run?.parentRunId !== undefined && hops < runs.length; hops++) {
+    const parent = byId.get(run.parentRunId);
+    if (!parent) break;
+    run = parent;
+  }
+  return run?.toolCallId;
+}
+
+/**
+ * The calls waiting inside runs, by the parent's call whose run holds them: the page shows and
+ * answers them on that call's tool part (its run's part shows which call inside waits).
+ */
+export function waitsInRuns(waiting: readonly WaitingCall[], runs: readonly SubagentRun[]): Map<string, WaitingCall[]> {
+  const out = new Map<string, WaitingCall[]>();
+  for (const call of waiting) {
+    if (!call.path || call.path.length < 2) continue;
+    const top = topCallOf(runs, call.toolCallId);
+    if (top === undefined) continue;
+    out.set(top, [...(out.get(top) ?? []), call]);
+  }
+  return out;
+}
+
 /** Text a run streams that is sent before the next event (so long replies do not resend the part per delta). */
 const TEXT_FLUSH_CHARS = 256;
 
@@ -163,7 +196,24 @@ export class SubagentTracker {
   /** Per run, whether its next text delta opens a new text item (a new step, or after a call). */
   private readonly newText = new Set<string>();
 
-  constructor(private readonly errorText: ToolErrorText) {}
+  /** `started`: runs an earlier stream started (an answer that continues a run that waited). */
+  constructor(
+    private readonly errorText: ToolErrorText,
+    started: readonly SubagentRun[] = [],
+  ) {
+    for (const run of started) this.runs.set(run.id, subagentPart(run, errorText));
+  }
+
+  /** The parent's call whose run (or a run inside it) made call `innerCallId`, among the runs seen. */
+  topCallOf(innerCallId: string): string | undefined {
+    let part = [...this.runs.values()].find((p) => findCall(p.data.items, innerCallId) !== undefined);
+    for (let hops = 0; part?.data.parentRunId !== undefined && hops < this.runs.size; hops++) {
+      const parent = this.runs.get(part.data.parentRunId);
+      if (!parent) break;
+      part = parent;
+    }
+    return part?.data.toolCallId;
+  }
 
   /** The runs seen so far, by id. */
   get ids(): string[] {

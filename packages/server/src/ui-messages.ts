@@ -13,7 +13,7 @@ import {
 } from '@skilltree/core';
 import { type FilePart, renderParts, unreadableRecord } from '@skilltree/core/provider';
 import { approvalIdOf } from './approval-id.js';
-import { runsUnder, subagentPart } from './subagent-parts.js';
+import { runsUnder, subagentPart, waitsInRuns } from './subagent-parts.js';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import {
   changeParts,
@@ -120,6 +120,13 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   // An approved call whose tool runs waits for nothing more: running while a turn runs, else interrupted.
   const waits = new Set((options.waiting ?? []).filter((w) => w.status !== 'running').map((w) => w.toolCallId));
   const runs = options.subagentRuns ?? [];
+  // A call that waits inside a run asks on the tool part of the call whose run holds it: that call
+  // waits too (never interrupted), and its part carries the approval of the call inside.
+  for (const [top, inner] of waitsInRuns(options.waiting ?? [], runs)) {
+    const ask = inner.find((w) => w.for === 'approval' && w.status === 'waiting');
+    if (ask && !approvals.has(top)) approvals.set(top, approvalIdOf(ask));
+    if (inner.some((w) => w.status !== 'running')) waits.add(top);
+  }
   /** The runs a call spawned, after its tool part. */
   const runParts = (target: SkilltreeUIMessage, callId: string) => {
     if (runs.length === 0) return;

@@ -6,7 +6,7 @@
 import type { Message, SessionEvent, Sessions, SubagentRun, ToolMessage } from '@skilltree/core';
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { type SkilltreeUIMessage, toUIMessages, turnStream } from '../src/index.js';
+import { parseChatBody, type SkilltreeUIMessage, toUIMessages, turnStream } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
 import { defaultToolErrorText } from '../src/tool-errors.js';
 import { plain } from './helpers.js';
@@ -248,5 +248,105 @@ describe('subagent runs on the page', () => {
       .map((c) => (c as unknown as { data: { items: unknown[] } }).data.items.length);
     expect(calls).toContain(1);
     expect(runParts(message).map((p) => (p as { id: string }).id)).toEqual(['run_c1', 'run_r9']);
+  });
+});
+
+describe('a call that waits inside a run', () => {
+  const refund = { id: 'r1', name: 'refund', input: { order: 'A-1' } };
+  const waitingCall = {
+    toolCallId: 'r1',
+    name: 'refund',
+    input: { order: 'A-1' },
+    for: 'approval' as const,
+    skill: null,
+    status: 'waiting' as const,
+    incarnation: 'inc',
+    path: ['researcher', 'refund'],
+  };
+  const waitingRun = run({
+    status: 'waiting',
+    result: undefined,
+    transcript: [RUN_TRANSCRIPT[0], { role: 'assistant', content: [], toolCalls: [refund] }],
+  });
+
+  it("asks on the tool part of the parent's call, with the approval of the call inside; the run's part shows which call waits", async () => {
+    async function* waiting(): AsyncGenerator<SessionEvent> {
+      yield { type: 'request', step: 1 } as SessionEvent;
+      yield { type: 'tool-call', toolCall: { id: 'c1', name: 'researcher', input: { task: 'Refund A-1.' } } };
+      yield {
+        type: 'subagent-start',
+        run: run({ status: 'running', transcript: RUN_TRANSCRIPT.slice(0, 1), usage: {} }),
+      };
+      yield {
+        type: 'subagent-event',
+        runId: 'run_c1',
+        name: 'researcher',
+        event: { type: 'tool-call', toolCall: refund },
+      };
+      yield {
+        type: 'subagent-event',
+        runId: 'run_c1',
+        name: 'researcher',
+        event: { type: 'waiting', calls: [waitingCall] },
+      };
+      yield { type: 'waiting', calls: [waitingCall] };
+      yield { type: 'finish', turn: { text: '', steps: 1, messages: [], waiting: [waitingCall] } };
+    }
+    const { message, chunks } = await read(turnStream({ events: waiting(), onError: String }));
+    expect(chunks.filter((c) => c.type === 'tool-approval-request')).toEqual([
+      { type: 'tool-approval-request', approvalId: 'inc.r1', toolCallId: 'c1' },
+    ]);
+    expect(message.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({
+      toolCallId: 'c1',
+      state: 'approval-requested',
+      approval: { id: 'inc.r1' },
+    });
+    const [part] = runParts(message) as {
+      data: { status: string; items: { toolCallId?: string; state?: string }[] };
+    }[];
+    expect(part.data.status).toBe('waiting');
+    expect(part.data.items).toMatchObject([{ toolCallId: 'r1', state: 'approval-requested' }]);
+  });
+
+  it('GET /chat/:id shows it so too: the parent’s call asks for the approval, never shows as interrupted', () => {
+    const history = toUIMessages(TURN.slice(0, 2), { idle: true, waiting: [waitingCall], subagentRuns: [waitingRun] });
+    expect(history[1].parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({
+      toolCallId: 'c1',
+      state: 'approval-requested',
+      approval: { id: 'inc.r1' },
+    });
+    // Without the run's call waiting, the same call with no result and no turn running was cut off.
+    const cut = toUIMessages(TURN.slice(0, 2), { idle: true, subagentRuns: [waitingRun] });
+    expect(cut[1].parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'output-error' });
+  });
+
+  it("useChat's answer on the parent's part names the call inside: the body carries it beside the part's own call", () => {
+    const body = JSON.stringify({
+      id: 'c',
+      messages: [
+        {
+          id: 'm1',
+          role: 'assistant',
+          parts: [
+            {
+              type: 'dynamic-tool',
+              toolName: 'researcher',
+              toolCallId: 'c1',
+              state: 'approval-responded',
+              input: { task: 'Refund A-1.' },
+              approval: { id: 'inc.r1', approved: true },
+            },
+          ],
+        },
+      ],
+    });
+    expect(parseChatBody(body, 10_000).answers).toEqual([
+      {
+        toolCallId: 'c1',
+        type: 'approve',
+        input: { task: 'Refund A-1.' },
+        inside: { incarnation: 'inc', toolCallId: 'r1' },
+      },
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, createSessions, type Model, memoryStore, type Sessions, Subagent, Tool, textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart, toNodeListener } from '../src/index.js';
 import { NodeChat, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
 
@@ -96,11 +96,10 @@ const get = (url: string, path: string, user: string) => fetch(`${url}${path}`, 
 const historyOf = async (url: string, user = 'alice') =>
   (await (await get(url, apiPath('chat-id', 'c1'), user)).json()) as SkilltreeUIMessage[];
 const runsOf = (message: SkilltreeUIMessage | undefined) =>
-  (message?.parts ?? []).filter((p) => p.type === 'data-subagent') as {
-    type: 'data-subagent';
-    id: string;
-    data: { name: string; status: string; items: { type: string; toolName?: string; state?: string }[] };
-  }[];
+  (message?.parts ?? []).filter((p) => p.type === 'data-subagent') as Extract<
+    SkilltreeUIPart,
+    { type: 'data-subagent' }
+  >[];
 const toolOf = (message: SkilltreeUIMessage | undefined) =>
   message?.parts.find((p) => p.type === 'dynamic-tool') as { toolName: string; state: string; output?: unknown };
 
