@@ -119,6 +119,13 @@ function forward(child: SessionState, self: RunSelf, props: SubagentProps): void
 /** The run's `finish` result, its last reply, or the error that says why it has neither. */
 function resultOf(props: SubagentProps, finished: Finished, turn: Turn): unknown {
   if (finished.value) return finished.value.result;
+  const waiting = turn.waiting?.[0];
+  if (waiting) {
+    // Not yet: a run's waiting call does not become one of the chat's (see docs/subagents.md).
+    throw new SubagentError(
+      `Subagent "${props.name}" stopped: its call of "${waiting.name}" waits for ${waiting.for === 'approval' ? 'approval' : "the client's result"}, and a call inside a run cannot wait yet. Render that tool at agent level, or without needsApproval in the subagent.`,
+    );
+  }
   if (props.result) {
     throw new SubagentError(
       `Subagent "${props.name}" ended without calling finish: it must end by calling finish with its result. Its last reply: ${JSON.stringify(turn.text.slice(0, 200))}`,
