@@ -153,7 +153,13 @@ function sharedBlocks(parent, body) {
   const b = blocksOf(body);
   let shared = 0;
   while (shared < a.length && a[shared] === b[shared]) shared++;
-  return { shared, of: a.length, differs: shared < a.length ? a[shared].slice(0, 60) : null };
+  // What the run appended after the parent's blocks, by kind: its note, tool removals, additions, its task.
+  const kinds = {};
+  for (const block of b.slice(shared)) {
+    const kind = /"type":"(\w+)"/.exec(block)?.[1] ?? 'block';
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return { shared, of: a.length, differs: shared < a.length ? a[shared].slice(0, 60) : null, appended: kinds };
 }
 
 const tokensOfBody = (body) => anthropicCache({ minTokens: Number.POSITIVE_INFINITY })(body).inputTokens;
@@ -246,6 +252,12 @@ export async function subagentReport() {
     );
   }
   const whole = forks.filter((s) => s.prefix.shared === s.prefix.of);
+  for (const s of forks) {
+    const kinds = Object.entries(s.prefix.appended)
+      .map(([kind, n]) => `${n} ${kind}`)
+      .join(', ');
+    lines.push(`  ${s.name} (fork) appends to the parent's ${s.prefix.of} blocks: ${kinds}`);
+  }
   for (const s of forks.filter((f) => f.prefix.shared < f.prefix.of)) {
     lines.push(
       `  ${s.name}: its first request keeps ${s.prefix.shared} of the parent's ${s.prefix.of} blocks; the next one, ${s.prefix.differs}…, comes later`,
