@@ -1,4 +1,4 @@
-import { Agent, createSession, Instructions, scriptedModel, Subagent, Text, Tool } from '@skilltree/core';
+import { Agent, createSession, Instructions, Subagent, scriptedModel, Text, Tool } from '@skilltree/core';
 import { z } from 'zod';
 
 function Desk({ context }: { context: 'isolated' | 'fork' }) {
@@ -36,8 +36,13 @@ for (const context of ['isolated', 'fork'] as const) {
   console.log('  system:', JSON.stringify(run?.appendOnly?.system.slice(0, 60)));
   console.log('  tools:', run?.appendOnly?.tools.map((t) => t.name).join(', '));
   run?.appendOnly?.items.forEach((item, i) => {
-    const from = context === 'fork' && i < inherited ? "(the parent's)" : '(appended)';
-    const text = 'text' in item ? item.text : JSON.stringify(item.content);
+    const from = context === 'isolated' ? '(its own)' : i < inherited ? "(the parent's)" : '(appended)';
+    const text =
+      item.role === 'system'
+        ? item.text
+        : item.role === 'assistant' && item.toolCalls
+          ? `calls ${item.toolCalls.map((c) => c.name).join(', ')}`
+          : item.content.map((p) => ('text' in p ? p.text : p.type)).join(' ');
     console.log(`  ${item.role} ${from}:`, JSON.stringify(text.slice(0, 70)));
   });
   const [record] = session.subagentRuns;

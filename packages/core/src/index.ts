@@ -106,7 +106,6 @@ export type {
   SpawnCost,
   SpawnInfo,
   SubagentContext,
-  SubagentRequestInfo,
   SubagentRun,
   SubagentStatus,
 } from './types/subagents.js';

@@ -115,7 +115,7 @@ export type {
   LifecycleEntry,
   ModelRequest,
   RequestLifecycle,
+  SubagentRequestInfo,
   SystemNote,
   ToolSpec,
 } from './types/request.js';
-export type { SpawnCost, SubagentRequestInfo, SubagentRun } from './types/subagents.js';

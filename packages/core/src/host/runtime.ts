@@ -5,6 +5,7 @@
 import { createContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { Message, ToolCall } from '../types/messages.js';
+import type { ToolAnswer, WaitingCall } from '../types/session.js';
 import type { AgentStoreDef } from './agent-store.js';
 
 /** Where a skill stands in the LRU order. */
@@ -56,6 +57,15 @@ export interface Runtime {
    * by one in call order (each call's `spawn` then takes its run). Set with `spawn`.
    */
   prestart?: (calls: readonly ToolCall[], signal: AbortSignal) => void;
+  /**
+   * Resumes the runs whose waiting calls `answers` answer (each run once), and says for each how it
+   * went on: it waits again (`waits`, the chat's waiting calls), or it ended with the result of the
+   * parent's call. Set with `spawn`.
+   */
+  resume?: (
+    answers: readonly ToolAnswer[],
+    signal: AbortSignal,
+  ) => Promise<({ waits: WaitingCall[] } | { call: ToolCall; content: string; isError: boolean })[]>;
 }
 
 export const RuntimeContext = createContext<Runtime | null>(null);

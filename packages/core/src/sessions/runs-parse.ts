@@ -11,8 +11,12 @@ const STATUSES: readonly SubagentStatus[] = ['running', 'waiting', 'done', 'fail
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 
-/** The runs of `raw` that are runs (each a fresh copy); a run whose transcript cannot be read is left out. */
-export function parseRuns(raw: unknown): SubagentRun[] {
+/**
+ * The runs of `raw` that are runs (each a fresh copy); a run whose transcript cannot be read is left
+ * out. With `parseState` (a snapshot's parser), a waiting run keeps its state, checked by it; else it
+ * is left out (a run shown, not resumed).
+ */
+export function parseRuns(raw: unknown, parseState?: (snapshot: unknown) => unknown): SubagentRun[] {
   if (!Array.isArray(raw)) return [];
   const out: SubagentRun[] = [];
   for (const r of raw) {
@@ -40,6 +44,14 @@ export function parseRuns(raw: unknown): SubagentRun[] {
     if (typeof r.parentRunId === 'string') run.parentRunId = r.parentRunId;
     if (r.result !== undefined) run.result = JSON.parse(JSON.stringify(r.result));
     if (typeof r.error === 'string') run.error = r.error;
+    if (parseState && run.status === 'waiting' && isObject(r.state)) {
+      try {
+        const fork = isObject(r.state.fork) ? JSON.parse(JSON.stringify(r.state.fork)) : undefined;
+        run.state = { snapshot: parseState(r.state.snapshot), ...(fork ? { fork } : {}) };
+      } catch {
+        // A state that is not one: the run cannot go on, and answering it says so.
+      }
+    }
     if (isObject(r.spawn)) {
       const spawn: SpawnCost = {
         inputTokens: count(r.spawn.inputTokens),

@@ -19,6 +19,7 @@ import { unrecordedChanges } from '../state/record.js';
 import { resetBaseline, restoreSkills } from '../state/restore.js';
 import { runsOf } from '../state/runs.js';
 import type { SessionState } from '../state/state.js';
+import { runWaitingIds } from '../subagents/run-state.js';
 import { INTERRUPTED_RESULT, parseMessage, readContextChanges } from '../transcript/message-parse.js';
 import { unansweredCalls } from '../transcript/transcript.js';
 import { recordResult } from '../turn/calls.js';
@@ -150,7 +151,7 @@ export function parseSnapshot(snapshot: unknown): SessionSnapshot {
   if (lifecycle) out.lifecycle = lifecycle;
   const waiting = parseWaiting(d.waiting);
   if (waiting.length > 0) out.waiting = waiting;
-  const runs = parseRuns(d.subagentRuns);
+  const runs = parseRuns(d.subagentRuns, parseSnapshot);
   if (runs.length > 0) out.subagentRuns = runs;
   if (d.sent !== undefined) {
     // A log that is not one is dropped: the next request then starts a new prefix, which is valid.
@@ -235,8 +236,14 @@ export function applySnapshot(state: SessionState, snapshot: SessionSnapshot): v
   // is answered as interrupted (it may have taken effect, and never runs again).
   const open = unansweredCalls(transcriptOf(state));
   const waits = new Set(open.map((call) => call.id));
+  // A call of a subagent whose run waits stays open, and the calls waiting inside the run stay waiting.
+  for (const run of runsOf(state)) {
+    if (run.status !== 'waiting' || !waits.has(run.toolCallId)) continue;
+    for (const id of runWaitingIds(run)) waits.add(id);
+  }
   keepWaiting(state, waits);
   const waitingIds = new Set(waitingCalls(state).map((w) => w.toolCallId));
+  for (const run of runsOf(state)) if (run.status === 'waiting') waitingIds.add(run.toolCallId);
   for (const call of open) {
     if (waitingIds.has(call.id)) continue;
     recordResult(

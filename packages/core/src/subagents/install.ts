@@ -10,6 +10,7 @@ import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
 import { parseInput } from '../turn/tool-call.js';
 import type { ToolCall } from '../types/messages.js';
+import { resumeRuns } from './resume.js';
 import { runSubagent } from './run.js';
 
 /** Runs started ahead of the loop, by tool call id, until the call's `run` takes them. */
@@ -41,6 +42,7 @@ export function installRunner(state: SessionState): void {
     return runSubagent(state, props, input, toolCallId, signal, installRunner);
   };
   runtime.prestart = (calls, signal) => prestart(state, calls, signal);
+  runtime.resume = (answers, signal) => resumeRuns(state, answers, signal, installRunner);
   for (const tool of tree(state).tools) {
     const props = subagentOf(tool.node.props);
     if (props) checkFork(state, props);

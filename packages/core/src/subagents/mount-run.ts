@@ -14,7 +14,7 @@ import { createState } from '../state/create.js';
 import { warn } from '../state/events.js';
 import { activeSkill, loadedSkills, transcriptOf } from '../state/reads.js';
 import { render, unmount } from '../state/render.js';
-import { resetBaseline } from '../state/restore.js';
+import { resetBaseline, restoreSkills } from '../state/restore.js';
 import { adoptRun, finishRun, runsOf } from '../state/runs.js';
 import type { RunSelf, SessionState } from '../state/state.js';
 import { sync } from '../state/sync.js';
@@ -103,6 +103,8 @@ export function mountRun(
     throw new Error(`Subagent "${props.name}" cannot run: ${problems.join(' ')}`);
   }
   sync(child);
-  if (!restore) resetBaseline(child);
+  // A waiting run brought back mounts the skills it had loaded (from their initial state).
+  if (restore) restoreSkills(child, restore.loadedSkills);
+  resetBaseline(child);
   return child;
 }

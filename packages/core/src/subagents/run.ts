@@ -17,12 +17,14 @@ import { runSelf, runsOf, setTurnUsage, turnScope, turnUsage } from '../state/ru
 import type { RunSelf, SessionState } from '../state/state.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
 import { abortError, addUsage, NO_MODEL } from '../turn/model-call.js';
+import { RunWaits } from '../turn/run-waits.js';
 import type { Usage } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
-import type { SessionEvent, Turn } from '../types/session.js';
+import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
 import type { SpawnCost, SubagentRun } from '../types/subagents.js';
 import { takeSlot } from './limit.js';
 import { type Finished, mountRun } from './mount-run.js';
+import { keepRunState } from './run-state.js';
 
 /** The default of `maxSubagentDepth`. */
 export const DEFAULT_DEPTH = 3;
@@ -119,13 +121,6 @@ function forward(child: SessionState, self: RunSelf, props: SubagentProps): void
 /** The run's `finish` result, its last reply, or the error that says why it has neither. */
 function resultOf(props: SubagentProps, finished: Finished, turn: Turn): unknown {
   if (finished.value) return finished.value.result;
-  const waiting = turn.waiting?.[0];
-  if (waiting) {
-    // Not yet: a run's waiting call does not become one of the chat's (see docs/subagents.md).
-    throw new SubagentError(
-      `Subagent "${props.name}" stopped: its call of "${waiting.name}" waits for ${waiting.for === 'approval' ? 'approval' : "the client's result"}, and a call inside a run cannot wait yet. Render that tool at agent level, or without needsApproval in the subagent.`,
-    );
-  }
   if (props.result) {
     throw new SubagentError(
       `Subagent "${props.name}" ended without calling finish: it must end by calling finish with its result. Its last reply: ${JSON.stringify(turn.text.slice(0, 200))}`,
@@ -144,9 +139,20 @@ function failure(props: SubagentProps, error: unknown, maxSteps: number): string
   return `Subagent "${props.name}" failed: ${message}`;
 }
 
+/** A run in progress: its record, the state that spawned it, and (a fork) the request it starts from. */
+interface Start {
+  self: RunSelf;
+  props: SubagentProps;
+  /** The task (a new run), or answers to its waiting calls (a run resumed). */
+  input: string | readonly ToolAnswer[];
+  /** The run's own state to go on from (a run resumed), else none. */
+  restore?: SessionSnapshot;
+}
+
 /**
  * Runs one call of `props` (a `<Subagent>` rendered in `parent`'s tree) with its validated input,
- * and returns its result: the parent's tool result. A run that fails, is aborted or reaches its
+ * and returns its result: the parent's tool result, or {@link RunWaits} when a call inside it waits
+ * (then its calls are the chat's waiting calls). A run that fails, is aborted or reaches its
  * `maxSteps` throws a {@link SubagentError} naming the subagent (the call's error result).
  */
 export async function runSubagent(
@@ -160,21 +166,33 @@ export async function runSubagent(
   const depth = (runSelf(parent)?.run.depth ?? 0) + 1;
   const run = newRun(parent, props, toolCallId, depth);
   const fork = run.context === 'fork' ? (lastRequestOf(parent) ?? null) : null;
-  const self: RunSelf = { run, parent, fork };
+  emit(parent, { type: 'subagent-start', run });
+  const limit = depthLimit(parent);
+  const refusal =
+    depth > limit
+      ? `Subagent "${props.name}" cannot run: it would be ${depth} runs deep, and maxSubagentDepth is ${limit}. Do the task here, or raise createSession(…, { maxSubagentDepth }).`
+      : null;
+  return drive({ self: { run, parent, fork }, props, input: taskText(input) }, signal, install, refusal);
+}
+
+/** Runs (or resumes) a run's turn to its end: its result, its waits, or a {@link SubagentError}. */
+export async function drive(
+  start: Start,
+  signal: AbortSignal,
+  install: (child: SessionState) => void,
+  refusal: string | null = null,
+): Promise<unknown> {
+  const { self, props } = start;
+  const { run, parent } = self;
   const finished: Finished = {};
   let child: SessionState | null = null;
   let release = () => {};
   const model = props.model ?? parent.options.model ?? NO_MODEL;
-  emit(parent, { type: 'subagent-start', run });
+  run.status = 'running';
   try {
-    const limit = depthLimit(parent);
-    if (depth > limit) {
-      throw new SubagentError(
-        `Subagent "${props.name}" cannot run: it would be ${depth} runs deep, and maxSubagentDepth is ${limit}. Do the task here, or raise createSession(…, { maxSubagentDepth }).`,
-      );
-    }
+    if (refusal) throw new SubagentError(refusal);
     release = await takeSlot(parent, signal);
-    child = mountRun(self, props, finished);
+    child = mountRun(self, props, finished, start.restore);
     // Its own `<Subagent>`s run too, one level deeper.
     install(child);
     run.transcript = transcriptOf(child).messages;
@@ -182,17 +200,16 @@ export async function runSubagent(
     if (signal.aborted) throw abortError(signal);
     // The run's turn span nests under the parent's innermost open span: the call's `execute_tool {name}`.
     const traceContext = modelCallTrace(parent).traceContext;
-    const turns = runTurn(
-      child,
-      model,
-      taskText(input),
-      signal,
-      { traceContext },
-      { ...(turnScope(parent) as TurnScope) },
-      false,
-    );
+    const scope = { ...(turnScope(parent) as TurnScope) };
+    const turns = runTurn(child, model, start.input, signal, { traceContext }, scope, false);
     let next = await turns.next();
     while (!next.done) next = await turns.next();
+    const waits = next.value.waiting;
+    if (waits?.length && !finished.value) {
+      run.status = 'waiting';
+      keepRunState(run, child, self.fork);
+      return new RunWaits(waits.map((w) => ({ ...w, path: [run.name, ...(w.path ?? [w.name])] })));
+    }
     const result = resultOf(props, finished, next.value);
     run.status = 'done';
     run.result = result;
@@ -210,6 +227,9 @@ export async function runSubagent(
       dropListeners(child);
     }
     release();
-    emit(parent, { type: 'subagent-finish', run });
+    if (run.status !== 'waiting') {
+      delete run.state;
+      emit(parent, { type: 'subagent-finish', run });
+    }
   }
 }

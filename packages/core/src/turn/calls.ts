@@ -22,6 +22,7 @@ import type {
   ToolMessage,
   ToolResultPart,
 } from '../types/messages.js';
+import { noteRunWaits } from './run-waits.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
 
@@ -63,6 +64,14 @@ export async function executeCall(
   } catch (error) {
     if (state.crashed) fatal = error;
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };
+  }
+  if (outcome.waits) {
+    // The call's run waits (a call inside it waits for an answer): its result comes when it ends.
+    noteRunWaits(state, outcome.waits);
+    await settle(state);
+    const waiting = resultMessage(call, 'Waiting: a call inside this run waits for an answer.', undefined, [], []);
+    ended?.(waiting);
+    return waiting;
   }
   let { content, isError, kind } = outcome;
   const files = outcome.files ?? [];

@@ -32,8 +32,9 @@ import { executeCall, recordResult } from './calls.js';
 import { consumed, estimatedResponse } from './charge.js';
 import { abortError, addUsage, type CallProgress, callModel, callProgress, responseContent } from './model-call.js';
 import { endFinished } from './run-end.js';
+import { takeRunWaits } from './run-waits.js';
 import { cutResult, resultText } from './tool-call.js';
-import { announceWaiting, checkAnswers, stageSupersede, waitFor } from './waiting.js';
+import { announceWaiting, answerRuns, checkAnswers, stageSupersede, waitFor } from './waiting.js';
 
 /** The model's tool calls as the transcript keeps them (see `repairCalls`); a dropped one is a warning. */
 function withIds(state: SessionState, calls: readonly ToolCall[]): ToolCall[] {
@@ -228,6 +229,8 @@ export async function* runTurn(
         // The call's `tool-call` event (and whatever the tool emits) goes out while it runs, not with its result.
         if (state.turn.events) yield* drainWhile(state, running);
         else await running;
+        // A subagent call whose run waits: the run's waiting calls are the chat's now.
+        waits.push(...takeRunWaits(state));
       }
       if (waits.length > 0) {
         state.waiting.calls = [...state.waiting.calls, ...waits];
@@ -345,7 +348,8 @@ async function* applyAnswers(
   const byId = new Map(answers.map((a) => [a.toolCallId, a]));
   for (const waiting of [...state.waiting.calls]) {
     const answer = byId.get(waiting.toolCallId);
-    if (!answer) continue;
+    // A call inside a run is answered by resuming its run (below).
+    if (!answer || waiting.path) continue;
     const call: ToolCall = { id: waiting.toolCallId, name: waiting.name, input: waiting.input };
     hooks.answered(waiting, answer.type);
     if (answer.type === 'approve') {
@@ -379,6 +383,7 @@ async function* applyAnswers(
     announceWaiting(state);
     if (hasEvents(state)) yield* drainTurn(state);
   }
+  yield* answerRuns(state, answers, signal, hooks);
 }
 
 /** What a turn that answers calls says it was asked (for its span). */

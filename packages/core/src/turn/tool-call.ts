@@ -10,6 +10,7 @@ import type { ChatInfo, SessionHandle, SkillInfo } from '../host/runtime.js';
 import type { ToolEntry } from '../host/serialize.js';
 import type { FilePart, ToolCall, ToolErrorKind } from '../types/messages.js';
 import { whenAborted } from './abort-watch.js';
+import { RunWaits } from './run-waits.js';
 
 export interface ToolOutcome {
   content: string;
@@ -20,6 +21,8 @@ export interface ToolOutcome {
   files?: FilePart[];
   /** What `run` threw, for the trace. */
   error?: unknown;
+  /** A subagent call whose run ended waiting: no result yet; these calls wait instead (see `run-wait.ts`). */
+  waits?: RunWaits;
 }
 
 export interface RunOptions {
@@ -206,6 +209,7 @@ export async function runTool(
     const returned: unknown = props.run(parsed.input, ctx);
     const value = isThenable(returned) ? await raceStop(returned, tool.name) : await returned;
     try {
+      if (value instanceof RunWaits) return { content: '', isError: false, waits: value };
       if (isToolResult(value)) return withFiles(tool.name, value, options.fileLimits, options.chatFileBytes);
       return { content: resultText(value), isError: false };
     } catch (error) {

@@ -4,15 +4,17 @@
  * an approved one is marked running (and committed) before its tool runs, so it runs at most once.
  */
 import type { ToolEntry } from '../host/serialize.js';
+import type { TurnHooks } from '../observe/turn-hooks.js';
 import { config } from '../state/config.js';
-import { emit, warn } from '../state/events.js';
+import { drainTurn, emit, hasEvents, warn } from '../state/events.js';
 import { shownWaiting } from '../state/reads.js';
 import { type StagedMessage, stageMessages } from '../state/record.js';
+import { runSelf, runsOf } from '../state/runs.js';
 import { type SessionState, skillState, tree } from '../state/state.js';
 import type { ToolCall } from '../types/messages.js';
-import type { AnswerBinding, ToolAnswer, WaitingCall } from '../types/session.js';
-import { resultMessage } from './calls.js';
-import { parseInput } from './tool-call.js';
+import type { AnswerBinding, SessionEvent, ToolAnswer, WaitingCall } from '../types/session.js';
+import { recordResult, resultMessage } from './calls.js';
+import { cutResult, parseInput } from './tool-call.js';
 
 /**
  * Why an answer was refused; nothing ran and nothing was recorded. `wrong-incarnation`: the answer
@@ -219,17 +221,26 @@ const SUPERSEDED = 'Not run: the user sent a new message instead of answering th
 export function stageSupersede(state: SessionState, answered: (waiting: WaitingCall) => void): StagedMessage {
   const calls = state.waiting.calls;
   if (calls.length === 0) return { announce() {}, undo() {} };
+  // A call waiting inside a run is superseded with its run: the parent's call of the subagent reads it.
+  const own = runSelf(state)?.run.id;
+  const runs = runsOf(state).filter((r) => r.status === 'waiting' && r.parentRunId === own);
+  const superseded = [
+    ...calls.filter((w) => !w.path).map((w) => ({ id: w.toolCallId, name: w.name, input: w.input })),
+    ...runs.map((r) => ({ id: r.toolCallId, name: r.name, input: {} })),
+  ];
   const staged = stageMessages(
     state,
-    calls.map(
-      (w) => (changes) =>
-        resultMessage({ id: w.toolCallId, name: w.name, input: w.input }, SUPERSEDED, 'denied', [], changes),
-    ),
+    superseded.map((call) => (changes) => resultMessage(call, SUPERSEDED, 'denied', [], changes)),
   );
   state.waiting.calls = [];
   return {
     announce() {
       for (const waiting of calls) answered(waiting);
+      for (const run of runs) {
+        run.status = 'failed';
+        run.error = `Subagent "${run.name}" did not go on: a new message came while a call inside it waited.`;
+        delete run.state;
+      }
       staged.announce();
       announceWaiting(state);
     },
@@ -248,4 +259,36 @@ export function announceWaiting(state: SessionState): void {
 /** Keeps the waiting calls still open (their ids in `open`) and still waiting; the rest are dropped. */
 export function keepWaiting(state: SessionState, open: ReadonlySet<string>): void {
   state.waiting.calls = state.waiting.calls.filter((w) => w.status === 'waiting' && open.has(w.toolCallId));
+}
+
+/**
+ * Applies the answers to calls waiting inside runs (`path` set): each run is resumed once with the
+ * answers to its calls; what it did next (waits again, or ended) is recorded as the parent's.
+ */
+export async function* answerRuns(
+  state: SessionState,
+  answers: readonly ToolAnswer[],
+  signal: AbortSignal,
+  hooks: TurnHooks,
+): AsyncGenerator<SessionEvent, void, undefined> {
+  const resume = state.runtime.resume;
+  const byId = new Map(answers.map((a) => [a.toolCallId, a]));
+  const answered = state.waiting.calls.filter((w) => w.path && byId.has(w.toolCallId));
+  if (answered.length === 0 || !resume) return;
+  for (const w of answered) hooks.answered(w, (byId.get(w.toolCallId) as ToolAnswer).type);
+  state.waiting.calls = state.waiting.calls.filter((w) => !answered.includes(w));
+  const given = answered.map((w) => {
+    // The run checks the answer against its own call, which carries no chat incarnation.
+    const { incarnation: _drop, ...answer } = byId.get(w.toolCallId) as ToolAnswer;
+    return answer as ToolAnswer;
+  });
+  for (const outcome of await resume(given, signal)) {
+    if ('waits' in outcome) state.waiting.calls = [...state.waiting.calls, ...outcome.waits];
+    else {
+      const text = cutResult(outcome.content, config(state).maxToolResultChars);
+      recordResult(state, outcome.call, text, outcome.isError ? 'threw' : undefined);
+    }
+  }
+  announceWaiting(state);
+  if (hasEvents(state)) yield* drainTurn(state);
 }

@@ -56,6 +56,11 @@ export interface SubagentRun {
   error?: string;
   /** What its first request cost, estimated before it was sent. */
   spawn?: SpawnCost;
+  /**
+   * While `waiting`: what the run goes on from when a waiting call of it is answered, in any
+   * process (its own session snapshot, and a fork's prefix). Opaque JSON; gone once the run ends.
+   */
+  state?: { snapshot: unknown; fork?: unknown };
 }
 
 /** What `onSpawn` receives, before a run's first request is sent. */
