@@ -42,7 +42,7 @@ export type { ConformanceOptions } from './testing/suite.js';
  * that reach a turn in another process, deletion and the incarnations of a chat (approvals bound to them),
  * concurrent sends from several processes, a crash mid-turn, schema evolution of the agent, budgets and
  * spend, the chat's file total, subagent runs kept with their chat (deleted with it, the owner's
- * only, a call inside a run that would wait refused the same in every process), and 1 000 sessions. Every rule is a
+ * only, an approval inside a run answered in another process, once), and 1 000 sessions. Every rule is a
  * test named after it.
  */
 export function sessionStoreConformance(name: string, options: ConformanceOptions): void {

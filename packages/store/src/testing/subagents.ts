@@ -75,8 +75,8 @@ const researchSessions = (store: SessionStore) =>
 
 /**
  * Subagent runs are kept with their chat: any process reads them, they go when the chat is deleted,
- * another owner never sees them, and a call inside a run that would wait stops the run the same way
- * in every process (nothing runs, nothing is left waiting).
+ * another owner never sees them, and a call inside a run that waits for approval is one of the
+ * chat's waiting calls that any process answers, after a restart, running it once.
  */
 export function subagentTests(suite: Suite): void {
   const { newId } = suite;
@@ -126,32 +126,6 @@ export function subagentTests(suite: Suite): void {
     const anns = await researchSessions(a).subagentRuns(id, { owner: 'ann' });
     expect(anns.map((run) => textOf(run.transcript[0]))).toEqual(['look up A-1']);
   });
-
-  test('a call inside a run that would wait stops the run with an error naming the subagent and the tool, in every process: nothing runs, and nothing waits', async () => {
-    const { a, b } = suite;
-    const id = newId('run-would-wait');
-    const turn = await researchSessions(a).send(id, 'refund A-1');
-    expect(turn.waiting ?? []).toEqual([]);
-    const [result] = turn.messages.filter((m) => m.role === 'tool');
-    expect(result).toMatchObject({ isError: true });
-    expect(textOf(result)).toContain('researcher');
-    expect(textOf(result)).toContain('refund');
-    // Another process reads the same: no call waits, the run failed, the refund never ran.
-    expect((await researchSessions(b).get(id))?.waiting).toEqual([]);
-    expect(await researchSessions(b).subagentRuns(id)).toMatchObject([{ name: 'researcher', status: 'failed' }]);
-    expect(refunds.filter((r) => r === id)).toEqual([]);
-  });
-}
-
-/**
- * The rule for the version of core that lets a call inside a run wait (`WaitingCall.path`): an
- * approval inside a run is one of the chat's waiting calls, answered in any process after a
- * restart, run once. Not registered in the suite yet: core stops such a run with an error today
- * (docs/subagents.md, "Waiting inside a run"); register it beside {@link subagentTests} when core
- * keeps the run waiting.
- */
-export function subagentWaitingTests(suite: Suite): void {
-  const { newId } = suite;
 
   test('an approval inside a run survives a restart: another process answers it, the tool runs once, then the run and the parent go on', async () => {
     const { a, b, c } = suite;
