@@ -265,13 +265,16 @@ export class SubagentTracker {
         return unsent >= TEXT_FLUSH_CHARS ? this.flush() : [];
       }
       case 'tool-call':
-        items.push({
-          type: 'tool',
-          toolCallId: event.toolCall.id,
-          toolName: event.toolCall.name,
-          input: event.toolCall.input,
-          state: 'input-available',
-        });
+        // A call already shown (a run's kept transcript carries it) is not shown twice.
+        if (!findCall(items, event.toolCall.id)) {
+          items.push({
+            type: 'tool',
+            toolCallId: event.toolCall.id,
+            toolName: event.toolCall.name,
+            input: event.toolCall.input,
+            state: 'input-available',
+          });
+        }
         this.newText.add(runId);
         this.dirty.add(runId);
         return this.flush();

@@ -195,3 +195,100 @@ describe('subagent runs in useChat', () => {
     ]);
   });
 });
+
+describe('a call that waits inside a run, in useChat', () => {
+  /** An agent whose `refunder` run refunds only with a person's approval; refunds counted. */
+  function refundAgent() {
+    const refunds: string[] = [];
+    const agent = (
+      <Agent>
+        <Subagent name="refunder" description="Refunds an order in a context of its own">
+          <Tool
+            name="refund"
+            description="Refunds the order"
+            input={z.object({ order: z.string() })}
+            needsApproval
+            run={({ order }) => {
+              refunds.push(order);
+              return `refunded ${order}`;
+            }}
+          />
+        </Subagent>
+      </Agent>
+    );
+    return { agent, refunds };
+  }
+  const refundModel: Model = {
+    name: 'refund-model',
+    async generate(req) {
+      const last = req.messages.at(-1);
+      if (req.subagent) {
+        if (last?.role === 'tool') return { text: `Run: ${textOf(last)}`, toolCalls: [] };
+        return { text: '', toolCalls: [{ id: '', name: 'refund', input: { order: 'A-1' } }] };
+      }
+      if (last?.role === 'tool') return { text: `Parent: ${textOf(last)}`, toolCalls: [] };
+      return { text: '', toolCalls: [{ id: '', name: 'refunder', input: { task: 'Refund A-1' } }] };
+    },
+  };
+
+  it("asks on the parent's call, shows the call inside in the run's part, and the person's approval runs it once; the run and the parent go on", async () => {
+    const { agent, refunds } = refundAgent();
+    const sessions = createSessions(agent, { store: memoryStore(), model: refundModel });
+    const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+    const server = createServer(toNodeListener(handler));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sessions.close();
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const page = new NodeChat(url, 'c1', 'alice');
+    await page.sendMessage({ text: 'Refund A-1, please' });
+    await settled(page);
+    const asked = page.all.at(-1);
+    const tool = asked?.parts.find((p) => p.type === 'dynamic-tool') as {
+      toolName: string;
+      state: string;
+      approval?: { id: string };
+    };
+    expect(tool).toMatchObject({ toolName: 'refunder', state: 'approval-requested' });
+    const [waiting] = (await sessions.get('c1', { owner: 'alice' }))?.waiting ?? [];
+    expect(waiting).toMatchObject({ name: 'refund', path: ['refunder', 'refund'] });
+    expect(tool.approval?.id).toBe(`${waiting.incarnation}.${waiting.toolCallId}`);
+    expect(runsOf(asked)[0].data).toMatchObject({
+      status: 'waiting',
+      items: [{ type: 'tool', toolName: 'refund', state: 'approval-requested' }],
+    });
+    // A reload shows the same question, never an interrupted call.
+    const reloaded = await historyOf(url);
+    expect(reloaded.at(-1)?.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({
+      state: 'approval-requested',
+      approval: { id: tool.approval?.id },
+    });
+    expect(refunds).toEqual([]);
+    await page.addToolApprovalResponse({ id: tool.approval?.id ?? '', approved: true });
+    await settled(page);
+    expect(refunds).toEqual(['A-1']);
+    const answer = page.all.at(-1);
+    expect(answer?.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({
+      state: 'output-available',
+      output: 'Run: refunded A-1',
+    });
+    expect(runsOf(answer)).toHaveLength(1);
+    expect(runsOf(answer)[0].data).toMatchObject({
+      status: 'done',
+      items: [
+        { type: 'tool', toolName: 'refund', state: 'output-available', output: 'refunded A-1' },
+        { type: 'text' },
+      ],
+    });
+    expect(answer?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)).toContain(
+      'Parent: Run: refunded A-1',
+    );
+    // The history after the turn shows the same, and nothing waits.
+    const after = await historyOf(url);
+    expect(plain(runsOf(after.at(-1)))).toEqual(plain(runsOf(answer)));
+    expect((await sessions.get('c1', { owner: 'alice' }))?.waiting).toEqual([]);
+  });
+});
