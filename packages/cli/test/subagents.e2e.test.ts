@@ -46,4 +46,13 @@ describe('subagent runs in the CLI', () => {
     ]);
     expect(out.subagentRuns[0].usage.inputTokens).toBeGreaterThan(0);
   });
+
+  it('chat prints a call waiting inside a run under its run, and asks about it naming the run', async () => {
+    const { code, stdout } = await runCli(['chat', 'test/fixtures/subagent-approval-demo.tsx'], { stdin: '' });
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines).toContain('      ⏸ refund {} waits for approval');
+    expect(stdout).not.toContain('\n  ⏸ refund');
+    expect(stdout).toContain('? Run refund {} in refunder? y to approve');
+  });
 });

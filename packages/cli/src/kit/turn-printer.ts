@@ -91,7 +91,8 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
         case 'waiting':
           if (!tools) break;
           for (const call of event.calls) {
-            if (call.status !== 'waiting') continue;
+            // A call inside a run is printed under its run (see run-lines.ts).
+            if (call.status !== 'waiting' || (call.path?.length ?? 0) > 1) continue;
             note(
               `⏸ ${call.name} ${compactJson(call.input)} waits for ${call.for === 'approval' ? 'approval' : 'the client'}`,
             );
