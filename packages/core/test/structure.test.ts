@@ -145,6 +145,7 @@ const RECORD_OWNERS: Record<string, string[]> = {
   waiting: ['state/', 'turn/waiting', 'turn/loop'],
   usage: ['state/', 'turn/loop'],
   tracing: ['state/create', 'observe/tracing'],
+  runs: ['state/'],
 };
 /** Modules whose `state` is a store's record (`StoredState`), not a session's state. */
 const STORED_STATE = ['sessions/session-store', 'sessions/sessions', 'files/files'];

@@ -9,8 +9,10 @@ import {
   Agent,
   BudgetExceededError,
   createSession,
+  createSessions,
   Instructions,
   type ModelRequest,
+  memoryStore,
   ownTextOf,
   type ScriptedStep,
   Subagent,
@@ -181,5 +183,29 @@ describe('a session budget', () => {
     expect((error as BudgetExceededError).scope).toBe('session');
     expect((error as BudgetExceededError).spent).toBeGreaterThan(sum(run.usage.inputTokens, run.usage.outputTokens));
     expect(session.usage?.outputTokens).toBeGreaterThanOrEqual(1500);
+  });
+});
+
+describe("an owner's budget", () => {
+  it("counts the run's calls in the owner's spend, kept in the store: a run over it stops, and the parent reads why", async () => {
+    const model = scriptedModel(
+      [{ toolCalls: [{ name: 'researcher', input: { task: 'look' } }] }, { text: 'done' }, { text: 'next' }],
+      { subagents: { researcher: [{ toolCalls: [{ name: 'dump', input: {} }] }, { text: 'never' }] } },
+    );
+    const sessions = createSessions(
+      <Agentish>
+        <Tool name="dump" description="A large result" run={() => 'z'.repeat(8000)} />
+      </Agentish>,
+      {
+        store: memoryStore(),
+        model: { ...model, maxOutputTokens: 10 },
+        budget: { perOwner: { tokens: 1500, period: 'day' }, onExceed: 'stop' },
+      },
+    );
+    const turn = await sessions.send('chat', 'go', { owner: 'ada' });
+    expect(turn.text).toBe('done');
+    const [run] = await sessions.subagentRuns('chat', { owner: 'ada' });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/Subagent "researcher" failed: .*owner/i);
   });
 });

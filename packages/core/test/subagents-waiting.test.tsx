@@ -139,4 +139,31 @@ describe('a call inside a run that waits', () => {
     await expect(one.approve('chat', waiting![0].toolCallId, { owner: 'ada' })).rejects.toThrow();
     expect(refunds).toBe(1);
   });
+
+  it("a client tool's call inside a run waits for the client's result; addToolResult goes on with the run, then the parent", async () => {
+    const model = scriptedModel(
+      [{ toolCalls: [{ name: 'asker', input: { task: 'ask for a date' } }] }, { text: 'Booked.' }],
+      {
+        subagents: {
+          asker: [
+            { toolCalls: [{ name: 'pick_date', input: {} }] },
+            (req) => ({ text: `picked ${ownTextOf(req.messages.at(-1)!)}` }),
+          ],
+        },
+      },
+    );
+    const session = createSession(
+      <Agent>
+        <Subagent name="asker" description="Ask the user">
+          <Tool name="pick_date" description="The user picks a date in the app" />
+        </Subagent>
+      </Agent>,
+      { model },
+    );
+    const { waiting } = await session.send('book me');
+    expect(waiting?.[0]).toMatchObject({ for: 'client', name: 'pick_date', path: ['asker', 'pick_date'] });
+    const turn = await session.addToolResult(waiting![0].toolCallId, '2026-12-24');
+    expect(turn.text).toBe('Booked.');
+    expect(session.subagentRuns[0].result).toBe('picked 2026-12-24');
+  });
 });
