@@ -1,6 +1,6 @@
 /**
- * The playground: Chat on the left, the Request, Timeline and Cost in the middle, Skills, Stores
- * and the Tree on the right. Errors (module, model, connection) are banners: the page is never blank.
+ * The playground: Chat on the left, the Request, Timeline and Cost in the middle, Skills, Stores,
+ * Subagents and the Tree on the right. Errors (module, model, connection) are banners: the page is never blank.
  */
 import { useEffect, useState } from 'react';
 import { Chat } from './panels/Chat.js';
@@ -8,6 +8,7 @@ import { Cost } from './panels/Cost.js';
 import { Request } from './panels/Request.js';
 import { Skills } from './panels/Skills.js';
 import { Stores } from './panels/Stores.js';
+import { Subagents } from './panels/Subagents.js';
 import { Timeline } from './panels/Timeline.js';
 import { Tree } from './panels/Tree.js';
 import { Warnings } from './panels/Warnings.js';
@@ -137,6 +138,7 @@ export function Playground({ server }: { server: DevServer }) {
           <div className="col col-side">
             <Skills view={state.view} />
             <Stores stores={state.view?.stores ?? {}} />
+            <Subagents runs={state.subagentRuns ?? []} />
             <Tree view={state.view} />
           </div>
         </main>

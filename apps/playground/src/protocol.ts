@@ -22,6 +22,7 @@ export type {
   SendRequest,
   SessionConfig,
   SessionView,
+  SubagentRunView,
   SystemNote,
   TimelineEntry,
   ToolAnswer,

@@ -185,6 +185,7 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     // The add_note result: the last user-role message of the window.
     placed: 4,
     waiting: [],
+    subagentRuns: [],
     requestError: null,
     timeline: [
       {

@@ -1,5 +1,6 @@
 import { Agent, Instructions, Skill } from '@skilltree/core';
 import { useState } from 'react';
+import { Researcher } from './researcher.js';
 import { Notes } from './skills/notes.js';
 import { Publish } from './skills/publish.js';
 import { Sources } from './skills/sources.js';
@@ -12,7 +13,8 @@ export interface ResearchNotesProps {
 
 /**
  * A research assistant with room for two skills at a time, so the notes skill is unloaded and
- * read again during a conversation, and its notes, which live in a store, come back with it.
+ * read again during a conversation, and its notes, which live in a store, come back with it. A
+ * `researcher` subagent answers a question from the library in a context of its own.
  */
 export function ResearchNotes({ wiki }: ResearchNotesProps) {
   const [client] = useState(() => wiki ?? createMemoryWiki());
@@ -22,6 +24,7 @@ export function ResearchNotes({ wiki }: ResearchNotesProps) {
         You are a research assistant. Find sources, read them, and keep notes the user can build on. Be precise about
         numbers and always say which source a claim comes from.
       </Instructions>
+      <Researcher />
       <WikiProvider wiki={client}>
         <Skill name="sources" description="Search the library and read abstracts">
           <Sources />

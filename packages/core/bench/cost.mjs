@@ -17,6 +17,7 @@ import { addUsage, anthropicCache, openaiCache } from './cost/cache.mjs';
 import { checkSimulators } from './cost/check.mjs';
 import { legacyAnthropicBody, treeOrder } from './cost/legacy.mjs';
 import { OpsAgent, planConversation, planModel, SKILL_NAMES } from './cost/long-conversation.mjs';
+import { subagentReport } from './cost/subagents.mjs';
 import { measureTokenizer } from './cost/tokens.mjs';
 
 const started = performance.now();
@@ -430,6 +431,13 @@ for (const name of ['long conversation', 'long conversation, large skills']) {
   console.log(
     `    the layout alone (a model that does not think): ${(billed(flat, ANTHROPIC) / billed(deltas, ANTHROPIC)).toFixed(2)}× the delta layout, ${pct(flat.cacheReadTokens / flat.inputTokens)} read from the cache`,
   );
+}
+// Issue 33: subagents, an isolated and a forked child every few turns (cost/subagents.mjs).
+{
+  const { lines, targets } = await subagentReport();
+  console.log("  subagents (issue 33), Anthropic's rules:");
+  for (const line of lines) console.log(`    ${line}`);
+  for (const target of targets) console.log(`    ${target.text}: ${verdict(target.ok)}`);
 }
 if (missed > 0) console.log(`  ${missed} target(s) not met: docs/cost.md says why, and what would meet them.`);
 

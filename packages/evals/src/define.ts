@@ -62,7 +62,7 @@ function checkMessages(suite: string, c: EvalCase, where: string): void {
 
 function checkExpect(suite: string, e: Record<string, unknown>, where: string): void {
   checkKeys(suite, e, EXPECT_KEYS, where, 'expect.', ['an expectation', 'expectations']);
-  for (const key of ['reads', 'mayRead', 'notCalled'] as const) {
+  for (const key of ['reads', 'mayRead', 'notCalled', 'subagents'] as const) {
     if (e[key] !== undefined && !names(e[key])) fail(suite, `${where}: expect.${key} must be a list of names.`);
   }
   if (e.notRead !== undefined && e.notRead !== 'others' && !names(e.notRead)) {

@@ -68,6 +68,7 @@ export { attributionScorer, sumAttributions } from './scorers/attribution.js';
 export { BUILT_IN_SCORERS } from './scorers/index.js';
 export { type JudgeOptions, judgeRequest, judgeScorer, parseJudgement } from './scorers/judge.js';
 export { scoreSelection, selectionScorer } from './scorers/selection.js';
+export { scoreSubagents, subagentScorer } from './scorers/subagents.js';
 export { runChecks, scoreSuccess, successScorer } from './scorers/success.js';
 export { scoreToolCalls, toolCallScorer } from './scorers/tool-calls.js';
 export { costScorer, latencyScorer, stepsScorer, tokensScorer, trialCost } from './scorers/usage.js';
@@ -95,6 +96,7 @@ export type {
   ScoreValue,
   SkillRead,
   StoreRule,
+  SubagentRunRecord,
   TextRule,
   Threshold,
   ToolCallRecord,

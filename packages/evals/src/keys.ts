@@ -30,6 +30,7 @@ export const EXPECT_KEYS = [
   'order',
   'notCalled',
   'waiting',
+  'subagents',
   'text',
   'stores',
   'judge',

@@ -20,7 +20,7 @@ import { answerFor, fileLabel, turnsOf } from './case-turns.js';
 import { EvalSetupError } from './errors.js';
 import { sumAttributions } from './scorers/attribution.js';
 import { callsOf, type WaitLog } from './trial-calls.js';
-import type { AgentChoice, EvalCase, EvalSessionOptions, TrialError, TrialResult } from './types.js';
+import type { AgentChoice, EvalCase, EvalSessionOptions, SubagentRunRecord, TrialError, TrialResult } from './types.js';
 
 /** Everything one trial needs, resolved from the suite and the variant. */
 export interface TrialSpec {
@@ -114,6 +114,21 @@ async function answerWaiting(
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** The session's subagent runs as the scorers read them (the runs' transcripts stay out of reports). */
+function runRecords(session: Session): SubagentRunRecord[] {
+  return (session.subagentRuns ?? []).map((run) => ({
+    name: run.name,
+    id: run.id,
+    toolCallId: run.toolCallId,
+    depth: run.depth,
+    context: run.context,
+    status: run.status,
+    usage: json(run.usage ?? {}),
+    steps: run.transcript.filter((m) => m.role === 'assistant').length,
+    ...(run.error !== undefined ? { error: run.error } : {}),
+  }));
+}
+
 /**
  * Runs one trial and never throws: a turn that fails ends the trial with `error` set, and what
  * happened until then is kept.
@@ -168,6 +183,9 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
       steps++;
       // A scripted model's usage is an estimate on every step; a real model reports its own.
       if (event.usage?.estimated === true) estimatedSteps++;
+    } else if (event.type === 'subagent-finish' && event.run.depth === 1) {
+      // A run's model calls report inside its events; its usage counts in the trial once it ends.
+      usage = addUsage(usage, event.run.usage);
     }
   });
   const sent: string[] = [];
@@ -192,6 +210,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   off();
   for (const w of session.waiting) log.waitingNow.add(w.toolCallId);
   const transcript = json([...session.transcript]);
+  const subagentRuns = runRecords(session);
   const result: TrialResult = {
     ...base,
     messages: sent,
@@ -202,6 +221,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     requests,
     attribution: sumAttributions(requests),
     ...callsOf(transcript, session.config.readToolName, log),
+    ...(subagentRuns.length > 0 ? { subagentRuns } : {}),
     preloaded,
     catalog: session.skills.map((s) => s.name),
     loadedSkills: session.loadedSkills,

@@ -74,6 +74,13 @@ export interface EvalExpectations {
   text?: TextRule | readonly TextRule[];
   /** Rules on store state at the end, by store name. */
   stores?: Readonly<Record<string, StoreRule>>;
+  /**
+   * Subagents the model must spawn (calls of a `<Subagent>`'s tool that started a run, at any depth),
+   * each at least once; a run that failed still counts as spawned (success also needs it to finish:
+   * see {@link SubagentRunRecord.status}). `[]`: the model must spawn none. The `subagents` scorer
+   * gives precision and recall against it.
+   */
+  subagents?: readonly string[];
   /** A free-text expectation for an LLM-judged scorer ({@link judgeScorer}), e.g. "apologises and gives the tracking number". */
   judge?: string;
   /** Your own check: return false or a message to fail the case; throw to fail it with the error. */
@@ -233,6 +240,27 @@ export interface ToolCallRecord {
   turn: number;
 }
 
+/** A subagent run in a trial: what it was, how it ended and what it used (its transcript stays in `transcript` of the run). */
+export interface SubagentRunRecord {
+  /** The `<Subagent name>`. */
+  name: string;
+  /** The run's id in the chat. */
+  id: string;
+  /** The call that spawned it (the parent's, or a run's for a nested run). */
+  toolCallId: string;
+  /** 1 for a run the agent spawned, 2 for one spawned inside a run, … */
+  depth: number;
+  context: 'isolated' | 'fork';
+  /** `done`, or why not: `failed`, `aborted`, or `running`/`waiting` when the trial ended first. */
+  status: 'running' | 'waiting' | 'done' | 'failed' | 'aborted';
+  /** The run's usage (nested runs' included); the trial's `usage` counts it too. */
+  usage: Usage;
+  /** Model calls the run made (its assistant messages). */
+  steps: number;
+  /** Why it failed, when it did. */
+  error?: string;
+}
+
 /** Why a trial stopped early. `recording`: a replayed conversation differs; `setup`: the agent did not mount. */
 export interface TrialError {
   kind: 'turn' | 'recording' | 'setup';
@@ -266,8 +294,10 @@ export interface TrialResult {
   attribution?: RequestAttribution | null;
   /** Calls of the read tool, in order. */
   reads: SkillRead[];
-  /** Calls of every other tool, in order. */
+  /** Calls of every other tool, in order (a subagent's call is one, with the run's result). */
   toolCalls: ToolCallRecord[];
+  /** The subagent runs of the trial, in the order they started (nested ones included). */
+  subagentRuns?: SubagentRunRecord[];
   /** Skills read by code before the first message (a variant's `preload`). */
   preloaded: string[];
   /** The skill names of the catalog. */

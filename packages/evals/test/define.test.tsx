@@ -48,7 +48,7 @@ describe('a key that is not one fails at once, naming it and the closest valid o
     [
       'a misspelt expectation',
       expectation({ toolcalls: ['refund'] }),
-      'Eval "s": case "a": expect.toolcalls is not an expectation; did you mean expect.toolCalls? (expectations: reads, mayRead, notRead, toolCalls, order, notCalled, waiting, text, stores, judge, check)',
+      'Eval "s": case "a": expect.toolcalls is not an expectation; did you mean expect.toolCalls? (expectations: reads, mayRead, notRead, toolCalls, order, notCalled, waiting, subagents, text, stores, judge, check)',
     ],
     ['another', expectation({ reads: ['refunds'], notCaled: ['charges'] }), 'did you mean expect.notCalled?'],
     [

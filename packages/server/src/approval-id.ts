@@ -21,3 +21,16 @@ export function incarnationOfApproval(approvalId: unknown, toolCallId: string): 
   if (dot <= 0 || approvalId.slice(dot + 1) !== toolCallId) return undefined;
   return approvalId.slice(0, dot);
 }
+
+/**
+ * The incarnation and call an approval id names, whatever part carries it, or undefined when it is
+ * not one this server could have made. A call inside a subagent run asks on the tool part of the
+ * parent's call, so its approval names another call than the part's. Hostile input: read, never
+ * trusted (the call must be one that waits inside a run of the chat: see `post-chat.ts`).
+ */
+export function approvalTarget(approvalId: unknown): { incarnation: string; toolCallId: string } | undefined {
+  if (typeof approvalId !== 'string' || approvalId.length > 400) return undefined;
+  const dot = approvalId.indexOf('.');
+  if (dot <= 0 || dot === approvalId.length - 1) return undefined;
+  return { incarnation: approvalId.slice(0, dot), toolCallId: approvalId.slice(dot + 1) };
+}

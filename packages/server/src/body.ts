@@ -3,7 +3,7 @@
  * sends (`{ id, messages, trigger, messageId, … }`), or `{ id, message }` from a transport that sends
  * only the new message.
  */
-import { incarnationOfApproval } from './approval-id.js';
+import { approvalTarget, incarnationOfApproval } from './approval-id.js';
 import { HttpError } from './http.js';
 
 /** Chat ids the handler accepts: 1 to 128 of `A-Z a-z 0-9 _ - . : @`, not starting with a dot. */
@@ -99,7 +99,15 @@ export type ChatAnswer = (
   | { toolCallId: string; type: 'approve' }
   | { toolCallId: string; type: 'deny'; reason?: string }
   | { toolCallId: string; type: 'result'; output: unknown; isError?: boolean }
-) & { input?: unknown; incarnation?: string };
+) & {
+  input?: unknown;
+  incarnation?: string;
+  /**
+   * The call the approval id names when it is not the part's own: a call inside a subagent run asks
+   * on the tool part of the parent's call. Used only when that call waits inside a run of the chat.
+   */
+  inside?: { incarnation: string; toolCallId: string };
+};
 
 const bad = (message: string) => new HttpError(400, 'invalid_body', message);
 
@@ -197,7 +205,9 @@ function answersOf(message: Record<string, unknown>): ChatAnswer[] {
     const approval = part.approval as { id?: unknown; approved?: unknown; reason?: unknown } | undefined;
     if (part.state === 'approval-responded' && approval && typeof approval.approved === 'boolean') {
       const incarnation = incarnationOfApproval(approval.id, toolCallId);
-      const bound = { ...shown, ...(incarnation === undefined ? {} : { incarnation }) };
+      const target = incarnation === undefined ? approvalTarget(approval.id) : undefined;
+      const inside = target && target.toolCallId !== toolCallId ? { inside: target } : {};
+      const bound = { ...shown, ...(incarnation === undefined ? {} : { incarnation }), ...inside };
       if (approval.approved) answers.push({ toolCallId, type: 'approve', ...bound });
       else {
         answers.push({

@@ -4,9 +4,10 @@
  * skill loads and `contextChanged` lines, and `finish`. Built with the `ai` package's own
  * `createUIMessageStream`.
  */
-import type { SessionEvent } from '@skilltree/core';
+import type { SessionEvent, SubagentRun } from '@skilltree/core';
 import { createUIMessageStream, type UIMessageStreamWriter } from 'ai';
 import { approvalIdOf } from './approval-id.js';
+import { SubagentTracker } from './subagent-parts.js';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import { changeChunks, outcomeChunk, type SkilltreeUIChunk, type SkilltreeUIMessage, toolOutcome } from './ui-parts.js';
 
@@ -31,6 +32,11 @@ export interface TurnStreamOptions {
   answered?: readonly string[];
   /** Whether reasoning is streamed as reasoning parts (its text only). Default true. */
   sendReasoning?: boolean;
+  /**
+   * Runs an earlier stream started that this turn goes on with (an answer to a call that waited inside
+   * a run): their parts update in place. Default: none.
+   */
+  subagentRuns?: readonly SubagentRun[];
   /** Called once the turn is over, however it ended. */
   onClose?: () => void;
   /** Called when the consumer cancels the stream (the client went away), before the turn is stopped. */
@@ -55,14 +61,18 @@ class ChunkWriter {
   private reasonings = 0;
   private step = false;
   private readonly open = new Set<string>();
+  /** The turn's subagent runs, each streamed as one `data-subagent` part updated in place. */
+  private readonly runs: SubagentTracker;
 
   constructor(
     private readonly writer: UIMessageStreamWriter<SkilltreeUIMessage>,
     private readonly errorText: ToolErrorText,
     private readonly sendReasoning: boolean,
     answered: readonly string[],
+    started: readonly SubagentRun[] = [],
   ) {
     for (const id of answered) this.open.add(id);
+    this.runs = new SubagentTracker(errorText, started);
   }
 
   private endReasoning(): void {
@@ -101,6 +111,8 @@ class ChunkWriter {
 
   event(event: SessionEvent): void {
     const w = this.writer;
+    // A run's progress first: its part goes out before the parent's next step, result or finish.
+    for (const part of this.runs.event(event)) w.write(part);
     switch (event.type) {
       case 'request':
         this.endStep();
@@ -158,10 +170,13 @@ class ChunkWriter {
         // Calls that wait for a person: useChat shows them as approval requests, answered with
         // addToolApprovalResponse. The approval id names the chat's incarnation and the call, so the
         // answer lands only on the call shown (the owner check guards the chat).
+        // A call inside a run asks on the tool part of the parent's call that spawned the run.
         for (const call of event.calls) {
-          if (call.for !== 'approval' || call.status !== 'waiting' || !this.open.has(call.toolCallId)) continue;
-          this.open.delete(call.toolCallId);
-          w.write({ type: 'tool-approval-request', approvalId: approvalIdOf(call), toolCallId: call.toolCallId });
+          if (call.for !== 'approval' || call.status !== 'waiting') continue;
+          const part = this.open.has(call.toolCallId) ? call.toolCallId : this.runs.topCallOf(call.toolCallId);
+          if (part === undefined || !this.open.has(part)) continue;
+          this.open.delete(part);
+          w.write({ type: 'tool-approval-request', approvalId: approvalIdOf(call), toolCallId: part });
         }
         return;
       case 'finish':
@@ -169,7 +184,8 @@ class ChunkWriter {
         w.write({ type: 'finish', finishReason: event.turn.waiting ? 'tool-calls' : 'stop' });
         return;
       default:
-      // message, skill-loaded/-unloaded (carried by the context changes), store-changed, warning.
+      // message, skill-loaded/-unloaded (carried by the context changes), store-changed, warning,
+      // subagent-* (the run's data part, above).
     }
   }
 
@@ -215,7 +231,13 @@ export function turnStream(options: TurnStreamOptions): ReadableStream<Skilltree
           if (!detached) raw.write(part);
         },
       };
-      const chunks = new ChunkWriter(writer, toolErrorText, sendReasoning, options.answered ?? []);
+      const chunks = new ChunkWriter(
+        writer,
+        toolErrorText,
+        sendReasoning,
+        options.answered ?? [],
+        options.subagentRuns ?? [],
+      );
       // An answer's stream goes on the message it answers: the client adds no second one.
       writer.write(options.messageId ? { type: 'start', messageId: options.messageId } : { type: 'start' });
       try {

@@ -130,6 +130,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const start = info.running && (await turnStart(sessions, id, user, { ...info, running: info.running }));
     const length = start ? Math.min(info.transcriptLength, start.historyEnd) : info.transcriptLength;
     const cut = await historyCut(sessions, id, user, length, limits.maxHistoryMessages);
+    const subagentRuns = await sessions.subagentRuns(id, { owner: user });
     const ui: SkilltreeUIMessage[] = toUIMessages(cut.messages, {
       start: cut.start,
       waiting: info.waiting,
@@ -137,6 +138,7 @@ export function createHandler(options: HandlerOptions): Handler {
       sendReasoning: options.sendReasoning !== false,
       fileUrl: (message, part) => routePath('chat-file', base, { id, file: `${message}-${part}` }),
       toolErrorText: toolErrorText({ id, user }, false),
+      subagentRuns,
     });
     if (cut.callsFrom !== undefined && ui.length > 0) ui[0].id = `m${cut.callsFrom}`;
     return json(ui);

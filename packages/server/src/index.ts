@@ -31,6 +31,7 @@ export {
 } from './limits.js';
 export { isLoopbackAddress, isLoopbackHost, PROXY_HEADERS, proxyHeader } from './loopback.js';
 export { type NodeListener, toNodeListener, type WebHandler } from './node.js';
+export type { SubagentUIData, SubagentUIItem, SubagentUIPart, SubagentUITool } from './subagent-parts.js';
 export {
   defaultToolErrorText,
   invalidInputForUsers,

@@ -4,7 +4,7 @@
  * with an error text.
  */
 
-import type { SessionInfo, Sessions } from '@skilltree/core';
+import type { SessionInfo, Sessions, SubagentRun, ToolAnswer } from '@skilltree/core';
 import { createUIMessageStreamResponse } from 'ai';
 import { type ChatAnswer, parseChatBody, readBody } from './body.js';
 import { budgetError, budgetNotice, isBudgetError } from './budget-status.js';
@@ -46,7 +46,8 @@ function fileError(error: Error & { code: string }): HttpError {
  * and its part carries the input shown. Anything else is a 409 that names the mismatch; the session
  * checks the binding again under the chat's lease.
  */
-function waitingAnswers(answers: readonly ChatAnswer[], info: SessionInfo): ChatAnswer[] {
+function waitingAnswers(given: readonly ChatAnswer[], info: SessionInfo): ChatAnswer[] {
+  const answers = given.map((answer) => insideRun(answer, info));
   const approvals = answers.filter((answer) => answer.type !== 'result');
   if (approvals.some((answer) => answer.incarnation !== undefined && answer.incarnation !== info.incarnation)) {
     throw new HttpError(409, 'wrong_incarnation', STALE);
@@ -66,6 +67,9 @@ function waitingAnswers(answers: readonly ChatAnswer[], info: SessionInfo): Chat
   }
   for (const answer of kept) {
     if (answer.type === 'result') continue;
+    // A call inside a run is shown in its run's part, not on the tool part that carries the answer:
+    // its approval id (incarnation and call) binds the answer to it.
+    if (waits.get(answer.toolCallId)?.path?.length && answer.incarnation !== undefined) continue;
     if (answer.incarnation === undefined) {
       throw new HttpError(
         409,
@@ -82,6 +86,26 @@ function waitingAnswers(answers: readonly ChatAnswer[], info: SessionInfo): Chat
     }
   }
   return kept;
+}
+
+/**
+ * An approval whose id names a call waiting inside a subagent run (shown on the tool part of the
+ * parent's call) answers that call, bound by the id's incarnation; `shownOn` keeps the part's call,
+ * whose outcome the answer's stream carries. Any other answer is as given.
+ */
+function insideRun(answer: ChatAnswer, info: SessionInfo): ChatAnswer & { shownOn?: string } {
+  const inside = answer.inside;
+  if (!inside || answer.type === 'result') return answer;
+  const waiting = info.waiting.find((w) => w.toolCallId === inside.toolCallId);
+  if (!waiting?.path?.length) return answer;
+  const { inside: _, input: __, ...rest } = answer;
+  return { ...rest, toolCallId: inside.toolCallId, incarnation: inside.incarnation, shownOn: answer.toolCallId };
+}
+
+/** An answer as the session takes it: what binds it, without the server's own notes. */
+function toolAnswer(answer: ChatAnswer & { shownOn?: string }): ToolAnswer {
+  const { inside: _, shownOn: __, ...rest } = answer;
+  return rest;
 }
 
 const STALE =
@@ -123,12 +147,15 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
   const turn = { owner: user, traceContext: traceContextOf(request), ...(budget ? { budget } : {}) };
   let events: AsyncIterator<unknown>;
   let answered: string[] = [];
+  let runs: SubagentRun[] = [];
   if (body.answers) {
     const info = await sessions.get(id, { owner: user });
     if (!info) throw new HttpError(404, 'not_found', 'No such chat.');
     const answers = waitingAnswers(body.answers, info);
-    answered = answers.map((answer) => answer.toolCallId);
-    events = sessions.answerStream(id, answers, turn)[Symbol.asyncIterator]();
+    // The parts the answers were given on: an answer to a call inside a run finishes its parent's call.
+    answered = answers.map((answer) => (answer as { shownOn?: string }).shownOn ?? answer.toolCallId);
+    runs = answers.some((answer) => 'shownOn' in answer) ? await sessions.subagentRuns(id, { owner: user }) : [];
+    events = sessions.answerStream(id, answers.map(toolAnswer), turn)[Symbol.asyncIterator]();
   } else {
     events = sessions
       .stream(id, text, body.files.length > 0 ? { ...turn, files: body.files } : turn)
@@ -175,6 +202,7 @@ export async function postChat(ctx: ChatContext, request: Request, user: string)
     toolErrorText: ctx.toolErrorText({ id, user }, true),
     sendReasoning: options.sendReasoning !== false,
     answered,
+    subagentRuns: runs,
     ...(messageId ? { messageId } : {}),
     onCancel: () => {
       cancelled = true;

@@ -6,9 +6,10 @@
  * transcript `GET /chat/:id` reads, which leaves the running turn's answer out, so the page shows it
  * once, whole.
  */
-import { contextChangesOf, type Message, type Sessions } from '@skilltree/core';
+import { contextChangesOf, type Message, type Sessions, type SubagentRun } from '@skilltree/core';
 import { createUIMessageStream } from 'ai';
 import { approvalIdOf } from './approval-id.js';
+import { runsUnder, subagentPart, waitsInRuns } from './subagent-parts.js';
 import type { ToolErrorText } from './tool-errors.js';
 import {
   changeChunks,
@@ -96,27 +97,53 @@ export function resumeStream(options: ResumeOptions): ReadableStream<SkilltreeUI
       let next = options.readFrom ?? options.from + 1;
       /** Calls sent without a result yet, by id: their tool's name. */
       const open = new Map<string, string>();
+      /** Every call the answer made (for its subagent runs), and each run's part as last sent (JSON). */
+      const calls: string[] = [];
+      const sent = new Map<string, string>();
+      let runs: SubagentRun[] = [];
       for (;;) {
         const info = await sessions.get(id, { owner });
         const messages = await sessions.messages(id, { from: next, limit: 1_000, owner });
         for (const message of messages) {
-          if (message.role === 'assistant') for (const call of message.toolCalls ?? []) open.set(call.id, call.name);
+          if (message.role === 'assistant') {
+            for (const call of message.toolCalls ?? []) {
+              open.set(call.id, call.name);
+              calls.push(call.id);
+            }
+          }
           if (message.role === 'tool') open.delete(message.toolCallId);
           for (const chunk of chunksOf(message, next++, options)) writer.write(chunk);
+        }
+        // The runs the answer's calls spawned, as the store keeps them now: a part each time one changed.
+        if (calls.length > 0) {
+          runs = await sessions.subagentRuns(id, { owner });
+          for (const run of runsUnder(runs, calls)) {
+            const part = subagentPart(run, options.toolErrorText);
+            const json = JSON.stringify(part.data);
+            if (sent.get(part.id) === json) continue;
+            sent.set(part.id, json);
+            writer.write(part);
+          }
         }
         if (!info?.running || info.running.from !== options.from || signal.aborted) {
           // Messages the last commit added after the read above.
           if (messages.length === 1_000) continue;
           const waits = new Set(info?.waiting.filter((c) => c.status === 'waiting').map((c) => c.toolCallId));
+          // A call waiting inside a run asks on the tool part of the call whose run holds it.
+          const inRuns = waitsInRuns(info?.waiting ?? [], runs);
+          const partOf = new Map<string, string>();
+          for (const [top, inner] of inRuns) {
+            for (const call of inner) partOf.set(call.toolCallId, top);
+            if (inner.some((c) => c.status === 'waiting')) waits.add(top);
+          }
+          const asked = new Set<string>();
           for (const call of info?.waiting ?? []) {
             // An approved call whose tool runs asks nothing more.
-            if (call.for === 'approval' && call.status === 'waiting') {
-              writer.write({
-                type: 'tool-approval-request',
-                approvalId: approvalIdOf(call),
-                toolCallId: call.toolCallId,
-              });
-            }
+            if (call.for !== 'approval' || call.status !== 'waiting') continue;
+            const part = partOf.get(call.toolCallId) ?? call.toolCallId;
+            if (asked.has(part)) continue;
+            asked.add(part);
+            writer.write({ type: 'tool-approval-request', approvalId: approvalIdOf(call), toolCallId: part });
           }
           // The turn is over and a call has no result and waits for nothing: its process stopped.
           if (info && !info.running && !signal.aborted) {

@@ -4,9 +4,16 @@
  * mapping the streams use (`ui-parts.ts`), so a page reloaded after a turn shows exactly what it
  * showed while the turn streamed.
  */
-import { type ContextChange, contextChangesOf, type Message, type WaitingCall } from '@skilltree/core';
+import {
+  type ContextChange,
+  contextChangesOf,
+  type Message,
+  type SubagentRun,
+  type WaitingCall,
+} from '@skilltree/core';
 import { type FilePart, renderParts, unreadableRecord } from '@skilltree/core/provider';
 import { approvalIdOf } from './approval-id.js';
+import { runsUnder, subagentPart, waitsInRuns } from './subagent-parts.js';
 import { defaultToolErrorText, type ToolErrorText } from './tool-errors.js';
 import {
   changeParts,
@@ -75,6 +82,12 @@ export interface ToUIMessagesOptions {
    * chat's owner check). Default: none, files are data URLs.
    */
   fileUrl?: (message: number, part: number) => string;
+  /**
+   * The chat's subagent runs (`sessions.subagentRuns(id)`): each shows as a `data-subagent` part
+   * right after the tool part of the call that spawned it, followed by the runs it spawned. Default:
+   * none.
+   */
+  subagentRuns?: readonly SubagentRun[];
 }
 
 /**
@@ -106,6 +119,19 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
   );
   // An approved call whose tool runs waits for nothing more: running while a turn runs, else interrupted.
   const waits = new Set((options.waiting ?? []).filter((w) => w.status !== 'running').map((w) => w.toolCallId));
+  const runs = options.subagentRuns ?? [];
+  // A call that waits inside a run asks on the tool part of the call whose run holds it: that call
+  // waits too (never interrupted), and its part carries the approval of the call inside.
+  for (const [top, inner] of waitsInRuns(options.waiting ?? [], runs)) {
+    const ask = inner.find((w) => w.for === 'approval' && w.status === 'waiting');
+    if (ask && !approvals.has(top)) approvals.set(top, approvalIdOf(ask));
+    if (inner.some((w) => w.status !== 'running')) waits.add(top);
+  }
+  /** The runs a call spawned, after its tool part. */
+  const runParts = (target: SkilltreeUIMessage, callId: string) => {
+    if (runs.length === 0) return;
+    for (const run of runsUnder(runs, [callId])) target.parts.push(subagentPart(run, errorText));
+  };
   const flushPending = () => {
     if (!assistant) return;
     for (const call of pending) {
@@ -131,6 +157,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
                 input: call.input,
               },
       );
+      runParts(assistant, call.id);
     }
     pending = [];
   };
@@ -183,6 +210,7 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
     const call = at === -1 ? { id: message.toolCallId, name: message.name, input: undefined } : pending[at];
     if (at !== -1) pending.splice(at, 1);
     target.parts.push(outcomePart(call, toolOutcome(message, errorText)));
+    runParts(target, call.id);
     target.parts.push(...changeParts(contextChangesOf(message)));
   });
   flushPending();

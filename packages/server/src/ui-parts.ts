@@ -8,6 +8,7 @@
 import { type ContextChange, ownTextOf, type ToolMessage } from '@skilltree/core';
 import { contextChangeLine } from '@skilltree/core/provider';
 import type { InferUIMessageChunk, UIMessage } from 'ai';
+import type { SubagentUIData } from './subagent-parts.js';
 import { interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
 
 /**
@@ -18,13 +19,17 @@ import { interruptedError, type ToolErrorText, toolError } from './tool-errors.j
  *   an unload from its own part, never from a line);
  * - `unreadable-record`: a stored message that could not be read (a record edited by hand), by chat
  *   and index in the whole transcript, and what is wrong with it: the message shows as a sentence
- *   that says so, and the chat goes on.
+ *   that says so, and the chat goes on;
+ * - `subagent`: one run of a `<Subagent>` (its text, tool calls, status, usage), one part per run
+ *   whose id is the run's id, replaced in place as the run moves on; a run the agent spawned follows
+ *   the tool part of its call, a run spawned inside a run names it (`parentRunId`).
  */
 export type SkilltreeDataParts = {
   'skill-loaded': { name: string };
   'skill-unloaded': { name: string };
   'context-changed': { lines: string[] };
   'unreadable-record': { chat: string; index: number; reason: string };
+  subagent: SubagentUIData;
 };
 
 /** A `UIMessage` of a skilltree chat: text, `dynamic-tool` parts, `step-start` parts and {@link SkilltreeDataParts}. */

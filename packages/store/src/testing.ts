@@ -28,6 +28,7 @@ import { roundTripTests } from './testing/round-trips.js';
 import { schemaEvolutionTests } from './testing/schema-evolution.js';
 import { spendTests } from './testing/spend.js';
 import { stopTests } from './testing/stops.js';
+import { subagentTests } from './testing/subagents.js';
 import type { ConformanceOptions, Suite } from './testing/suite.js';
 import { turnTests } from './testing/turns.js';
 
@@ -40,7 +41,8 @@ export type { ConformanceOptions } from './testing/suite.js';
  * records written before messages had parts read upgraded, paging, the window's tail, leases and fencing, stops
  * that reach a turn in another process, deletion and the incarnations of a chat (approvals bound to them),
  * concurrent sends from several processes, a crash mid-turn, schema evolution of the agent, budgets and
- * spend, the chat's file total, and 1 000 sessions. Every rule is a
+ * spend, the chat's file total, subagent runs kept with their chat (deleted with it, the owner's
+ * only, an approval inside a run answered in another process, once), and 1 000 sessions. Every rule is a
  * test named after it.
  */
 export function sessionStoreConformance(name: string, options: ConformanceOptions): void {
@@ -108,6 +110,7 @@ export function sessionStoreConformance(name: string, options: ConformanceOption
     budgetTests(suite);
     fileTests(suite);
     ownerTests(suite);
+    subagentTests(suite);
     manySessionsTests(suite);
   });
 }

@@ -11,6 +11,7 @@ import {
   type AssistantMessage,
   type Message,
   type ModelRequest,
+  type SubagentRun,
   type ToolMessage,
   type Turn,
   textOf,
@@ -125,6 +126,11 @@ export function testRequest(request: ModelRequest): TestRequest {
  */
 export function testTurn(turn: Turn): TestTurn {
   return { ...turn, messages: turn.messages.map(testMessage) };
+}
+
+/** A subagent run as the handle returns it: its transcript copied by {@link plainMessage}. */
+export function plainRun(run: SubagentRun): SubagentRun {
+  return { ...run, transcript: run.transcript.map(plainMessage) };
 }
 
 /** A message as core records it: a test view back to its parts (a core message passes as it is). */

@@ -48,6 +48,15 @@ export {
   within,
 } from './queries.js';
 export { type AgentHandle, isAgentHandle, type RenderAgentOptions, renderAgent } from './render-agent.js';
-export { callTool, callTools, type ReadSkillStepOptions, readSkill, reason, reply } from './steps.js';
+export {
+  callSubagent,
+  callTool,
+  callTools,
+  finish,
+  type ReadSkillStepOptions,
+  readSkill,
+  reason,
+  reply,
+} from './steps.js';
 export type { SkillView, TextMatch, ToolMatch } from './view.js';
 export { type WaitForOptions, waitFor } from './wait-for.js';

@@ -12,6 +12,7 @@ import {
   type Session,
   type SessionOptions,
   type SessionSnapshot,
+  type SubagentRun,
   scriptedModel,
   type ToolMessage,
   type Turn,
@@ -20,7 +21,7 @@ import {
 import type { ReactNode } from 'react';
 import { act, assertOutsideAct, withoutActEnvironment } from './act.js';
 import { track, untrack } from './cleanup.js';
-import { plainMessage, plainTurn } from './messages.js';
+import { plainMessage, plainRun, plainTurn } from './messages.js';
 import { type PrettyOptions, prettyRequest } from './pretty.js';
 import { type BoundQueries, bindQueries } from './queries.js';
 import { readView, type SkillView, tagSkill, type ViewSource } from './view.js';
@@ -43,6 +44,19 @@ export interface AgentHandle extends BoundQueries {
    * message's text with core's `textOf`.
    */
   readonly transcript: readonly Message[];
+  /**
+   * Every subagent run of the session, in the order they started (nested runs included): name,
+   * status, the run's own transcript (core messages, as {@link transcript}), usage and result.
+   */
+  readonly subagentRuns: readonly SubagentRun[];
+  /**
+   * The latest run of subagent `name`. Throws, naming the runs there were, when it never ran.
+   *
+   * @example
+   * await agent.say('research lamps');
+   * expect(agent.getSubagentRun('researcher').result).toBe('Three lamps.');
+   */
+  getSubagentRun(name: string): SubagentRun;
   /** True after `unmount()` (or `cleanup()`). */
   readonly unmounted: boolean;
   /**
@@ -147,6 +161,18 @@ export function renderAgent(element: ReactNode, options: RenderAgentOptions = {}
     model,
     get transcript() {
       return session.transcript.map(plainMessage);
+    },
+    get subagentRuns() {
+      return session.subagentRuns.map(plainRun);
+    },
+    getSubagentRun(name) {
+      const runs = session.subagentRuns.filter((run) => run.name === name);
+      const run = runs[runs.length - 1];
+      if (run) return plainRun(run);
+      const names = [...new Set(session.subagentRuns.map((r) => r.name))].join(', ') || 'none';
+      throw new Error(
+        `agent.getSubagentRun(${JSON.stringify(name)}): subagent ${name} never ran in this session. Subagents that ran: ${names}.`,
+      );
     },
     get unmounted() {
       return unmounted;

@@ -82,3 +82,28 @@ export function reply(text: string): ScriptedResponse {
 export function reason(reasoning: string, step: ScriptedResponse = {}): ScriptedResponse {
   return { ...step, reasoning };
 }
+
+/**
+ * A step in which the model calls subagent `name` (a `<Subagent>`'s tool) with `task` as its task,
+ * or with `input` when the subagent takes another input shape. Answer the run with a script of its
+ * own: `scriptedModel(steps, { subagents: { [name]: [...] } })`.
+ *
+ * @example
+ * scriptedModel([callSubagent('researcher', 'lamps under $50'), reply('Found three.')], {
+ *   subagents: { researcher: [reply('Three lamps.')] },
+ * });
+ */
+export function callSubagent(name: string, task: string | Record<string, unknown>): ScriptedResponse {
+  return callTool(name, typeof task === 'string' ? { task } : task);
+}
+
+/**
+ * A step in which a run ends with its typed result: a call of `finish`, the tool a `<Subagent
+ * result>` offers its run.
+ *
+ * @example
+ * scriptedModel([], { subagents: { researcher: [finish({ lamps: 3 })] } });
+ */
+export function finish(result: unknown): ScriptedResponse {
+  return callTool('finish', result);
+}

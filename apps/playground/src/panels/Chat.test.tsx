@@ -248,6 +248,28 @@ describe('Chat', () => {
     expect(onAnswer).toHaveBeenLastCalledWith([{ toolCallId: 'c2', type: 'result', output: 'teal' }]);
   });
 
+  it('names the subagent run a call waits in, and answers it by its own id', () => {
+    const onAnswer = vi.fn();
+    renderChat({
+      onAnswer,
+      waiting: [
+        {
+          toolCallId: 'call_r1_1',
+          name: 'refund',
+          input: {},
+          for: 'approval',
+          skill: null,
+          status: 'waiting',
+          path: ['refunder', 'refund'],
+        },
+      ],
+    });
+    const refund = document.querySelector('[data-waiting=refund]') as HTMLElement;
+    expect(refund.querySelector('[data-run-path]')?.textContent).toBe(' (in subagent refunder)');
+    fireEvent.click(within(refund).getByRole('button', { name: 'Approve' }));
+    expect(onAnswer).toHaveBeenLastCalledWith([{ toolCallId: 'call_r1_1', type: 'approve' }]);
+  });
+
   it('answers nothing while a turn runs', () => {
     renderChat({
       busy: true,

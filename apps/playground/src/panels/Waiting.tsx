@@ -47,6 +47,12 @@ function WaitingCallView({
             ? 'waits for your approval'
             : 'runs in the client: it waits for its result'}
         {call.skill ? <span className="muted"> (skill {call.skill})</span> : null}
+        {call.path && call.path.length > 1 ? (
+          <span className="muted" data-run-path>
+            {' '}
+            (in subagent {call.path.slice(0, -1).join(' › ')})
+          </span>
+        ) : null}
       </div>
       <code className="tool-input">{json(call.input).replace(/\s*\n\s*/g, ' ')}</code>
       {running ? null : (

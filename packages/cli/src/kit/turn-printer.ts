@@ -1,12 +1,13 @@
 /**
  * Prints a turn as it happens: the reply streamed as it arrives, the model's reasoning (when asked)
  * dimmed, and skill loads/unloads, tool calls, tool results (with a line per file a tool returned)
- * and calls that wait as dim compact lines.
+ * and calls that wait as dim compact lines; subagent runs indented under the call that spawned them.
  */
 import { contextChangesOf, type SessionEvent } from '@skilltree/core';
 import { contextChangeLine } from '@skilltree/core/provider';
 import type { Output } from './io.js';
 import { compact, compactJson, count, describeFile, type Style } from './print.js';
+import { createRunLines } from './run-lines.js';
 import { createSpinner, type Spinner } from './spinner.js';
 
 /** Options of {@link createTurnPrinter}. */
@@ -43,6 +44,7 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
   const prefix = options.replyPrefix ?? `${style.bold(style.magenta('agent'))} ${style.dim('›')} `;
   const thinkingPrefix = options.reasoningPrefix ?? style.dim('thinking › ');
   const spinner: Spinner = createSpinner(output, options.spinner !== false && output.isTTY === true);
+  const runs = createRunLines({ style, verbose });
   /** What the open line holds: the reply, reasoning, or nothing (the cursor is at a line's start). */
   let open: 'text' | 'reasoning' | null = null;
   /** Whether the open reasoning got its text as deltas (else its finished block carries it). */
@@ -89,7 +91,8 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
         case 'waiting':
           if (!tools) break;
           for (const call of event.calls) {
-            if (call.status !== 'waiting') continue;
+            // A call inside a run is printed under its run (see run-lines.ts).
+            if (call.status !== 'waiting' || (call.path?.length ?? 0) > 1) continue;
             note(
               `⏸ ${call.name} ${compactJson(call.input)} waits for ${call.for === 'approval' ? 'approval' : 'the client'}`,
             );
@@ -136,6 +139,11 @@ export function createTurnPrinter(output: Output, options: TurnPrinterOptions): 
           if (tools) note(`− skill ${event.name} unloaded`);
           break;
         case 'context-changed':
+          break;
+        case 'subagent-start':
+        case 'subagent-event':
+        case 'subagent-finish':
+          if (tools) for (const text of runs.lines(event)) line(text);
           break;
         case 'store-changed':
           if (verbose) note(`store ${event.name}: ${compactJson(event.state, 100)}`);

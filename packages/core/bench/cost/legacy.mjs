@@ -7,7 +7,8 @@
 //   last block of the turn before the last user turn. It now gives the context a block of its own
 //   and sets four (see models/src/anthropic-request.ts).
 // The OpenAI body is unchanged apart from the tool order.
-import { placeContext, textOf } from '../../dist/index.js';
+import { textOf } from '../../dist/index.js';
+import { placeContext } from '../../dist/provider.js';
 
 /**
  * The request with its tools back in tree order: the read tool, the agent's tools, then each

@@ -550,10 +550,11 @@ function Status() {
 }
 
 /**
- * The agent: instructions, a status line, eight skills (`large`: bigger skills, see SkillBody).
+ * The agent: instructions, a status line, eight skills (`large`: bigger skills, see SkillBody), and
+ * `children` after them.
  * Lifecycle settings come from the session options.
  */
-export function OpsAgent({ large = false } = {}) {
+export function OpsAgent({ large = false, children } = {}) {
   return h(
     Agent,
     null,
@@ -575,6 +576,8 @@ export function OpsAgent({ large = false } = {}) {
     ...SKILLS.map((skill) =>
       h(Skill, { key: skill.name, name: skill.name, description: skill.description }, h(SkillBody, { skill, large })),
     ),
+    // What a bench adds beside the skills (the subagents bench: two <Subagent>s).
+    children,
   );
 }
 

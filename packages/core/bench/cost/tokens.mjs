@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createElement as h } from 'react';
 import { openaiTokenizer } from '../../../models/dist/tokenizer.js';
-import { estimateTokens } from '../../dist/index.js';
+import { estimateTokens } from '../../dist/provider.js';
 import { OpsAgent, planConversation, planModel } from './long-conversation.mjs';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -73,6 +73,33 @@ function waitChecks(trial: TrialResult, evalCase: EvalCase, add: (ok: boolean, w
   }
 }
 
+/**
+ * The checks on subagents: each one the case names was spawned and its run finished (a run that
+ * failed is an error result the parent went on from, not the task done); `[]`: none was spawned.
+ */
+function subagentChecks(
+  trial: TrialResult,
+  expected: readonly string[] | undefined,
+  add: (ok: boolean, why: string) => void,
+): void {
+  if (expected === undefined) return;
+  const runs = trial.subagentRuns ?? [];
+  if (expected.length === 0) {
+    add(runs.length === 0, `subagents were spawned: ${[...new Set(runs.map((r) => r.name))].join(', ')}`);
+    return;
+  }
+  for (const name of expected) {
+    const mine = runs.filter((r) => r.name === name);
+    const done = mine.some((r) => r.status === 'done');
+    add(
+      done,
+      mine.length === 0
+        ? `subagent ${name} was not spawned`
+        : `subagent ${name} did not finish: ${mine.map((r) => r.error ?? r.status).join('; ')}`,
+    );
+  }
+}
+
 /** Every check of a case against a trial, in a stable order. */
 export async function runChecks(trial: TrialResult, evalCase: EvalCase): Promise<Check[]> {
   const expect = evalCase.expect ?? {};
@@ -96,6 +123,7 @@ export async function runChecks(trial: TrialResult, evalCase: EvalCase): Promise
     const notes = (tools.notes ?? []).filter((n) => !n.startsWith('called '));
     add(tools.value === 1, `tool calls: ${notes.join('; ') || 'not as expected'}`);
   }
+  subagentChecks(trial, expect.subagents, add);
   const called = new Set(trial.toolCalls.map((c) => c.name));
   for (const name of expect.notCalled ?? []) add(!called.has(name), `${name} was called`);
   waitChecks(trial, evalCase, add);

@@ -33,9 +33,13 @@ function askApproval(state: ChatState, io: Io, style: Style): void {
   const call = state.session.waiting.find((w) => w.for === 'approval');
   if (!call) return;
   io.stdout.write(
-    `${style.yellow('?')} Run ${style.bold(call.name)} ${JSON.stringify(call.input)}? ${style.dim('y to approve, n to deny; anything else is sent as a new message')}\n`,
+    `${style.yellow('?')} Run ${style.bold(call.name)} ${JSON.stringify(call.input)}${inRun(call.path)}? ${style.dim('y to approve, n to deny; anything else is sent as a new message')}\n`,
   );
 }
+
+/** Where a call inside a subagent run waits (` in researcher`, ` in researcher › checker`), or ''. */
+const inRun = (path: readonly string[] | undefined) =>
+  path && path.length > 1 ? ` in ${path.slice(0, -1).join(' › ')}` : '';
 
 /** The answer a line gives to the first call that waits for approval, or null for a new message. */
 function approvalAnswer(state: ChatState, line: string): ToolAnswer[] | null {

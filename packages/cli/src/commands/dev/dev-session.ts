@@ -23,6 +23,7 @@ import { AgentLoader, type AgentModule, type CoreModule, explainError } from '..
 import { CostLog } from './cost-log.js';
 import { BusyError, type DevTurn, isRefusal } from './dev-turn.js';
 import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
+import { RunLog } from './runs.js';
 import { describeReload, sectionLines, Timeline } from './state.js';
 
 /** What `skilltree dev` runs the session with: the agent module, the flags that shape it, a log. */
@@ -50,6 +51,7 @@ export class DevSession {
   #model: Model | undefined;
   #timeline = new Timeline();
   #cost = new CostLog();
+  #runs = new RunLog();
   #reloads: ReloadInfo[] = [];
   #notes: ChatNote[] = [];
   #turn = 0;
@@ -130,6 +132,7 @@ export class DevSession {
 
   #onEvent(event: SessionEvent): void {
     const session = this.#session;
+    this.#runs.event(event);
     switch (event.type) {
       case 'skill-loaded':
         this.#timeline.skillLoaded(event.name);
@@ -319,6 +322,7 @@ export class DevSession {
     if (!this.#options.model && this.#agent?.demo) this.#model = this.#agent.demo.model();
     this.#timeline.reset();
     this.#cost.reset();
+    this.#runs.reset();
     this.#reloads = [];
     this.#notes = [];
     this.#turn = 0;
@@ -385,6 +389,7 @@ export class DevSession {
       notes: this.#notes,
       demoMessages: this.#agent?.demo?.messages ?? [],
       waiting: session && !session.disposed ? [...session.waiting] : [],
+      subagentRuns: this.#runs.view(session && !session.disposed ? session.subagentRuns : []),
     };
   }
 

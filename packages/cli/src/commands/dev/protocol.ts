@@ -4,7 +4,16 @@
  * The session itself travels as core's `SessionView`, as is: the page reads skills, tools, context
  * lines with their owners, stores and warnings from it.
  */
-import type { Message, ModelRequest, Price, SessionView, ToolAnswer, Usage, WaitingCall } from '@skilltree/core';
+import type {
+  Message,
+  ModelRequest,
+  Price,
+  SessionView,
+  SubagentRun,
+  ToolAnswer,
+  Usage,
+  WaitingCall,
+} from '@skilltree/core';
 
 /** What one model step changed compared with the step before it. */
 export interface TimelineEntry {
@@ -102,6 +111,12 @@ export interface ChatNote {
   at: number;
 }
 
+/** A subagent run as the page shows it: the run as core keeps it, and each request its model was sent. */
+export interface SubagentRunView extends SubagentRun {
+  /** The run's requests, oldest first (since the page's last reset). */
+  requests: ModelRequest[];
+}
+
 /** Everything the page shows. Sent on connect and after every change. */
 export interface DevState {
   /** The agent module, as given on the command line. */
@@ -145,6 +160,11 @@ export interface DevState {
    * `POST /api/answer`. Kept by the session, so a reloaded page shows them again.
    */
   waiting: WaitingCall[];
+  /**
+   * The session's subagent runs, oldest first, nested runs included (`parentRunId` names the run
+   * they ran inside), each with its requests: the page draws them as a tree.
+   */
+  subagentRuns: SubagentRunView[];
 }
 
 /**
@@ -198,6 +218,7 @@ export type {
   RequestAttribution,
   SessionConfig,
   SessionView,
+  SubagentRun,
   ToolAnswer,
   Usage,
   ViewLine,

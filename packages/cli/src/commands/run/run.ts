@@ -20,9 +20,9 @@ async function readAll(stream: Io['stdin']): Promise<string> {
 
 /**
  * Runs `run`: sends each message in turn and prints the last reply, with each turn's cost line on
- * stderr (or, with `--json`, `{ reply, transcript, request, requests, loadedSkills, steps, usage,
- * estimate }` and nothing on stderr; `requests` holds each model call's `attribution`). Resolves to
- * the exit code.
+ * stderr (or, with `--json`, `{ reply, replies, transcript, request, requests, loadedSkills,
+ * subagentRuns, steps, usage, estimate }` and nothing on stderr; `requests` holds each model call's
+ * `attribution`). Resolves to the exit code.
  */
 export function runCommand(args: CliArgs, io: Io): Promise<number> {
   return withPrepared(args, io, (prepared) => runTurns(args, io, prepared));
@@ -104,6 +104,8 @@ async function runTurns(args: CliArgs, io: Io, { agent, model, setup }: Prepared
         request: withAttribution(session.request()),
         requests: sent,
         loadedSkills: session.loadedSkills,
+        // Every subagent run of the session: its transcript, status, usage and result.
+        subagentRuns: session.subagentRuns,
         steps: last.steps,
         ...(last.usage ? { usage: last.usage } : {}),
         estimate: jsonEstimate(last.usage, price),
