@@ -6,8 +6,8 @@
 //
 // Rows (5 skills of 20 tools each, 3 loaded; empty transcript unless said):
 //   session        restoreSession() with 3 skills loaded: the mounted React tree and the session state.
-//   cached chat    createSessions on memoryStore(): a chat after one turn that read 3 skills, kept in
-//                  the session cache, with its store record (what one `serve` process holds per chat).
+//   cached chat    createSessions on memoryStore(): a chat after one turn that read 3 skills and ran a
+//                  tool of each (so each skill re-rendered), kept in the session cache, with its store record (what one `serve` process holds per chat).
 //   store only     the same with cacheSize 0: only the memory store's record and messages.
 //   cache's share  cached chat − store only: what the session cache holds per chat.
 import { spawn } from 'node:child_process';
@@ -25,16 +25,23 @@ async function settledHeap() {
   return process.memoryUsage().heapUsed;
 }
 
-/** A model that reads the three skills in its first reply, then answers: no state of its own. */
-function readingModel() {
+/**
+ * A model with no state of its own: on a user message it reads the three skills, then calls one tool
+ * of each (so each skill re-renders, as a working chat's do), then answers.
+ */
+function workingModel() {
   return {
-    name: 'reads-three-skills',
+    name: 'reads-and-uses-three-skills',
     async generate(req) {
-      const tail = req.messages.at(-1);
-      if (tail?.role === 'user') {
+      const last = req.messages.findLastIndex((m) => m.role === 'user');
+      const replies = req.messages.slice(last).filter((m) => m.role === 'assistant').length;
+      if (replies === 0) {
+        return { text: '', toolCalls: LOADED.map((name, i) => ({ id: `r${i}`, name: 'read_skill', input: { name } })) };
+      }
+      if (replies === 1) {
         return {
           text: '',
-          toolCalls: LOADED.map((name, i) => ({ id: `r${i}`, name: 'read_skill', input: { name } })),
+          toolCalls: LOADED.map((name, i) => ({ id: `t${i}`, name: `${name}_tool_0`, input: { id: 'A-1' } })),
         };
       }
       return { text: 'Done: your order is on its way.', toolCalls: [] };
@@ -56,7 +63,7 @@ async function measureChats(core, agent, count, cacheSize) {
   const before = await settledHeap();
   const sessions = core.createSessions(agent(), {
     store: core.memoryStore(),
-    model: readingModel(),
+    model: workingModel(),
     cacheSize,
   });
   for (let i = 0; i < count; i += 50) {
