@@ -124,7 +124,7 @@ if (process.argv.includes('--child')) {
     console.log(
       `\nmemory per chat: ${CHATS} chats, 5 skills of 20 tools, 3 loaded, heap after gc (target: cached chat ≤ 60 KiB)\n`,
     );
-    console.log('NODE_ENV        session   cached chat   store only   cache\'s share');
+    console.log("NODE_ENV        session   cached chat   store only   cache's share");
     for (const r of rows) {
       console.log(`${r.env.padEnd(12)} ${kib(r.session)}  ${kib(r.cached)}   ${kib(r.storeOnly)}   ${kib(r.cache)}`);
     }
