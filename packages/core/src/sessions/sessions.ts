@@ -18,7 +18,8 @@ import type { FileLimits, Message } from '../types/messages.js';
 import type { Model, Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { AnswerBinding, SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
-import { MountedCache } from './cache.js';
+import { MountedCache, type SessionCacheOptions } from './cache.js';
+import { chatCacheLimits } from './cache-size.js';
 import { resolveChat } from './chat.js';
 import type { ChatSession } from './chat-session.js';
 import { chatTurn, fencedError, type TurnContext } from './chat-turn.js';
@@ -53,6 +54,8 @@ export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
   leaseTtl?: number;
   /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
   cacheSize?: number;
+  /** The session cache bounded by count and by memory: `{ maxChats, maxBytes }` (`maxChats` wins over `cacheSize`). */
+  cache?: SessionCacheOptions;
 }
 
 /** Options of one turn. */
@@ -203,7 +206,7 @@ export function createSessions(
   agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
   options: SessionsOptions = {},
 ): Sessions {
-  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000, cacheSize = 100 } = options;
+  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000 } = options;
   checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
@@ -216,13 +219,13 @@ export function createSessions(
     );
   }
   const sessionOptions = { ...options } as SessionOptions;
-  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize'] as const) {
+  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize', 'cache'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
   }
   const { model } = options;
   if (typeof model === 'function') delete sessionOptions.model;
   const fileLimits = resolveFileLimits(sessionOptions.files);
-  const cache = new MountedCache<ChatSession>(cacheSize);
+  const cache = new MountedCache<ChatSession>(chatCacheLimits(options));
   const running = new RunningTurns();
   const ctx: TurnContext = {
     store,
