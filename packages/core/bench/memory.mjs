@@ -4,7 +4,8 @@
 // Run: pnpm bench (builds @skilltree/core first), or `node packages/core/bench/memory.mjs`.
 // Knobs: BENCH_CHATS=<n> (default 1000), `--json` prints one JSON line per build instead of the table.
 //
-// Rows (5 skills of 20 tools each, 3 loaded; empty transcript unless said):
+// Rows, for two agents (5 skills of 20 tools each, and of 4 tools each; 3 loaded; empty transcript
+// unless said):
 //   session        restoreSession() with 3 skills loaded: the mounted React tree and the session state.
 //   cached chat    createSessions on memoryStore(): a chat after one turn that read 3 skills and ran a
 //                  tool of each (so each skill re-rendered), kept in the session cache, with its store record (what one `serve` process holds per chat).
@@ -78,19 +79,30 @@ async function measureChats(core, agent, count, cacheSize) {
   return (after - before) / count;
 }
 
+/** Tools per skill of the two agents measured: the step bench's (20) and a small one (4). */
+const SHAPES = [20, 4];
+
 async function child() {
   const core = await import('../dist/index.js');
   const { makeAgent } = await import('./agent.mjs');
-  const agent = () => makeAgent(5);
   // Warm every code path once (lazy imports, compiled code, React's internals): not counted.
-  await measureSessions(core, agent, 20);
-  await measureChats(core, agent, 20, 100);
-  const session = await measureSessions(core, agent, CHATS);
-  const cached = await measureChats(core, agent, CHATS, CHATS);
-  const storeOnly = await measureChats(core, agent, CHATS, 0);
-  process.stdout.write(
-    `${JSON.stringify({ env: process.env.NODE_ENV ?? '(unset)', session, cached, storeOnly, cache: cached - storeOnly })}\n`,
-  );
+  await measureSessions(core, () => makeAgent(5), 20);
+  await measureChats(core, () => makeAgent(5), 20, 100);
+  for (const tools of SHAPES) {
+    const agent = () => makeAgent(5, true, tools);
+    const session = await measureSessions(core, agent, CHATS);
+    const cached = await measureChats(core, agent, CHATS, CHATS);
+    const storeOnly = await measureChats(core, agent, CHATS, 0);
+    const row = {
+      env: process.env.NODE_ENV ?? '(unset)',
+      tools,
+      session,
+      cached,
+      storeOnly,
+      cache: cached - storeOnly,
+    };
+    process.stdout.write(`${JSON.stringify(row)}\n`);
+  }
 }
 
 function run(nodeEnv) {
@@ -108,7 +120,13 @@ function run(nodeEnv) {
     });
     proc.once('close', (code) => {
       if (code !== 0) reject(new Error(`memory bench child (NODE_ENV=${nodeEnv}) exited with ${code}`));
-      else resolve(JSON.parse(out.trim().split('\n').at(-1)));
+      else
+        resolve(
+          out
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line)),
+        );
     });
   });
 }
@@ -117,16 +135,18 @@ if (process.argv.includes('--child')) {
   await child();
 } else {
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`.padStart(10);
-  const rows = [await run('production'), await run(undefined)];
+  const rows = [...(await run('production')), ...(await run(undefined))];
   if (process.argv.includes('--json')) {
     for (const row of rows) console.log(JSON.stringify(row));
   } else {
     console.log(
-      `\nmemory per chat: ${CHATS} chats, 5 skills of 20 tools, 3 loaded, heap after gc (target: cached chat ≤ 60 KiB)\n`,
+      `\nmemory per chat: ${CHATS} chats, 5 skills (3 loaded) of 20 or 4 tools each, heap after gc (target: cached chat ≤ 60 KiB)\n`,
     );
-    console.log("NODE_ENV        session   cached chat   store only   cache's share");
+    console.log("NODE_ENV      tools/skill     session   cached chat   store only   cache's share");
     for (const r of rows) {
-      console.log(`${r.env.padEnd(12)} ${kib(r.session)}  ${kib(r.cached)}   ${kib(r.storeOnly)}   ${kib(r.cache)}`);
+      console.log(
+        `${r.env.padEnd(12)}  ${String(r.tools).padStart(11)}  ${kib(r.session)}  ${kib(r.cached)}   ${kib(r.storeOnly)}   ${kib(r.cache)}`,
+      );
     }
   }
 }

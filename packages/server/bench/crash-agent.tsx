@@ -5,7 +5,7 @@
  * takes a few milliseconds, so a process killed under load is often killed while one runs.
  */
 import { appendFileSync } from 'node:fs';
-import { Agent, Instructions, type Model, textOf, Tool } from '@skilltree/core';
+import { Agent, Instructions, type Model, Tool, textOf } from '@skilltree/core';
 import { z } from 'zod';
 
 const log = process.env.BENCH_TOOL_LOG;

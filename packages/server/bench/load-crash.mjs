@@ -274,9 +274,13 @@ async function main() {
     console.log(`| processes, store, engine | ${PROCESSES} × serve, postgres, ${engine.label} |`);
     console.log(`| chats × turns | ${CHATS} × ${TURNS} = ${total} |`);
     console.log(`| duration | ${elapsed.toFixed(1)} s |`);
-    console.log(`| process SIGKILLed | #${victim.index} after ${killedAt?.done} turns (${fmt((killedAt?.ms ?? 0) / 1000)} s) |`);
+    console.log(
+      `| process SIGKILLed | #${victim.index} after ${killedAt?.done} turns (${fmt((killedAt?.ms ?? 0) / 1000)} s) |`,
+    );
     console.log(`| turns answered | ${latencies.length} |`);
-    console.log(`| turns failed at the client (in flight on the killed process / elsewhere) | ${onVictim} / ${failures.length - onVictim} |`);
+    console.log(
+      `| turns failed at the client (in flight on the killed process / elsewhere) | ${onVictim} / ${failures.length - onVictim} |`,
+    );
     console.log(`| turns lost (a sent message without its answer in the chat) | ${lost} |`);
     console.log(`| tool runs twice | ${duplicated} |`);
     console.log(`| tool runs | ${[...runs.values()].reduce((a, b) => a + b, 0)} |`);
@@ -298,7 +302,10 @@ async function main() {
           `${failures.length - onVictim} turns failed on live processes.`,
       );
       for (const s of servers.filter((x) => x.alive)) {
-        const lines = s.stderr().split('\n').filter((line) => /fail|error/i.test(line));
+        const lines = s
+          .stderr()
+          .split('\n')
+          .filter((line) => /fail|error/i.test(line));
         if (lines.length > 0) console.error(`serve #${s.index} logged:\n  ${lines.slice(0, 5).join('\n  ')}`);
       }
       process.exitCode = 1;
