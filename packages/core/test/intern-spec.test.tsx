@@ -36,7 +36,7 @@ describe('tool specs are kept once per process', () => {
     const b = toldSpecs((await store.record('b'))?.state ?? {});
     expect(a.length).toBeGreaterThan(0);
     expect(a).toEqual(b);
-    a.forEach((spec, i) => expect(spec).toBe(b[i]));
+    for (const [i, spec] of a.entries()) expect(spec).toBe(b[i]);
     await sessions.close();
   });
 
