@@ -33,7 +33,7 @@ function occurrences(haystack: string, text: string): number {
  * Starts `skilltree serve ...args` (with `extraEnv`) and resolves once it prints its URL, or rejects
  * when it exits first. No clock: however long a busy machine takes, the test's timeout is the bound.
  */
-export function startServe(args: string[], extraEnv: Record<string, string> = {}): Promise<ServeProcess> {
+export function startServe(args: string[], extraEnv: Record<string, string | null> = {}): Promise<ServeProcess> {
   const child = tracked(
     spawn(process.execPath, [join(CLI_DIR, 'bin', 'skilltree.js'), 'serve', ...args], {
       cwd: CLI_DIR,

@@ -8,10 +8,10 @@ import { Agent, Instructions, Skill, Text, Tool } from '../dist/index.js';
 /** Tools in each skill. */
 export const TOOLS_PER_SKILL = 20;
 
-function SkillBody({ name, rerender = true }) {
+function SkillBody({ name, rerender = true, toolCount = TOOLS_PER_SKILL }) {
   const [count, setCount] = useState(0);
   const tools = [];
-  for (let t = 0; t < TOOLS_PER_SKILL; t++) {
+  for (let t = 0; t < toolCount; t++) {
     tools.push(
       h(Tool, {
         key: t,
@@ -39,8 +39,11 @@ const schemas = [
   z.object({ query: z.string(), limit: z.number().int().optional() }),
 ];
 
-/** The agent with `skillCount` skills; with `rerender` false its tools leave their skill as it is. */
-export function makeAgent(skillCount, rerender = true) {
+/**
+ * The agent with `skillCount` skills of `toolCount` tools each; with `rerender` false its tools
+ * leave their skill as it is.
+ */
+export function makeAgent(skillCount, rerender = true, toolCount = TOOLS_PER_SKILL) {
   const skills = [];
   for (let s = 0; s < skillCount; s++) {
     const name = `skill_${s}`;
@@ -48,7 +51,7 @@ export function makeAgent(skillCount, rerender = true) {
       h(
         Skill,
         { key: name, name, description: `Handles ${name} requests for customers` },
-        h(SkillBody, { name, rerender }),
+        h(SkillBody, { name, rerender, toolCount }),
       ),
     );
   }

@@ -65,6 +65,7 @@ export { isToolName, replaceToolNameChars, TOOL_NAME, TOOL_NAME_MAX_LENGTH } fro
 export { lifecycleProblems } from './request/deltas.js';
 export { type PlacedRequest, placeContext } from './request/place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './request/print.js';
+export { estimateSessionBytes } from './sessions/chat-session.js';
 export { ownerKey } from './sessions/key.js';
 export {
   type Commit,

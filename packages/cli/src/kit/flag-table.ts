@@ -156,6 +156,12 @@ export const FLAGS: readonly Flag[] = [
   },
   { name: 'no-page', kind: 'boolean', commands: ['serve'], help: 'serve the API only' },
   {
+    name: 'react-dev',
+    kind: 'boolean',
+    commands: ['serve'],
+    help: "run React's development build (serve runs the production build, whatever NODE_ENV says)",
+  },
+  {
     name: 'otlp',
     kind: 'string',
     commands: ['serve'],

@@ -40,6 +40,8 @@ export interface CliArgs {
   turnsPerMinute?: number;
   /** `serve --no-page`: skip the built-in chat page at `/` (API only). */
   noPage: boolean;
+  /** `serve --react-dev`: React's development build (`bin/skilltree.js` reads it before React loads; see kit/react-build). */
+  reactDev?: boolean;
   /** `serve --otlp <url>`: export OpenTelemetry traces over OTLP/HTTP to this URL. */
   otlp?: string;
   /** `eval --trials`: trials of every case, over the suite's. */

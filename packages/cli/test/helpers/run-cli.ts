@@ -30,7 +30,7 @@ export interface RunOptions {
 }
 
 /** This process's environment without model keys, a default model or color settings, plus `extra`. */
-export function cliEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+export function cliEnv(extra: Record<string, string | null | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   // Every provider's key and endpoint variables, from the provider table.
   const model = new Set(providers().flatMap((p) => [p.apiKeyEnv, ...(p.baseUrlEnv ? [p.baseUrlEnv] : [])]));
@@ -43,7 +43,9 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): Record<s
       env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) {
-    if (value !== undefined) env[key] = value;
+    // null takes a variable out of the child's environment (undefined leaves it as inherited).
+    if (value === null) delete env[key];
+    else if (value !== undefined) env[key] = value;
   }
   return env;
 }

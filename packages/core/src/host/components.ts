@@ -50,17 +50,14 @@ export interface TextProps {
  * Instructions for the model. Outside any skill they go to the system prompt; inside a skill they go
  * to that skill's part of `<current_context>`.
  */
-export const Instructions = markInternal(function Instructions({ children }: TextProps) {
-  return createElement('skilltree-instructions', null, children);
-});
+// Host element types, like <Tool>: one fiber each in a mounted chat, not two (see Tool).
+export const Instructions = 'skilltree-instructions' as unknown as (props: TextProps) => ReactNode;
 
 /**
  * Text for the model's `<current_context>`: the agent's part outside any skill, the skill's part inside one.
  * Lines a tool call adds are recorded in the transcript as `contextChanged` lines.
  */
-export const Text = markInternal(function Text({ children }: TextProps) {
-  return createElement('skilltree-text', null, children);
-});
+export const Text = 'skilltree-text' as unknown as (props: TextProps) => ReactNode;
 
 /** What a tool's `run` receives besides its input. */
 export interface ToolContext {
@@ -128,12 +125,11 @@ export interface ToolProps<S extends InputSchema = InputSchema<Record<string, un
 }
 
 /** A tool the model can call while this element is rendered. Render it conditionally to offer it conditionally. */
-export const Tool = markInternal(function Tool<S extends InputSchema>(props: ToolProps<S>) {
-  // The props go to the host element as they are: the serializer knows a tool's skill from where it
-  // sits in the tree, and a skill re-renders its tools on every step its state changes, so each
-  // copy made here would be paid on every step.
-  return createElement('skilltree-tool', props);
-}) as <S extends InputSchema>(props: ToolProps<S>) => ReactNode;
+// The host element type itself, not a component that renders it: the props go to the host element
+// as they are (the serializer knows a tool's skill from where it sits in the tree), and a mounted
+// chat holds one fiber per tool instead of two (and one props object fewer), each kept twice once
+// its skill re-renders (React's alternate). See docs/serving.md, "What one process holds".
+export const Tool = 'skilltree-tool' as unknown as <S extends InputSchema>(props: ToolProps<S>) => ReactNode;
 
 /** Props of {@link Skill}. */
 export interface SkillProps {

@@ -7,7 +7,7 @@ import { escapeContext } from '../parts/text.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import { catalogSection, isBuiltinTool, sameCatalog } from './catalog.js';
 import { rawJsonSchema } from './json-schema.js';
-import { type ToolEntry, type TreeSnapshot, toolProblems } from './serialize.js';
+import { type ToolEntry, type TreeSnapshot, toolProblems, toolRecord } from './serialize.js';
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -158,27 +158,26 @@ export function inputJsonSchema(input: unknown): Record<string, unknown> {
   return schema;
 }
 
-const specCache = new WeakMap<object, ToolSpec>();
-const lastSpec = new WeakMap<object, ToolSpec>();
-
 /**
  * A tool's spec: one object for as long as what it is made of (name, description, schema) stays
- * the same. Looked up by props object first (a re-render that changes only `run` keeps it), then
- * by content per host element (a re-render that changes, say, `meta` or `timeout`), so requests and
- * the lifecycle compare equal specs by identity.
+ * the same. Kept on the tool's record (see `ToolRecord`): confirmed by props object first (a
+ * re-render that changes only `run` keeps it), then by content (a re-render that changes, say,
+ * `meta` or `timeout`), so requests and the lifecycle compare equal specs by identity.
  */
 export function toolSpec(tool: ToolEntry): ToolSpec {
   const props = tool.node.props;
-  let spec = specCache.get(props);
-  if (spec && spec.name === tool.name) return spec;
+  const record = toolRecord(tool.node);
+  let spec = record?.spec;
+  if (spec && record?.specProps === props && spec.name === tool.name) return spec;
   const description = String(props.description ?? '');
   const inputSchema = inputJsonSchema(props.input);
-  spec = lastSpec.get(tool.node);
   if (!spec || spec.name !== tool.name || spec.description !== description || spec.inputSchema !== inputSchema) {
     spec = { name: tool.name, description, inputSchema };
-    lastSpec.set(tool.node, spec);
   }
-  specCache.set(props, spec);
+  if (record) {
+    record.spec = spec;
+    record.specProps = props;
+  }
   return spec;
 }
 

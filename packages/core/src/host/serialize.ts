@@ -6,6 +6,7 @@
 
 import { splitLines } from '../parts/text.js';
 import { TOOL_NAME } from '../parts/tool-name.js';
+import type { ToolSpec } from '../types/request.js';
 import { type HostChild, type HostElement, type HostRoot, textContent } from './node.js';
 
 /** The tool-name rule, for the modules that check names after reading the tree. */
@@ -159,21 +160,48 @@ function blockSources(node: HostElement): LineSource[] {
 }
 
 /**
+ * What the serializer and the request keep for one rendered tool, on its host node (`node.cache`,
+ * which a tool's node has no other use for): its entry and the props it was read from, the entry's
+ * checks, and its spec with the props it was made from (`toolSpec` in prompt.ts). One record on
+ * the node, not an entry in a weak map per kind: a mounted chat holds one object per tool.
+ */
+export interface ToolRecord {
+  props: object;
+  entry: ToolEntry;
+  /** `toolProblems(entry)`, once asked. */
+  problems?: string[];
+  /** The tool's spec, and the props object it was last confirmed for. */
+  spec?: ToolSpec;
+  specProps?: object;
+}
+
+/** The record a tool's host node keeps, when it has one. */
+export function toolRecord(node: HostElement): ToolRecord | undefined {
+  return node.type === 'skilltree-tool' ? (node.cache as ToolRecord | undefined) : undefined;
+}
+
+/**
  * The entry of a rendered tool: the last one while its props object and skill are the same. A
  * skill whose text changed is read again, and its unchanged tools keep their entries (and their
  * checks, below), so a step that re-renders a skill does not check its tools again.
  */
 function toolEntry(node: HostElement, skill: string | null): ToolEntry {
-  const last = toolEntries.get(node);
+  const last = toolRecord(node);
   if (last && last.props === node.props && last.entry.skill === skill && last.entry.owner === node.owner) {
     return last.entry;
   }
   const entry: ToolEntry = { name: String(node.props.name), node, skill, owner: node.owner };
-  toolEntries.set(node, { props: node.props, entry });
+  // The spec outlives the entry: it depends on the props' content, which toolSpec compares.
+  const record: ToolRecord = { props: node.props, entry };
+  if (last?.spec) {
+    record.spec = last.spec;
+    record.specProps = last.specProps;
+  }
+  node.cache = record;
   return entry;
 }
 
-const toolEntries = new WeakMap<HostElement, { props: object; entry: ToolEntry }>();
+/** Checks of entries whose node has moved on to a newer entry (rare: an older snapshot's). */
 const problemsOf = new WeakMap<ToolEntry, string[]>();
 
 /**
@@ -181,6 +209,11 @@ const problemsOf = new WeakMap<ToolEntry, string[]>();
  * entry: an entry's props object only changes in its `run`, and only from a function to a function.
  */
 export function toolProblems(tool: ToolEntry): string[] {
+  const record = toolRecord(tool.node);
+  if (record?.entry === tool) {
+    record.problems ??= checkTool(tool);
+    return record.problems;
+  }
   let out = problemsOf.get(tool);
   if (out === undefined) {
     out = checkTool(tool);

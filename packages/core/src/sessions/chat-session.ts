@@ -7,6 +7,7 @@
 import type { ReactNode } from 'react';
 import type { ChatInfo } from '../host/runtime.js';
 import { identifySession } from '../observe/tracing.js';
+import { estimateStateBytes } from '../state/bytes.js';
 import { currentWindow } from '../state/config.js';
 import { sentPrefix, transcriptOf } from '../state/reads.js';
 import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
@@ -31,6 +32,8 @@ export interface ChatSession {
   unsaved(committed: number): { append: Message[]; state: StoredState };
   /** Forgets what no request may send again: what lies before the window and the append-only prefix. */
   forget(): void;
+  /** What the session is estimated to hold in the heap (see {@link estimateSessionBytes}). */
+  bytes(): number;
   /** Names the chat (and its owner) in the session's spans. */
   identify(id: string, owner: string | undefined): void;
   /** One turn of the session, with the budget, spend and span of the chat's turn. */
@@ -84,9 +87,23 @@ export function chatSession(
         transcriptOf(state),
         Math.min(currentWindow(state).start, sentPrefix(state)?.start ?? Number.POSITIVE_INFINITY),
       ),
+    bytes: () => estimateStateBytes(state),
     identify: (id, owner) => identifySession(state, id, owner),
     turn: (input, signal, options, scope) => runTurn(state, session.model, input, signal, options, scope),
     bind: (journal) => bindJournal(state, journal),
     dispose: () => session.dispose(),
   };
+}
+
+/**
+ * About how many bytes of heap `session` holds while it is mounted and idle, with React's
+ * production build (the development build holds about twice as much): what `createSessions`'
+ * `cache.maxBytes` counts. An estimate from what the session renders and the transcript it keeps,
+ * not a measurement: docs/serving.md ("What one process holds") compares it with the heap.
+ *
+ * @example
+ * const bytes = estimateSessionBytes(session); // about 150 000 with 3 skills of 20 tools loaded
+ */
+export function estimateSessionBytes(session: Session): number {
+  return estimateStateBytes(stateOf(session));
 }

@@ -5,6 +5,7 @@
 
 import type { Spend } from '../observe/budget.js';
 import type { Message } from '../types/messages.js';
+import { internStoredSpecs } from './intern-spec.js';
 import {
   type Commit,
   checkEpoch,
@@ -12,6 +13,7 @@ import {
   SessionConflictError,
   type SessionRecord,
   type SessionStore,
+  type StoredState,
   tailStart,
 } from './session-store.js';
 
@@ -22,6 +24,16 @@ interface Entry {
 }
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+/** A copy of a record's state whose tool specs are the process's shared ones (see intern-spec). */
+const copyState = (state: StoredState): StoredState => {
+  const out = copy(state);
+  internStoredSpecs(out);
+  return out;
+};
+
+/** A copy of a record, its state's tool specs shared. */
+const copyRecord = ({ state, ...rest }: SessionRecord): SessionRecord => ({ ...copy(rest), state: copyState(state) });
 
 /** A store in memory. Every read returns copies, as a database would. */
 export function memoryStore(): SessionStore {
@@ -53,13 +65,13 @@ export function memoryStore(): SessionStore {
     name: 'memory',
     async record(id) {
       const entry = sessions.get(id);
-      return entry ? copy(entry.record) : null;
+      return entry ? copyRecord(entry.record) : null;
     },
     async load(id, window): Promise<LoadedSession | null> {
       const entry = sessions.get(id);
       if (!entry) return null;
       const start = tailStart(entry.messages.length, entry.users, window);
-      return { ...copy(entry.record), start, messages: copy(entry.messages.slice(start)) };
+      return { ...copyRecord(entry.record), start, messages: copy(entry.messages.slice(start)) };
     },
     async messages(id, from, limit) {
       const entry = sessions.get(id);
@@ -185,7 +197,7 @@ function append(
     ...entry.record,
     version: entry.record.version + 1,
     length: entry.messages.length,
-    state: copy(commit.state),
+    state: copyState(commit.state),
     updatedAt: now,
   };
   leases.set(id, { holder: commit.holder, expires: now + commit.leaseTtl });

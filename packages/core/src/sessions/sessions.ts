@@ -14,13 +14,13 @@ import { resolveFileLimits } from '../files/limits.js';
 import { checkBudget } from '../observe/budget-options.js';
 import { abortable } from '../turn/loop.js';
 import { denyArguments, splitBinding } from '../turn/waiting.js';
-import type { TurnEngine } from '../types/engine.js';
 import type { FileLimits, Message } from '../types/messages.js';
-import type { Model, Usage } from '../types/model.js';
+import type { Usage } from '../types/model.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { AnswerBinding, SessionEvent, ToolAnswer, Turn, WaitingCall } from '../types/session.js';
 import type { SubagentRun } from '../types/subagents.js';
 import { MountedCache } from './cache.js';
+import { chatCacheLimits } from './cache-size.js';
 import { resolveChat } from './chat.js';
 import type { ChatSession } from './chat-session.js';
 import { chatTurn, fencedError, type TurnContext } from './chat-turn.js';
@@ -31,41 +31,11 @@ import { memoryStore } from './memory-store.js';
 import { RunningTurns } from './running.js';
 import { parseRuns } from './runs-parse.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
+import type { SessionsOptions } from './sessions-options.js';
 import { stoppedError } from './stop.js';
 import { readStoredMessage, type UnreadableRecord } from './stored-messages.js';
 
-/** Options of {@link createSessions}: a store, what to do when a session is busy, and every session option. */
-export interface SessionsOptions extends Omit<SessionOptions, 'model'> {
-  /**
-   * The model every session calls, or a function of the chat id (and its owner) that returns one.
-   * The function is called each time a process mounts a chat's session (its first turn there, or
-   * after the cache let it go), so a model with its own state (a scripted demo) gives each
-   * conversation its own copy.
-   */
-  model?: Model | ((id: string, owner: string | undefined) => Model);
-  /** Where sessions live. Default: `memoryStore()` (lost when the process exits). */
-  store?: SessionStore;
-  /** A second turn on a busy session waits for the first (`'wait'`, default) or fails at once (`'reject'`). */
-  onBusy?: 'wait' | 'reject';
-  /** Milliseconds a turn waits for a busy session before `SessionBusyError`. Default 30 000. */
-  busyTimeout?: number;
-  /**
-   * Milliseconds a turn's lease lasts without renewal (it is renewed every third of it while the turn
-   * runs); a process that dies frees its chats after at most this. Default 6 000: after a crash, the
-   * next message on the chat is answered within about 6 seconds.
-   */
-  leaseTtl?: number;
-  /** Sessions kept mounted in this process between turns (their `useState` survives while cached). Default 100. */
-  cacheSize?: number;
-  /**
-   * A durable-execution engine (`dbosEngine(…)` from `@skilltree/durable/dbos`, or your own
-   * `TurnEngine` from `@skilltree/core/provider`): each turn runs as a workflow of it, each model call and tool
-   * run a recorded step, so a turn whose process dies is finished by another process (the model is
-   * not asked again for a recorded call; a tool gets `ctx.idempotencyKey`). Without one, a crash
-   * leaves the call in flight interrupted (§8, §17). docs/durable.md says what is recorded.
-   */
-  engine?: TurnEngine;
-}
+export type { SessionsOptions } from './sessions-options.js';
 
 /** Options of one turn. */
 export interface SessionTurnOptions extends SendOptions {
@@ -217,7 +187,7 @@ export function createSessions(
   agent: ReactNode | ((id: string, owner: string | undefined) => ReactNode),
   options: SessionsOptions = {},
 ): Sessions {
-  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000, cacheSize = 100 } = options;
+  const { store = memoryStore(), onBusy = 'wait', busyTimeout = 30_000, leaseTtl = 6_000 } = options;
   checkBudget(options.budget);
   if (typeof store.renew !== 'function') {
     throw new Error(
@@ -230,13 +200,13 @@ export function createSessions(
     );
   }
   const sessionOptions = { ...options } as SessionOptions;
-  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize', 'engine'] as const) {
+  for (const key of ['store', 'onBusy', 'busyTimeout', 'leaseTtl', 'cacheSize', 'cache', 'engine'] as const) {
     delete (sessionOptions as Record<string, unknown>)[key];
   }
   const { model } = options;
   if (typeof model === 'function') delete sessionOptions.model;
   const fileLimits = resolveFileLimits(sessionOptions.files);
-  const cache = new MountedCache<ChatSession>(cacheSize);
+  const cache = new MountedCache<ChatSession>(chatCacheLimits(options));
   const running = new RunningTurns();
   const ctx: TurnContext = {
     store,

@@ -29,6 +29,7 @@ import { keepWaiting } from '../turn/waiting.js';
 import type { ContextChange, Message } from '../types/messages.js';
 import type { LifecycleEntry, ToolSpec } from '../types/request.js';
 import type { LifecycleLogData, SessionSnapshot, WaitingCall } from '../types/session.js';
+import { internToolSpec } from './intern-spec.js';
 import { parseRuns } from './runs-parse.js';
 
 /**
@@ -172,7 +173,8 @@ function toolSpecOf(v: unknown): ToolSpec | null {
   if (!isObject(v) || typeof v.name !== 'string' || typeof v.description !== 'string' || !isObject(v.inputSchema)) {
     return null;
   }
-  return { name: v.name, description: v.description, inputSchema: v.inputSchema };
+  // Alike from chat to chat: a thousand restored chats hold one copy (see intern-spec).
+  return internToolSpec({ name: v.name, description: v.description, inputSchema: v.inputSchema });
 }
 
 function specs(v: unknown): ToolSpec[] | null {

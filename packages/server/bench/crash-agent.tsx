@@ -1,0 +1,56 @@
+/**
+ * The crash load test's agent for `skilltree serve` (bench/load-crash.mjs): every user message makes
+ * the model call one tool, `record`, whose side effect (a line in the file $BENCH_TOOL_LOG) is what
+ * the test counts to find tools that ran twice; then the model answers `echo: <text>`. The tool
+ * takes a few milliseconds, so a process killed under load is often killed while one runs.
+ */
+import { appendFileSync } from 'node:fs';
+import { Agent, Instructions, type Model, Tool, textOf } from '@skilltree/core';
+import { z } from 'zod';
+
+const log = process.env.BENCH_TOOL_LOG;
+
+export default function CrashAgent() {
+  return (
+    <Agent>
+      <Instructions>Record each message, then echo it.</Instructions>
+      <Tool
+        name="record"
+        description="Record the message (a side effect the load test counts)"
+        input={z.object({ text: z.string() })}
+        run={async ({ text }, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          // One line per run, written at once: a run the process did not finish writes nothing.
+          if (log) appendFileSync(log, `${JSON.stringify([ctx.chat?.id, text, process.pid])}\n`);
+          return 'recorded';
+        }}
+      />
+    </Agent>
+  );
+}
+
+/** Calls `record` for the newest user message, then echoes it. */
+function recordingModel(): Model {
+  let calls = 0;
+  return {
+    name: 'recording',
+    async generate(req) {
+      const tail = req.messages.at(-1);
+      const last = req.messages.findLast((m) => m.role === 'user');
+      const text = last ? textOf(last).split('\n')[0] : '';
+      if (tail?.role === 'user') {
+        return { text: '', toolCalls: [{ id: `r${++calls}`, name: 'record', input: { text } }] };
+      }
+      return { text: `echo: ${text}`, toolCalls: [] };
+    },
+  };
+}
+
+export const demo = { messages: [], model: recordingModel };
+
+/** How long a dead process's chats stay taken (the test's BENCH_LEASE_TTL). */
+export const sessionOptions = { leaseTtl: Number(process.env.BENCH_LEASE_TTL ?? 6_000) };
+
+export function authorize(request: Request): string | null {
+  return request.headers.get('x-bench-user');
+}
