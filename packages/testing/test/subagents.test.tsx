@@ -1,4 +1,4 @@
-import { Agent, Instructions, Subagent, scriptedModel, textOf, Tool } from '@skilltree/core';
+import { Agent, Instructions, Subagent, scriptedModel, Tool, textOf } from '@skilltree/core';
 import { callSubagent, callTool, cleanup, finish, renderAgent, reply } from '@skilltree/testing';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
