@@ -82,9 +82,42 @@ describe('a fork', () => {
     expect(note.text).toContain('policies');
     expect(note.text).toContain('<task>\ncheck the refund policy for A-1\n</task>');
     expect(note.addedTools.map((t) => t.name)).toEqual(['check']);
-    expect(note.removedTools).toEqual(['lookup', 'helper']);
+    // The parent's tools stay declared (no removals); the note says which tools the run may call.
+    expect(note.removedTools).toEqual([]);
+    expect(note.text).toContain('You may call only these tools: read_skill, check');
     // The run's own transcript still starts with its task, as a user message.
     expect(session.subagentRuns[0].transcript[0]).toMatchObject({ role: 'user' });
+  });
+
+  it("a fork keeps the parent's tools in its request and runs only its own", async () => {
+    const model = scriptedModel(parentSteps, {
+      appendOnly: true,
+      subagents: {
+        helper: [{ toolCalls: [{ name: 'lookup', input: { id: 'A-1' } }] }, { text: 'checked without lookup' }],
+      },
+    });
+    const session = createSession(<App context="fork" />, { model });
+    await session.send('Can A-1 be refunded?');
+    const parent = model.requests.filter((r) => !r.subagent);
+    const runs = model.requests.filter((r) => r.subagent);
+    // Every request of the run declares the parent's tools, and removes none of them.
+    for (const request of runs) {
+      expect(JSON.stringify(request.appendOnly!.tools)).toBe(JSON.stringify(parent[1].appendOnly!.tools));
+      const notes = request.appendOnly!.items.filter((item) => item.role === 'system') as SystemNote[];
+      expect(notes.flatMap((n) => n.removedTools)).toEqual([]);
+      // What it may call (OpenAI's allowed_tools is made from this): the run's own tools only.
+      expect(request.tools.map((t) => t.name)).toEqual(['read_skill', 'check']);
+    }
+    // Its call of the parent's `lookup` is answered with an error naming the tool, the run and its tools...
+    const run = session.subagentRuns[0];
+    const result = run.transcript.find((m) => m.role === 'tool');
+    expect(JSON.stringify(result)).toContain(
+      'Tool \\"lookup\\" is not offered in subagent \\"helper\\" (a fork sees the parent\'s tools but runs only its own: read_skill, check).',
+    );
+    // ...and the run goes on to its result.
+    expect(run.status).toBe('done');
+    expect(run.result).toBe('checked without lookup');
+    expect(session.transcript.at(-1)).toMatchObject({ role: 'assistant' });
   });
 
   it("every later request of the run is its previous request plus appended items (the prefix stays the parent's)", async () => {

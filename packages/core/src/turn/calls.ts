@@ -4,6 +4,7 @@
  */
 
 import { resolveFileLimits } from '../files/limits.js';
+import { notOfferedInFork } from '../request/run-request.js';
 import { isBuiltinTool, SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from '../host/serialize.js';
 import { textContent, withContextChanges } from '../parts/message-parts.js';
@@ -13,6 +14,7 @@ import { emit } from '../state/events.js';
 import { lastSkillOfTool, loadedSkills, transcriptOf } from '../state/reads.js';
 import { pushMessage, takeChanges } from '../state/record.js';
 import { flush } from '../state/render.js';
+import { runSelf } from '../state/runs.js';
 import { errorMessage, type SessionState, skillState, tree } from '../state/state.js';
 import { settle } from '../state/sync.js';
 import type {
@@ -184,7 +186,18 @@ function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEn
     if (problems.length === 0) return tool;
     return { content: `Tool "${name}" cannot run: ${problems.join(' ')}`, isError: true, kind: 'threw' };
   }
+  // A fork sees the parent's tools in its prefix, but runs only its own (none of its skills declares this one).
+  const self = runSelf(state);
+  const notOffered = self && ownersOf(state, snap, name).length === 0 && notOfferedInFork(self, name, offeredNames(state, snap));
+  if (notOffered) return { content: notOffered, isError: true, kind: 'unknown-tool' };
   return { content: unknownTool(state, snap, name), isError: true, kind: 'unknown-tool' };
+}
+
+/** The names of the tools the session offers now: the built-in skill tools, then the tree's. */
+function offeredNames(state: SessionState, snap: TreeSnapshot): string[] {
+  const read = config(state).readToolName;
+  const builtins = snap.skills.length === 0 ? [] : searching(snap) ? [read, SEARCH_TOOL_NAME] : [read];
+  return [...builtins, ...snap.toolsByName.keys()];
 }
 
 /**
@@ -196,8 +209,7 @@ function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEn
  */
 export function unknownTool(state: SessionState, snap: TreeSnapshot, name: string): string {
   const read = config(state).readToolName;
-  const builtins = snap.skills.length === 0 ? [] : searching(snap) ? [read, SEARCH_TOOL_NAME] : [read];
-  const available = [...builtins, ...snap.toolsByName.keys()];
+  const available = offeredNames(state, snap);
   let hint = '';
   const owners = ownersOf(state, snap, name);
   const loadedOwner = owners.find((owner) => loadedSkills(state).includes(owner));
