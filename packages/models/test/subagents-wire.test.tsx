@@ -63,8 +63,14 @@ interface Step {
   toolCalls?: { id: string; name: string; input: unknown }[];
 }
 
-/** Two turns: a fork that loads a skill, an isolated run whose LRU of one unloads a skill, then a second fork. */
-function conversation(callId: (n: number) => string): { turns: { user: string; reply: string }[]; steps: Step[] } {
+/**
+ * Two turns: a fork that loads a skill, an isolated run whose LRU of one unloads a skill, then a
+ * second fork that calls a parent tool it does not offer.
+ */
+function conversation(
+  callId: (n: number) => string,
+  restricted: boolean,
+): { turns: { user: string; reply: string }[]; steps: Step[] } {
   let n = 0;
   const call = (name: string, input: unknown): Step => ({ toolCalls: [{ id: callId(++n), name, input }] });
   const read = (skill: string) => call('read_skill', { name: skill });
@@ -84,7 +90,11 @@ function conversation(callId: (n: number) => string): { turns: { user: string; r
     { text: 'No earlier refunds; paid once.' },
     { text: 'Refunded A-1.' },
     call('checker', { task: 'Is a second refund allowed?' }),
-    { text: 'No.' },
+    // The fork sees the parent's tools and calls one it does not offer: Claude's call is answered with
+    // an error naming the run's tools; GPT is never let make it (allowed_tools) and just answers.
+    ...(restricted
+      ? [{ text: 'No.', toolCalls: [{ id: callId(++n), name: 'refund_order', input: { id: 'A-1' } }] }]
+      : [call('refund_order', { id: 'A-1' }), { text: 'No.' }]),
     { text: 'A second refund is not allowed.' },
   ];
   return {
@@ -95,6 +105,10 @@ function conversation(callId: (n: number) => string): { turns: { user: string; r
     steps,
   };
 }
+
+/** The error the second fork's call of the parent's `refund_order` gets. */
+const NOT_OFFERED =
+  'Tool "refund_order" is not offered in subagent "checker" (a fork sees the parent\'s tools but runs only its own: read_skill, note).';
 
 async function play(model: Model, turns: { user: string; reply: string }[]) {
   const session = createSession(<Desk />, { model });
@@ -111,7 +125,7 @@ const unmarked = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cac
 
 describe('subagents on Claude Opus 5.5 (preserved thinking, mid-conversation system messages)', () => {
   it('fork and isolated runs that load and unload skills: nothing refused', async () => {
-    const { turns, steps } = conversation((n) => `toolu_${n}`);
+    const { turns, steps } = conversation((n) => `toolu_${n}`, false);
     const claude = claudeScript(steps);
     server.queue(...steps.map(() => claude.handler));
     const adapter = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
@@ -135,6 +149,10 @@ describe('subagents on Claude Opus 5.5 (preserved thinking, mid-conversation sys
     expect(after.slice(before.length).map((m) => m.role)).toEqual(['system']);
     expect(JSON.stringify(after.at(-1))).toContain('You check one policy question.');
     expect(JSON.stringify(after.at(-1))).toContain('May A-1 be refunded under the policy?');
+    // The parent's tools stay declared: nothing is removed, so the whole parent request is a cached prefix.
+    expect(JSON.stringify(after.slice(before.length))).not.toContain('tool_removal');
+    // The second fork's call of the parent's refund_order ran nothing: its result is the error, and the run went on.
+    expect(JSON.stringify(runs[2].transcript)).toContain(JSON.stringify(NOT_OFFERED).slice(1, -1));
     // The isolated run's first request is its own conversation.
     const isolated = server.requests[8].body;
     expect(JSON.stringify(isolated.system)).toContain('You research order histories.');
@@ -144,13 +162,15 @@ describe('subagents on Claude Opus 5.5 (preserved thinking, mid-conversation sys
 
 describe('subagents on GPT-5.6 (Responses, reasoning bound to the prefix)', () => {
   it('fork and isolated runs that load and unload skills: nothing refused, no reasoning dropped', async () => {
-    const { turns, steps } = conversation((n) => `call_${n}`);
+    const { turns, steps } = conversation((n) => `call_${n}`, true);
     const gpt = openaiScript(steps);
     server.queue(...steps.map(() => gpt.handler));
     const adapter = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     const runs = await play(adapter, turns);
     expect(gpt.refusals).toEqual([]);
     expect(gpt.droppedReasoning).toBe(0);
+    // The second fork's scripted call of the parent's refund_order was never made: allowed_tools excludes it.
+    expect(gpt.withheld).toEqual([{ request: 15, name: 'refund_order' }]);
     expect(server.requests).toHaveLength(steps.length);
     expect(runs.every((r) => r.status === 'done')).toBe(true);
     const parent = server.requests[1].body;
@@ -161,5 +181,14 @@ describe('subagents on GPT-5.6 (Responses, reasoning bound to the prefix)', () =
     expect(fork.input.slice(parent.input.length).every((item: { role?: string }) => item.role === 'developer')).toBe(
       true,
     );
+    // The tools list is the parent's; what the fork may call is its own, by allowed_tools.
+    expect(fork.tool_choice).toEqual({
+      type: 'allowed_tools',
+      mode: 'auto',
+      tools: [
+        { type: 'function', name: 'read_skill' },
+        { type: 'function', name: 'note' },
+      ],
+    });
   });
 });
