@@ -4,11 +4,11 @@
  */
 
 import { resolveFileLimits } from '../files/limits.js';
-import { notOfferedInFork } from '../request/run-request.js';
 import { isBuiltinTool, SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { type ToolEntry, type TreeSnapshot, toolProblems } from '../host/serialize.js';
 import { textContent, withContextChanges } from '../parts/message-parts.js';
 import { sanitizeText } from '../parts/text.js';
+import { notOfferedInFork } from '../request/run-request.js';
 import { config } from '../state/config.js';
 import { emit } from '../state/events.js';
 import { lastSkillOfTool, loadedSkills, transcriptOf } from '../state/reads.js';
@@ -188,7 +188,8 @@ function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEn
   }
   // A fork sees the parent's tools in its prefix, but runs only its own (none of its skills declares this one).
   const self = runSelf(state);
-  const notOffered = self && ownersOf(state, snap, name).length === 0 && notOfferedInFork(self, name, offeredNames(state, snap));
+  const notOffered =
+    self && ownersOf(state, snap, name).length === 0 && notOfferedInFork(self, name, offeredNames(state, snap));
   if (notOffered) return { content: notOffered, isError: true, kind: 'unknown-tool' };
   return { content: unknownTool(state, snap, name), isError: true, kind: 'unknown-tool' };
 }
