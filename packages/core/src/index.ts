@@ -13,7 +13,6 @@
 export { isToolResult, type ToolResult, toolResult } from './files/files.js';
 export { FileRejectedError, type FileRejection } from './files/limits.js';
 export { type AgentStoreDef, createAgentStore, type StoreOwner } from './host/agent-store.js';
-export { SEARCH_TOOL_NAME } from './host/catalog.js';
 export {
   Agent,
   type AgentProps,
@@ -116,7 +115,6 @@ export type {
 export type {
   SpawnCost,
   SpawnInfo,
-  SubagentContext,
   SubagentRun,
   SubagentStatus,
 } from './types/subagents.js';

@@ -29,6 +29,8 @@ export {
   resolveFileLimits,
 } from './files/limits.js';
 export { describeFile, type FileKind, fileKind, formatBytes, modelReads } from './files/model-accepts.js';
+/** The name of the catalog's search tool in search mode (`search_skills`), reserved beside `read_skill`. */
+export { SEARCH_TOOL_NAME } from './host/catalog.js';
 export { addedLines } from './lifecycle/context-changes.js';
 export {
   DEFAULT_RESERVED_OUTPUT_TOKENS,
@@ -126,3 +128,5 @@ export type {
   SystemNote,
   ToolSpec,
 } from './types/request.js';
+/** Where a subagent's run starts: its own conversation (`'isolated'`) or the parent's latest request (`'fork'`). */
+export type { SubagentContext } from './types/subagents.js';
