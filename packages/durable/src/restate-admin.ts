@@ -60,6 +60,11 @@ export async function resumeInvocation(admin: string, id: string): Promise<void>
   await call(admin, 'PATCH', `/invocations/${encodeURIComponent(id)}/resume`).catch(() => {});
 }
 
+/** Ends an invocation for good, wherever it stands (its journal is kept for inspection). */
+export async function killInvocation(admin: string, id: string): Promise<void> {
+  await call(admin, 'PATCH', `/invocations/${encodeURIComponent(id)}/kill`).catch(() => {});
+}
+
 async function query(admin: string, sql: string): Promise<Array<Record<string, unknown>>> {
   const result = (await call(admin, 'POST', '/query', { query: sql })) as { rows: Array<Record<string, unknown>> };
   return result.rows;

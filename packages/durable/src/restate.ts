@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
 import type * as Restate from '@restatedev/restate-sdk';
 import {
+  killInvocation,
   listDeployments,
   moveDeployment,
   pendingTurns,
@@ -43,6 +44,11 @@ export interface RestateEngineOptions {
   recoveryInterval?: number;
   /** The longest pause, in milliseconds, between the server's retries of a turn whose process is gone. Default 2 000. */
   maxRetryInterval?: number;
+  /**
+   * Milliseconds `close()` lets the server's open invocation streams finish (a turn that just ended
+   * sending its end) before it cuts them. Default 5 000.
+   */
+  closeGrace?: number;
   /** Called when this process finished (or failed) a turn another process had started. */
   onRecovered?(info: RecoveredTurn): void;
 }
@@ -122,6 +128,9 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
           } catch (error) {
             if (own) own.reject(error);
             else options.onRecovered?.({ turnId, chatId: input.id, error: messageOf(error) });
+            // A turn that stopped before its recorded steps ran out cannot end with an output
+            // (Restate would see a journal that diverged and retry it forever): it is killed instead.
+            if ((error as Error)?.name === 'DurableReplayError') await killInvocation(admin, ctx.request().id);
             // The turn's own failure is its end: the server must not run it again.
             throw new sdk.TerminalError(messageOf(error));
           }
@@ -266,9 +275,14 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       await launched?.catch(() => {});
       for (const waiter of started.values()) waiter.reject(new Error('restateEngine: closed while the turn ran.'));
       const down = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
-      // Open invocation streams would keep the servers up: Restate retries those turns elsewhere.
-      for (const session of sessions) session.destroy();
+      // A turn that just ended is still sending its end to the server: let those streams finish.
+      for (const session of sessions) session.close();
+      // A turn still running here (a hung tool) would hold the server forever: Restate retries it elsewhere.
+      const grace = setTimeout(() => {
+        for (const session of sessions) session.destroy();
+      }, options.closeGrace ?? 5_000);
       await Promise.all(down);
+      clearTimeout(grace);
     },
   };
 }
