@@ -5,5 +5,6 @@
  * entry re-exports what they share: the engine interface (from core's provider face) and the error
  * a turn that does not replay stops with.
  */
-export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from '@skilltree/core/provider';
+
 export { DurableReplayError } from '@skilltree/core';
+export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from '@skilltree/core/provider';

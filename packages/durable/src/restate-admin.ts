@@ -28,7 +28,9 @@ async function call(base: string, method: string, path: string, body?: unknown):
   });
   const text = await response.text();
   if (!response.ok) {
-    throw new Error(`restateEngine: ${method} ${path} on the Restate admin API (${base}) failed: ${response.status} ${text}`);
+    throw new Error(
+      `restateEngine: ${method} ${path} on the Restate admin API (${base}) failed: ${response.status} ${text}`,
+    );
   }
   return text === '' ? null : JSON.parse(text);
 }

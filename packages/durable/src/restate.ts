@@ -10,8 +10,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
 import type * as Restate from '@restatedev/restate-sdk';
+import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
 import {
   killInvocation,
   listDeployments,
