@@ -55,6 +55,7 @@ export interface RestateEngineOptions {
 
 /** A turn this process recovered (see {@link RestateEngineOptions.onRecovered}). */
 export interface RecoveredTurn {
+  /** The turn's id (the Restate invocation's idempotency key). */
   turnId: string;
   /** The chat id, as its caller named it. */
   chatId: string;
@@ -237,11 +238,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       const waiter = deferred();
       started.set(turnId, waiter);
       try {
-        const response = await fetch(new URL(`/${service}/run/send`, ingress), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': turnId },
-          body: JSON.stringify({ turnId, input } satisfies TurnRequest),
-        });
+        const response = await send(ingress, service, { turnId, input });
         if (!response.ok) {
           throw new Error(
             `restateEngine: the Restate ingress (${ingress}) refused turn ${turnId}: ${response.status} ${await response.text()}`,
@@ -285,6 +282,24 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       clearTimeout(grace);
     },
   };
+}
+
+/**
+ * Starts turn `request` on `service` through the ingress. The turn id is the idempotency key, so a
+ * repeated send starts nothing twice. An ingress that has not learnt a just-registered service yet
+ * (it answers 404) is asked again, a few times.
+ */
+async function send(ingress: string, service: string, request: TurnRequest): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(new URL(`/${service}/run/send`, ingress), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': request.turnId },
+      body: JSON.stringify(request),
+    });
+    if (response.status !== 404 || attempt >= 20) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The turn service of executor `executorId` (Restate service names: letters, digits, `_` and `-`). */
