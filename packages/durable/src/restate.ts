@@ -113,6 +113,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   let timer: ReturnType<typeof setInterval> | undefined;
   let watching: Promise<void> = Promise.resolve();
   let closed = false;
+  const stopping = new AbortController();
 
   function turnService(sdk: Sdk, name: string) {
     return sdk.service({
@@ -244,7 +245,16 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
             `restateEngine: the Restate ingress (${ingress}) refused turn ${turnId}: ${response.status} ${await response.text()}`,
           );
         }
-        return await waiter.promise;
+        const { invocationId } = (await response.json()) as { invocationId: string };
+        // The turn's end counts once the server has it: a process killed before that would leave
+        // the turn to be run again elsewhere, after its caller had heard it end.
+        const settled = await waiter.promise.then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        await attach(ingress, invocationId, stopping.signal);
+        if ('error' in settled) throw settled.error;
+        return settled.value;
       } finally {
         started.delete(turnId);
       }
@@ -267,6 +277,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     },
     async close() {
       closed = true;
+      stopping.abort();
       clearInterval(timer);
       await watching;
       await launched?.catch(() => {});
@@ -299,6 +310,18 @@ async function send(ingress: string, service: string, request: TurnRequest): Pro
     if (response.status !== 404 || attempt >= 20) return response;
     await response.arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once the server has recorded invocation `id`'s end (whatever it was). */
+async function attach(ingress: string, id: string, signal: AbortSignal): Promise<void> {
+  try {
+    const url = new URL(`/restate/invocation/${encodeURIComponent(id)}/attach`, ingress);
+    const response = await fetch(url, { signal });
+    await response.arrayBuffer();
+  } catch (error) {
+    // Closed while the server still held the turn: its caller hears how it ended here, all the same.
+    if (!signal.aborted) throw error;
   }
 }
 
