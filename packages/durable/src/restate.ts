@@ -130,9 +130,10 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
           } catch (error) {
             if (own) own.reject(error);
             else options.onRecovered?.({ turnId, chatId: input.id, error: messageOf(error) });
-            // A turn that stopped before its recorded steps ran out cannot end with an output
-            // (Restate would see a journal that diverged and retry it forever): it is killed instead.
-            if ((error as Error)?.name === 'DurableReplayError') await killInvocation(admin, ctx.request().id);
+            // A failed turn is over (as on DBOS). One that failed before its recorded steps ran out
+            // (a deploy that does not replay, a chat deleted since) cannot end with an output:
+            // Restate would see a journal that diverged and retry it forever. So it is killed.
+            await killInvocation(admin, ctx.request().id);
             // The turn's own failure is its end: the server must not run it again.
             throw new sdk.TerminalError(messageOf(error));
           }
