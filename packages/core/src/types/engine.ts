@@ -3,7 +3,7 @@
  * only. A turn is a workflow; each model call, each tool run and each charge of an owner's spend
  * is a step of it, recorded when it ends and replayed (never run again) when the turn is recovered.
  * DBOS (workflow + `runStep`), Restate (handler + `ctx.run`) and Temporal (workflow + Activities)
- * all map onto it; `@skilltree/durable` holds the adapters (DBOS today).
+ * all map onto it; `@skilltree/durable` holds the adapters (DBOS and Restate).
  */
 import type { FilePart } from './messages.js';
 import type { Budget } from './options.js';

@@ -1,0 +1,354 @@
+/**
+ * `restateEngine`: durable turns on Restate (`@restatedev/restate-sdk`). A Restate server keeps the
+ * journal; each process serves its own turn service (`skilltree-turn-<executorId>`) on an HTTP/2
+ * endpoint the server calls, so a turn it starts runs here and streams to its caller. A turn is one
+ * invocation of that service; each model call, tool run and charge is a `ctx.run` of it. When a
+ * process dies, the server retries its invocations against its endpoint; once the dead process's
+ * chat leases have expired, another process serves the dead service on an endpoint of its own and
+ * points the dead deployment there (admin API), and the retried invocation replays its journal.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type * as Restate from '@restatedev/restate-sdk';
+import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+import {
+  killInvocation,
+  listDeployments,
+  moveDeployment,
+  pendingTurns,
+  registerDeployment,
+  resumeInvocation,
+} from './restate-admin.js';
+
+/** Options of {@link restateEngine}. */
+export interface RestateEngineOptions {
+  /** The server's ingress, where turns are started. Default `http://127.0.0.1:8080`. */
+  ingressUrl?: string;
+  /** The server's admin API, where this process registers its endpoint. Default `http://127.0.0.1:9070`. */
+  adminUrl?: string;
+  /** The port this process's endpoint listens on. Default 0: a free port. */
+  port?: number;
+  /** The host the server reaches this process at. Default `127.0.0.1`. */
+  host?: string;
+  /**
+   * This process's executor: it names the process's turn service. A process that restarts with
+   * the same id takes its own turns back at launch; one that never comes back has its turns taken
+   * by another process once their chats' leases expire. Default: a new id per process.
+   */
+  executorId?: string;
+  /**
+   * Milliseconds between two looks for turns of dead processes. Default 2 000; 0 turns the watch
+   * off (a process then takes back only its own turns, at launch).
+   */
+  recoveryInterval?: number;
+  /** The longest pause, in milliseconds, between the server's retries of a turn whose process is gone. Default 2 000. */
+  maxRetryInterval?: number;
+  /**
+   * Milliseconds `close()` lets the server's open invocation streams finish (a turn that just ended
+   * sending its end) before it cuts them. Default 5 000.
+   */
+  closeGrace?: number;
+  /** Called when this process finished (or failed) a turn another process had started. */
+  onRecovered?(info: RecoveredTurn): void;
+}
+
+/** A turn this process recovered (see {@link RestateEngineOptions.onRecovered}). */
+export interface RecoveredTurn {
+  /** The turn's id (the Restate invocation's idempotency key). */
+  turnId: string;
+  /** The chat id, as its caller named it. */
+  chatId: string;
+  /** What the turn failed with, when it did. */
+  error?: string;
+}
+
+/** The prefix of every process's turn service. */
+export const TURN_SERVICE_PREFIX = 'skilltree-turn-';
+
+/** What the turn handler is called with. */
+interface TurnRequest {
+  turnId: string;
+  input: DurableTurnInput;
+}
+
+/** A recorded step: its value, or the error it threw (name and message). */
+type StepRecord = { value: unknown } | { failed: { name: string; message: string } };
+
+type Sdk = typeof Restate;
+
+/**
+ * A {@link TurnEngine} on a Restate server. Needs Node 22 or later (the SDK uses
+ * `Promise.withResolvers`). Create one per `createSessions`, and close it after the sessions.
+ *
+ * @example
+ * const sessions = createSessions(<ShopAgent />, {
+ *   store: postgresStore({ connectionString }),
+ *   model,
+ *   engine: restateEngine({ ingressUrl: 'http://restate:8080', adminUrl: 'http://restate:9070', host: process.env.POD_IP }),
+ * });
+ */
+export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
+  if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
+    throw new Error(
+      `restateEngine needs Node 22 or later: the Restate SDK (@restatedev/restate-sdk 1.17) uses Promise.withResolvers, which Node ${process.versions.node} lacks. Run this process on Node 22+, or use dbosEngine from @skilltree/durable/dbos.`,
+    );
+  }
+  const ingress = options.ingressUrl ?? 'http://127.0.0.1:8080';
+  const admin = options.adminUrl ?? 'http://127.0.0.1:9070';
+  const host = options.host ?? '127.0.0.1';
+  const executorId = options.executorId ?? `${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  const service = serviceName(executorId);
+  const interval = options.recoveryInterval ?? 2_000;
+  const contexts = new AsyncLocalStorage<Restate.Context>();
+  const servers: Http2Server[] = [];
+  const sessions = new Set<ServerHttp2Session>();
+  /** Turns started here: their caller waits for what the handler returns. */
+  const started = new Map<string, Deferred>();
+  /** Deployments of dead processes this process serves now. */
+  const adopted = new Set<string>();
+  let suspects = new Set<string>();
+  let registration: DurableRegistration | null = null;
+  let launched: Promise<void> | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let watching: Promise<void> = Promise.resolve();
+  let closed = false;
+  const stopping = new AbortController();
+
+  function turnService(sdk: Sdk, name: string) {
+    return sdk.service({
+      name,
+      handlers: {
+        run: async (ctx: Restate.Context, request: TurnRequest) => {
+          const { turnId, input } = request;
+          const own = started.get(turnId);
+          try {
+            const value = await contexts.run(ctx, () => (registration as DurableRegistration).run(turnId, input));
+            if (own) own.resolve(value);
+            else options.onRecovered?.({ turnId, chatId: input.id });
+            return null;
+          } catch (error) {
+            if (own) own.reject(error);
+            else options.onRecovered?.({ turnId, chatId: input.id, error: messageOf(error) });
+            // A failed turn is over (as on DBOS). One that failed before its recorded steps ran out
+            // (a deploy that does not replay, a chat deleted since) cannot end with an output:
+            // Restate would see a journal that diverged and retry it forever. So it is killed.
+            await killInvocation(admin, ctx.request().id);
+            // The turn's own failure is its end: the server must not run it again.
+            throw new sdk.TerminalError(messageOf(error));
+          }
+        },
+      },
+      options: {
+        retryPolicy: { initialInterval: 50, maxInterval: options.maxRetryInterval ?? 2_000, onMaxAttempts: 'pause' },
+        // A turn waits for leases and runs long tools between journal entries: the server must not abort it.
+        inactivityTimeout: { hours: 1 },
+        abortTimeout: { hours: 1 },
+      },
+    });
+  }
+
+  /** Serves `name` on a new HTTP/2 endpoint; resolves with its URI. */
+  async function serveService(sdk: Sdk, name: string, port: number): Promise<string> {
+    const server = createServer(sdk.createEndpointHandler({ services: [turnService(sdk, name)] }));
+    servers.push(server);
+    server.on('session', (session) => {
+      sessions.add(session);
+      session.once('close', () => sessions.delete(session));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    return `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** Pending turns of other processes' services whose chats nobody holds: their deployments move here. */
+  async function recoverDead(sdk: Sdk): Promise<void> {
+    if (!registration || closed) return;
+    const deployments = (await listDeployments(admin)).filter(
+      (d) => !adopted.has(d.id) && d.services.some((s) => s.startsWith(TURN_SERVICE_PREFIX) && s !== service),
+    );
+    const byService = new Map(deployments.flatMap((d) => d.services.map((s) => [s, d] as const)));
+    const pending = await pendingTurns(admin, [...byService.keys()]);
+    const seen = new Set<string>();
+    const dead = new Map<string, { name: string; invocations: string[] }>();
+    for (const turn of pending) {
+      const deployment = byService.get(turn.service);
+      const request = turn.request as TurnRequest | undefined;
+      if (!deployment || !request?.input) continue;
+      if (!(await registration.abandoned(request.input))) continue;
+      seen.add(turn.invocationId);
+      // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
+      if (!suspects.has(turn.invocationId)) continue;
+      const entry = dead.get(deployment.id) ?? { name: turn.service, invocations: [] };
+      entry.invocations.push(turn.invocationId);
+      dead.set(deployment.id, entry);
+    }
+    suspects = seen;
+    for (const [id, { name, invocations }] of dead) {
+      if (closed) return;
+      adopted.add(id);
+      const uri = await serveService(sdk, name, 0);
+      await moveDeployment(admin, id, uri);
+      for (const invocation of invocations) await resumeInvocation(admin, invocation);
+    }
+  }
+
+  function launch(): Promise<void> {
+    launched ??= (async () => {
+      const sdk = (await import('@restatedev/restate-sdk')) as Sdk;
+      const uri = await serveService(sdk, service, options.port ?? 0);
+      // A restarted process (same executor) points its old deployment here: its turns come back.
+      const mine = (await listDeployments(admin)).filter((d) => d.services.includes(service));
+      if (mine.length === 0) await registerDeployment(admin, uri);
+      for (const d of mine) {
+        await moveDeployment(admin, d.id, uri);
+        adopted.add(d.id);
+      }
+      if (mine.length > 0) {
+        for (const turn of await pendingTurns(admin, [service])) await resumeInvocation(admin, turn.invocationId);
+      }
+      if (interval > 0) {
+        timer = setInterval(() => {
+          // One look at a time; a failed look (the server restarting) is tried again next time.
+          watching = watching.then(() => recoverDead(sdk)).catch(() => {});
+        }, interval);
+        timer.unref?.();
+      }
+    })();
+    return launched;
+  }
+
+  return {
+    name: 'restate',
+    register(given) {
+      if (registration) {
+        throw new Error(
+          'restateEngine: this engine serves one createSessions already; make one engine per createSessions.',
+        );
+      }
+      registration = given;
+      // Launching takes back this executor's own pending turns: the runner is there to take them.
+      launch().catch(() => {});
+    },
+    async run(turnId, input) {
+      if (!registration) {
+        throw new Error('restateEngine: no createSessions registered with this engine (pass it as { engine }).');
+      }
+      await launch();
+      const waiter = deferred();
+      started.set(turnId, waiter);
+      try {
+        const response = await send(ingress, service, { turnId, input });
+        if (!response.ok) {
+          throw new Error(
+            `restateEngine: the Restate ingress (${ingress}) refused turn ${turnId}: ${response.status} ${await response.text()}`,
+          );
+        }
+        const { invocationId } = (await response.json()) as { invocationId: string };
+        // The turn's end counts once the server has it: a process killed before that would leave
+        // the turn to be run again elsewhere, after its caller had heard it end.
+        const settled = await waiter.promise.then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        await attach(ingress, invocationId, stopping.signal);
+        if ('error' in settled) throw settled.error;
+        return settled.value;
+      } finally {
+        started.delete(turnId);
+      }
+    },
+    async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+      const ctx = contexts.getStore();
+      if (!ctx) throw new Error(`restateEngine: step ${name} ran outside a turn of this engine.`);
+      let live: { error: unknown } | undefined;
+      const record = await ctx.run<StepRecord>(name, async () => {
+        try {
+          return { value: await fn() };
+        } catch (error) {
+          live = { error };
+          return { failed: { name: (error as Error)?.name ?? 'Error', message: messageOf(error) } };
+        }
+      });
+      if (live) throw live.error;
+      if ('failed' in record) throw Object.assign(new Error(record.failed.message), { name: record.failed.name });
+      return record.value as T;
+    },
+    async close() {
+      closed = true;
+      stopping.abort();
+      clearInterval(timer);
+      await watching;
+      await launched?.catch(() => {});
+      for (const waiter of started.values()) waiter.reject(new Error('restateEngine: closed while the turn ran.'));
+      const down = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+      // A turn that just ended is still sending its end to the server: let those streams finish.
+      for (const session of sessions) session.close();
+      // A turn still running here (a hung tool) would hold the server forever: Restate retries it elsewhere.
+      const grace = setTimeout(() => {
+        for (const session of sessions) session.destroy();
+      }, options.closeGrace ?? 5_000);
+      await Promise.all(down);
+      clearTimeout(grace);
+    },
+  };
+}
+
+/**
+ * Starts turn `request` on `service` through the ingress. The turn id is the idempotency key, so a
+ * repeated send starts nothing twice. An ingress that has not learnt a just-registered service yet
+ * (it answers 404) is asked again, a few times.
+ */
+async function send(ingress: string, service: string, request: TurnRequest): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(new URL(`/${service}/run/send`, ingress), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': request.turnId },
+      body: JSON.stringify(request),
+    });
+    if (response.status !== 404 || attempt >= 20) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once the server has recorded invocation `id`'s end (whatever it was). */
+async function attach(ingress: string, id: string, signal: AbortSignal): Promise<void> {
+  try {
+    const url = new URL(`/restate/invocation/${encodeURIComponent(id)}/attach`, ingress);
+    const response = await fetch(url, { signal });
+    await response.arrayBuffer();
+  } catch (error) {
+    // Closed while the server still held the turn: its caller hears how it ended here, all the same.
+    if (!signal.aborted) throw error;
+  }
+}
+
+/** The turn service of executor `executorId` (Restate service names: letters, digits, `_` and `-`). */
+export function serviceName(executorId: string): string {
+  return `${TURN_SERVICE_PREFIX}${executorId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/** A promise with its settlers (Promise.withResolvers, typed for ES2023). */
+interface Deferred {
+  promise: Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: (value: unknown) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<unknown>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+function messageOf(error: unknown): string {
+  return String((error as Error)?.message ?? error);
+}

@@ -1,0 +1,52 @@
+/**
+ * The durable-turn conformance suite on Restate: a throwaway `restate-server` (the npm package's
+ * binary) on loopback, the session store on the PostgreSQL `.ci/with-services` starts, and the
+ * worker processes on Node 22 (the Restate SDK needs `Promise.withResolvers`), fetched once into
+ * the cache the consumer test uses (`scripts/lib/node-binaries.mjs`).
+ */
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { durableConformance } from '@skilltree/durable/testing';
+import { postgresStore } from '@skilltree/store/postgres';
+import { afterAll, beforeAll } from 'vitest';
+import { type RestateServer, startRestateServer } from './fixtures/restate-server.js';
+
+const url = process.env.SKILLTREE_TEST_POSTGRES_URL;
+if (!url) {
+  throw new Error(
+    'These tests need PostgreSQL: run them with `bash .ci/with-services pnpm --filter @skilltree/durable test`.',
+  );
+}
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const binaries = (await import(pathToFileURL(join(root, 'scripts/lib/node-binaries.mjs')).href)) as {
+  NODE_BINARIES: string[];
+  nodeBinDir(version: string): Promise<string>;
+};
+const node22 = binaries.NODE_BINARIES.find((v) => v.startsWith('22.'));
+if (!node22) throw new Error('scripts/lib/node-binaries.mjs names no Node 22 binary: the Restate workers need one.');
+const nodeBinary = join(await binaries.nodeBinDir(node22), 'node');
+
+let server: RestateServer | undefined;
+beforeAll(async () => {
+  server = await startRestateServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+durableConformance({
+  engine: 'restate',
+  worker: fileURLToPath(new URL('./fixtures/turn-worker.tsx', import.meta.url)),
+  cwd: fileURLToPath(new URL('..', import.meta.url)),
+  storeUrl: url,
+  nodeBinary,
+  openStore: () => postgresStore({ connectionString: url }),
+  engineOptions: ({ executorId, recover }) => ({
+    ingressUrl: server?.ingressUrl,
+    adminUrl: server?.adminUrl,
+    executorId,
+    recoveryInterval: recover ? 200 : 0,
+    maxRetryInterval: 200,
+  }),
+});
