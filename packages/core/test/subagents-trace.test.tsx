@@ -111,4 +111,46 @@ describe('spans', () => {
       expect(inner).toHaveLength(1);
     }
   });
+
+  it('an aborted turn ends the execute_tool spans of concurrent calls it never recorded', async () => {
+    const t = tracing();
+    const controller = new AbortController();
+    let running = 0;
+    const two = { toolCalls: ['part 0', 'part 1'].map((task) => ({ name: 'researcher', input: { task } })) };
+    const model = scriptedModel([two, { text: 'never' }], {
+      subagents: {
+        researcher: [{ toolCalls: [{ name: 'wait', input: {} }] }, { toolCalls: [{ name: 'wait', input: {} }] }],
+      },
+    });
+    const session = createSession(
+      <Agent>
+        <Instructions>You delegate.</Instructions>
+        <Subagent name="researcher" description="Research">
+          <Instructions>Research.</Instructions>
+          <Tool
+            name="wait"
+            description="Waits until aborted"
+            run={(_input, ctx) =>
+              new Promise((_, reject) => {
+                ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
+                // Both runs wait inside their tools: abort the parent's turn.
+                if (++running === 2) controller.abort();
+              })
+            }
+          />
+        </Subagent>
+      </Agent>,
+      { model, subagentConcurrency: 2, telemetry: { tracer: t.tracer, agentName: 'support' } },
+    );
+    await expect(session.send('go', { signal: controller.signal })).rejects.toThrow();
+    const spans = t.exporter.getFinishedSpans();
+    const tools = spans.filter((s) => s.name === 'execute_tool researcher');
+    const runs = spans.filter((s) => s.name === 'invoke_agent researcher');
+    // Every call's span ended (none left open, unexported), each failed, each the parent of its run.
+    expect(tools).toHaveLength(2);
+    for (const tool of tools) expect(tool.attributes['error.type']).toBeDefined();
+    expect(runs.map((r) => r.parentSpanContext?.spanId).sort()).toEqual(
+      tools.map((s) => s.spanContext().spanId).sort(),
+    );
+  });
 });
