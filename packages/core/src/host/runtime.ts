@@ -54,9 +54,10 @@ export interface Runtime {
   spawn?: (props: Record<string, unknown>, input: unknown, toolCallId: string, signal: AbortSignal) => Promise<unknown>;
   /**
    * Starts the runs of a step's subagent calls together, before the loop records their results one
-   * by one in call order (each call's `spawn` then takes its run). Set with `spawn`.
+   * by one in call order (each call's `spawn` then takes its run). `starting` is told of each call
+   * it starts, before its run is spawned (the call's span opens then). Set with `spawn`.
    */
-  prestart?: (calls: readonly ToolCall[], signal: AbortSignal) => void;
+  prestart?: (calls: readonly ToolCall[], signal: AbortSignal, starting?: (call: ToolCall) => void) => void;
   /**
    * Resumes the runs whose waiting calls `answers` answer (each run once), and says for each how it
    * went on: it waits again (`waits`, the chat's waiting calls), or it ended with the result of the

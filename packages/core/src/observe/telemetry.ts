@@ -22,7 +22,19 @@ import {
   modelIdentity,
   usageAttributes,
 } from './trace-attributes.js';
-import { active, adoptTurnSpan, end, fail, SPAN_KIND, start, startSpan, tracingOf, tracingReady } from './tracing.js';
+import { endCallsLeft, enterAhead, forgetCallSpan, keepCallSpan } from './trace-calls.js';
+import {
+  active,
+  adoptTurnSpan,
+  end,
+  fail,
+  SPAN_KIND,
+  start,
+  startAside,
+  startSpan,
+  tracingOf,
+  tracingReady,
+} from './tracing.js';
 import type { TurnHook } from './turn-hooks.js';
 
 // ───────────────────────────── the hooks ─────────────────────────────
@@ -222,16 +234,23 @@ function abortError(message: string): Error {
 /** An open tool-call span; end it with {@link endToolSpan}. */
 type ToolSpan = Open | null;
 
-/** Starts the `execute_tool {tool}` span of `call`. */
-function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
+/**
+ * Starts the `execute_tool {tool}` span of `call`, kept by the call's id (a run it spawns nests
+ * under it). `ahead`: beside the other calls of its step, not pushed (see `trace-calls.ts`).
+ */
+function startToolSpan(state: SessionState, call: ToolCall, ahead = false): ToolSpan {
   const tracing = active(state);
   if (!tracing) return null;
-  const open = start(tracing, `execute_tool ${call.name}`, SPAN_KIND.internal, {
+  const name = `execute_tool ${call.name}`;
+  const attributes = {
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': call.name,
     'gen_ai.tool.call.id': call.id,
     'gen_ai.tool.type': 'function',
-  });
+  };
+  const aside = ahead ? startAside(tracing, name, SPAN_KIND.internal, attributes) : null;
+  const open = aside?.open ?? start(tracing, name, SPAN_KIND.internal, attributes);
+  keepCallSpan(open, call.id, aside ? aside.context : tracing.stack[tracing.stack.length - 1]?.context, ahead);
   if (open.span.isRecording()) {
     const skill = tree(state).toolsByName.get(call.name)?.skill;
     if (skill) open.span.setAttribute('skilltree.skill', skill);
@@ -243,6 +262,7 @@ function startToolSpan(state: SessionState, call: ToolCall): ToolSpan {
 /** Ends a tool span with its recorded result; an error result (or `error`, what the tool threw) sets error status. */
 function endToolSpan(open: ToolSpan, message: ToolMessage, error?: unknown): void {
   if (!open || open.ended) return;
+  forgetCallSpan(open, message.toolCallId);
   const { span, tracing } = open;
   if (span.isRecording()) {
     if (tracing.recordContent) span.setAttribute('gen_ai.tool.call.result', textOf(message));
@@ -263,7 +283,8 @@ function toolError(message: ToolMessage): Error {
  * returns what ends it with the recorded result.
  */
 export function traceToolCall(state: SessionState, call: ToolCall): (message: ToolMessage, error?: unknown) => void {
-  const open = startToolSpan(state, call);
+  // A call whose span opened ahead (its run started with the step's others) goes on in it.
+  const open = enterAhead(state, call.id) ?? startToolSpan(state, call);
   return (message, error) => endToolSpan(open, message, error);
 }
 
@@ -319,9 +340,13 @@ export function tracingHook(
       span = await startTurnSpan(state, model, describe, options);
     },
     aroundModelCall: ({ request, step }, inner) => traceModelCall(state, model, request, step, inner),
+    toolCallAhead: (call) => void startToolSpan(state, call, true),
     toolCall: (call) => traceToolCall(state, call),
     answered: (waiting, answer) => traceWait(state, waiting, answer),
-    end: (outcome) => endTurnSpan(state, span, model, outcome),
+    end: (outcome) => {
+      endCallsLeft(state, outcome.error);
+      endTurnSpan(state, span, model, outcome);
+    },
   };
 }
 

@@ -143,6 +143,26 @@ export function start(
   return { tracing, span, ended: false };
 }
 
+/**
+ * @internal Starts a span under the innermost open one without pushing it, for spans that run side
+ * by side (the tool calls of a step whose runs start together); {@link enter} pushes it later.
+ */
+export function startAside(
+  tracing: Tracing,
+  name: string,
+  kind: number,
+  attributes: Record<string, TelemetryAttributeValue>,
+): { open: Open; context: unknown } {
+  const parent = tracing.stack[tracing.stack.length - 1]?.context ?? tracing.api.context.active();
+  const started = startSpan(tracing, name, { kind, attributes: { ...tracing.common, ...attributes } }, parent);
+  return { open: { tracing, span: started.span, ended: false }, context: started.context };
+}
+
+/** @internal Pushes a span started aside: the spans that start next nest under it until it ends. */
+export function enter(open: Open, context: unknown): void {
+  if (!open.ended) open.tracing.stack.push({ span: open.span, context });
+}
+
 /** A span that records nothing: what a tracer that failed to start one gives instead. */
 const NOOP_SPAN: TelemetrySpan = {
   setAttribute: () => undefined,

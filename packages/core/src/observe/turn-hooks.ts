@@ -40,6 +40,11 @@ export interface TurnHook {
   afterModelCall?(used: Usage | null): Promise<void> | void;
   /** A tool call starts; the returned function is called with its recorded result (and what it threw). */
   toolCall?(call: ToolCall): ((message: ToolMessage, error?: unknown) => void) | undefined;
+  /**
+   * A call starts before the loop reaches it (the runs of a step's subagent calls start together):
+   * its `toolCall` comes when the loop does, and goes on in what this started (its span).
+   */
+  toolCallAhead?(call: ToolCall): void;
   /** A call that waited got its answer (`superseded`: a new user message came instead). */
   answered?(waiting: WaitingCall, answer: ToolAnswer['type'] | 'superseded'): void;
   /** The turn ended, however it ended. Must not throw. */
@@ -53,6 +58,7 @@ export interface TurnHooks {
   aroundModelCall(call: ModelCallInfo, inner: ModelCallEvents): ModelCallEvents;
   afterModelCall(used: Usage | null): Promise<void>;
   toolCall(call: ToolCall): (message: ToolMessage, error?: unknown) => void;
+  toolCallAhead(call: ToolCall): void;
   answered(waiting: WaitingCall, answer: ToolAnswer['type'] | 'superseded'): void;
   end(outcome: TurnOutcome): Promise<void>;
 }
@@ -77,6 +83,9 @@ export function composeHooks(hooks: readonly TurnHook[]): TurnHooks {
       return (message, error) => {
         for (const end of [...ends].reverse()) end(message, error);
       };
+    },
+    toolCallAhead(call) {
+      for (const hook of hooks) hook.toolCallAhead?.(call);
     },
     answered(waiting, answer) {
       for (const hook of hooks) hook.answered?.(waiting, answer);

@@ -41,7 +41,7 @@ export function installRunner(state: SessionState): void {
     checkFork(state, props);
     return runSubagent(state, props, input, toolCallId, signal, installRunner);
   };
-  runtime.prestart = (calls, signal) => prestart(state, calls, signal);
+  runtime.prestart = (calls, signal, starting) => prestart(state, calls, signal, starting);
   runtime.resume = (answers, signal) => resumeRuns(state, answers, signal, installRunner);
   for (const tool of tree(state).tools) {
     const props = subagentOf(tool.node.props);
@@ -49,8 +49,16 @@ export function installRunner(state: SessionState): void {
   }
 }
 
-/** Starts the runs of a step's subagent calls together, when it has more than one. */
-function prestart(state: SessionState, calls: readonly ToolCall[], signal: AbortSignal): void {
+/**
+ * Starts the runs of a step's subagent calls together, when it has more than one; `starting` is
+ * told of each call first (its `execute_tool` span opens, the parent of the run's span).
+ */
+function prestart(
+  state: SessionState,
+  calls: readonly ToolCall[],
+  signal: AbortSignal,
+  starting?: (call: ToolCall) => void,
+): void {
   const snap = tree(state);
   const subagents = calls.filter((call) => {
     const tool = snap.toolsByName.get(call.name);
@@ -67,6 +75,7 @@ function prestart(state: SessionState, calls: readonly ToolCall[], signal: Abort
     const tool = snap.toolsByName.get(call.name);
     const props = tool && subagentOf(tool.node.props);
     if (!tool || !props) continue;
+    starting?.(call);
     // Input the tool's schema refuses is left to the call, which records the refusal.
     const run = parseInput(tool, call.input).then((parsed) => {
       if (typeof parsed === 'string') throw new Error(parsed);

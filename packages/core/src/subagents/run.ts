@@ -6,6 +6,7 @@
  */
 import type { SubagentProps } from '../host/subagent.js';
 import { modelCallTrace } from '../observe/telemetry.js';
+import { callTraceContext } from '../observe/trace-calls.js';
 import { annotateTurnSpan } from '../observe/trace-subagents.js';
 import { lastRequestOf } from '../request/request.js';
 import { estimateRequestTokens } from '../request/usage-estimate.js';
@@ -198,8 +199,9 @@ export async function drive(
     run.transcript = transcriptOf(child).messages;
     forward(child, self, props);
     if (signal.aborted) throw abortError(signal);
-    // The run's turn span nests under the parent's innermost open span: the call's `execute_tool {name}`.
-    const traceContext = modelCallTrace(parent).traceContext;
+    // The run's turn span nests under its own call's `execute_tool {name}` span (several may be open
+    // at once); a resumed run's call has none open, so the parent's innermost open span.
+    const traceContext = callTraceContext(parent, run.toolCallId) ?? modelCallTrace(parent).traceContext;
     const scope = { ...(turnScope(parent) as TurnScope) };
     const turns = runTurn(child, model, start.input, signal, { traceContext }, scope, false);
     let next = await turns.next();

@@ -204,7 +204,7 @@ export async function* runTurn(
       }
       const waits: WaitingCall[] = [];
       // Calls of subagents start together (bounded); their results are recorded in call order below.
-      state.runtime.prestart?.(calls, signal);
+      state.runtime.prestart?.(calls, signal, (call) => hooks.toolCallAhead(call));
       for (const call of calls) {
         if (signal.aborted) throw abortError(signal);
         // A run's `finish` ended it: the calls after it in the step do not run.
