@@ -41,6 +41,8 @@ const ALLOWED = {
     '@skilltree/test-kit',
   ],
   'create-skilltree': [],
+  // Engines run core's turns; its crash suites keep chats on the PostgreSQL store.
+  '@skilltree/durable': ['@skilltree/core', '@skilltree/store'],
   // Test code shared between packages (see TEST_ONLY): fixtures build on core.
   '@skilltree/test-kit': ['@skilltree/core'],
   // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only), and opens
@@ -97,6 +99,7 @@ const isBench = (pkg, file) => relative(pkg.dir, file).split(sep)[0] === 'bench'
 const WRITES_CODE = new Set([
   'packages/create-skilltree/src/templates.ts',
   'packages/create-skilltree/src/addon-files.ts',
+  'packages/create-skilltree/src/evals-files.ts',
 ]);
 
 /** Every import of every code file: `{ pkg, file, specifier, target }` (target: the file a relative import names). */

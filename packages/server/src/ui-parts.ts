@@ -8,7 +8,7 @@
 import { type ContextChange, ownTextOf, type ToolMessage } from '@skilltree/core';
 import { contextChangeLine } from '@skilltree/core/provider';
 import type { InferUIMessageChunk, UIMessage } from 'ai';
-import type { SubagentUIData } from './subagent-parts.js';
+import type { SubagentUIData } from './subagent-data.js';
 import { interruptedError, type ToolErrorText, toolError } from './tool-errors.js';
 
 /**

@@ -23,6 +23,7 @@ import { AgentLoader, type AgentModule, type CoreModule, explainError } from '..
 import { CostLog } from './cost-log.js';
 import { BusyError, type DevTurn, isRefusal } from './dev-turn.js';
 import type { ChatNote, DevState, LiveEvent, ReloadInfo } from './protocol.js';
+import { requestState } from './request-state.js';
 import { RunLog } from './runs.js';
 import { describeReload, sectionLines, Timeline } from './state.js';
 
@@ -355,17 +356,8 @@ export class DevSession {
   state(): DevState {
     const session = this.#session;
     const view = this.#view();
-    let request: DevState['request'] = null;
-    let requestError: string | null = view?.blocked ?? null;
-    if (session && view && !view.blocked) {
-      try {
-        // With what each part costs as a field: `attribution` is a getter, which JSON leaves out.
-        const built = session.request();
-        request = { ...built, attribution: built.attribution };
-      } catch (error) {
-        requestError = errorMessage(error);
-      }
-    }
+    const { request, requestError } =
+      session && view && !view.blocked ? requestState(session) : { request: null, requestError: view?.blocked ?? null };
     const model = this.#model;
     return {
       module: this.#options.module,
