@@ -4,8 +4,8 @@
 //
 // Catalogs: 20 / 200 / 2,000 / 10,000 skills. Tokens are core's estimate (4 characters a token) of
 // the system prompt plus the tools as JSON of `session.request()` in a real session. Search quality:
-// the 29 real SKILL.md skills of bench/corpus hidden among generated look-alikes (their words,
-// their body lines), asked the 46 queries of bench/corpus/queries.json; recall@5 (an expected skill
+// the real SKILL.md skills of bench/corpus (218 from six repositories) hidden among generated
+// look-alikes (their words, their body lines), asked the queries of bench/corpus/queries.json; recall@5 (an expected skill
 // in the top 5) and MRR@10. Compared: the catalog index (BM25+ per field with boosts over name,
 // description, keywords and body), MiniSearch 7 configured the same way, a plain BM25 over
 // name + description (what peers search), and a plain BM25 over name + description + body.
@@ -17,14 +17,14 @@ import { CatalogIndex, FIELD_BOOSTS, processTerm, tokenize } from '../dist/host/
 import { Agent, createSession, Instructions, Skill } from '../dist/index.js';
 import { estimateTokens } from '../dist/provider.js';
 import { bm25 } from './catalog/bm25.mjs';
-import { generatedSkills, queries, realSkills } from './catalog/corpus.mjs';
+import { generatedSkills, queries, realSkills, sources } from './catalog/corpus.mjs';
 
 const gc = globalThis.gc ?? (() => {});
 const SIZES = [20, 200, 2000, 10000];
-/** Search quality: the real corpus alone (29), then hidden among generated skills. */
-const QUALITY_SIZES = [29, 200, 2000, 10000];
 const real = realSkills();
 const asked = queries();
+/** Search quality: the real corpus alone, then hidden among generated skills. */
+const QUALITY_SIZES = [real.length, 500, 2000, 10000];
 
 /** A tree snapshot as the index reads it: each skill unloaded, its body given as searchText. */
 function snapshotOf(skills) {
@@ -183,16 +183,20 @@ for (const size of SIZES) {
   );
 }
 
-// End to end: the real folders as <SkillFolder>s (loadSkillFolders) among generated <Skill>s, 200
-// in all, catalog "auto" (so searched), each query a search_skills call the session runs.
+// End to end: every real folder as a <SkillFolder> (loadSkillFolders, one call per source), among
+// generated <Skill>s up to 500 in all, catalog "auto" (so searched), each query a search_skills
+// call the session runs.
 {
-  // Two folders are named skill-creator: the OpenAI one is renamed, as in the quality runs.
-  const folders = ['anthropics', 'openai', 'vercel'].flatMap((source) =>
-    loadSkillFolders(new URL(`corpus/${source}/`, import.meta.url), { onWarning: () => {} }).map((el) =>
-      source === 'openai' && el.key === 'skill-creator' ? cloneElement(el, { name: 'openai-skill-creator' }) : el,
-    ),
+  // A name an earlier source took is renamed `<source>-<name>`, as in the quality runs.
+  const taken = new Set();
+  const folders = sources().flatMap((source) =>
+    loadSkillFolders(new URL(`corpus/${source}/`, import.meta.url), { onWarning: () => {} }).map((el) => {
+      const name = taken.has(el.key) ? `${source}-${el.key}` : el.key;
+      taken.add(name);
+      return name === el.key ? el : cloneElement(el, { name, key: name });
+    }),
   );
-  const generated = all.slice(0, 200 - folders.length);
+  const generated = all.slice(0, Math.max(0, 500 - folders.length));
   const session = createSession(
     h(
       Agent,
@@ -210,18 +214,23 @@ for (const size of SIZES) {
     }).toolCalls;
     const result = await session.callTool(call);
     const text = result.content.map((p) => p.text ?? '').join('');
-    // The OpenAI skill-creator keeps its own name in a session: both skill-creators share it.
     const top = text.split('\n').map((line) => line.split(' — ')[0]);
-    if (
-      top.some(
-        (name) => expected.includes(name) || (name === 'skill-creator' && expected.includes('openai-skill-creator')),
-      )
-    )
-      hits++;
+    if (top.some((name) => expected.includes(name))) hits++;
   }
   const { tools } = session.request();
   console.log(
     `\nend to end, ${session.skills.length} skills (${folders.length} SKILL.md folders), tools ${tools.map((t) => t.name).join(', ')}: recall@5 ${pct(hits / asked.length)}`,
   );
   session.dispose();
+  // The first request over the real folders alone, every one listed against searched.
+  const first = (catalog) => {
+    const own = createSession(h(Agent, { catalog }, instructions, folders));
+    const request = own.request();
+    own.dispose();
+    return estimateTokens(request.system) + estimateTokens(JSON.stringify(request.tools));
+  };
+  const [listed, searched] = [first('list'), first('search')];
+  console.log(
+    `first request over the ${folders.length} real folders: list ${listed.toLocaleString('en')} tokens, search ${searched.toLocaleString('en')} tokens (${pct(searched / listed)} of list)`,
+  );
 }

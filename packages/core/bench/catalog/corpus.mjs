@@ -6,16 +6,44 @@ import { readSkillFolder } from '../../../agent-skills/dist/index.js';
 
 const here = new URL('../corpus/', import.meta.url);
 
-/** The 29 real skills: `{ name, description, body }` (the OpenAI skill-creator renamed, see README). */
+/**
+ * The source folders of bench/corpus, the first three first (their order decides which of two
+ * skills with one name keeps it), then the rest in name order.
+ */
+export function sources() {
+  const first = ['anthropics', 'openai', 'vercel'];
+  const rest = readdirSync(here, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !first.includes(d.name))
+    .map((d) => d.name)
+    .sort();
+  return [...first, ...rest];
+}
+
+/**
+ * The real skills: `{ name, sessionName, description, body, path, source }`. A name already taken
+ * by an earlier source becomes `<source>-<name>` (so the OpenAI skill-creator is
+ * `openai-skill-creator`, see README); `sessionName` is the name its SKILL.md gives, which a
+ * session keeps.
+ */
 export function realSkills() {
   const out = [];
-  for (const source of ['anthropics', 'openai', 'vercel']) {
+  const taken = new Set();
+  for (const source of sources()) {
     const dir = new URL(`${source}/`, here);
-    for (const folder of readdirSync(dir, { withFileTypes: true })) {
-      if (!folder.isDirectory()) continue;
+    const folders = readdirSync(dir, { withFileTypes: true }).filter((f) => f.isDirectory());
+    folders.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const folder of folders) {
       const info = readSkillFolder(new URL(`${folder.name}/`, dir));
-      const name = source === 'openai' && info.name === 'skill-creator' ? 'openai-skill-creator' : info.name;
-      out.push({ name, description: info.description, body: info.body, path: join(dir.pathname, folder.name) });
+      const name = taken.has(info.name) ? `${source}-${info.name}` : info.name;
+      taken.add(name);
+      out.push({
+        name,
+        sessionName: info.name,
+        description: info.description,
+        body: info.body,
+        path: join(dir.pathname, folder.name),
+        source,
+      });
     }
   }
   return out;
