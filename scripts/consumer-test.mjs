@@ -405,6 +405,8 @@ async function onNode(major, context) {
         }
       }
       manifest.devDependencies['typescript-5.9'] = 'npm:typescript@5.9.3';
+      // No --with brings the durable engines: the every-export check installs them here.
+      manifest.devDependencies['@skilltree/durable'] = manifest.overrides['@skilltree/durable'];
     }
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     for (const [file, text] of Object.entries(extraTests())) writeFileSync(join(project, file), text);
