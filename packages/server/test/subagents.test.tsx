@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart } from '../src/index.js';
 import { NodeChat, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
-import { type Closers, deferred, serveSessions } from './served.js';
+import { approvalInit, type Closers, deferred, serveSessions } from './served.js';
 
 /** What the `lookup` tool inside the run knows, by order; only the run reads it. */
 const RECORDS: Record<string, string> = {
@@ -285,29 +285,15 @@ describe('a call that waits inside a run, in useChat', () => {
       const parent = (await sessions.subagentRuns('c1', { owner: 'alice' }))[0].toolCallId;
       const post = (user: string, id: string) =>
         handler(
-          new Request(`http://localhost${apiPath('chat')}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-user': user },
-            body: JSON.stringify({
-              id: 'c1',
-              messages: [
-                {
-                  id: 'm1',
-                  role: 'assistant',
-                  parts: [
-                    {
-                      type: 'dynamic-tool',
-                      toolName: 'refunder',
-                      toolCallId: parent,
-                      state: 'approval-responded',
-                      input: { task: 'Refund A-1' },
-                      approval: { id, approved: true },
-                    },
-                  ],
-                },
-              ],
+          new Request(
+            `http://localhost${apiPath('chat')}`,
+            approvalInit(user, {
+              toolName: 'refunder',
+              toolCallId: parent,
+              input: { task: 'Refund A-1' },
+              approvalId: id,
             }),
-          }),
+          ),
         );
       const response = await post('alice', approvalId(info?.incarnation as string, inner.toolCallId));
       expect(response.status).toBe(409);
