@@ -8,6 +8,7 @@ import {
   type ScriptedResponse,
   type ScriptedStep,
   Subagent,
+  Tool,
 } from '../src/index.js';
 
 /** An agent that delegates to one subagent, `researcher`, whose tools are `children`. */
@@ -41,4 +42,20 @@ export function stepTogether(answer: (task: string) => ScriptedResponse) {
     return answer(task);
   };
   return { started, step };
+}
+
+/** A `wait` tool that runs until its turn is aborted (then fails `stopped`); `onWaiting` once it waits. */
+export function WaitTool({ onWaiting }: { onWaiting: () => void }) {
+  return (
+    <Tool
+      name="wait"
+      description="Waits until aborted"
+      run={(_input, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
+          onWaiting();
+        })
+      }
+    />
+  );
 }

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, scriptedModel, Tool } from '../src/index.js';
-import { Researcher, stepTogether } from './researcher.js';
+import { Researcher, stepTogether, WaitTool } from './researcher.js';
 import { shutDownTracing, tracing } from './tracing.js';
 
 afterEach(shutDownTracing);
@@ -96,16 +96,11 @@ describe('spans', () => {
     });
     const session = createSession(
       <Researcher>
-        <Tool
-          name="wait"
-          description="Waits until aborted"
-          run={(_input, ctx) =>
-            new Promise((_, reject) => {
-              ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
-              // Both runs wait inside their tools: abort the parent's turn.
-              if (++running === 2) controller.abort();
-            })
-          }
+        <WaitTool
+          onWaiting={() => {
+            // Both runs wait inside their tools: abort the parent's turn.
+            if (++running === 2) controller.abort();
+          }}
         />
       </Researcher>,
       { model, subagentConcurrency: 2, telemetry: { tracer: t.tracer, agentName: 'support' } },

@@ -19,7 +19,7 @@ import {
   scriptedModel,
   Tool,
 } from '../src/index.js';
-import { Researcher, stepTogether } from './researcher.js';
+import { Researcher, stepTogether, WaitTool } from './researcher.js';
 
 const sum = (...values: (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
 
@@ -73,16 +73,7 @@ describe('aborting', () => {
     });
     const session = createSession(
       <Researcher>
-        <Tool
-          name="wait"
-          description="Waits until aborted"
-          run={(_input, ctx) =>
-            new Promise((_, reject) => {
-              ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
-              controller.abort();
-            })
-          }
-        />
+        <WaitTool onWaiting={() => controller.abort()} />
       </Researcher>,
       { model },
     );

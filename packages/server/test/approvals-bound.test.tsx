@@ -56,6 +56,13 @@ async function serve(id: string): Promise<{ url: string; sessions: Sessions }> {
   return { url: await serveSessions(sessions, closers), sessions };
 }
 
+/** Alice's raw answer approving `call` of chat c1 with `approvalId`, sent without a chat engine. */
+const approveByHand = (url: string, call: { toolCallId: string; input: unknown } | undefined, approvalId: unknown) =>
+  fetch(
+    `${url}${apiPath('chat')}`,
+    approvalInit('alice', { toolName: 'refund', toolCallId: call?.toolCallId, input: call?.input, approvalId }),
+  );
+
 describe('a stale page of a deleted chat', () => {
   for (const [kind, id] of [
     ['the session makes the call ids', ''],
@@ -108,15 +115,7 @@ describe('a stale page of a deleted chat', () => {
     await sessions.send('c1', 'refund BIG 999999', { owner: 'alice' });
     const now = await sessions.get('c1', { owner: 'alice' });
     const call = now?.waiting[0];
-    const response = await fetch(
-      `${url}${apiPath('chat')}`,
-      approvalInit('alice', {
-        toolName: 'refund',
-        toolCallId: call?.toolCallId,
-        input: call?.input,
-        approvalId: `${old?.incarnation}.${call?.toolCallId}`,
-      }),
-    );
+    const response = await approveByHand(url, call, `${old?.incarnation}.${call?.toolCallId}`);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { code: 'wrong_incarnation' } });
     expect(refunds).toEqual([]);
@@ -134,15 +133,7 @@ describe('a stale page of a deleted chat', () => {
     await sessions.send('c1', 'refund BIG 999999', { owner: 'alice' });
     const now = await sessions.get('c1', { owner: 'alice' });
     const call = now?.waiting[0];
-    const response = await fetch(
-      `${url}${apiPath('chat')}`,
-      approvalInit('alice', {
-        toolName: 'refund',
-        toolCallId: call?.toolCallId,
-        input: call?.input,
-        approvalId: approvalId(now?.incarnation as string, call?.toolCallId as string),
-      }),
-    );
+    const response = await approveByHand(url, call, approvalId(now?.incarnation as string, call?.toolCallId as string));
     expect(response.status).toBe(409);
     expect(refunds).toEqual([]);
     expect((await sessions.get('c1', { owner: 'alice' }))?.waiting).toMatchObject([{ toolCallId: call?.toolCallId }]);
