@@ -14,13 +14,12 @@ import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
-import { type Closers, deferred, serveSessions as serveWith } from './served.js';
+import { type Closers, heldRun, serveSessions as serveWith } from './served.js';
 import { stoppable } from './stoppable.js';
 
 /** A refund tool that needs approval and runs until the test releases it. */
 function refundAgent(needsApproval = true) {
-  const { promise: gate, resolve: release } = deferred<string>();
-  const { promise: inTool, resolve: started } = deferred();
+  const held = heldRun();
   const agent = (
     <Agent>
       <Tool
@@ -28,14 +27,11 @@ function refundAgent(needsApproval = true) {
         description="Refund an order"
         input={z.object({ cents: z.number() })}
         needsApproval={needsApproval}
-        run={() => {
-          started();
-          return gate;
-        }}
+        run={held.run}
       />
     </Agent>
   );
-  return { agent, inTool, release };
+  return { agent, inTool: held.started, release: held.release };
 }
 
 const model: Model = {

@@ -20,6 +20,23 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
 }
 
 /**
+ * A tool's `run` that holds until the test says: `started` settles once it runs, `release(text)`
+ * ends it with `text`.
+ */
+export function heldRun(): { run: () => Promise<string>; started: Promise<void>; release: (text: string) => void } {
+  const gate = deferred<string>();
+  const started = deferred();
+  return {
+    run: () => {
+      started.resolve();
+      return gate.promise;
+    },
+    started: started.promise,
+    release: gate.resolve,
+  };
+}
+
+/**
  * Serves `sessions` on 127.0.0.1 (users named by the `x-user` header) and adds to `closers` what
  * closes the server and the sessions: the URL it listens on.
  */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart } from '../src/index.js';
 import { NodeChat, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
-import { approvalInit, type Closers, deferred, serveSessions } from './served.js';
+import { approvalInit, type Closers, heldRun, serveSessions } from './served.js';
 
 /** What the `lookup` tool inside the run knows, by order; only the run reads it. */
 const RECORDS: Record<string, string> = {
@@ -21,8 +21,7 @@ const SECRET_RECORD = RECORDS['A-1'];
 
 /** An agent whose `researcher` subagent looks orders up; `hold` (in the run) waits for the test. */
 function researchAgent() {
-  const { promise: gate, resolve: release } = deferred<string>();
-  const { promise: inRun, resolve: started } = deferred();
+  const held = heldRun();
   const agent = (
     <Agent>
       <Subagent name="researcher" description="Researches an order in a context of its own">
@@ -32,18 +31,11 @@ function researchAgent() {
           input={z.object({ order: z.string() })}
           run={({ order }) => RECORDS[order] ?? `no order ${order}`}
         />
-        <Tool
-          name="hold"
-          description="Waits for the test"
-          run={() => {
-            started();
-            return gate;
-          }}
-        />
+        <Tool name="hold" description="Waits for the test" run={held.run} />
       </Subagent>
     </Agent>
   );
-  return { agent, inRun, release };
+  return { agent, inRun: held.started, release: held.release };
 }
 
 /** The parent hands the user's text to the researcher; the run calls `lookup` (or `hold` when asked), then answers. */
