@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bounded, cli, here, percentile, startServeProcess, storeAvailable } from './serve-process.mjs';
+import { bounded, cli, here, percentile, postTurn, startServeProcess, storeAvailable } from './serve-process.mjs';
 
 const agent = join(here, 'crash-agent.tsx');
 
@@ -77,14 +77,7 @@ async function startServe(index, store, engine, env) {
 async function turn(url, user, chatId, text) {
   const started = performance.now();
   try {
-    const response = await fetch(`${url}/api/chat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-bench-user': user },
-      body: JSON.stringify({
-        id: chatId,
-        message: { id: `${chatId}-${text}`, role: 'user', parts: [{ type: 'text', text }] },
-      }),
-    });
+    const response = await postTurn(url, user, chatId, text);
     if (!response.ok) return { ok: false, error: `${response.status} ${await response.text()}` };
     const body = await response.text();
     let reply = '';

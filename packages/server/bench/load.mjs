@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bounded, cli, here, percentile, startServeProcess, storeAvailable } from './serve-process.mjs';
+import { bounded, cli, here, percentile, postTurn, startServeProcess, storeAvailable } from './serve-process.mjs';
 
 const agent = join(here, 'agent.tsx');
 
@@ -52,14 +52,7 @@ function startServe(store) {
 /** One turn: POST, read the UI message stream to the end. Resolves with timings and what arrived. */
 async function turn(url, user, chatId, text) {
   const started = performance.now();
-  const response = await fetch(`${url}/api/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-bench-user': user },
-    body: JSON.stringify({
-      id: chatId,
-      message: { id: `${chatId}-${text}`, role: 'user', parts: [{ type: 'text', text }] },
-    }),
-  });
+  const response = await postTurn(url, user, chatId, text);
   if (!response.ok) {
     return { ok: false, error: `${response.status} ${await response.text()}`, ms: performance.now() - started };
   }

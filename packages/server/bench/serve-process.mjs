@@ -84,3 +84,15 @@ export function startServeProcess(args, env, label) {
     });
   });
 }
+
+/** POSTs `text` as `user`'s next message of chat `chatId` (as useChat does): the streaming response. */
+export function postTurn(url, user, chatId, text) {
+  return fetch(`${url}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-bench-user': user },
+    body: JSON.stringify({
+      id: chatId,
+      message: { id: `${chatId}-${text}`, role: 'user', parts: [{ type: 'text', text }] },
+    }),
+  });
+}
