@@ -6,6 +6,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sessions } from '@skilltree/core';
 import { createHandler, toNodeListener } from '../src/index.js';
+import { resumeStream } from '../src/resume.js';
+import { defaultToolErrorText } from '../src/tool-errors.js';
 
 /** What a test file closes after each test: servers and sessions it started. */
 export type Closers = (() => Promise<void>)[];
@@ -89,4 +91,17 @@ export function approvalInit(user: string, call: AnsweredCall): RequestInit {
       ],
     }),
   };
+}
+
+/** The resumed stream of `local`'s chat `c` from its first message, reasoning included: what a reloaded page reads. */
+export function resumeFromStart(sessions: Sessions): ReturnType<typeof resumeStream> {
+  return resumeStream({
+    sessions,
+    id: 'c',
+    owner: 'local',
+    from: 0,
+    toolErrorText: defaultToolErrorText,
+    sendReasoning: true,
+    signal: new AbortController().signal,
+  });
 }

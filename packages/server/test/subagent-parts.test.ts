@@ -7,9 +7,9 @@ import type { Message, SessionEvent, Sessions, SubagentRun, ToolMessage } from '
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { parseChatBody, type SkilltreeUIMessage, toUIMessages, turnStream } from '../src/index.js';
-import { resumeStream } from '../src/resume.js';
 import { defaultToolErrorText } from '../src/tool-errors.js';
 import { plain } from './helpers.js';
+import { resumeFromStart } from './served.js';
 
 const SECRET = 'postgres://admin:hunter2@db.internal:5432/orders';
 
@@ -186,17 +186,7 @@ describe('subagent runs on the page', () => {
         TURN.slice(from, from + limit),
       subagentRuns: async () => [run()],
     } as unknown as Sessions;
-    const resumed = await read(
-      resumeStream({
-        sessions,
-        id: 'c',
-        owner: 'local',
-        from: 0,
-        toolErrorText: defaultToolErrorText,
-        sendReasoning: true,
-        signal: new AbortController().signal,
-      }),
-    );
+    const resumed = await read(resumeFromStart(sessions));
     expect(plain(runParts(resumed.message))).toEqual(plain(runParts(message)));
   });
 
