@@ -1,5 +1,6 @@
-import type { SessionEvent, SubagentRun } from '@skilltree/core';
+import type { SessionEvent } from '@skilltree/core';
 import { textContent } from '@skilltree/core/provider';
+import { subagentRun } from '@skilltree/test-kit';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from '../src/kit/print.js';
 import { createTurnPrinter } from '../src/kit/turn-printer.js';
@@ -9,17 +10,7 @@ function capture() {
   return { writes, output: { isTTY: false, write: (s: string) => writes.push(s) } };
 }
 
-const run = (over: Partial<SubagentRun> = {}): SubagentRun => ({
-  id: 'run_c1',
-  name: 'researcher',
-  toolCallId: 'c1',
-  depth: 1,
-  context: 'isolated',
-  status: 'running',
-  transcript: [],
-  usage: {},
-  ...over,
-});
+const run = subagentRun;
 
 const inRun = (event: SessionEvent, runId = 'run_c1', name = 'researcher'): SessionEvent => ({
   type: 'subagent-event',

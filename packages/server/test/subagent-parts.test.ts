@@ -4,6 +4,7 @@
  * a resumed stream, nested runs naming their parent, and errors as users may read them.
  */
 import type { Message, SessionEvent, Sessions, SubagentRun, ToolMessage } from '@skilltree/core';
+import { subagentRun } from '@skilltree/test-kit';
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { parseChatBody, type SkilltreeUIMessage, toUIMessages, turnStream } from '../src/index.js';
@@ -35,18 +36,14 @@ const RUN_TRANSCRIPT: Message[] = [
   { role: 'assistant', content: text('A-1 shipped on 2025-10-12.') },
 ];
 
-const run = (over: Partial<SubagentRun> = {}): SubagentRun => ({
-  id: 'run_c1',
-  name: 'researcher',
-  toolCallId: 'c1',
-  depth: 1,
-  context: 'isolated',
-  status: 'done',
-  transcript: RUN_TRANSCRIPT,
-  usage: { inputTokens: 120, outputTokens: 30 },
-  result: 'A-1 shipped on 2025-10-12.',
-  ...over,
-});
+const run = (over: Partial<SubagentRun> = {}): SubagentRun =>
+  subagentRun({
+    status: 'done',
+    transcript: RUN_TRANSCRIPT,
+    usage: { inputTokens: 120, outputTokens: 30 },
+    result: 'A-1 shipped on 2025-10-12.',
+    ...over,
+  });
 
 /** The parent's turn: it calls the researcher, gets its result, answers. */
 const TURN: Message[] = [

@@ -1,3 +1,4 @@
+import { subagentRun } from '@skilltree/test-kit';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, SubagentRunView } from '../protocol.js';
@@ -11,14 +12,7 @@ const request = (n: number): ModelRequest =>
   }) as never;
 
 const run = (over: Partial<SubagentRunView>): SubagentRunView => ({
-  id: 'run_c1',
-  name: 'researcher',
-  toolCallId: 'c1',
-  depth: 1,
-  context: 'isolated',
-  status: 'done',
-  transcript: [],
-  usage: { inputTokens: 1200, outputTokens: 34 },
+  ...subagentRun({ status: 'done', usage: { inputTokens: 1200, outputTokens: 34 } }),
   requests: [request(1), request(3)],
   ...over,
 });
