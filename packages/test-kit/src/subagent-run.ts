@@ -18,3 +18,13 @@ export function subagentRun(over: Partial<SubagentRun> = {}): SubagentRun {
     ...over,
   };
 }
+
+/** What makes a run the `checker` fork `run_f1` (call `f1`) inside the researcher's run `run_c1`: the override for {@link subagentRun}. */
+export const NESTED_CHECKER: Partial<SubagentRun> = {
+  id: 'run_f1',
+  name: 'checker',
+  toolCallId: 'f1',
+  parentRunId: 'run_c1',
+  depth: 2,
+  context: 'fork',
+};

@@ -1,4 +1,4 @@
-import { subagentRun } from '@skilltree/test-kit';
+import { NESTED_CHECKER, subagentRun } from '@skilltree/test-kit';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, SubagentRunView } from '../protocol.js';
@@ -23,15 +23,7 @@ describe('Subagents', () => {
       <Subagents
         runs={[
           run({ spawn: { inputTokens: 900, inheritedTokens: 0, cachedTokens: 0 } }),
-          run({
-            id: 'run_f1',
-            name: 'checker',
-            toolCallId: 'f1',
-            parentRunId: 'run_c1',
-            depth: 2,
-            context: 'fork',
-            requests: [request(9)],
-          }),
+          run({ ...NESTED_CHECKER, requests: [request(9)] }),
           run({
             id: 'run_c2',
             name: 'researcher',
