@@ -1,5 +1,6 @@
-import type { SessionEvent, SubagentRun } from '@skilltree/core';
+import type { SessionEvent } from '@skilltree/core';
 import { textContent } from '@skilltree/core/provider';
+import { NESTED_CHECKER, subagentRun } from '@skilltree/test-kit';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from '../src/kit/print.js';
 import { createTurnPrinter } from '../src/kit/turn-printer.js';
@@ -9,17 +10,7 @@ function capture() {
   return { writes, output: { isTTY: false, write: (s: string) => writes.push(s) } };
 }
 
-const run = (over: Partial<SubagentRun> = {}): SubagentRun => ({
-  id: 'run_c1',
-  name: 'researcher',
-  toolCallId: 'c1',
-  depth: 1,
-  context: 'isolated',
-  status: 'running',
-  transcript: [],
-  usage: {},
-  ...over,
-});
+const run = subagentRun;
 
 const inRun = (event: SessionEvent, runId = 'run_c1', name = 'researcher'): SessionEvent => ({
   type: 'subagent-event',
@@ -32,14 +23,7 @@ describe('subagent runs in the CLI', () => {
   it('prints a run indented under the call that spawned it: its start, calls, results, reply and end', () => {
     const { writes, output } = capture();
     const printer = createTurnPrinter(output, { style: createStyle(output, {}) });
-    const nested = run({
-      id: 'run_f1',
-      name: 'checker',
-      toolCallId: 'f1',
-      parentRunId: 'run_c1',
-      depth: 2,
-      context: 'fork',
-    });
+    const nested = run(NESTED_CHECKER);
     const events: SessionEvent[] = [
       { type: 'tool-call', toolCall: { id: 'c1', name: 'researcher', input: { task: 'A-1' } } },
       { type: 'subagent-start', run: run() },

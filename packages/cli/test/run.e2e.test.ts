@@ -102,7 +102,8 @@ describe('skilltree run', () => {
     expect(local.server.requests[0].messages[1].content).toMatch(/^hello from a pipe\n/);
   });
 
-  it('plays a scripted:<file.json> model', async () => {
+  /** `skilltree run AGENT -m lamp --json` on the scripted lamp model: its JSON output, once it exits 0. */
+  async function lampRunJson(): Promise<any> {
     const result = await runCli([
       'run',
       AGENT,
@@ -113,24 +114,18 @@ describe('skilltree run', () => {
       'scripted:test/fixtures/script-lamp.json',
     ]);
     expect(result.code).toBe(0);
-    const out = JSON.parse(result.stdout);
+    return JSON.parse(result.stdout);
+  }
+
+  it('plays a scripted:<file.json> model', async () => {
+    const out = await lampRunJson();
     expect(out.reply).toBe('Your cart has lamp-1.');
     expect(out.request.context).toContain('Searches so far: 1');
     expect(out.request.tools.map((t: any) => t.name)).toContain('checkout');
   });
 
   it("--json gives each request's attribution: a loaded skill's tools cost tokens on every request while it is loaded", async () => {
-    const result = await runCli([
-      'run',
-      AGENT,
-      '-m',
-      'lamp',
-      '--json',
-      '--model',
-      'scripted:test/fixtures/script-lamp.json',
-    ]);
-    expect(result.code).toBe(0);
-    const out = JSON.parse(result.stdout);
+    const out = await lampRunJson();
     expect(out.requests.map((r: any) => r.step)).toEqual([1, 2, 3, 4]);
     // Before the read, the catalog costs tokens and no skill does.
     expect(out.requests[0].attribution.skills).toEqual({});

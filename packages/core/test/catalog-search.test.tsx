@@ -57,6 +57,16 @@ const Realistic = ({ extra = null as React.ReactNode }) => (
   </>
 );
 
+/** A session of the realistic catalog in search mode, with `n` generated skills and the app's `ranker` if given. */
+function searchSession(n = 0, ranker?: SkillRanker) {
+  return createSession(
+    <Agent catalog="search" {...(ranker ? { skillSearch: ranker } : {})}>
+      <Realistic />
+      {n > 0 ? many(n) : null}
+    </Agent>,
+  );
+}
+
 async function search(session: Session, query: string, limit?: number) {
   const result = await call(session, 'search_skills', limit === undefined ? { query } : { query, limit });
   return textOf(result);
@@ -99,12 +109,7 @@ describe('a searched catalog', () => {
   });
 
   test("search_skills returns one match per line, best first, each starting with the skill's name, then its description", async () => {
-    const session = createSession(
-      <Agent catalog="search">
-        <Realistic />
-        {many(10)}
-      </Agent>,
-    );
+    const session = searchSession(10);
     const text = await search(session, 'fill a PDF form');
     expect(text.split('\n')[0]).toBe('pdf-forms — Fill in and flatten PDF forms');
     const all = await search(session, 'generated skill number');
@@ -114,11 +119,7 @@ describe('a searched catalog', () => {
   });
 
   test('a search that finds nothing says so and how to search again; bad input names the field', async () => {
-    const session = createSession(
-      <Agent catalog="search">
-        <Realistic />
-      </Agent>,
-    );
+    const session = searchSession();
     expect(await search(session, 'zzzqqq')).toBe(
       'No skill matches "zzzqqq". Search again with other words: the task, a tool or a file type.',
     );
@@ -130,12 +131,7 @@ describe('a searched catalog', () => {
   });
 
   test('the search ranks by body and keywords: a searchText body, <Skill keywords>, and what a skill rendered once loaded', async () => {
-    const session = createSession(
-      <Agent catalog="search">
-        <Realistic />
-        {many(10)}
-      </Agent>,
-    );
+    const session = searchSession(10);
     expect((await search(session, 'pypdf')).split('\n')[0]).toMatch(/^pdf-forms/);
     expect((await search(session, 'cherry-pick a commit')).split('\n')[0]).toMatch(/^git-helper/);
     // Unread, the weather skill's instructions are unknown; once rendered, they are indexed and stay so.
@@ -148,24 +144,14 @@ describe('a searched catalog', () => {
   });
 
   test('read_skill loads any skill by its exact name in search mode', async () => {
-    const session = createSession(
-      <Agent catalog="search">
-        <Realistic />
-        {many(50)}
-      </Agent>,
-    );
+    const session = searchSession(50);
     const result = await call(session, 'read_skill', { name: 'skill-42' });
     expect(textOf(result)).toContain('Loaded skill "skill-42"');
     expect(session.request().context).toContain('Body of skill 42.');
   });
 
   test("an unknown name's error suggests the closest matches and how to search", async () => {
-    const session = createSession(
-      <Agent catalog="search">
-        <Realistic />
-        {many(50)}
-      </Agent>,
-    );
+    const session = searchSession(50);
     const result = await call(session, 'read_skill', { name: 'pdf-form' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^Unknown skill: "pdf-form"\. Closest: pdf-forms/);
@@ -217,11 +203,7 @@ describe('a searched catalog', () => {
       seen.push(`${query}:${skills.length}:${limit}`);
       return ['nope', { name: 'weather', score: 1 }, ...rank(query, limit)];
     };
-    const session = createSession(
-      <Agent catalog="search" skillSearch={ranker}>
-        <Realistic />
-      </Agent>,
-    );
+    const session = searchSession(0, ranker);
     const text = await search(session, 'pdf', 2);
     expect(text).toBe('weather — Forecasts for a city\npdf-forms — Fill in and flatten PDF forms');
     expect(seen).toEqual(['pdf:4:2']);
@@ -231,11 +213,7 @@ describe('a searched catalog', () => {
     const ranker: SkillRanker = () => {
       throw new Error('the embeddings service is down');
     };
-    const session = createSession(
-      <Agent catalog="search" skillSearch={ranker}>
-        <Realistic />
-      </Agent>,
-    );
+    const session = searchSession(0, ranker);
     const result = await call(session, 'search_skills', { query: 'pdf' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('Tool "search_skills" failed: the embeddings service is down');

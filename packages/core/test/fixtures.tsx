@@ -7,6 +7,7 @@ import {
   createAgentStore,
   Instructions,
   type Message,
+  type Model,
   type Session,
   type SessionStore,
   Skill,
@@ -131,6 +132,21 @@ export function Counter() {
     </>
   );
 }
+
+/** A model for {@link CounterAgent}: reads the counter skill when it is not loaded, bumps once, then answers with both counts. */
+export const bumper = (): Model => ({
+  async generate(req) {
+    const last = req.messages[req.messages.length - 1];
+    if (last.role === 'user') {
+      return req.tools.some((t) => t.name === 'bump')
+        ? { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] }
+        : { text: '', toolCalls: [{ id: '', name: 'read_skill', input: { name: 'counter' } }] };
+    }
+    if (last.role === 'tool' && last.name === 'read_skill')
+      return { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] };
+    return { text: req.context.match(/count \d+, local \d+/)?.[0] ?? '?', toolCalls: [] };
+  },
+});
 
 /** An agent with one skill, `counter`. */
 export const CounterAgent = () => (

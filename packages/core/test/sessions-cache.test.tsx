@@ -4,24 +4,9 @@
  * reloads it from the store with everything but its `useState`.
  */
 import { describe, expect, test } from 'vitest';
-import { createSession, createSessions, type Model } from '../src/index.js';
+import { createSession, createSessions } from '../src/index.js';
 import { estimateSessionBytes } from '../src/provider.js';
-import { CounterAgent } from './fixtures.js';
-
-/** A model that reads the counter skill when it is not loaded, bumps once, then answers with both counts. */
-const bumper = (): Model => ({
-  async generate(req) {
-    const last = req.messages[req.messages.length - 1];
-    if (last.role === 'user') {
-      return req.tools.some((t) => t.name === 'bump')
-        ? { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] }
-        : { text: '', toolCalls: [{ id: '', name: 'read_skill', input: { name: 'counter' } }] };
-    }
-    if (last.role === 'tool' && last.name === 'read_skill')
-      return { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] };
-    return { text: req.context.match(/count \d+, local \d+/)?.[0] ?? '?', toolCalls: [] };
-  },
-});
+import { bumper, CounterAgent } from './fixtures.js';
 
 /** What one chat of CounterAgent after one turn is estimated to hold. */
 async function oneChatBytes(): Promise<number> {

@@ -2,24 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore, SessionBusyError, scriptedModel } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
 import { snapshotFromStore, storedState } from '../src/provider.js';
-import { CounterAgent, commitOldChat } from './fixtures.js';
+import { bumper, CounterAgent, commitOldChat } from './fixtures.js';
 
 const App = CounterAgent;
-
-/** A model that reads the counter skill when it is not loaded, bumps once, then answers. */
-const bumper = (): Model => ({
-  async generate(req) {
-    const last = req.messages[req.messages.length - 1];
-    if (last.role === 'user') {
-      return req.tools.some((t) => t.name === 'bump')
-        ? { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] }
-        : { text: '', toolCalls: [{ id: '', name: 'read_skill', input: { name: 'counter' } }] };
-    }
-    if (last.role === 'tool' && last.name === 'read_skill')
-      return { text: '', toolCalls: [{ id: '', name: 'bump', input: {} }] };
-    return { text: req.context.match(/count \d+, local \d+/)?.[0] ?? '?', toolCalls: [] };
-  },
-});
 
 describe('createSessions', () => {
   test('a session survives a restart: stores restore exactly, useState re-mounts from its initial state', async () => {

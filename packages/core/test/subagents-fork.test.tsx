@@ -50,20 +50,26 @@ const parentSteps = [
   { text: 'All checked.' },
 ];
 
+/** A forked `helper` run that reads the policies skill, calls `policy` and answers `result`: the scripted model, after one turn. */
+async function forkReadingPolicy(result: string) {
+  const model = scriptedModel(parentSteps, {
+    appendOnly: true,
+    subagents: {
+      helper: [
+        { toolCalls: [{ name: 'read_skill', input: { name: 'policies' } }] },
+        { toolCalls: [{ name: 'policy', input: {} }] },
+        { text: result },
+      ],
+    },
+  });
+  const session = createSession(<App context="fork" />, { model });
+  await session.send('Can A-1 be refunded?');
+  return { model, session };
+}
+
 describe('a fork', () => {
   it("a fork's first request is the parent's latest request byte for byte, followed by appended messages", async () => {
-    const model = scriptedModel(parentSteps, {
-      appendOnly: true,
-      subagents: {
-        helper: [
-          { toolCalls: [{ name: 'read_skill', input: { name: 'policies' } }] },
-          { toolCalls: [{ name: 'policy', input: {} }] },
-          { text: 'refunds within 30 days' },
-        ],
-      },
-    });
-    const session = createSession(<App context="fork" />, { model });
-    await session.send('Can A-1 be refunded?');
+    const { model, session } = await forkReadingPolicy('refunds within 30 days');
     const parent = model.requests.filter((r) => !r.subagent);
     const runs = model.requests.filter((r) => r.subagent);
     const latest = parent[1].appendOnly!;
@@ -121,18 +127,7 @@ describe('a fork', () => {
   });
 
   it("every later request of the run is its previous request plus appended items (the prefix stays the parent's)", async () => {
-    const model = scriptedModel(parentSteps, {
-      appendOnly: true,
-      subagents: {
-        helper: [
-          { toolCalls: [{ name: 'read_skill', input: { name: 'policies' } }] },
-          { toolCalls: [{ name: 'policy', input: {} }] },
-          { text: 'ok' },
-        ],
-      },
-    });
-    const session = createSession(<App context="fork" />, { model });
-    await session.send('Can A-1 be refunded?');
+    const { model } = await forkReadingPolicy('ok');
     const runs = model.requests.filter((r) => r.subagent).map((r) => r.appendOnly!);
     for (let i = 1; i < runs.length; i++) {
       expect(JSON.stringify(runs[i].system)).toBe(JSON.stringify(runs[0].system));

@@ -3,17 +3,8 @@
  * span, with what its spawn cost before it was sent.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  Agent,
-  createSession,
-  Instructions,
-  type ModelRequest,
-  ownTextOf,
-  type ScriptedStep,
-  Subagent,
-  scriptedModel,
-  Tool,
-} from '../src/index.js';
+import { createSession, scriptedModel, Tool } from '../src/index.js';
+import { Researcher, stepTogether, WaitTool } from './researcher.js';
 import { shutDownTracing, tracing } from './tracing.js';
 
 afterEach(shutDownTracing);
@@ -25,13 +16,9 @@ describe('spans', () => {
       subagents: { researcher: [{ toolCalls: [{ name: 'read_record', input: {} }] }, { text: 'found' }] },
     });
     const session = createSession(
-      <Agent>
-        <Instructions>You delegate.</Instructions>
-        <Subagent name="researcher" description="Research">
-          <Instructions>Research.</Instructions>
-          <Tool name="read_record" description="Read" run={() => 'record'} />
-        </Subagent>
-      </Agent>,
+      <Researcher>
+        <Tool name="read_record" description="Read" run={() => 'record'} />
+      </Researcher>,
       { model, telemetry: { tracer: t.tracer, agentName: 'support' } },
     );
     await session.send('go');
@@ -55,31 +42,16 @@ describe('spans', () => {
 
   it('concurrent subagent runs each nest under their own execute_tool span', async () => {
     const t = tracing();
-    const started: string[] = [];
-    let release: () => void = () => {};
-    const both = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // Each run's first step waits until both runs have started: both are in flight at once.
-    const step: ScriptedStep = async (req: ModelRequest) => {
-      const task = ownTextOf(req.messages[0]);
-      started.push(task);
-      if (started.length === 2) release();
-      await both;
-      return { toolCalls: [{ name: 'read_record', input: { task } }] };
-    };
+    const { started, step } = stepTogether((task) => ({ toolCalls: [{ name: 'read_record', input: { task } }] }));
     const two = { toolCalls: ['part 0', 'part 1'].map((task) => ({ name: 'researcher', input: { task } })) };
     const model = scriptedModel([two, { text: 'all done' }], {
       subagents: { researcher: [step, step, { text: 'found' }, { text: 'found' }] },
     });
     const session = createSession(
-      <Agent>
-        <Instructions>You delegate.</Instructions>
-        <Subagent name="researcher" description="Research">
-          <Instructions>Research.</Instructions>
-          <Tool name="read_record" description="Read" run={() => 'record'} />
-        </Subagent>
-      </Agent>,
+      <Researcher>
+        <Tool name="read_record" description="Read" run={() => 'record'} />
+      </Researcher>,
       { model, subagentConcurrency: 2, telemetry: { tracer: t.tracer, agentName: 'support', recordContent: true } },
     );
     await session.send('go');
@@ -123,23 +95,14 @@ describe('spans', () => {
       },
     });
     const session = createSession(
-      <Agent>
-        <Instructions>You delegate.</Instructions>
-        <Subagent name="researcher" description="Research">
-          <Instructions>Research.</Instructions>
-          <Tool
-            name="wait"
-            description="Waits until aborted"
-            run={(_input, ctx) =>
-              new Promise((_, reject) => {
-                ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
-                // Both runs wait inside their tools: abort the parent's turn.
-                if (++running === 2) controller.abort();
-              })
-            }
-          />
-        </Subagent>
-      </Agent>,
+      <Researcher>
+        <WaitTool
+          onWaiting={() => {
+            // Both runs wait inside their tools: abort the parent's turn.
+            if (++running === 2) controller.abort();
+          }}
+        />
+      </Researcher>,
       { model, subagentConcurrency: 2, telemetry: { tracer: t.tracer, agentName: 'support' } },
     );
     await expect(session.send('go', { signal: controller.signal })).rejects.toThrow();

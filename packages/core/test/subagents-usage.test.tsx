@@ -19,27 +19,16 @@ import {
   scriptedModel,
   Tool,
 } from '../src/index.js';
+import { Researcher, stepTogether, WaitTool } from './researcher.js';
 
 const sum = (...values: (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
-
-function Agentish({ children }: { children?: React.ReactNode }) {
-  return (
-    <Agent>
-      <Instructions>You delegate.</Instructions>
-      <Subagent name="researcher" description="Research">
-        <Instructions>Research.</Instructions>
-        {children}
-      </Subagent>
-    </Agent>
-  );
-}
 
 describe("a run's usage", () => {
   it("counts in the parent's turn and session usage, and is reported on the run", async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'researcher', input: { task: 'look' } }] }, { text: 'done' }], {
       subagents: { researcher: [{ text: 'found it, in some detail' }] },
     });
-    const session = createSession(<Agentish />, { model });
+    const session = createSession(<Researcher />, { model });
     const turn = await session.send('go');
     const [run] = session.subagentRuns;
     expect(run.usage.inputTokens).toBeGreaterThan(0);
@@ -60,9 +49,9 @@ describe("a run's usage", () => {
       subagents: { researcher: [{ toolCalls: [{ name: 'dump', input: {} }] }, { text: 'never' }] },
     });
     const session = createSession(
-      <Agentish>
+      <Researcher>
         <Tool name="dump" description="A large result" run={() => long} />
-      </Agentish>,
+      </Researcher>,
       { model, budget: { perTurn: { tokens: 1200 } } },
     );
     // The run's second request (it carries the large result) would go over the turn's limit: the run
@@ -83,18 +72,9 @@ describe('aborting', () => {
       subagents: { researcher: [{ toolCalls: [{ name: 'wait', input: {} }] }, { text: 'never' }] },
     });
     const session = createSession(
-      <Agentish>
-        <Tool
-          name="wait"
-          description="Waits until aborted"
-          run={(_input, ctx) =>
-            new Promise((_, reject) => {
-              ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
-              controller.abort();
-            })
-          }
-        />
-      </Agentish>,
+      <Researcher>
+        <WaitTool onWaiting={() => controller.abort()} />
+      </Researcher>,
       { model },
     );
     await expect(session.send('go', { signal: controller.signal })).rejects.toThrow();
@@ -113,21 +93,10 @@ describe('concurrency', () => {
   const two = { toolCalls: [0, 1].map((n) => ({ name: 'researcher', input: { task: `part ${n}` } })) };
 
   it('several calls in one step run concurrently; results are recorded in call order', async () => {
-    const started: string[] = [];
-    let release: () => void = () => {};
-    const both = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // Each run's first step waits until both runs have started: it passes only if they run together.
-    const step: ScriptedStep = async (req: ModelRequest) => {
-      const task = ownTextOf(req.messages[0]);
-      started.push(task);
-      if (started.length === 2) release();
-      await both;
-      return { text: `done ${task}` };
-    };
+    const { started, step } = stepTogether((task) => ({ text: `done ${task}` }));
     const model = scriptedModel([two, { text: 'all done' }], { subagents: { researcher: [step, step] } });
-    const session = createSession(<Agentish />, { model });
+    const session = createSession(<Researcher />, { model });
     const turn = await session.send('go');
     expect(turn.text).toBe('all done');
     expect(started.sort()).toEqual(['part 0', 'part 1']);
@@ -145,7 +114,7 @@ describe('concurrency', () => {
       return { text: task };
     };
     const model = scriptedModel([two, { text: 'all done' }], { subagents: { researcher: [step, step] } });
-    const session = createSession(<Agentish />, { model, subagentConcurrency: 1 });
+    const session = createSession(<Researcher />, { model, subagentConcurrency: 1 });
     await session.send('go');
     expect(order).toEqual(['start part 0', 'end part 0', 'start part 1', 'end part 1']);
   });
@@ -175,7 +144,7 @@ describe('a session budget', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'researcher', input: { task: 'look' } }] }, { text: 'done' }], {
       subagents: { researcher: [{ text: 'y'.repeat(6000) }] },
     });
-    const session = createSession(<Agentish />, { model, budget: { perSession: { tokens: 1500 } } });
+    const session = createSession(<Researcher />, { model, budget: { perSession: { tokens: 1500 } } });
     const error = await session.send('go').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BudgetExceededError);
     const run = session.subagentRuns[0];
@@ -193,9 +162,9 @@ describe("an owner's budget", () => {
       { subagents: { researcher: [{ toolCalls: [{ name: 'dump', input: {} }] }, { text: 'never' }] } },
     );
     const sessions = createSessions(
-      <Agentish>
+      <Researcher>
         <Tool name="dump" description="A large result" run={() => 'z'.repeat(8000)} />
-      </Agentish>,
+      </Researcher>,
       {
         store: memoryStore(),
         model: { ...model, maxOutputTokens: 10 },

@@ -332,6 +332,31 @@ describe('@types/node follows the Node the project is made on', () => {
 const repo = join(import.meta.dirname, '..', '..', '..');
 const testingModules = join(repo, 'packages', 'testing', 'node_modules');
 
+/**
+ * Creates a project with `addon` in the test folder, linked to this checkout: its `testFile` passes
+ * offline (vitest's summary matches `passed`) and the project type-checks.
+ */
+function expectProjectPasses(addon: 'models' | 'evals', testFile: string, passed: RegExp): void {
+  const project = createProject({ dir: join(dir, 'app'), addons: [addon] });
+  linkCheckout(project.dir);
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    CI: '1',
+    NO_COLOR: '1',
+  };
+  const tests = spawnSync(process.execPath, [join(testingModules, 'vitest', 'vitest.mjs'), 'run', testFile], {
+    cwd: project.dir,
+    encoding: 'utf8',
+    env,
+  });
+  expect(tests.status, `${tests.stdout}\n${tests.stderr}`).toBe(0);
+  expect(tests.stdout).toMatch(passed);
+  const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+  const typecheck = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project.dir], { encoding: 'utf8', env });
+  expect(typecheck.status, typecheck.stdout).toBe(0);
+}
+
 /** Gives `project` a node_modules of links into this checkout: what `npm install` would put there. */
 function linkCheckout(project: string): void {
   const links: Record<string, string> = {
@@ -370,24 +395,7 @@ describe('--with models', () => {
   test("the example's test passes offline, against a local OpenAI-compatible server, and the project type-checks", {
     timeout: 120_000,
   }, () => {
-    const project = createProject({ dir: join(dir, 'app'), addons: ['models'] });
-    linkCheckout(project.dir);
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dir,
-      CI: '1',
-      NO_COLOR: '1',
-    };
-    const tests = spawnSync(process.execPath, [join(testingModules, 'vitest', 'vitest.mjs'), 'run', 'model.test.tsx'], {
-      cwd: project.dir,
-      encoding: 'utf8',
-      env,
-    });
-    expect(tests.status, `${tests.stdout}\n${tests.stderr}`).toBe(0);
-    expect(tests.stdout).toMatch(/Tests +2 passed/);
-    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-    const typecheck = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project.dir], { encoding: 'utf8', env });
-    expect(typecheck.status, typecheck.stdout).toBe(0);
+    expectProjectPasses('models', 'model.test.tsx', /Tests +2 passed/);
   });
 });
 
@@ -415,23 +423,6 @@ describe('--with evals', () => {
   test('the generated evals pass offline as tests (a test per threshold, per case and for the run), and the project type-checks', {
     timeout: 120_000,
   }, () => {
-    const project = createProject({ dir: join(dir, 'app'), addons: ['evals'] });
-    linkCheckout(project.dir);
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dir,
-      CI: '1',
-      NO_COLOR: '1',
-    };
-    const tests = spawnSync(
-      process.execPath,
-      [join(testingModules, 'vitest', 'vitest.mjs'), 'run', 'agent.eval.test.tsx'],
-      { cwd: project.dir, encoding: 'utf8', env },
-    );
-    expect(tests.status, `${tests.stdout}\n${tests.stderr}`).toBe(0);
-    expect(tests.stdout).toMatch(/Tests +5 passed/);
-    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-    const typecheck = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project.dir], { encoding: 'utf8', env });
-    expect(typecheck.status, typecheck.stdout).toBe(0);
+    expectProjectPasses('evals', 'agent.eval.test.tsx', /Tests +5 passed/);
   });
 });

@@ -82,6 +82,15 @@ export function durableConformance(options: DurableConformanceOptions): void {
     const done = () => Promise.all(workers.map((w) => w.end()));
     return { dir, chat, start, read, done };
   };
+  /** Runs `body` on a fresh chat and scratch folder, then ends every worker it started, whatever happened. */
+  const withSetup = async (body: (t: ReturnType<typeof setup>) => Promise<void>) => {
+    const t = setup();
+    try {
+      await body(t);
+    } finally {
+      await t.done();
+    }
+  };
   const recovered = async (worker: Worker) =>
     JSON.parse((await worker.line('recovered ')).slice('recovered '.length)) as { chatId: string; error?: string };
   const models = (dir: string) => logLines(dir, 'model.log').map((l) => l.split(' ').slice(1).join(' '));
@@ -89,9 +98,8 @@ export function durableConformance(options: DurableConformanceOptions): void {
   const effects = (dir: string) => readdirSync(join(dir, 'effects')).length;
 
   describe(`durable turns on ${options.engine}`, () => {
-    test('a process killed mid-tool: another finishes the turn once the lease expires, the model asked once per recorded step, the side effect once, charged once', async () => {
-      const t = setup();
-      try {
+    test('a process killed mid-tool: another finishes the turn once the lease expires, the model asked once per recorded step, the side effect once, charged once', () =>
+      withSetup(async (t) => {
         const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
@@ -108,14 +116,10 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(textOf(messages[3])).toBe('Charged 500 cents.');
         // 110 tokens for step 1, 210 for step 2: each charged once.
         expect(tokens).toBe(320);
-      } finally {
-        await t.done();
-      }
-    });
+      }));
 
-    test('a process killed mid-model-call: the recorded model call and tool run replay, only the call in flight is asked again', async () => {
-      const t = setup();
-      try {
+    test('a process killed mid-model-call: the recorded model call and tool run replay, only the call in flight is asked again', () =>
+      withSetup(async (t) => {
         const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'model' });
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
@@ -127,14 +131,10 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(effects(t.dir)).toBe(1);
         const { messages } = await t.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-      } finally {
-        await t.done();
-      }
-    });
+      }));
 
-    test('a process killed while an approved call runs: another finishes it, the tool with the same key, one answer', async () => {
-      const t = setup();
-      try {
+    test('a process killed while an approved call runs: another finishes it, the tool with the same key, one answer', () =>
+      withSetup(async (t) => {
         const asker = t.start('asker', { role: 'send', approval: true, hang: 'none' });
         expect(JSON.parse((await asker.line('turn ')).slice(5))).toEqual({ text: '', waiting: 1 });
         await asker.kill();
@@ -149,14 +149,10 @@ export function durableConformance(options: DurableConformanceOptions): void {
         const { messages } = await t.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
         expect(textOf(messages[3])).toBe('Charged 500 cents.');
-      } finally {
-        await t.done();
-      }
-    });
+      }));
 
-    test('two processes racing to recover: the turn finishes once, the tool runs once after the crash', async () => {
-      const t = setup();
-      try {
+    test('two processes racing to recover: the turn finishes once, the tool runs once after the crash', () =>
+      withSetup(async (t) => {
         const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
@@ -172,14 +168,10 @@ export function durableConformance(options: DurableConformanceOptions): void {
         const { messages, tokens } = await t.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
         expect(tokens).toBe(320);
-      } finally {
-        await t.done();
-      }
-    });
+      }));
 
-    test('a restarted process with the same executor id recovers its own turn at launch', async () => {
-      const t = setup();
-      try {
+    test('a restarted process with the same executor id recovers its own turn at launch', () =>
+      withSetup(async (t) => {
         const victim = t.start('same', { role: 'send', leaseTtl: 1_500, hang: 'tool' }, false);
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
@@ -190,14 +182,10 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(effects(t.dir)).toBe(1);
         const { messages } = await t.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-      } finally {
-        await t.done();
-      }
-    });
+      }));
 
     test('a deploy that changes what the agent renders is refused with DurableReplayError, nothing diverges; a compatible one replays', async () => {
-      const t = setup();
-      try {
+      await withSetup(async (t) => {
         const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
@@ -208,11 +196,8 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(models(t.dir)).toEqual(['step 1']);
         expect(attempts(t.dir)).toHaveLength(1);
         expect((await t.read()).messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-      } finally {
-        await t.done();
-      }
-      const u = setup();
-      try {
+      });
+      await withSetup(async (u) => {
         const victim = u.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
         await hangs(victim, join(u.dir, 'hang'));
         await victim.kill();
@@ -222,9 +207,7 @@ export function durableConformance(options: DurableConformanceOptions): void {
         const { messages } = await u.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
         expect(textOf(messages[2])).toBe('charged 500 (v2)');
-      } finally {
-        await u.done();
-      }
+      });
     });
   });
 }

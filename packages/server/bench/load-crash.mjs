@@ -19,23 +19,14 @@
  * the dead process's lease to expire. `--engine <name>` is the hook for the durable engines
  * (SPEC §21, `@skilltree/durable`): see `engineSetup` below and docs/serving.md, "Crash load test".
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bounded, cli, here, percentile, postTurn, startServeProcess, storeAvailable } from './serve-process.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..', '..', '..');
-const cli = join(repo, 'packages', 'cli', 'bin', 'skilltree.js');
 const agent = join(here, 'crash-agent.tsx');
 
-const bounded = (name, fallback, max) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a positive number.`);
-  return Math.min(Math.floor(value), max);
-};
 const CHATS = bounded('BENCH_CHATS', 1_000, 5_000);
 const TURNS = bounded('BENCH_TURNS', 3, 20);
 const PROCESSES = bounded('BENCH_PROCESSES', 4, 8);
@@ -61,81 +52,32 @@ function engineSetup(name) {
   );
 }
 
-function storeAvailable() {
-  try {
-    createRequire(join(repo, 'packages', 'cli', 'package.json')).resolve('@skilltree/store/postgres');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** One `skilltree serve` process (one worker): resolves once it prints its URL. */
-function startServe(index, store, engine, env) {
+async function startServe(index, store, engine, env) {
   const args = [cli, 'serve', agent, '--port', '0', '--model', 'demo', '--store', store];
   args.push('--workers', '1', '--turns-per-minute', '0', '--no-page', ...engine.serveArgs);
-  const child = spawn(process.execPath, args, {
-    cwd: repo,
-    env: { ...process.env, ...engine.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d) => {
-    stderr += d;
-  });
-  const exited = new Promise((resolve) => child.once('close', resolve));
+  const process_ = await startServeProcess(
+    args,
+    { ...process.env, ...engine.env, ...env },
+    `skilltree serve #${index}`,
+  );
   const server = {
+    ...process_,
     index,
     alive: true,
-    url: '',
-    pid: child.pid,
-    stderr: () => stderr,
     kill() {
       server.alive = false;
-      child.kill('SIGKILL');
-      return exited;
-    },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
+      return process_.kill();
     },
   };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void server.stop();
-      reject(new Error(`skilltree serve #${index} did not start in 60 s.\n${stdout}\n${stderr}`));
-    }, 60_000);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-      const match = /skilltree serve: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match && !server.url) {
-        clearTimeout(timer);
-        server.url = match[1];
-        resolve(server);
-      }
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      if (!server.url) reject(new Error(`skilltree serve #${index} exited with ${code}.\n${stdout}\n${stderr}`));
-    });
-  });
+  return server;
 }
 
 /** One turn: POST, read the UI message stream to the end. */
 async function turn(url, user, chatId, text) {
   const started = performance.now();
   try {
-    const response = await fetch(`${url}/api/chat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-bench-user': user },
-      body: JSON.stringify({
-        id: chatId,
-        message: { id: `${chatId}-${text}`, role: 'user', parts: [{ type: 'text', text }] },
-      }),
-    });
+    const response = await postTurn(url, user, chatId, text);
     if (!response.ok) return { ok: false, error: `${response.status} ${await response.text()}` };
     const body = await response.text();
     let reply = '';
@@ -156,11 +98,6 @@ async function turn(url, user, chatId, text) {
     // The process died under the request (connection reset, socket closed).
     return { ok: false, error: String(error?.cause?.code ?? error) };
   }
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** Which sent messages the chat answered: a user message followed by its `echo:` reply. */
@@ -185,7 +122,7 @@ async function answered(url, user, chatId) {
 async function main() {
   const engine = engineSetup(ENGINE);
   const postgres = process.env.SKILLTREE_TEST_POSTGRES_URL;
-  if (!postgres || !storeAvailable()) {
+  if (!postgres || !storeAvailable('postgres')) {
     console.log(
       `crash load test skipped: ${postgres ? '@skilltree/store/postgres is not installed' : 'SKILLTREE_TEST_POSTGRES_URL is not set'} ` +
         '(run: bash .ci/with-services node packages/server/bench/load-crash.mjs).',

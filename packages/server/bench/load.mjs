@@ -11,35 +11,16 @@
  * @skilltree/store is installed, else the memory store with one worker.
  * Knobs: BENCH_CHATS (default 200), BENCH_SECONDS (default 30), BENCH_WORKERS (default 2).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { bounded, cli, here, percentile, postTurn, startServeProcess, storeAvailable } from './serve-process.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..', '..', '..');
-const cli = join(repo, 'packages', 'cli', 'bin', 'skilltree.js');
 const agent = join(here, 'agent.tsx');
 
-const bounded = (name, fallback, max) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a positive number.`);
-  return Math.min(value, max);
-};
 const CHATS = bounded('BENCH_CHATS', 200, 1_000);
 const SECONDS = bounded('BENCH_SECONDS', 30, 120);
 const WANT_WORKERS = bounded('BENCH_WORKERS', 2, 8);
-
-function storeAvailable(kind) {
-  try {
-    createRequire(join(repo, 'packages', 'cli', 'package.json')).resolve(`@skilltree/store/${kind}`);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Which store and how many workers this machine can run. */
 function chooseStore(scratch) {
@@ -61,57 +42,17 @@ function chooseStore(scratch) {
   };
 }
 
+/** `skilltree serve` on the chosen store: resolves once it prints its URL. */
 function startServe(store) {
   const args = [cli, 'serve', agent, '--port', '0', '--model', 'demo', '--store', store.spec];
   args.push('--workers', String(store.workers), '--turns-per-minute', '0', '--no-page');
-  const child = spawn(process.execPath, args, {
-    cwd: repo,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d) => {
-    stderr += d;
-  });
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`skilltree serve did not start in 60 s.\n${stdout}\n${stderr}`));
-    }, 60_000);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-      const match = /skilltree serve: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1], stop, stderr: () => stderr });
-      }
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`skilltree serve exited with ${code}.\n${stdout}\n${stderr}`));
-    });
-  });
+  return startServeProcess(args, { ...process.env, NODE_ENV: 'production' }, 'skilltree serve');
 }
 
 /** One turn: POST, read the UI message stream to the end. Resolves with timings and what arrived. */
 async function turn(url, user, chatId, text) {
   const started = performance.now();
-  const response = await fetch(`${url}/api/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-bench-user': user },
-    body: JSON.stringify({
-      id: chatId,
-      message: { id: `${chatId}-${text}`, role: 'user', parts: [{ type: 'text', text }] },
-    }),
-  });
+  const response = await postTurn(url, user, chatId, text);
   if (!response.ok) {
     return { ok: false, error: `${response.status} ${await response.text()}`, ms: performance.now() - started };
   }
@@ -143,11 +84,6 @@ async function turn(url, user, chatId, text) {
   if (error || !finished) return { ok: false, error: error ?? 'no finish chunk', ms };
   if (reply !== `echo: ${text}`) return { ok: false, error: `unexpected reply ${JSON.stringify(reply)}`, ms };
   return { ok: true, ms, firstByteMs: first };
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** Checks that the chat holds exactly the messages sent, in order, each answered once. */

@@ -7,14 +7,12 @@
  * waits for its own approval.
  */
 
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, createSessions, type Model, memoryStore, type Sessions, Tool, textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, toNodeListener } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
+import { approvalInit, type Closers, serveSessions } from './served.js';
 
 const refunds: string[] = [];
 
@@ -48,24 +46,22 @@ function refundModel(id: string): Model {
   };
 }
 
-let close: (() => Promise<void>) | undefined;
+const closers: Closers = [];
 afterEach(async () => {
-  await close?.();
-  close = undefined;
+  for (const close of closers.splice(0)) await close();
 });
 
 async function serve(id: string): Promise<{ url: string; sessions: Sessions }> {
   const sessions = createSessions(<RefundAgent />, { store: memoryStore(), model: refundModel(id) });
-  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await sessions.close();
-  };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
+  return { url: await serveSessions(sessions, closers), sessions };
 }
+
+/** Alice's raw answer approving `call` of chat c1 with `approvalId`, sent without a chat engine. */
+const approveByHand = (url: string, call: { toolCallId: string; input: unknown } | undefined, approvalId: unknown) =>
+  fetch(
+    `${url}${apiPath('chat')}`,
+    approvalInit('alice', { toolName: 'refund', toolCallId: call?.toolCallId, input: call?.input, approvalId }),
+  );
 
 describe('a stale page of a deleted chat', () => {
   for (const [kind, id] of [
@@ -119,29 +115,7 @@ describe('a stale page of a deleted chat', () => {
     await sessions.send('c1', 'refund BIG 999999', { owner: 'alice' });
     const now = await sessions.get('c1', { owner: 'alice' });
     const call = now?.waiting[0];
-    const response = await fetch(`${url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [
-          {
-            id: 'm1',
-            role: 'assistant',
-            parts: [
-              {
-                type: 'dynamic-tool',
-                toolName: 'refund',
-                toolCallId: call?.toolCallId,
-                state: 'approval-responded',
-                input: call?.input,
-                approval: { id: `${old?.incarnation}.${call?.toolCallId}`, approved: true },
-              },
-            ],
-          },
-        ],
-      }),
-    });
+    const response = await approveByHand(url, call, `${old?.incarnation}.${call?.toolCallId}`);
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { code: 'wrong_incarnation' } });
     expect(refunds).toEqual([]);
@@ -159,29 +133,7 @@ describe('a stale page of a deleted chat', () => {
     await sessions.send('c1', 'refund BIG 999999', { owner: 'alice' });
     const now = await sessions.get('c1', { owner: 'alice' });
     const call = now?.waiting[0];
-    const response = await fetch(`${url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [
-          {
-            id: 'm1',
-            role: 'assistant',
-            parts: [
-              {
-                type: 'dynamic-tool',
-                toolName: 'refund',
-                toolCallId: call?.toolCallId,
-                state: 'approval-responded',
-                input: call?.input,
-                approval: { id: approvalId(now?.incarnation as string, call?.toolCallId as string), approved: true },
-              },
-            ],
-          },
-        ],
-      }),
-    });
+    const response = await approveByHand(url, call, approvalId(now?.incarnation as string, call?.toolCallId as string));
     expect(response.status).toBe(409);
     expect(refunds).toEqual([]);
     expect((await sessions.get('c1', { owner: 'alice' }))?.waiting).toMatchObject([{ toolCallId: call?.toolCallId }]);

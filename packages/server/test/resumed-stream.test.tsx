@@ -6,28 +6,20 @@
  */
 
 import { getEventListeners } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, createSessions, type Model, memoryStore, type Sessions, Tool, textOf } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
+import { type Closers, heldRun, serveSessions as serveWith } from './served.js';
 import { stoppable } from './stoppable.js';
 
 /** A refund tool that needs approval and runs until the test releases it. */
 function refundAgent(needsApproval = true) {
-  let release: (text: string) => void = () => {};
-  const gate = new Promise<string>((resolve) => {
-    release = resolve;
-  });
-  let started: () => void = () => {};
-  const inTool = new Promise<void>((resolve) => {
-    started = resolve;
-  });
+  const held = heldRun();
   const agent = (
     <Agent>
       <Tool
@@ -35,14 +27,11 @@ function refundAgent(needsApproval = true) {
         description="Refund an order"
         input={z.object({ cents: z.number() })}
         needsApproval={needsApproval}
-        run={() => {
-          started();
-          return gate;
-        }}
+        run={held.run}
       />
     </Agent>
   );
-  return { agent, inTool, release };
+  return { agent, inTool: held.started, release: held.release };
 }
 
 const model: Model = {
@@ -54,23 +43,13 @@ const model: Model = {
   },
 };
 
-const closers: (() => Promise<void>)[] = [];
+const closers: Closers = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
 /** Serves `sessions` on 127.0.0.1 (a worker): its URL. */
-async function serveSessions(sessions: Sessions): Promise<string> {
-  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await sessions.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const serveSessions = (sessions: Sessions) => serveWith(sessions, closers);
 
 async function serve(agent: ReturnType<typeof refundAgent>['agent']): Promise<{ url: string }> {
   return { url: await serveSessions(createSessions(agent, { store: memoryStore(), model })) };

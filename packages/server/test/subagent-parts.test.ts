@@ -4,12 +4,13 @@
  * a resumed stream, nested runs naming their parent, and errors as users may read them.
  */
 import type { Message, SessionEvent, Sessions, SubagentRun, ToolMessage } from '@skilltree/core';
+import { subagentRun } from '@skilltree/test-kit';
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { parseChatBody, type SkilltreeUIMessage, toUIMessages, turnStream } from '../src/index.js';
-import { resumeStream } from '../src/resume.js';
 import { defaultToolErrorText } from '../src/tool-errors.js';
 import { plain } from './helpers.js';
+import { resumeFromStart } from './served.js';
 
 const SECRET = 'postgres://admin:hunter2@db.internal:5432/orders';
 
@@ -35,18 +36,14 @@ const RUN_TRANSCRIPT: Message[] = [
   { role: 'assistant', content: text('A-1 shipped on 2025-10-12.') },
 ];
 
-const run = (over: Partial<SubagentRun> = {}): SubagentRun => ({
-  id: 'run_c1',
-  name: 'researcher',
-  toolCallId: 'c1',
-  depth: 1,
-  context: 'isolated',
-  status: 'done',
-  transcript: RUN_TRANSCRIPT,
-  usage: { inputTokens: 120, outputTokens: 30 },
-  result: 'A-1 shipped on 2025-10-12.',
-  ...over,
-});
+const run = (over: Partial<SubagentRun> = {}): SubagentRun =>
+  subagentRun({
+    status: 'done',
+    transcript: RUN_TRANSCRIPT,
+    usage: { inputTokens: 120, outputTokens: 30 },
+    result: 'A-1 shipped on 2025-10-12.',
+    ...over,
+  });
 
 /** The parent's turn: it calls the researcher, gets its result, answers. */
 const TURN: Message[] = [
@@ -186,17 +183,7 @@ describe('subagent runs on the page', () => {
         TURN.slice(from, from + limit),
       subagentRuns: async () => [run()],
     } as unknown as Sessions;
-    const resumed = await read(
-      resumeStream({
-        sessions,
-        id: 'c',
-        owner: 'local',
-        from: 0,
-        toolErrorText: defaultToolErrorText,
-        sendReasoning: true,
-        signal: new AbortController().signal,
-      }),
-    );
+    const resumed = await read(resumeFromStart(sessions));
     expect(plain(runParts(resumed.message))).toEqual(plain(runParts(message)));
   });
 

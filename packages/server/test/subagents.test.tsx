@@ -4,14 +4,13 @@
  * reloaded after the turn (`GET /chat/:id`) or while it runs (`GET /chat/:id/stream`) shows the same
  * run; another user never sees it.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, createSessions, type Model, memoryStore, type Sessions, Subagent, Tool, textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart, toNodeListener } from '../src/index.js';
+import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart } from '../src/index.js';
 import { NodeChat, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
+import { approvalInit, type Closers, heldRun, serveSessions } from './served.js';
 
 /** What the `lookup` tool inside the run knows, by order; only the run reads it. */
 const RECORDS: Record<string, string> = {
@@ -22,14 +21,7 @@ const SECRET_RECORD = RECORDS['A-1'];
 
 /** An agent whose `researcher` subagent looks orders up; `hold` (in the run) waits for the test. */
 function researchAgent() {
-  let release: (text: string) => void = () => {};
-  const gate = new Promise<string>((resolve) => {
-    release = resolve;
-  });
-  let started: () => void = () => {};
-  const inRun = new Promise<void>((resolve) => {
-    started = resolve;
-  });
+  const held = heldRun();
   const agent = (
     <Agent>
       <Subagent name="researcher" description="Researches an order in a context of its own">
@@ -39,18 +31,11 @@ function researchAgent() {
           input={z.object({ order: z.string() })}
           run={({ order }) => RECORDS[order] ?? `no order ${order}`}
         />
-        <Tool
-          name="hold"
-          description="Waits for the test"
-          run={() => {
-            started();
-            return gate;
-          }}
-        />
+        <Tool name="hold" description="Waits for the test" run={held.run} />
       </Subagent>
     </Agent>
   );
-  return { agent, inRun, release };
+  return { agent, inRun: held.started, release: held.release };
 }
 
 /** The parent hands the user's text to the researcher; the run calls `lookup` (or `hold` when asked), then answers. */
@@ -74,22 +59,14 @@ const model: Model = {
   },
 };
 
-const closers: (() => Promise<void>)[] = [];
+const closers: Closers = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
 async function serve(agent: ReturnType<typeof researchAgent>['agent']): Promise<{ url: string; sessions: Sessions }> {
   const sessions = createSessions(agent, { store: memoryStore(), model });
-  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await sessions.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sessions };
+  return { url: await serveSessions(sessions, closers), sessions };
 }
 
 const get = (url: string, path: string, user: string) => fetch(`${url}${path}`, { headers: { 'x-user': user } });
@@ -234,15 +211,7 @@ describe('a call that waits inside a run, in useChat', () => {
   it("asks on the parent's call, shows the call inside in the run's part, and the person's approval runs it once; the run and the parent go on", async () => {
     const { agent, refunds } = refundAgent();
     const sessions = createSessions(agent, { store: memoryStore(), model: refundModel });
-    const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-    const server = createServer(toNodeListener(handler));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
-    });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await serveSessions(sessions, closers);
     const page = new NodeChat(url, 'c1', 'alice');
     await page.sendMessage({ text: 'Refund A-1, please' });
     await settled(page);
@@ -308,29 +277,15 @@ describe('a call that waits inside a run, in useChat', () => {
       const parent = (await sessions.subagentRuns('c1', { owner: 'alice' }))[0].toolCallId;
       const post = (user: string, id: string) =>
         handler(
-          new Request(`http://localhost${apiPath('chat')}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-user': user },
-            body: JSON.stringify({
-              id: 'c1',
-              messages: [
-                {
-                  id: 'm1',
-                  role: 'assistant',
-                  parts: [
-                    {
-                      type: 'dynamic-tool',
-                      toolName: 'refunder',
-                      toolCallId: parent,
-                      state: 'approval-responded',
-                      input: { task: 'Refund A-1' },
-                      approval: { id, approved: true },
-                    },
-                  ],
-                },
-              ],
+          new Request(
+            `http://localhost${apiPath('chat')}`,
+            approvalInit(user, {
+              toolName: 'refunder',
+              toolCallId: parent,
+              input: { task: 'Refund A-1' },
+              approvalId: id,
             }),
-          }),
+          ),
         );
       const response = await post('alice', approvalId(info?.incarnation as string, inner.toolCallId));
       expect(response.status).toBe(409);

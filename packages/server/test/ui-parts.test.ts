@@ -7,9 +7,9 @@ import type { ContextChange, Message, SessionEvent, Sessions, ToolMessage } from
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { changeParts, type SkilltreeUIMessage, toUIMessages, turnStream } from '../src/index.js';
-import { resumeStream } from '../src/resume.js';
 import { defaultToolErrorText } from '../src/tool-errors.js';
 import { plain } from './helpers.js';
+import { resumeFromStart } from './served.js';
 
 /** A skill whose name reads like the end of a lifecycle line, and a line that reads like one. */
 const LOADED: ContextChange[] = [
@@ -93,17 +93,7 @@ describe('one tool-result mapping for every stream', () => {
     const live = await read(
       turnStream({ events: events(), onError: String, toolErrorText: defaultToolErrorText }) as ReadableStream<unknown>,
     );
-    const resumed = await read(
-      resumeStream({
-        sessions: finished,
-        id: 'c',
-        owner: 'local',
-        from: 0,
-        toolErrorText: defaultToolErrorText,
-        sendReasoning: true,
-        signal: new AbortController().signal,
-      }) as ReadableStream<unknown>,
-    );
+    const resumed = await read(resumeFromStart(finished) as ReadableStream<unknown>);
     const tools = (parts: SkilltreeUIMessage['parts']) => parts.filter((p) => p.type === 'dynamic-tool');
     const data = (parts: SkilltreeUIMessage['parts']) => parts.filter((p) => p.type.startsWith('data-'));
     for (const streamed of [live, resumed]) {

@@ -14,4 +14,5 @@ export { type AnyMessage, type AnyToolMessage, changes, failed, ok, own, text } 
 export { type Handler, type Recorded, startServer, type TestServer } from './recording-server.js';
 export { ApprovedRefundTool, type ApprovedRefundToolProps } from './refund-tool.js';
 export { type Sayer, sayAll } from './say-all.js';
+export { NESTED_CHECKER, subagentRun } from './subagent-run.js';
 export { transcriptIsValid } from './transcript-check.js';

@@ -1,3 +1,4 @@
+import { NESTED_CHECKER, subagentRun } from '@skilltree/test-kit';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest, SubagentRunView } from '../protocol.js';
@@ -11,14 +12,7 @@ const request = (n: number): ModelRequest =>
   }) as never;
 
 const run = (over: Partial<SubagentRunView>): SubagentRunView => ({
-  id: 'run_c1',
-  name: 'researcher',
-  toolCallId: 'c1',
-  depth: 1,
-  context: 'isolated',
-  status: 'done',
-  transcript: [],
-  usage: { inputTokens: 1200, outputTokens: 34 },
+  ...subagentRun({ status: 'done', usage: { inputTokens: 1200, outputTokens: 34 } }),
   requests: [request(1), request(3)],
   ...over,
 });
@@ -29,15 +23,7 @@ describe('Subagents', () => {
       <Subagents
         runs={[
           run({ spawn: { inputTokens: 900, inheritedTokens: 0, cachedTokens: 0 } }),
-          run({
-            id: 'run_f1',
-            name: 'checker',
-            toolCallId: 'f1',
-            parentRunId: 'run_c1',
-            depth: 2,
-            context: 'fork',
-            requests: [request(9)],
-          }),
+          run({ ...NESTED_CHECKER, requests: [request(9)] }),
           run({
             id: 'run_c2',
             name: 'researcher',

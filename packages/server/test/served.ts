@@ -1,0 +1,107 @@
+/**
+ * What the server's chat tests share to serve sessions over HTTP and to hold a tool until the test
+ * lets it go, so each test file keeps only what is its own.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sessions } from '@skilltree/core';
+import { createHandler, toNodeListener } from '../src/index.js';
+import { resumeStream } from '../src/resume.js';
+import { defaultToolErrorText } from '../src/tool-errors.js';
+
+/** What a test file closes after each test: servers and sessions it started. */
+export type Closers = (() => Promise<void>)[];
+
+/** A promise and the function that settles it: a tool waits on it until the test says so. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * A tool's `run` that holds until the test says: `started` settles once it runs, `release(text)`
+ * ends it with `text`.
+ */
+export function heldRun(): { run: () => Promise<string>; started: Promise<void>; release: (text: string) => void } {
+  const gate = deferred<string>();
+  const started = deferred();
+  return {
+    run: () => {
+      started.resolve();
+      return gate.promise;
+    },
+    started: started.promise,
+    release: gate.resolve,
+  };
+}
+
+/**
+ * Serves `sessions` on 127.0.0.1 (users named by the `x-user` header) and adds to `closers` what
+ * closes the server and the sessions: the URL it listens on.
+ */
+export async function serveSessions(sessions: Sessions, closers: Closers): Promise<string> {
+  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await sessions.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The call a raw approval answers, as the page's assistant message `m1` shows it. */
+export interface AnsweredCall {
+  toolName: string;
+  toolCallId: unknown;
+  input: unknown;
+  /** The approval id the page sends (tests send hostile ones, so any value). */
+  approvalId: unknown;
+}
+
+/**
+ * A POST to the chat route of chat `c1` from `user` that approves `call` by hand, as a page (or an
+ * attacker) could send it: the request's init.
+ */
+export function approvalInit(user: string, call: AnsweredCall): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-user': user },
+    body: JSON.stringify({
+      id: 'c1',
+      messages: [
+        {
+          id: 'm1',
+          role: 'assistant',
+          parts: [
+            {
+              type: 'dynamic-tool',
+              toolName: call.toolName,
+              toolCallId: call.toolCallId,
+              state: 'approval-responded',
+              input: call.input,
+              approval: { id: call.approvalId, approved: true },
+            },
+          ],
+        },
+      ],
+    }),
+  };
+}
+
+/** The resumed stream of `local`'s chat `c` from its first message, reasoning included: what a reloaded page reads. */
+export function resumeFromStart(sessions: Sessions): ReturnType<typeof resumeStream> {
+  return resumeStream({
+    sessions,
+    id: 'c',
+    owner: 'local',
+    from: 0,
+    toolErrorText: defaultToolErrorText,
+    sendReasoning: true,
+    signal: new AbortController().signal,
+  });
+}
