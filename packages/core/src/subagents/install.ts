@@ -10,6 +10,7 @@ import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
 import { parseInput } from '../turn/tool-call.js';
 import type { ToolCall } from '../types/messages.js';
+import { runsInOrder } from './durable-run.js';
 import { resumeRuns } from './resume.js';
 import { runSubagent } from './run.js';
 
@@ -64,7 +65,8 @@ function prestart(
     const tool = snap.toolsByName.get(call.name);
     return tool !== undefined && subagentOf(tool.node.props) !== undefined;
   });
-  if (subagents.length < 2) return;
+  // A durable turn runs them one at a time, in call order: its steps must start in a replayable order.
+  if (subagents.length < 2 || runsInOrder(state)) return;
   let map = started.get(state);
   if (!map) {
     map = new Map();

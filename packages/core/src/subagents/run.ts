@@ -23,6 +23,7 @@ import type { Usage } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
 import type { SpawnCost, SubagentRun } from '../types/subagents.js';
+import { bindRunJournal } from './durable-run.js';
 import { takeSlot } from './limit.js';
 import { type Finished, mountRun } from './mount-run.js';
 import { keepRunState } from './run-state.js';
@@ -196,6 +197,8 @@ export async function drive(
     child = mountRun(self, props, finished, start.restore);
     // Its own `<Subagent>`s run too, one level deeper.
     install(child);
+    // On a durable turn, the run's steps are recorded in the turn's journal, under its call's scope.
+    bindRunJournal(parent, child, run.toolCallId);
     run.transcript = transcriptOf(child).messages;
     forward(child, self, props);
     if (signal.aborted) throw abortError(signal);

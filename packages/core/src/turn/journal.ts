@@ -6,9 +6,11 @@
  * come out as they were. Each model step records a digest of the request it answered: a tree that
  * renders another request on replay stops the turn with a {@link DurableReplayError}.
  */
+import { subagentOf } from '../host/subagent.js';
 import type { ModelCallEvents, ModelCallInfo, TurnHook } from '../observe/turn-hooks.js';
 import { chatIncarnation } from '../state/reads.js';
-import type { SessionState } from '../state/state.js';
+import { runSelf } from '../state/runs.js';
+import { type SessionState, tree } from '../state/state.js';
 import type { TurnEngine } from '../types/engine.js';
 import type { ToolCall } from '../types/messages.js';
 import type { ModelResponse } from '../types/model.js';
@@ -146,22 +148,51 @@ export async function journaledTool(
 ): Promise<ToolOutcome> {
   const journal = journalOf(state);
   if (!journal) return run();
+  const name = `tool-${call.name}-${call.id}`;
+  if (callsSubagent(state, call)) {
+    // A subagent run records its own steps (its scope of this journal); a step around it would
+    // swallow them (engines run a step inside a step as plain code). The run goes first, replaying
+    // what it recorded, and the call's outcome is recorded once it ends.
+    const outcome = await run();
+    await journal.engine.step<ToolRecord>(name, async () => dataOf(outcome));
+    return outcome;
+  }
   let live: ToolOutcome | undefined;
-  const record = await journal.engine.step<ToolRecord>(`tool-${call.name}-${call.id}`, async () => {
+  const record = await journal.engine.step<ToolRecord>(name, async () => {
     live = await run();
-    const { error: _error, ...data } = live;
-    return data;
+    return dataOf(live);
   });
   return live ?? record;
+}
+
+function dataOf(outcome: ToolOutcome): ToolRecord {
+  const { error: _error, ...data } = outcome;
+  return data;
+}
+
+/** Whether `call` names a `<Subagent>` the tree renders now. */
+function callsSubagent(state: SessionState, call: ToolCall): boolean {
+  const tool = tree(state).toolsByName.get(call.name);
+  return tool !== undefined && subagentOf(tool.node.props) !== undefined;
 }
 
 /**
  * The key a tool with side effects passes to the service it calls: the same on every attempt of
  * this call (a recovered turn runs a call whose step was not recorded again, with the same key),
- * and different for every other call: the chat, its incarnation and the call id.
+ * and different for every other call: the chat, its incarnation and the call's path (the call id;
+ * inside a subagent run, the ids of the calls that spawned it first, `call_1/pay-1`: two runs
+ * whose models give their calls the same id get different keys).
  */
 export function idempotencyKey(state: SessionState, call: ToolCall): string {
   const chat = state.runtime.chat;
   const incarnation = chatIncarnation(state);
-  return chat ? `${chat.id}/${incarnation ?? '-'}/${call.id}` : `session/${call.id}`;
+  const path = `${runPath(state)}${call.id}`;
+  return chat ? `${chat.id}/${incarnation ?? '-'}/${path}` : `session/${path}`;
+}
+
+/** The ids of the calls that spawned `state`'s run and the runs above it, outermost first (`a/b/`). */
+function runPath(state: SessionState): string {
+  let path = '';
+  for (let at = runSelf(state); at; at = runSelf(at.parent)) path = `${at.run.toolCallId}/${path}`;
+  return path;
 }

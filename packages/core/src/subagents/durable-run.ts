@@ -1,0 +1,56 @@
+/**
+ * Subagent runs of a durable turn (SPEC §19, §21): a run is a child scope of its turn's journal.
+ * Its model calls and tool runs are steps of the parent's workflow, named by the run's call path
+ * (`sub/<toolCallId>/model-2`, nested runs `sub/<a>/sub/<b>/tool-charge-pay-1`), so a recovered
+ * turn that replays up to a subagent call replays the run's recorded steps too and goes live from
+ * the first one that was not recorded. A run is mounted from its parent's tree, so it cannot be
+ * recovered alone: a child workflow of its own would have nothing to run until its parent replays to
+ * it, which is exactly what the child scope does without a second workflow to recover and fence.
+ *
+ * Engines number a workflow's steps in the order they start (DBOS's function ids, Restate's journal
+ * entries), so steps of runs running side by side would interleave by timing and replay in another
+ * order. Under a journal, the runs of one step therefore run one after another, in call order:
+ * each step of the turn starts in an order that depends only on recorded values.
+ */
+import type { SessionState } from '../state/state.js';
+import { bindJournal, journalOf, type TurnJournal } from '../turn/journal.js';
+import type { TurnEngine } from '../types/engine.js';
+
+/** The prefix of every step a run of call `toolCallId` records (inside its parent's own scope). */
+export function runScope(toolCallId: string): string {
+  return `sub/${toolCallId}/`;
+}
+
+/**
+ * The parent's journal seen from a run of call `toolCallId`: the same engine and workflow, each step
+ * named under the run's scope. It records steps only; the turn itself is the parent's.
+ */
+export function childJournal(parent: TurnJournal, toolCallId: string): TurnJournal {
+  const prefix = runScope(toolCallId);
+  const inner = parent.engine;
+  const notHere = (what: string) =>
+    new Error(`A subagent run records steps on its turn's engine "${inner.name}"; it cannot ${what}.`);
+  const engine: TurnEngine = {
+    name: inner.name,
+    register() {
+      throw notHere('register a runner');
+    },
+    run() {
+      return Promise.reject(notHere('start a turn'));
+    },
+    step: (name, fn) => inner.step(`${prefix}${name}`, fn),
+    async close() {},
+  };
+  return { engine, chatId: parent.chatId };
+}
+
+/** Binds the run `child` (of call `toolCallId`) to its parent's journal, when the parent's turn has one. */
+export function bindRunJournal(parent: SessionState, child: SessionState, toolCallId: string): void {
+  const journal = journalOf(parent);
+  if (journal) bindJournal(child, childJournal(journal, toolCallId));
+}
+
+/** Whether `state`'s turn records its steps: its subagent calls then run one at a time, in call order. */
+export function runsInOrder(state: SessionState): boolean {
+  return journalOf(state) !== undefined;
+}
