@@ -34,6 +34,12 @@ export interface WorkerConfig {
   agent?: 'v1' | 'v2-compatible' | 'v2-changed';
   /** The tool needs approval. */
   approval?: boolean;
+  /**
+   * The parent delegates the charge to subagent `billing` (`<Subagent>`, whose own model calls
+   * `charge` then answers): once (call `bill-1`), or twice in one step (`bill-1`, `bill-2`).
+   * `hang: 'tool'` then hangs in the last run's `charge`, after that run's first model call.
+   */
+  subagents?: 1 | 2;
 }
 
 /** A worker process and what it said. */

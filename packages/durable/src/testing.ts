@@ -6,7 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSessions, type Message, textOf } from '@skilltree/core';
+import { createSessions, type Message, type SubagentRun, textOf } from '@skilltree/core';
 import { ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
 import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
@@ -68,13 +68,14 @@ export function durableConformance(options: DurableConformanceOptions): void {
       workers.push(worker);
       return worker;
     };
-    const read = async (): Promise<{ messages: Message[]; tokens: number | undefined }> => {
+    const read = async (): Promise<{ messages: Message[]; tokens: number | undefined; runs: SubagentRun[] }> => {
       const store = options.openStore();
       try {
         const reader = createSessions(null, { store });
         const messages = await reader.messages(chat, { owner: base.owner });
+        const runs = await reader.subagentRuns(chat, { owner: base.owner });
         const spent = await store.spent(await ownerKey(base.owner), periodOf('day').key);
-        return { messages, tokens: spent.tokens };
+        return { messages, tokens: spent.tokens, runs };
       } finally {
         await store.close();
       }
@@ -116,6 +117,56 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(textOf(messages[3])).toBe('Charged 500 cents.');
         // 110 tokens for step 1, 210 for step 2: each charged once.
         expect(tokens).toBe(320);
+      }));
+
+    test('a process killed mid-subagent (its tool runs, after its first model call): another finishes the turn, each model asked once per recorded step, the side effect once, one run', () =>
+      withSetup(async (t) => {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool', subagents: 1 });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const survivor = t.start('survivor', { role: 'serve', subagents: 1 });
+        expect((await recovered(survivor)).error).toBeUndefined();
+        // The run's first model call was recorded: only its second is asked, after the tool.
+        expect(models(t.dir)).toEqual(['step 1', 'sub-1 step 1', 'sub-1 step 2', 'step 2']);
+        expect(attempts(t.dir)).toHaveLength(2);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(attempts(t.dir)[0]).toMatch(/\/bill-1\/pay-1$/);
+        expect(effects(t.dir)).toBe(1);
+        const { messages, runs, tokens } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+        expect(textOf(messages[2])).toBe('Charged 500 cents.');
+        expect(textOf(messages[3])).toBe('Billing charged 500 cents.');
+        expect(runs.map((r) => [r.name, r.toolCallId, r.status])).toEqual([['billing', 'bill-1', 'done']]);
+        // 110 + 210 for the parent's calls, 110 + 210 for the run's: each charged once.
+        expect(tokens).toBe(640);
+      }));
+
+    test('two subagent runs of one step, the process killed in the second: the first replays without asking, the second goes on', () =>
+      withSetup(async (t) => {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool', subagents: 2 });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const survivor = t.start('survivor', { role: 'serve', subagents: 2 });
+        expect((await recovered(survivor)).error).toBeUndefined();
+        expect(models(t.dir)).toEqual([
+          'step 1',
+          'sub-1 step 1',
+          'sub-1 step 2',
+          'sub-2 step 1',
+          'sub-2 step 2',
+          'step 2',
+        ]);
+        // The first run's tool ran once; the second's twice, with one key; one effect per run.
+        const keys = attempts(t.dir);
+        expect(keys.filter((k) => k.endsWith('/bill-1/pay-1'))).toHaveLength(1);
+        expect(keys.filter((k) => k.endsWith('/bill-2/pay-1'))).toHaveLength(2);
+        expect(effects(t.dir)).toBe(2);
+        const { messages, runs } = await t.read();
+        expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+        expect(runs.map((r) => [r.toolCallId, r.status])).toEqual([
+          ['bill-1', 'done'],
+          ['bill-2', 'done'],
+        ]);
       }));
 
     test('a process killed mid-model-call: the recorded model call and tool run replay, only the call in flight is asked again', () =>
