@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { Agent, createSessions, type Model, memoryStore, Subagent, Tool } from '../src/index.js';
+import { Agent, createSessions, DurableReplayError, type Model, memoryStore, Subagent, Tool } from '../src/index.js';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
 
 interface Step {
@@ -202,6 +202,72 @@ describe('subagent runs are child scopes of their durable turn', () => {
       ['bill-1', 'done'],
       ['bill-2', 'done'],
     ]);
+    await other.close();
+  });
+
+  test('a run inside a run records one scope deeper, and its tools key by the whole call path', async () => {
+    const outer: Model = {
+      name: 'outer',
+      async generate(request) {
+        const done = request.messages.some((m) => m.role === 'tool');
+        asked.push(`outer ${done ? 2 : 1}`);
+        return done
+          ? { text: 'outer done.', toolCalls: [] }
+          : { text: '', toolCalls: [{ id: 'in-1', name: 'inner', input: { task: 'Charge.' } }] };
+      },
+    };
+    const parent: Model = {
+      name: 'parent',
+      async generate(request) {
+        const done = request.messages.some((m) => m.role === 'tool');
+        return done
+          ? { text: 'Done.', toolCalls: [] }
+          : { text: '', toolCalls: [{ id: 'out-1', name: 'outer', input: { task: 'Delegate.' } }] };
+      },
+    };
+    function Nested() {
+      return (
+        <Agent>
+          <Subagent name="outer" description="Delegates" model={outer}>
+            <Subagent name="inner" description="Charges" model={subModel('inner', 0)}>
+              <Tool
+                name="charge"
+                description="Charges the card"
+                input={z.object({ cents: z.number() })}
+                run={(_input, ctx) => {
+                  keys.push(ctx.idempotencyKey);
+                  return 'charged';
+                }}
+              />
+            </Subagent>
+          </Subagent>
+        </Agent>
+      );
+    }
+    const first = journalEngine();
+    const sessions = createSessions(<Nested />, { store: memoryStore(), model: parent, engine: first.engine });
+    keys.length = 0;
+    await sessions.send('c1', 'Charge me');
+    const names = first.recorded().map((s) => s.name);
+    expect(names).toContain('sub/out-1/sub/in-1/tool-charge-pay-1');
+    expect(names).toContain('sub/out-1/tool-inner-in-1');
+    expect(names.indexOf('sub/out-1/tool-inner-in-1')).toBeLessThan(names.indexOf('tool-outer-out-1'));
+    expect(keys[0]).toMatch(/^c1\/.+\/out-1\/in-1\/pay-1$/);
+    await sessions.close();
+  });
+
+  test("a run that renders another request than its recorded one stops the turn with DurableReplayError naming the run's step", async () => {
+    const { store, journal } = await firstTurn(1);
+    const cut = journal.findIndex((s) => s.name === 'sub/bill-1/model-1') + 1;
+    const tampered = structuredClone(journal.slice(0, cut));
+    (tampered.at(-1)!.value as { request: string }).request = 'another request';
+    const second = journalEngine();
+    const other = createSessions(<Shop />, { store, model: parentModel(1), engine: second.engine });
+    asked.length = 0;
+    const recovering = second.recover('t', input, tampered);
+    await expect(recovering).rejects.toThrow(DurableReplayError);
+    await expect(recovering).rejects.toThrow(/step sub\/bill-1\/model-1/);
+    expect(asked).toEqual([]);
     await other.close();
   });
 });

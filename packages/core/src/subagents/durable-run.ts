@@ -41,7 +41,7 @@ export function childJournal(parent: TurnJournal, toolCallId: string): TurnJourn
     step: (name, fn) => inner.step(`${prefix}${name}`, fn),
     async close() {},
   };
-  return { engine, chatId: parent.chatId };
+  return { engine, chatId: parent.chatId, scope: `${parent.scope ?? ''}${prefix}` };
 }
 
 /** Binds the run `child` (of call `toolCallId`) to its parent's journal, when the parent's turn has one. */

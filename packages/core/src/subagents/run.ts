@@ -16,6 +16,7 @@ import { transcriptOf } from '../state/reads.js';
 import { unmount } from '../state/render.js';
 import { runSelf, runsOf, setTurnUsage, turnScope, turnUsage } from '../state/runs.js';
 import type { RunSelf, SessionState } from '../state/state.js';
+import { DurableReplayError } from '../turn/journal.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
 import { abortError, addUsage, NO_MODEL } from '../turn/model-call.js';
 import { RunWaits } from '../turn/run-waits.js';
@@ -224,6 +225,8 @@ export async function drive(
     run.error = signal.aborted
       ? `Subagent "${props.name}" was aborted: the parent's turn was aborted.`
       : failure(props, error, child ? config(child).maxSteps : 0);
+    // A recovered run that does not replay stops the whole turn: the parent must not go on live.
+    if (error instanceof DurableReplayError) throw error;
     throw new SubagentError(run.error);
   } finally {
     if (child) {

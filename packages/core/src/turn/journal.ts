@@ -45,6 +45,8 @@ export class DurableReplayError extends Error {
 export interface TurnJournal {
   readonly engine: TurnEngine;
   readonly chatId: string;
+  /** The prefix `engine` gives this journal's step names (a subagent run's `sub/<callId>/`), for errors. */
+  readonly scope?: string;
 }
 
 const journals = new WeakMap<SessionState, TurnJournal>();
@@ -127,7 +129,7 @@ async function* recordedCall(journal: TurnJournal, call: ModelCallInfo, inner: M
   if (record.request !== asked) {
     throw new DurableReplayError(
       journal.chatId,
-      name,
+      `${journal.scope ?? ''}${name}`,
       'the tree rendered another request than the recorded call answered',
     );
   }
@@ -154,6 +156,8 @@ export async function journaledTool(
     // swallow them (engines run a step inside a step as plain code). The run goes first, replaying
     // what it recorded, and the call's outcome is recorded once it ends.
     const outcome = await run();
+    // The run did not replay as recorded: the turn stops here, before the parent goes on live.
+    if (outcome.error instanceof DurableReplayError) throw outcome.error;
     await journal.engine.step<ToolRecord>(name, async () => dataOf(outcome));
     return outcome;
   }
