@@ -270,4 +270,18 @@ describe('subagent runs are child scopes of their durable turn', () => {
     expect(asked).toEqual([]);
     await other.close();
   });
+
+  test("without an engine a run's tools key by the call path too, and the runs of one step still start together", async () => {
+    const sessions = createSessions(<Shop slow={20} />, { store: memoryStore(), model: parentModel(2) });
+    asked.length = 0;
+    keys.length = 0;
+    await sessions.send('c1', 'Charge me');
+    expect(keys.filter((k) => k.endsWith('/pay-1')).sort()).toEqual([
+      expect.stringMatching(/^c1\/.+\/bill-1\/pay-1$/),
+      expect.stringMatching(/^c1\/.+\/bill-2\/pay-1$/),
+    ]);
+    // `refunds` was asked before slow `billing` got its answer: side by side.
+    expect(asked.indexOf('refunds 1')).toBeLessThan(asked.indexOf('billing 2'));
+    await sessions.close();
+  });
 });
