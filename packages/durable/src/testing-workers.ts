@@ -23,10 +23,14 @@ export interface WorkerConfig {
   /** Where the worker logs its model requests (`model.log`), tool attempts (`attempts.log`) and side effects (`effects/<key>`). */
   dir: string;
   leaseTtl: number;
-  /** `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `serve`: only recover turns of others. */
-  role: 'send' | 'serve' | 'approve';
+  /**
+   * `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `deny`: deny it (`text` is the
+   * reason); `serve`: only recover turns of others.
+   */
+  role: 'send' | 'serve' | 'approve' | 'deny';
   chat: string;
   owner: string;
+  /** The message `send` sends, or the reason `deny` gives. */
   text?: string;
   /** Where the worker hangs (writing `dir/hang` first): in the tool (after its side effect), in the second model call, or nowhere. */
   hang?: 'tool' | 'model' | 'none';
