@@ -56,9 +56,22 @@ async function waitingTurn(t: WaitCaseSetup, kit: WaitCaseKit): Promise<{ asker:
   return { asker, wait: state };
 }
 
+/**
+ * Resolves once a live process ended the waiting turn of `wait` (its own was killed): the one that
+ * answered it, or a process that only recovers turns of others (started here). Either says
+ * `recovered` with the waiting turn's id and no error.
+ */
+async function endedElsewhere(t: WaitCaseSetup, wait: DurableWaitState, answerers: Worker[]): Promise<void> {
+  const survivor = t.start('survivor', { role: 'serve', approval: true });
+  const ended = (w: Worker) =>
+    w.match((l) => l.startsWith('recovered ') && l.includes(JSON.stringify(wait.turn)), `recovered ${wait.turn}`);
+  const line = await Promise.any([survivor, ...answerers].map(ended));
+  expect(JSON.parse(line.slice('recovered '.length))).toEqual({ turnId: wait.turn, chatId: t.chat });
+}
+
 /** Registers the wait cases (inside the suite's `describe`). */
 export function waitCases(kit: WaitCaseKit): void {
-  const { withSetup, recovered, models, attempts, effects, workflowState } = kit;
+  const { withSetup, models, attempts, effects, workflowState } = kit;
 
   test('a turn waiting for approval is pending on a durable wait; its process killed, another approves: the tool runs once, one answer, the model asked once per step, and the waiting workflow ends', () =>
     withSetup(async (t) => {
@@ -75,8 +88,7 @@ export function waitCases(kit: WaitCaseKit): void {
       expect(textOf(messages[3])).toBe('Charged 500 cents.');
       expect(await t.waitOf()).toBeNull();
       // The waiting workflow was signalled; its own process is gone, so a live one ends it.
-      const survivor = t.start('survivor', { role: 'serve', approval: true });
-      expect(await recovered(survivor)).toEqual({ turnId: wait.turn, chatId: t.chat });
+      await endedElsewhere(t, wait, [approver]);
       expect(await workflowState(wait.turn)).toBe('ended');
       // Ending it asked and ran nothing again.
       expect(models(t.dir)).toEqual(['step 1', 'step 2']);
@@ -117,8 +129,7 @@ export function waitCases(kit: WaitCaseKit): void {
       const { messages } = await t.read();
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
       expect(textOf(messages[2])).toMatch(/^Denied: over the limit/);
-      const survivor = t.start('survivor', { role: 'serve', approval: true });
-      expect(await recovered(survivor)).toEqual({ turnId: wait.turn, chatId: t.chat });
+      await endedElsewhere(t, wait, [denier]);
       expect(await workflowState(wait.turn)).toBe('ended');
     }));
 }
