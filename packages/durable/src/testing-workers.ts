@@ -78,12 +78,12 @@ export function startWorker(
     const parts = buffer.split('\n');
     buffer = parts.pop()!;
     lines.push(...parts);
-    if (process.env.DEBUG_WORKERS) for (const p of parts) process.stderr.write(`[${config.role}>] ${p}\n`);
+    if (process.env.SKILLTREE_DEBUG_WORKERS) for (const p of parts) process.stderr.write(`[${config.role}>] ${p}\n`);
     for (const w of [...waiters]) w();
   });
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
-    if (process.env.DEBUG_WORKERS) process.stderr.write(`[${config.role}] ${chunk}`);
+    if (process.env.SKILLTREE_DEBUG_WORKERS) process.stderr.write(`[${config.role}] ${chunk}`);
   });
   const exit = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
