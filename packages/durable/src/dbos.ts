@@ -5,7 +5,9 @@
  * DBOS launches. A process that never comes back is covered by the others: DBOS without its
  * Conductor recovers only its own executor's workflows, so each process watches for pending turns
  * of other executors whose chat lease expired (nobody holds it: the process died) and recovers that
- * executor's workflows itself; the chat's lease lets one process at a time run a turn.
+ * executor's workflows itself; the chat's lease lets one process at a time run a turn. A turn that
+ * ends waiting (approval, a client's result) waits in `DBOS.recv` for the turn that answers it,
+ * which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';

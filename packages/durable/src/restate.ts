@@ -6,6 +6,8 @@
  * process dies, the server retries its invocations against its endpoint; once the dead process's
  * chat leases have expired, another process serves the dead service on an endpoint of its own and
  * points the dead deployment there (admin API), and the retried invocation replays its journal.
+ * A turn that ends waiting waits on an awakeable, which the turn that answers it resolves through
+ * the ingress (`wait`/`signal`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';

@@ -2,6 +2,8 @@
  * The durable-execution engine a turn of `createSessions` may run on (`{ engine }`): the shapes
  * only. A turn is a workflow; each model call, each tool run and each charge of an owner's spend
  * is a step of it, recorded when it ends and replayed (never run again) when the turn is recovered.
+ * A turn that ends waiting for answers may wait durably (`wait`), and the turn that answers it
+ * `signal`s it from any process.
  * DBOS (workflow + `runStep`), Restate (handler + `ctx.run`) and Temporal (workflow + Activities)
  * all map onto it; `@skilltree/durable` holds the adapters (DBOS and Restate).
  */
