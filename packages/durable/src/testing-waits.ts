@@ -96,7 +96,7 @@ export function waitCases(kit: WaitCaseKit): void {
       expect((await t.read()).messages).toHaveLength(4);
     }));
 
-  test('two processes approve the same waiting call at once: one run of the tool, one continuation, one answer', () =>
+  test('two processes approve the same waiting call at once: the tool runs once, the model is asked once, one answer', () =>
     withSetup(async (t) => {
       await waitingTurn(t, kit);
       const a = t.start('approver-a', { role: 'approve', approval: true });
