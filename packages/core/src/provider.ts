@@ -68,6 +68,7 @@ export { lifecycleProblems } from './request/deltas.js';
 export { type PlacedRequest, placeContext } from './request/place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './request/print.js';
 export { estimateSessionBytes } from './sessions/chat-session.js';
+export { durableWaitOf, type WaitOutcome } from './sessions/durable-wait.js';
 export { ownerKey } from './sessions/key.js';
 export {
   type Commit,
@@ -95,7 +96,14 @@ export { isSafeToolCallId } from './transcript/transcript.js';
 export { estimateTokens, type Tokenizer } from './transcript/window.js';
 export { addUsage } from './turn/model-call.js';
 export { cutResult, truncationNote } from './turn/tool-call.js';
-export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from './types/engine.js';
+export type {
+  DurableRegistration,
+  DurableTurnInput,
+  DurableTurnRunner,
+  DurableWait,
+  DurableWaitState,
+  TurnEngine,
+} from './types/engine.js';
 export type {
   AssistantMessage,
   AssistantPart,

@@ -5,7 +5,9 @@
  * DBOS launches. A process that never comes back is covered by the others: DBOS without its
  * Conductor recovers only its own executor's workflows, so each process watches for pending turns
  * of other executors whose chat lease expired (nobody holds it: the process died) and recovers that
- * executor's workflows itself; the chat's lease lets one process at a time run a turn.
+ * executor's workflows itself; the chat's lease lets one process at a time run a turn. A turn that
+ * ends waiting (approval, a client's result) waits in `DBOS.recv` for the turn that answers it,
+ * which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
@@ -51,6 +53,11 @@ export const TURN_WORKFLOW = 'skilltree-turn';
  * recovering build replays the turn is checked step by step (`DurableReplayError`).
  */
 export const TURN_APP_VERSION = 'skilltree-turns-1';
+
+/** What separates a wait's workflow from its topic in the wait's id (`<workflow>#wait:<name>`). */
+const WAIT_TOPIC = '#wait:';
+/** How long one `DBOS.recv` of a wait lasts before it is asked again: a day. */
+const WAIT_SLICE_SECONDS = 86_400;
 
 /** The DBOS executor's own recovery (the SDK's internal API: recover another executor's pending workflows). */
 interface Executor {
@@ -105,7 +112,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       const owner = wf.executorId;
       if (!owner || owner === executorId || dead.has(owner)) continue;
       const input = wf.input?.[1] as DurableTurnInput | undefined;
-      if (!input || !(await registration.abandoned(input))) continue;
+      if (!input || !(await registration.abandoned(input, wf.workflowID))) continue;
       seen.add(wf.workflowID);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
       if (suspects.has(wf.workflowID)) dead.add(owner);
@@ -176,6 +183,27 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     },
     step(name, fn) {
       return DBOS.runStep(fn, { name });
+    },
+    async wait(name) {
+      const workflow = DBOS.workflowID;
+      if (!workflow) throw new Error(`dbosEngine: wait ${name} was opened outside a turn of this engine.`);
+      return {
+        id: `${workflow}${WAIT_TOPIC}${name}`,
+        async received() {
+          // A message sent to the workflow on the wait's topic (DBOS.send), however long it takes:
+          // recv gives up after its timeout, so it is asked again (each ask is recorded, and replays).
+          for (;;) {
+            const value = await DBOS.recv<unknown>(name, { timeoutSeconds: WAIT_SLICE_SECONDS });
+            if (value !== null) return value;
+          }
+        },
+      };
+    },
+    async signal(waitId, value) {
+      const at = waitId.lastIndexOf(WAIT_TOPIC);
+      if (at < 0) throw new Error(`dbosEngine: "${waitId}" names no wait of this engine (ids come from wait()).`);
+      await launch();
+      await DBOS.send(waitId.slice(0, at), value, waitId.slice(at + WAIT_TOPIC.length));
     },
     async close() {
       closed = true;

@@ -6,6 +6,8 @@
  * process dies, the server retries its invocations against its endpoint; once the dead process's
  * chat leases have expired, another process serves the dead service on an endpoint of its own and
  * points the dead deployment there (admin API), and the retried invocation replays its journal.
+ * A turn that ends waiting waits on an awakeable, which the turn that answers it resolves through
+ * the ingress (`wait`/`signal`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
@@ -177,7 +179,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       const deployment = byService.get(turn.service);
       const request = turn.request as TurnRequest | undefined;
       if (!deployment || !request?.input) continue;
-      if (!(await registration.abandoned(request.input))) continue;
+      if (!(await registration.abandoned(request.input, request.turnId))) continue;
       seen.add(turn.invocationId);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
       if (!suspects.has(turn.invocationId)) continue;
@@ -276,6 +278,17 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       if ('failed' in record) throw Object.assign(new Error(record.failed.message), { name: record.failed.name });
       return record.value as T;
     },
+    async wait(name) {
+      const ctx = contexts.getStore();
+      if (!ctx) throw new Error(`restateEngine: wait ${name} was opened outside a turn of this engine.`);
+      // An awakeable: its id is journaled, so a replayed turn opens the same one, and anyone may
+      // resolve it through the ingress. The invocation waits on it (suspended, not ended).
+      const { id, promise } = ctx.awakeable<unknown>();
+      return { id, received: () => promise };
+    },
+    async signal(waitId, value) {
+      await resolveAwakeable(ingress, waitId, value);
+    },
     async close() {
       closed = true;
       stopping.abort();
@@ -311,6 +324,25 @@ async function send(ingress: string, service: string, request: TurnRequest): Pro
     if (response.status !== 404 || attempt >= 20) return response;
     await response.arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Resolves awakeable `id` with `value` through the ingress (from any process). An awakeable that
+ * was resolved already keeps its first value.
+ */
+async function resolveAwakeable(ingress: string, id: string, value: unknown): Promise<void> {
+  const url = new URL(`/restate/awakeables/${encodeURIComponent(id)}/resolve`, ingress);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(value),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new Error(
+      `restateEngine: the Restate ingress (${ingress}) refused to resolve wait ${id}: ${response.status} ${text}`,
+    );
   }
 }
 

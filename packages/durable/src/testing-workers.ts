@@ -23,10 +23,14 @@ export interface WorkerConfig {
   /** Where the worker logs its model requests (`model.log`), tool attempts (`attempts.log`) and side effects (`effects/<key>`). */
   dir: string;
   leaseTtl: number;
-  /** `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `serve`: only recover turns of others. */
-  role: 'send' | 'serve' | 'approve';
+  /**
+   * `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `deny`: deny it (`text` is the
+   * reason); `serve`: only recover turns of others.
+   */
+  role: 'send' | 'serve' | 'approve' | 'deny';
   chat: string;
   owner: string;
+  /** The message `send` sends, or the reason `deny` gives. */
   text?: string;
   /** Where the worker hangs (writing `dir/hang` first): in the tool (after its side effect), in the second model call, or nowhere. */
   hang?: 'tool' | 'model' | 'none';
@@ -80,10 +84,12 @@ export function startWorker(
     const parts = buffer.split('\n');
     buffer = parts.pop()!;
     lines.push(...parts);
+    if (process.env.SKILLTREE_DEBUG_WORKERS) for (const p of parts) process.stderr.write(`[${config.role}>] ${p}\n`);
     for (const w of [...waiters]) w();
   });
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
+    if (process.env.SKILLTREE_DEBUG_WORKERS) process.stderr.write(`[${config.role}] ${chunk}`);
   });
   const exit = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {

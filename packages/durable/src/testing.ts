@@ -7,9 +7,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSessions, type Message, type SubagentRun, textOf } from '@skilltree/core';
-import { ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
+import { durableWaitOf, ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
+import { type TurnWorkflowState, waitCases } from './testing-waits.js';
 import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
+
+export type { TurnWorkflowState } from './testing-waits.js';
 
 export {
   fileAppears,
@@ -40,6 +43,12 @@ export interface DurableConformanceOptions {
   engineOptions(process: { executorId: string; recover: boolean }): Record<string, unknown>;
   /** The Node binary the workers run on (an engine may need a newer Node than the tests). */
   nodeBinary?: string;
+  /**
+   * Where your engine has turn `turnId`'s workflow: `pending` (running, or waiting on a durable
+   * wait), `ended` (finished or failed) or `missing`. Read it from the engine (DBOS's workflow
+   * status, Restate's invocation status).
+   */
+  workflowState(turnId: string): Promise<TurnWorkflowState>;
 }
 
 /** Runs the durable-turn conformance suite on one engine. */
@@ -80,8 +89,16 @@ export function durableConformance(options: DurableConformanceOptions): void {
         await store.close();
       }
     };
+    const waitOf = async () => {
+      const store = options.openStore();
+      try {
+        return await durableWaitOf(store, chat, base.owner);
+      } finally {
+        await store.close();
+      }
+    };
     const done = () => Promise.all(workers.map((w) => w.end()));
-    return { dir, chat, start, read, done };
+    return { dir, chat, start, read, waitOf, done };
   };
   /** Runs `body` on a fresh chat and scratch folder, then ends every worker it started, whatever happened. */
   const withSetup = async (body: (t: ReturnType<typeof setup>) => Promise<void>) => {
@@ -260,5 +277,7 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(textOf(messages[2])).toBe('charged 500 (v2)');
       });
     });
+
+    waitCases({ withSetup, recovered, models, attempts, effects, workflowState: options.workflowState });
   });
 }

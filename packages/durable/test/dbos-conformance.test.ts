@@ -3,6 +3,7 @@
  * starts (the same server holds the session store and DBOS's workflows).
  */
 import { fileURLToPath } from 'node:url';
+import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { durableConformance } from '@skilltree/durable/testing';
 import { postgresStore } from '@skilltree/store/postgres';
 
@@ -24,4 +25,14 @@ durableConformance({
     executorId,
     recoveryInterval: recover ? 200 : 0,
   }),
+  async workflowState(turnId) {
+    const client = await DBOSClient.create({ systemDatabaseUrl: url });
+    try {
+      const status = await client.getWorkflow(turnId);
+      if (!status) return 'missing';
+      return status.status === 'PENDING' || status.status === 'ENQUEUED' ? 'pending' : 'ended';
+    } finally {
+      await client.destroy();
+    }
+  },
 });

@@ -49,4 +49,18 @@ durableConformance({
     recoveryInterval: recover ? 200 : 0,
     maxRetryInterval: 200,
   }),
+  async workflowState(turnId) {
+    // The turn is the invocation started with the turn id as its idempotency key.
+    const response = await fetch(new URL('/query', server?.adminUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        query: `SELECT status FROM sys_invocation WHERE idempotency_key = '${turnId.replaceAll("'", "''")}'`,
+      }),
+    });
+    if (!response.ok) throw new Error(`The Restate admin query failed: ${response.status} ${await response.text()}`);
+    const { rows } = (await response.json()) as { rows: Array<{ status: string }> };
+    if (rows.length === 0) return 'missing';
+    return rows.every((row) => row.status === 'completed') ? 'ended' : 'pending';
+  },
 });

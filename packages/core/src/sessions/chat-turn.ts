@@ -20,7 +20,13 @@ import { type ChatSession, chatSession } from './chat-session.js';
 import { ownerKey } from './key.js';
 import { keepLease, type LeasePolicy, takeLease, type UnreleasedLeases } from './lease.js';
 import type { RunningTurn, RunningTurns } from './running.js';
-import { SessionConflictError, SessionNotFoundError, type SessionStore, snapshotFromStore } from './session-store.js';
+import {
+  SessionConflictError,
+  SessionNotFoundError,
+  type SessionStore,
+  type StoredState,
+  snapshotFromStore,
+} from './session-store.js';
 import { stoppedError, watchStop } from './stop.js';
 import { readStoredMessages, type UnreadableRecord, unreadableText } from './stored-messages.js';
 
@@ -47,6 +53,8 @@ export interface DurableTurnHooks {
   open(chat: ResolvedChat, live: () => Promise<Opened>): Promise<Opened>;
   /** The owner's spend, each read and charge a recorded step. */
   ledger(spend: SpendLedger): SpendLedger;
+  /** Adds what the engine keeps with each commit's state (the turn's durable wait, see `durable-wait.ts`). */
+  state?(stored: StoredState): void;
 }
 
 /** A turn's session as `open` found it. */
@@ -143,6 +151,7 @@ async function commit(
   }
   const { append, state: stored } = entry.session.unsaved(entry.committed);
   if (entry.running !== undefined) stored.turn = { from: entry.running };
+  ctx.durable?.state?.(stored);
   try {
     entry.version = await ctx.store.commit(key, {
       holder,

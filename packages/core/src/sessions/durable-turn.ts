@@ -7,12 +7,13 @@
  * tree, and writes nothing until it has caught up with what the store already has.
  */
 import type { SpendLedger } from '../observe/budget.js';
-import type { DurableTurnInput, TurnEngine } from '../types/engine.js';
+import type { DurableTurnInput, DurableWait, TurnEngine } from '../types/engine.js';
 import type { SendOptions } from '../types/options.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
 import { type ResolvedChat, resolveChat } from './chat.js';
 import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
+import { ANSWERS_WAIT, endOfTurn, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
 
 /** The session a turn opened, as its `open` step records it. */
 interface OpenRecord {
@@ -52,9 +53,10 @@ function journaledLedger(engine: TurnEngine, spend: SpendLedger): SpendLedger {
   };
 }
 
-/** The hooks that make a chat's turn durable on `engine`. */
-function hooksFor(ctx: TurnContext, engine: TurnEngine): DurableTurnHooks {
+/** The hooks that make a chat's turn durable on `engine` (`state`: what the turn adds to its commits' state). */
+function hooksFor(ctx: TurnContext, engine: TurnEngine, state?: DurableTurnHooks['state']): DurableTurnHooks {
   return {
+    ...(state ? { state } : {}),
     async open(chat: ResolvedChat, live) {
       let opened: Opened | undefined;
       const record = await engine.step<OpenRecord>('open', async () => {
@@ -92,10 +94,18 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
       epoch: recorded.epoch,
       version: record.version,
       committed: recorded.committed,
-      replayTo: Math.max(record.length, recorded.committed),
+      // A later turn runs on the chat (this is a waiting turn, recovered after its answer): replay, never write.
+      replayTo: laterTurn(record.state.turn, session.length())
+        ? Number.POSITIVE_INFINITY
+        : Math.max(record.length, recorded.committed),
     },
     source: 'store',
   };
+}
+
+/** Whether the chat's running turn (as its commits say) began after `length` messages: it is another, later turn. */
+function laterTurn(turn: { from: number } | undefined, length: number): boolean {
+  return turn !== undefined && turn.from > length;
 }
 
 /**
@@ -104,7 +114,6 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
  * to the store as any turn does.
  */
 export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns {
-  const durableCtx: TurnContext = { ...ctx, durable: hooksFor(ctx, engine) };
   const sinks = new Map<string, Sink>();
   engine.register({
     async run(turnId, input) {
@@ -116,14 +125,25 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         ...(input.files ? { files: input.files } : {}),
         ...(input.traceContext !== undefined ? { traceContext: input.traceContext } : {}),
       };
-      const it = chatTurn(durableCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
+      // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
+      const waits = waitsDurably(engine) ? engine : null;
+      const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
+      const durable = hooksFor(ctx, engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+      const it = chatTurn(
+        { ...ctx, durable },
+        chat,
+        input.input,
+        sink?.signal ?? new AbortController().signal,
+        self,
+        extra,
+      );
       self.it = it;
       try {
         for (;;) {
           const next = await it.next();
           if (next.done) {
             sink?.end({ turn: next.value });
-            return next.value;
+            return waits ? await endOfTurn(waits, turnId, input.follows, wait, next.value) : next.value;
           }
           sink?.push(next.value);
         }
@@ -132,11 +152,16 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         throw error;
       }
     },
-    async abandoned(input) {
+    async abandoned(input, turnId) {
       // A turn runs (its commits say so) and its lease is free to take: the process that ran it is
       // gone. A turn that ended, or one about to take its lease, has no running turn on record.
       const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
-      if (chat.record && !chat.record.state.turn) return false;
+      const state = chat.record?.state;
+      // A turn waiting for its answers has nothing to recover until they come.
+      if (turnId !== undefined && state?.wait?.turn === turnId) return false;
+      // A waiting turn that was answered (and signalled) ends wherever a process can run it.
+      const answered = turnId !== undefined && state?.answered === turnId;
+      if (state && !state.turn && !answered) return false;
       const probe = `recovery-probe:${crypto.randomUUID()}`;
       if (!(await ctx.store.acquire(chat.key, probe, 1_000))) return false;
       await ctx.store.release(chat.key, probe);
@@ -145,7 +170,11 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   });
   return {
     async *turn(chat, input, signal, extra) {
-      const turnId = `skilltree-turn-${crypto.randomUUID()}`;
+      // The waiting turn this one answers (or supersedes), as the chat's committed state names it.
+      const follows = waitsDurably(engine)
+        ? ((await resolveChat(ctx.store, chat.id, chat.owner)).record?.state.wait ?? null)
+        : null;
+      const turnId = turnIdFor(follows, input);
       const queue: SessionEvent[] = [];
       let wake: (() => void) | null = null;
       let outcome: { turn?: Turn; error?: unknown } | null = null;
@@ -167,6 +196,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         ...(extra.budget ? { budget: extra.budget } : {}),
         ...(extra.files ? { files: [...extra.files] as DurableTurnInput['files'] } : {}),
         ...(extra.traceContext !== undefined ? { traceContext: extra.traceContext } : {}),
+        ...(follows ? { follows } : {}),
       };
       // The engine's own failure (it could not start the workflow) ends the turn too.
       const ran = engine.run(turnId, body).then(
@@ -186,8 +216,9 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           await new Promise<void>((resolve) => (wake = resolve));
           wake = null;
         }
-        await ran;
         const ended = outcome as { turn?: Turn; error?: unknown };
+        // A turn that ended waiting is over for its caller; its workflow waits on for the answers.
+        if (!ended.turn?.waiting?.length || !waitsDurably(engine)) await ran;
         if (ended.error !== undefined || !ended.turn) throw ended.error;
         return ended.turn;
       } finally {

@@ -46,6 +46,16 @@ export interface StoredState {
    * first message, so any process can follow the turn (`GET /chat/:id/stream` resumes it).
    */
   turn?: { from: number };
+  /**
+   * On a durable engine: the turn that ended waiting for `waiting` and waits durably for its
+   * answers, with the wait to signal (the turn that answers them signals it).
+   */
+  wait?: { turn: string; wait: string };
+  /**
+   * On a durable engine: the waiting turn the chat's last turn answered (and signalled), so that
+   * another process ends its workflow when the process it waited in is gone.
+   */
+  answered?: string;
 }
 
 /** A session's record. */

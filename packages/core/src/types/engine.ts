@@ -2,6 +2,8 @@
  * The durable-execution engine a turn of `createSessions` may run on (`{ engine }`): the shapes
  * only. A turn is a workflow; each model call, each tool run and each charge of an owner's spend
  * is a step of it, recorded when it ends and replayed (never run again) when the turn is recovered.
+ * A turn that ends waiting for answers may wait durably (`wait`), and the turn that answers it
+ * `signal`s it from any process.
  * DBOS (workflow + `runStep`), Restate (handler + `ctx.run`) and Temporal (workflow + Activities)
  * all map onto it; `@skilltree/durable` holds the adapters (DBOS and Restate).
  */
@@ -23,6 +25,34 @@ export interface DurableTurnInput {
   files?: FilePart[];
   /** The trace the turn belongs to (a W3C `traceparent`-style value), when there is one. */
   traceContext?: unknown;
+  /**
+   * The turn that waited for this chat's waiting calls when this one was sent, and its wait (as the
+   * chat's committed state named them, see {@link DurableWaitState}): this turn answers or
+   * supersedes them, and signals that wait when it ends.
+   */
+  follows?: DurableWaitState;
+}
+
+/**
+ * A turn that ended waiting (for approval, or a client's result) and waits durably for its answers,
+ * as the chat's committed state keeps it (`StoredState.wait`), so that any process finds it.
+ */
+export interface DurableWaitState {
+  /** The waiting turn's id (its workflow). */
+  turn: string;
+  /** The wait to signal (see {@link TurnEngine.signal}). */
+  wait: string;
+}
+
+/** A durable wait inside a running turn (see {@link TurnEngine.wait}). */
+export interface DurableWait {
+  /** Names the wait for {@link TurnEngine.signal} from any process: JSON-safe, kept in the chat's state. */
+  readonly id: string;
+  /**
+   * Resolves with the first value signalled to the wait, however long that takes (the turn's
+   * process may die meanwhile: the recovered turn gets it). Call it once, in the turn's order of steps.
+   */
+  received(): Promise<unknown>;
 }
 
 /**
@@ -40,7 +70,7 @@ export interface DurableRegistration {
    * that ran it died, and the lease expired). An engine recovers an abandoned turn of another
    * process; a turn whose process still holds the lease is left to it.
    */
-  abandoned(input: DurableTurnInput): Promise<boolean>;
+  abandoned(input: DurableTurnInput, turnId?: string): Promise<boolean>;
 }
 
 /**
@@ -67,6 +97,17 @@ export interface TurnEngine {
    * in a recovered turn, a step that was recorded returns the record without calling `fn`.
    */
   step<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Inside a running turn: opens durable wait `name` (DBOS `recv` on the turn's workflow, a Restate
+   * awakeable). Opening records nothing a replay could diverge on; the id is the same on every
+   * attempt of the turn. An engine without waits ends a waiting turn, as without an engine.
+   */
+  wait?(name: string): Promise<DurableWait>;
+  /**
+   * From any process (inside a step or outside a turn): sends `value` (JSON data) to wait `waitId`.
+   * A wait takes the first value it is sent; later ones are dropped.
+   */
+  signal?(waitId: string, value: unknown): Promise<void>;
   /** Stops the engine in this process (turns running elsewhere are not touched). */
   close(): Promise<void>;
 }

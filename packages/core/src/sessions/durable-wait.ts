@@ -1,0 +1,98 @@
+/**
+ * Waiting calls as durable waits (`createSessions(…, { engine })` with an engine that has `wait`
+ * and `signal`). A turn that ends waiting (a `needsApproval` call, a client tool) hands its waiting
+ * turn back to its caller as always, but its workflow does not end: it waits durably for its
+ * answers, and the chat's committed state names the wait (`StoredState.wait`) so that any process
+ * finds it. The turn that answers (or supersedes) the calls runs as a workflow of its own, in the
+ * process that answers, streaming to its caller; its id is derived from the waiting turn and the
+ * answers, so two processes answering the same calls at once start one workflow on an engine that
+ * dedups workflows by id. When it ends it signals the wait (a recorded step) with its outcome, and
+ * the waiting workflow ends with it.
+ */
+import { digest } from '../turn/journal.js';
+import type { DurableTurnInput, DurableWait, DurableWaitState, TurnEngine } from '../types/engine.js';
+import type { ToolAnswer, Turn } from '../types/session.js';
+import { resolveChat } from './chat.js';
+import type { SessionStore, StoredState } from './session-store.js';
+
+/** The name of the wait a turn opens for its answers. */
+export const ANSWERS_WAIT = 'answers';
+
+/** What a waiting turn's wait receives: the turn that answered it, and how that turn ended. */
+export interface WaitOutcome {
+  /** The id of the turn that answered (or superseded) the waiting calls. */
+  continuation: string;
+  /** That turn's reply. */
+  text: string;
+  /** How many calls that turn ended waiting for (it waits for them in its turn). */
+  waiting: number;
+}
+
+/** An engine that waits durably (both halves of the wait present). */
+export type WaitingEngine = TurnEngine & Required<Pick<TurnEngine, 'wait' | 'signal'>>;
+
+/** Whether `engine` keeps waiting turns as durable waits; without, a waiting turn ends (as without an engine). */
+export function waitsDurably(engine: TurnEngine): engine is WaitingEngine {
+  return typeof engine.wait === 'function' && typeof engine.signal === 'function';
+}
+
+/**
+ * The durable wait chat `id` of `owner` is waiting on, as its committed state names it, or null:
+ * the waiting turn and the wait to signal.
+ */
+export async function durableWaitOf(
+  store: SessionStore,
+  id: string,
+  owner: string | undefined,
+): Promise<DurableWaitState | null> {
+  const chat = await resolveChat(store, id, owner);
+  return chat.record?.state.wait ?? null;
+}
+
+/**
+ * The id of a turn sent with `input`: one that answers the calls of waiting turn `follows` gets an
+ * id derived from that turn and the answers (the same answers from two processes start one
+ * workflow, the engine dedups it); any other turn a new id.
+ */
+export function turnIdFor(follows: DurableWaitState | null, input: string | readonly ToolAnswer[]): string {
+  if (follows && typeof input !== 'string') {
+    const answers = [...input].map((a) => JSON.stringify(a)).sort();
+    return `${follows.turn}/answers-${digest(answers).replace(':', '-')}`;
+  }
+  return `skilltree-turn-${crypto.randomUUID()}`;
+}
+
+/**
+ * What turn `turnId` adds to each commit's state: the waiting turn it answers (`answered`), and its
+ * own wait while calls wait for an answer (`wait`), so that any process finds both.
+ */
+export function waitState(
+  turnId: string,
+  follows: DurableTurnInput['follows'],
+  wait: DurableWait | null,
+): (stored: StoredState) => void {
+  return (stored) => {
+    if (follows) stored.answered = follows.turn;
+    if (wait && stored.waiting?.some((w) => w.status === 'waiting')) stored.wait = { turn: turnId, wait: wait.id };
+  };
+}
+
+/**
+ * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
+ * turn signals its wait (once: a recorded step); a turn that ends waiting waits for its own answers
+ * and ends with what answered them. Returns the workflow's result.
+ */
+export async function endOfTurn(
+  engine: WaitingEngine,
+  turnId: string,
+  follows: DurableTurnInput['follows'],
+  wait: DurableWait | null,
+  turn: Turn,
+): Promise<unknown> {
+  if (follows) {
+    const outcome: WaitOutcome = { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 };
+    await engine.step(`signal-${follows.turn}`, () => engine.signal(follows.wait, outcome));
+  }
+  if (!wait || !turn.waiting?.length) return turn;
+  return wait.received();
+}

@@ -1,0 +1,132 @@
+/**
+ * Waiting calls as durable waits, as core drives an engine with `wait` and `signal`: a turn that
+ * ends waiting hands its turn to its caller while its run goes on waiting; the chat's committed
+ * state names the wait; the turn that answers gets an id derived from the waiting turn and the
+ * answers, and signals the wait (a step) with its outcome, which the waiting run ends with. An
+ * engine without waits ends a waiting turn's run, as before.
+ */
+import { describe, expect, test } from 'vitest';
+import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
+import { type DurableRegistration, durableWaitOf, type TurnEngine } from '../src/provider.js';
+
+/** An engine that runs everything live in this process, with waits kept in memory. */
+function waitingEngine(withWaits = true) {
+  const steps: string[] = [];
+  const runs = new Map<string, Promise<unknown>>();
+  const waits = new Map<string, { value: Promise<unknown>; resolve(value: unknown): void }>();
+  let registration: DurableRegistration | null = null;
+  let current: string | null = null;
+  const engine: TurnEngine = {
+    name: 'waiting',
+    register(given) {
+      registration = given;
+    },
+    run(turnId, input) {
+      if (!registration) throw new Error('not registered');
+      current = turnId;
+      const run = registration.run(turnId, JSON.parse(JSON.stringify(input)));
+      runs.set(turnId, run);
+      return run;
+    },
+    async step(name, fn) {
+      steps.push(name);
+      return JSON.parse(JSON.stringify(await fn()));
+    },
+    async close() {},
+  };
+  if (withWaits) {
+    engine.wait = async (name) => {
+      const id = `${current}#${name}`;
+      let resolve!: (value: unknown) => void;
+      const value = new Promise<unknown>((r) => (resolve = r));
+      waits.set(id, { value, resolve });
+      return { id, received: () => value };
+    };
+    engine.signal = async (id, value) => waits.get(id)?.resolve(value);
+  }
+  return { engine, steps, runs };
+}
+
+function Shop() {
+  return (
+    <Agent>
+      <Text>You charge cards.</Text>
+      <Tool name="charge" description="Charges the card" needsApproval run={() => 'charged'} />
+    </Agent>
+  );
+}
+
+const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
+
+/** Whether `promise` has settled by the time the queued callbacks ran. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('waiting calls on an engine with durable waits', () => {
+  test('a turn that ends waiting returns to its caller, and its run stays pending on a wait its chat names', async () => {
+    const { engine, runs } = waitingEngine();
+    const store = memoryStore();
+    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    const turn = await sessions.send('c1', 'Charge me');
+    expect(turn.waiting?.map((w) => w.toolCallId)).toEqual(['pay-1']);
+    const wait = await durableWaitOf(store, 'c1', undefined);
+    expect(wait).toEqual({ turn: expect.stringMatching(/^skilltree-turn-/), wait: expect.any(String) });
+    expect(await settled(runs.get(wait?.turn as string) as Promise<unknown>)).toBe(false);
+    await sessions.close();
+  });
+
+  test('the answering turn gets an id derived from the waiting turn and the answers, signals the wait as a step, and the waiting run ends with its outcome', async () => {
+    const { engine, steps, runs } = waitingEngine();
+    const store = memoryStore();
+    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    await sessions.send('c1', 'Charge me');
+    const wait = await durableWaitOf(store, 'c1', undefined);
+    const waiting = wait?.turn as string;
+    const answered = await sessions.approve('c1', 'pay-1');
+    expect(answered.text).toBe('Done.');
+    const continuation = [...runs.keys()].find((id) => id !== waiting) as string;
+    expect(continuation.startsWith(`${waiting}/answers-`)).toBe(true);
+    expect(steps).toContain(`signal-${waiting}`);
+    expect(await runs.get(waiting)).toEqual({ continuation, text: 'Done.', waiting: 0 });
+    // Answered: the chat names no wait any more, and records which waiting turn was answered.
+    expect(await durableWaitOf(store, 'c1', undefined)).toBeNull();
+    expect((await store.record('c1'))?.state.answered).toBe(waiting);
+    await sessions.close();
+  });
+
+  test('the same answers to the same waiting turn get the same turn id (an engine that dedups by id starts one workflow)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { engine, runs } = waitingEngine();
+      const store = memoryStore();
+      const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+      await sessions.send('c1', 'Charge me');
+      const waiting = (await durableWaitOf(store, 'c1', undefined))?.turn as string;
+      await sessions.approve('c1', 'pay-1');
+      const id = [...runs.keys()].find((k) => k !== waiting) as string;
+      ids.push(id.slice(waiting.length));
+      await sessions.close();
+    }
+    expect(ids[0]).toBe(ids[1]);
+  });
+
+  test('an engine without waits ends a waiting turn, as without an engine', async () => {
+    const { engine, runs } = waitingEngine(false);
+    const store = memoryStore();
+    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    const turn = await sessions.send('c1', 'Charge me');
+    expect(turn.waiting).toHaveLength(1);
+    expect(await durableWaitOf(store, 'c1', undefined)).toBeNull();
+    const [run] = [...runs.values()];
+    expect(await settled(run as Promise<unknown>)).toBe(true);
+    expect((await sessions.approve('c1', 'pay-1')).text).toBe('Done.');
+    await sessions.close();
+  });
+});
