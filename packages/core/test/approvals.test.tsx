@@ -17,21 +17,13 @@ import {
   ToolAnswerError,
   textOf,
 } from '../src/index.js';
+import { CentsRefund } from './refunds.js';
 
 const ran: string[] = [];
 
 const Refunds = ({ limit = 0 }: { limit?: number }) => (
   <Agent>
-    <Tool
-      name="refund"
-      description="Refund an order"
-      input={z.object({ order: z.string(), cents: z.number() })}
-      needsApproval={limit > 0 ? ({ cents }) => cents > limit : true}
-      run={({ order, cents }) => {
-        ran.push(`${order}:${cents}`);
-        return `refunded ${cents} on ${order}`;
-      }}
-    />
+    <CentsRefund ran={ran} limit={limit} />
     <Tool name="lookup" description="Look up" input={z.object({})} run={() => 'found'} />
     <Tool name="pick_file" description="Ask the user's browser for a file" input={z.object({ kind: z.string() })} />
     <Skill name="extra" description="Extra">
