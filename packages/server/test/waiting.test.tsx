@@ -5,8 +5,7 @@
  * nothing; a photo reaches the session as a file part; reasoning streams as reasoning parts.
  */
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import {
   Agent,
   createSessions,
@@ -21,9 +20,10 @@ import type { FilePart } from '@skilltree/core/provider';
 import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
+import { serveUsers } from './served.js';
 import { slowToolModel } from './slow-model.js';
 
 const refunds: string[] = [];
@@ -85,20 +85,7 @@ afterEach(async () => {
 
 async function serve(): Promise<Served> {
   const sessions = createSessions(<RefundAgent />, { store: memoryStore(), model: refundModel() });
-  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    sessions,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
-    },
-  };
+  return { ...(await serveUsers(sessions)), sessions };
 }
 
 describe('approvals through the AI SDK chat engine', () => {
