@@ -88,13 +88,22 @@ async function serve(): Promise<Served> {
   return { ...(await serveUsers(sessions)), sessions };
 }
 
+/**
+ * Serves the refund agent, no refund run yet, and sends `text` to chat `c1` from alice's page:
+ * the server and the page, settled.
+ */
+async function askedOnPage(text: string): Promise<{ chat: NodeChat; served: Served }> {
+  refunds.length = 0;
+  served = await serve();
+  const chat = new NodeChat(served.url, 'c1', 'alice');
+  await chat.sendMessage({ text });
+  await settled(chat);
+  return { chat, served };
+}
+
 describe('approvals through the AI SDK chat engine', () => {
   it('a tool that needs approval waits; the browser approves; the tool runs once and the answer streams', async () => {
-    refunds.length = 0;
-    served = await serve();
-    const chat = new NodeChat(served.url, 'c1', 'alice');
-    await chat.sendMessage({ text: 'refund A-7' });
-    await settled(chat);
+    const { chat, served } = await askedOnPage('refund A-7');
     const waiting = toolPart(chat.all.at(-1));
     // The approval id names the chat's incarnation and the call: the answer lands only on the call shown.
     const { incarnation } = (await served.sessions.get('c1', { owner: 'alice' })) ?? {};
@@ -118,11 +127,7 @@ describe('approvals through the AI SDK chat engine', () => {
   });
 
   it('a denial reaches the model as the tool result; the tool never runs', async () => {
-    refunds.length = 0;
-    served = await serve();
-    const chat = new NodeChat(served.url, 'c1', 'alice');
-    await chat.sendMessage({ text: 'refund B-1' });
-    await settled(chat);
+    const { chat } = await askedOnPage('refund B-1');
     await chat.addToolApprovalResponse({ id: toolPart(chat.all.at(-1)).approval!.id, approved: false, reason: 'no' });
     await settled(chat);
     expect(refunds).toEqual([]);
@@ -136,11 +141,7 @@ describe('approvals through the AI SDK chat engine', () => {
   });
 
   it('a reloaded page sees the waiting call as approval-requested; another user cannot answer it (404), a forged id, input or approval id runs nothing (409)', async () => {
-    refunds.length = 0;
-    served = await serve();
-    const chat = new NodeChat(served.url, 'c1', 'alice');
-    await chat.sendMessage({ text: 'refund C-2' });
-    await settled(chat);
+    const { served } = await askedOnPage('refund C-2');
     const history = (await (
       await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
     ).json()) as SkilltreeUIMessage[];
