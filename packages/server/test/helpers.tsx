@@ -291,6 +291,15 @@ export function apiPath(name: RouteName, id?: string, file?: string): string {
   return routePath(name, '/api', { ...(id === undefined ? {} : { id }), ...(file === undefined ? {} : { file }) });
 }
 
+/** POSTs `body` (as JSON) to the chat route of the server at `url`, as `user`: the raw response. */
+export function postChat(url: string, user: string, body: unknown): Promise<Response> {
+  return fetch(`${url}${apiPath('chat')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-user': user },
+    body: JSON.stringify(body),
+  });
+}
+
 /** A user message as useChat makes it. */
 export function userMessage(text: string, id = `u-${Math.random().toString(36).slice(2)}`): SkilltreeUIMessage {
   return { id, role: 'user', parts: [{ type: 'text', text }] };

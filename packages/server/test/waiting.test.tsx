@@ -22,7 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
-import { apiPath } from './helpers.js';
+import { apiPath, postChat } from './helpers.js';
 import { serveUsers } from './served.js';
 import { slowToolModel } from './slow-model.js';
 
@@ -117,10 +117,9 @@ describe('approvals through the AI SDK chat engine', () => {
     expect(refunds).toEqual(['A-7']);
     expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Done: refunded A-7' });
     // A replay of the same approval runs nothing.
-    const replay = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({ id: 'c1', messages: chat.all.slice(0, 2).map((m, i) => (i === 1 ? approved(m) : m)) }),
+    const replay = await postChat(served.url, 'alice', {
+      id: 'c1',
+      messages: chat.all.slice(0, 2).map((m, i) => (i === 1 ? approved(m) : m)),
     });
     expect(replay.status).toBe(409);
     expect(refunds).toEqual(['A-7']);
@@ -148,28 +147,24 @@ describe('approvals through the AI SDK chat engine', () => {
     const shown = toolPart(history.at(-1)) as ReturnType<typeof toolPart> & { input: unknown };
     expect(shown).toMatchObject({ state: 'approval-requested', input: { order: 'C-2' } });
     const answer = (user: string, id: string, over: { input?: unknown; approvalId?: string } = {}) =>
-      fetch(`${served!.url}${apiPath('chat')}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-user': user },
-        body: JSON.stringify({
-          id: 'c1',
-          messages: [
-            {
-              id: 'x',
-              role: 'assistant',
-              parts: [
-                {
-                  type: 'dynamic-tool',
-                  toolName: 'refund',
-                  toolCallId: id,
-                  state: 'approval-responded',
-                  input: 'input' in over ? over.input : shown.input,
-                  approval: { id: over.approvalId ?? shown.approval?.id, approved: true },
-                },
-              ],
-            },
-          ],
-        }),
+      postChat(served!.url, user, {
+        id: 'c1',
+        messages: [
+          {
+            id: 'x',
+            role: 'assistant',
+            parts: [
+              {
+                type: 'dynamic-tool',
+                toolName: 'refund',
+                toolCallId: id,
+                state: 'approval-responded',
+                input: 'input' in over ? over.input : shown.input,
+                approval: { id: over.approvalId ?? shown.approval?.id, approved: true },
+              },
+            ],
+          },
+        ],
       });
     expect((await answer('bob', shown.toolCallId)).status).toBe(404);
     expect((await answer('alice', 'call_999')).status).toBe(409);
@@ -250,38 +245,30 @@ describe('files and reasoning over HTTP', () => {
       headers: { 'x-user': 'alice' },
     });
     expect(remove.status).toBeLessThan(300);
-    const bobs = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'bob' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [
-          {
-            id: 'u',
-            role: 'user',
-            parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${png.toString('base64')}` }],
-          },
-        ],
-      }),
+    const bobs = await postChat(served.url, 'bob', {
+      id: 'c1',
+      messages: [
+        {
+          id: 'u',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${png.toString('base64')}` }],
+        },
+      ],
     });
     await bobs.text();
     expect(bobs.status).toBe(200);
     expect((await file('alice')).status).toBe(404);
     expect((await file('bob')).status).toBe(200);
     const html = Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64');
-    const refused = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c2',
-        messages: [
-          {
-            id: 'u',
-            role: 'user',
-            parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${html}` }],
-          },
-        ],
-      }),
+    const refused = await postChat(served.url, 'alice', {
+      id: 'c2',
+      messages: [
+        {
+          id: 'u',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${html}` }],
+        },
+      ],
     });
     expect(refused.status).toBe(415);
     expect(await refused.json()).toMatchObject({ error: { code: 'file_type_mismatch' } });
@@ -292,13 +279,9 @@ describe('files and reasoning over HTTP', () => {
 
   it('reasoning streams as reasoning parts with its text only: never its signature', async () => {
     served = await serve();
-    const response = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'refund D-4' }] }],
-      }),
+    const response = await postChat(served.url, 'alice', {
+      id: 'c1',
+      messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'refund D-4' }] }],
     });
     const body = await response.text();
     expect(body).toContain('"type":"reasoning-start"');
