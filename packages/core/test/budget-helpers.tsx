@@ -1,5 +1,5 @@
 /**
- * What the budget tests share: the key an owner's spend is kept under, a deferred, a model that
+ * What the budget tests share: the key an owner's spend is kept under, a model that
  * streams and then stalls or breaks, the size of a turn's first request, and turns of one owner
  * held in their model calls until every one was let in or refused.
  */
@@ -16,16 +16,10 @@ import {
   type Usage,
 } from '../src/index.js';
 import type { ModelStreamPart } from '../src/provider.js';
+import { gate } from './gate.js';
 
 /** The key createSessions keeps an owner's spend under: the SHA-256 of the owner, as in its chats' keys. */
 export const keyOf = (owner: string) => createHash('sha256').update(owner, 'utf8').digest('hex');
-
-/** A deferred: a promise and the function that settles it. */
-export function gate<T = void>() {
-  let open!: (value: T) => void;
-  const opened = new Promise<T>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /**
  * A streaming model named `name` that sends `parts`, calls `streamed`, and then waits until the call

@@ -20,7 +20,8 @@ import {
 } from '../src/index.js';
 import { contextChangeLine, contextChangesOf, textOf } from '../src/parts/message-parts.js';
 import { estimateTokens, periodOf } from '../src/provider.js';
-import { firstRequestTokensOf, gate, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
+import { firstRequestTokensOf, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
+import { gate } from './gate.js';
 
 const App = () => (
   <Agent>

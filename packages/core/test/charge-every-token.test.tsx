@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { Agent, createSession, createSessions, Instructions, memoryStore } from '../src/index.js';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../src/observe/budget.js';
 import { estimateTokens, type ModelStreamPart, periodOf } from '../src/provider.js';
-import { firstRequestTokensOf, gate, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
+import { firstRequestTokensOf, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
+import { gate } from './gate.js';
 
 const App = () => (
   <Agent>
