@@ -6,7 +6,6 @@
  * before it is recorded supersedes nothing.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
   Agent,
   BudgetExceededError,
@@ -15,27 +14,18 @@ import {
   type Model,
   memoryStore,
   type SessionEvent,
-  Tool,
   ToolAnswerError,
   textOf,
   type WaitingCall,
 } from '../src/index.js';
 import { isSafeToolCallId } from '../src/provider.js';
+import { CentsRefund } from './refunds.js';
 
 const ran: string[] = [];
 
 const Refunds = () => (
   <Agent>
-    <Tool
-      name="refund"
-      description="Refund an order"
-      input={z.object({ order: z.string(), cents: z.number() })}
-      needsApproval
-      run={({ order, cents }) => {
-        ran.push(`${order}:${cents}`);
-        return `refunded ${cents} on ${order}`;
-      }}
-    />
+    <CentsRefund ran={ran} />
   </Agent>
 );
 

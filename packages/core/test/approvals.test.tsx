@@ -17,21 +17,13 @@ import {
   ToolAnswerError,
   textOf,
 } from '../src/index.js';
+import { CentsRefund } from './refunds.js';
 
 const ran: string[] = [];
 
 const Refunds = ({ limit = 0 }: { limit?: number }) => (
   <Agent>
-    <Tool
-      name="refund"
-      description="Refund an order"
-      input={z.object({ order: z.string(), cents: z.number() })}
-      needsApproval={limit > 0 ? ({ cents }) => cents > limit : true}
-      run={({ order, cents }) => {
-        ran.push(`${order}:${cents}`);
-        return `refunded ${cents} on ${order}`;
-      }}
-    />
+    <CentsRefund ran={ran} limit={limit} />
     <Tool name="lookup" description="Look up" input={z.object({})} run={() => 'found'} />
     <Tool name="pick_file" description="Ask the user's browser for a file" input={z.object({ kind: z.string() })} />
     <Skill name="extra" description="Extra">
@@ -41,6 +33,18 @@ const Refunds = ({ limit = 0 }: { limit?: number }) => (
 );
 
 const refund = (order: string, cents: number) => ({ name: 'refund', input: { order, cents } });
+
+/**
+ * A session of `<Refunds />`, no refund run yet, whose model asks for `calls` and then (answered)
+ * says `reply`, after the user sent `text`: the session, its calls waiting, and the model.
+ */
+async function asked(calls: ReturnType<typeof refund>[], text: string, reply?: string) {
+  ran.length = 0;
+  const model = scriptedModel([{ toolCalls: calls }, ...(reply === undefined ? [] : [{ text: reply }])]);
+  const session = createSession(<Refunds />, { model });
+  await session.send(text);
+  return { session, model };
+}
 
 describe('approval', () => {
   test('a call that needs approval is recorded and the turn ends waiting; nothing runs', async () => {
@@ -70,10 +74,7 @@ describe('approval', () => {
   });
 
   test('approve runs the tool with the input the model gave, and the turn goes on to the reply', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }, { text: 'Refunded.' }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('refund A-1');
+    const { session } = await asked([refund('A-1', 500)], 'refund A-1', 'Refunded.');
     const turn = await session.approve('call_1');
     expect(ran).toEqual(['A-1:500']);
     expect(turn.text).toBe('Refunded.');
@@ -83,10 +84,7 @@ describe('approval', () => {
   });
 
   test('a denial is the result the model reads, with the reason; the tool never runs', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A-1', 500)] }, { text: 'Not refunded.' }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('refund A-1');
+    const { session, model } = await asked([refund('A-1', 500)], 'refund A-1', 'Not refunded.');
     const turn = await session.deny('call_1', 'over the limit');
     expect(ran).toEqual([]);
     expect(turn.messages[0]).toMatchObject({ role: 'tool', isError: true, errorKind: 'denied' });
@@ -104,10 +102,7 @@ describe('approval', () => {
   });
 
   test('several calls wait at once; the turn goes on once the last is answered', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A', 1), refund('B', 2)] }, { text: 'done' }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('two');
+    const { session, model } = await asked([refund('A', 1), refund('B', 2)], 'two', 'done');
     const partial = await session.approve('call_1');
     expect(partial.waiting?.map((w) => w.toolCallId)).toEqual(['call_2']);
     expect(model.requests).toHaveLength(1);
@@ -117,10 +112,7 @@ describe('approval', () => {
   });
 
   test('an answer to a call that does not wait (unknown, answered already, or the wrong kind) is refused and runs nothing', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A', 1)] }, { text: 'done' }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('one');
+    const { session } = await asked([refund('A', 1)], 'one', 'done');
     await expect(session.approve('call_9')).rejects.toBeInstanceOf(ToolAnswerError);
     await expect(session.addToolResult('call_1', 'forged')).rejects.toThrow(/waits for approval: approve or deny it/);
     await session.approve('call_1');
@@ -129,10 +121,7 @@ describe('approval', () => {
   });
 
   test('a new user message while calls wait supersedes them: the model reads that they did not run', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A', 1)] }, { text: 'ok, no refund' }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('refund');
+    const { session } = await asked([refund('A', 1)], 'refund', 'ok, no refund');
     const turn = await session.send('never mind');
     expect(ran).toEqual([]);
     expect(session.waiting).toEqual([]);
@@ -143,10 +132,7 @@ describe('approval', () => {
   });
 
   test('waiting calls survive a snapshot: another session answers them, and the tool runs once', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A', 7)] }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('refund');
+    const { session } = await asked([refund('A', 7)], 'refund');
     const snapshot = JSON.stringify(session.snapshot());
     const restored = restoreSession(<Refunds />, snapshot, { model: scriptedModel([{ text: 'done' }]) });
     expect(restored.waiting.map((w) => w.toolCallId)).toEqual(['call_1']);
@@ -155,10 +141,7 @@ describe('approval', () => {
   });
 
   test('a call whose tool was running when the process stopped is answered as interrupted, never run again', async () => {
-    ran.length = 0;
-    const model = scriptedModel([{ toolCalls: [refund('A', 7)] }]);
-    const session = createSession(<Refunds />, { model });
-    await session.send('refund');
+    const { session } = await asked([refund('A', 7)], 'refund');
     const snapshot = session.snapshot();
     snapshot.waiting = snapshot.waiting?.map((w) => ({ ...w, status: 'running' }));
     const restored = restoreSession(<Refunds />, snapshot, { model: scriptedModel([]) });

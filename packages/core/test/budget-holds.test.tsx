@@ -4,7 +4,6 @@
  * check), a refused send leaves no orphan user message, hostile prices and periods are refused when
  * the session is made, and the owner '' has a budget like any other.
  */
-import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
   Agent,
@@ -21,6 +20,8 @@ import {
 } from '../src/index.js';
 import { contextChangeLine, contextChangesOf, textOf } from '../src/parts/message-parts.js';
 import { estimateTokens, periodOf } from '../src/provider.js';
+import { firstRequestTokensOf, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
+import { gate } from './gate.js';
 
 const App = () => (
   <Agent>
@@ -31,40 +32,12 @@ const App = () => (
   </Agent>
 );
 
-/** The key createSessions keeps an owner's spend under: the SHA-256 of the owner, as in its chats' keys. */
-const keyOf = (owner: string) => createHash('sha256').update(owner, 'utf8').digest('hex');
-
-/** A deferred: a promise and the function that settles it. */
-function gate<T = void>() {
-  let open!: (value: T) => void;
-  const opened = new Promise<T>((resolve) => (open = resolve));
-  return { opened, open };
-}
+/** The estimated input of the first request of a turn saying `text` to `<App />` (what a reservation holds). */
+const firstRequestTokens = (text: string) => firstRequestTokensOf(<App />, text);
 
 /** A streaming model that sends `text` and then waits until the call is aborted (it never finishes by itself). */
-function stalling(text: string, streamed: () => void): Model {
-  return {
-    name: 'stalling',
-    generate: async () => ({ text, toolCalls: [] }),
-    async *stream(_req, { signal }) {
-      yield { type: 'text-delta', text };
-      streamed();
-      await new Promise<void>((_, reject) => {
-        const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-        if (signal?.aborted) stop();
-        signal?.addEventListener('abort', stop, { once: true });
-      });
-    },
-  };
-}
-
-/** The estimated input of the first request of a turn saying `text` to `<App />` (what a reservation holds). */
-async function firstRequestTokens(text: string): Promise<number> {
-  const probe = createSession(<App />, { budget: { perTurn: { tokens: 0 } } });
-  const error = (await probe.send(text).catch((e: unknown) => e)) as BudgetExceededError;
-  expect(error).toBeInstanceOf(BudgetExceededError);
-  return error.next;
-}
+const stalling = (text: string, streamed: () => void) =>
+  streamingModel('stalling', [{ type: 'text-delta', text }], streamed);
 
 describe('an aborted model call is charged for what it consumed', () => {
   test('an aborted model call is charged its input and what it streamed, marked estimated (createSession)', async () => {
@@ -143,40 +116,15 @@ describe('concurrent turns of one owner reserve before they call', () => {
     const input = await firstRequestTokens('go');
     // Room for two first calls, not three.
     const limit = Math.floor(input * 2.5);
-    const inModel: (() => void)[] = [];
-    let decided = 0;
-    const allDecided = gate();
-    const decide = () => {
-      if (++decided === 6) allDecided.open();
-    };
-    const model: Model = {
-      // No output: each call reserves its input alone, as the limit here counts.
+    // No output: each call reserves its input alone, as the limit here counts. Two "processes"
+    // over one store, three turns each, six chats of one owner, all at once.
+    const { inModel, turns, processes } = await heldTurns(<App />, {
+      store,
+      count: 6,
+      budget: { perOwner: { tokens: limit, period: 'day' } },
       maxOutputTokens: 0,
-      async generate() {
-        // Held until every turn was let in or refused: the admitted ones are all in flight at once.
-        await new Promise<void>((resolve) => {
-          inModel.push(resolve);
-          decide();
-        });
-        return { text: 'ok', toolCalls: [], usage: { inputTokens: input, outputTokens: 0 } };
-      },
-    };
-    const budget: Budget = { perOwner: { tokens: limit, period: 'day' } };
-    // Two "processes" over one store, three turns each, six chats of one owner, all at once.
-    const processes = [
-      createSessions(<App />, { store, model, budget }),
-      createSessions(<App />, { store, model, budget }),
-    ];
-    const turns = Array.from({ length: 6 }, (_, i) =>
-      processes[i % 2].send(`chat-${i}`, 'go', { owner: 'ann' }).then(
-        (turn) => turn,
-        (error: unknown) => {
-          decide();
-          return error;
-        },
-      ),
-    );
-    await allDecided.opened;
+      usage: { inputTokens: input, outputTokens: 0 },
+    });
     for (const release of inModel) release();
     const results = await Promise.all(turns);
     const refused = results.filter((r) => r instanceof BudgetExceededError) as BudgetExceededError[];

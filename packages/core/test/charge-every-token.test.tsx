@@ -4,20 +4,12 @@
  * owner's calls reserve their most output with their input, so concurrent calls overshoot a limit
  * by at most one call's output.
  */
-import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import {
-  Agent,
-  type Budget,
-  BudgetExceededError,
-  createSession,
-  createSessions,
-  Instructions,
-  type Model,
-  memoryStore,
-} from '../src/index.js';
+import { Agent, createSession, createSessions, Instructions, memoryStore } from '../src/index.js';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../src/observe/budget.js';
 import { estimateTokens, type ModelStreamPart, periodOf } from '../src/provider.js';
+import { firstRequestTokensOf, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
+import { gate } from './gate.js';
 
 const App = () => (
   <Agent>
@@ -25,43 +17,16 @@ const App = () => (
   </Agent>
 );
 
-const keyOf = (owner: string) => createHash('sha256').update(owner, 'utf8').digest('hex');
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
 /** The estimated input of the first request of a turn saying `text` to `<App />`. */
-async function firstRequestTokens(text: string): Promise<number> {
-  const probe = createSession(<App />, { budget: { perTurn: { tokens: 0 } } });
-  const error = (await probe.send(text).catch((e: unknown) => e)) as BudgetExceededError;
-  expect(error).toBeInstanceOf(BudgetExceededError);
-  return error.next;
-}
+const firstRequestTokens = (text: string) => firstRequestTokensOf(<App />, text);
 
 /** About 8 000 tokens of reasoning, streamed in 40 deltas. */
 const THOUGHT = Array.from({ length: 40 }, (_, i) => `${`Let me think about step ${i}`}. `.padEnd(800, '.'));
 const THOUGHT_CHARS = THOUGHT.join('').length;
 
 /** Streams `parts`, then waits until the call is aborted (`stall`) or fails as a broken connection. */
-function streaming(parts: ModelStreamPart[], end: 'stall' | 'break', streamed: () => void): Model {
-  return {
-    name: 'thinking',
-    generate: async () => ({ text: 'never', toolCalls: [] }),
-    async *stream(_req, { signal }) {
-      yield* parts;
-      streamed();
-      if (end === 'break') throw new Error('socket hang up');
-      await new Promise<void>((_, reject) => {
-        const stop = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-        if (signal?.aborted) stop();
-        signal?.addEventListener('abort', stop, { once: true });
-      });
-    },
-  };
-}
+const streaming = (parts: ModelStreamPart[], end: 'stall' | 'break', streamed: () => void) =>
+  streamingModel('thinking', parts, streamed, end);
 
 const deltas = (): ModelStreamPart[] => THOUGHT.map((text) => ({ type: 'reasoning-delta', text }));
 
@@ -162,37 +127,13 @@ describe("an owner's calls reserve their most output", () => {
   async function fifteenAtOnce(maxOutputTokens: number | undefined, output: number, limit: number) {
     const store = memoryStore();
     const input = await firstRequestTokens('go');
-    const inModel: (() => void)[] = [];
-    let decided = 0;
-    const all = gate();
-    const decide = () => {
-      if (++decided === 15) all.open();
-    };
-    const model: Model = {
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-      async generate() {
-        await new Promise<void>((resolve) => {
-          inModel.push(resolve);
-          decide();
-        });
-        return { text: 'ok', toolCalls: [], usage: { inputTokens: input, outputTokens: output } };
-      },
-    };
-    const budget: Budget = { perOwner: { tokens: limit, period: 'day' } };
-    const processes = [
-      createSessions(<App />, { store, model, budget }),
-      createSessions(<App />, { store, model, budget }),
-    ];
-    const turns = Array.from({ length: 15 }, (_, i) =>
-      processes[i % 2].send(`chat-${i}`, 'go', { owner: 'ann' }).then(
-        () => null,
-        (error: unknown) => {
-          decide();
-          return error;
-        },
-      ),
-    );
-    await all.opened;
+    const { inModel, turns } = await heldTurns(<App />, {
+      store,
+      count: 15,
+      budget: { perOwner: { tokens: limit, period: 'day' } },
+      maxOutputTokens,
+      usage: { inputTokens: input, outputTokens: output },
+    });
     // While every admitted call is in flight, each holds its input and its most output.
     const held = await store.spent(keyOf('ann'), periodOf('day').key);
     for (const release of inModel) release();

@@ -4,20 +4,11 @@
  * (`{ reason }`), and a reason of the wrong type is a TypeError, never dropped silently.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import { Agent, createSession, createSessions, memoryStore, scriptedModel, Tool } from '../src/index.js';
+import { createSession, createSessions, memoryStore, scriptedModel } from '../src/index.js';
+import { OrderRefunds } from './refunds.js';
 
-const Refunds = () => (
-  <Agent>
-    <Tool
-      name="refund"
-      description="Refund an order"
-      input={z.object({ order: z.string() })}
-      needsApproval
-      run={() => 'refunded'}
-    />
-  </Agent>
-);
+/** The run never happens here (every call is denied): what it records goes nowhere. */
+const Refunds = () => <OrderRefunds ran={[]} />;
 
 const script = () =>
   scriptedModel([{ toolCalls: [{ id: 'r1', name: 'refund', input: { order: 'A-1' } }] }, { text: 'Not refunded.' }]);

@@ -4,7 +4,6 @@
  * process counts the same; and HTML or SVG hidden in a text file is refused as HTML and SVG are.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
   Agent,
   createSession,
@@ -13,19 +12,12 @@ import {
   memoryStore,
   restoreSession,
   scriptedModel,
-  Tool,
   textOf,
-  toolResult,
 } from '../src/index.js';
+import { png, ScreenshotAgent } from './images.js';
 
-/** A PNG header and `extra` bytes: 33 + extra bytes in all. */
-function png(extra = 47): Uint8Array {
-  const file = new Uint8Array(33 + extra);
-  file.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  return file;
-}
 /** 80 bytes each: a limit of 200 holds two, not three. */
-const FILE = png();
+const FILE = png({ extra: 47, width: 0, height: 0 });
 const LIMIT = 200;
 
 async function rejection(send: () => Promise<unknown>): Promise<FileRejectedError> {
@@ -38,16 +30,7 @@ async function rejection(send: () => Promise<unknown>): Promise<FileRejectedErro
 }
 
 /** An agent whose `shot` tool returns the 80-byte image. */
-const Shooter = () => (
-  <Agent>
-    <Tool
-      name="shot"
-      description="A screenshot"
-      input={z.object({})}
-      run={() => toolResult('The page:', { data: FILE })}
-    />
-  </Agent>
-);
+const Shooter = () => <ScreenshotAgent bytes={FILE} name="shot" description="A screenshot" />;
 
 const shotThenText = (n: number) =>
   Array.from({ length: n }, () => [{ toolCalls: [{ name: 'shot', input: {} }] }, { text: 'seen' }]).flat();

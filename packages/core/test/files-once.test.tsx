@@ -5,6 +5,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import * as bytes from '../src/files/bytes.js';
 import { Agent, createSession, createSessions, FileRejectedError, scriptedModel } from '../src/index.js';
+import { png } from './images.js';
 
 // The sniffer, as it is, counted: every check of a file's type reads its bytes through it.
 vi.mock('../src/files/bytes.js', async (importOriginal) => {
@@ -13,11 +14,7 @@ vi.mock('../src/files/bytes.js', async (importOriginal) => {
 });
 
 /** A PNG header and `extra` bytes: enough for the sniffer. */
-function png(extra = 40): Uint8Array {
-  const file = new Uint8Array(33 + extra);
-  file.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  return file;
-}
+const pngOf = (extra = 40) => png({ extra, width: 0, height: 0 });
 
 /** Times the sniffer read a whole file of `length` bytes (the token estimate reads only a header). */
 function sniffsOf(length: number): number {
@@ -29,7 +26,7 @@ const echo = () => scriptedModel([{ text: 'seen' }, { text: 'seen' }]);
 describe('files are checked once per message', () => {
   test("createSessions sniffs a file's bytes once per message: before the chat is touched, not again in the turn", async () => {
     const sessions = createSessions(<Agent />, { model: () => echo() });
-    const file = png();
+    const file = pngOf();
     vi.mocked(bytes.sniffMediaType).mockClear();
     await sessions.send('c', 'photo', { files: [{ data: file, mediaType: 'image/png' }] });
     expect(sniffsOf(file.length)).toBe(1);
@@ -40,8 +37,8 @@ describe('files are checked once per message', () => {
 
   test('the chat total is still checked in the turn: a message over files.maxChatBytes is refused and not recorded', async () => {
     const sessions = createSessions(<Agent />, { model: () => echo(), files: { maxChatBytes: 120 } });
-    await sessions.send('c', 'one', { files: [{ data: png(60) }] });
-    const error = await sessions.send('c', 'two', { files: [{ data: png(60) }] }).then(
+    await sessions.send('c', 'one', { files: [{ data: pngOf(60) }] });
+    const error = await sessions.send('c', 'two', { files: [{ data: pngOf(60) }] }).then(
       () => null,
       (e: unknown) => e,
     );

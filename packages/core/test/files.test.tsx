@@ -3,7 +3,6 @@
  * returns them, and every hostile file is refused with the chat left as it was.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
   Agent,
   createSession,
@@ -11,21 +10,11 @@ import {
   FileRejectedError,
   restoreSession,
   scriptedModel,
-  Tool,
   textOf,
-  toolResult,
 } from '../src/index.js';
 import { estimateFileTokens } from '../src/provider.js';
+import { png, ScreenshotAgent } from './images.js';
 
-/** A real 2×3 PNG header (IHDR), enough for the sniffer and the size reader. */
-function png(width = 2, height = 3, extra = 16): Uint8Array {
-  const bytes = new Uint8Array(33 + extra);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(16, width);
-  view.setUint32(20, height);
-  return bytes;
-}
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const html = new TextEncoder().encode('<!DOCTYPE html><script>alert(1)</script>');
 const svg = new TextEncoder().encode('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script/></svg>');
@@ -113,15 +102,15 @@ describe('files a user sends', () => {
     const session = createSession(<Agent />, { model: echo(), files: { maxFilesPerMessage: 2, maxMessageBytes: 100 } });
     await refused(() => session.send('x', { files: [{ data: png() }, { data: png() }, { data: png() }] }), 'too-many');
     await refused(
-      () => session.send('x', { files: [{ data: png(2, 3, 60) }, { data: png(2, 3, 60) }] }),
+      () => session.send('x', { files: [{ data: png({ extra: 60 }) }, { data: png({ extra: 60 }) }] }),
       'message-too-large',
     );
   });
 
   test('a chat never holds more than files.maxChatBytes of files', async () => {
     const session = createSession(<Agent />, { model: echo(), files: { maxChatBytes: 120 } });
-    await session.send('one', { files: [{ data: png(2, 3, 60) }] });
-    await refused(() => session.send('two', { files: [{ data: png(2, 3, 60) }] }), 'chat-too-large');
+    await session.send('one', { files: [{ data: png({ extra: 60 }) }] });
+    await refused(() => session.send('two', { files: [{ data: png({ extra: 60 }) }] }), 'chat-too-large');
     expect(session.transcript.map((m) => textOf(m))).toEqual(['one[file: image/png]', 'seen']);
   });
 
@@ -165,16 +154,7 @@ describe('files a user sends', () => {
 });
 
 describe('files a tool returns', () => {
-  const Shot = ({ bytes }: { bytes: Uint8Array }) => (
-    <Agent>
-      <Tool
-        name="screenshot"
-        description="Take one"
-        input={z.object({})}
-        run={() => toolResult('The page:', { data: bytes })}
-      />
-    </Agent>
-  );
+  const Shot = ({ bytes }: { bytes: Uint8Array }) => <ScreenshotAgent bytes={bytes} />;
 
   test('a tool can return an image with toolResult: the result holds its text, then the file', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'screenshot', input: {} }] }, { text: 'I see it.' }]);
@@ -208,7 +188,11 @@ describe('files are kept and counted', () => {
   });
 
   test('images count in token estimates by their size, as providers bill them', () => {
-    expect(estimateFileTokens({ type: 'file', mediaType: 'image/png', data: b64(png(750, 750)) })).toBe(750);
-    expect(estimateFileTokens({ type: 'file', mediaType: 'image/png', data: b64(png(4000, 4000)) })).toBe(1600);
+    expect(
+      estimateFileTokens({ type: 'file', mediaType: 'image/png', data: b64(png({ width: 750, height: 750 })) }),
+    ).toBe(750);
+    expect(
+      estimateFileTokens({ type: 'file', mediaType: 'image/png', data: b64(png({ width: 4000, height: 4000 })) }),
+    ).toBe(1600);
   });
 });

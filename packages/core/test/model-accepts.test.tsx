@@ -4,27 +4,10 @@
  * results; the developer is told once per session; the transcript and the store keep the file.
  */
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  createSession,
-  createSessions,
-  type ModelRequest,
-  scriptedModel,
-  Tool,
-  toolResult,
-} from '../src/index.js';
+import { Agent, createSession, createSessions, type ModelRequest, scriptedModel } from '../src/index.js';
 import { describeFile, sniffMediaType } from '../src/provider.js';
+import { png, ScreenshotAgent } from './images.js';
 
-/** A real 2×3 PNG header (IHDR) and some bytes after it. */
-function png(extra = 16): Uint8Array {
-  const bytes = new Uint8Array(33 + extra);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(16, 2);
-  view.setUint32(20, 3);
-  return bytes;
-}
 /** A WAV header: RIFF, size, WAVE, and a few bytes. */
 function wav(): Uint8Array {
   const bytes = new Uint8Array(44);
@@ -32,7 +15,7 @@ function wav(): Uint8Array {
   return bytes;
 }
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-const PHOTO = { data: png(1200), mediaType: 'image/png', filename: 'parcel.png' };
+const PHOTO = { data: png({ extra: 1200 }), mediaType: 'image/png', filename: 'parcel.png' };
 const DESCRIBED = '[image parcel.png, image/png, 1 KB: this model cannot read images]';
 
 const replies = (n: number) => Array.from({ length: n }, () => ({ text: 'ok' }));
@@ -101,16 +84,7 @@ describe('a model without vision is sent a description of each image', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'screenshot', input: {} }] }, { text: 'ok' }], {
       accepts: { images: false },
     });
-    const Shot = () => (
-      <Agent>
-        <Tool
-          name="screenshot"
-          description="Take one"
-          input={z.object({})}
-          run={() => toolResult('The page:', { data: png(), filename: 'page.png' })}
-        />
-      </Agent>
-    );
+    const Shot = () => <ScreenshotAgent bytes={png()} filename="page.png" />;
     const session = createSession(<Shot />, { model });
     await session.send('show me');
     expect(model.requests[1].messages.at(-1)?.content).toEqual([

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { createSessions, type Message, type Model, memoryStore, SessionConflictError } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
 import { CounterAgent } from './fixtures.js';
+import { gate } from './gate.js';
 
 const App = CounterAgent;
 
@@ -35,12 +36,6 @@ function model(options: { pause?: (messages: Message[]) => Promise<void> | void;
     },
   };
 }
-
-const gate = () => {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-};
 
 describe('a chat is an incarnation, not just an id', () => {
   test('a delete in this process stops the running turn on that chat at once, without waiting for a lease renewal', async () => {

@@ -7,12 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Model, memoryStore, type SessionStore, Tool } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-
-const gate = () => {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-};
+import { gate } from './gate.js';
 
 /** `hold` runs until its turn is aborted, and says when it starts. */
 function holdAgent(started: () => void) {

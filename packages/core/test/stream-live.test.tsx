@@ -15,31 +15,23 @@ import {
   scriptedModel,
   Tool,
 } from '../src/index.js';
+import { gate } from './gate.js';
 
 const progress = createAgentStore('progress', () => ({ step: 'idle' }));
 
-/** A gate the test opens: the tool waits on `opened` until `open()` is called. */
-function gate() {
-  let open!: (value: string) => void;
-  const opened = new Promise<string>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
 /** The gates made so far; opened after each test whatever happened, so that no tool waits forever. */
-const gates: ReturnType<typeof gate>[] = [];
+const gates: ReturnType<typeof gate<string>>[] = [];
 afterEach(() => {
   for (const held of gates.splice(0)) held.open('released by cleanup');
 });
 function heldGate() {
-  const held = gate();
+  const held = gate<string>();
   gates.push(held);
   return held;
 }
 
 /** An agent whose one tool waits on `held` (the test's gate). */
-function SlowAgent({ held }: { held: ReturnType<typeof gate> }) {
+function SlowAgent({ held }: { held: ReturnType<typeof gate<string>> }) {
   return (
     <Agent>
       <Tool

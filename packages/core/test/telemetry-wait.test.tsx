@@ -7,8 +7,8 @@
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, test } from 'vitest';
-import { z } from 'zod';
-import { Agent, createSession, restoreSession, scriptedModel, Tool } from '../src/index.js';
+import { createSession, restoreSession, scriptedModel } from '../src/index.js';
+import { OrderRefunds } from './refunds.js';
 import { type SpanOrder, shutDownTracing, tracing } from './tracing.js';
 
 afterEach(shutDownTracing);
@@ -29,20 +29,7 @@ function turns(spans: readonly ReadableSpan[], order: SpanOrder): string[][] {
 }
 
 const ran: string[] = [];
-const Refunds = () => (
-  <Agent>
-    <Tool
-      name="refund"
-      description="Refund an order"
-      input={z.object({ order: z.string() })}
-      needsApproval
-      run={({ order }) => {
-        ran.push(order);
-        return `refunded ${order}`;
-      }}
-    />
-  </Agent>
-);
+const Refunds = () => <OrderRefunds ran={ran} />;
 
 const script = () =>
   scriptedModel([{ toolCalls: [{ id: 'r1', name: 'refund', input: { order: 'A-1' } }] }, { text: 'Refunded.' }]);

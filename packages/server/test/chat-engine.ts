@@ -30,3 +30,24 @@ export async function settled(chat: NodeChat) {
 
 export const toolPart = (m: SkilltreeUIMessage | undefined) =>
   m?.parts.find((p) => p.type === 'dynamic-tool') as { state: string; toolCallId: string; approval?: { id: string } };
+
+/**
+ * A page reloaded while a turn runs: a new engine on chat `id` starts from `history` and resumes the
+ * turn's stream (`GET /chat/:id/stream`); once it follows the turn (its engine streams: `start`
+ * came), `release` lets the turn go on. Resolves with the page once the resumed stream ended.
+ */
+export async function resumeWhileRunning(
+  url: string,
+  id: string,
+  user: string,
+  history: SkilltreeUIMessage[],
+  release: () => void,
+): Promise<NodeChat> {
+  const reloaded = new NodeChat(url, id, user);
+  reloaded.messages = history;
+  const resumed = reloaded.resumeStream();
+  while (reloaded.status !== 'streaming') await new Promise((resolve) => setTimeout(resolve, 5));
+  release();
+  await resumed;
+  return reloaded;
+}

@@ -13,6 +13,7 @@ import {
   DB_SECRET,
   OTHER_CUSTOMER,
   plain,
+  postChat,
   ruleModel,
   startServer,
   type TestServer,
@@ -29,14 +30,10 @@ afterEach(async () => {
 describe('POST /api/chat', () => {
   it('answers with the AI SDK UI message stream: SSE with the x-vercel-ai-ui-message-stream: v1 header', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
-        trigger: 'submit-message',
-      }),
+    const response = await postChat(server.url, 'alice', {
+      id: 'c1',
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+      trigger: 'submit-message',
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
@@ -162,10 +159,9 @@ describe('POST /api/chat', () => {
     const before = waiting.count;
     const pending = alice.send('c1', 'wait', controller.signal).catch(() => {});
     while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
-    const response = await fetch(`${server.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({ id: 'c1', message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
+    const response = await postChat(server.url, 'alice', {
+      id: 'c1',
+      message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
     });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: { code: 'busy' } });
@@ -176,10 +172,9 @@ describe('POST /api/chat', () => {
 
   it('accepts { id, message } from a transport that sends only the new message', async () => {
     server = await startServer();
-    const response = await fetch(`${server.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({ id: 'c1', message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
+    const response = await postChat(server.url, 'alice', {
+      id: 'c1',
+      message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"delta":"hi"');

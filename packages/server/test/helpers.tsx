@@ -2,8 +2,7 @@
  * Shared test pieces: a notes agent, a rule-driven model (no script to run out of), a handler on a
  * real loopback server, and a client made of the `ai` package's own transport and stream reader.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import {
   Agent,
   createAgentStore,
@@ -25,8 +24,9 @@ import type { ModelStreamPart, ReasoningPart } from '@skilltree/core/provider';
 import { AppendTool } from '@skilltree/test-kit';
 import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
 import { z } from 'zod';
-import { createHandler, type HandlerOptions, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { createHandler, type HandlerOptions, type SkilltreeUIMessage } from '../src/index.js';
 import { type RouteName, routePath } from '../src/routes.js';
+import { listen } from './served.js';
 
 const notes = createAgentStore('notes', () => ({ items: [] as string[] }));
 
@@ -134,6 +134,55 @@ export const THOUGHTS = {
   },
 } satisfies Record<string, ReasoningPart>;
 
+/** A turn that reads the notes skill, then makes `calls` (saying `say` beside them), then ends with `end`. */
+interface Script {
+  say?: string;
+  calls: NonNullable<Step['toolCalls']>;
+  /** The reply after the calls, or `wait`: the model call never returns. */
+  end: Step | 'wait';
+}
+
+/** The scripted messages, by their text. */
+const SCRIPTS = new Map<string, Script>([
+  [
+    'two notes',
+    {
+      say: 'Adding both.',
+      calls: [
+        { id: 'a', name: 'add_note', input: { text: 'one' } },
+        { id: 'b', name: 'add_note', input: { text: 'two' } },
+      ],
+      end: { text: 'Both added.' },
+    },
+  ],
+  ['explode', { calls: [{ id: 'x', name: 'explode', input: {} }], end: { text: 'That failed.' } }],
+  ['db', { calls: [{ id: 'd', name: 'connect_db', input: {} }], end: { text: 'The database is down.' } }],
+  [
+    'mistakes',
+    {
+      calls: [
+        { id: 'u', name: 'buy_insurance', input: {} },
+        { id: 'i', name: 'add_note', input: { text: 5 } },
+      ],
+      end: { text: 'Sorry.' },
+    },
+  ],
+  ['hold', { calls: [{ id: 'h', name: 'hold', input: {} }], end: { text: 'Held and released.' } }],
+  [
+    'refund 7',
+    { calls: [{ id: 'f', name: 'refund_order', input: { order: '7' } }], end: { text: 'I cannot refund that order.' } },
+  ],
+  ['wait', { calls: [{ id: 'w', name: 'wait', input: {} }], end: 'wait' }],
+]);
+
+/** The script for `text`: `note <text>` adds that note; the others are {@link SCRIPTS}. */
+function scriptOf(text: string): Script | undefined {
+  const note = /^note (.+)$/.exec(text);
+  if (note)
+    return { calls: [{ id: 'a', name: 'add_note', input: { text: note[1] } }], end: { text: `Noted: ${note[1]}.` } };
+  return SCRIPTS.get(text);
+}
+
 /** What the rule model does at `step` (0-based, model calls since the user's message) for `text`. */
 function decide(text: string, step: number): Step | 'fail' | 'wait' | 'ramble' {
   if (text === 'ramble') return 'ramble';
@@ -144,61 +193,13 @@ function decide(text: string, step: number): Step | 'fail' | 'wait' | 'ramble' {
       return { reasoning: [THOUGHTS.hidden], toolCalls: [{ id: 'a', name: 'add_note', input: { text: 'x' } }] };
     return { reasoning: [THOUGHTS.last], text: 'Noted: x.' };
   }
-  const note = /^note (.+)$/.exec(text);
-  if (note) {
+  const script = scriptOf(text);
+  if (script) {
+    // Copies: no turn shares a step's objects with another.
     if (step === 0) return { toolCalls: [read] };
-    if (step === 1) return { toolCalls: [{ id: 'a', name: 'add_note', input: { text: note[1] } }] };
-    return { text: `Noted: ${note[1]}.` };
-  }
-  if (text === 'two notes') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) {
-      return {
-        text: 'Adding both.',
-        toolCalls: [
-          { id: 'a', name: 'add_note', input: { text: 'one' } },
-          { id: 'b', name: 'add_note', input: { text: 'two' } },
-        ],
-      };
-    }
-    return { text: 'Both added.' };
-  }
-  if (text === 'explode') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) return { toolCalls: [{ id: 'x', name: 'explode', input: {} }] };
-    return { text: 'That failed.' };
-  }
-  if (text === 'db') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) return { toolCalls: [{ id: 'd', name: 'connect_db', input: {} }] };
-    return { text: 'The database is down.' };
-  }
-  if (text === 'mistakes') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) {
-      return {
-        toolCalls: [
-          { id: 'u', name: 'buy_insurance', input: {} },
-          { id: 'i', name: 'add_note', input: { text: 5 } },
-        ],
-      };
-    }
-    return { text: 'Sorry.' };
-  }
-  if (text === 'hold') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) return { toolCalls: [{ id: 'h', name: 'hold', input: {} }] };
-    return { text: 'Held and released.' };
-  }
-  if (text === 'refund 7') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) return { toolCalls: [{ id: 'f', name: 'refund_order', input: { order: '7' } }] };
-    return { text: 'I cannot refund that order.' };
-  }
-  if (text === 'wait') {
-    if (step === 0) return { toolCalls: [read] };
-    if (step === 1) return { toolCalls: [{ id: 'w', name: 'wait', input: {} }] };
-    return 'wait';
+    if (step === 1)
+      return { ...(script.say === undefined ? {} : { text: script.say }), toolCalls: structuredClone(script.calls) };
+    return structuredClone(script.end);
   }
   if (text === 'fail') {
     if (step === 0) return { toolCalls: [read] };
@@ -278,20 +279,7 @@ export async function startServer(
     log: (line) => logs.push(line),
     ...handlerOptions,
   });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    sessions,
-    server,
-    logs,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
-    },
-  };
+  return { ...(await listen(handler, sessions)), sessions, logs };
 }
 
 /**
@@ -301,6 +289,15 @@ export async function startServer(
  */
 export function apiPath(name: RouteName, id?: string, file?: string): string {
   return routePath(name, '/api', { ...(id === undefined ? {} : { id }), ...(file === undefined ? {} : { file }) });
+}
+
+/** POSTs `body` (as JSON) to the chat route of the server at `url`, as `user`: the raw response. */
+export function postChat(url: string, user: string, body: unknown): Promise<Response> {
+  return fetch(`${url}${apiPath('chat')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-user': user },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A user message as useChat makes it. */

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
-import { NodeChat, settled, toolPart } from './chat-engine.js';
+import { NodeChat, resumeWhileRunning, settled, toolPart } from './chat-engine.js';
 import { apiPath } from './helpers.js';
 import { type Closers, heldRun, serveSessions as serveWith } from './served.js';
 import { stoppable } from './stoppable.js';
@@ -77,13 +77,8 @@ describe('a resumed stream', () => {
     const history = await historyOf(url);
     // The running answer is the resumed stream's to show, whole: the history ends at its user message.
     expect(history.map((m) => m.role)).toEqual(['user']);
-    const reloaded = new NodeChat(url, 'c1', 'alice');
-    reloaded.messages = history;
-    const resumed = reloaded.resumeStream();
-    // The refund ends once the reloaded page follows the turn (its engine streams: `start` came).
-    while (reloaded.status !== 'streaming') await new Promise((resolve) => setTimeout(resolve, 5));
-    release('refunded 100');
-    await resumed;
+    // The refund ends once the reloaded page follows the turn.
+    const reloaded = await resumeWhileRunning(url, 'c1', 'alice', history, () => release('refunded 100'));
     await settled(reloaded);
     await settled(page);
     expect(reloaded.all.map((m) => [m.role, m.id])).toEqual([

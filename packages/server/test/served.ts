@@ -2,7 +2,7 @@
  * What the server's chat tests share to serve sessions over HTTP and to hold a tool until the test
  * lets it go, so each test file keeps only what is its own.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sessions } from '@skilltree/core';
 import { createHandler, toNodeListener } from '../src/index.js';
@@ -38,20 +38,42 @@ export function heldRun(): { run: () => Promise<string>; started: Promise<void>;
   };
 }
 
+/** A handler listening on 127.0.0.1, and what closes it. */
+export interface Listening {
+  url: string;
+  server: Server;
+  /** Closes the server (and its open connections), then the sessions behind it. */
+  close(): Promise<void>;
+}
+
+/** Serves `handler` on a free port of 127.0.0.1 (a loopback client, as the handler sees it). */
+export async function listen(handler: Parameters<typeof toNodeListener>[0], sessions: Sessions): Promise<Listening> {
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sessions.close();
+    },
+  };
+}
+
+/** Serves `sessions` on 127.0.0.1, users named by the `x-user` header, logging nothing. */
+export function serveUsers(sessions: Sessions): Promise<Listening> {
+  return listen(createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }), sessions);
+}
+
 /**
  * Serves `sessions` on 127.0.0.1 (users named by the `x-user` header) and adds to `closers` what
  * closes the server and the sessions: the URL it listens on.
  */
 export async function serveSessions(sessions: Sessions, closers: Closers): Promise<string> {
-  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await sessions.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await serveUsers(sessions);
+  closers.push(close);
+  return url;
 }
 
 /** The call a raw approval answers, as the page's assistant message `m1` shows it. */

@@ -8,7 +8,7 @@ import { Agent, createSessions, type Model, memoryStore, type Sessions, Subagent
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart } from '../src/index.js';
-import { NodeChat, settled } from './chat-engine.js';
+import { NodeChat, resumeWhileRunning, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
 import { approvalInit, type Closers, heldRun, serveSessions } from './served.js';
 
@@ -127,12 +127,7 @@ describe('subagent runs in useChat', () => {
     await inRun;
     const history = await historyOf(url);
     expect(history.map((m) => m.role)).toEqual(['user']);
-    const reloaded = new NodeChat(url, 'c1', 'alice');
-    reloaded.messages = history;
-    const resumed = reloaded.resumeStream();
-    while (reloaded.status !== 'streaming') await new Promise((resolve) => setTimeout(resolve, 5));
-    release('held and released');
-    await resumed;
+    const reloaded = await resumeWhileRunning(url, 'c1', 'alice', history, () => release('held and released'));
     await sent;
     await settled(reloaded);
     await settled(page);

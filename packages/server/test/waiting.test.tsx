@@ -5,8 +5,7 @@
  * nothing; a photo reaches the session as a file part; reasoning streams as reasoning parts.
  */
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import {
   Agent,
   createSessions,
@@ -21,9 +20,10 @@ import type { FilePart } from '@skilltree/core/provider';
 import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, toNodeListener } from '../src/index.js';
+import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
-import { apiPath } from './helpers.js';
+import { apiPath, postChat } from './helpers.js';
+import { serveUsers } from './served.js';
 import { slowToolModel } from './slow-model.js';
 
 const refunds: string[] = [];
@@ -85,29 +85,25 @@ afterEach(async () => {
 
 async function serve(): Promise<Served> {
   const sessions = createSessions(<RefundAgent />, { store: memoryStore(), model: refundModel() });
-  const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    sessions,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await sessions.close();
-    },
-  };
+  return { ...(await serveUsers(sessions)), sessions };
+}
+
+/**
+ * Serves the refund agent, no refund run yet, and sends `text` to chat `c1` from alice's page:
+ * the server and the page, settled.
+ */
+async function askedOnPage(text: string): Promise<{ chat: NodeChat; served: Served }> {
+  refunds.length = 0;
+  served = await serve();
+  const chat = new NodeChat(served.url, 'c1', 'alice');
+  await chat.sendMessage({ text });
+  await settled(chat);
+  return { chat, served };
 }
 
 describe('approvals through the AI SDK chat engine', () => {
   it('a tool that needs approval waits; the browser approves; the tool runs once and the answer streams', async () => {
-    refunds.length = 0;
-    served = await serve();
-    const chat = new NodeChat(served.url, 'c1', 'alice');
-    await chat.sendMessage({ text: 'refund A-7' });
-    await settled(chat);
+    const { chat, served } = await askedOnPage('refund A-7');
     const waiting = toolPart(chat.all.at(-1));
     // The approval id names the chat's incarnation and the call: the answer lands only on the call shown.
     const { incarnation } = (await served.sessions.get('c1', { owner: 'alice' })) ?? {};
@@ -121,21 +117,16 @@ describe('approvals through the AI SDK chat engine', () => {
     expect(refunds).toEqual(['A-7']);
     expect(chat.all.at(-1)?.parts.at(-1)).toMatchObject({ type: 'text', text: 'Done: refunded A-7' });
     // A replay of the same approval runs nothing.
-    const replay = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({ id: 'c1', messages: chat.all.slice(0, 2).map((m, i) => (i === 1 ? approved(m) : m)) }),
+    const replay = await postChat(served.url, 'alice', {
+      id: 'c1',
+      messages: chat.all.slice(0, 2).map((m, i) => (i === 1 ? approved(m) : m)),
     });
     expect(replay.status).toBe(409);
     expect(refunds).toEqual(['A-7']);
   });
 
   it('a denial reaches the model as the tool result; the tool never runs', async () => {
-    refunds.length = 0;
-    served = await serve();
-    const chat = new NodeChat(served.url, 'c1', 'alice');
-    await chat.sendMessage({ text: 'refund B-1' });
-    await settled(chat);
+    const { chat } = await askedOnPage('refund B-1');
     await chat.addToolApprovalResponse({ id: toolPart(chat.all.at(-1)).approval!.id, approved: false, reason: 'no' });
     await settled(chat);
     expect(refunds).toEqual([]);
@@ -149,39 +140,31 @@ describe('approvals through the AI SDK chat engine', () => {
   });
 
   it('a reloaded page sees the waiting call as approval-requested; another user cannot answer it (404), a forged id, input or approval id runs nothing (409)', async () => {
-    refunds.length = 0;
-    served = await serve();
-    const chat = new NodeChat(served.url, 'c1', 'alice');
-    await chat.sendMessage({ text: 'refund C-2' });
-    await settled(chat);
+    const { served } = await askedOnPage('refund C-2');
     const history = (await (
       await fetch(`${served.url}${apiPath('chat-id', 'c1')}`, { headers: { 'x-user': 'alice' } })
     ).json()) as SkilltreeUIMessage[];
     const shown = toolPart(history.at(-1)) as ReturnType<typeof toolPart> & { input: unknown };
     expect(shown).toMatchObject({ state: 'approval-requested', input: { order: 'C-2' } });
     const answer = (user: string, id: string, over: { input?: unknown; approvalId?: string } = {}) =>
-      fetch(`${served!.url}${apiPath('chat')}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-user': user },
-        body: JSON.stringify({
-          id: 'c1',
-          messages: [
-            {
-              id: 'x',
-              role: 'assistant',
-              parts: [
-                {
-                  type: 'dynamic-tool',
-                  toolName: 'refund',
-                  toolCallId: id,
-                  state: 'approval-responded',
-                  input: 'input' in over ? over.input : shown.input,
-                  approval: { id: over.approvalId ?? shown.approval?.id, approved: true },
-                },
-              ],
-            },
-          ],
-        }),
+      postChat(served!.url, user, {
+        id: 'c1',
+        messages: [
+          {
+            id: 'x',
+            role: 'assistant',
+            parts: [
+              {
+                type: 'dynamic-tool',
+                toolName: 'refund',
+                toolCallId: id,
+                state: 'approval-responded',
+                input: 'input' in over ? over.input : shown.input,
+                approval: { id: over.approvalId ?? shown.approval?.id, approved: true },
+              },
+            ],
+          },
+        ],
       });
     expect((await answer('bob', shown.toolCallId)).status).toBe(404);
     expect((await answer('alice', 'call_999')).status).toBe(409);
@@ -262,38 +245,30 @@ describe('files and reasoning over HTTP', () => {
       headers: { 'x-user': 'alice' },
     });
     expect(remove.status).toBeLessThan(300);
-    const bobs = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'bob' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [
-          {
-            id: 'u',
-            role: 'user',
-            parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${png.toString('base64')}` }],
-          },
-        ],
-      }),
+    const bobs = await postChat(served.url, 'bob', {
+      id: 'c1',
+      messages: [
+        {
+          id: 'u',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${png.toString('base64')}` }],
+        },
+      ],
     });
     await bobs.text();
     expect(bobs.status).toBe(200);
     expect((await file('alice')).status).toBe(404);
     expect((await file('bob')).status).toBe(200);
     const html = Buffer.from('<!doctype html><script>alert(1)</script>').toString('base64');
-    const refused = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c2',
-        messages: [
-          {
-            id: 'u',
-            role: 'user',
-            parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${html}` }],
-          },
-        ],
-      }),
+    const refused = await postChat(served.url, 'alice', {
+      id: 'c2',
+      messages: [
+        {
+          id: 'u',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${html}` }],
+        },
+      ],
     });
     expect(refused.status).toBe(415);
     expect(await refused.json()).toMatchObject({ error: { code: 'file_type_mismatch' } });
@@ -304,13 +279,9 @@ describe('files and reasoning over HTTP', () => {
 
   it('reasoning streams as reasoning parts with its text only: never its signature', async () => {
     served = await serve();
-    const response = await fetch(`${served.url}${apiPath('chat')}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user': 'alice' },
-      body: JSON.stringify({
-        id: 'c1',
-        messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'refund D-4' }] }],
-      }),
+    const response = await postChat(served.url, 'alice', {
+      id: 'c1',
+      messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'refund D-4' }] }],
     });
     const body = await response.text();
     expect(body).toContain('"type":"reasoning-start"');

@@ -79,6 +79,25 @@ function checkSqliteFile(file: string): void {
 
 const str = (options: StoreOptions, key: string) => options[key] as string;
 
+/**
+ * A backend on a database server, named by its URL (`<kind>://…`, as `scheme` matches it): its
+ * spec is the URL, kept under `key`, and every process that reaches the server shares it.
+ */
+function serverBackend(
+  kind: string,
+  scheme: RegExp,
+  key: string,
+  open: (url: string, common: CommonStoreOptions) => Promise<SessionStore>,
+): StoreBackend {
+  return {
+    kind,
+    forms: `${kind}://…`,
+    parse: (spec) => (scheme.test(spec) ? { [key]: spec } : undefined),
+    shared: () => true,
+    open: (options, common) => open(str(options, key), common),
+  };
+}
+
 /** The backends this package has, in the order specs are tried. */
 const BUILT_IN: readonly StoreBackend[] = [
   {
@@ -104,26 +123,14 @@ const BUILT_IN: readonly StoreBackend[] = [
       return sqliteStore({ path: str(options, 'path'), ...common });
     },
   },
-  {
-    kind: 'postgres',
-    forms: 'postgres://…',
-    parse: (spec) => (/^postgres(ql)?:\/\//i.test(spec) ? { connectionString: spec } : undefined),
-    shared: () => true,
-    async open(options, common) {
-      const { postgresStore } = await loadBackend('postgres', 'pg', () => import('./postgres.js'));
-      return postgresStore({ connectionString: str(options, 'connectionString'), ...common });
-    },
-  },
-  {
-    kind: 'redis',
-    forms: 'redis://…',
-    parse: (spec) => (/^rediss?:\/\//i.test(spec) ? { url: spec } : undefined),
-    shared: () => true,
-    async open(options, common) {
-      const { redisStore } = await loadBackend('redis', 'ioredis', () => import('./redis.js'));
-      return redisStore({ url: str(options, 'url'), ...common });
-    },
-  },
+  serverBackend('postgres', /^postgres(ql)?:\/\//i, 'connectionString', async (connectionString, common) => {
+    const { postgresStore } = await loadBackend('postgres', 'pg', () => import('./postgres.js'));
+    return postgresStore({ connectionString, ...common });
+  }),
+  serverBackend('redis', /^rediss?:\/\//i, 'url', async (url, common) => {
+    const { redisStore } = await loadBackend('redis', 'ioredis', () => import('./redis.js'));
+    return redisStore({ url, ...common });
+  }),
   {
     kind: 'memory',
     forms: 'memory',

@@ -140,6 +140,12 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
   };
 
   const earliest = `GREATEST(0, s.length - GREATEST(1, $2::int))`;
+  // Renews the lease on chat $1 that $2 holds, by the ttl bound at `ttl`, unless it lapsed: a renewal
+  // and a commit are let through by the same row.
+  const renewLease = (ttl: string) => `
+        UPDATE ${p}leases SET expires_at = clock_timestamp() + ${ttl} * interval '1 millisecond'
+        WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
+        RETURNING 1`;
   const sql = {
     record: `SELECT * FROM ${p}sessions WHERE id = $1`,
     load: `
@@ -163,10 +169,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     // A renewal marks the record as updated: a turn that renews reads as running however long it
     // goes between commits. One statement, so one transaction.
     renew: `
-      WITH lease AS (
-        UPDATE ${p}leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
-        WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
-        RETURNING 1
+      WITH lease AS (${renewLease('$3')}
       ), touched AS (
         UPDATE ${p}sessions SET updated_at = clock_timestamp() WHERE id = $1 AND EXISTS (SELECT 1 FROM lease)
       )
@@ -181,10 +184,7 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     // row bumped only at the incarnation and version the turn read, and the messages appended at
     // its old length.
     commit: `
-      WITH lease AS (
-        UPDATE ${p}leases SET expires_at = clock_timestamp() + $4 * interval '1 millisecond'
-        WHERE session_id = $1 AND holder = $2 AND expires_at > clock_timestamp()
-        RETURNING 1
+      WITH lease AS (${renewLease('$4')}
       ), bumped AS (
         UPDATE ${p}sessions SET version = version + 1, length = length + json_array_length($6::json),
           state = $5::json, updated_at = clock_timestamp()

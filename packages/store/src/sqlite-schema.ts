@@ -1,15 +1,11 @@
 /** The SQLite store's tables, as migrations from the first schema on, and its rows as records. */
 import type { SessionRecord, StoredState } from '@skilltree/core/provider';
 import { legacyOwnerKey, SCHEMA_VERSION, schemaTooNew } from './common.js';
+import { type ColumnTypes, firstTables, type SessionColumns, sessionRecord, spendTable } from './sql-tables.js';
 import type { SqliteDatabase } from './sqlite-driver.js';
 
 /** A row of the `sessions` table. */
-export interface SessionRow {
-  id: string;
-  owner: string | null;
-  epoch: string;
-  version: number;
-  length: number;
+export interface SessionRow extends SessionColumns {
   state: string;
   created_at: number;
   updated_at: number;
@@ -18,44 +14,26 @@ export interface SessionRow {
 /** A step of the schema: SQL to run, or a function for what SQL alone cannot do. */
 type Migration = (p: string) => string | ((db: SqliteDatabase) => void);
 
+/** Bodies and state are JSON text; times are epoch milliseconds. */
+const TYPES: ColumnTypes = {
+  text: 'TEXT',
+  integer: 'INTEGER',
+  bigint: 'INTEGER',
+  real: 'REAL',
+  json: 'TEXT',
+  time: 'INTEGER',
+  keyed: ' WITHOUT ROWID',
+};
+
+/** The schema's steps, from the first on: step `n` brings a database at version `n` to `n + 1`. */
 export const MIGRATIONS: Migration[] = [
-  (p: string) => `
-    CREATE TABLE ${p}sessions (
-      id TEXT PRIMARY KEY,
-      owner TEXT,
-      version INTEGER NOT NULL,
-      length INTEGER NOT NULL,
-      state TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    );
-    CREATE TABLE ${p}messages (
-      session_id TEXT NOT NULL,
-      seq INTEGER NOT NULL,
-      role TEXT NOT NULL,
-      body TEXT NOT NULL,
-      PRIMARY KEY (session_id, seq)
-    ) WITHOUT ROWID;
-    CREATE INDEX ${p}messages_user ON ${p}messages (session_id, seq) WHERE role = 'user';
-    CREATE TABLE ${p}leases (
-      session_id TEXT PRIMARY KEY,
-      holder TEXT NOT NULL,
-      expires_at INTEGER NOT NULL
-    );`,
+  (p: string) => firstTables(p, TYPES),
   // 2: every incarnation of a session has an epoch; sessions written before get a random one.
   (p: string) => `
     ALTER TABLE ${p}sessions ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
     UPDATE ${p}sessions SET epoch = lower(hex(randomblob(16))) WHERE epoch = '';`,
   // 3: what each owner spent per budget period.
-  (p: string) => `
-    CREATE TABLE ${p}spend (
-      owner TEXT NOT NULL,
-      period TEXT NOT NULL,
-      tokens INTEGER NOT NULL,
-      dollars REAL NOT NULL,
-      expires_at INTEGER NOT NULL,
-      PRIMARY KEY (owner, period)
-    ) WITHOUT ROWID;`,
+  (p: string) => spendTable(p, TYPES),
   // 4: spend is kept under the owner's key (the digest owned chats' keys start with), not the owner.
   (p: string) => (db: SqliteDatabase) => {
     const rows = db.prepare(`SELECT owner, period, tokens, dollars, expires_at FROM ${p}spend`).all() as {
@@ -98,13 +76,5 @@ export function migrate(db: SqliteDatabase, p: string, name: string): void {
 }
 
 /** A `sessions` row as the record a store reads. */
-export const toRecord = (row: SessionRow): SessionRecord => ({
-  id: row.id,
-  owner: row.owner,
-  epoch: row.epoch,
-  version: row.version,
-  length: row.length,
-  state: JSON.parse(row.state) as StoredState,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+export const toRecord = (row: SessionRow): SessionRecord =>
+  sessionRecord(row, JSON.parse(row.state) as StoredState, row.created_at, row.updated_at);

@@ -149,6 +149,17 @@ const toolParts = (m: SkilltreeUIMessage | undefined) =>
   (m?.parts ?? []).filter((p) => p.type === 'dynamic-tool') as unknown as ToolPart[];
 const texts = (m: SkilltreeUIMessage | undefined) =>
   (m?.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : []));
+/**
+ * A page on chat `id`, talking to whichever process `route` names, that sent `text` and settled:
+ * the page, and the first call its last message shows.
+ */
+async function askedOnPage(id: string, route: () => string, text: string) {
+  const page = new Page(id, route);
+  await page.sendMessage({ text });
+  await settled(page);
+  const [waiting] = toolParts(page.last);
+  return { page, waiting };
+}
 /** What a person sees of a message: its texts and its tool calls' states and results. */
 const seen = (m: SkilltreeUIMessage | undefined) =>
   (m?.parts ?? []).flatMap((p) =>
@@ -281,10 +292,7 @@ describe.each(backends)('the AI SDK chat engine against server processes on one 
 
   test('a refund that needs approval waits; the server restarts (SIGTERM); the browser approves against the new process; the refund runs once and the answer streams', async () => {
     let target = a.url;
-    const page = new Page('refund-1', () => target);
-    await page.sendMessage({ text: 'refund A-7' });
-    await settled(page);
-    const [waiting] = toolParts(page.last);
+    const { page, waiting } = await askedOnPage('refund-1', () => target, 'refund A-7');
     expect(waiting).toMatchObject({ toolName: 'refund', state: 'approval-requested', input: { order: 'A-7' } });
     expect(runs('A-7')).toEqual([]);
 
@@ -306,10 +314,7 @@ describe.each(backends)('the AI SDK chat engine against server processes on one 
 
   test('a denial reaches the model: its next request reads the denied result and the reason; the refund never runs', async () => {
     let target = b.url;
-    const page = new Page('refund-2', () => target);
-    await page.sendMessage({ text: 'refund B-2' });
-    await settled(page);
-    const [waiting] = toolParts(page.last);
+    const { page, waiting } = await askedOnPage('refund-2', () => target, 'refund B-2');
     expect(waiting.state).toBe('approval-requested');
     // Denied from the other process.
     target = a.url;
@@ -329,10 +334,7 @@ describe.each(backends)('the AI SDK chat engine against server processes on one 
   });
 
   test('a forged approval id, another input, another user and a replayed approval get 4xx and run nothing; two processes answering one approval at once run it once, with the input the model gave', async () => {
-    const page = new Page('refund-3', () => a.url);
-    await page.sendMessage({ text: 'refund C-3' });
-    await settled(page);
-    const [waiting] = toolParts(page.last);
+    const { page, waiting } = await askedOnPage('refund-3', () => a.url, 'refund C-3');
     expect(waiting.state).toBe('approval-requested');
     // The approval as shown (useChat sends the tool part with its input and the approval id it got).
     const answer = approvedAll(page.all);

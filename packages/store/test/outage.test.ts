@@ -189,14 +189,17 @@ async function proxy(target: { host: string; port: number }): Promise<{ port: nu
   return { port: (front.address() as { port: number }).port, cut };
 }
 
+/** Runs a turn on a Redis server of its own, sending the server `signal` while the turn runs. */
+async function redisTurnDuring(signal: NodeJS.Signals) {
+  const port = await freePort();
+  const redis = startRedis(port);
+  await reachable(port, redis);
+  return turnDuringOutage('redis', `redis://127.0.0.1:${port}`, () => redis.kill(signal));
+}
+
 describe('stores under outage', () => {
   test('redis killed mid-turn: the turn fails within seconds, and the outage is reported once, never as "Unhandled error event"', async () => {
-    const port = await freePort();
-    const redis = startRedis(port);
-    await reachable(port, redis);
-    const { took, last, stderr } = await turnDuringOutage('redis', `redis://127.0.0.1:${port}`, () =>
-      redis.kill('SIGKILL'),
-    );
+    const { took, last, stderr } = await redisTurnDuring('SIGKILL');
     console.log(`redis killed mid-turn: the turn failed after ${took} ms`);
     // Failed by the lost connection itself (the client queues nothing for later): no wait for a clock.
     expect(last).toMatch(/^failed /);
@@ -207,12 +210,7 @@ describe('stores under outage', () => {
   }, 30_000);
 
   test('redis hung mid-turn (SIGSTOP): the turn fails within seconds instead of waiting for an answer', async () => {
-    const port = await freePort();
-    const redis = startRedis(port);
-    await reachable(port, redis);
-    const { took, last, stderr } = await turnDuringOutage('redis', `redis://127.0.0.1:${port}`, () =>
-      redis.kill('SIGSTOP'),
-    );
+    const { took, last, stderr } = await redisTurnDuring('SIGSTOP');
     console.log(`redis hung mid-turn: the turn failed after ${took} ms`);
     // Failed by the store's own bound on a command (its `timeout`, 2 s), not by waiting for an answer.
     expect(last).toBe('failed Command timed out');

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSkillFolder } from '../../../agent-skills/dist/index.js';
+import { random } from '../random.mjs';
 
 const here = new URL('../corpus/', import.meta.url);
 
@@ -54,24 +55,13 @@ export function queries() {
   return JSON.parse(readFileSync(new URL('queries.json', here), 'utf8'));
 }
 
-/** A seeded random generator (mulberry32), so every run makes the same catalogs. */
-export function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `n` generated skills that look like the real ones: a two-word name, a description of 14 words
  * drawn from the real descriptions, and a body of 8 lines drawn from the real bodies. They compete
  * with the real skills for every word a query has.
  */
 export function generatedSkills(n, real = realSkills(), seed = 34) {
+  // Seeded, so every run makes the same catalogs.
   const rand = random(seed);
   const pick = (list) => list[Math.floor(rand() * list.length)];
   const words = [...new Set(real.flatMap((s) => s.description.split(/[^A-Za-z0-9]+/)).filter((w) => w.length > 3))];

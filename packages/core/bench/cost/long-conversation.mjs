@@ -6,18 +6,8 @@
 import { Fragment, createElement as h, useState } from 'react';
 import { z } from 'zod';
 import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '../../dist/index.js';
+import { random as prng } from '../random.mjs';
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function seedOf(text) {
   let x = 2166136261;
   for (let i = 0; i < text.length; i++) x = Math.imul(x ^ text.charCodeAt(i), 16777619);

@@ -7,27 +7,14 @@ export const label = (input: { filename?: string }, index: number) =>
 /** What the bytes are, by their first bytes (and, for text, by being UTF-8 without NUL). */
 export function sniffMediaType(bytes: Uint8Array): string | null {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  // A RIFF container (`RIFF`, its size, then four letters that name what it holds).
+  const riff = (kind: string) =>
+    starts(0x52, 0x49, 0x46, 0x46) && [...kind].every((c, i) => bytes[8 + i] === c.charCodeAt(0));
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
   if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
   if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
-  if (
-    starts(0x52, 0x49, 0x46, 0x46) &&
-    bytes[8] === 0x57 &&
-    bytes[9] === 0x45 &&
-    bytes[10] === 0x42 &&
-    bytes[11] === 0x50
-  ) {
-    return 'image/webp';
-  }
-  if (
-    starts(0x52, 0x49, 0x46, 0x46) &&
-    bytes[8] === 0x57 &&
-    bytes[9] === 0x41 &&
-    bytes[10] === 0x56 &&
-    bytes[11] === 0x45
-  ) {
-    return 'audio/wav';
-  }
+  if (riff('WEBP')) return 'image/webp';
+  if (riff('WAVE')) return 'audio/wav';
   // MP3: an ID3 tag, or an MPEG audio Layer III frame header (11 sync bits, then layer bits 01).
   if (starts(0x49, 0x44, 0x33) || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe6) === 0xe2)) return 'audio/mpeg';
   if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';

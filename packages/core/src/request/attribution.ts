@@ -9,7 +9,7 @@
 import { toolSpec } from '../host/prompt.js';
 import type { SkillEntry, TreeSnapshot } from '../host/serialize.js';
 import { escapeContext } from '../parts/text.js';
-import { messageTokens, type Tokenizer } from '../transcript/window.js';
+import { messageTokens, type Tokenizer, tokenCounter } from '../transcript/window.js';
 import type { ModelRequest, RequestAttribution, SkillAttribution, ToolSpec } from '../types/request.js';
 import { estimateRequestTokens, messageEstimate, requestChars, specText } from './usage-estimate.js';
 
@@ -99,22 +99,11 @@ function specPiece(spec: ToolSpec): Piece {
   return out;
 }
 
-/** Token counts by piece and tokenizer: a piece's text is counted once per tokenizer. */
-const counts = new WeakMap<Tokenizer, WeakMap<Piece, number>>();
+/** Tokens of a piece's text by a tokenizer, counted once per piece and tokenizer. */
+const tokensOf = tokenCounter<Piece>((part, tokenizer) => tokenizer(part.text()));
 
 function countWith(tokenizer: Tokenizer, part: Piece): number {
-  if (part.chars === 0) return 0;
-  let cache = counts.get(tokenizer);
-  if (!cache) {
-    cache = new WeakMap();
-    counts.set(tokenizer, cache);
-  }
-  let n = cache.get(part);
-  if (n === undefined) {
-    n = tokenizer(part.text());
-    cache.set(part, n);
-  }
-  return n;
+  return part.chars === 0 ? 0 : tokensOf(part, tokenizer);
 }
 
 /** A sum of pieces: their characters, and their tokens by the tokenizer (or 0 without one). */

@@ -46,27 +46,39 @@ function startAtUser(transcript: readonly Message[], userIndices: readonly numbe
   return lo < userIndices.length ? userIndices[lo] : userIndices[userIndices.length - 1];
 }
 
-const counts = new WeakMap<Tokenizer, WeakMap<Message, number>>();
+/**
+ * `count` made once per object and tokenizer: each tokenizer has its own cache, and an entry goes
+ * with its object (both are held weakly).
+ */
+export function tokenCounter<K extends object>(
+  count: (key: K, tokenizer: Tokenizer) => number,
+): (key: K, tokenizer: Tokenizer) => number {
+  const counts = new WeakMap<Tokenizer, WeakMap<K, number>>();
+  return (key, tokenizer) => {
+    let cache = counts.get(tokenizer);
+    if (!cache) {
+      cache = new WeakMap();
+      counts.set(tokenizer, cache);
+    }
+    let n = cache.get(key);
+    if (n === undefined) {
+      n = count(key, tokenizer);
+      cache.set(key, n);
+    }
+    return n;
+  };
+}
 
 /** Tokens of one message as a provider carries it: its text, its tool calls, a little framing. Cached per message. */
-export function messageTokens(message: Message, tokenizer: Tokenizer): number {
-  let cache = counts.get(tokenizer);
-  if (!cache) {
-    cache = new WeakMap();
-    counts.set(tokenizer, cache);
-  }
-  let n = cache.get(message);
-  if (n === undefined) {
-    n = 4 + tokenizer(textOf(message));
-    for (const part of message.content) if (part.type === 'file') n += estimateFileTokens(part);
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? [])
-        n += 4 + tokenizer(call.name) + tokenizer(JSON.stringify(call.input ?? {}));
-    }
-    cache.set(message, n);
+export const messageTokens = tokenCounter<Message>((message, tokenizer) => {
+  let n = 4 + tokenizer(textOf(message));
+  for (const part of message.content) if (part.type === 'file') n += estimateFileTokens(part);
+  if (message.role === 'assistant') {
+    for (const call of message.toolCalls ?? [])
+      n += 4 + tokenizer(call.name) + tokenizer(JSON.stringify(call.input ?? {}));
   }
   return n;
-}
+});
 
 /** Settings of {@link chooseWindow}. */
 export interface WindowRules {

@@ -4,13 +4,13 @@ import {
   createSessions,
   type Model,
   type SessionStore,
-  Tool,
   ToolAnswerError,
   textOf,
 } from '@skilltree/core';
 import { createElement as h, type ReactNode } from 'react';
 import { expect, test } from 'vitest';
 import { lastUserText } from '../fixture.js';
+import { refundTool } from './refund-tool.js';
 import type { Suite } from './suite.js';
 
 /** Refunds that ran, by chat id: a call runs at most once, and only the one approved. */
@@ -18,19 +18,7 @@ const refunds: string[] = [];
 
 /** An agent whose one tool, `refund`, waits for a person's approval. */
 function refundAgent(id: string): ReactNode {
-  return h(
-    Agent,
-    null,
-    h(Tool, {
-      name: 'refund',
-      description: 'Refunds the order.',
-      needsApproval: true,
-      run: () => {
-        refunds.push(id);
-        return 'refunded';
-      },
-    }),
-  );
+  return h(Agent, null, refundTool(refunds, id));
 }
 
 /** Asks for a refund when the user's text starts with `refund`, says `done` after it, else echoes. */

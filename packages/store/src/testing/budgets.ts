@@ -1,4 +1,4 @@
-import { type Message, textOf } from '@skilltree/core';
+import { type Message, textOf, type Usage } from '@skilltree/core';
 import { estimateTokens, ownerKey, periodOf } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { bumpModel, lastUserText } from '../fixture.js';
@@ -15,20 +15,10 @@ export function budgetTests(suite: Suite): void {
     const owner = `${run}-budget-owner`;
     // Every model call reports 10 000 tokens (a turn is read, bump, reply: three calls).
     let calls = 0;
-    const reporting = () => {
-      const model = bumpModel();
-      return {
-        name: model.name,
-        async generate(...args: Parameters<typeof model.generate>) {
-          const response = await model.generate(...args);
-          calls++;
-          return { ...response, usage: { inputTokens: 9_000, outputTokens: 1_000 } };
-        },
-      };
-    };
+    const counted = () => calls++;
     const budget = { perOwner: { tokens: 50_000, period: 'day' as const } };
-    const one = sessions(a, { model: reporting(), budget });
-    const two = sessions(b, { model: reporting(), budget });
+    const one = sessions(a, { model: reportingModel(counted), budget });
+    const two = sessions(b, { model: reportingModel(counted), budget });
     // Four turns at once, two per process, on four chats of one owner: they need 120 000 tokens.
     const results = await Promise.allSettled(
       [one, two, one, two].map((s, i) => s.send(newId('owner-turn'), `turn ${i}`, { owner })),
@@ -56,18 +46,9 @@ export function budgetTests(suite: Suite): void {
     const id = newId('session-budget');
     // Every call reports 10 000 tokens: the first turn takes three calls (read, bump, reply), the
     // next ones two (the skill stays loaded).
-    const reporting = () => {
-      const model = bumpModel();
-      return {
-        name: model.name,
-        async generate(...args: Parameters<typeof model.generate>) {
-          return { ...(await model.generate(...args)), usage: { inputTokens: 9_000, outputTokens: 1_000 } };
-        },
-      };
-    };
     const budget = { perSession: { tokens: 35_000 } };
-    const one = sessions(a, { model: reporting(), budget });
-    const two = sessions(b, { model: reporting(), budget });
+    const one = sessions(a, { model: reportingModel(), budget });
+    const two = sessions(b, { model: reportingModel(), budget });
     expect((await one.send(id, 'first')).text).toBe('done: first');
     // The second turn runs in the other process, from what the store kept (30 000 spent): its
     // second call would go over, so it stops before it, with every call answered.
@@ -99,21 +80,11 @@ export function budgetTests(suite: Suite): void {
   });
 
   test("an aborted model call is charged what it consumed (its input and what it streamed, marked estimated) on the session's usage and the owner's spend", async () => {
-    const { a, b, c } = suite;
+    const { b, c } = suite;
     const id = newId('aborted');
     const owner = `${run}-aborted`;
-    const streamed = gate();
-    const model = stallingModel(
-      'stalling',
-      [{ type: 'text-delta', text: 'A partial reply that was cut off' }],
-      streamed,
-    );
-    const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
-    const controller = new AbortController();
-    const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
-    await streamed.opened;
-    controller.abort();
-    expect(await turn).toMatchObject({ name: 'AbortError' });
+    const parts = [{ type: 'text-delta' as const, text: 'A partial reply that was cut off' }];
+    expect(await stoppedTurn(suite, { id, owner, name: 'stalling', parts })).toMatchObject({ name: 'AbortError' });
     const usage = (await sessions(b).get(id, { owner }))?.usage;
     expect(usage).toMatchObject({
       estimated: true,
@@ -125,50 +96,20 @@ export function budgetTests(suite: Suite): void {
   });
 
   test('concurrent turns of one owner from several processes cannot all pass the same check: the reservations never add up past the limit', async () => {
-    const { a, b, c } = suite;
+    const { a } = suite;
     const owner = `${run}-concurrent-owner`;
     // What one first call reserves: its estimated input.
-    const probe = await sessions(a, { budget: { perTurn: { tokens: 0 } } })
-      .send(newId('probe'), 'say go')
-      .catch((e: { next: number }) => e);
-    const input = (probe as { next: number }).next;
+    const input = await firstCallInput(suite);
     expect(input).toBeGreaterThan(0);
     const limit = Math.floor(input * 2.5);
-    const inModel: (() => void)[] = [];
-    let decided = 0;
-    const all = gate();
-    const decide = () => {
-      if (++decided === 6) all.open();
-    };
-    const held = () => ({
-      name: 'held',
-      // No output: each call reserves its input alone, as the limit here counts.
-      maxOutputTokens: 0,
-      async generate(req: { messages: Message[] }) {
-        // Held until every turn was let in or refused: the admitted ones are all in flight at once.
-        await new Promise<void>((resolve) => {
-          inModel.push(resolve);
-          decide();
-        });
-        return {
-          text: `ok: ${lastUserText(req.messages)}`,
-          toolCalls: [],
-          usage: { inputTokens: input, outputTokens: 0 },
-        };
-      },
+    // No output: each call reserves its input alone, as the limit here counts.
+    const { inModel, turns } = await heldTurns(suite, {
+      owner,
+      label: 'concurrent-owner',
+      count: 6,
+      limit,
+      model: { name: 'held', maxOutputTokens: 0, usage: { inputTokens: input, outputTokens: 0 } },
     });
-    const budget = { perOwner: { tokens: limit, period: 'day' as const } };
-    const procs = [a, b, c].map((store) => sessions(store, { model: held(), budget }));
-    const turns = Array.from({ length: 6 }, (_, i) =>
-      procs[i % 3].send(newId('concurrent-owner'), 'say go', { owner }).then(
-        () => null,
-        (error: unknown) => {
-          decide();
-          return error;
-        },
-      ),
-    );
-    await all.opened;
     for (const release of inModel) release();
     const results = await Promise.all(turns);
     expect(inModel).toHaveLength(2);
@@ -179,48 +120,23 @@ export function budgetTests(suite: Suite): void {
   });
 
   test("15 concurrent calls of one owner from three processes overshoot the owner's limit by at most one call's output: each reserves its input and its most output", async () => {
-    const { a, b, c } = suite;
+    const { b, c } = suite;
     const owner = `${run}-overshoot`;
-    const probe = await sessions(a, { budget: { perTurn: { tokens: 0 } } })
-      .send(newId('probe'), 'say go')
-      .catch((e: { next: number }) => e);
-    const input = (probe as { next: number }).next;
+    const input = await firstCallInput(suite);
     // Every call streams its most output (reasoning billed as output): 3 000 tokens.
     const max = 3_000;
     const limit = 4 * (input + max);
-    const inModel: (() => void)[] = [];
-    let decided = 0;
-    const all = gate();
-    const decide = () => {
-      if (++decided === 15) all.open();
-    };
-    const thinking = () => ({
-      name: 'thinking',
-      maxOutputTokens: max,
-      async generate(req: { messages: Message[] }) {
-        await new Promise<void>((resolve) => {
-          inModel.push(resolve);
-          decide();
-        });
-        return {
-          text: `ok: ${lastUserText(req.messages)}`,
-          toolCalls: [],
-          usage: { inputTokens: input, outputTokens: max, reasoningTokens: max - 10 },
-        };
+    const { inModel, turns } = await heldTurns(suite, {
+      owner,
+      label: 'overshoot',
+      count: 15,
+      limit,
+      model: {
+        name: 'thinking',
+        maxOutputTokens: max,
+        usage: { inputTokens: input, outputTokens: max, reasoningTokens: max - 10 },
       },
     });
-    const budget = { perOwner: { tokens: limit, period: 'day' as const } };
-    const procs = [a, b, c].map((store) => sessions(store, { model: thinking(), budget }));
-    const turns = Array.from({ length: 15 }, (_, i) =>
-      procs[i % 3].send(newId('overshoot'), 'say go', { owner }).then(
-        () => null,
-        (error: unknown) => {
-          decide();
-          return error;
-        },
-      ),
-    );
-    await all.opened;
     const key = await ownerKey(owner);
     // While the admitted calls are in flight, each holds its input and its most output.
     expect(await b.spent(key, periodOf('day').key)).toEqual({ tokens: inModel.length * (input + max), dollars: 0 });
@@ -235,28 +151,111 @@ export function budgetTests(suite: Suite): void {
   });
 
   test("reasoning streamed before a stop is charged as output on the session's usage and the owner's spend", async () => {
-    const { a, b, c } = suite;
+    const { b, c } = suite;
     const id = newId('thought');
     const owner = `${run}-thought`;
-    const streamed = gate();
     // About 5 000 tokens of reasoning, and no text yet, when the turn is stopped.
     const thought = 'Weighing the refund against the policy. '.repeat(500);
-    const pieces = Array.from({ length: Math.ceil(thought.length / 1_000) }, (_, i) => ({
+    const parts = Array.from({ length: Math.ceil(thought.length / 1_000) }, (_, i) => ({
       type: 'reasoning-delta' as const,
       text: thought.slice(i * 1_000, (i + 1) * 1_000),
     }));
-    const model = stallingModel('thinking', pieces, streamed);
-    const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
-    const controller = new AbortController();
-    const turn = s.send(id, 'say go', { owner, signal: controller.signal }).catch((e: unknown) => e);
-    await streamed.opened;
-    controller.abort();
-    expect(await turn).toMatchObject({ name: 'AbortError' });
+    expect(await stoppedTurn(suite, { id, owner, name: 'thinking', parts })).toMatchObject({ name: 'AbortError' });
     const usage = (await sessions(b).get(id, { owner }))?.usage;
     expect(usage).toMatchObject({ estimated: true, outputTokens: estimateTokens(thought) });
     const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
     expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
   });
+}
+
+/** A bump model whose every call reports 10 000 tokens (9 000 in, 1 000 out); `onCall` hears each call. */
+function reportingModel(onCall?: () => void) {
+  const model = bumpModel();
+  return {
+    name: model.name,
+    async generate(...args: Parameters<typeof model.generate>) {
+      const response = await model.generate(...args);
+      onCall?.();
+      return { ...response, usage: { inputTokens: 9_000, outputTokens: 1_000 } };
+    },
+  };
+}
+
+/** What one first call reserves: its estimated input, read from the refusal of a zero per-turn budget. */
+async function firstCallInput({ a, newId, sessions }: Suite): Promise<number> {
+  const probe = await sessions(a, { budget: { perTurn: { tokens: 0 } } })
+    .send(newId('probe'), 'say go')
+    .catch((e: { next: number }) => e);
+  return (probe as { next: number }).next;
+}
+
+/**
+ * Starts `count` turns of `owner`, each on a new chat, spread over the three processes, all under
+ * a per-owner budget of `limit` tokens a day. Each process's model holds every admitted call until
+ * every turn was let in or refused, so the admitted ones are all in flight at once; then resolves
+ * with the held calls' releases and the turns (each `null` once it ran, or the error that refused it).
+ */
+async function heldTurns(
+  { a, b, c, newId, sessions }: Suite,
+  options: {
+    owner: string;
+    label: string;
+    count: number;
+    limit: number;
+    model: { name: string; maxOutputTokens: number; usage: Usage };
+  },
+): Promise<{ inModel: (() => void)[]; turns: Promise<unknown>[] }> {
+  const { owner, label, count, limit, model } = options;
+  const inModel: (() => void)[] = [];
+  let decided = 0;
+  const all = gate();
+  const decide = () => {
+    if (++decided === count) all.open();
+  };
+  const held = () => ({
+    name: model.name,
+    maxOutputTokens: model.maxOutputTokens,
+    async generate(req: { messages: Message[] }) {
+      await new Promise<void>((resolve) => {
+        inModel.push(resolve);
+        decide();
+      });
+      return { text: `ok: ${lastUserText(req.messages)}`, toolCalls: [], usage: model.usage };
+    },
+  });
+  const budget = { perOwner: { tokens: limit, period: 'day' as const } };
+  const procs = [a, b, c].map((store) => sessions(store, { model: held(), budget }));
+  const turns = Array.from({ length: count }, (_, i) =>
+    procs[i % 3].send(newId(label), 'say go', { owner }).then(
+      () => null,
+      (error: unknown) => {
+        decide();
+        return error;
+      },
+    ),
+  );
+  await all.opened;
+  return { inModel, turns };
+}
+
+/**
+ * Sends `say go` to `id` as `owner` on the first process, with a model that streams `parts` then
+ * stalls, and stops the turn once they are streamed; resolves with what the send threw.
+ */
+async function stoppedTurn(
+  { a, sessions }: Suite,
+  options: { id: string; owner: string; name: string; parts: Parameters<typeof stallingModel>[1] },
+): Promise<unknown> {
+  const streamed = gate();
+  const model = stallingModel(options.name, options.parts, streamed);
+  const s = sessions(a, { model, budget: { perOwner: { tokens: 1_000_000, period: 'day' } } });
+  const controller = new AbortController();
+  const turn = s
+    .send(options.id, 'say go', { owner: options.owner, signal: controller.signal })
+    .catch((e: unknown) => e);
+  await streamed.opened;
+  controller.abort();
+  return turn;
 }
 
 /** A model that streams `parts`, says so through `streamed`, then stalls until the turn is stopped. */

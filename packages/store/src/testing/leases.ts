@@ -80,19 +80,16 @@ export function leaseTests(suite: Suite): void {
     const { a, b } = suite;
     await withTtl(150, async (ttl) => {
       const id = newId('extend');
-      const taken = Date.now();
-      expect(await a.acquire(id, 'h', ttl)).toBe(true);
-      const landed = await commit(a, id, { holder: 'h', append: [user('x')], leaseTtl: 600_000 })
-        .then(() => true)
-        .catch((error: unknown) => {
-          if (error instanceof SessionConflictError && Date.now() - taken >= ttl) return false;
-          throw error;
-        });
-      if (!landed) return 'late';
-      // Past the lease the acquire asked for: only the commit's extension still holds it.
-      await sleep(taken + ttl + 100 - Date.now());
-      expect(await b.acquire(id, 'other', 5_000)).toBe(false);
-      await a.release(id, 'h');
+      const held = await heldPastTtl(suite, id, ttl, (late) =>
+        commit(a, id, { holder: 'h', append: [user('x')], leaseTtl: 600_000 }).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof SessionConflictError && late()) return false;
+            throw error;
+          },
+        ),
+      );
+      if (held === 'late') return held;
       expect(await b.acquire(id, 'other', 5_000)).toBe(true);
       await b.release(id, 'other');
     });
@@ -114,17 +111,13 @@ export function leaseTests(suite: Suite): void {
     await c.release(id, 'third');
     expect(await c.renew(id, 'third', 5_000)).toBe(false);
     // A renewal extends a running lease past the expiry it had.
-    await withTtl(150, async (ttl) => {
-      const taken = Date.now();
-      expect(await a.acquire(id, 'h', ttl)).toBe(true);
-      if (!(await a.renew(id, 'h', 600_000))) {
-        if (Date.now() - taken >= ttl) return 'late';
+    await withTtl(150, (ttl) =>
+      heldPastTtl(suite, id, ttl, async (late) => {
+        if (await a.renew(id, 'h', 600_000)) return true;
+        if (late()) return false;
         throw new Error('renew refused the running lease of its own holder');
-      }
-      await sleep(taken + ttl + 100 - Date.now());
-      expect(await b.acquire(id, 'other', 5_000)).toBe(false);
-      await a.release(id, 'h');
-    });
+      }),
+    );
   });
 
   test('a renewal marks the record as updated (a turn that renews reads as running between commits); a refused one marks nothing', async () => {
@@ -154,4 +147,26 @@ export function leaseTests(suite: Suite): void {
     expect(await a.renew(id, 'h', 60_000)).toBe(false);
     expect((await b.record(id))!.updatedAt).toBe(renewed.updatedAt);
   });
+}
+
+/**
+ * Takes `id`'s lease on the first process as `h` for `ttl` ms and extends it with `extend`, which
+ * says whether the extension landed (`late()`: the lease had lapsed first). Once the ttl has passed,
+ * only the extension still holds it: another holder on the second process is refused; then `h`
+ * releases it. `late` when the machine was slower than the ttl ({@link withTtl} tries a longer one).
+ */
+async function heldPastTtl(
+  { a, b }: Suite,
+  id: string,
+  ttl: number,
+  extend: (late: () => boolean) => Promise<boolean>,
+): Promise<'late' | undefined> {
+  const taken = Date.now();
+  expect(await a.acquire(id, 'h', ttl)).toBe(true);
+  if (!(await extend(() => Date.now() - taken >= ttl))) return 'late';
+  // Past the lease the acquire asked for: only the extension still holds it.
+  await sleep(taken + ttl + 100 - Date.now());
+  expect(await b.acquire(id, 'other', 5_000)).toBe(false);
+  await a.release(id, 'h');
+  return undefined;
 }

@@ -11,6 +11,7 @@ import {
 import { createElement as h, type ReactNode } from 'react';
 import { expect, test } from 'vitest';
 import { lastUserText } from '../fixture.js';
+import { refundTool } from './refund-tool.js';
 import type { Suite } from './suite.js';
 
 /** Refunds the researcher's runs made, by chat id: a call inside a run runs at most once. */
@@ -32,15 +33,7 @@ function researchAgent(id: string): ReactNode {
         description: 'Looks the order up.',
         run: () => 'order A-1: shipped, one complaint',
       }),
-      h(Tool, {
-        name: 'refund',
-        description: 'Refunds the order.',
-        needsApproval: true,
-        run: () => {
-          refunds.push(id);
-          return 'refunded';
-        },
-      }),
+      refundTool(refunds, id),
     ),
   );
 }
