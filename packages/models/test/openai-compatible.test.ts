@@ -136,6 +136,20 @@ describe('openai({ provider }): an OpenAI-compatible provider', () => {
     ]);
   });
 
+  it("has only the server's routes: another is its 404, tried once more on /chat/completions", async () => {
+    // openai() takes a 404 on /responses for a server without it and retries on /chat/completions
+    // once (said on stderr): a route test queues two answers and expects both requests.
+    server.queue(thinking(), thinking());
+    const error = await acme({ apiKey: KEY, baseURL: `${server.url}/v2` })
+      .generate(simpleRequest(), {})
+      .then(
+        () => undefined,
+        (e: unknown) => e as { status?: number; provider?: string },
+      );
+    expect(error).toMatchObject({ status: 404, provider: 'acme' });
+    expect(server.requests.map((r) => r.url)).toEqual(['/v2/responses', '/v2/chat/completions']);
+  });
+
   it('needs its own baseURL: without one its key would go to OpenAI', () => {
     expect(() => openai({ model: MODEL, provider: 'acme', apiKey: KEY })).toThrow(
       /provider 'acme' needs its own baseURL/,

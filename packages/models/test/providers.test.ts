@@ -10,7 +10,7 @@ import { type Provider, providerOf, providers, registerProvider } from '../src/i
 const BUILT_IN = providers().map((p) => p.prefix);
 
 describe('the provider table', () => {
-  test('lists Anthropic then OpenAI, each with its key variable, endpoint variable and default model', () => {
+  test('lists every built-in row in table order, each with its key variable, endpoint variable and default model', () => {
     expect(providers().map((p) => [p.prefix, p.apiKeyEnv, p.baseUrlEnv, p.defaultModel])).toEqual([
       ['anthropic', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'claude-sonnet-4-5'],
       ['openai', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'gpt-4.1'],

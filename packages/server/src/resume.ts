@@ -18,6 +18,7 @@ import {
   type SkilltreeUIChunk,
   type SkilltreeUIMessage,
   toolOutcome,
+  unshownPart,
 } from './ui-parts.js';
 
 /** What {@link resumeStream} needs. */
@@ -51,11 +52,12 @@ function* chunksOf(message: Message, n: number, options: ResumeOptions): Generat
         yield { type: 'reasoning-start', id };
         yield { type: 'reasoning-delta', id, delta: part.text };
         yield { type: 'reasoning-end', id };
-      } else if (part.text !== '') {
+      } else if (part.type === 'text') {
+        if (part.text === '') continue;
         yield { type: 'text-start', id };
         yield { type: 'text-delta', id, delta: part.text };
         yield { type: 'text-end', id };
-      }
+      } else unshownPart(part);
     }
     for (const call of message.toolCalls ?? []) {
       yield {

@@ -22,6 +22,7 @@ import {
   type SkilltreeUIMessage,
   type SkilltreeUIPart,
   toolOutcome,
+  unshownPart,
 } from './ui-parts.js';
 
 export { changeParts, type SkilltreeDataParts, type SkilltreeUIMessage, type SkilltreeUIPart } from './ui-parts.js';
@@ -199,9 +200,9 @@ export function toUIMessages(messages: readonly Message[], options: ToUIMessages
           // The readable text only: signatures and encrypted reasoning never reach a browser.
           if (options.sendReasoning !== false && part.text)
             target.parts.push({ type: 'reasoning', text: part.text, state: 'done' });
-        } else if (part.text !== '') {
-          target.parts.push({ type: 'text', text: part.text, state: 'done' });
-        }
+        } else if (part.type === 'text') {
+          if (part.text !== '') target.parts.push({ type: 'text', text: part.text, state: 'done' });
+        } else unshownPart(part);
       }
       pending = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, input: call.input }));
       return;

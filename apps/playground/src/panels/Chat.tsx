@@ -67,6 +67,24 @@ export function ReasoningView({ text }: { text: string }) {
   );
 }
 
+/**
+ * One part of an assistant message. Exhaustive over core's `AssistantPart`: a kind added there fails
+ * to compile here until it is shown, even when it has a `text` field this would take for text.
+ */
+function AssistantPartView({ part }: { part: Extract<Message, { role: 'assistant' }>['content'][number] }) {
+  switch (part.type) {
+    case 'reasoning':
+      return <ReasoningView text={part.text} />;
+    case 'text':
+      return part.text ? <div className="msg-text">{part.text}</div> : null;
+    default:
+      return unshown(part);
+  }
+}
+
+/** Where every kind is shown: `part` is `never` here (a part from the server never gets here at run time). */
+const unshown = (_part: never): null => null;
+
 function MessageView({ message, outside }: { message: Message; outside: boolean }) {
   const cls = `msg msg-${message.role}${outside ? ' msg-outside' : ''}`;
   if (message.role === 'user') {
@@ -84,17 +102,10 @@ function MessageView({ message, outside }: { message: Message; outside: boolean 
     return (
       <div className={cls} data-role="assistant">
         <div className="msg-label">assistant</div>
-        {message.content.map((part, i) =>
-          part.type === 'reasoning' ? (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a committed message's parts never reorder
-            <ReasoningView key={i} text={part.text} />
-          ) : part.text ? (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a committed message's parts never reorder
-            <div key={i} className="msg-text">
-              {part.text}
-            </div>
-          ) : null,
-        )}
+        {message.content.map((part, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a committed message's parts never reorder
+          <AssistantPartView key={i} part={part} />
+        ))}
         {message.toolCalls?.map((call) => (
           <div className="tool-call" key={call.id} data-tool-call={call.name}>
             <span className="call-name">⚙ {call.name}</span>
