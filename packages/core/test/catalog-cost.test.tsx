@@ -15,8 +15,8 @@ import { tree } from '../src/state/state.js';
 import { call } from './fixtures.js';
 
 function many(n: number) {
-  return Array.from({ length: n }, (_, i) => (
-    <Skill key={i} name={`skill-${i}`} description={`Generated skill number ${i}`}>
+  return Array.from({ length: n }, (_, i) => `skill-${i}`).map((name, i) => (
+    <Skill key={name} name={`skill-${i}`} description={`Generated skill number ${i}`}>
       <Instructions>Body of skill {i}.</Instructions>
     </Skill>
   ));
