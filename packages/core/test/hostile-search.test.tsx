@@ -97,6 +97,7 @@ describe('search_skills refuses hostile input with an error naming the field, an
       '.*',
       '(a+)+$',
       '[^]\\d{1,}|?*+',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the model's query is this text, placeholder and all
       '${constructor}',
       '__proto__ constructor prototype',
       '\u0000\u0001\u200b\u202e\ufeff',

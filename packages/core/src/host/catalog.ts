@@ -6,7 +6,7 @@
 import type { ToolSpec } from '../types/request.js';
 import type { SkillEntry, TreeSnapshot } from './serialize.js';
 
-export { catalogListLimit, DEFAULT_CATALOG_LIST_LIMIT } from './serialize.js';
+export { catalogListLimit, DEFAULT_CATALOG_LIST_LIMIT } from './catalog-mode.js';
 
 /** The built-in tool that searches the catalog in search mode. Follows the tool-name rule (§2). */
 export const SEARCH_TOOL_NAME = 'search_skills';

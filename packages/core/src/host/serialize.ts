@@ -7,10 +7,8 @@
 import { splitLines } from '../parts/text.js';
 import { TOOL_NAME } from '../parts/tool-name.js';
 import type { ToolSpec } from '../types/request.js';
+import { catalogSearched } from './catalog-mode.js';
 import { type HostChild, type HostElement, type HostRoot, textContent } from './node.js';
-
-/** How many skills `catalog="auto"` lists before it searches. */
-export const DEFAULT_CATALOG_LIST_LIMIT = 30;
 
 /** The tool-name rule, for the modules that check names after reading the tree. */
 export { TOOL_NAME };
@@ -78,15 +76,9 @@ export interface TreeSnapshot {
   /** The catalog, in tree order. */
   skills: SkillEntry[];
   skillsByName: Map<string, SkillEntry>;
-  /**
-   * The `<Skill pinned>` skills, in tree order: gathered while the tree is read, so that comparing
-   * two snapshots' searched catalogs reads these and never the whole catalog.
-   */
+  /** The `<Skill pinned>` skills, in tree order: comparing searched catalogs reads these, not every skill. */
   pinned: SkillEntry[];
-  /**
-   * Whether the catalog is searched (else listed), decided once when the snapshot is built from the
-   * `<Agent catalog catalogListLimit>` props and the number of skills (see `searching`).
-   */
+  /** Whether the catalog is searched (else listed), decided when the snapshot is built (see catalog-mode.ts). */
   searched: boolean;
   /** Mistakes in the tree (names, nesting, tools); each names the components involved. */
   problems: Problem[];
@@ -386,23 +378,6 @@ export function readTree(root: HostRoot): TreeSnapshot {
   root.dirty = false;
   root.cache = snap;
   return snap;
-}
-
-/** The list limit in effect: `<Agent catalogListLimit>` when it is a whole number from 0 up, else 30. */
-export function catalogListLimit(props: Record<string, any>): number {
-  const limit = props.catalogListLimit;
-  return typeof limit === 'number' && Number.isFinite(limit) && limit >= 0
-    ? Math.floor(limit)
-    : DEFAULT_CATALOG_LIST_LIMIT;
-}
-
-/** Whether a catalog of `count` skills is searched: `catalog="search"`, or `"auto"` over the list limit. */
-export function catalogSearched(props: Record<string, any>, count: number): boolean {
-  if (count === 0) return false;
-  const mode = props.catalog;
-  if (mode === 'list') return false;
-  if (mode === 'search') return true;
-  return count > catalogListLimit(props);
 }
 
 /** Whether two lists hold the same entries (the same objects) in the same order. */
