@@ -208,11 +208,11 @@ async function main() {
           const server = live[(i + k) % live.length];
           const text = `message ${k}`;
           sent[i].push(text);
-          const started = performance.now();
+          const sentAt = performance.now();
           let result = await turn(server.url, user, chatId, text);
           if (!result.ok && engine.resume) {
             broken.push({ chat: i, text, server: server.index, error: result.error });
-            result = await follow(servers, user, chatId, text, started);
+            result = await follow(servers, user, chatId, text, sentAt);
             if (result.followed) followed++;
             if (result.resent) {
               resent++;
