@@ -221,3 +221,29 @@ describe("a recorded turn whose input names another owner than the chat's is ref
     await other.close();
   });
 });
+
+describe("a model's hostile output under an engine", () => {
+  test('a tool call nested 10,000 levels deep is recorded as its placeholder: the journal serializes and the turn goes on', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 10_000; i++) deep = { a: deep };
+    let calls = 0;
+    const hostile = (): Model => ({
+      async generate() {
+        calls++;
+        return calls === 1
+          ? { text: '', toolCalls: [{ id: 'deep-1', name: 'charge', input: deep }] }
+          : { text: 'Done.', toolCalls: [] };
+      },
+    });
+    const first = journalEngine();
+    const sessions = createSessions(<Shop />, { store: memoryStore(), model: hostile, engine: first.engine });
+    const turn = await sessions.send('c1', 'Charge me');
+    expect(turn.text).toBe('Done.');
+    const journal = first.recorded();
+    expect(() => JSON.stringify(journal)).not.toThrow();
+    const messages = await sessions.messages('c1');
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(messages[2]).toMatchObject({ role: 'tool', isError: true });
+    await sessions.close();
+  });
+});
