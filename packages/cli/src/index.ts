@@ -12,7 +12,13 @@ export { FLAGS, type Flag } from './kit/flag-table.js';
 export { type CliArgs, parseCliArgs } from './kit/flags.js';
 export type { Io, Output } from './kit/io.js';
 export { type AgentDemo, type AgentModule, type CoreModule, loadAgentModule } from './kit/load-module.js';
-export type { ModuleBudget, ModuleModel, ModuleOptions, ModuleSessionOptions } from './kit/module-options.js';
+export type {
+  ModuleBudget,
+  ModuleEngine,
+  ModuleModel,
+  ModuleOptions,
+  ModuleSessionOptions,
+} from './kit/module-options.js';
 export {
   type PickedModel,
   type PickModelContext,

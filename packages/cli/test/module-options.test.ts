@@ -3,9 +3,10 @@
  * `authorize`): each is checked when the module loads, and a wrong one is an error that names it.
  */
 import { scriptedModel } from '@skilltree/core';
+import type { TurnEngine } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../src/kit/errors.js';
-import { readModuleOptions } from '../src/kit/module-options.js';
+import { makeEngine, readModuleOptions } from '../src/kit/module-options.js';
 
 function refusal(exports: Record<string, unknown>): string {
   try {
@@ -65,5 +66,32 @@ describe('the optional exports of an agent module', () => {
     expect(() => (read.model as (id: string, owner?: string) => unknown)('c1', 'alice')).toThrow(
       /agent\.tsx: "model" \(a function of the chat\) returned null, not a model with generate\(\)/,
     );
+  });
+
+  it('an engine export is an engine or a function that makes one; anything else, or a second engine, is refused', async () => {
+    const engine: TurnEngine = {
+      name: 'e',
+      register() {},
+      run: async () => ({}),
+      step: (_name, fn) => fn(),
+      close: async () => {},
+    };
+    expect(readModuleOptions({ engine }, 'agent.tsx').engine).toBe(engine);
+    const factory = readModuleOptions({ engine: () => engine }, 'agent.tsx').engine;
+    expect(typeof factory).toBe('function');
+    expect(await makeEngine(factory as () => TurnEngine, 'agent.tsx')).toBe(engine);
+    expect(refusal({ engine: 'dbos' })).toMatch(
+      /"engine" must be a durable engine \(with register, run, step and close\)/,
+    );
+    expect(refusal({ engine: { name: 'half', run() {} } })).toMatch(/"engine" must be a durable engine/);
+    expect(refusal({ engine, sessionOptions: { engine } })).toMatch(/the engine is set twice/);
+    await expect(makeEngine(() => ({}) as never, 'agent.tsx')).rejects.toThrow(
+      /agent\.tsx: "engine" returned object, not a durable engine/,
+    );
+    await expect(
+      makeEngine(() => {
+        throw new Error('no database');
+      }, 'agent.tsx'),
+    ).rejects.toThrow(/agent\.tsx: "engine" failed: no database/);
   });
 });

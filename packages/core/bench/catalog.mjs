@@ -14,8 +14,12 @@ import MiniSearch from 'minisearch';
 import { cloneElement, createElement as h } from 'react';
 import { loadSkillFolders } from '../../agent-skills/dist/index.js';
 import { CatalogIndex, FIELD_BOOSTS, processTerm, tokenize } from '../dist/host/catalog-index.js';
-import { Agent, createSession, Instructions, Skill } from '../dist/index.js';
+import { sameSystem } from '../dist/host/prompt.js';
+import { readTree } from '../dist/host/serialize.js';
+import { Agent, createSession, Instructions, restoreSession, Skill } from '../dist/index.js';
 import { estimateTokens } from '../dist/provider.js';
+import { stateOf } from '../dist/sessions/session.js';
+import { makeAgent } from './agent.mjs';
 import { bm25 } from './catalog/bm25.mjs';
 import { generatedSkills, queries, realSkills, sources } from './catalog/corpus.mjs';
 
@@ -153,6 +157,60 @@ for (const size of QUALITY_SIZES) {
   console.log(
     `\nincremental at 10,000 skills (CPU, median of 5): re-rendered ${median(rerender).toFixed(1)} ms, added ${median(add).toFixed(1)} ms, removed ${median(remove).toFixed(1)} ms; a rebuild: ${full.toFixed(0)} ms`,
   );
+}
+
+// A step in search mode as the catalog grows: one of three loaded skills re-renders on every tool
+// call (the bench agent of step.mjs, catalog "search"), and the next request is
+// built. Request building must not grow with the catalog: the snapshot carries the search decision
+// and the pinned skills, so comparing two snapshots' catalogs reads the pinned ones only. Reported:
+// the median CPU time of a step (call + request) and of the system-prompt comparison alone.
+{
+  const cpu = (f) => {
+    const start = process.cpuUsage();
+    f();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const rows = [];
+  for (const size of [20, 2000, 10000]) {
+    const snapshot = { version: 1, transcript: [], loadedSkills: ['skill_0', 'skill_1', 'skill_2'], stores: {} };
+    const session = await restoreSession(cloneElement(makeAgent(size), { catalog: 'search' }), snapshot);
+    const steps = [];
+    const compares = [];
+    for (let i = 0; i < 130; i++) {
+      const [call] = session.addAssistantMessage({
+        content: '',
+        toolCalls: [{ id: '', name: `skill_${i % 3}_tool_0`, input: { id: 'A' } }],
+      }).toolCalls;
+      const start = process.cpuUsage();
+      await session.callTool(call);
+      session.request();
+      const used = process.cpuUsage(start);
+      if (i >= 30) steps.push((used.user + used.system) / 1000);
+    }
+    // Two snapshots of one tree a re-render apart, compared as request building compares them.
+    const root = stateOf(session).container.host;
+    if (root) {
+      for (let i = 0; i < 100; i++) {
+        const a = readTree(root);
+        root.dirty = true;
+        const b = readTree(root);
+        compares.push(cpu(() => sameSystem(a, b)));
+      }
+    }
+    session.dispose();
+    rows.push({ size, step: median(steps), compare: compares.length ? median(compares) : Number.NaN });
+  }
+  console.log(
+    '\n| skills (search mode, a loaded skill re-renders) | step: call + next request (CPU, median) | system prompt comparison |',
+  );
+  console.log('|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.size.toLocaleString('en')} | ${r.step.toFixed(2)} ms | ${Number.isNaN(r.compare) ? '-' : `${(r.compare * 1000).toFixed(1)} µs`} |`,
+    );
+  }
 }
 
 // First-request tokens: real sessions, generated skills (description ~120 characters).

@@ -1,7 +1,8 @@
 /**
  * The crash load test's agent for `skilltree serve` (bench/load-crash.mjs): every user message makes
  * the model call one tool, `record`, whose side effect (a line in the file $BENCH_TOOL_LOG) is what
- * the test counts to find tools that ran twice; then the model answers `echo: <text>`. The tool
+ * the test counts to find tools that ran twice (and, on a durable engine, with its idempotency key,
+ * side effects that would have happened twice); then the model answers `echo: <text>`. The tool
  * takes a few milliseconds, so a process killed under load is often killed while one runs.
  */
 import { appendFileSync } from 'node:fs';
@@ -20,8 +21,11 @@ export default function CrashAgent() {
         input={z.object({ text: z.string() })}
         run={async ({ text }, ctx) => {
           await new Promise((resolve) => setTimeout(resolve, 5));
-          // One line per run, written at once: a run the process did not finish writes nothing.
-          if (log) appendFileSync(log, `${JSON.stringify([ctx.chat?.id, text, process.pid])}\n`);
+          // One line per run, written at once: a run the process did not finish writes nothing. On a
+          // durable engine the line carries the call's idempotency key, the same on every attempt of
+          // the call: what a tool with a real side effect (a payment) passes on to dedupe it.
+          if (log)
+            appendFileSync(log, `${JSON.stringify([ctx.chat?.id, text, process.pid, ctx.idempotencyKey ?? null])}\n`);
           return 'recorded';
         }}
       />

@@ -7,6 +7,7 @@
  *
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs            (after pnpm build)
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs --engine none
+ *   bash .ci/with-services node packages/server/bench/load-crash.mjs --engine dbos
  *
  * Needs SKILLTREE_TEST_POSTGRES_URL (`.ci/with-services` starts a throwaway server) and
  * @skilltree/store; without them it says so and exits 0 (it is part of `pnpm bench`).
@@ -16,8 +17,11 @@
  *
  * Engine-less (the default, `--engine none`): a turn in flight on the killed process is lost (its
  * call in flight is recorded as interrupted, never run again), and the chat's next turn waits for
- * the dead process's lease to expire. `--engine <name>` is the hook for the durable engines
- * (SPEC §21, `@skilltree/durable`): see `engineSetup` below and docs/serving.md, "Crash load test".
+ * the dead process's lease to expire. `--engine dbos` runs every process's turns on DBOS Transact
+ * (SPEC §21, `@skilltree/durable/dbos`, through the agent module's `engine` export): a turn in flight
+ * on the killed process is finished by another one, and the client follows it there (see
+ * `engineSetup` and `follow` below, and docs/serving.md, "Crash load test"). BENCH_FOLLOW_TIMEOUT
+ * (ms, default 120000) bounds how long the client follows one broken turn.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -32,29 +36,37 @@ const TURNS = bounded('BENCH_TURNS', 3, 20);
 const PROCESSES = bounded('BENCH_PROCESSES', 4, 8);
 const CONCURRENCY = bounded('BENCH_CONCURRENCY', 200, 2_000);
 const LEASE_TTL = bounded('BENCH_LEASE_TTL', 6_000, 60_000);
+/** With an engine: how long the client follows a broken turn before it counts it lost (ms). */
+const FOLLOW_TIMEOUT = bounded('BENCH_FOLLOW_TIMEOUT', 120_000, 600_000);
 const engineFlag = process.argv.indexOf('--engine');
 const ENGINE = engineFlag === -1 ? 'none' : (process.argv[engineFlag + 1] ?? 'none');
 
 /**
- * What the processes and the client do differently with a durable engine.
- *
- * TODO(engine): the durable-execution engines (r4-durable: `@skilltree/durable/dbos`,
- * `@skilltree/durable/restate`) plug in here. Return the serve flags (or env, or an agent module
- * whose `sessionOptions` carry `engine`) that run each process's turns on the engine, and set
- * `resume: true`: the client then follows a turn whose stream broke with `GET /api/chat/:id/stream`
- * on another process instead of counting it lost. Targets with an engine: 0 turns lost, 0 tool
- * runs twice, the model asked once per recorded step.
+ * What the processes and the client do differently with a durable engine. `--engine dbos` serves
+ * bench/crash-engine-agent.tsx, whose `engine` export runs each process's turns on DBOS Transact
+ * (@skilltree/durable/dbos) in the same PostgreSQL, and sets `resume`: the client then follows a turn
+ * whose stream broke (its process was killed) by reading the chat on a live process until the
+ * answer is there, as a user's page would on reload, instead of counting the turn lost.
  */
 function engineSetup(name) {
-  if (name === 'none') return { label: 'none', serveArgs: [], env: {}, resume: false };
+  if (name === 'none') return { label: 'none', agent, serveArgs: [], env: {}, resume: false };
+  if (name === 'dbos') {
+    return {
+      label: 'dbos (@skilltree/durable/dbos)',
+      agent: join(here, 'crash-engine-agent.tsx'),
+      serveArgs: [],
+      env: { BENCH_ENGINE: 'dbos' },
+      resume: true,
+    };
+  }
   throw new Error(
-    `--engine ${name}: no engine is wired into this test yet (see engineSetup in ${fileURLToPath(import.meta.url)}). Run it with --engine none.`,
+    `--engine ${name}: the engines of this test are none and dbos (see engineSetup in ${fileURLToPath(import.meta.url)}).`,
   );
 }
 
 /** One `skilltree serve` process (one worker): resolves once it prints its URL. */
 async function startServe(index, store, engine, env) {
-  const args = [cli, 'serve', agent, '--port', '0', '--model', 'demo', '--store', store];
+  const args = [cli, 'serve', engine.agent, '--port', '0', '--model', 'demo', '--store', store];
   args.push('--workers', '1', '--turns-per-minute', '0', '--no-page', ...engine.serveArgs);
   const process_ = await startServeProcess(
     args,
@@ -119,6 +131,34 @@ async function answered(url, user, chatId) {
   return { users, answers };
 }
 
+/**
+ * With an engine: a turn whose stream broke is followed on the live processes until its answer is
+ * in the chat (another process recovered the turn). The chat shows the user's message only once the
+ * recovered turn commits it, so a message not seen yet may still come: only a message the chat has
+ * not shown after BENCH_FOLLOW_TIMEOUT is sent again (once), as a client would after such an error;
+ * a tool run twice for a resent message is counted apart (the client sent it twice).
+ */
+async function follow(servers, user, chatId, text, started) {
+  const deadline = performance.now() + FOLLOW_TIMEOUT;
+  let received = false;
+  while (performance.now() < deadline) {
+    const live = servers.filter((s) => s.alive);
+    try {
+      const chat = await answered(live[Math.floor(Math.random() * live.length)].url, user, chatId);
+      if (chat.answers.has(text)) return { ok: true, ms: performance.now() - started, followed: true };
+      received = chat.users.includes(text);
+    } catch {
+      // A process busy or going away: look again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (received) return { ok: false, error: `followed for ${FOLLOW_TIMEOUT} ms: received, never answered` };
+  const again = await turn(servers.filter((s) => s.alive)[0].url, user, chatId, text);
+  return again.ok
+    ? { ok: true, ms: performance.now() - started, resent: true }
+    : { ...again, error: `never received in ${FOLLOW_TIMEOUT} ms; resent, then: ${again.error}` };
+}
+
 async function main() {
   const engine = engineSetup(ENGINE);
   const postgres = process.env.SKILLTREE_TEST_POSTGRES_URL;
@@ -147,6 +187,11 @@ async function main() {
     await Promise.all(servers.map((s) => turn(s.url, 'warmup', `warmup-${run}-${s.index}`, 'hello')));
     const latencies = [];
     const failures = [];
+    /** With an engine: streams that broke (followed), of them answered by recovery, and resent. */
+    const broken = [];
+    let followed = 0;
+    let resent = 0;
+    const resentKeys = new Set();
     const sent = Array.from({ length: CHATS }, () => []);
     let done = 0;
     let killedAt = null;
@@ -163,7 +208,17 @@ async function main() {
           const server = live[(i + k) % live.length];
           const text = `message ${k}`;
           sent[i].push(text);
-          const result = await turn(server.url, user, chatId, text);
+          const sentAt = performance.now();
+          let result = await turn(server.url, user, chatId, text);
+          if (!result.ok && engine.resume) {
+            broken.push({ chat: i, text, server: server.index, error: result.error });
+            result = await follow(servers, user, chatId, text, sentAt);
+            if (result.followed) followed++;
+            if (result.resent) {
+              resent++;
+              resentKeys.add(`${chatId}\u0000${text}`);
+            }
+          }
           if (result.ok) latencies.push(result.ms);
           else failures.push({ chat: i, text, server: server.index, error: result.error });
           done++;
@@ -193,15 +248,25 @@ async function main() {
     }
     // Tool runs, from the side effect itself: a (chat, message) that ran more than once ran twice.
     const runs = new Map();
+    /** With an engine: the idempotency keys each message's tool ran under (one key: one side effect). */
+    const keys = new Map();
     for (const line of readFileSync(toolLog, 'utf8').split('\n')) {
       if (!line) continue;
-      const [chat, text] = JSON.parse(line);
+      const [chat, text, , idempotencyKey] = JSON.parse(line);
       if (!String(chat).startsWith(`crash-${run}-`)) continue;
       const key = `${chat}\u0000${text}`;
       runs.set(key, (runs.get(key) ?? 0) + 1);
+      if (idempotencyKey) keys.set(key, (keys.get(key) ?? new Set()).add(idempotencyKey));
     }
+    let sideEffectsTwice = 0;
+    for (const [key, set] of keys) if (set.size > 1 && !resentKeys.has(key)) sideEffectsTwice += set.size - 1;
     let duplicated = 0;
-    for (const n of runs.values()) if (n > 1) duplicated += n - 1;
+    let duplicatedResent = 0;
+    for (const [key, n] of runs) {
+      if (n <= 1) continue;
+      if (resentKeys.has(key)) duplicatedResent += n - 1;
+      else duplicated += n - 1;
+    }
     const onVictim = failures.filter((f) => f.server === victim.index).length;
 
     const fmt = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-');
@@ -218,8 +283,21 @@ async function main() {
     console.log(
       `| turns failed at the client (in flight on the killed process / elsewhere) | ${onVictim} / ${failures.length - onVictim} |`,
     );
+    if (engine.resume) {
+      const brokenOnVictim = broken.filter((f) => f.server === victim.index).length;
+      console.log(
+        `| streams broken (on the killed process / elsewhere): followed to the recovered answer / resent | ${brokenOnVictim} / ${broken.length - brokenOnVictim}: ${followed} / ${resent} |`,
+      );
+    }
     console.log(`| turns lost (a sent message without its answer in the chat) | ${lost} |`);
     console.log(`| tool runs twice | ${duplicated} |`);
+    if (engine.resume) {
+      console.log(
+        `| of them under the same idempotency key (a keyed side effect happens once) | ${duplicated - sideEffectsTwice} |`,
+      );
+      console.log(`| side effects twice (one message's tool ran under two idempotency keys) | ${sideEffectsTwice} |`);
+    }
+    if (resent > 0) console.log(`| tool runs twice for a message the client resent | ${duplicatedResent} |`);
     console.log(`| tool runs | ${[...runs.values()].reduce((a, b) => a + b, 0)} |`);
     console.log(
       `| turn latency p50 / p99 / max | ${fmt(percentile(latencies, 50))} / ${fmt(percentile(latencies, 99))} / ${fmt(latencies.at(-1))} ms |`,
@@ -233,9 +311,12 @@ async function main() {
     // Engine-less, a turn in flight on the killed process is lost, and nothing else may be: more lost
     // than failed turns, a failure on a live process, or any tool run twice fails the test.
     const allowed = engine.resume ? 0 : onVictim;
-    if (duplicated > 0 || lost > allowed || failures.length > onVictim) {
+    // With an engine a tool cut by the kill before its step was recorded runs again on recovery, under
+    // the same idempotency key: what must not happen twice is a keyed side effect.
+    const twice = engine.resume ? sideEffectsTwice : duplicated;
+    if (twice > 0 || lost > allowed || failures.length > onVictim) {
       console.error(
-        `\ncrash load test FAILED: ${duplicated} tool runs twice, ${lost} turns lost (allowed ${allowed}), ` +
+        `\ncrash load test FAILED: ${twice} ${engine.resume ? 'side effects' : 'tool runs'} twice, ${lost} turns lost (allowed ${allowed}), ` +
           `${failures.length - onVictim} turns failed on live processes.`,
       );
       for (const s of servers.filter((x) => x.alive)) {

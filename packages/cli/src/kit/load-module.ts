@@ -8,7 +8,7 @@
  * hook gives every project file it imports the same query: project files are evaluated anew, while
  * packages (react, @skilltree/core, anything from a bare specifier or under node_modules) keep
  * their single instance. `chat`, `run` and `serve` load once, through the very same path, and read
- * the module's other exports (`model`, `sessionOptions`, `budget`, `telemetry`, `authorize`: see
+ * the module's other exports (`model`, `sessionOptions`, `budget`, `telemetry`, `authorize`, `engine`: see
  * ./module-options.ts) from the one evaluation.
  */
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ export interface AgentModule {
   core: CoreModule;
   /** Everything the module exports, from the one evaluation. */
   exports: Readonly<Record<string, unknown>>;
-  /** Its optional exports, checked: `model`, `sessionOptions`, `budget`, `telemetry`, `authorize`. */
+  /** Its optional exports, checked: `model`, `sessionOptions`, `budget`, `telemetry`, `authorize`, `engine`. */
   options: ModuleOptions;
 }
 

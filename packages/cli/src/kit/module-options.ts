@@ -1,10 +1,11 @@
 /**
  * What an agent module may export besides the agent (`default`) and its `demo`: the model, the
- * session options, a budget, telemetry and `authorize`. Read and checked once, by the one loader,
+ * session options, a budget, telemetry, `authorize` and a durable `engine`. Read and checked once, by the one loader,
  * so every command sees the same exports with the same errors. Which command uses which is in
  * docs/cli.md ("What each command reads").
  */
 import type { Budget, Model, SessionsOptions, TelemetryOptions } from '@skilltree/core';
+import type { TurnEngine } from '@skilltree/core/provider';
 import type { Authorize } from '@skilltree/server';
 import { CliError } from './errors.js';
 
@@ -20,6 +21,14 @@ export type ModuleSessionOptions = Omit<SessionsOptions, 'model' | 'store' | 'bu
 /** A budget for every user, or a function of the user that returns theirs (what `createHandler` takes). */
 export type ModuleBudget = Budget | ((user: string) => Budget | undefined | Promise<Budget | undefined>);
 
+/**
+ * A durable-execution engine for `serve` (`dbosEngine(…)` of `@skilltree/durable/dbos`, or your own
+ * `TurnEngine`), or a function that makes one. A function is called once in each serving process,
+ * when it starts serving: a module that only `run`, `chat` or `dev` import makes no engine, and
+ * each of `--workers N`'s processes makes its own (DBOS and Restate are one per process).
+ */
+export type ModuleEngine = TurnEngine | (() => TurnEngine | Promise<TurnEngine>);
+
 /** The optional exports of an agent module, checked. */
 export interface ModuleOptions {
   /** `export const model`: the model (or a model per chat). `--model` wins over it. */
@@ -32,6 +41,8 @@ export interface ModuleOptions {
   telemetry?: boolean | TelemetryOptions;
   /** `export function authorize(request)` (serve): who is asking. */
   authorize?: Authorize;
+  /** `export function engine()` (serve): the durable engine each serving process runs its turns on. */
+  engine?: ModuleEngine;
 }
 
 /** Where each option that `sessionOptions` must not carry goes instead. */
@@ -92,6 +103,54 @@ function readSessionOptions(value: unknown, name: string): ModuleSessionOptions 
   return { ...value } as ModuleSessionOptions;
 }
 
+/** Whether `value` has the methods of a `TurnEngine` (`register`, `run`, `step`, `close`). */
+export function isTurnEngine(value: unknown): value is TurnEngine {
+  if (value === null || typeof value !== 'object') return false;
+  const engine = value as Record<string, unknown>;
+  return ['register', 'run', 'step', 'close'].every((key) => typeof engine[key] === 'function');
+}
+
+const ENGINE_EXAMPLE =
+  "e.g. export function engine() { return dbosEngine({ connectionString: process.env.DATABASE_URL }) } (import { dbosEngine } from '@skilltree/durable/dbos')";
+
+function readEngine(
+  value: unknown,
+  name: string,
+  sessionOptions: ModuleSessionOptions | undefined,
+): ModuleEngine | undefined {
+  if (value === undefined) return undefined;
+  if (sessionOptions?.engine !== undefined) {
+    throw new CliError(
+      `${name}: the engine is set twice, as "engine" and in "sessionOptions": keep the "engine" export and take it out of sessionOptions.`,
+    );
+  }
+  if (isTurnEngine(value)) return value;
+  if (typeof value === 'function') return value as () => TurnEngine | Promise<TurnEngine>;
+  throw new CliError(
+    `${name}: "engine" must be a durable engine (with register, run, step and close) or a function that returns one, ${ENGINE_EXAMPLE}.`,
+  );
+}
+
+/**
+ * The engine of a module's `engine` export, made now when it is a function (once per serving
+ * process). Throws a {@link CliError} naming the export when the function fails or returns no engine.
+ */
+export async function makeEngine(engine: ModuleEngine, name: string): Promise<TurnEngine> {
+  if (isTurnEngine(engine)) return engine;
+  let made: unknown;
+  try {
+    made = await engine();
+  } catch (error) {
+    throw new CliError(`${name}: "engine" failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isTurnEngine(made)) {
+    throw new CliError(
+      `${name}: "engine" returned ${made === null ? 'null' : typeof made}, not a durable engine (with register, run, step and close); ${ENGINE_EXAMPLE}.`,
+    );
+  }
+  return made;
+}
+
 function readBudget(value: unknown, name: string): ModuleBudget | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'function' || isPlainObject(value)) return value as ModuleBudget;
@@ -132,5 +191,7 @@ export function readModuleOptions(exports: Readonly<Record<string, unknown>>, na
   if (telemetry !== undefined) options.telemetry = telemetry;
   const authorize = readAuthorize(exports.authorize, name);
   if (authorize !== undefined) options.authorize = authorize;
+  const engine = readEngine(exports.engine, name, sessionOptions);
+  if (engine !== undefined) options.engine = engine;
   return options;
 }

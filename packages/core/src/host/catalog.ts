@@ -6,10 +6,10 @@
 import type { ToolSpec } from '../types/request.js';
 import type { SkillEntry, TreeSnapshot } from './serialize.js';
 
+export { catalogListLimit, DEFAULT_CATALOG_LIST_LIMIT } from './catalog-mode.js';
+
 /** The built-in tool that searches the catalog in search mode. Follows the tool-name rule (§2). */
 export const SEARCH_TOOL_NAME = 'search_skills';
-/** How many skills `catalog="auto"` lists before it searches. */
-export const DEFAULT_CATALOG_LIST_LIMIT = 30;
 /** How many matches a search returns when the model gives no limit. */
 export const DEFAULT_SEARCH_LIMIT = 5;
 /** The most matches one search returns, whatever limit the model asks for. */
@@ -18,21 +18,12 @@ export const MAX_SEARCH_LIMIT = 50;
 /** The catalog modes `<Agent catalog>` accepts. */
 export const CATALOG_MODES: readonly string[] = ['list', 'search', 'auto'];
 
-/** The list limit in effect: `<Agent catalogListLimit>` when it is a whole number from 0 up, else 30. */
-export function catalogListLimit(props: Record<string, any>): number {
-  const limit = props.catalogListLimit;
-  return typeof limit === 'number' && Number.isFinite(limit) && limit >= 0
-    ? Math.floor(limit)
-    : DEFAULT_CATALOG_LIST_LIMIT;
-}
-
-/** Whether the catalog is searched (else listed): `catalog="search"`, or `"auto"` over the list limit. */
+/**
+ * Whether the catalog is searched (else listed): `catalog="search"`, or `"auto"` over the list limit.
+ * Decided when the snapshot is built (`snap.searched`), so asking costs nothing per request.
+ */
 export function searching(snap: TreeSnapshot): boolean {
-  if (snap.skills.length === 0) return false;
-  const mode = snap.agentProps.catalog;
-  if (mode === 'list') return false;
-  if (mode === 'search') return true;
-  return snap.skills.length > catalogListLimit(snap.agentProps);
+  return snap.searched;
 }
 
 /** Whether `<Skill pinned>` keeps this skill in the system prompt in search mode. */
@@ -59,18 +50,20 @@ export function catalogSection(snap: TreeSnapshot, readToolName: string, maxLoad
   let out =
     `## Skills\nMore skills exist than are listed here. Call ${SEARCH_TOOL_NAME} with what you need, in a few words, ` +
     `to find them; then call ${readToolName} with a skill's name to load its instructions and tools. ${unload}`;
-  const pinned = snap.skills.filter(isPinned);
+  const pinned = snap.pinned;
   if (pinned.length > 0) out += `\nAlways available:\n${pinned.map(catalogLine).join('\n')}`;
   return out;
 }
 
-/** Whether two snapshots give the same catalog section (same mode; same listed skills). */
+/**
+ * Whether two snapshots give the same catalog section (same mode; same listed skills). Searched, it
+ * reads the pinned skills each snapshot gathered when it was built: O(pinned), whatever the catalog's
+ * size. Listed, the section names every skill, so it compares them all.
+ */
 export function sameCatalog(a: TreeSnapshot, b: TreeSnapshot): boolean {
-  const search = searching(a);
-  if (search !== searching(b)) return false;
-  const listed = (snap: TreeSnapshot) => (search ? snap.skills.filter(isPinned) : snap.skills);
-  const x = listed(a);
-  const y = listed(b);
+  if (a.searched !== b.searched) return false;
+  const x = a.searched ? a.pinned : a.skills;
+  const y = b.searched ? b.pinned : b.skills;
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) {
     if (x[i] !== y[i] && (x[i].name !== y[i].name || x[i].description !== y[i].description)) return false;

@@ -7,6 +7,7 @@
 import { splitLines } from '../parts/text.js';
 import { TOOL_NAME } from '../parts/tool-name.js';
 import type { ToolSpec } from '../types/request.js';
+import { catalogSearched } from './catalog-mode.js';
 import { type HostChild, type HostElement, type HostRoot, textContent } from './node.js';
 
 /** The tool-name rule, for the modules that check names after reading the tree. */
@@ -75,6 +76,10 @@ export interface TreeSnapshot {
   /** The catalog, in tree order. */
   skills: SkillEntry[];
   skillsByName: Map<string, SkillEntry>;
+  /** The `<Skill pinned>` skills, in tree order: comparing searched catalogs reads these, not every skill. */
+  pinned: SkillEntry[];
+  /** Whether the catalog is searched (else listed), decided when the snapshot is built (see catalog-mode.ts). */
+  searched: boolean;
   /** Mistakes in the tree (names, nesting, tools); each names the components involved. */
   problems: Problem[];
   /** Tool names rendered twice. */
@@ -267,6 +272,8 @@ function emptySnapshot(): TreeSnapshot {
     toolsByName: new Map(),
     skills: [],
     skillsByName: new Map(),
+    pinned: [],
+    searched: false,
     problems: [],
     clashes: [],
   };
@@ -338,6 +345,7 @@ export function readTree(root: HostRoot): TreeSnapshot {
           snap.skillsByName.set(skill.name, skill);
         }
         snap.skills.push(skill);
+        if (skill.node.props.pinned === true) snap.pinned.push(skill);
         for (const problem of skill.problems) snap.problems.push(problem);
         sources.push(skill.tools);
         return;
@@ -345,6 +353,7 @@ export function readTree(root: HostRoot): TreeSnapshot {
     }
   };
   for (const child of root.children) visit(child, false);
+  snap.searched = catalogSearched(snap.agentProps, snap.skills.length);
 
   const last = cached ? toolSources.get(cached) : undefined;
   toolSources.set(snap, sources);

@@ -29,6 +29,14 @@ export function cut(text: string, limit: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
 }
 
+/**
+ * Model- or user-given text as an error message quotes it: at most `limit` UTF-16 units, cut
+ * cleanly and marked with `…`, so a megabyte-long name or query never comes back whole.
+ */
+export function shown(text: string, limit = 200): string {
+  return text.length > limit ? `${cut(text, limit)}…` : text;
+}
+
 /** Lines as a model reads them: `\n`, `\r\n`, `\r`, U+2028, U+2029 and U+0085 all end a line. */
 export function splitLines(text: string): string[] {
   return text.split(LINE_BREAK);

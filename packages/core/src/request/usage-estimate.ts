@@ -3,8 +3,10 @@
  * cost lines, the Cost view and budgets work offline) and a budget's look-ahead at the next request.
  * One estimate everywhere: 4 characters per token (`estimateTokens`), the one the token window uses.
  */
+
 import { estimateFileTokens } from '../files/files.js';
 import { textOf } from '../parts/message-parts.js';
+import { nestsWithin, TOO_DEEP_INPUT } from '../parts/tool-input-depth.js';
 import { estimateTokens } from '../transcript/window.js';
 import type { AssistantMessage, Message } from '../types/messages.js';
 import type { ModelResponse, Usage } from '../types/model.js';
@@ -188,8 +190,18 @@ function fileTokens(request: ModelRequest): number {
  */
 export function estimateResponseTokens(response: Pick<ModelResponse, 'text' | 'toolCalls'>, moreChars = 0): number {
   let text = response.text;
-  for (const call of response.toolCalls) text += `\n${call.name} ${JSON.stringify(call.input ?? {})}`;
+  for (const call of response.toolCalls) text += `\n${call?.name} ${inputText(call?.input)}`;
   return estimateTokens(text) + (moreChars > 0 ? Math.ceil(moreChars / 4) : 0);
+}
+
+/** A call's input as JSON for counting; input too deep (or circular) to serialize counts as its placeholder. */
+function inputText(input: unknown): string {
+  if (!nestsWithin(input)) return TOO_DEEP_INPUT;
+  try {
+    return JSON.stringify(input ?? {}) ?? '';
+  } catch {
+    return '';
+  }
 }
 
 function commonPrefix(a: string, b: string): number {

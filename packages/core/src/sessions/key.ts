@@ -35,7 +35,12 @@ export async function chatKey(id: string, owner: string | undefined): Promise<st
 export function checkOwner(owner: unknown): string | undefined {
   if (owner === undefined) return undefined;
   if (typeof owner !== 'string') {
-    throw new Error(`Invalid owner ${String(owner)}: pass the user's id as a string, or no owner at all.`);
+    // An object is named by its type: its String() may throw, or pass itself off as a user id.
+    const what =
+      owner !== null && (typeof owner === 'object' || typeof owner === 'function')
+        ? `(${typeof owner})`
+        : String(owner);
+    throw new Error(`Invalid owner ${what}: pass the user's id as a string, or no owner at all.`);
   }
   if (/\p{Cc}/u.test(owner)) {
     throw new Error(

@@ -5,6 +5,7 @@
  * `@skilltree/store`.
  */
 import type { Spend, SpendLimits, SpendReservation } from '../observe/budget.js';
+import { cut } from '../parts/text.js';
 import type { ContextChange, Message } from '../types/messages.js';
 import type { Usage } from '../types/model.js';
 import type { SentLogData } from '../types/request.js';
@@ -241,6 +242,14 @@ export class SessionNotFoundError extends Error {
   }
 }
 
+/** What a value that is not a string is, in words (`an object`, `a number`, `null`), for errors. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'undefined';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /**
  * Session ids: 1 to 200 printable characters, well-formed: no control or format characters, and no
  * lone surrogate (half of a character such as an emoji), which a store would turn into U+FFFD so
@@ -248,8 +257,11 @@ export class SessionNotFoundError extends Error {
  */
 export function checkSessionId(id: unknown): string {
   if (typeof id !== 'string' || id.length === 0 || id.length > 200 || /[\p{Cc}\p{Cf}\p{Cs}]/u.test(id)) {
+    // Quoted at most in part: an id is request input, and may be 10 KB (or not a string at all).
+    const given =
+      typeof id === 'string' ? JSON.stringify(id.length > 80 ? `${cut(id, 80)}…` : id) : `(${describeValue(id)})`;
     throw new Error(
-      `Invalid session id ${JSON.stringify(id)}: use 1 to 200 printable characters (e.g. a user or conversation id), with no control characters and no lone surrogates (half of an emoji).`,
+      `Invalid session id ${given}: use 1 to 200 printable characters (e.g. a user or conversation id), with no control characters and no lone surrogates (half of an emoji).`,
     );
   }
   return id;

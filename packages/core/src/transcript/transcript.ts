@@ -4,6 +4,7 @@
  * ids that make the window and id checks O(1)/O(log n) per request.
  */
 import { fileBytes } from '../files/files.js';
+import { nestsWithin, TOO_DEEP_INPUT } from '../parts/tool-input-depth.js';
 import type { Message, ToolCall } from '../types/messages.js';
 import { chooseWindow, type WindowRules } from './window.js';
 
@@ -149,7 +150,9 @@ export function repairCalls(t: Transcript, raw: unknown): { calls: ToolCall[]; d
     }
     const id = uniqueCallId(t, call.id, taken);
     taken.add(id);
-    calls.push({ id, name: call.name, input: call.input });
+    // Input nested too deep would overflow every later JSON.stringify: kept as text the call's
+    // error result explains (see parts/tool-input-depth.ts).
+    calls.push({ id, name: call.name, input: nestsWithin(call.input) ? call.input : TOO_DEEP_INPUT });
   });
   return { calls, dropped };
 }

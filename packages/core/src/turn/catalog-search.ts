@@ -6,6 +6,7 @@
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME } from '../host/catalog.js';
 import { type CatalogIndex, catalogIndexOf } from '../host/catalog-index.js';
 import type { TreeSnapshot } from '../host/serialize.js';
+import { shown } from '../parts/text.js';
 import { errorMessage, type SessionState, tree } from '../state/state.js';
 import type { SkillMatch, SkillRanker } from '../types/catalog.js';
 import { decodeInput, type ToolOutcome } from './tool-call.js';
@@ -62,7 +63,7 @@ export async function searchFromModel(state: SessionState, raw: unknown): Promis
   }
   if (lines.length === 0) {
     return {
-      content: `No skill matches "${query}". Search again with other words: the task, a tool or a file type.`,
+      content: `No skill matches "${shown(query)}". Search again with other words: the task, a tool or a file type.`,
       isError: false,
     };
   }

@@ -8,6 +8,7 @@ import { modelCallTrace } from '../observe/telemetry.js';
 import { cleanContent, partsText, textPart } from '../parts/message-parts.js';
 import { cleanReasoning } from '../parts/reasoning.js';
 import { wellFormed } from '../parts/text.js';
+import { nestsWithin, TOO_DEEP_INPUT } from '../parts/tool-input-depth.js';
 import { drainTurn, emit, hasEvents } from '../state/events.js';
 import type { SessionState } from '../state/state.js';
 import type { AssistantPart, ReasoningPart, ToolCall } from '../types/messages.js';
@@ -112,7 +113,7 @@ export async function* callModel(
     }
     const out: ModelResponse = {
       text: partsText(content),
-      toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls : [],
+      toolCalls: Array.isArray(response.toolCalls) ? response.toolCalls.map(boundedCall) : [],
       content,
       usage: cleanUsage(response.usage),
     };
@@ -168,7 +169,7 @@ export async function* callModel(
       } else if (part.type === 'tool-input-delta') {
         if (typeof part.text === 'string') progress.toolInputChars += part.text.length;
       } else if (part.type === 'tool-call') {
-        toolCalls.push({ id: part.id, name: part.name, input: part.input });
+        toolCalls.push(boundedCall({ id: part.id, name: part.name, input: part.input }));
         progress.toolCalls = toolCalls;
         // The whole call counts from here on: its streamed input is part of it.
         progress.toolInputChars = 0;
@@ -184,6 +185,16 @@ export async function* callModel(
   const out: ModelResponse = { text: wellFormed(text), toolCalls, content, usage: cleanUsage(usage) };
   if (answeredBy) out.model = answeredBy;
   return out;
+}
+
+/**
+ * A model's tool call as the turn takes it: input nested deeper than `MAX_INPUT_DEPTH` (or circular)
+ * becomes its placeholder here, before anything serializes the response (the usage estimate, a
+ * durable engine's journal, the transcript). Anything else is left to `repairCalls`.
+ */
+function boundedCall(call: ToolCall): ToolCall {
+  if (call === null || typeof call !== 'object' || nestsWithin(call.input)) return call;
+  return { ...call, input: TOO_DEEP_INPUT };
 }
 
 /** Characters a reasoning block stands for: its readable text, or its opaque data when the text is hidden. */

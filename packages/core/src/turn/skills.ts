@@ -8,6 +8,7 @@ import { SEARCH_TOOL_NAME, searching } from '../host/catalog.js';
 import { clashMessage, type ToolEntry, type TreeSnapshot, where } from '../host/serialize.js';
 import { touch } from '../lifecycle/lru.js';
 import { traceLoad } from '../observe/trace-skills.js';
+import { shown } from '../parts/text.js';
 import { config } from '../state/config.js';
 import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
@@ -28,10 +29,10 @@ export function unknownSkill(state: SessionState, name: string, snap: TreeSnapsh
   if (searching(snap)) {
     const close = closestSkills(state, name);
     const hint = close.length > 0 ? ` Closest: ${close.join(', ')}.` : '';
-    return `Unknown skill: "${name}".${hint} Call ${SEARCH_TOOL_NAME} to find a skill by what it does, then read it by its exact name.`;
+    return `Unknown skill: "${shown(name)}".${hint} Call ${SEARCH_TOOL_NAME} to find a skill by what it does, then read it by its exact name.`;
   }
   const names = snap.skills.map((s) => s.name);
-  return `Unknown skill: "${name}". Skills: ${names.join(', ') || 'none'}.`;
+  return `Unknown skill: "${shown(name)}". Skills: ${names.join(', ') || 'none'}.`;
 }
 
 function owner(tool: ToolEntry): string {

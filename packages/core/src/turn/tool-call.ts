@@ -8,6 +8,7 @@ import { isToolResult, type ToolResult, toFileParts } from '../files/files.js';
 import { FileRejectedError, type ResolvedFileLimits } from '../files/limits.js';
 import type { ChatInfo, SessionHandle, SkillInfo } from '../host/runtime.js';
 import type { ToolEntry } from '../host/serialize.js';
+import { MAX_INPUT_DEPTH, nestsWithin } from '../parts/tool-input-depth.js';
 import type { FilePart, ToolCall, ToolErrorKind } from '../types/messages.js';
 import { whenAborted } from './abort-watch.js';
 import { RunWaits } from './run-waits.js';
@@ -123,7 +124,11 @@ export function decodeInput(toolName: string, raw: unknown): { input: unknown } 
   if (typeof raw !== 'string') return { input: raw ?? {} };
   if (raw.trim() === '') return { input: {} };
   try {
-    return { input: JSON.parse(raw) };
+    const input: unknown = JSON.parse(raw);
+    if (!nestsWithin(input)) {
+      return `Invalid input for tool "${toolName}": the arguments nest deeper than ${MAX_INPUT_DEPTH} levels. Send flatter JSON.`;
+    }
+    return { input };
   } catch {
     const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
     return `Invalid input for tool "${toolName}": the arguments are not valid JSON (${shown}). Send a JSON object.`;

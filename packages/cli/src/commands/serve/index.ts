@@ -18,7 +18,9 @@ export const serve: CommandSpec = {
 
 What it reads from the module: the agent (default export), "model" (a model, or (id, owner) => model),
 "sessionOptions" (createSessions options: maxSteps, windowMode…), "budget" (each user's), "telemetry",
-"authorize" and "demo". Flags win where both set the same thing. See docs/cli.md.
+"authorize", "engine" (a durable engine, or a function serve calls once per serving process to make one:
+turns then finish after a crash, docs/durable.md) and "demo". Flags win where both set the same thing.
+See docs/cli.md.
 
 Who may chat: the module's "authorize" export, (request) => userId | null, when it has one;
 otherwise loopback clients only (one local user). See docs/serving.md.

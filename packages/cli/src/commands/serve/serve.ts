@@ -13,6 +13,7 @@ import type { CliArgs } from '../../kit/flags.js';
 import type { Io } from '../../kit/io.js';
 import { listen, untilSignal } from '../../kit/listen.js';
 import { type AgentModule, loadAgentModule } from '../../kit/load-module.js';
+import { makeEngine } from '../../kit/module-options.js';
 import { pickModel } from '../../kit/pick-model.js';
 import { chooseStore, type StoreChoice } from '../../kit/store.js';
 import { scriptPerChat } from './model.js';
@@ -93,12 +94,22 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
   if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
+  // The module's engine, made in this serving process (each worker of --workers N makes its own).
+  const engine = own.engine
+    ? await makeEngine(own.engine, args.module).catch(async (error) => {
+        await store.close().catch(() => {});
+        await tracing?.shutdown();
+        throw error;
+      })
+    : undefined;
+  if (engine) options.engine = engine;
   const telemetry = serveTelemetry(own.telemetry, tracing !== null);
   if (telemetry.sessions !== undefined) options.telemetry = telemetry.sessions;
   let sessions: Sessions;
   try {
     sessions = p.agent.core.createSessions(() => p.agent.element(), options);
   } catch (error) {
+    await engine?.close().catch(() => {});
     await store.close().catch(() => {});
     await tracing?.shutdown();
     throw new CliError(`Could not create the sessions of ${args.module}: ${errorMessage(error)}`);
@@ -142,6 +153,7 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     port = await listen(server, args.port, args.host);
   } catch (error) {
     await sessions.close().catch(() => {});
+    await engine?.close().catch(() => {});
     await tracing?.shutdown();
     throw error;
   }
@@ -150,6 +162,8 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
     store: store.name,
     async close() {
       await stopServing(server, sessions);
+      // After the sessions: their turns have ended or given their chats up; the engine stops last.
+      await engine?.close().catch(() => {});
       // The last spans (the turns that just committed) are flushed before the process exits.
       await tracing?.shutdown();
     },
