@@ -65,6 +65,7 @@ export {
   type SessionTurnOptions,
 } from './sessions/sessions.js';
 export { DurableReplayError } from './turn/journal.js';
+export { TurnHandedOverError } from './sessions/durable-handover.js';
 export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
 export type {
   CatalogMode,

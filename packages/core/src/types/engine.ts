@@ -8,6 +8,7 @@
 import type { FilePart } from './messages.js';
 import type { Budget } from './options.js';
 import type { ToolAnswer } from './session.js';
+import type { SpanIds } from './telemetry.js';
 
 /** What a durable turn starts from: JSON data, kept by the engine so that another process can run the turn again. */
 export interface DurableTurnInput {
@@ -23,6 +24,11 @@ export interface DurableTurnInput {
   files?: FilePart[];
   /** The trace the turn belongs to (a W3C `traceparent`-style value), when there is one. */
   traceContext?: unknown;
+  /**
+   * The ids of the span the turn was sent under (the `traceContext` an OpenTelemetry `Context`
+   * held, which is not JSON data): a recovered turn opens its span under them, in the same trace.
+   */
+  parentSpan?: SpanIds;
 }
 
 /**
