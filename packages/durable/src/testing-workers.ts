@@ -34,6 +34,15 @@ export interface WorkerConfig {
   agent?: 'v1' | 'v2-compatible' | 'v2-changed';
   /** The tool needs approval. */
   approval?: boolean;
+  /** Serves the chat routes of `@skilltree/server` on a free loopback port and says `http <base URL>` (users by `x-user`). */
+  http?: boolean;
+  /**
+   * Traces: each span's start and end as a JSON line in `dir/spans.log` (`pid`, `event`, `name`,
+   * ids, `parentSpanId`, `links`, `attributes`); its own turn is sent under a `request` span.
+   */
+  telemetry?: boolean;
+  /** The `timeout` of `sessions.close()` when the worker is ended politely (default: the sessions' own). */
+  closeTimeout?: number;
 }
 
 /** A worker process and what it said. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createSessions, type Message, textOf } from '@skilltree/core';
 import { ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
+import { recoveryCases } from './testing-recovery.js';
 import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
 
 export {
@@ -209,5 +210,8 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(textOf(messages[2])).toBe('charged 500 (v2)');
       });
     });
+
+    // Seen from outside, nothing happened: the resumed stream, the trace, and a close that hands over.
+    recoveryCases({ withSetup, recovered, models, attempts, effects }, (chat) => `owner-${chat}`);
   });
 }
