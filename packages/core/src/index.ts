@@ -47,6 +47,7 @@ export {
 } from './request/scripted-model.js';
 export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './request/view.js';
 export type { SessionCacheOptions } from './sessions/cache.js';
+export { TurnHandedOverError } from './sessions/durable-handover.js';
 export { checkOwner } from './sessions/key.js';
 export { memoryStore } from './sessions/memory-store.js';
 export { createSession, restoreSession, Session } from './sessions/session.js';
@@ -65,7 +66,6 @@ export {
   type SessionTurnOptions,
 } from './sessions/sessions.js';
 export { DurableReplayError } from './turn/journal.js';
-export { TurnHandedOverError } from './sessions/durable-handover.js';
 export { ToolAnswerError, type ToolAnswerProblem } from './turn/waiting.js';
 export type {
   CatalogMode,

@@ -11,7 +11,7 @@ import { Agent, createSessions, type Model, memoryStore, Tool, TurnHandedOverErr
 import { sharedJournal } from './shared-journal.js';
 
 /** A gate a test opens: `opened` settles once `open` is called. */
-const gate = <T = void,>() => {
+const gate = <T = void>() => {
   let open: (value: T) => void = () => {};
   const opened = new Promise<T>((resolve) => (open = resolve));
   return { opened, open };

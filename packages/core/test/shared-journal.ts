@@ -57,4 +57,3 @@ export function sharedJournal() {
   };
   return { process, inputs, recorded: (turnId: string) => [...of(turnId).keys()] };
 }
-

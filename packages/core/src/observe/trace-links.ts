@@ -49,5 +49,10 @@ export async function contextOfSpanIds(ids: unknown): Promise<unknown> {
   const api = await loadOpenTelemetry();
   if (!api) return undefined;
   const { traceId, spanId } = ids;
-  return api.trace.setSpanContext(api.ROOT_CONTEXT, { traceId, spanId, traceFlags: ids.traceFlags ?? 1, isRemote: true });
+  return api.trace.setSpanContext(api.ROOT_CONTEXT, {
+    traceId,
+    spanId,
+    traceFlags: ids.traceFlags ?? 1,
+    isRemote: true,
+  });
 }
