@@ -54,9 +54,9 @@ export interface Handover {
 export function handoverEngine(engine: TurnEngine): Handover {
   let active = false;
   const error = new TurnHandedOverError(engine.name);
-  let cut: (reason: unknown) => void = () => {};
-  const handedOver = new Promise<never>((_resolve, reject) => (cut = reject));
-  handedOver.catch(() => {});
+  // The steps waiting now, each cut off by the handover. A listener per step, removed when the step
+  // ends: a process runs turns for months, and a promise that never settles would keep them all.
+  const waiting = new Set<() => void>();
   const guarded: TurnEngine = {
     name: engine.name,
     register: (registration) => engine.register(registration),
@@ -69,8 +69,20 @@ export function handoverEngine(engine: TurnEngine): Handover {
           (thrown: unknown) => (active ? never<T>() : Promise.reject(thrown)),
         ),
       );
-      recorded.catch(() => {});
-      return Promise.race([recorded, handedOver]);
+      return new Promise<T>((resolve, reject) => {
+        const cut = () => reject(error);
+        waiting.add(cut);
+        recorded.then(
+          (value) => {
+            waiting.delete(cut);
+            resolve(value);
+          },
+          (thrown: unknown) => {
+            waiting.delete(cut);
+            reject(thrown);
+          },
+        );
+      });
     },
     close: () => engine.close(),
   };
@@ -82,7 +94,8 @@ export function handoverEngine(engine: TurnEngine): Handover {
     begin() {
       if (active) return;
       active = true;
-      cut(error);
+      for (const cut of [...waiting]) cut();
+      waiting.clear();
     },
     engine: guarded,
   };
