@@ -41,8 +41,9 @@ const ALLOWED = {
     '@skilltree/test-kit',
   ],
   'create-skilltree': [],
-  // Engines run core's turns; its crash suites keep chats on the PostgreSQL store.
-  '@skilltree/durable': ['@skilltree/core', '@skilltree/store'],
+  // Engines run core's turns; its crash suites keep chats on the PostgreSQL store, and their
+  // worker fixture (test/fixtures only, never src) serves the chat routes through the server.
+  '@skilltree/durable': ['@skilltree/core', '@skilltree/server', '@skilltree/store'],
   // Test code shared between packages (see TEST_ONLY): fixtures build on core.
   '@skilltree/test-kit': ['@skilltree/core'],
   // The page reads the dev server's protocol (@skilltree/cli/dev-protocol, types only), and opens

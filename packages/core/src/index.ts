@@ -47,6 +47,7 @@ export {
 } from './request/scripted-model.js';
 export type { SessionView, ViewLine, ViewProblem, ViewSection, ViewSkill, ViewTool } from './request/view.js';
 export type { SessionCacheOptions } from './sessions/cache.js';
+export { TurnHandedOverError } from './sessions/durable-handover.js';
 export { checkOwner } from './sessions/key.js';
 export { memoryStore } from './sessions/memory-store.js';
 export { createSession, restoreSession, Session } from './sessions/session.js';

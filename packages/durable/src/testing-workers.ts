@@ -44,6 +44,15 @@ export interface WorkerConfig {
    * `hang: 'tool'` then hangs in the last run's `charge`, after that run's first model call.
    */
   subagents?: 1 | 2;
+  /** Serves the chat routes of `@skilltree/server` on a free loopback port and says `http <base URL>` (users by `x-user`). */
+  http?: boolean;
+  /**
+   * Traces: each span's start and end as a JSON line in `dir/spans.log` (`pid`, `event`, `name`,
+   * ids, `parentSpanId`, `links`, `attributes`); its own turn is sent under a `request` span.
+   */
+  telemetry?: boolean;
+  /** The `timeout` of `sessions.close()` when the worker is ended politely (default: the sessions' own). */
+  closeTimeout?: number;
 }
 
 /** A worker process and what it said. */

@@ -10,6 +10,7 @@ import { createSessions, type Message, type SubagentRun, textOf } from '@skilltr
 import { durableWaitOf, ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
 import { type TurnWorkflowState, waitCases } from './testing-waits.js';
+import { recoveryCases } from './testing-recovery.js';
 import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
 
 export type { TurnWorkflowState } from './testing-waits.js';
@@ -279,5 +280,7 @@ export function durableConformance(options: DurableConformanceOptions): void {
     });
 
     waitCases({ withSetup, recovered, models, attempts, effects, workflowState: options.workflowState });
+    // Seen from outside, nothing happened: the resumed stream, the trace, and a close that hands over.
+    recoveryCases({ withSetup, recovered, models, attempts, effects }, (chat) => `owner-${chat}`);
   });
 }

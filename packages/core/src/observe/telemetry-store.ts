@@ -7,6 +7,7 @@
  */
 
 import type { SessionOptions, TelemetryAttributeValue } from '../types/options.js';
+import type { SpanIds } from '../types/telemetry.js';
 import {
   end,
   endAdoptedTurn,
@@ -41,12 +42,21 @@ export interface StoreTurnTrace {
   readonly span?: Open;
   /** Ends the turn's span, failed with `error` when the turn failed outside the session's own turn. */
   end(error?: unknown): void;
+  /** The ids of this turn's span, as JSON data (a durable turn records them); none when untraced. */
+  spanIds?(): SpanIds | undefined;
+  /**
+   * Links this turn's span to span `ids` (a recovered durable turn to the span of the attempt that
+   * died), with `attributes` on the link. Nothing when untraced or the API has no `addLink`.
+   */
+  link?(ids: SpanIds, attributes?: Record<string, TelemetryAttributeValue>): void;
 }
 
 /** The trace of a turn that is not traced. */
 const UNTRACED: StoreTurnTrace = {
   step: (_step, work) => work(),
   end: () => {},
+  spanIds: () => undefined,
+  link: () => {},
 };
 
 /**
@@ -68,6 +78,8 @@ export async function startStoreTurn(
   const name = tracing.agentName ? `invoke_agent ${tracing.agentName}` : 'invoke_agent';
   const turn = start(tracing, name, SPAN_KIND.internal, { 'gen_ai.operation.name': 'invoke_agent' }, traceContext);
   tracing.muted = !turn.span.isRecording();
+  // The context the turn's children start in holds the tracer's own span: its ids are the span's.
+  const turnContext = tracing.stack[tracing.stack.length - 1]?.context;
   return {
     async step(step, work, attributes) {
       if (tracing.muted || turn.ended) return work();
@@ -86,6 +98,19 @@ export async function startStoreTurn(
     span: turn,
     end(error) {
       if (!turn.ended) endAdoptedTurn(turn, error);
+    },
+    spanIds() {
+      if (tracing.muted) return undefined;
+      const found = tracing.api.trace.getSpanContext(turnContext);
+      return found ? { traceId: found.traceId, spanId: found.spanId, traceFlags: found.traceFlags ?? 1 } : undefined;
+    },
+    link(ids, attributes) {
+      if (tracing.muted || turn.ended) return;
+      turn.span.addLink?.({
+        context: { traceId: ids.traceId, spanId: ids.spanId, traceFlags: ids.traceFlags ?? 1, isRemote: true },
+        ...(attributes ? { attributes } : {}),
+      });
+      turn.span.setAttribute('skilltree.turn.recovered', true);
     },
   };
 }

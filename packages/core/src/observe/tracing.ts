@@ -203,6 +203,7 @@ function guardedSpan(span: TelemetrySpan): TelemetrySpan {
     updateName: guard(span.updateName, undefined),
     isRecording: guard(span.isRecording, false),
     end: guard(span.end, undefined),
+    ...(typeof span.addLink === 'function' ? { addLink: guard(span.addLink, undefined) } : {}),
   };
 }
 

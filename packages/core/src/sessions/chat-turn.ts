@@ -49,8 +49,11 @@ export interface TurnContext {
 
 /** What a durable engine changes in a chat's turn: the session opened as recorded, the owner's spend charged as steps. */
 export interface DurableTurnHooks {
-  /** Opens the turn's session: live (`live`, recorded) on the first run, from the record on recovery. */
-  open(chat: ResolvedChat, live: () => Promise<Opened>): Promise<Opened>;
+  /**
+   * Opens the turn's session: live (`live`, recorded) on the first run, from the record on recovery.
+   * `trace` is the turn's trace: the record keeps its span's ids, and a recovered turn links to them.
+   */
+  open(chat: ResolvedChat, live: () => Promise<Opened>, trace?: StoreTurnTrace): Promise<Opened>;
   /** The owner's spend, each read and charge a recorded step. */
   ledger(spend: SpendLedger): SpendLedger;
   /** Adds what the engine keeps with each commit's state (the turn's durable wait, see `durable-wait.ts`). */
@@ -292,7 +295,7 @@ export async function* chatTurn(
       try {
         const opened = await steps.step(
           'load_session',
-          () => (ctx.durable ? ctx.durable.open(chat, () => open(ctx, chat)) : open(ctx, chat)),
+          () => (ctx.durable ? ctx.durable.open(chat, () => open(ctx, chat), steps) : open(ctx, chat)),
           (found) => ({
             'skilltree.session.source': found.source,
             'skilltree.session.version': found.entry.version,

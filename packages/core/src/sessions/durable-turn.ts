@@ -7,12 +7,15 @@
  * tree, and writes nothing until it has caught up with what the store already has.
  */
 import type { SpendLedger } from '../observe/budget.js';
+import type { StoreTurnTrace } from '../observe/telemetry-store.js';
+import { contextOfSpanIds, isTraceContext, type SpanIds, spanIdsOf, validSpanIds } from '../observe/trace-links.js';
 import type { DurableTurnInput, DurableWait, TurnEngine } from '../types/engine.js';
 import type { SendOptions } from '../types/options.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
 import { type ResolvedChat, resolveChat } from './chat.js';
 import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
+import { type Handover, handoverEngine, TurnHandedOverError } from './durable-handover.js';
 import { ANSWERS_WAIT, endOfTurn, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
 
 /** The session a turn opened, as its `open` step records it. */
@@ -21,11 +24,15 @@ interface OpenRecord {
   /** Messages the store had when the turn began. */
   committed: number;
   snapshot: SessionSnapshot;
+  /** The ids of the first attempt's turn span (when traced): a recovered attempt's span links to it. */
+  span?: SpanIds;
 }
 
 /** A running turn's way back to the caller in this process: its events, its end, its abort signal. */
 interface Sink {
   signal: AbortSignal;
+  /** The caller's trace context, as given (the input keeps only its span's ids). */
+  traceContext?: unknown;
   push(event: SessionEvent): void;
   end(outcome: { turn?: Turn; error?: unknown }): void;
 }
@@ -38,6 +45,11 @@ export interface DurableTurns {
     signal: AbortSignal,
     extra: { traceContext?: unknown; budget?: DurableTurnInput['budget']; files?: SendOptions['files'] },
   ): AsyncGenerator<SessionEvent, Turn>;
+  /**
+   * Hands the turns running in this process over (`sessions.close()`): nothing more is recorded
+   * here, and each turn that had begun is left pending for another process to recover.
+   */
+  handOver(): void;
 }
 
 /** Recorded steps of the owner's spend: a recovered turn never reserves or settles a recorded call again. */
@@ -57,14 +69,24 @@ function journaledLedger(engine: TurnEngine, spend: SpendLedger): SpendLedger {
 function hooksFor(ctx: TurnContext, engine: TurnEngine, state?: DurableTurnHooks['state']): DurableTurnHooks {
   return {
     ...(state ? { state } : {}),
-    async open(chat: ResolvedChat, live) {
+    async open(chat: ResolvedChat, live, trace?: StoreTurnTrace) {
       let opened: Opened | undefined;
       const record = await engine.step<OpenRecord>('open', async () => {
         opened = await live();
         const { entry } = opened;
-        return { epoch: entry.epoch, committed: entry.committed, snapshot: entry.session.session.snapshot() };
+        const span = trace?.spanIds?.();
+        return {
+          epoch: entry.epoch,
+          committed: entry.committed,
+          snapshot: entry.session.session.snapshot(),
+          ...(span ? { span } : {}),
+        };
       });
-      if (!opened) opened = await reopen(ctx, chat, record);
+      if (!opened) {
+        opened = await reopen(ctx, chat, record);
+        // The recovered attempt's span links to the first attempt's (whose process died with it).
+        if (validSpanIds(record.span)) trace?.link?.(record.span, { 'skilltree.link.type': 'recovered_from' });
+      }
       opened.entry.session.bind({ engine, chatId: chat.id });
       return opened;
     },
@@ -114,29 +136,43 @@ function laterTurn(turn: { from: number } | undefined, length: number): boolean 
  * to the store as any turn does.
  */
 export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns {
+  // Every step goes through the handover's engine: after `sessions.close()` handed over, none records.
+  const handover: Handover = handoverEngine(engine);
   const sinks = new Map<string, Sink>();
   engine.register({
     async run(turnId, input) {
       const sink = sinks.get(turnId);
       const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
       const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
+      // In the process that started the turn, the caller's own context; elsewhere its span's ids.
+      const traceContext =
+        sink?.traceContext ?? (input.parentSpan ? await contextOfSpanIds(input.parentSpan) : input.traceContext);
       const extra = {
         ...(input.budget ? { budget: input.budget } : {}),
         ...(input.files ? { files: input.files } : {}),
-        ...(input.traceContext !== undefined ? { traceContext: input.traceContext } : {}),
+        ...(traceContext !== undefined ? { traceContext } : {}),
       };
       // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
       const waits = waitsDurably(engine) ? engine : null;
       const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
-      const durable = hooksFor(ctx, engine, waits ? waitState(turnId, input.follows, wait) : undefined);
-      const it = chatTurn(
-        { ...ctx, durable },
-        chat,
-        input.input,
-        sink?.signal ?? new AbortController().signal,
-        self,
-        extra,
-      );
+      const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+      // Whether this attempt's turn had begun (the store says it runs): only such a turn is handed over.
+      let begun: () => boolean = () => false;
+      const turnCtx: TurnContext = {
+        ...ctx,
+        durable: {
+          ...hooks,
+          async open(resolved, live, trace) {
+            const opened = await hooks.open(resolved, live, trace);
+            const { entry } = opened;
+            const recovered = entry.replayTo !== undefined;
+            const version = entry.version;
+            begun = () => recovered || entry.version > version;
+            return opened;
+          },
+        },
+      };
+      const it = chatTurn(turnCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
       self.it = it;
       try {
         for (;;) {
@@ -148,6 +184,11 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           sink?.push(next.value);
         }
       } catch (error) {
+        if (handover.active) {
+          sink?.end({ error: new TurnHandedOverError(engine.name, begun()) });
+          // Left pending, as a crash leaves it: the engine recovers it in another process.
+          if (begun()) return new Promise<never>(() => {});
+        }
         sink?.end({ error });
         throw error;
       }
@@ -180,6 +221,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       let outcome: { turn?: Turn; error?: unknown } | null = null;
       sinks.set(turnId, {
         signal,
+        ...(extra.traceContext !== undefined ? { traceContext: extra.traceContext } : {}),
         push(event) {
           queue.push(event);
           wake?.();
@@ -195,9 +237,14 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         input: typeof input === 'string' ? input : [...input],
         ...(extra.budget ? { budget: extra.budget } : {}),
         ...(extra.files ? { files: [...extra.files] as DurableTurnInput['files'] } : {}),
-        ...(extra.traceContext !== undefined ? { traceContext: extra.traceContext } : {}),
         ...(follows ? { follows } : {}),
       };
+      // An OpenTelemetry Context lives in this process only: the input keeps its span's ids.
+      const parentSpan = await spanIdsOf(extra.traceContext);
+      if (parentSpan) body.parentSpan = parentSpan;
+      else if (extra.traceContext !== undefined && !isTraceContext(extra.traceContext)) {
+        body.traceContext = extra.traceContext;
+      }
       // The engine's own failure (it could not start the workflow) ends the turn too.
       const ran = engine.run(turnId, body).then(
         (turn) => {
@@ -217,13 +264,17 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           wake = null;
         }
         const ended = outcome as { turn?: Turn; error?: unknown };
-        // A turn that ended waiting is over for its caller; its workflow waits on for the answers.
-        if (!ended.turn?.waiting?.length || !waitsDurably(engine)) await ran;
+        // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
+        // one that ended waiting: its workflow waits on for the answers.
+        const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
+        const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
+        if (!handedOver && !waitsOn) await ran;
         if (ended.error !== undefined || !ended.turn) throw ended.error;
         return ended.turn;
       } finally {
         sinks.delete(turnId);
       }
     },
+    handOver: () => handover.begin(),
   };
 }

@@ -48,9 +48,11 @@ export class RunningTurns {
 
   /**
    * Waits up to `timeout` ms for the running turns to end by themselves, then stops the others
-   * with `reason` and waits until they have committed and released their leases.
+   * with `reason` and waits until they have committed and released their leases. With `handOver`
+   * (turns on a durable engine), the others are handed over instead: `handOver` runs, and each is
+   * fenced with `reason` (it writes nothing more and gives its lease up for another process).
    */
-  async drain(timeout: number, reason: Error): Promise<void> {
+  async drain(timeout: number, reason: Error, handOver?: () => void): Promise<void> {
     const all = () => Promise.allSettled([...this.#turns].map((turn) => turn.done));
     if (this.#turns.size === 0) return;
     // Beyond setTimeout's range (Infinity included): wait for them without a deadline.
@@ -59,7 +61,11 @@ export class RunningTurns {
     const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeout))));
     await Promise.race([all(), expired]);
     clearTimeout(timer);
-    for (const turn of this.#turns) turn.stop(reason);
+    handOver?.();
+    for (const turn of this.#turns) {
+      if (handOver) turn.fence(reason);
+      else turn.stop(reason);
+    }
     await all();
   }
 }

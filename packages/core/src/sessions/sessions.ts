@@ -64,7 +64,8 @@ export interface SessionsCloseOptions {
   /**
    * Milliseconds the running turns get to finish by themselves. Then they are stopped: each
    * records its calls in flight as interrupted, commits, and gives its lease up, and `close()`
-   * waits for that before it closes the store. Default 5 000.
+   * waits for that before it closes the store. On a durable engine they are handed over instead
+   * (see `Sessions.close`). Default 5 000.
    */
   timeout?: number;
 }
@@ -161,7 +162,10 @@ export interface Sessions {
   /**
    * Stops taking turns (new ones fail), lets the running ones finish for `timeout` ms, stops the
    * rest and waits until each has committed what it did and released its lease, disposes the
-   * mounted sessions, then closes the store. Calling it again returns the same promise.
+   * mounted sessions, then closes the store. Calling it again returns the same promise. On a
+   * durable engine (`engine`), the rest are handed over instead of stopped: they record and commit
+   * nothing more here, give their leases up, and another process recovers and finishes them (their
+   * callers here get a `TurnHandedOverError`); a user's `stop` still stops a turn.
    */
   close(options?: SessionsCloseOptions): Promise<void>;
   /** The store in use. */
@@ -346,12 +350,13 @@ export function createSessions(
     close(opts = {}) {
       closing ??= (async () => {
         const timeout = opts.timeout ?? 5_000;
-        await running.drain(
-          Number.isNaN(timeout) ? 0 : timeout,
-          new Error(
-            'Interrupted: the sessions were closed (sessions.close()) while this turn ran; what it did is saved.',
-          ),
-        );
+        // On an engine, the turns still running are handed over to another process, not stopped.
+        const stopped = durable
+          ? new Error('Handed over: the sessions were closed (sessions.close()) while this turn ran.')
+          : new Error(
+              'Interrupted: the sessions were closed (sessions.close()) while this turn ran; what it did is saved.',
+            );
+        await running.drain(Number.isNaN(timeout) ? 0 : timeout, stopped, durable?.handOver);
         cache.close();
         await ctx.unreleased.close();
         await store.close();

@@ -10,6 +10,7 @@
 import type { FilePart } from './messages.js';
 import type { Budget } from './options.js';
 import type { ToolAnswer } from './session.js';
+import type { SpanIds } from './telemetry.js';
 
 /** What a durable turn starts from: JSON data, kept by the engine so that another process can run the turn again. */
 export interface DurableTurnInput {
@@ -31,6 +32,11 @@ export interface DurableTurnInput {
    * supersedes them, and signals that wait when it ends.
    */
   follows?: DurableWaitState;
+  /**
+   * The ids of the span the turn was sent under (the `traceContext` an OpenTelemetry `Context`
+   * held, which is not JSON data): a recovered turn opens its span under them, in the same trace.
+   */
+  parentSpan?: SpanIds;
 }
 
 /**

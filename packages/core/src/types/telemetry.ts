@@ -13,6 +13,19 @@ export interface TelemetrySpan {
   updateName(name: string): unknown;
   isRecording(): boolean;
   end(): void;
+  /**
+   * Links the span to another one (`@opentelemetry/api` 1.9 and later): a recovered durable turn
+   * links its span to the span of the attempt that died. Absent on older APIs: no link is made.
+   */
+  addLink?(link: { context: SpanIds & { traceFlags: number; isRemote?: boolean }; attributes?: object }): unknown;
+}
+
+/** A span's ids as JSON data (what a durable turn records of its spans, see `observe/trace-links.ts`). */
+export interface SpanIds {
+  traceId: string;
+  spanId: string;
+  /** The W3C trace flags (1: sampled). */
+  traceFlags?: number;
 }
 
 /** The parts of `@opentelemetry/api` skilltree uses: what {@link loadOpenTelemetry} resolves to. */
@@ -21,7 +34,7 @@ export interface OpenTelemetryApi {
     getTracer(name: string, version?: string): TelemetryTracer;
     getTracerProvider(): { getTracer(name: string, version?: string): TelemetryTracer };
     setSpan(context: unknown, span: unknown): unknown;
-    getSpanContext(context: unknown): { traceId: string; spanId: string } | undefined;
+    getSpanContext(context: unknown): { traceId: string; spanId: string; traceFlags?: number } | undefined;
     setSpanContext(
       context: unknown,
       spanContext: { traceId: string; spanId: string; traceFlags: number; isRemote?: boolean },
