@@ -5,7 +5,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelResponse, ModelStreamPart, ReasoningPart, ReasoningSource, Usage } from '@skilltree/core/provider';
-import { malformedError, networkError } from './errors.js';
+import { malformedError, networkError, preview } from './errors.js';
 import { ResponseContent } from './response-content.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
@@ -52,11 +52,6 @@ function mergeUsage(into: RawUsage, from: unknown): void {
   }
   const details = (from as RawUsage).output_tokens_details;
   if (details && typeof details.thinking_tokens === 'number') into.output_tokens_details = { ...details };
-}
-
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** A `thinking` block (text and signature) or a `redacted_thinking` block (data) as a reasoning part of `source`. */

@@ -10,8 +10,7 @@ import type {
   ToolCall,
   Usage,
 } from '@skilltree/core/provider';
-import { isRetryableStatus, ModelError, malformedError, networkError } from './errors.js';
-import { preview } from './openai-chat.js';
+import { isRetryableStatus, ModelError, malformedError, networkError, preview } from './errors.js';
 import { ResponseContent } from './response-content.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
