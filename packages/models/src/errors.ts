@@ -227,12 +227,3 @@ function describeNetwork(error: unknown): string {
   }
   return parts.join(': ') || 'the connection failed';
 }
-
-/** The error to throw when `signal` aborted the call: its reason, or an `AbortError`. */
-export function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason;
-  if (reason instanceof Error) return reason;
-  const error = new Error(typeof reason === 'string' ? reason : 'The model call was aborted.');
-  error.name = 'AbortError';
-  return error;
-}
