@@ -16,7 +16,7 @@ import {
   responseEvents,
   responseObject,
 } from './helpers/openai-wire.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
+import { CONTEXT, generateError, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
 import { drop, json, serverPerTest, sse } from './helpers/server.js';
 import { openaiCompletion } from './helpers/wire.js';
 
@@ -526,9 +526,7 @@ describe('openai responses: errors, retries and timeouts', () => {
     });
     server.queue(json(200, failed('server_error')), ok(), json(200, failed('invalid_prompt')));
     expect((await model().generate(simpleRequest(), {})).text).toBe('ok');
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toBe('openai: the response failed: invalid_prompt: The model broke.');
     expect(server.requests).toHaveLength(3);
@@ -561,9 +559,7 @@ describe('openai responses: errors, retries and timeouts', () => {
 
   it('a malformed response is a clear error, not retried', async () => {
     server.queue(json(200, { id: 'resp_1', status: 'completed' }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error.message).toMatch(/^openai: malformed response: expected a response with an output array/);
     expect(server.requests).toHaveLength(1);
   });
@@ -620,9 +616,7 @@ describe('openai: a server without /responses', () => {
 
   it("with api: 'responses' the 404 is an error that names api: 'chat', never a bare 404", async () => {
     chatOnly(1);
-    const error = await model({ api: 'responses' })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ api: 'responses' }));
     expect(error).toBeInstanceOf(ModelError);
     expect(error.status).toBe(404);
     expect(error.message).toBe(
@@ -641,9 +635,7 @@ describe('openai: a server without /responses', () => {
         },
       }),
     );
-    const error = await model({ model: 'gpt-nope' })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ model: 'gpt-nope' }));
     expect(error.message).toBe(
       'openai: HTTP 404 invalid_request_error: The model `gpt-nope` does not exist or you do not have access to it.',
     );
@@ -661,9 +653,7 @@ describe('openai: a server without /responses', () => {
   it('GPT-5.6 there, with tools: a clear error that names the fixes, not the provider 400', async () => {
     const script = chatOnly(1);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const error = await model({ model: 'gpt-5.6' })
-      .generate(sampleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ model: 'gpt-5.6' }), sampleRequest());
     expect(error.message).toBe(
       `openai: Chat Completions refuses function tools for gpt-5.6 with reasoning, which is on by default, and every skilltree request with tools carries them. To use tools, point baseURL at a server with /responses (${server.url}/v1 has none), or pass reasoningEffort: 'none' to openai() to turn reasoning off.`,
     );

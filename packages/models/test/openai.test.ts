@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, collectAll, withEnv } from './helpers/collect.js';
-import { CONTEXT, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import { CONTEXT, generateError, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, serverPerTest, sse, text } from './helpers/server.js';
 import { openaiChunks, openaiCompletion } from './helpers/wire.js';
 
@@ -233,9 +233,7 @@ describe('openai chat: responses', () => {
 
   it('fails clearly on a malformed response, without retrying', async () => {
     server.queue(json(200, { object: 'chat.completion', choices: [] }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toMatch(/^openai: malformed response: expected \{ choices: \[\{ message \}\] \}/);
     expect(server.requests).toHaveLength(1);
@@ -243,9 +241,7 @@ describe('openai chat: responses', () => {
 
   it('fails clearly on a body that is not JSON', async () => {
     server.queue(text(200, '<html>proxy error</html>', 'text/html'));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toMatch(/^openai: malformed response/);
   });
@@ -287,9 +283,7 @@ describe('openai chat: errors and retries', () => {
   it('gives up after maxRetries with provider, status and message', async () => {
     const down = json(500, { error: { message: 'The server had an error', type: 'server_error' } });
     server.queue(down, down);
-    const error = await model({ maxRetries: 1 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ maxRetries: 1 }));
     expect(error.message).toBe('openai: HTTP 500 server_error: The server had an error (gave up after 2 attempts)');
     expect(error.status).toBe(500);
     expect(server.requests).toHaveLength(2);
@@ -301,9 +295,7 @@ describe('openai chat: errors and retries', () => {
         error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
       }),
     );
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error.message).toBe(
       'openai: HTTP 401 invalid_request_error: Incorrect API key provided. Check the API key: set OPENAI_API_KEY or pass { apiKey } to openai().',
     );
@@ -343,9 +335,7 @@ describe('openai chat: errors and retries', () => {
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ apiKey: 'sk-own', baseURL: `${server.url}/v1`, maxRetries: 5 });
     server.queue(json(500, { error: { message: 'boom' } }));
-    const error = await openai({ model: 'gpt-test', api: 'chat', client, maxRetries: 0 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(openai({ model: 'gpt-test', api: 'chat', client, maxRetries: 0 }));
     expect(error.message).toBe('openai: HTTP 500 boom');
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0].headers.authorization).toBe('Bearer sk-own');
@@ -355,9 +345,7 @@ describe('openai chat: errors and retries', () => {
     server.queue(() => {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 50);
-    const error = await model()
-      .generate(simpleRequest(), { signal: controller.signal })
-      .catch((e) => e);
+    const error = await generateError(model(), simpleRequest(), { signal: controller.signal });
     expect(error.message).toBe('stop');
   });
 });
