@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { collect, collectAll, inputStreamedBeforeCall, withEnv } from './helpers/collect.js';
-import { CONTEXT, generateError, SYSTEM, sampleRequest, simpleRequest, text } from './helpers/request.js';
+import { CONTEXT, generateError, rawInputRequest, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
 
@@ -115,13 +115,7 @@ describe('anthropic: request body', () => {
 
   it('sends a raw (invalid JSON) tool input back as an object', async () => {
     server.queue(json(200, anthropicMessage({ text: 'ok' })));
-    const req = simpleRequest();
-    req.messages = [
-      { role: 'user', content: text('go') },
-      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
-      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: text('Invalid input'), isError: true },
-    ];
-    await model().generate(req, {});
+    await model().generate(rawInputRequest(), {});
     expect(server.requests[0].body.messages[1].content).toEqual([
       { type: 'tool_use', id: 'x', name: 'add_to_cart', input: {}, cache_control: CACHE },
     ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
 import { collect, collectAll, inputStreamedBeforeCall, withEnv } from './helpers/collect.js';
-import { CONTEXT, generateError, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import { CONTEXT, generateError, rawInputRequest, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, serverPerTest, sse, text } from './helpers/server.js';
 import { openaiChunks, openaiCompletion } from './helpers/wire.js';
 
@@ -96,13 +96,7 @@ describe('openai chat: request body', () => {
 
   it('appends the context to a trailing tool message, omits empty tools, sends raw arguments back unchanged', async () => {
     server.queue(json(200, openaiCompletion({ text: 'ok' })));
-    const req = simpleRequest();
-    req.messages = [
-      { role: 'user', content: parts('go') },
-      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
-      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: parts('Invalid input'), isError: true },
-    ];
-    await model().generate(req, {});
+    await model().generate(rawInputRequest(), {});
     const body = server.requests[0].body;
     expect(body.tools).toBeUndefined();
     expect(body.messages.slice(2)).toEqual([

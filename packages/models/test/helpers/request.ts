@@ -68,6 +68,18 @@ export function simpleRequest(content = 'hi'): ModelRequest {
   };
 }
 
+/** A request whose one tool call carries input that is not JSON (`{"sku": `), answered with an error. */
+export function rawInputRequest(): ModelRequest {
+  return {
+    ...simpleRequest(),
+    messages: [
+      { role: 'user', content: text('go') },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
+      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: text('Invalid input'), isError: true },
+    ],
+  };
+}
+
 /**
  * What `model.generate(request, options)` rejected with: the error the failure tests read. (It
  * resolves with the response instead when the call succeeds, which the test's own assertions catch.)
