@@ -6,7 +6,6 @@
  *
  * @packageDocumentation
  */
-import type { VariantReport } from './report.js';
 import type { Metric } from './score.js';
 import type { Stat } from './stats.js';
 import type { RequestAttribution, ToolCallRecord } from './types.js';
@@ -100,6 +99,14 @@ export interface SummaryCell {
   change?: { text: string; tone: ChangeTone } | null;
 }
 
+/** What the summary reads of a report's variant (a `VariantReport` is one). */
+export interface SummaryVariant extends Estimated {
+  /** Its stat per metric id. */
+  metrics: Record<string, Stat | null>;
+  /** Whether some trials ran on a scripted or replayed model (latency is then not scored). */
+  offline?: boolean;
+}
+
 /** One row of the summary: a metric, and a cell per variant in the report's order. */
 export interface SummaryRow {
   metric: Metric;
@@ -115,7 +122,7 @@ function toneOf(metric: Pick<Metric, 'better'>, change: number): ChangeTone {
  * The summary every report view shows (the terminal table, the HTML page, the playground): per
  * metric each variant's value and its change from the first variant, decided once here.
  */
-export function summaryRows(variants: readonly VariantReport[], metrics: readonly Metric[]): SummaryRow[] {
+export function summaryRows(variants: readonly SummaryVariant[], metrics: readonly Metric[]): SummaryRow[] {
   const [baseline] = variants;
   return metrics.map((metric) => ({
     metric,
@@ -136,7 +143,7 @@ export function summaryRows(variants: readonly VariantReport[], metrics: readonl
  * change not computed, and (when the view shows latency) why latency is missing offline.
  */
 export function summaryNotes(
-  variants: readonly VariantReport[],
+  variants: readonly SummaryVariant[],
   rows: readonly SummaryRow[],
   showsLatency = true,
 ): string[] {
