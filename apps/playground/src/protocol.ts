@@ -1,38 +1,6 @@
 /**
  * The wire protocol of `skilltree dev`: the CLI owns it and exports it as
- * `@skilltree/cli/dev-protocol`; the session travels as core's `SessionView`, as is.
+ * `@skilltree/cli/dev-protocol`; the session travels as core's `SessionView`, as is. The page
+ * re-exports every type of it whole, so a type the CLI adds reaches the panels without a list here.
  */
-export type {
-  AnswerRequest,
-  AppendOnlyItem,
-  AppendOnlyRequest,
-  ChatNote,
-  CostStep,
-  CostView,
-  DevState,
-  FilePart,
-  LiveEvent,
-  Message,
-  ModelRequest,
-  PrefixChange,
-  Price,
-  ReloadInfo,
-  RequestAttribution,
-  SendFile,
-  SendRequest,
-  SessionConfig,
-  SessionView,
-  SubagentRunView,
-  SystemNote,
-  TimelineEntry,
-  ToolAnswer,
-  ToolSpec,
-  TurnReply,
-  Usage,
-  ViewLine,
-  ViewSection,
-  ViewSkill,
-  ViewTool,
-  WaitingCall,
-  Warning,
-} from '@skilltree/cli/dev-protocol';
+export type * from '@skilltree/cli/dev-protocol';

@@ -1,5 +1,5 @@
-import type { Message, ScriptedModel, ToolMessage } from '@skilltree/core';
-import { sayAll } from '@skilltree/test-kit';
+import type { Message, ToolMessage } from '@skilltree/core';
+import { playDemo } from '@skilltree/test-kit';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import KitchenAgent, { demo } from '../agent.js';
@@ -15,9 +15,7 @@ test('the module exports the agent and a demo the CLI can play', () => {
 });
 
 test('the demo plays end to end: a folder skill, one of its files, the MCP skill and a call of its server', async () => {
-  const model = demo.model() as ScriptedModel;
-  const agent = renderAgent(<KitchenAgent />, { model });
-  const replies = await sayAll(agent, demo.messages);
+  const { agent, model, replies } = await playDemo(demo, (model) => renderAgent(<KitchenAgent />, { model }));
 
   expect(model.remaining).toBe(0);
   expect(replies).toEqual([

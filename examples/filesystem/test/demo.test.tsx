@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { type ScriptedModel, type ToolMessage, textOf } from '@skilltree/core';
-import { sayAll } from '@skilltree/test-kit';
+import { type ToolMessage, textOf } from '@skilltree/core';
+import { playDemo } from '@skilltree/test-kit';
 import { renderAgent } from '@skilltree/testing';
 import { afterEach, expect, test } from 'vitest';
 import FilesystemExample, { demo } from '../agent.js';
@@ -32,9 +32,9 @@ test('the sandbox comes from --sandbox, then SKILLTREE_SANDBOX, else a copy of t
 test('the demo plays end to end on a copy of the seed, which stays untouched', async () => {
   const root = copySeed();
   const seedTodo = readFileSync(path.join(SEED_DIR, 'notes', 'todo.md'), 'utf8');
-  const model = demo.model() as ScriptedModel;
-  const agent = renderAgent(<FilesystemExample root={root} />, { model });
-  const replies = await sayAll(agent, demo.messages);
+  const { agent, model, replies } = await playDemo(demo, (model) =>
+    renderAgent(<FilesystemExample root={root} />, { model }),
+  );
   expect(model.remaining).toBe(0);
 
   expect(replies).toEqual([

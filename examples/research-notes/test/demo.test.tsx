@@ -1,5 +1,5 @@
-import type { ScriptedModel, ToolMessage } from '@skilltree/core';
-import { sayAll } from '@skilltree/test-kit';
+import type { ToolMessage } from '@skilltree/core';
+import { playDemo } from '@skilltree/test-kit';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import ResearchNotesAgent, { demo } from '../agent.js';
@@ -9,9 +9,9 @@ import { own, text } from './helpers.js';
 
 test('the demo plays end to end', async () => {
   const wiki = createMemoryWiki();
-  const model = demo.model() as ScriptedModel;
-  const agent = renderAgent(<ResearchNotesAgent wiki={wiki} />, { model });
-  const replies = await sayAll(agent, demo.messages);
+  const { agent, model, replies } = await playDemo(demo, (model) =>
+    renderAgent(<ResearchNotesAgent wiki={wiki} />, { model }),
+  );
   expect(model.remaining).toBe(0);
 
   expect(replies).toEqual([

@@ -1,5 +1,5 @@
-import type { Message, ScriptedModel, ToolMessage } from '@skilltree/core';
-import { sayAll } from '@skilltree/test-kit';
+import type { Message, ToolMessage } from '@skilltree/core';
+import { playDemo as play } from '@skilltree/test-kit';
 import { renderAgent } from '@skilltree/testing';
 import { expect, test } from 'vitest';
 import SupportDeskAgent, { demo } from '../agent.js';
@@ -12,10 +12,7 @@ const toolResults = (messages: readonly Message[], name: string) =>
 
 async function playDemo() {
   const db = new OrdersDb();
-  const model = demo.model() as ScriptedModel;
-  const agent = renderAgent(<SupportDeskAgent db={db} />, { model });
-  const replies = await sayAll(agent, demo.messages);
-  return { agent, db, model, replies };
+  return { db, ...(await play(demo, (model) => renderAgent(<SupportDeskAgent db={db} />, { model }))) };
 }
 
 test('the module exports the agent and a demo the CLI can play', () => {

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,5 +65,13 @@ export function tempDir(from?: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-skills-'));
   temps.push(dir);
   if (from) cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+/** A new skill folder `name` in a temp folder, holding only its SKILL.md (`description`, no body): its path. */
+export function newSkill(name: string, description: string): string {
+  const dir = path.join(tempDir(), name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n`);
   return dir;
 }

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { folderToolName, loadSkillFolders, SkillFolder } from '../src/index.js';
-import { call, fixture, folderMeta, mount, tempDir } from './helpers.js';
+import { call, fixture, folderMeta, mount, newSkill, tempDir } from './helpers.js';
 
 const pdf = fixture('skills', 'pdf-forms');
 
@@ -167,9 +167,7 @@ describe('an image or a PDF of the folder comes back as a file the model sees; o
   });
 
   test('an SVG is never an image: it is read as the text it is', async () => {
-    const dir = path.join(tempDir(), 'vector');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: vector\ndescription: A drawing.\n---\n');
+    const dir = newSkill('vector', 'A drawing.');
     writeFileSync(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>x()</script></svg>\n');
     const session = await loaded(<SkillFolder path={dir} />, 'vector');
     const result = await call(session, 'vector_read_file', { path: 'logo.svg' });
@@ -177,9 +175,7 @@ describe('an image or a PDF of the folder comes back as a file the model sees; o
   });
 
   test('invalid UTF-8 without NUL bytes', async () => {
-    const dir = path.join(tempDir(), 'latin');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: latin\ndescription: Latin-1 file.\n---\n');
+    const dir = newSkill('latin', 'Latin-1 file.');
     writeFileSync(path.join(dir, 'old.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xfe]));
     const session = await loaded(<SkillFolder path={dir} />, 'latin');
     const result = await call(session, 'latin_read_file', { path: 'old.txt' });
@@ -188,9 +184,7 @@ describe('an image or a PDF of the folder comes back as a file the model sees; o
   });
 
   test('UTF-8 text with multi-byte characters across the first chunk boundary is text', async () => {
-    const dir = path.join(tempDir(), 'wide');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: wide\ndescription: Wide text.\n---\n');
+    const dir = newSkill('wide', 'Wide text.');
     const text = `${'é'.repeat(10_000)}\n${'日本語'.repeat(5000)}\n`;
     writeFileSync(path.join(dir, 'wide.md'), text);
     const session = await loaded(<SkillFolder path={dir} />, 'wide');
@@ -209,9 +203,7 @@ describe('text followed by binary data is cut where the binary data starts, neve
     });
   /** 400 lines of 61 bytes (24 KB, past the first 8 KB the binary check looks at), then `tail`. */
   function folderWith(tail: Buffer): string {
-    const dir = path.join(tempDir(), 'mixed');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: mixed\ndescription: Text, then binary.\n---\n');
+    const dir = newSkill('mixed', 'Text, then binary.');
     const lines = Array.from({ length: 400 }, (_, i) => `line ${String(i + 1).padStart(3, '0')} ${'x'.repeat(51)}`);
     writeFileSync(path.join(dir, 'run.sh'), Buffer.concat([Buffer.from(`${lines.join('\n')}\n`), tail]));
     return dir;
@@ -253,9 +245,7 @@ describe('text followed by binary data is cut where the binary data starts, neve
   });
 
   test('control characters in the first 8 KB make the file binary; tabs, line breaks, form feeds and escapes are text', async () => {
-    const dir = path.join(tempDir(), 'controls');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: controls\ndescription: Control characters.\n---\n');
+    const dir = newSkill('controls', 'Control characters.');
     writeFileSync(path.join(dir, 'bell.txt'), 'ring the bell \u0007 now\n');
     const text = 'a\tb\r\nc\fd\u000be \u001b[1mbold\u001b[0m\n';
     writeFileSync(path.join(dir, 'text.txt'), text);
@@ -342,9 +332,7 @@ describe('large files come in parts', () => {
   });
 
   test('one line longer than the cap is cut, and the note says so', async () => {
-    const one = path.join(tempDir(), 'minified');
-    mkdirSync(one);
-    writeFileSync(path.join(one, 'SKILL.md'), '---\nname: minified\ndescription: One long line.\n---\n');
+    const one = newSkill('minified', 'One long line.');
     writeFileSync(path.join(one, 'data.json'), `[${'1,'.repeat(300_000)}1]\nsecond line\n`);
     const session = await loaded(<SkillFolder path={one} />, 'minified');
     const result = await call(session, 'minified_read_file', { path: 'data.json' });
@@ -357,9 +345,7 @@ describe('large files come in parts', () => {
   });
 
   test('an empty file says it is empty', async () => {
-    const one = path.join(tempDir(), 'empty');
-    mkdirSync(one);
-    writeFileSync(path.join(one, 'SKILL.md'), '---\nname: empty\ndescription: Has an empty file.\n---\n');
+    const one = newSkill('empty', 'Has an empty file.');
     writeFileSync(path.join(one, 'blank.txt'), '');
     const session = await loaded(<SkillFolder path={one} />, 'empty');
     expect((await call(session, 'empty_read_file', { path: 'blank.txt' })).content).toBe('blank.txt is empty.');

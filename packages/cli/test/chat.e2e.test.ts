@@ -13,10 +13,14 @@ import { storedSession } from './helpers/stored-session.js';
 const local = openAIServerPerTest();
 const openai = local.start;
 
+/** `skilltree chat` of the shop agent, typed `lines` one per line on stdin, against the model `env` points at. */
+const chatLines = (env: Record<string, string>, lines: string[]) =>
+  runCli(['chat', AGENT], { env, stdin: lines.join('\n') });
+
 describe('skilltree chat (piped stdin)', () => {
   it('streams replies, prints skill and tool lines, and runs slash commands', async () => {
     const env = await openai([...shoppingSteps, { text: 'Hello again!' }]);
-    const stdin = [
+    const { code, stdout, stderr } = await chatLines(env, [
       'I want a lamp',
       '/skills',
       '/request',
@@ -29,8 +33,7 @@ describe('skilltree chat (piped stdin)', () => {
       'hello again',
       '/exit',
       'never sent',
-    ].join('\n');
-    const { code, stdout, stderr } = await runCli(['chat', AGENT], { env, stdin });
+    ]);
     expect(stderr).toContain('Using openai:gpt-4.1');
     expect(code).toBe(0);
     expect(stdout).not.toContain('\u001b['); // no colors on a pipe
@@ -200,7 +203,7 @@ describe('skilltree chat with the demo', () => {
     writeFileSync(join(dir, 'note.txt'), 'Order 7 arrived broken.');
     writeFileSync(join(dir, 'evil.png'), '<!doctype html><html><script>alert(1)</script></html>');
     const env = await openai([{ text: 'A broken parcel.' }, { text: 'You are welcome.' }]);
-    const stdin = [
+    const { code, stdout, stderr } = await chatLines(env, [
       `/attach ${join(dir, 'photo.png')}`,
       `/attach ${join(dir, 'missing.png')}`,
       `/attach ${join(dir, 'evil.png')}`,
@@ -208,8 +211,7 @@ describe('skilltree chat with the demo', () => {
       '/attach',
       'What happened to my parcel?',
       'thanks',
-    ].join('\n');
-    const { code, stdout, stderr } = await runCli(['chat', AGENT], { env, stdin });
+    ]);
     expect(stdout).toContain('attached photo.png (image/png, 70 B); it goes with your next message\n');
     expect(stdout).toContain('attached note.txt (text/plain, 23 B); it goes with your next message\n');
     // `/attach` alone lists the queue.

@@ -36,14 +36,22 @@ describe('a provider added as one file and one row', () => {
   });
 });
 
+/** The echo model, session "notes", in the `log` backend's file `sessions.db` (under the run's folder). */
+const LOG_FLAGS = ['--model', 'echo', '--session', 'notes', '--store', 'log:sessions.db'];
+
+/** A new folder in which one `run` said "one" to session "notes" of the `log` backend: its path. */
+async function afterOneRun(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'skilltree-extension-'));
+  expect(
+    (await runCli(['run', join(process.cwd(), AGENT), '-m', 'one', ...LOG_FLAGS], { env: key, cwd: dir })).code,
+  ).toBe(0);
+  return dir;
+}
+
 describe('a store backend added as one file and one row', () => {
   it('run keeps the session in it, and the next run resumes from it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skilltree-extension-'));
-    const flags = ['--model', 'echo', '--session', 'notes', '--store', 'log:sessions.db'];
-    expect(
-      (await runCli(['run', join(process.cwd(), AGENT), '-m', 'one', ...flags], { env: key, cwd: dir })).code,
-    ).toBe(0);
-    const second = await runCli(['run', join(process.cwd(), AGENT), '-m', 'two', ...flags, '--json'], {
+    const dir = await afterOneRun();
+    const second = await runCli(['run', join(process.cwd(), AGENT), '-m', 'two', ...LOG_FLAGS, '--json'], {
       env: key,
       cwd: dir,
     });
@@ -59,12 +67,12 @@ describe('a store backend added as one file and one row', () => {
   });
 
   it('chat resumes from it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skilltree-extension-'));
-    const flags = ['--model', 'echo', '--session', 'notes', '--store', 'log:sessions.db'];
-    expect(
-      (await runCli(['run', join(process.cwd(), AGENT), '-m', 'one', ...flags], { env: key, cwd: dir })).code,
-    ).toBe(0);
-    const chat = await runCli(['chat', join(process.cwd(), AGENT), ...flags], { env: key, cwd: dir, stdin: 'two\n' });
+    const dir = await afterOneRun();
+    const chat = await runCli(['chat', join(process.cwd(), AGENT), ...LOG_FLAGS], {
+      env: key,
+      cwd: dir,
+      stdin: 'two\n',
+    });
     expect(chat.code).toBe(0);
     expect(chat.stderr).toContain('Resumed 2 messages from notes');
     expect(chat.stdout).toContain('echo-1 heard: two');

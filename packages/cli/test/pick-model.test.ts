@@ -13,11 +13,9 @@ const withDemo: Pick<AgentModule, 'demo' | 'core'> = { core, demo };
 const noDemo: Pick<AgentModule, 'demo' | 'core'> = { core };
 const cwd = mkdtempSync(join(tmpdir(), 'skilltree-pick-'));
 
+/** The CliError `promise` rejected with (fails the test when it did not). */
 async function failure(promise: Promise<unknown>): Promise<CliError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const error = await promise.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(CliError);
   return error as CliError;
 }

@@ -2,6 +2,8 @@
  * Runs `skilltree serve` (the real binary) in a child process and reads the URL it prints.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendChatTurn } from '@skilltree/test-kit';
 import { tracked } from './helpers/children.js';
@@ -93,4 +95,36 @@ export function testServer(name: 'SKILLTREE_TEST_POSTGRES_URL' | 'SKILLTREE_TEST
     );
   }
   return url;
+}
+
+/**
+ * The command line of `skilltree serve` for the agent that holds the line until its turn is stopped
+ * (`test/fixtures/serve-hold-agent.tsx`): a free port, the demo model, `store` when given, then `extra`.
+ */
+export function holdServeArgs(store?: string, ...extra: string[]): string[] {
+  const args = ['test/fixtures/serve-hold-agent.tsx', '--port', '0', '--model', 'demo'];
+  if (store) args.push('--store', store);
+  return [...args, ...extra];
+}
+
+/** The stores a serve test runs on: a new SQLite file (its folder named from `prefix`), or a real server. */
+export function testStores(prefix: string) {
+  return {
+    sqlite: () => `sqlite:${join(mkdtempSync(join(tmpdir(), prefix)), 'sessions.db')}`,
+    postgres: () => testServer('SKILLTREE_TEST_POSTGRES_URL'),
+    redis: () => testServer('SKILLTREE_TEST_REDIS_URL'),
+  };
+}
+
+/** A chat id no other test run uses, starting with `label`. */
+export const chatId = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** POSTs one user message to chat `id`, as useChat does, and resolves with the response, its stream unread. */
+export function postChat(url: string, id: string, text: string): Promise<Response> {
+  return fetch(`${url}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id, message: { role: 'user', parts: [{ type: 'text', text }] } }),
+  });
 }

@@ -5,10 +5,7 @@
  * (SIGKILL, a crash), its workers drain the same way before they exit. Against real SQLite,
  * PostgreSQL and Redis. Every wait is on an event (output, exit, a stream's end), never on a clock.
  */
-import { mkdtempSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createSessions, textOf } from '@skilltree/core';
 import { LOCAL_USER } from '@skilltree/server';
 import { openStore } from '@skilltree/store';
@@ -16,7 +13,7 @@ import { transcriptIsValid } from '@skilltree/test-kit';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import HoldAgent, { HOLD_STARTED, holdModel } from './fixtures/serve-hold-agent.js';
-import { type ServeProcess, startServe, testServer } from './serve-helpers.js';
+import { chatId, holdServeArgs, postChat as post, type ServeProcess, startServe, testStores } from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
 afterEach(async () => {
@@ -24,21 +21,7 @@ afterEach(async () => {
   serve = undefined;
 });
 
-const stores = {
-  sqlite: () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'skilltree-serve-stop-')), 'sessions.db')}`,
-  postgres: () => testServer('SKILLTREE_TEST_POSTGRES_URL'),
-  redis: () => testServer('SKILLTREE_TEST_REDIS_URL'),
-};
-
-const chatId = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-
-function post(url: string, chatId: string, text: string): Promise<Response> {
-  return fetch(`${url}/api/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id: chatId, message: { role: 'user', parts: [{ type: 'text', text }] } }),
-  });
-}
+const stores = testStores('skilltree-serve-stop-');
 
 /** The stream of a turn that was stopped mid-call ends with the call's error and the turn's end. */
 function expectStoppedStream(sse: string): void {
@@ -101,8 +84,7 @@ describe.each(cases)('SIGTERM mid-turn on $store with $workers worker(s)', ({ st
   it('commits the call in flight as interrupted, leaves no lease, and the next message is answered at once', async () => {
     const spec = stores[store]();
     const id = chatId('stop');
-    const args = ['test/fixtures/serve-hold-agent.tsx', '--port', '0', '--model', 'demo', '--store', spec];
-    if (workers > 1) args.push('--workers', String(workers));
+    const args = holdServeArgs(spec, ...(workers > 1 ? ['--workers', String(workers)] : []));
     serve = await startServe(args);
     const running = serve;
     const response = await post(running.url, id, 'hold');
@@ -126,8 +108,7 @@ describe.each(['sqlite', 'postgres', 'redis'] as const)(
     it('the workers drain before they exit: every turn in flight is committed as interrupted, no lease is left, and the next message is answered at once', async () => {
       const spec = stores[store]();
       const ids = [chatId('kill-a'), chatId('kill-b')];
-      const args = ['test/fixtures/serve-hold-agent.tsx', '--port', '0', '--model', 'demo', '--store', spec];
-      args.push('--workers', '2');
+      const args = holdServeArgs(spec, '--workers', '2');
       serve = await startServe(args);
       const running = serve;
       // Two chats mid-turn at once (the primary hands each connection to a worker in turn).
@@ -150,17 +131,7 @@ describe.each(['sqlite', 'postgres', 'redis'] as const)(
 
 describe('an idle skilltree serve stops at once', () => {
   it('with --workers 2, and with a keep-alive connection open, it exits 0 without killing a worker', async () => {
-    serve = await startServe([
-      'test/fixtures/serve-hold-agent.tsx',
-      '--port',
-      '0',
-      '--model',
-      'demo',
-      '--store',
-      stores.sqlite(),
-      '--workers',
-      '2',
-    ]);
+    serve = await startServe(holdServeArgs(stores.sqlite(), '--workers', '2'));
     // A browser keeps its connection open after a request.
     const agent = new HttpAgent({ keepAlive: true });
     const status = await new Promise<number>((resolve, reject) => {
@@ -183,7 +154,7 @@ describe('an idle skilltree serve stops at once', () => {
   });
 
   it('one process stops on Ctrl+C (SIGINT) as on SIGTERM', async () => {
-    serve = await startServe(['test/fixtures/serve-hold-agent.tsx', '--port', '0', '--model', 'demo']);
+    serve = await startServe(holdServeArgs());
     const running = serve;
     serve = undefined;
     expect(await running.stop('SIGINT')).toBe(0);

@@ -60,6 +60,16 @@ const setup = (file: string, steps: core.ScriptedStep[]): SessionSetup => ({
 });
 const noting: core.ScriptedStep[] = [{ toolCalls: [{ name: 'note' }] }, { text: 'Noted.' }];
 
+/** A new store file holding chat "cart" after one message (`text`) that took a note: its path. */
+async function savedChat(text: string): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
+  const first = await openSession(setup(file, noting));
+  await first.session.send(text);
+  await saveSession(first.session, setup(file, noting));
+  first.session.dispose();
+  return file;
+}
+
 describe('--session on SQLite', () => {
   it('resolves --store sqlite:<file>, a .db path, and the default against the working directory', async () => {
     const here = join(import.meta.dirname, 'fixtures', 'shop-agent.tsx');
@@ -103,11 +113,7 @@ describe('--session on SQLite', () => {
   });
 
   it('a chat with one bad record resumes: the record is named (chat and index) and the chat stays usable', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
-    const first = await openSession(setup(file, noting));
-    await first.session.send('note this');
-    await saveSession(first.session, setup(file, noting));
-    first.session.dispose();
+    const file = await savedChat('note this');
     // Message 3 (the assistant's reply) edited by hand into text that is not JSON.
     const db = new Database(file);
     db.prepare('UPDATE skilltree_messages SET body = ? WHERE session_id = ? AND seq = ?').run(
@@ -142,11 +148,7 @@ describe('--session on SQLite', () => {
   });
 
   it('a session another process saved in between is not overwritten: the save fails and says so', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
-    const base = await openSession(setup(file, noting));
-    await base.session.send('one');
-    await saveSession(base.session, setup(file, noting));
-    base.session.dispose();
+    const file = await savedChat('one');
     const a = await openSession(setup(file, [{ text: 'A' }]));
     const b = await openSession(setup(file, [{ text: 'B' }]));
     await a.session.send('from a');
@@ -162,11 +164,7 @@ describe('--session on SQLite', () => {
   });
 
   it('/reset (fresh) deletes the stored session and starts an empty one', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'skilltree-cli-store-')), 'sessions.db');
-    const first = await openSession(setup(file, noting));
-    await first.session.send('one');
-    await saveSession(first.session, setup(file, noting));
-    first.session.dispose();
+    const file = await savedChat('one');
     const fresh = await openSession(setup(file, []), true);
     expect(fresh.resumed).toBe(false);
     await saveSession(fresh.session, setup(file, []));

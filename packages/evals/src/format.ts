@@ -85,6 +85,78 @@ export const OFFLINE_NOTE =
   "latency is not scored on a scripted or replayed model: its time is the harness's, not a model's";
 
 /**
+ * How a variant's change from the first reads: `better` or `worse` by the metric's direction,
+ * `even` (no change, or a metric with no better side), `not-compared` (an estimate against
+ * reported counts: shown as {@link NOT_COMPARED}).
+ */
+export type ChangeTone = 'better' | 'worse' | 'even' | 'not-compared';
+
+/** One cell of the summary: a variant's value of a metric and, past the first variant, its change. */
+export interface SummaryCell {
+  /** The value as {@link formatCell} writes it. */
+  text: string;
+  /** The change from the first variant: absent on the first, `null` where either has no value. */
+  change?: { text: string; tone: ChangeTone } | null;
+}
+
+/** What the summary reads of a report's variant (a `VariantReport` is one). */
+export interface SummaryVariant extends Estimated {
+  /** Its stat per metric id. */
+  metrics: Record<string, Stat | null>;
+  /** Whether some trials ran on a scripted or replayed model (latency is then not scored). */
+  offline?: boolean;
+}
+
+/** One row of the summary: a metric, and a cell per variant in the report's order. */
+export interface SummaryRow {
+  metric: Metric;
+  cells: SummaryCell[];
+}
+
+function toneOf(metric: Pick<Metric, 'better'>, change: number): ChangeTone {
+  if (change === 0 || metric.better === 'none') return 'even';
+  return ((metric.better ?? 'higher') === 'higher') === change > 0 ? 'better' : 'worse';
+}
+
+/**
+ * The summary every report view shows (the terminal table, the HTML page, the playground): per
+ * metric each variant's value and its change from the first variant, decided once here.
+ */
+export function summaryRows(variants: readonly SummaryVariant[], metrics: readonly Metric[]): SummaryRow[] {
+  const [baseline] = variants;
+  return metrics.map((metric) => ({
+    metric,
+    cells: variants.map((v, i): SummaryCell => {
+      const text = formatCell(v.metrics[metric.id], metric, v);
+      if (i === 0) return { text };
+      const from = baseline.metrics[metric.id]?.mean;
+      const to = v.metrics[metric.id]?.mean;
+      if (from === undefined || to === undefined) return { text, change: null };
+      if (!comparable(metric, baseline, v)) return { text, change: { text: NOT_COMPARED, tone: 'not-compared' } };
+      return { text, change: { text: formatChange(from, to, metric), tone: toneOf(metric, to - from) } };
+    }),
+  }));
+}
+
+/**
+ * What the summary's marks mean, for the rows shown: `~` on an estimate, {@link NOT_COMPARED} on a
+ * change not computed, and (when the view shows latency) why latency is missing offline.
+ */
+export function summaryNotes(
+  variants: readonly SummaryVariant[],
+  rows: readonly SummaryRow[],
+  showsLatency = true,
+): string[] {
+  const estimated = variants.some((v) => v.estimated) && rows.some((r) => fromTokens(r.metric));
+  const notCompared = rows.some((r) => r.cells.some((c) => c.change?.tone === 'not-compared'));
+  return [
+    estimated ? ESTIMATE_NOTE : '',
+    notCompared ? NOT_COMPARED_NOTE : '',
+    showsLatency && variants.some((v) => v.offline) ? OFFLINE_NOTE : '',
+  ].filter(Boolean);
+}
+
+/**
  * A tool call as a trial line shows it: its name, then how it was answered and what became of it
  * unless it simply ran: `refund (approved)`, `refund (waiting)`, `refund (denied)`.
  */

@@ -5,18 +5,13 @@
  */
 import type { Message, ModelRequest } from '@skilltree/core';
 import {
-  comparable,
-  ESTIMATE_NOTE,
+  type ChangeTone,
   formatAttribution,
   formatCall,
-  formatCell,
-  formatChange,
   formatStat,
   formatValue,
-  fromTokens,
-  NOT_COMPARED,
-  NOT_COMPARED_NOTE,
-  OFFLINE_NOTE,
+  summaryNotes,
+  summaryRows,
 } from './format.js';
 import type { CaseReport, EvalReport, TrialReport } from './report.js';
 import type { Metric } from './score.js';
@@ -41,39 +36,22 @@ details{margin:4px 0 4px 12px}summary{cursor:pointer}pre{white-space:pre-wrap;wo
 .role{font-weight:600;font-size:12px;text-transform:uppercase;color:#6e6e73}
 `;
 
-/** Whether a change is good, by the metric's direction. */
-function direction(m: Metric, change: number): string {
-  if (change === 0 || m.better === 'none') return '';
-  const good = (m.better ?? 'higher') === 'higher' ? change > 0 : change < 0;
-  return good ? 'up' : 'down';
-}
+/** The class a change is shown with: green up, red down, muted when not compared. */
+const TONE_CLASS: Record<ChangeTone, string> = { better: 'up', worse: 'down', even: '', 'not-compared': 'muted' };
 
 function summary(report: EvalReport): string {
-  const [baseline] = report.variants;
   const head = report.variants.map((v, i) => `<th>${e(v.name)}</th>${i > 0 ? '<th>Δ</th>' : ''}`).join('');
-  let notCompared = false;
-  const rows = report.metrics.map((m) => {
-    const cells = report.variants.map((v, i) => {
-      const value = `<td title="${e(m.description ?? '')}">${e(formatCell(v.metrics[m.id], m, v))}</td>`;
-      if (i === 0) return value;
-      const from = baseline.metrics[m.id]?.mean;
-      const to = v.metrics[m.id]?.mean;
-      let delta = '';
-      if (from !== undefined && to !== undefined && !comparable(m, baseline, v)) {
-        notCompared = true;
-        delta = `<span class="muted">${NOT_COMPARED}</span>`;
-      } else if (from !== undefined && to !== undefined) {
-        delta = `<span class="${direction(m, to - from)}">${e(formatChange(from, to, m))}</span>`;
-      }
-      return `${value}<td>${delta}</td>`;
+  const summary = summaryRows(report.variants, report.metrics);
+  const rows = summary.map(({ metric: m, cells }) => {
+    const title = `title="${e(m.description ?? '')}"`;
+    const tds = cells.map(({ text, change }) => {
+      const value = `<td ${title}>${e(text)}</td>`;
+      if (change === undefined) return value;
+      return `${value}<td>${change ? `<span class="${TONE_CLASS[change.tone]}">${e(change.text)}</span>` : ''}</td>`;
     });
-    return `<tr><td title="${e(m.description ?? '')}">${e(m.id)}</td>${cells.join('')}</tr>`;
+    return `<tr><td ${title}>${e(m.id)}</td>${tds.join('')}</tr>`;
   });
-  const notes = [
-    report.variants.some((v) => v.estimated) && report.metrics.some(fromTokens) ? ESTIMATE_NOTE : '',
-    notCompared ? NOT_COMPARED_NOTE : '',
-    report.variants.some((v) => v.offline) ? OFFLINE_NOTE : '',
-  ].filter(Boolean);
+  const notes = summaryNotes(report.variants, summary);
   return `<table data-summary><thead><tr><th>metric</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${notes.map((n) => `<p class="muted">${e(n)}</p>`).join('')}`;
 }
 

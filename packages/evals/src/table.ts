@@ -3,17 +3,7 @@
  * trials) with the change from the first variant; then each case's success per variant, the
  * thresholds and the problems.
  */
-import {
-  comparable,
-  ESTIMATE_NOTE,
-  formatCell,
-  formatChange,
-  formatStat,
-  fromTokens,
-  NOT_COMPARED,
-  NOT_COMPARED_NOTE,
-  OFFLINE_NOTE,
-} from './format.js';
+import { formatStat, summaryNotes, summaryRows } from './format.js';
 import type { EvalReport } from './report.js';
 import type { Metric } from './score.js';
 
@@ -63,25 +53,16 @@ export function formatTable(report: EvalReport, options: TableOptions = {}): str
   );
   const wanted = options.metrics ?? [...TABLE_METRICS, ...custom.map((m) => m.id)];
   const shown = wanted.map((id) => byId.get(id)).filter((m): m is Metric => m !== undefined);
-  const [baseline, ...others] = report.variants;
+  const [, ...others] = report.variants;
   const header = ['metric', ...report.variants.flatMap((v, i) => (i === 0 ? [v.name] : [v.name, 'Δ']))];
-  const rows = [header];
-  let notCompared = false;
-  for (const m of shown) {
-    const row = [m.id];
-    report.variants.forEach((v, i) => {
-      row.push(formatCell(v.metrics[m.id], m, v));
-      if (i === 0) return;
-      const from = baseline.metrics[m.id]?.mean;
-      const to = v.metrics[m.id]?.mean;
-      if (from === undefined || to === undefined) row.push('');
-      else if (!comparable(m, baseline, v)) {
-        row.push(NOT_COMPARED);
-        notCompared = true;
-      } else row.push(formatChange(from, to, m));
-    });
-    rows.push(row);
-  }
+  const summary = summaryRows(report.variants, shown);
+  const rows = [
+    header,
+    ...summary.map((r) => [
+      r.metric.id,
+      ...r.cells.flatMap((c) => (c.change === undefined ? [c.text] : [c.text, c.change?.text ?? ''])),
+    ]),
+  ];
   const trials = report.variants.map((v) => v.trials).reduce((a, b) => a + b, 0);
   const lines = [
     `${report.name}: ${report.cases.length} cases × ${report.variants.length} variants, ${trials} trials`,
@@ -89,9 +70,7 @@ export function formatTable(report: EvalReport, options: TableOptions = {}): str
     grid(rows),
   ];
   // Say what the marks mean, and why a row is missing, under the rows they concern.
-  if (report.variants.some((v) => v.estimated) && shown.some(fromTokens)) lines.push(ESTIMATE_NOTE);
-  if (notCompared) lines.push(NOT_COMPARED_NOTE);
-  if (report.variants.some((v) => v.offline) && wanted.includes('latency')) lines.push(OFFLINE_NOTE);
+  lines.push(...summaryNotes(report.variants, summary, wanted.includes('latency')));
   const success = byId.get('success');
   if (!options.summaryOnly && success) {
     const caseRows = [['case', ...report.variants.map((v) => v.name)]];

@@ -7,7 +7,6 @@
  */
 import type { LanguageModelV3Message, SharedV3ProviderOptions as SharedProviderOptions } from '@ai-sdk/provider';
 import {
-  type AssistantPart,
   type FilePart,
   type Message,
   type ReasoningPart,
@@ -17,8 +16,7 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '@skilltree/core/provider';
-import { toolInputObject } from './tool-input.js';
-import { unmappedPart } from './unmapped-part.js';
+import { assistantContent } from './assistant-content.js';
 
 type Prompt = LanguageModelV3Message[];
 type UserContent = Extract<LanguageModelV3Message, { role: 'user' }>['content'];
@@ -127,17 +125,13 @@ export function appendMessage(prompt: Prompt, message: Message, target: AiSdkTar
     else prompt.push({ role: 'tool', content: [part] });
     return;
   }
-  const content: AssistantContent = [];
-  for (const part of message.content as AssistantPart[]) {
-    if (part.type === 'text') {
-      if (part.text) content.push({ type: 'text', text: part.text });
-    } else if (part.type === 'reasoning') {
-      if (replaysTo(part, target.source)) content.push(reasoningPromptPart(part));
-    } else unmappedPart(part, 'aiSdk()');
-  }
-  for (const call of message.toolCalls ?? []) {
-    content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: toolInputObject(call.input) });
-  }
+  const content = assistantContent<AssistantContent[number]>(message, {
+    adapter: 'aiSdk()',
+    replays: (part) => replaysTo(part, target.source),
+    text: (text) => ({ type: 'text', text }),
+    reasoning: reasoningPromptPart,
+    toolCall: (call, input) => ({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input }),
+  });
   prompt.push({ role: 'assistant', content });
 }
 

@@ -5,16 +5,7 @@
 import type { AssistantPart, ModelResponse, ModelStreamPart, ToolCall, Usage } from '@skilltree/core/provider';
 import { type AiSdkTarget, mergeMetadata, reasoningFromSdk } from './ai-sdk-parts.js';
 import type { Attempt } from './deadline.js';
-import {
-  headerReader,
-  httpError,
-  isNetworkError,
-  ModelError,
-  malformedError,
-  messageOf,
-  networkError,
-  parseRetryAfter,
-} from './errors.js';
+import { httpError, isNetworkError, ModelError, malformedError, messageOf, networkError, preview } from './errors.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
 
@@ -82,24 +73,15 @@ export function toModelError(error: unknown, provider: string): ModelError {
     data?: unknown;
   };
   if (typeof e.statusCode === 'number') {
-    const base = httpError({
+    return httpError({
       provider,
       status: e.statusCode,
       message: typeof e.message === 'string' ? e.message : undefined,
       headers: e.responseHeaders,
+      // The provider package knows better than the status whether this one is worth retrying.
+      ...(typeof e.isRetryable === 'boolean' ? { retryable: e.isRetryable } : {}),
       cause: error,
     });
-    if (typeof e.isRetryable === 'boolean' && e.isRetryable !== base.retryable) {
-      return new ModelError(base.message, {
-        provider,
-        kind: 'http',
-        status: e.statusCode,
-        retryable: e.isRetryable,
-        retryAfterMs: parseRetryAfter(headerReader(e.responseHeaders)),
-        cause: error,
-      });
-    }
-    return base;
   }
   if (isNetworkError(error)) return networkError(provider, error);
   if (e.isRetryable === true) {
@@ -111,11 +93,6 @@ export function toModelError(error: unknown, provider: string): ModelError {
     });
   }
   return new ModelError(`${provider}: ${messageOf(error)}`, { provider, kind: 'other', cause: error });
-}
-
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function toolCallOf(part: Record<string, unknown>, label: string, idOf: (id: unknown) => string): ToolCall {

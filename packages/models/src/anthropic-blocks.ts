@@ -6,7 +6,6 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import {
-  type AssistantPart,
   describeFile,
   type FilePart,
   type Message,
@@ -17,10 +16,9 @@ import {
   type ToolResultPart,
   type UserPart,
 } from '@skilltree/core/provider';
+import { assistantContent } from './assistant-content.js';
 import { ModelError } from './errors.js';
 import { dataOf } from './reasoning-source.js';
-import { toolInputObject } from './tool-input.js';
-import { unmappedPart } from './unmapped-part.js';
 
 /** A content block as the adapter sends it (the beta types are a superset of these). */
 export type Block = Anthropic.ContentBlockParam;
@@ -170,18 +168,13 @@ export function messageBlocks(message: Message, source: ReasoningSource): Block[
       },
     ];
   }
-  const blocks: Block[] = [];
-  for (const part of message.content as AssistantPart[]) {
-    if (part.type === 'text') {
-      if (part.text) blocks.push({ type: 'text', text: part.text });
-    } else if (part.type === 'reasoning') {
-      if (replays(part, source)) blocks.push(reasoningBlock(part));
-    } else unmappedPart(part, 'anthropic()');
-  }
-  for (const call of message.toolCalls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
-  }
-  return blocks;
+  return assistantContent<Block>(message, {
+    adapter: 'anthropic()',
+    replays: (part) => replays(part, source),
+    text: (text) => ({ type: 'text', text }),
+    reasoning: reasoningBlock,
+    toolCall: (call, input) => ({ type: 'tool_use', id: call.id, name: call.name, input }),
+  });
 }
 
 /** Whether a block may carry `cache_control` (thinking blocks may not). */

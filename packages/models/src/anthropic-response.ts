@@ -4,16 +4,9 @@
  * the text) and usage.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type {
-  AssistantPart,
-  ModelResponse,
-  ModelStreamPart,
-  ReasoningPart,
-  ReasoningSource,
-  ToolCall,
-  Usage,
-} from '@skilltree/core/provider';
-import { malformedError, networkError } from './errors.js';
+import type { ModelResponse, ModelStreamPart, ReasoningPart, ReasoningSource, Usage } from '@skilltree/core/provider';
+import { malformedError, networkError, preview } from './errors.js';
+import { ResponseContent } from './response-content.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
 
@@ -61,11 +54,6 @@ function mergeUsage(into: RawUsage, from: unknown): void {
   if (details && typeof details.thinking_tokens === 'number') into.output_tokens_details = { ...details };
 }
 
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
 /** A `thinking` block (text and signature) or a `redacted_thinking` block (data) as a reasoning part of `source`. */
 function reasoningOf(
   source: ReasoningSource,
@@ -90,38 +78,31 @@ export function readResponse(response: unknown, source: ReasoningSource): ModelR
   if (!response || typeof response !== 'object' || !Array.isArray(content)) {
     throw malformedError('anthropic', `expected a message with a content array, got ${preview(response)}`);
   }
-  let text = '';
-  const parts: AssistantPart[] = [];
-  const toolCalls: ToolCall[] = [];
+  const read = new ResponseContent();
   const idOf = toolCallIds('toolu');
   for (const block of content as Array<Record<string, unknown>>) {
-    if (block?.type === 'text' && typeof block.text === 'string') {
-      text += block.text;
-      const last = parts[parts.length - 1];
-      if (last?.type === 'text') last.text += block.text;
-      else parts.push({ type: 'text', text: block.text });
-    } else if (block?.type === 'thinking' || block?.type === 'redacted_thinking') {
+    if (block?.type === 'text' && typeof block.text === 'string') read.addText(block.text);
+    else if (block?.type === 'thinking' || block?.type === 'redacted_thinking') {
       if (block.type === 'thinking' && (typeof block.thinking !== 'string' || typeof block.signature !== 'string')) {
         throw malformedError('anthropic', `a thinking block without its text or signature: ${preview(block)}`);
       }
       if (block.type === 'redacted_thinking' && typeof block.data !== 'string') {
         throw malformedError('anthropic', `a redacted_thinking block without its data: ${preview(block)}`);
       }
-      parts.push(reasoningOf(source, block as { thinking?: string; signature?: string; data?: string }));
+      read.parts.push(reasoningOf(source, block as { thinking?: string; signature?: string; data?: string }));
     } else if (block?.type === 'tool_use') {
       if (typeof block.name !== 'string' || block.name === '') {
         throw malformedError('anthropic', `a tool_use block without a name: ${preview(block)}`);
       }
-      toolCalls.push({ id: idOf(block.id), name: block.name, input: parseToolArguments(block.input) });
+      read.toolCalls.push({ id: idOf(block.id), name: block.name, input: parseToolArguments(block.input) });
     }
   }
-  const usage = anthropicUsage((response as { usage?: RawUsage }).usage);
-  const out: ModelResponse = { text, toolCalls };
-  if (parts.some((p) => p.type === 'reasoning')) out.content = parts;
-  if (usage) out.usage = usage;
-  const answered = (response as { model?: unknown }).model;
-  if (typeof answered === 'string' && answered) out.model = answered;
-  return out;
+  // Text alone needs no parts: `content` is kept only when it holds reasoning.
+  return read.response(
+    anthropicUsage((response as { usage?: RawUsage }).usage),
+    (response as { model?: unknown }).model,
+    (parts) => parts.some((p) => p.type === 'reasoning'),
+  );
 }
 
 /** A block being streamed: a tool call's JSON, or a thinking block's text and signature. */

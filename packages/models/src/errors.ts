@@ -171,6 +171,8 @@ export interface HttpErrorOptions {
   apiKeyEnv?: string;
   /** The factory's name, e.g. `anthropic()`, named in 401/403 messages. */
   factory?: string;
+  /** Whether to retry, when the caller knows better than the status (the AI SDK's `isRetryable`). */
+  retryable?: boolean;
   cause?: unknown;
 }
 
@@ -186,10 +188,16 @@ export function httpError(options: HttpErrorOptions): ModelError {
     provider,
     kind: 'http',
     status,
-    retryable: isRetryableStatus(status),
+    retryable: options.retryable ?? isRetryableStatus(status),
     retryAfterMs: parseRetryAfter(headerReader(options.headers)),
     cause: options.cause,
   });
+}
+
+/** A value as a malformed-response error quotes it: JSON, cut at 200 characters. */
+export function preview(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** A {@link ModelError} for a response the adapter cannot read. Not retried. */
@@ -218,13 +226,4 @@ function describeNetwork(error: unknown): string {
     current = (current as { cause?: unknown }).cause;
   }
   return parts.join(': ') || 'the connection failed';
-}
-
-/** The error to throw when `signal` aborted the call: its reason, or an `AbortError`. */
-export function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason;
-  if (reason instanceof Error) return reason;
-  const error = new Error(typeof reason === 'string' ? reason : 'The model call was aborted.');
-  error.name = 'AbortError';
-  return error;
 }

@@ -16,7 +16,7 @@ import {
   type Usage,
 } from '@skilltree/core/provider';
 import type OpenAI from 'openai';
-import { malformedError, networkError } from './errors.js';
+import { malformedError, networkError, preview } from './errors.js';
 import { OPENAI_AUDIO_FORMATS, OpenAIFileBudget, planFile } from './openai-files.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments, toolInputJson } from './tool-input.js';
@@ -161,12 +161,6 @@ export function openaiUsage(raw: RawUsage | null | undefined): Usage | undefined
   const reasoning = raw.completion_tokens_details?.reasoning_tokens;
   if (typeof reasoning === 'number') usage.reasoningTokens = reasoning;
   return usage;
-}
-
-/** A short JSON preview of a value, for error messages. */
-export function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** A chat completion as a response. */

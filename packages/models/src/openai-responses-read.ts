@@ -3,7 +3,6 @@
  * as reasoning parts: id, encrypted content, summary), function calls and usage.
  */
 import type {
-  AssistantPart,
   ModelResponse,
   ModelStreamPart,
   ReasoningPart,
@@ -11,8 +10,8 @@ import type {
   ToolCall,
   Usage,
 } from '@skilltree/core/provider';
-import { isRetryableStatus, ModelError, malformedError, networkError } from './errors.js';
-import { preview } from './openai-chat.js';
+import { isRetryableStatus, ModelError, malformedError, networkError, preview } from './errors.js';
+import { ResponseContent } from './response-content.js';
 import { toolCallIds } from './tool-call-id.js';
 import { parseToolArguments } from './tool-input.js';
 
@@ -118,26 +117,16 @@ export function readResponsesResponse(response: unknown, source: ReasoningSource
     throw malformedError('openai', `expected a response with an output array, got ${preview(response)}`);
   }
   if (r.status === 'failed') throw failedError(r.error, 'the response failed');
-  const content: AssistantPart[] = [];
-  const toolCalls: ToolCall[] = [];
+  const read = new ResponseContent();
   const idOf = toolCallIds();
-  let text = '';
   for (const item of r.output as Item[]) {
-    if (item?.type === 'reasoning') content.push(reasoningPart(item, source));
+    if (item?.type === 'reasoning') read.parts.push(reasoningPart(item, source));
     else if (item?.type === 'message') {
       const piece = messageText(item);
-      if (!piece) continue;
-      text += piece;
-      const last = content[content.length - 1];
-      if (last?.type === 'text') last.text += piece;
-      else content.push({ type: 'text', text: piece });
-    } else if (item?.type === 'function_call') toolCalls.push(callOf(item, idOf));
+      if (piece) read.addText(piece);
+    } else if (item?.type === 'function_call') read.toolCalls.push(callOf(item, idOf));
   }
-  const out: ModelResponse = { text, toolCalls, content };
-  const usage = openaiResponsesUsage(r.usage as RawUsage);
-  if (usage) out.usage = usage;
-  if (typeof r.model === 'string' && r.model) out.model = r.model;
-  return out;
+  return read.response(openaiResponsesUsage(r.usage as RawUsage), r.model, () => true);
 }
 
 type Event = { type?: unknown; [key: string]: unknown };

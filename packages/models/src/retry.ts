@@ -2,7 +2,11 @@
  * The adapters' one retry loop: exponential backoff with jitter on 429, 5xx and network errors,
  * honouring `retry-after`. The SDKs' own retries are switched off so this is the only place it happens.
  */
-import { abortError, ModelError } from './errors.js';
+import { abortError } from '@skilltree/core/provider';
+import { ModelError } from './errors.js';
+
+/** The error to throw when `signal` aborted the call: its reason, or an `AbortError`. */
+const aborted = (signal: AbortSignal): Error => abortError(signal, 'The model call was aborted.');
 
 /** Retry settings shared by every adapter. */
 export interface RetryOptions {
@@ -52,11 +56,11 @@ export function retryDelay(policy: RetryPolicy, retry: number, retryAfterMs?: nu
 
 /** Waits `ms` milliseconds; rejects with the abort reason as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (signal?.aborted) return Promise.reject(aborted(signal));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(abortError(signal as AbortSignal));
+      reject(aborted(signal as AbortSignal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -75,7 +79,7 @@ export interface RetryContext {
 }
 
 function settle(error: unknown, context: RetryContext): Error {
-  if (context.signal?.aborted) return abortError(context.signal);
+  if (context.signal?.aborted) return aborted(context.signal);
   return error instanceof ModelError ? error : context.toError(error);
 }
 

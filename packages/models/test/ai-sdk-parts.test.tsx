@@ -288,13 +288,17 @@ describe('ai-sdk: files as the specification file parts', () => {
     return req;
   };
 
-  it('v3: file parts in user messages, image-data and file-data in tool results', () => {
-    const call = aiSdkCallOptions(request(), {}, false, {
+  /** The call options for `request()` to a model `m` of provider `x` that speaks this version of the specification. */
+  const callFor = (version: 'v2' | 'v3') =>
+    aiSdkCallOptions(request(), {}, false, {
       provider: 'x',
       modelId: 'm',
-      version: 'v3',
+      version,
       source: { provider: 'ai-sdk:x', model: 'm' },
     });
+
+  it('v3: file parts in user messages, image-data and file-data in tool results', () => {
+    const call = callFor('v3');
     expect(call.prompt.slice(1)).toEqual([
       {
         role: 'user',
@@ -327,12 +331,7 @@ describe('ai-sdk: files as the specification file parts', () => {
   });
 
   it('v2: media content in tool results', () => {
-    const call = aiSdkCallOptions(request(), {}, false, {
-      provider: 'x',
-      modelId: 'm',
-      version: 'v2',
-      source: { provider: 'ai-sdk:x', model: 'm' },
-    });
+    const call = callFor('v2');
     const result = (call.prompt[3] as { content: { output: unknown }[] }).content[0].output;
     expect(result).toEqual({
       type: 'content',

@@ -2,8 +2,8 @@ import { APICallError, type LanguageModelV3CallOptions, type LanguageModelV3Stre
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkCallOptions, ModelError } from '../src/ai-sdk.js';
-import { collect, collectAll } from './helpers/collect.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import { collect, collectAll, inputStreamedBeforeCall } from './helpers/collect.js';
+import { CONTEXT, generateError, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { v3Parts, v3Result, type WireStep } from './helpers/wire.js';
 
 const fast = { initialRetryDelayMs: 1 };
@@ -101,9 +101,7 @@ describe('aiSdk: call options', () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user stopped')), 20);
-    const error = await aiSdk(mock)
-      .generate(simpleRequest(), { signal: controller.signal })
-      .catch((e) => e);
+    const error = await generateError(aiSdk(mock), simpleRequest(), { signal: controller.signal });
     expect(error.message).toBe('user stopped');
     expect(mock.doGenerateCalls[0].abortSignal?.aborted).toBe(true);
   });
@@ -156,12 +154,7 @@ describe('aiSdk: v3 models', () => {
   it("a tool call's input streams as tool-input-delta parts before the call, so a call cut off mid-input is charged", async () => {
     const mock = new MockLanguageModelV3({ doStream: streamOf(v3Parts(step)) });
     const parts = await collectAll(aiSdk(mock).stream!(simpleRequest(), {}));
-    const deltas = parts.filter((p) => p.type === 'tool-input-delta');
-    expect(deltas.length).toBeGreaterThan(0);
-    expect(deltas.map((p) => (p as { text: string }).text).join('')).toBe(JSON.stringify({ sku: 'lamp' }));
-    expect(parts.findIndex((p) => p.type === 'tool-input-delta')).toBeLessThan(
-      parts.findIndex((p) => p.type === 'tool-call'),
-    );
+    expect(inputStreamedBeforeCall(parts)).toBe(JSON.stringify({ sku: 'lamp' }));
   });
 
   it('tool input that is not valid JSON is passed as the raw string', async () => {
@@ -193,9 +186,7 @@ describe('aiSdk: v3 models', () => {
 
   it('a malformed result is a clear error', async () => {
     const mock = new MockLanguageModelV3({ doGenerate: async () => ({ text: 'hi' }) as never });
-    const error = await aiSdk(mock)
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(aiSdk(mock));
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toMatch(/^ai-sdk:mock-provider: malformed response: doGenerate returned \{"text":"hi"\}/);
   });
@@ -232,9 +223,7 @@ describe('aiSdk: retries and errors', () => {
         throw apiError(400);
       },
     });
-    const error = await aiSdk(mock, fast)
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(aiSdk(mock, fast));
     expect(error.message).toBe('ai-sdk:mock-provider: HTTP 400 Failed with 400');
     expect(mock.doGenerateCalls).toHaveLength(1);
   });
@@ -245,9 +234,7 @@ describe('aiSdk: retries and errors', () => {
         throw apiError(503);
       },
     });
-    const error = await aiSdk(mock, { ...fast, maxRetries: 2 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(aiSdk(mock, { ...fast, maxRetries: 2 }));
     expect(error.message).toBe('ai-sdk:mock-provider: HTTP 503 Failed with 503 (gave up after 3 attempts)');
     expect(mock.doGenerateCalls).toHaveLength(3);
   });
@@ -283,9 +270,7 @@ describe('aiSdk: retries and errors', () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled')), 30);
-    const error = await aiSdk(mock, fast)
-      .generate(simpleRequest(), { signal: controller.signal })
-      .catch((e) => e);
+    const error = await generateError(aiSdk(mock, fast), simpleRequest(), { signal: controller.signal });
     expect(error.message).toBe('cancelled');
   });
 });

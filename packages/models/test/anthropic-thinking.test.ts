@@ -24,7 +24,7 @@ import {
   thinkingProblem,
 } from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
-import { text } from './helpers/request.js';
+import { generateError, text } from './helpers/request.js';
 import { json, serverPerTest, sse } from './helpers/server.js';
 
 const server = serverPerTest();
@@ -213,9 +213,7 @@ describe.each([
     edited[0] = { role: 'user', content: text('I need a lamp!') };
     const script = claudeScript([{ text: 'x' }]);
     server.queue(script.handler);
-    const error = await model()
-      .generate(simpleAppend(edited), {})
-      .catch((e) => e);
+    const error = await generateError(model(), simpleAppend(edited));
     expect(error.message).toBe(`anthropic: HTTP 400 invalid_request_error: messages.1.content.0: ${BOUND_ELSEWHERE}`);
   });
 
@@ -223,9 +221,7 @@ describe.each([
     const { items } = await loop(STEPS.slice(0, 1), streamed);
     const script = claudeScript([{ text: 'x' }]);
     server.queue(script.handler);
-    const error = await model('claude-fable-5-1')
-      .generate(simpleAppend(items), {})
-      .catch((e) => e);
+    const error = await generateError(model('claude-fable-5-1'), simpleAppend(items));
     expect(error.message).toBe(
       "anthropic: HTTP 400 invalid_request_error: messages.1.content.0.type: Expected 'thinking' or 'redacted_thinking', but found 'tool_use'",
     );

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropic, ModelError } from '../src/anthropic.js';
-import { collect, collectAll, withEnv } from './helpers/collect.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, text } from './helpers/request.js';
+import { collect, collectAll, inputStreamedBeforeCall, withEnv } from './helpers/collect.js';
+import { CONTEXT, generateError, rawInputRequest, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
 
@@ -115,13 +115,7 @@ describe('anthropic: request body', () => {
 
   it('sends a raw (invalid JSON) tool input back as an object', async () => {
     server.queue(json(200, anthropicMessage({ text: 'ok' })));
-    const req = simpleRequest();
-    req.messages = [
-      { role: 'user', content: text('go') },
-      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
-      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: text('Invalid input'), isError: true },
-    ];
-    await model().generate(req, {});
+    await model().generate(rawInputRequest(), {});
     expect(server.requests[0].body.messages[1].content).toEqual([
       { type: 'tool_use', id: 'x', name: 'add_to_cart', input: {}, cache_control: CACHE },
     ]);
@@ -174,11 +168,7 @@ describe('anthropic: responses', () => {
   it("a tool call's input streams as tool-input-delta parts before the call, so a call cut off mid-input is charged", async () => {
     server.queue(sse(anthropicEvents({ toolCalls: [{ id: 'tu_1', name: 'add_to_cart', input: { sku: 'lamp' } }] })));
     const parts = await collectAll(model().stream!(simpleRequest(), {}));
-    const deltas = parts.filter((p) => p.type === 'tool-input-delta');
-    expect(deltas.map((p) => (p as { text: string }).text).join('')).toBe(JSON.stringify({ sku: 'lamp' }));
-    expect(parts.findIndex((p) => p.type === 'tool-input-delta')).toBeLessThan(
-      parts.findIndex((p) => p.type === 'tool-call'),
-    );
+    expect(inputStreamedBeforeCall(parts)).toBe(JSON.stringify({ sku: 'lamp' }));
   });
 
   it('passes tool input that is not valid JSON as the raw string', async () => {
@@ -189,9 +179,7 @@ describe('anthropic: responses', () => {
 
   it('fails clearly on a malformed response, without retrying', async () => {
     server.queue(json(200, { hello: 'world' }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.kind).toBe('malformed');
     expect(error.message).toMatch(/^anthropic: malformed response: expected a message with a content array/);
@@ -220,9 +208,7 @@ describe('anthropic: errors and retries', () => {
   it('gives up after maxRetries with an error naming provider, status and message', async () => {
     const overloaded = json(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     server.queue(overloaded, overloaded, overloaded);
-    const error = await model({ maxRetries: 2 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ maxRetries: 2 }));
     expect(error).toBeInstanceOf(ModelError);
     expect(error.status).toBe(529);
     expect(error.message).toBe('anthropic: HTTP 529 overloaded_error: Overloaded (gave up after 3 attempts)');
@@ -231,9 +217,7 @@ describe('anthropic: errors and retries', () => {
 
   it('does not retry a 401 and says which variable to set', async () => {
     server.queue(json(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error.message).toBe(
       'anthropic: HTTP 401 authentication_error: invalid x-api-key. Check the API key: set ANTHROPIC_API_KEY or pass { apiKey } to anthropic().',
     );
@@ -242,9 +226,7 @@ describe('anthropic: errors and retries', () => {
 
   it('does not retry a 400', async () => {
     server.queue(json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'messages: bad' } }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error.message).toBe('anthropic: HTTP 400 invalid_request_error: messages: bad');
     expect(error.retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
@@ -258,9 +240,7 @@ describe('anthropic: errors and retries', () => {
 
   it('reports a network error when every attempt is dropped', async () => {
     server.queue(drop(), drop());
-    const error = await model({ maxRetries: 1 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ maxRetries: 1 }));
     expect(error).toBeInstanceOf(ModelError);
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/^anthropic: network error: .*\(gave up after 2 attempts\)$/);
@@ -302,9 +282,7 @@ describe('anthropic: errors and retries', () => {
     server.queue(() => {}); // never answers
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('user stopped')), 50);
-    const error = await model()
-      .generate(simpleRequest(), { signal: controller.signal })
-      .catch((e) => e);
+    const error = await generateError(model(), simpleRequest(), { signal: controller.signal });
     expect(error.message).toBe('user stopped');
   });
 
@@ -334,9 +312,7 @@ describe('anthropic: errors and retries', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    const error = await model()
-      .generate(simpleRequest(), { signal: controller.signal })
-      .catch((e) => e);
+    const error = await generateError(model(), simpleRequest(), { signal: controller.signal });
     expect(error.name).toBe('AbortError');
     expect(Date.now() - started).toBeLessThan(2000);
   });

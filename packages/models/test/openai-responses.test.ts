@@ -7,7 +7,7 @@
 import type { Message, ModelRequest, ReasoningPart, SystemNote } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
-import { collect, collectAll, withEnv } from './helpers/collect.js';
+import { collect, collectAll, inputStreamedBeforeCall, withEnv } from './helpers/collect.js';
 import { openaiScript } from './helpers/openai-rules.js';
 import {
   type OutputItem,
@@ -16,7 +16,7 @@ import {
   responseEvents,
   responseObject,
 } from './helpers/openai-wire.js';
-import { CONTEXT, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
+import { CONTEXT, generateError, SYSTEM, sampleRequest, simpleRequest, TOOLS, text } from './helpers/request.js';
 import { drop, json, serverPerTest, sse } from './helpers/server.js';
 import { openaiCompletion } from './helpers/wire.js';
 
@@ -458,11 +458,7 @@ describe('openai responses: reading a response', () => {
   it("stream: a call's arguments stream as tool-input-delta parts before the calls, so a call cut off mid-input is charged", async () => {
     server.queue(sse(responseEvents(output, RESPONSES_USAGE, 'gpt-5.6')));
     const parts = await collectAll(model({ model: 'gpt-5.6' }).stream!(simpleRequest(), {}));
-    const deltas = parts.filter((p) => p.type === 'tool-input-delta');
-    expect(deltas.map((p) => (p as { text: string }).text).join('')).toMatch(/^\{"sku":"lamp"\}/);
-    expect(parts.findIndex((p) => p.type === 'tool-input-delta')).toBeLessThan(
-      parts.findIndex((p) => p.type === 'tool-call'),
-    );
+    expect(inputStreamedBeforeCall(parts)).toMatch(/^\{"sku":"lamp"\}/);
   });
 
   it('stream: a message sent only whole (no deltas, as some compatible servers do) is still read', async () => {
@@ -526,9 +522,7 @@ describe('openai responses: errors, retries and timeouts', () => {
     });
     server.queue(json(200, failed('server_error')), ok(), json(200, failed('invalid_prompt')));
     expect((await model().generate(simpleRequest(), {})).text).toBe('ok');
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toBe('openai: the response failed: invalid_prompt: The model broke.');
     expect(server.requests).toHaveLength(3);
@@ -561,9 +555,7 @@ describe('openai responses: errors, retries and timeouts', () => {
 
   it('a malformed response is a clear error, not retried', async () => {
     server.queue(json(200, { id: 'resp_1', status: 'completed' }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error.message).toMatch(/^openai: malformed response: expected a response with an output array/);
     expect(server.requests).toHaveLength(1);
   });
@@ -620,9 +612,7 @@ describe('openai: a server without /responses', () => {
 
   it("with api: 'responses' the 404 is an error that names api: 'chat', never a bare 404", async () => {
     chatOnly(1);
-    const error = await model({ api: 'responses' })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ api: 'responses' }));
     expect(error).toBeInstanceOf(ModelError);
     expect(error.status).toBe(404);
     expect(error.message).toBe(
@@ -641,9 +631,7 @@ describe('openai: a server without /responses', () => {
         },
       }),
     );
-    const error = await model({ model: 'gpt-nope' })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ model: 'gpt-nope' }));
     expect(error.message).toBe(
       'openai: HTTP 404 invalid_request_error: The model `gpt-nope` does not exist or you do not have access to it.',
     );
@@ -661,9 +649,7 @@ describe('openai: a server without /responses', () => {
   it('GPT-5.6 there, with tools: a clear error that names the fixes, not the provider 400', async () => {
     const script = chatOnly(1);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const error = await model({ model: 'gpt-5.6' })
-      .generate(sampleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ model: 'gpt-5.6' }), sampleRequest());
     expect(error.message).toBe(
       `openai: Chat Completions refuses function tools for gpt-5.6 with reasoning, which is on by default, and every skilltree request with tools carries them. To use tools, point baseURL at a server with /responses (${server.url}/v1 has none), or pass reasoningEffort: 'none' to openai() to turn reasoning off.`,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError, openai } from '../src/openai.js';
-import { collect, collectAll, withEnv } from './helpers/collect.js';
-import { CONTEXT, text as parts, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import { collect, collectAll, inputStreamedBeforeCall, withEnv } from './helpers/collect.js';
+import { CONTEXT, generateError, rawInputRequest, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
 import { drop, json, serverPerTest, sse, text } from './helpers/server.js';
 import { openaiChunks, openaiCompletion } from './helpers/wire.js';
 
@@ -96,13 +96,7 @@ describe('openai chat: request body', () => {
 
   it('appends the context to a trailing tool message, omits empty tools, sends raw arguments back unchanged', async () => {
     server.queue(json(200, openaiCompletion({ text: 'ok' })));
-    const req = simpleRequest();
-    req.messages = [
-      { role: 'user', content: parts('go') },
-      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
-      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: parts('Invalid input'), isError: true },
-    ];
-    await model().generate(req, {});
+    await model().generate(rawInputRequest(), {});
     const body = server.requests[0].body;
     expect(body.tools).toBeUndefined();
     expect(body.messages.slice(2)).toEqual([
@@ -187,11 +181,7 @@ describe('openai chat: responses', () => {
   it("a tool call's arguments stream as tool-input-delta parts before the call, so a call cut off mid-input is charged", async () => {
     server.queue(sse(openaiChunks({ toolCalls: [{ id: 'call_1', name: 'add_to_cart', input: { sku: 'lamp' } }] })));
     const parts = await collectAll(model().stream!(simpleRequest(), {}));
-    const deltas = parts.filter((p) => p.type === 'tool-input-delta');
-    expect(deltas.map((p) => (p as { text: string }).text).join('')).toBe(JSON.stringify({ sku: 'lamp' }));
-    expect(parts.findIndex((p) => p.type === 'tool-input-delta')).toBeLessThan(
-      parts.findIndex((p) => p.type === 'tool-call'),
-    );
+    expect(inputStreamedBeforeCall(parts)).toBe(JSON.stringify({ sku: 'lamp' }));
   });
 
   it('accepts whole tool calls without index, or all with index 0 (some local servers send those)', async () => {
@@ -233,9 +223,7 @@ describe('openai chat: responses', () => {
 
   it('fails clearly on a malformed response, without retrying', async () => {
     server.queue(json(200, { object: 'chat.completion', choices: [] }));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toMatch(/^openai: malformed response: expected \{ choices: \[\{ message \}\] \}/);
     expect(server.requests).toHaveLength(1);
@@ -243,9 +231,7 @@ describe('openai chat: responses', () => {
 
   it('fails clearly on a body that is not JSON', async () => {
     server.queue(text(200, '<html>proxy error</html>', 'text/html'));
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error).toBeInstanceOf(ModelError);
     expect(error.message).toMatch(/^openai: malformed response/);
   });
@@ -287,9 +273,7 @@ describe('openai chat: errors and retries', () => {
   it('gives up after maxRetries with provider, status and message', async () => {
     const down = json(500, { error: { message: 'The server had an error', type: 'server_error' } });
     server.queue(down, down);
-    const error = await model({ maxRetries: 1 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model({ maxRetries: 1 }));
     expect(error.message).toBe('openai: HTTP 500 server_error: The server had an error (gave up after 2 attempts)');
     expect(error.status).toBe(500);
     expect(server.requests).toHaveLength(2);
@@ -301,9 +285,7 @@ describe('openai chat: errors and retries', () => {
         error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
       }),
     );
-    const error = await model()
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(model());
     expect(error.message).toBe(
       'openai: HTTP 401 invalid_request_error: Incorrect API key provided. Check the API key: set OPENAI_API_KEY or pass { apiKey } to openai().',
     );
@@ -343,9 +325,7 @@ describe('openai chat: errors and retries', () => {
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ apiKey: 'sk-own', baseURL: `${server.url}/v1`, maxRetries: 5 });
     server.queue(json(500, { error: { message: 'boom' } }));
-    const error = await openai({ model: 'gpt-test', api: 'chat', client, maxRetries: 0 })
-      .generate(simpleRequest(), {})
-      .catch((e) => e);
+    const error = await generateError(openai({ model: 'gpt-test', api: 'chat', client, maxRetries: 0 }));
     expect(error.message).toBe('openai: HTTP 500 boom');
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0].headers.authorization).toBe('Bearer sk-own');
@@ -355,9 +335,7 @@ describe('openai chat: errors and retries', () => {
     server.queue(() => {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 50);
-    const error = await model()
-      .generate(simpleRequest(), { signal: controller.signal })
-      .catch((e) => e);
+    const error = await generateError(model(), simpleRequest(), { signal: controller.signal });
     expect(error.message).toBe('stop');
   });
 });

@@ -13,6 +13,6 @@ export { AppendTool, type AppendToolProps, type ListKey } from './list-tool.js';
 export { type AnyMessage, type AnyToolMessage, changes, failed, ok, own, text } from './message-text.js';
 export { type Handler, type Recorded, startServer, type TestServer } from './recording-server.js';
 export { ApprovedRefundTool, type ApprovedRefundToolProps } from './refund-tool.js';
-export { type Sayer, sayAll } from './say-all.js';
+export { type Demo, playDemo, type Sayer, sayAll } from './say-all.js';
 export { NESTED_CHECKER, subagentRun } from './subagent-run.js';
 export { transcriptIsValid } from './transcript-check.js';

@@ -12,17 +12,7 @@ export {
   withoutActEnvironment,
 } from './act.js';
 export { cleanup } from './cleanup.js';
-export {
-  type MatcherResult,
-  type MatcherTarget,
-  type MatcherThis,
-  matchers,
-  type SkilltreeMatchers,
-  toHaveActiveSkill,
-  toHaveContext,
-  toHaveLoadedSkill,
-  toHaveTool,
-} from './matchers.js';
+export * from './matchers.js';
 export {
   type TestAssistantMessage,
   type TestMessage,

@@ -3,18 +3,12 @@ import { cleanup, renderAgent } from '@skilltree/testing';
 import { matchers, toHaveTool } from '@skilltree/testing/vitest';
 import { afterEach, expect, test } from 'vitest';
 import { ShopAgent } from './fixtures/shop.js';
+import { thrownMessage } from './fixtures/thrown.js';
 
 afterEach(cleanup);
 
 /** The message of the assertion error `fn` throws. */
-function failure(fn: () => void): string {
-  try {
-    fn();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the assertion to fail');
-}
+const failure = (fn: () => void) => thrownMessage(fn, 'expected the assertion to fail');
 
 test('the matchers pass', async () => {
   const agent = renderAgent(<ShopAgent />);

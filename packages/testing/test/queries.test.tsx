@@ -1,6 +1,7 @@
 import { type AgentHandle, cleanup, renderAgent } from '@skilltree/testing';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ShopAgent } from './fixtures/shop.js';
+import { thrownMessage } from './fixtures/thrown.js';
 
 afterEach(cleanup);
 
@@ -11,14 +12,7 @@ beforeEach(async () => {
 });
 
 /** The message of the error `fn` throws. */
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the query to throw');
-}
+const errorOf = (fn: () => unknown) => thrownMessage(fn, 'expected the query to throw');
 
 describe('ByTool', () => {
   test('getByTool matches a whole name and returns the tool as the model sees it', () => {

@@ -7,7 +7,7 @@
  * Above them, what each part of the tree costs in the request (`request.attribution`).
  */
 import { textOf } from '@skilltree/core';
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { formatBytes, json } from '../format.js';
 import type { AppendOnlyRequest, Message, ModelRequest, SessionConfig } from '../protocol.js';
 import { Attribution } from './Attribution.js';
@@ -92,6 +92,18 @@ function AppendOnly({ request, appendOnly }: { request: ModelRequest; appendOnly
   );
 }
 
+/** One open section of the request: its title, a muted note beside it, and what it holds. */
+function Section({ title, note, children }: { title: string; note: string; children: ReactNode }) {
+  return (
+    <details open className="req-section">
+      <summary>
+        {title} <span className="muted">{note}</span>
+      </summary>
+      {children}
+    </details>
+  );
+}
+
 export function Request({ request, requestError, transcript, windowStart, config, placed }: RequestProps) {
   if (!request) {
     return (
@@ -128,32 +140,25 @@ export function Request({ request, requestError, transcript, windowStart, config
     >
       <Attribution attribution={request.attribution} />
       {request.appendOnly ? <AppendOnly request={request} appendOnly={request.appendOnly} /> : null}
-      <details open className="req-section">
-        <summary>
-          System <span className="muted">({request.system.length} chars)</span>
-        </summary>
+      <Section title="System" note={`(${request.system.length} chars)`}>
         <pre className="prompt" data-testid="request-system">
           {request.system}
           {placed === 'system' ? `\n\n${request.context}` : ''}
         </pre>
-      </details>
-      <details open className="req-section">
-        <summary>
-          Context{' '}
-          <span className="muted">
-            {placed === 'system'
-              ? '(appended to the system prompt)'
-              : '(appended to the last user-role message; the system prompt and older messages stay byte-identical)'}
-          </span>
-        </summary>
+      </Section>
+      <Section
+        title="Context"
+        note={
+          placed === 'system'
+            ? '(appended to the system prompt)'
+            : '(appended to the last user-role message; the system prompt and older messages stay byte-identical)'
+        }
+      >
         <pre className="prompt context" data-testid="request-context">
           {request.context}
         </pre>
-      </details>
-      <details open className="req-section">
-        <summary>
-          Tools <span className="muted">({request.tools.length})</span>
-        </summary>
+      </Section>
+      <Section title="Tools" note={`(${request.tools.length})`}>
         <ul className="tool-list" aria-label="Tools in the request">
           {request.tools.map((tool) => (
             <li key={tool.name} data-tool={tool.name}>
@@ -166,15 +171,11 @@ export function Request({ request, requestError, transcript, windowStart, config
             </li>
           ))}
         </ul>
-      </details>
-      <details open className="req-section">
-        <summary>
-          Messages{' '}
-          <span className="muted">
-            ({sent} sent of {transcript.length} in the transcript
-            {config ? `; window: at most ${config.maxTranscriptMessages}, starting at a user message` : ''})
-          </span>
-        </summary>
+      </Section>
+      <Section
+        title="Messages"
+        note={`(${sent} sent of ${transcript.length} in the transcript${config ? `; window: at most ${config.maxTranscriptMessages}, starting at a user message` : ''})`}
+      >
         <ol className="req-messages" start={0}>
           {transcript.map((message, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the transcript only grows, its index is the identity
@@ -199,7 +200,7 @@ export function Request({ request, requestError, transcript, windowStart, config
             </li>
           ) : null}
         </ol>
-      </details>
+      </Section>
     </Panel>
   );
 }

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { makeState } from '../../test/state.js';
 import { Timeline } from './Timeline.js';
 
+/** The timeline of the sample session, with no reloads. */
+const renderSample = () => render(<Timeline entries={makeState().timeline} reloads={[]} />);
+
 describe('Timeline', () => {
   it('shows one row per model step with skills, tools, lines, bytes and the cached prefix', () => {
-    const state = makeState();
-    render(<Timeline entries={state.timeline} reloads={[]} />);
+    renderSample();
     const second = document.querySelector('[data-step="1.2"]')!;
     expect(second.textContent).toContain('+notes');
     expect(second.textContent).toContain('+add_note');
@@ -64,8 +66,7 @@ describe('Timeline', () => {
   });
 
   it('says quietly where a classic request stopped matching the previous one (where the cache stops)', () => {
-    const state = makeState();
-    render(<Timeline entries={state.timeline} reloads={[]} />);
+    renderSample();
     const flag = document.querySelector('[data-step="1.2"] [data-prefix-change]')!;
     expect(flag.textContent).toBe('changed at messages.0.content.1');
     expect(flag.className).toContain('muted');
@@ -73,8 +74,7 @@ describe('Timeline', () => {
   });
 
   it("shows each step's reasoning, or that the provider hid it", () => {
-    const state = makeState();
-    render(<Timeline entries={state.timeline} reloads={[]} />);
+    renderSample();
     expect(document.querySelector('[data-step="1.1"] [data-reasoning]')!.textContent).toBe(
       'reasoning: The notes skill can add notes.',
     );

@@ -59,6 +59,18 @@ function trial(over: Partial<TrialReport>): TrialReport {
   };
 }
 
+/** A variant of three trials on Haiku with reported (not estimated) counts. */
+function variant(name: string, metrics: Report['variants'][number]['metrics']): Report['variants'][number] {
+  return {
+    name,
+    models: ['anthropic:claude-haiku-4-5'],
+    metrics,
+    trials: 3,
+    errors: { turn: 0, recording: 0, setup: 0 },
+    estimated: false,
+  };
+}
+
 const REPORT: Report = {
   format: 'skilltree-eval-report',
   version: 1,
@@ -67,22 +79,8 @@ const REPORT: Report = {
   durationMs: 5000,
   metrics: [{ id: 'success' }, { id: 'selection.recall' }, { id: 'cost', better: 'lower', unit: 'usd' }],
   variants: [
-    {
-      name: 'shipped',
-      models: ['anthropic:claude-haiku-4-5'],
-      metrics: { success: stat(1), 'selection.recall': stat(0.91, 0.05, 3), cost: stat(0.012) },
-      trials: 3,
-      errors: { turn: 0, recording: 0, setup: 0 },
-      estimated: false,
-    },
-    {
-      name: 'terse',
-      models: ['anthropic:claude-haiku-4-5'],
-      metrics: { success: stat(0.5), 'selection.recall': stat(0.62, 0.1, 3), cost: stat(0.01296) },
-      trials: 3,
-      errors: { turn: 0, recording: 0, setup: 0 },
-      estimated: false,
-    },
+    variant('shipped', { success: stat(1), 'selection.recall': stat(0.91, 0.05, 3), cost: stat(0.012) }),
+    variant('terse', { success: stat(0.5), 'selection.recall': stat(0.62, 0.1, 3), cost: stat(0.01296) }),
   ],
   cases: [
     {

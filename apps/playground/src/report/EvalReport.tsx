@@ -6,29 +6,21 @@
 import { contextChangeLine } from '@skilltree/core/provider';
 import type { CaseReport, EvalReport as Report, TrialReport } from '@skilltree/evals';
 import {
-  comparable,
-  ESTIMATE_NOTE,
+  type ChangeTone,
   formatAttribution,
   formatCall,
-  formatCell,
-  formatChange,
   formatStat,
   formatValue,
-  fromTokens,
-  NOT_COMPARED,
-  NOT_COMPARED_NOTE,
-  OFFLINE_NOTE,
+  summaryNotes,
+  summaryRows,
 } from '@skilltree/evals/format';
 import { useState } from 'react';
 import { Panel } from '../panels/Panel.js';
 
 type Metric = Report['metrics'][number];
 
-/** Green when the change is for the better, by the metric's direction. */
-function tone(metric: Metric, change: number): string {
-  if (change === 0 || metric.better === 'none') return '';
-  return ((metric.better ?? 'higher') === 'higher') === change > 0 ? 'good' : 'bad';
-}
+/** The class a change is shown with: green for the better, red for the worse, muted when not compared. */
+const TONE_CLASS: Record<ChangeTone, string> = { better: 'good', worse: 'bad', even: '', 'not-compared': 'muted' };
 
 /**
  * The lines a `context-changed` part of a report reads as: its typed changes rendered by core, or
@@ -67,22 +59,8 @@ function textOf(content: unknown): string {
   return out;
 }
 
-/** What the summary's marks mean: `~` on an estimate, `n/c` for a change not computed, a missing latency. */
-function summaryNotes(report: Report): string[] {
-  const [baseline] = report.variants;
-  const estimates = report.variants.some((v) => v.estimated) && report.metrics.some(fromTokens);
-  const notCompared = report.metrics.some((m) =>
-    report.variants.some((v, i) => i > 0 && v.metrics[m.id] && baseline.metrics[m.id] && !comparable(m, baseline, v)),
-  );
-  return [
-    estimates ? ESTIMATE_NOTE : '',
-    notCompared ? NOT_COMPARED_NOTE : '',
-    report.variants.some((v) => v.offline) ? OFFLINE_NOTE : '',
-  ].filter(Boolean);
-}
-
 function Summary({ report }: { report: Report }) {
-  const [baseline] = report.variants;
+  const rows = summaryRows(report.variants, report.metrics);
   return (
     <>
       <table className="table report-summary" data-summary>
@@ -102,21 +80,18 @@ function Summary({ report }: { report: Report }) {
           </tr>
         </thead>
         <tbody>
-          {report.metrics.map((m) => (
+          {rows.map(({ metric: m, cells }) => (
             <tr key={m.id} data-metric={m.id} title={m.description}>
               <td>{m.id}</td>
-              {report.variants.map((v, i) => {
-                const from = baseline.metrics[m.id]?.mean;
-                const to = v.metrics[m.id]?.mean;
-                const both = from !== undefined && to !== undefined;
-                const same = comparable(m, baseline, v);
+              {cells.map(({ text, change }, i) => {
+                const name = report.variants[i].name;
                 return [
-                  <td key={v.name} className="num">
-                    {formatCell(v.metrics[m.id], m, v)}
+                  <td key={name} className="num">
+                    {text}
                   </td>,
-                  i > 0 ? (
-                    <td key={`${v.name}-delta`} className={`num ${both && same ? tone(m, to - from) : 'muted'}`}>
-                      {both ? (same ? formatChange(from, to, m) : NOT_COMPARED) : ''}
+                  change !== undefined ? (
+                    <td key={`${name}-delta`} className={`num ${change ? TONE_CLASS[change.tone] : 'muted'}`}>
+                      {change?.text ?? ''}
                     </td>
                   ) : null,
                 ];
@@ -125,7 +100,7 @@ function Summary({ report }: { report: Report }) {
           ))}
         </tbody>
       </table>
-      {summaryNotes(report).map((note) => (
+      {summaryNotes(report.variants, rows).map((note) => (
         <p key={note} className="muted small">
           {note}
         </p>

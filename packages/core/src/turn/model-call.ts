@@ -26,11 +26,14 @@ export const NO_MODEL: Model = {
     ),
 };
 
-/** The error a turn ends with when its signal aborts. */
-export function abortError(signal: AbortSignal): Error {
+/**
+ * The error a turn (or, with its own `fallback`, a model adapter's call) ends with when its signal
+ * aborts: the abort reason when it is an error, else an `AbortError` saying the reason or `fallback`.
+ */
+export function abortError(signal: AbortSignal, fallback = 'The turn was aborted.'): Error {
   const reason = signal.reason;
   if (reason instanceof Error) return reason;
-  const error = new Error(typeof reason === 'string' ? reason : 'The turn was aborted.');
+  const error = new Error(typeof reason === 'string' ? reason : fallback);
   error.name = 'AbortError';
   return error;
 }

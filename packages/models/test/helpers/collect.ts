@@ -1,3 +1,6 @@
+import type { ModelStreamPart } from '@skilltree/core/provider';
+import { expect } from 'vitest';
+
 /** Collects an async iterable into an array, every item. */
 export async function collectAll<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -30,4 +33,15 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, fn: (
       else process.env[k] = v;
     }
   }
+}
+
+/**
+ * The text of a stream's `tool-input-delta` parts, joined, once the first of them is seen to come
+ * before the first `tool-call` (so a call cut off mid-input is charged what it streamed).
+ */
+export function inputStreamedBeforeCall(parts: readonly ModelStreamPart[]): string {
+  expect(parts.findIndex((p) => p.type === 'tool-input-delta')).toBeLessThan(
+    parts.findIndex((p) => p.type === 'tool-call'),
+  );
+  return parts.flatMap((p) => (p.type === 'tool-input-delta' ? [p.text] : [])).join('');
 }

@@ -1,5 +1,8 @@
 /** A neutral request shaped like the ones a session sends, for asserting what adapters put on the wire. */
-import type { ModelRequest, TextPart, ToolSpec } from '@skilltree/core/provider';
+import type { Model, ModelRequest, TextPart, ToolSpec } from '@skilltree/core/provider';
+import type { ModelError } from '../../src/errors.js';
+
+type ModelCallOptions = Parameters<Model['generate']>[1];
 
 /** `text` as a message's parts. */
 export const text = (value: string): TextPart[] => (value ? [{ type: 'text', text: value }] : []);
@@ -63,4 +66,28 @@ export function simpleRequest(content = 'hi'): ModelRequest {
     tools: [],
     messages: [{ role: 'user', content: text(content) }],
   };
+}
+
+/** A request whose one tool call carries input that is not JSON (`{"sku": `), answered with an error. */
+export function rawInputRequest(): ModelRequest {
+  return {
+    ...simpleRequest(),
+    messages: [
+      { role: 'user', content: text('go') },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'x', name: 'add_to_cart', input: '{"sku": ' }] },
+      { role: 'tool', toolCallId: 'x', name: 'add_to_cart', content: text('Invalid input'), isError: true },
+    ],
+  };
+}
+
+/**
+ * What `model.generate(request, options)` rejected with: the error the failure tests read. (It
+ * resolves with the response instead when the call succeeds, which the test's own assertions catch.)
+ */
+export function generateError(
+  model: Model,
+  request: ModelRequest = simpleRequest(),
+  options: ModelCallOptions = {},
+): Promise<ModelError> {
+  return model.generate(request, options).catch((e: unknown) => e) as Promise<ModelError>;
 }
