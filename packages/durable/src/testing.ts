@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { createSessions, type Message, type SubagentRun, textOf } from '@skilltree/core';
 import { durableWaitOf, ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
-import { type TurnWorkflowState, waitCases } from './testing-waits.js';
 import { recoveryCases } from './testing-recovery.js';
+import { type TurnWorkflowState, waitCases } from './testing-waits.js';
 import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
 
 export type { TurnWorkflowState } from './testing-waits.js';
