@@ -279,8 +279,9 @@ export function durableConformance(options: DurableConformanceOptions): void {
       });
     });
 
-    waitCases({ withSetup, recovered, models, attempts, effects, workflowState: options.workflowState });
     // Seen from outside, nothing happened: the resumed stream, the trace, and a close that hands over.
     recoveryCases({ withSetup, recovered, models, attempts, effects }, (chat) => `owner-${chat}`);
+    // Last: a waiting turn's workflow may stay pending on the engine (see docs/durable.md), and later cases' processes see it.
+    waitCases({ withSetup, recovered, models, attempts, effects, workflowState: options.workflowState });
   });
 }
