@@ -12,7 +12,7 @@ import { estimateStateBytes } from '../state/bytes.js';
 import { currentWindow } from '../state/config.js';
 import { shedIdle } from '../state/idle.js';
 import { sentPrefix, transcriptOf, waitingCalls } from '../state/reads.js';
-import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
+import { compactTranscript, forgetBefore, transcriptLength } from '../transcript/transcript.js';
 import { bindJournal, type TurnJournal } from '../turn/journal.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
 import { forgetOwnersSource } from '../turn/skills.js';
@@ -94,6 +94,7 @@ export function chatSession(
         Math.min(currentWindow(state).start, sentPrefix(state)?.start ?? Number.POSITIVE_INFINITY),
       );
       // A cached chat waits with what its next turn needs, not what made its last step cheap.
+      compactTranscript(transcriptOf(state));
       forgetBuilt(state, waitingCalls(state).length === 0);
       shedIdle(state);
       forgetOwnersSource(state);
