@@ -9,6 +9,7 @@ process.env.NODE_ENV = 'production';
 const core = await import('../dist/index.js');
 const { estimateSessionBytes } = await import('../dist/provider.js');
 const { makeAgent } = await import('./agent.mjs');
+const { createElement: h, Fragment } = await import('react');
 
 const CHATS = Number(process.env.BENCH_CHATS ?? 300);
 
@@ -56,11 +57,17 @@ async function perChat(agent, loaded, turns, cacheSize) {
   return (after - before) / CHATS;
 }
 
+/** The estimate of one chat of `createSessions` after its turns, as the cache takes it (the session caught with useSession). */
 async function estimate(agent, loaded, turns) {
-  const session = core.createSession(agent(), { model: model(loaded) });
-  for (let turn = 0; turn < turns; turn++) await session.send('Where is my order?');
-  const bytes = estimateSessionBytes(session);
-  session.dispose();
+  let caught = null;
+  const Catch = () => {
+    caught = core.useSession();
+    return null;
+  };
+  const sessions = core.createSessions(h(Fragment, null, h(Catch), agent()), { model: model(loaded) });
+  for (let turn = 0; turn < turns; turn++) await sessions.send('one', 'Where is my order?');
+  const bytes = estimateSessionBytes(caught);
+  await sessions.close();
   return bytes;
 }
 
@@ -74,6 +81,12 @@ const shapes = [
   { label: '5 skills of 20 tools (none loaded), 1 turn', agent: () => makeAgent(5, true, 20), loaded: [], turns: 1 },
   { label: '20 skills of 20 tools (3 loaded), 1 turn', agent: () => makeAgent(20, true, 20), loaded: three, turns: 1 },
 ];
+if (process.argv.includes('--estimates')) {
+  // Only the estimates (no heap measurement): quick, for trying constants.
+  for (const shape of shapes)
+    console.log(shape.label.padEnd(44), (await estimate(shape.agent, shape.loaded, shape.turns)) / 1024);
+  process.exit(0);
+}
 // Warm every code path once: not counted.
 await perChat(() => makeAgent(5, true, 4), three, 1, 100);
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;

@@ -228,14 +228,23 @@ function skillProps(
   pinned: SkillProps['pinned'],
   keywords: SkillProps['keywords'],
   searchText: SkillProps['searchText'],
-): Record<string, unknown> {
+): {
+  // Written out, not named: `Skill`'s inferred type (in the API pages) shows these props.
+  description: string;
+  keywords: readonly string[] | undefined;
+  meta: Record<string, unknown> | undefined;
+  name: string;
+  pinned: boolean | undefined;
+  searchText: string | undefined;
+  tools: readonly string[] | undefined;
+} {
   const props: Record<string, unknown> = { name, description };
   if (meta !== undefined) props.meta = meta;
   if (tools !== undefined) props.tools = tools;
   if (pinned !== undefined) props.pinned = pinned;
   if (keywords !== undefined) props.keywords = keywords;
   if (searchText !== undefined) props.searchText = searchText;
-  return props;
+  return props as ReturnType<typeof skillProps>;
 }
 
 /**

@@ -114,7 +114,7 @@ export function chatSession(
  * not a measurement: docs/serving.md ("What one process holds") compares it with the heap.
  *
  * @example
- * const bytes = estimateSessionBytes(session); // about 150 000 with 3 skills of 20 tools loaded
+ * const bytes = estimateSessionBytes(session); // about 125 000 with 3 skills of 20 tools loaded
  */
 export function estimateSessionBytes(session: Session): number {
   return estimateStateBytes(stateOf(session));
