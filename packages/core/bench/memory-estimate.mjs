@@ -58,12 +58,14 @@ async function perChat(agent, loaded, turns, cacheSize) {
 }
 
 /** The estimate of one chat of `createSessions` after its turns, as the cache takes it (the session caught with useSession). */
+let caught = null;
+/** Catches the session it renders in (see estimate). */
+function Catch() {
+  caught = core.useSession();
+  return null;
+}
+
 async function estimate(agent, loaded, turns) {
-  let caught = null;
-  const Catch = () => {
-    caught = core.useSession();
-    return null;
-  };
   const sessions = core.createSessions(h(Fragment, null, h(Catch), agent()), { model: model(loaded) });
   for (let turn = 0; turn < turns; turn++) await sessions.send('one', 'Where is my order?');
   const bytes = estimateSessionBytes(caught);
