@@ -12,7 +12,7 @@ import {
   useContext,
   useLayoutEffect,
   useMemo,
-  useSyncExternalStore,
+  useState,
 } from 'react';
 import { useStore } from 'zustand';
 import type { CatalogOptions } from '../types/catalog.js';
@@ -26,6 +26,7 @@ import {
   type SessionHandle,
   SkillContext,
   type SkillInfo,
+  SkillsVersionContext,
 } from './runtime.js';
 
 /**
@@ -187,11 +188,11 @@ export const Skill = markInternal(function Skill({
       `<Skill> needs a non-empty "name" prop (got ${JSON.stringify(name)}${description ? ` for "${description}"` : ''}).`,
     );
   }
-  const state = useSyncExternalStore(
-    runtime.subscribeSkills,
-    () => runtime.skillState(name),
-    () => runtime.skillState(name),
-  );
+  // The clock at the root re-renders every <Skill> when the loaded set changes; the state is read
+  // from the runtime on each render. One subscription per session instead of one store hook (two
+  // effects, their closures and records) per skill: a mounted chat holds less.
+  useContext(SkillsVersionContext);
+  const state = runtime.skillState(name);
   const active = state === 'active';
   const info = useMemo<SkillInfo>(() => ({ name, active }), [name, active]);
   // Each skill suspends on its own: a skill waiting for data shows nothing (the model sees it as
@@ -208,7 +209,59 @@ export const Skill = markInternal(function Skill({
             createElement(Suspense, { fallback: createElement(Suspended, { name, runtime }) }, children),
           ),
         );
-  return createElement('skilltree-skill', { name, description, meta, tools, pinned, keywords, searchText }, body);
+  return createElement(
+    'skilltree-skill',
+    skillProps(name, description, meta, tools, pinned, keywords, searchText),
+    body,
+  );
+});
+
+/**
+ * The skill's host props, with only the optional props that were given: the props object React
+ * keeps for each render (twice, the current and the last) and the host node's copy stay small.
+ */
+function skillProps(
+  name: string,
+  description: string,
+  meta: SkillProps['meta'],
+  tools: SkillProps['tools'],
+  pinned: SkillProps['pinned'],
+  keywords: SkillProps['keywords'],
+  searchText: SkillProps['searchText'],
+): {
+  // Written out, not named: `Skill`'s inferred type (in the API pages) shows these props.
+  description: string;
+  keywords: readonly string[] | undefined;
+  meta: Record<string, unknown> | undefined;
+  name: string;
+  pinned: boolean | undefined;
+  searchText: string | undefined;
+  tools: readonly string[] | undefined;
+} {
+  const props: Record<string, unknown> = { name, description };
+  if (meta !== undefined) props.meta = meta;
+  if (tools !== undefined) props.tools = tools;
+  if (pinned !== undefined) props.pinned = pinned;
+  if (keywords !== undefined) props.keywords = keywords;
+  if (searchText !== undefined) props.searchText = searchText;
+  return props as ReturnType<typeof skillProps>;
+}
+
+/**
+ * Re-renders every `<Skill>` of the session when its loaded skills change (the root renders it,
+ * `state/render.ts`): one subscription to the runtime for the whole tree. Subscribed in a layout
+ * effect, so it listens from the commit that mounted it; unmounted, it listens no more.
+ */
+export const SkillsClock = markInternal(function SkillsClock({
+  runtime,
+  children,
+}: {
+  runtime: Runtime;
+  children?: ReactNode;
+}) {
+  const [version, setVersion] = useState(0);
+  useLayoutEffect(() => runtime.subscribeSkills(() => setVersion((v) => v + 1)), [runtime]);
+  return createElement(SkillsVersionContext.Provider, { value: version }, children);
 });
 
 /** The fallback of a skill's (or, with `name: null`, the agent's) Suspense boundary: tells the session it waits. */

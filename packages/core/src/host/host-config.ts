@@ -64,6 +64,41 @@ const HOST_TYPES = new Set<string>([
 
 const TEXT_TYPES = new Set<string>(['skilltree-instructions', 'skilltree-text']);
 
+/**
+ * The text of an `<Instructions>` or `<Text>` whose children are only strings and numbers (what
+ * nearly every one holds), or null when a child is anything else. React leaves such text to the
+ * host (`shouldSetTextContent`) instead of making a fiber per string, and a fiber per string is kept
+ * twice once its parent re-rendered: the host keeps the text as one text node of its own instead.
+ * null, undefined and booleans render nothing, as they do as React children.
+ */
+export function directText(children: unknown): string | null {
+  if (typeof children === 'string') return children;
+  if (typeof children === 'number') return String(children);
+  if (!Array.isArray(children)) return null;
+  let out = '';
+  for (const child of children) {
+    if (typeof child === 'string') out += child;
+    else if (typeof child === 'number') out += String(child);
+    else if (child !== null && child !== undefined && typeof child !== 'boolean') return null;
+  }
+  return out;
+}
+
+/** Gives `instance` the text node that holds its direct text (see {@link directText}), or updates it. */
+function setDirectText(instance: HostElement, text: string): void {
+  const current = instance.children[0];
+  if (instance.children.length === 1 && current.kind === 'text') {
+    if (current.value === text) return;
+    current.value = text;
+  } else {
+    for (const child of instance.children) child.parent = null;
+    const node = createTextNode(text);
+    node.parent = instance;
+    instance.children = [node];
+  }
+  markDirty(instance);
+}
+
 /** Props without `children`: children are host nodes, not props the serializer reads. */
 function ownProps(props: Record<string, any>): Record<string, any> {
   const { children: _children, ...rest } = props;
@@ -103,7 +138,10 @@ const creation = {
           'Render DOM elements with react-dom, not inside an agent.',
       );
     }
-    return createElement(type as HostType, ownProps(props), ownerName(fiber));
+    const instance = createElement(type as HostType, ownProps(props), ownerName(fiber));
+    const text = TEXT_TYPES.has(type) ? directText(props.children) : null;
+    if (text !== null) setDirectText(instance, text);
+    return instance;
   },
   createTextInstance(text, _root, ctx) {
     if (!ctx.insideText) {
@@ -118,7 +156,7 @@ const creation = {
     appendChild(parent, child);
   },
   finalizeInitialChildren: () => false,
-  shouldSetTextContent: () => false,
+  shouldSetTextContent: (type, props) => TEXT_TYPES.has(type) && directText(props.children) !== null,
   getRootHostContext: (): HostContext => ({ insideText: false, textOwner: 'Agent' }),
   getChildHostContext(parent, type) {
     const insideText = TEXT_TYPES.has(type);
@@ -137,13 +175,22 @@ const mutation = {
   insertInContainerBefore: (root: HostRoot, child: HostChild, before: HostChild) => insertBefore(root, child, before),
   removeChild: (parent: HostParent, child: HostChild) => removeChild(parent, child),
   removeChildFromContainer: (root: HostRoot, child: HostChild) => removeChild(root, child),
-  resetTextContent() {},
+  // Children replace the direct text (React calls this before placing them): only its text node is there.
+  resetTextContent(instance) {
+    for (const child of instance.children) child.parent = null;
+    instance.children = [];
+    markDirty(instance);
+  },
   commitTextUpdate(node, _old, text) {
     node.value = text;
     markDirty(node.parent);
   },
   // React 19 dropped the update payload: commitUpdate gets the old and new props.
-  commitUpdate(instance, _type, _old, next) {
+  commitUpdate(instance, type, _old, next) {
+    if (TEXT_TYPES.has(type)) {
+      const text = directText(next.children);
+      if (text !== null) setDirectText(instance, text);
+    }
     // Parents re-render often with equal props; only a real change should invalidate the serializer
     // cache. A tool's `run` is read at call time, never serialized: an inline closure that is new on
     // every render must not make every request rebuild. It is swapped into the props object in

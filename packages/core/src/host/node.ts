@@ -50,12 +50,18 @@ export function createRoot(): HostRoot {
   return { kind: 'root', children: [], dirty: true, cache: undefined };
 }
 
+/**
+ * The children of an element that has none yet (most: every tool): one frozen array shared by all,
+ * replaced by an array of the element's own when a child is added (`appendChild`, `insertBefore`).
+ */
+const NO_CHILDREN: HostChild[] = Object.freeze([]) as unknown as HostChild[];
+
 export function createElement(type: HostType, props: Record<string, any>, owner: string): HostElement {
   return {
     kind: 'element',
     type,
     props,
-    children: [],
+    children: NO_CHILDREN,
     parent: null,
     owner,
     hidden: false,
@@ -83,13 +89,15 @@ export function markDirty(node: HostChild | HostParent | null): void {
 export function appendChild(parent: HostParent, child: HostChild): void {
   if (child.parent) removeChild(child.parent, child);
   child.parent = parent;
-  parent.children.push(child);
+  if (parent.children === NO_CHILDREN) parent.children = [child];
+  else parent.children.push(child);
   markDirty(parent);
 }
 
 export function insertBefore(parent: HostParent, child: HostChild, before: HostChild): void {
   if (child.parent) removeChild(child.parent, child);
   child.parent = parent;
+  if (parent.children === NO_CHILDREN) parent.children = [];
   const index = parent.children.indexOf(before);
   if (index === -1) parent.children.push(child);
   else parent.children.splice(index, 0, child);

@@ -20,6 +20,9 @@ export interface Container {
   fiberRoot: FiberRoot;
 }
 
+/** One function for the callbacks every container ignores, not one closure per chat. */
+function ignore(): void {}
+
 export function createContainer(onUncaughtError: (error: unknown) => void, idPrefix: string): Container {
   const host = createRoot();
   const fiberRoot = reconciler.createContainer(
@@ -29,10 +32,10 @@ export function createContainer(onUncaughtError: (error: unknown) => void, idPre
     false, // isStrictMode: <StrictMode> is added as an element when asked for
     null, // concurrentUpdatesByDefaultOverride
     idPrefix,
-    (error) => onUncaughtError(error),
-    () => {}, // caught errors are reported by the skill's own boundary
-    () => {}, // recoverable errors: React retried and succeeded
-    () => {}, // default transition indicator
+    onUncaughtError,
+    ignore, // caught errors are reported by the skill's own boundary
+    ignore, // recoverable errors: React retried and succeeded
+    ignore, // default transition indicator
     null, // transition callbacks (declared by the 0.34.1 types; the runtime takes ten arguments)
   );
   return { host, fiberRoot };

@@ -72,6 +72,14 @@ export interface Runtime {
 export const RuntimeContext = createContext<Runtime | null>(null);
 RuntimeContext.displayName = 'SkilltreeRuntime';
 
+/**
+ * How many times the loaded skills changed, as the session's root tells its `<Skill>`s (see
+ * `SkillsClock` in components.ts): a change re-renders every `<Skill>`, which reads its state from
+ * the runtime. 0 in a tree rendered without the clock (a `<Skill>` then reads its state once per render).
+ */
+export const SkillsVersionContext = createContext(0);
+SkillsVersionContext.displayName = 'SkilltreeSkillsVersion';
+
 /** What `useSkill()` returns inside a skill. */
 export interface SkillInfo {
   /** The skill's name. */

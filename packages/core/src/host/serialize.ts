@@ -142,6 +142,7 @@ function readSkill(node: HostElement): SkillEntry {
     }
   };
   for (const child of node.children) visit(child);
+  entry.lines = entry.lines.slice(); // exact size: the told context keeps it while the chat waits
   // A re-read that found the same tool entries (its text changed, or only their `run`) keeps the
   // last list, so the tree's tool list can be kept too (see readTree).
   if (cached && sameEntries(cached.tools, entry.tools)) entry.tools = cached.tools;
@@ -354,6 +355,7 @@ export function readTree(root: HostRoot): TreeSnapshot {
   };
   for (const child of root.children) visit(child, false);
   snap.searched = catalogSearched(snap.agentProps, snap.skills.length);
+  snap.agentLines = snap.agentLines.slice(); // exact size, as a skill's lines (readSkill)
 
   const last = cached ? toolSources.get(cached) : undefined;
   toolSources.set(snap, sources);

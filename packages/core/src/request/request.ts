@@ -160,6 +160,18 @@ export function lastRequestOf(state: SessionState): ModelRequest | undefined {
   return lastSent.get(state);
 }
 
+/**
+ * Lets go of what the session keeps to build its next request quickly (the system prompt, offered
+ * tools and context made from the last tree) and, with `lastToo`, of the request it sent last: a
+ * chat waiting between turns with no call waiting needs neither (a fork starts from the parent's
+ * last request of the running turn; an approved call's fork may start from the last turn's, so the
+ * caller keeps it while calls wait). The next request makes them again, equal in content.
+ */
+export function forgetBuilt(state: SessionState, lastToo: boolean): void {
+  memos.delete(state);
+  if (lastToo) lastSent.delete(state);
+}
+
 /** Requests that describe files their model does not read, with the warning said when one is sent. */
 const describing = new WeakMap<ModelRequest, string>();
 

@@ -39,7 +39,7 @@ export interface SessionCacheOptions {
   /**
    * Heap the kept chats may hold, in bytes, by each chat's estimate (`estimateSessionBytes` from
    * `@skilltree/core/provider`, taken when its turn ends). Default: no bound. With 3 skills of 20
-   * tools loaded a chat is about 150 KB; a process that may give its chats 256 MiB sets
+   * tools loaded a chat is about 125 KB; a process that may give its chats 256 MiB sets
    * `256 * 1024 * 1024`.
    */
   maxBytes?: number;

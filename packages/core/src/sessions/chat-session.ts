@@ -7,12 +7,15 @@
 import type { ReactNode } from 'react';
 import type { ChatInfo } from '../host/runtime.js';
 import { identifySession } from '../observe/tracing.js';
+import { forgetBuilt } from '../request/request.js';
 import { estimateStateBytes } from '../state/bytes.js';
 import { currentWindow } from '../state/config.js';
-import { sentPrefix, transcriptOf } from '../state/reads.js';
-import { forgetBefore, transcriptLength } from '../transcript/transcript.js';
+import { shedIdle } from '../state/idle.js';
+import { sentPrefix, transcriptOf, waitingCalls } from '../state/reads.js';
+import { compactTranscript, forgetBefore, transcriptLength } from '../transcript/transcript.js';
 import { bindJournal, type TurnJournal } from '../turn/journal.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
+import { forgetOwnersSource } from '../turn/skills.js';
 import type { Message } from '../types/messages.js';
 import type { Budget, SendOptions, SessionOptions } from '../types/options.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
@@ -30,7 +33,10 @@ export interface ChatSession {
   length(): number;
   /** What the store lacks after its first `committed` messages: those messages, and the state to store. */
   unsaved(committed: number): { append: Message[]; state: StoredState };
-  /** Forgets what no request may send again: what lies before the window and the append-only prefix. */
+  /**
+   * Forgets what no request may send again (what lies before the window and the append-only
+   * prefix), and what the session keeps only to make its next step cheaper: the chat waits idle.
+   */
   forget(): void;
   /** What the session is estimated to hold in the heap (see {@link estimateSessionBytes}). */
   bytes(): number;
@@ -82,11 +88,17 @@ export function chatSession(
         state: storedState(snap, { start: window.start, size: window.messages.length, max }),
       };
     },
-    forget: () =>
+    forget() {
       forgetBefore(
         transcriptOf(state),
         Math.min(currentWindow(state).start, sentPrefix(state)?.start ?? Number.POSITIVE_INFINITY),
-      ),
+      );
+      // A cached chat waits with what its next turn needs, not what made its last step cheap.
+      compactTranscript(transcriptOf(state));
+      forgetBuilt(state, waitingCalls(state).length === 0);
+      shedIdle(state);
+      forgetOwnersSource(state);
+    },
     bytes: () => estimateStateBytes(state),
     identify: (id, owner) => identifySession(state, id, owner),
     turn: (input, signal, options, scope) => runTurn(state, session.model, input, signal, options, scope),
@@ -102,7 +114,7 @@ export function chatSession(
  * not a measurement: docs/serving.md ("What one process holds") compares it with the heap.
  *
  * @example
- * const bytes = estimateSessionBytes(session); // about 150 000 with 3 skills of 20 tools loaded
+ * const bytes = estimateSessionBytes(session); // about 125 000 with 3 skills of 20 tools loaded
  */
 export function estimateSessionBytes(session: Session): number {
   return estimateStateBytes(stateOf(session));

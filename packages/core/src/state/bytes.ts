@@ -14,8 +14,8 @@ import type { SessionState } from './state.js';
 
 /** A mounted session's own cost, whatever it renders: its state, React's root, its maps. */
 export const SESSION_BASE_BYTES = 12 * 1024;
-/** Per host element or text node: its fibers (React keeps two once it re-rendered), props, caches. */
-export const BYTES_PER_HOST_NODE = 1_800;
+/** Per host element or text node: its fibers (React keeps two once it re-rendered), props, closures. */
+export const BYTES_PER_HOST_NODE = 1_350;
 /** Per character of a kept message as JSON: the message's objects and strings. */
 export const BYTES_PER_TRANSCRIPT_CHAR = 2.5;
 

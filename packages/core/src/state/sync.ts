@@ -89,6 +89,16 @@ function stopRunaway(state: SessionState): void {
 const historyFrom = new WeakMap<SessionState, readonly unknown[]>();
 
 /**
+ * Lets go of the tree `sync` last took in and the tool list the history was brought up to date
+ * with (a chat waiting between turns, see `state/idle.ts`): the next sync takes the tree in again,
+ * which finds the same loaded set and history, so it changes nothing.
+ */
+export function forgetSynced(state: SessionState): void {
+  state.skills.synced = null;
+  historyFrom.delete(state);
+}
+
+/**
  * Brings the session in step with the tree after a commit: the `Unknown tool` history, and the
  * loaded set (skills that left the tree leave it; a smaller `maxLoadedSkills` pushes out the least
  * recently read).

@@ -177,6 +177,15 @@ export function forgetBefore(t: Transcript, index: number): void {
 }
 
 /**
+ * Gives the transcript's arrays their exact size (appends grow them with room to spare): for a
+ * session that waits between turns, whose transcript stays in memory until its next turn.
+ */
+export function compactTranscript(t: Transcript): void {
+  t.messages = t.messages.slice();
+  t.userIndices = t.userIndices.slice();
+}
+
+/**
  * The tool calls of the last assistant message that have no result after it: what a process that
  * died mid-turn left behind.
  */

@@ -144,7 +144,8 @@ export function resultMessage(
     role: 'tool',
     toolCallId: call.id,
     name: call.name,
-    content: withContextChanges(parts, changes),
+    // Of its exact size: the transcript (and a cached chat) keeps it, and spreads leave room to grow.
+    content: withContextChanges(parts, changes).slice(),
   };
   if (errorKind) {
     message.isError = true;

@@ -201,6 +201,14 @@ function blame(state: SessionState, a: ToolEntry, b: ToolEntry): string | null {
 /** The tool map each session's owners were last recorded from. */
 const ownersFrom = new WeakMap<SessionState, ReadonlyMap<string, unknown>>();
 
+/**
+ * Lets go of the tool map the owners were recorded from (a chat waiting between turns): the owners
+ * stay, and the next check compares against a fresh map, which records the same owners again.
+ */
+export function forgetOwnersSource(state: SessionState): void {
+  ownersFrom.delete(state);
+}
+
 function recordOwners(state: SessionState): void {
   const byName = tree(state).toolsByName;
   // A snapshot that kept the last one's tool map (no tool changed) has the same owners.
