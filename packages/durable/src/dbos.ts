@@ -4,8 +4,8 @@
  * `DBOS.runStep`. A process that restarts with the same `executorId` recovers its own turns when
  * DBOS launches. A process that never comes back is covered by the others: DBOS without its
  * Conductor recovers only its own executor's workflows, so each process watches for pending turns
- * of other executors whose chat lease expired (nobody holds it: the process died) and puts that
- * turn (only it) back on DBOS's queue (`DBOS.resumeWorkflows`); the chat's lease lets one process at a time run a turn. A turn that
+ * of other executors whose chat lease expired (nobody holds it: the process died) and recovers that
+ * executor's workflows itself; the chat's lease lets one process at a time run a turn. A turn that
  * ends waiting (approval, a client's result) waits in `DBOS.recv` for the turn that answers it,
  * which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
@@ -59,6 +59,11 @@ const WAIT_TOPIC = '#wait:';
 /** How long one `DBOS.recv` of a wait lasts before it is asked again: a day. */
 const WAIT_SLICE_SECONDS = 86_400;
 
+/** The DBOS executor's own recovery (the SDK's internal API: recover another executor's pending workflows). */
+interface Executor {
+  recoverPendingWorkflows(executorIDs?: string[]): Promise<unknown[]>;
+}
+
 let taken = false;
 
 /**
@@ -97,29 +102,24 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   /** Turns found abandoned on the last look. */
   let suspects = new Set<string>();
 
-  /**
-   * Pending turns of other executors whose chats nobody holds: each such turn (not its executor's
-   * other turns) is put back on DBOS's queue, where a live process takes it. Recovering a whole
-   * executor would cut off its live turns too when it only stalled past one chat's lease (an
-   * overloaded machine): only the turn found abandoned is recovered.
-   */
+  /** Pending turns of other executors whose chats nobody holds: their executors are recovered here. */
   async function recoverDead(): Promise<void> {
     if (!registration || closed) return;
     const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
-    const dead: string[] = [];
+    const dead = new Set<string>();
     const seen = new Set<string>();
     for (const wf of pending) {
       const owner = wf.executorId;
-      if (!owner || owner === executorId) continue;
+      if (!owner || owner === executorId || dead.has(owner)) continue;
       const input = wf.input?.[1] as DurableTurnInput | undefined;
       if (!input || !(await registration.abandoned(input, wf.workflowID))) continue;
       seen.add(wf.workflowID);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
-      if (suspects.has(wf.workflowID)) dead.push(wf.workflowID);
+      if (suspects.has(wf.workflowID)) dead.add(owner);
     }
     suspects = seen;
-    if (dead.length === 0 || closed) return;
-    await DBOS.resumeWorkflows(dead);
+    if (dead.size === 0 || closed) return;
+    await (await executor()).recoverPendingWorkflows([...dead]);
   }
 
   function launch(): Promise<void> {
@@ -216,4 +216,18 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       taken = false;
     },
   };
+}
+
+/**
+ * The SDK's executor, for recovering another executor's workflows: its `recoverPendingWorkflows`
+ * is what DBOS's launch (and Conductor) call; no public API takes another executor's id.
+ */
+async function executor(): Promise<Executor> {
+  const mod = (await import('@dbos-inc/dbos-sdk/internal/dbos-executor')) as {
+    DBOSExecutor?: { globalInstance?: Executor };
+    default?: { DBOSExecutor?: { globalInstance?: Executor } };
+  };
+  const found = (mod.DBOSExecutor ?? mod.default?.DBOSExecutor)?.globalInstance;
+  if (!found) throw new Error('dbosEngine: DBOS is not launched in this process.');
+  return found;
 }
