@@ -30,6 +30,11 @@ export interface DbosEngineOptions {
   recoveryInterval?: number;
   /** The DBOS application name that scopes the workflows. Default `skilltree`. */
   appName?: string;
+  /**
+   * The PostgreSQL schema DBOS keeps its workflows in (default `dbos`). Processes that recover each
+   * other's turns must share it; a separate schema is a separate deployment (tests use one per case).
+   */
+  schema?: string;
   /** DBOS's log level. Default `warn`. */
   logLevel?: string;
   /** Called when this process finished (or failed) a turn another process had started: a recovered turn. */
@@ -130,6 +135,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
         executorID: executorId,
         applicationVersion: TURN_APP_VERSION,
         logLevel: options.logLevel ?? 'warn',
+        ...(options.schema ? { systemDatabaseSchemaName: options.schema } : {}),
       });
       await DBOS.launch();
       if (interval > 0) {

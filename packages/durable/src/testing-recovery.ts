@@ -93,7 +93,9 @@ export function recoveryCases(h: RecoveryHelpers, owner: (chat: string) => strin
       // Only now is the turn recovered, by a third process: the open stream follows its commits.
       const recoverer = t.start('recoverer', { role: 'serve' });
       while (await next());
-      expect((await h.recovered(recoverer)).error).toBeUndefined();
+      // The recoverer finds the turn abandoned; an engine with a shared queue (DBOS) may hand the run to
+      // any live process of the deployment, the follower included: either one says it recovered it.
+      expect((await Promise.race([h.recovered(recoverer), h.recovered(follower)])).error).toBeUndefined();
       const of = (type: string) => chunks.filter((c) => c.type === type);
       expect(chunks[0]).toEqual({ type: 'start', messageId: 'm1' });
       expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
