@@ -111,7 +111,7 @@ export function isTurnEngine(value: unknown): value is TurnEngine {
 }
 
 const ENGINE_EXAMPLE =
-  "e.g. export function engine() { return dbosEngine({ connectionString: process.env.DATABASE_URL }) } (dbosEngine: @skilltree/durable/dbos)";
+  'e.g. export function engine() { return dbosEngine({ connectionString: process.env.DATABASE_URL }) } (dbosEngine: @skilltree/durable/dbos)';
 
 function readEngine(
   value: unknown,
