@@ -30,6 +30,13 @@ import {
   workspaceVersions,
 } from '../src/index.js';
 
+/**
+ * How long a test that runs vitest or tsc in a generated project may take before it is called hung.
+ * Not a margin the test relies on (it waits for the processes to exit): on a machine at load 25 the
+ * two processes took over two minutes, so the guard is far above any healthy run.
+ */
+const PROCESS_GUARD = 600_000;
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'create-skilltree-test-'));
@@ -253,26 +260,30 @@ describe('--with adds packages, each with what it needs and an example with its 
   });
 });
 
-test("a vite.config.ts in a folder above does not capture the project's tests: it has its own vitest config", () => {
-  const parent = join(dir, 'web-app');
-  mkdirSync(parent);
-  writeFileSync(join(parent, 'vite.config.ts'), "export default { test: { include: ['web/**/*.test.ts'] } };\n");
-  const project = createProject({ dir: join(parent, 'agent'), addons: ['store'] });
-  const vitest = join(import.meta.dirname, '..', 'node_modules', 'vitest', 'vitest.mjs');
-  const list = () =>
-    spawnSync(process.execPath, [vitest, 'list', '--filesOnly'], {
-      cwd: project.dir,
-      encoding: 'utf8',
-      env: { ...process.env, CI: '1' },
-    });
+test(
+  "a vite.config.ts in a folder above does not capture the project's tests: it has its own vitest config",
+  () => {
+    const parent = join(dir, 'web-app');
+    mkdirSync(parent);
+    writeFileSync(join(parent, 'vite.config.ts'), "export default { test: { include: ['web/**/*.test.ts'] } };\n");
+    const project = createProject({ dir: join(parent, 'agent'), addons: ['store'] });
+    const vitest = join(import.meta.dirname, '..', 'node_modules', 'vitest', 'vitest.mjs');
+    const list = () =>
+      spawnSync(process.execPath, [vitest, 'list', '--filesOnly'], {
+        cwd: project.dir,
+        encoding: 'utf8',
+        env: { ...process.env, CI: '1' },
+      });
 
-  const listed = list();
-  expect(listed.stdout.split('\n').filter(Boolean).sort()).toEqual(['agent.test.tsx', 'sessions.test.tsx']);
+    const listed = list();
+    expect(listed.stdout.split('\n').filter(Boolean).sort()).toEqual(['agent.test.tsx', 'sessions.test.tsx']);
 
-  // Without the project's own config, the parent's is used and the tests are not found: the rule above.
-  rmSync(join(project.dir, 'vitest.config.ts'));
-  expect(list().stdout.trim()).toBe('');
-}, 60_000); // two vitest processes
+    // Without the project's own config, the parent's is used and the tests are not found: the rule above.
+    rmSync(join(project.dir, 'vitest.config.ts'));
+    expect(list().stdout.trim()).toBe('');
+  },
+  PROCESS_GUARD,
+);
 
 describe('--with server gets the AI SDK major that fits the Node the project is made on', () => {
   test('AI SDK 6 on Node 20, AI SDK 7 on Node 22 and later (its packages declare Node >= 22)', () => {
@@ -391,9 +402,9 @@ describe('--with models', () => {
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toContain('- `model.test.tsx`: ');
   });
 
-  // Runs vitest and tsc in the new project: up to a minute on a busy machine.
+  // Runs vitest and tsc in the new project: the test waits for both processes to exit.
   test("the example's test passes offline, against a local OpenAI-compatible server, and the project type-checks", {
-    timeout: 120_000,
+    timeout: PROCESS_GUARD,
   }, () => {
     expectProjectPasses('models', 'model.test.tsx', /Tests +2 passed/);
   });
@@ -419,9 +430,9 @@ describe('--with evals', () => {
     expect(session.out()).toMatch(/\n {2}agent\.eval\.test\.tsx +the evals as tests/);
   });
 
-  // Runs vitest and tsc in the new project: up to a minute on a busy machine.
+  // Runs vitest and tsc in the new project: the test waits for both processes to exit.
   test('the generated evals pass offline as tests (a test per threshold, per case and for the run), and the project type-checks', {
-    timeout: 120_000,
+    timeout: PROCESS_GUARD,
   }, () => {
     expectProjectPasses('evals', 'agent.eval.test.tsx', /Tests +5 passed/);
   });
