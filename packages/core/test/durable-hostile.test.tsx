@@ -3,8 +3,8 @@
  * recovery treats them as hostile: a turn recovered after its chat was deleted (and the id started
  * again) is fenced and writes nothing into the new chat; a turn recovered with the same id after it
  * finished writes nothing twice; and a recorded turn whose input names another owner than the
- * chat's is refused, reaching neither owner's data. On the memory store, with an engine of the
- * test's own that records each turn's steps and replays a journal (no DBOS needed).
+ * chat's is refused, reaching neither owner's data. On the memory store, with the in-memory
+ * `journalEngine` (shared-journal.ts) that records each turn's steps and replays a journal (no DBOS needed).
  */
 import { describe, expect, test } from 'vitest';
 import {
@@ -17,50 +17,7 @@ import {
   Text,
   Tool,
 } from '../src/index.js';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
-
-interface Step {
-  name: string;
-  value: unknown;
-}
-
-/** An engine that records each turn's steps, and runs a turn again (a recovery) replaying a journal. */
-function journalEngine() {
-  let registration: DurableRegistration | null = null;
-  let replay: Step[] = [];
-  let recorded: Step[] = [];
-  const engine: TurnEngine = {
-    name: 'journal',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      recorded = [];
-      return (registration as DurableRegistration).run(turnId, input);
-    },
-    async step(name, fn) {
-      const next = replay.shift();
-      if (next) {
-        if (next.name !== name) throw new Error(`replayed ${next.name}, asked ${name}`);
-        recorded.push(next);
-        return structuredClone(next.value) as never;
-      }
-      const value = structuredClone(await fn());
-      recorded.push({ name, value });
-      return value;
-    },
-    async close() {},
-  };
-  return {
-    engine,
-    recorded: () => structuredClone(recorded),
-    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
-      replay = structuredClone(steps);
-      recorded = [];
-      return (registration as DurableRegistration).run(turnId, input);
-    },
-  };
-}
+import { journalEngine } from './shared-journal.js';
 
 const charged: string[] = [];
 function Shop() {

@@ -1,9 +1,72 @@
 /**
- * An in-memory durable engine for tests: a journal the "processes" of one test share (each turn's
- * input and its recorded steps, in order), and one engine per process on it, which records a step
- * when it ends and returns the record to a recovered turn instead of running the step again.
+ * In-memory durable engines for tests. `journalEngine` records one turn's steps in order and runs a
+ * turn again (a recovery) replaying a given journal, the way a test cuts a turn short by hand.
+ * `sharedJournal` is a journal the "processes" of one test share (each turn's input and its recorded
+ * steps), with one engine per process on it, which records a step when it ends and returns the
+ * record to a recovered turn instead of running the step again.
  */
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+
+/** One recorded step of a turn: its name and the value it returned. */
+export interface Step {
+  name: string;
+  value: unknown;
+}
+
+/**
+ * An engine that records each turn's steps and runs a turn again (`recover`) replaying a journal:
+ * a replayed step whose name differs from the recorded one fails. `numbered` places each step at
+ * the index where it started, as DBOS (function ids) and Restate (journal entries) number steps,
+ * so a step started out of its recorded order fails; without it a step is recorded when it ends.
+ */
+export function journalEngine({ numbered = false }: { numbered?: boolean } = {}) {
+  let registration: DurableRegistration | null = null;
+  let replay: Step[] = [];
+  let recorded: Step[] = [];
+  const registered = () => {
+    if (!registration) throw new Error('journalEngine: not registered; pass its engine to createSessions first');
+    return registration;
+  };
+  const engine: TurnEngine = {
+    name: 'journal',
+    register(given) {
+      registration = given;
+    },
+    run(turnId, input) {
+      recorded = [];
+      return registered().run(turnId, input);
+    },
+    async step(name, fn) {
+      const at = recorded.length;
+      if (numbered) recorded.push({ name, value: undefined });
+      const put = (step: Step) => {
+        if (numbered) recorded[at] = step;
+        else recorded.push(step);
+      };
+      const next = replay.shift();
+      if (next) {
+        if (next.name !== name) throw new Error(`step ${at} was recorded as ${next.name}, replayed as ${name}`);
+        put(next);
+        return structuredClone(next.value) as never;
+      }
+      const value = structuredClone(await fn());
+      put({ name, value });
+      return value;
+    },
+    async close() {},
+  };
+  return {
+    engine,
+    /** The steps the last run recorded, in order (a copy). */
+    recorded: () => structuredClone(recorded),
+    /** Runs turn `turnId` again as a recovery would, replaying `steps` first. */
+    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
+      replay = structuredClone(steps);
+      recorded = [];
+      return registered().run(turnId, input);
+    },
+  };
+}
 
 /** The journal the processes of one test share: each turn's input and its recorded steps, in order. */
 export function sharedJournal() {
