@@ -5,8 +5,9 @@
  * `ctx.idempotencyKey`: the chat, its incarnation and the call, with or without an engine.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
+import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
 import type { DurableRegistration, TurnEngine } from '../src/provider.js';
+import { ChargingShop } from './charging-shop.js';
 
 /** An engine that runs everything live, in this process, and notes each step's name. */
 function notingEngine() {
@@ -33,21 +34,7 @@ function notingEngine() {
 }
 
 const keys: string[] = [];
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool
-        name="charge"
-        description="Charges the card"
-        run={(_input, ctx) => {
-          keys.push(ctx.idempotencyKey);
-          return 'charged';
-        }}
-      />
-    </Agent>
-  );
-}
+const Shop = () => <ChargingShop onCharge={(ctx) => keys.push(ctx.idempotencyKey)} />;
 
 const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
 

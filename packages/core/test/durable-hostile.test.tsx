@@ -7,34 +7,12 @@
  * `journalEngine` (shared-journal.ts) that records each turn's steps and replays a journal (no DBOS needed).
  */
 import { describe, expect, test } from 'vitest';
-import {
-  Agent,
-  createSessions,
-  type Model,
-  memoryStore,
-  SessionConflictError,
-  type Sessions,
-  Text,
-  Tool,
-} from '../src/index.js';
+import { createSessions, type Model, memoryStore, SessionConflictError, type Sessions } from '../src/index.js';
+import { ChargingShop } from './charging-shop.js';
 import { journalEngine } from './shared-journal.js';
 
 const charged: string[] = [];
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool
-        name="charge"
-        description="Charges the card"
-        run={(_input, ctx) => {
-          charged.push(`${ctx.chat?.owner ?? '-'}:${ctx.chat?.id}`);
-          return 'charged';
-        }}
-      />
-    </Agent>
-  );
-}
+const Shop = () => <ChargingShop onCharge={(ctx) => charged.push(`${ctx.chat?.owner ?? '-'}:${ctx.chat?.id}`)} />;
 
 let asked = 0;
 /** Charges, then answers with what the user said: any process answers alike. */
