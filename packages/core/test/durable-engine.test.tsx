@@ -6,32 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
-import type { DurableRegistration, TurnEngine } from '../src/provider.js';
 import { ChargingShop } from './charging-shop.js';
-
-/** An engine that runs everything live, in this process, and notes each step's name. */
-function notingEngine() {
-  const steps: string[] = [];
-  const turns: string[] = [];
-  let registration: DurableRegistration | null = null;
-  const engine: TurnEngine = {
-    name: 'noting',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      turns.push(turnId);
-      if (!registration) throw new Error('not registered');
-      return registration.run(turnId, JSON.parse(JSON.stringify(input)));
-    },
-    async step(name, fn) {
-      steps.push(name);
-      return JSON.parse(JSON.stringify(await fn()));
-    },
-    async close() {},
-  };
-  return { engine, steps, turns };
-}
+import { liveEngine } from './shared-journal.js';
 
 const keys: string[] = [];
 const Shop = () => <ChargingShop onCharge={(ctx) => keys.push(ctx.idempotencyKey)} />;
@@ -40,7 +16,7 @@ const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge
 
 describe('createSessions with an engine', () => {
   test('a turn is one run of the engine: its opened session, each model call and each tool run are steps in order', async () => {
-    const { engine, steps, turns } = notingEngine();
+    const { engine, steps, turns } = liveEngine();
     const sessions = createSessions(<Shop />, { store: memoryStore(), model: () => charging(), engine });
     const turn = await sessions.send('c1', 'Charge me');
     expect(turn.text).toBe('Done.');
@@ -57,7 +33,7 @@ describe('createSessions with an engine', () => {
     const durable = createSessions(<Shop />, {
       store: memoryStore(),
       model: () => charging(),
-      engine: notingEngine().engine,
+      engine: liveEngine().engine,
     });
     const types = async (s: typeof plain) => {
       const out: string[] = [];

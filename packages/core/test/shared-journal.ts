@@ -1,11 +1,57 @@
 /**
- * In-memory durable engines for tests. `journalEngine` records one turn's steps in order and runs a
+ * In-memory durable engines for tests. `liveEngine` runs every step live and notes it (with
+ * durable waits kept in memory as an option). `journalEngine` records one turn's steps in order and runs a
  * turn again (a recovery) replaying a given journal, the way a test cuts a turn short by hand.
  * `sharedJournal` is a journal the "processes" of one test share (each turn's input and its recorded
  * steps), with one engine per process on it, which records a step when it ends and returns the
  * record to a recovered turn instead of running the step again.
  */
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+
+/**
+ * An engine that runs everything live in this process: it notes each step's name (`steps`), each
+ * turn it runs (`turns`, in order; `runs`, each turn's run by id), and passes inputs and step
+ * values through JSON as a real engine's storage would. With `waits`, durable waits are kept in
+ * memory (`wait` and `signal`); without, the engine has none and a waiting turn's run ends.
+ */
+export function liveEngine({ waits: withWaits = false }: { waits?: boolean } = {}) {
+  const steps: string[] = [];
+  const turns: string[] = [];
+  const runs = new Map<string, Promise<unknown>>();
+  const waits = new Map<string, { value: Promise<unknown>; resolve(value: unknown): void }>();
+  let registration: DurableRegistration | null = null;
+  let current: string | null = null;
+  const engine: TurnEngine = {
+    name: 'live',
+    register(given) {
+      registration = given;
+    },
+    run(turnId, input) {
+      turns.push(turnId);
+      if (!registration) throw new Error('not registered');
+      current = turnId;
+      const run = registration.run(turnId, JSON.parse(JSON.stringify(input)));
+      runs.set(turnId, run);
+      return run;
+    },
+    async step(name, fn) {
+      steps.push(name);
+      return JSON.parse(JSON.stringify(await fn()));
+    },
+    async close() {},
+  };
+  if (withWaits) {
+    engine.wait = async (name) => {
+      const id = `${current}#${name}`;
+      let resolve!: (value: unknown) => void;
+      const value = new Promise<unknown>((r) => (resolve = r));
+      waits.set(id, { value, resolve });
+      return { id, received: () => value };
+    };
+    engine.signal = async (id, value) => waits.get(id)?.resolve(value);
+  }
+  return { engine, steps, turns, runs };
+}
 
 /** One recorded step of a turn: its name and the value it returned. */
 export interface Step {
