@@ -8,6 +8,20 @@
  */
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
 
+/** What an engine keeps of `register`: `register` for the engine, and `registered()` to run a turn through. */
+function registration(engine: string) {
+  let given: DurableRegistration | null = null;
+  return {
+    register(registration: DurableRegistration) {
+      given = registration;
+    },
+    registered(): DurableRegistration {
+      if (!given) throw new Error(`${engine}: not registered; pass its engine to createSessions first`);
+      return given;
+    },
+  };
+}
+
 /**
  * An engine that runs everything live in this process: it notes each step's name (`steps`), each
  * turn it runs (`turns`, in order; `runs`, each turn's run by id), and passes inputs and step
@@ -19,16 +33,14 @@ export function liveEngine({ waits: withWaits = false }: { waits?: boolean } = {
   const turns: string[] = [];
   const runs = new Map<string, Promise<unknown>>();
   const waits = new Map<string, { value: Promise<unknown>; resolve(value: unknown): void }>();
-  let registration: DurableRegistration | null = null;
+  const { register, registered } = registration('liveEngine');
   let current: string | null = null;
   const engine: TurnEngine = {
     name: 'live',
-    register(given) {
-      registration = given;
-    },
+    register,
     run(turnId, input) {
       turns.push(turnId);
-      if (!registration) throw new Error('not registered');
+      const registration = registered();
       current = turnId;
       const run = registration.run(turnId, JSON.parse(JSON.stringify(input)));
       runs.set(turnId, run);
@@ -66,18 +78,12 @@ export interface Step {
  * so a step started out of its recorded order fails; without it a step is recorded when it ends.
  */
 export function journalEngine({ numbered = false }: { numbered?: boolean } = {}) {
-  let registration: DurableRegistration | null = null;
+  const { register, registered } = registration('journalEngine');
   let replay: Step[] = [];
   let recorded: Step[] = [];
-  const registered = () => {
-    if (!registration) throw new Error('journalEngine: not registered; pass its engine to createSessions first');
-    return registration;
-  };
   const engine: TurnEngine = {
     name: 'journal',
-    register(given) {
-      registration = given;
-    },
+    register,
     run(turnId, input) {
       recorded = [];
       return registered().run(turnId, input);
@@ -124,7 +130,7 @@ export function sharedJournal() {
   };
   /** One process's engine on the journal (one turn at a time), and its way to recover a turn. */
   const process = () => {
-    let registration: DurableRegistration | null = null;
+    const { register, registered } = registration('sharedJournal');
     let active = '';
     const runs: { turnId: string; settled: boolean }[] = [];
     const track = (turnId: string, running: Promise<unknown>) => {
@@ -138,13 +144,11 @@ export function sharedJournal() {
     };
     const engine: TurnEngine = {
       name: 'shared-journal',
-      register(given) {
-        registration = given;
-      },
+      register,
       run(turnId, input) {
         inputs.set(turnId, JSON.parse(JSON.stringify(input)));
         active = turnId;
-        return track(turnId, (registration as DurableRegistration).run(turnId, inputs.get(turnId) as DurableTurnInput));
+        return track(turnId, registered().run(turnId, inputs.get(turnId) as DurableTurnInput));
       },
       async step(name, fn) {
         const recorded = of(active);
@@ -160,7 +164,7 @@ export function sharedJournal() {
       runs,
       recover(turnId: string) {
         active = turnId;
-        return track(turnId, (registration as DurableRegistration).run(turnId, inputs.get(turnId) as DurableTurnInput));
+        return track(turnId, registered().run(turnId, inputs.get(turnId) as DurableTurnInput));
       },
     };
   };
