@@ -43,73 +43,80 @@ async function recordedTurn(owner?: string) {
   /** Recovers the turn in the other process as if its input named `owner`, replaying `steps` (by default up to its first model call, as if its process died there). */
   const recoverAs = (owner: string | null, steps = journal.slice(0, 2)) =>
     second.recover('turn-1', { id: 'c1', owner, input: 'Charge me' }, steps);
-  return { store, sessions, other, journal, recoverAs };
+  /** Closes both processes' sessions. */
+  const close = async () => {
+    await sessions.close();
+    await other.close();
+  };
+  return { store, sessions, other, journal, recoverAs, close };
+}
+
+/** Forgets what ran so far (charges, model calls), so a test sees only what its recovery ran. */
+function forgetRuns() {
+  charged.length = 0;
+  asked = 0;
+}
+
+/** Nothing was charged and the model was not asked since {@link forgetRuns}. */
+function expectNothingRan() {
+  expect(charged).toEqual([]);
+  expect(asked).toBe(0);
 }
 
 describe('a durable turn recovered after its chat was deleted is fenced', () => {
   test('the old turn, recovered after the chat was deleted and started again under its id, writes nothing into the new chat', async () => {
-    const { sessions, other, recoverAs } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     await sessions.delete('c1', { owner: 'alice' });
     await sessions.send('c1', 'A new start', { owner: 'alice' });
     const now = await sessions.messages('c1', { owner: 'alice' });
-    charged.length = 0;
-    asked = 0;
+    forgetRuns();
     // Recovered as if its process had died after its first model call.
     const recovering = recoverAs('alice');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     await expect(recovering).rejects.toThrow(/the chat was deleted or taken over while this turn ran/);
     expect(await other.messages('c1', { owner: 'alice' })).toEqual(now);
-    expect(charged).toEqual([]);
-    expect(asked).toBe(0);
-    await sessions.close();
-    await other.close();
+    expectNothingRan();
+    await close();
   });
 
   test('recovered after its chat was deleted and not started again, it is fenced and makes no chat', async () => {
-    const { sessions, other, recoverAs } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     await sessions.delete('c1', { owner: 'alice' });
     charged.length = 0;
     const recovering = recoverAs('alice');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     expect(await other.get('c1', { owner: 'alice' })).toBeNull();
     expect(charged).toEqual([]);
-    await sessions.close();
-    await other.close();
+    await close();
   });
 
   test('a finished turn run again under its id with its whole journal writes nothing twice and runs nothing', async () => {
-    const { sessions, other, journal, recoverAs } = await recordedTurn('alice');
+    const { sessions, other, journal, recoverAs, close } = await recordedTurn('alice');
     const before = await sessions.messages('c1', { owner: 'alice' });
-    charged.length = 0;
-    asked = 0;
+    forgetRuns();
     await recoverAs('alice', journal);
     expect(await other.messages('c1', { owner: 'alice' })).toEqual(before);
-    expect(charged).toEqual([]);
-    expect(asked).toBe(0);
-    await sessions.close();
-    await other.close();
+    expectNothingRan();
+    await close();
   });
 });
 
 describe("a recorded turn whose input names another owner than the chat's is refused", () => {
   test("alice's turn recovered as mallory's: refused, and mallory gets no chat and nothing of alice's", async () => {
-    const { sessions, other, recoverAs } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     const alice = await sessions.messages('c1', { owner: 'alice' });
-    charged.length = 0;
-    asked = 0;
+    forgetRuns();
     const recovering = recoverAs('mallory');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     expect(await other.get('c1', { owner: 'mallory' })).toBeNull();
     expect(await roles(other, 'c1', 'mallory')).toEqual([]);
     expect(await other.messages('c1', { owner: 'alice' })).toEqual(alice);
-    expect(charged).toEqual([]);
-    expect(asked).toBe(0);
-    await sessions.close();
-    await other.close();
+    expectNothingRan();
+    await close();
   });
 
   test("mallory's own chat of the same id is not written by alice's recovered turn", async () => {
-    const { sessions, other, recoverAs } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     await sessions.send('c1', 'My own', { owner: 'mallory' });
     const mallory = await sessions.messages('c1', { owner: 'mallory' });
     const recovering = recoverAs('mallory');
@@ -117,8 +124,7 @@ describe("a recorded turn whose input names another owner than the chat's is ref
     const after = await other.messages('c1', { owner: 'mallory' });
     expect(after).toEqual(mallory);
     expect(JSON.stringify(after)).not.toContain('Charge me');
-    await sessions.close();
-    await other.close();
+    await close();
   });
 
   test("an owned chat's turn recovered as unowned, or an unowned chat's as owned: refused", async () => {
@@ -132,15 +138,14 @@ describe("a recorded turn whose input names another owner than the chat's is ref
   });
 
   test('an owner that is not well-formed text is refused with an error naming it, before anything is read', async () => {
-    const { sessions, other, recoverAs } = await recordedTurn('alice');
+    const { other, recoverAs, close } = await recordedTurn('alice');
     for (const owner of ['ali\u0000ce', '\ud800', 42 as unknown as string]) {
       await expect(recoverAs(owner)).rejects.toThrow(/^Invalid owner/);
     }
     // Well-formed but not the chat's: another owner, refused as above.
     await expect(recoverAs('x'.repeat(10_000))).rejects.toBeInstanceOf(SessionConflictError);
     expect(await other.messages('c1', { owner: 'alice' })).toHaveLength(4);
-    await sessions.close();
-    await other.close();
+    await close();
   });
 });
 
