@@ -24,6 +24,15 @@ import { bm25 } from './catalog/bm25.mjs';
 import { generatedSkills, queries, realSkills, sources } from './catalog/corpus.mjs';
 
 const gc = globalThis.gc ?? (() => {});
+/** The CPU time `f` takes (user + system), in ms. */
+const cpu = (f) => {
+  const start = process.cpuUsage();
+  f();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+/** The median of `xs` (sorts it in place). */
+const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const SIZES = [20, 200, 2000, 10000];
 const real = realSkills();
 const asked = queries();
@@ -133,13 +142,6 @@ for (const size of QUALITY_SIZES) {
   const base = snapshotOf(skills).skills;
   const index = new CatalogIndex();
   index.sync(snapOf(base));
-  const cpu = (f) => {
-    const start = process.cpuUsage();
-    f();
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  };
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rerender = [];
   const add = [];
   const remove = [];
@@ -165,13 +167,6 @@ for (const size of QUALITY_SIZES) {
 // and the pinned skills, so comparing two snapshots' catalogs reads the pinned ones only. Reported:
 // the median CPU time of a step (call + request) and of the system-prompt comparison alone.
 {
-  const cpu = (f) => {
-    const start = process.cpuUsage();
-    f();
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  };
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
   for (const size of [20, 2000, 10000]) {
     const snapshot = { version: 1, transcript: [], loadedSkills: ['skill_0', 'skill_1', 'skill_2'], stores: {} };

@@ -39,6 +39,11 @@ const firstRequestTokens = (text: string) => firstRequestTokensOf(<App />, text)
 const stalling = (text: string, streamed: () => void) =>
   streamingModel('stalling', [{ type: 'text-delta', text }], streamed);
 
+/** A model that answers `ok` and reports `inputTokens` read and nothing written. */
+const answering = (inputTokens: number): Model => ({
+  generate: async () => ({ text: 'ok', toolCalls: [], usage: { inputTokens, outputTokens: 0 } }),
+});
+
 describe('an aborted model call is charged for what it consumed', () => {
   test('an aborted model call is charged its input and what it streamed, marked estimated (createSession)', async () => {
     const streamed = gate();
@@ -169,7 +174,7 @@ describe("onExceed: 'warn' with an owner's budget", () => {
     const store = memoryStore();
     const sessions = createSessions(<App />, {
       store,
-      model: { generate: async () => ({ text: 'ok', toolCalls: [], usage: { inputTokens: 600, outputTokens: 0 } }) },
+      model: answering(600),
       budget: { perOwner: { tokens: 1_000, period: 'day' }, onExceed: 'warn' },
     });
     const warnings: string[] = [];
@@ -263,7 +268,7 @@ describe('hostile budgets are refused when the session is made, naming the rule'
   test('the longest period (ten years) works end to end: the budget error names when it resets', async () => {
     const period = 315_576_000_000;
     const sessions = createSessions(<App />, {
-      model: { generate: async () => ({ text: 'ok', toolCalls: [], usage: { inputTokens: 10, outputTokens: 0 } }) },
+      model: answering(10),
       budget: { perOwner: { tokens: 5, period } },
     });
     await sessions.send('c1', 'go', { owner: 'ann' }).catch(() => {});
@@ -279,7 +284,7 @@ describe("the owner '' is an owner like any other", () => {
     const store = memoryStore();
     const sessions = createSessions(<App />, {
       store,
-      model: { generate: async () => ({ text: 'ok', toolCalls: [], usage: { inputTokens: 600, outputTokens: 0 } }) },
+      model: answering(600),
       budget: { perOwner: { tokens: 1_000, period: 'day' } },
     });
     await sessions.send('a', 'go', { owner: '' });

@@ -115,27 +115,22 @@ describe('direct text', () => {
       if (!ready) throw pending;
       return null;
     };
-    tree.render(
+    // A fresh element each time, so the second render re-renders the tree.
+    const app = () => (
       <Agent>
         <Suspense fallback={null}>
           <Text>visible once ready</Text>
           <Wait />
         </Suspense>
-      </Agent>,
+      </Agent>
     );
+    tree.render(app());
     expect(tree.read().agentLines).toEqual([]);
     ready = true;
     resolve();
     await pending;
     await new Promise((r) => setTimeout(r, 0));
-    tree.render(
-      <Agent>
-        <Suspense fallback={null}>
-          <Text>visible once ready</Text>
-          <Wait />
-        </Suspense>
-      </Agent>,
-    );
+    tree.render(app());
     expect(tree.read().agentLines).toEqual(['visible once ready']);
   });
 });

@@ -5,55 +5,18 @@
  * `ctx.idempotencyKey`: the chat, its incarnation and the call, with or without an engine.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
-import type { DurableRegistration, TurnEngine } from '../src/provider.js';
-
-/** An engine that runs everything live, in this process, and notes each step's name. */
-function notingEngine() {
-  const steps: string[] = [];
-  const turns: string[] = [];
-  let registration: DurableRegistration | null = null;
-  const engine: TurnEngine = {
-    name: 'noting',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      turns.push(turnId);
-      if (!registration) throw new Error('not registered');
-      return registration.run(turnId, JSON.parse(JSON.stringify(input)));
-    },
-    async step(name, fn) {
-      steps.push(name);
-      return JSON.parse(JSON.stringify(await fn()));
-    },
-    async close() {},
-  };
-  return { engine, steps, turns };
-}
+import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
+import { ChargingShop } from './charging-shop.js';
+import { liveEngine } from './shared-journal.js';
 
 const keys: string[] = [];
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool
-        name="charge"
-        description="Charges the card"
-        run={(_input, ctx) => {
-          keys.push(ctx.idempotencyKey);
-          return 'charged';
-        }}
-      />
-    </Agent>
-  );
-}
+const Shop = () => <ChargingShop onCharge={(ctx) => keys.push(ctx.idempotencyKey)} />;
 
 const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
 
 describe('createSessions with an engine', () => {
   test('a turn is one run of the engine: its opened session, each model call and each tool run are steps in order', async () => {
-    const { engine, steps, turns } = notingEngine();
+    const { engine, steps, turns } = liveEngine();
     const sessions = createSessions(<Shop />, { store: memoryStore(), model: () => charging(), engine });
     const turn = await sessions.send('c1', 'Charge me');
     expect(turn.text).toBe('Done.');
@@ -70,7 +33,7 @@ describe('createSessions with an engine', () => {
     const durable = createSessions(<Shop />, {
       store: memoryStore(),
       model: () => charging(),
-      engine: notingEngine().engine,
+      engine: liveEngine().engine,
     });
     const types = async (s: typeof plain) => {
       const out: string[] = [];

@@ -8,14 +8,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Model, memoryStore, Tool, TurnHandedOverError } from '../src/index.js';
+import { gate } from './gate.js';
 import { sharedJournal } from './shared-journal.js';
-
-/** A gate a test opens: `opened` settles once `open` is called. */
-const gate = <T = void>() => {
-  let open: (value: T) => void = () => {};
-  const opened = new Promise<T>((resolve) => (open = resolve));
-  return { opened, open };
-};
 
 /** The model: a charge first, then an answer once the charge's result is in; it counts what it is asked. */
 function countingModel(asked: string[]): Model {

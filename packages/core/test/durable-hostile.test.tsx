@@ -3,81 +3,16 @@
  * recovery treats them as hostile: a turn recovered after its chat was deleted (and the id started
  * again) is fenced and writes nothing into the new chat; a turn recovered with the same id after it
  * finished writes nothing twice; and a recorded turn whose input names another owner than the
- * chat's is refused, reaching neither owner's data. On the memory store, with an engine of the
- * test's own that records each turn's steps and replays a journal (no DBOS needed).
+ * chat's is refused, reaching neither owner's data. On the memory store, with the in-memory
+ * `journalEngine` (shared-journal.ts) that records each turn's steps and replays a journal (no DBOS needed).
  */
 import { describe, expect, test } from 'vitest';
-import {
-  Agent,
-  createSessions,
-  type Model,
-  memoryStore,
-  SessionConflictError,
-  type Sessions,
-  Text,
-  Tool,
-} from '../src/index.js';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
-
-interface Step {
-  name: string;
-  value: unknown;
-}
-
-/** An engine that records each turn's steps, and runs a turn again (a recovery) replaying a journal. */
-function journalEngine() {
-  let registration: DurableRegistration | null = null;
-  let replay: Step[] = [];
-  let recorded: Step[] = [];
-  const engine: TurnEngine = {
-    name: 'journal',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      recorded = [];
-      return (registration as DurableRegistration).run(turnId, input);
-    },
-    async step(name, fn) {
-      const next = replay.shift();
-      if (next) {
-        if (next.name !== name) throw new Error(`replayed ${next.name}, asked ${name}`);
-        recorded.push(next);
-        return structuredClone(next.value) as never;
-      }
-      const value = structuredClone(await fn());
-      recorded.push({ name, value });
-      return value;
-    },
-    async close() {},
-  };
-  return {
-    engine,
-    recorded: () => structuredClone(recorded),
-    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
-      replay = structuredClone(steps);
-      recorded = [];
-      return (registration as DurableRegistration).run(turnId, input);
-    },
-  };
-}
+import { createSessions, type Model, memoryStore, SessionConflictError, type Sessions } from '../src/index.js';
+import { ChargingShop } from './charging-shop.js';
+import { journalEngine } from './shared-journal.js';
 
 const charged: string[] = [];
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool
-        name="charge"
-        description="Charges the card"
-        run={(_input, ctx) => {
-          charged.push(`${ctx.chat?.owner ?? '-'}:${ctx.chat?.id}`);
-          return 'charged';
-        }}
-      />
-    </Agent>
-  );
-}
+const Shop = () => <ChargingShop onCharge={(ctx) => charged.push(`${ctx.chat?.owner ?? '-'}:${ctx.chat?.id}`)} />;
 
 let asked = 0;
 /** Charges, then answers with what the user said: any process answers alike. */
@@ -105,120 +40,112 @@ async function recordedTurn(owner?: string) {
   // Another process, on the same store, to recover from.
   const second = journalEngine();
   const other = createSessions(<Shop />, { store, model, engine: second.engine });
-  return { store, sessions, other, second, journal };
+  /** Recovers the turn in the other process as if its input named `owner`, replaying `steps` (by default up to its first model call, as if its process died there). */
+  const recoverAs = (owner: string | null, steps = journal.slice(0, 2)) =>
+    second.recover('turn-1', { id: 'c1', owner, input: 'Charge me' }, steps);
+  /** Closes both processes' sessions. */
+  const close = async () => {
+    await sessions.close();
+    await other.close();
+  };
+  return { store, sessions, other, journal, recoverAs, close };
+}
+
+/** Forgets what ran so far (charges, model calls), so a test sees only what its recovery ran. */
+function forgetRuns() {
+  charged.length = 0;
+  asked = 0;
+}
+
+/** Nothing was charged and the model was not asked since {@link forgetRuns}. */
+function expectNothingRan() {
+  expect(charged).toEqual([]);
+  expect(asked).toBe(0);
 }
 
 describe('a durable turn recovered after its chat was deleted is fenced', () => {
   test('the old turn, recovered after the chat was deleted and started again under its id, writes nothing into the new chat', async () => {
-    const { sessions, other, second, journal } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     await sessions.delete('c1', { owner: 'alice' });
     await sessions.send('c1', 'A new start', { owner: 'alice' });
     const now = await sessions.messages('c1', { owner: 'alice' });
-    charged.length = 0;
-    asked = 0;
+    forgetRuns();
     // Recovered as if its process had died after its first model call.
-    const recovering = second.recover('turn-1', { id: 'c1', owner: 'alice', input: 'Charge me' }, journal.slice(0, 2));
+    const recovering = recoverAs('alice');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     await expect(recovering).rejects.toThrow(/the chat was deleted or taken over while this turn ran/);
     expect(await other.messages('c1', { owner: 'alice' })).toEqual(now);
-    expect(charged).toEqual([]);
-    expect(asked).toBe(0);
-    await sessions.close();
-    await other.close();
+    expectNothingRan();
+    await close();
   });
 
   test('recovered after its chat was deleted and not started again, it is fenced and makes no chat', async () => {
-    const { sessions, other, second, journal } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     await sessions.delete('c1', { owner: 'alice' });
     charged.length = 0;
-    const recovering = second.recover('turn-1', { id: 'c1', owner: 'alice', input: 'Charge me' }, journal.slice(0, 2));
+    const recovering = recoverAs('alice');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     expect(await other.get('c1', { owner: 'alice' })).toBeNull();
     expect(charged).toEqual([]);
-    await sessions.close();
-    await other.close();
+    await close();
   });
 
   test('a finished turn run again under its id with its whole journal writes nothing twice and runs nothing', async () => {
-    const { sessions, other, second, journal } = await recordedTurn('alice');
+    const { sessions, other, journal, recoverAs, close } = await recordedTurn('alice');
     const before = await sessions.messages('c1', { owner: 'alice' });
-    charged.length = 0;
-    asked = 0;
-    await second.recover('turn-1', { id: 'c1', owner: 'alice', input: 'Charge me' }, journal);
+    forgetRuns();
+    await recoverAs('alice', journal);
     expect(await other.messages('c1', { owner: 'alice' })).toEqual(before);
-    expect(charged).toEqual([]);
-    expect(asked).toBe(0);
-    await sessions.close();
-    await other.close();
+    expectNothingRan();
+    await close();
   });
 });
 
 describe("a recorded turn whose input names another owner than the chat's is refused", () => {
   test("alice's turn recovered as mallory's: refused, and mallory gets no chat and nothing of alice's", async () => {
-    const { sessions, other, second, journal } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     const alice = await sessions.messages('c1', { owner: 'alice' });
-    charged.length = 0;
-    asked = 0;
-    const recovering = second.recover(
-      'turn-1',
-      { id: 'c1', owner: 'mallory', input: 'Charge me' },
-      journal.slice(0, 2),
-    );
+    forgetRuns();
+    const recovering = recoverAs('mallory');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     expect(await other.get('c1', { owner: 'mallory' })).toBeNull();
     expect(await roles(other, 'c1', 'mallory')).toEqual([]);
     expect(await other.messages('c1', { owner: 'alice' })).toEqual(alice);
-    expect(charged).toEqual([]);
-    expect(asked).toBe(0);
-    await sessions.close();
-    await other.close();
+    expectNothingRan();
+    await close();
   });
 
   test("mallory's own chat of the same id is not written by alice's recovered turn", async () => {
-    const { sessions, other, second, journal } = await recordedTurn('alice');
+    const { sessions, other, recoverAs, close } = await recordedTurn('alice');
     await sessions.send('c1', 'My own', { owner: 'mallory' });
     const mallory = await sessions.messages('c1', { owner: 'mallory' });
-    const recovering = second.recover(
-      'turn-1',
-      { id: 'c1', owner: 'mallory', input: 'Charge me' },
-      journal.slice(0, 2),
-    );
+    const recovering = recoverAs('mallory');
     await expect(recovering).rejects.toBeInstanceOf(SessionConflictError);
     const after = await other.messages('c1', { owner: 'mallory' });
     expect(after).toEqual(mallory);
     expect(JSON.stringify(after)).not.toContain('Charge me');
-    await sessions.close();
-    await other.close();
+    await close();
   });
 
   test("an owned chat's turn recovered as unowned, or an unowned chat's as owned: refused", async () => {
     const owned = await recordedTurn('alice');
-    await expect(
-      owned.second.recover('turn-1', { id: 'c1', owner: null, input: 'Charge me' }, owned.journal.slice(0, 2)),
-    ).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(owned.recoverAs(null)).rejects.toBeInstanceOf(SessionConflictError);
     expect(await owned.other.get('c1')).toBeNull();
     const unowned = await recordedTurn();
-    await expect(
-      unowned.second.recover('turn-1', { id: 'c1', owner: 'alice', input: 'Charge me' }, unowned.journal.slice(0, 2)),
-    ).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(unowned.recoverAs('alice')).rejects.toBeInstanceOf(SessionConflictError);
     expect(await unowned.other.get('c1', { owner: 'alice' })).toBeNull();
     for (const s of [owned.sessions, owned.other, unowned.sessions, unowned.other]) await s.close();
   });
 
   test('an owner that is not well-formed text is refused with an error naming it, before anything is read', async () => {
-    const { sessions, other, second, journal } = await recordedTurn('alice');
+    const { other, recoverAs, close } = await recordedTurn('alice');
     for (const owner of ['ali\u0000ce', '\ud800', 42 as unknown as string]) {
-      await expect(
-        second.recover('turn-1', { id: 'c1', owner, input: 'Charge me' }, journal.slice(0, 2)),
-      ).rejects.toThrow(/^Invalid owner/);
+      await expect(recoverAs(owner)).rejects.toThrow(/^Invalid owner/);
     }
     // Well-formed but not the chat's: another owner, refused as above.
-    await expect(
-      second.recover('turn-1', { id: 'c1', owner: 'x'.repeat(10_000), input: 'Charge me' }, journal.slice(0, 2)),
-    ).rejects.toBeInstanceOf(SessionConflictError);
+    await expect(recoverAs('x'.repeat(10_000))).rejects.toBeInstanceOf(SessionConflictError);
     expect(await other.messages('c1', { owner: 'alice' })).toHaveLength(4);
-    await sessions.close();
-    await other.close();
+    await close();
   });
 });
 

@@ -6,51 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, DurableReplayError, type Model, memoryStore, Skill, Text, Tool } from '../src/index.js';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
-
-interface Step {
-  name: string;
-  value: unknown;
-}
-
-/** An engine that records each turn's steps and replays a given journal (the steps of a turn that was cut short). */
-function journalEngine() {
-  let registration: DurableRegistration | null = null;
-  let replay: Step[] = [];
-  let recorded: Step[] = [];
-  const engine: TurnEngine = {
-    name: 'journal',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      recorded = [];
-      return registration!.run(turnId, input);
-    },
-    async step(name, fn) {
-      const next = replay.shift();
-      if (next) {
-        if (next.name !== name) throw new Error(`replayed ${next.name}, asked ${name}`);
-        recorded.push(next);
-        return structuredClone(next.value) as never;
-      }
-      const value = structuredClone(await fn());
-      recorded.push({ name, value });
-      return value;
-    },
-    async close() {},
-  };
-  return {
-    engine,
-    recorded: () => recorded,
-    /** Runs turn `turnId` again as a recovery would, replaying `steps` first. */
-    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
-      replay = structuredClone(steps);
-      recorded = [];
-      return registration!.run(turnId, input);
-    },
-  };
-}
+import { journalEngine } from './shared-journal.js';
 
 function Shop({ prompt = 'You charge cards.' }: { prompt?: string }) {
   return (

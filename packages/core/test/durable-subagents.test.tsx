@@ -8,55 +8,8 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Agent, createSessions, DurableReplayError, type Model, memoryStore, Subagent, Tool } from '../src/index.js';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
-
-interface Step {
-  name: string;
-  value: unknown;
-}
-
-/**
- * An engine that numbers steps in the order they start and checks each replayed step's name, as
- * DBOS (function ids) and Restate (journal entries) do: a step started out of its recorded order fails.
- */
-function journalEngine() {
-  let registration: DurableRegistration | null = null;
-  let replay: Step[] = [];
-  let recorded: Step[] = [];
-  const engine: TurnEngine = {
-    name: 'journal',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      recorded = [];
-      return registration!.run(turnId, input);
-    },
-    async step(name, fn) {
-      const at = recorded.length;
-      recorded.push({ name, value: undefined });
-      const next = replay.shift();
-      if (next) {
-        if (next.name !== name) throw new Error(`step ${at} was recorded as ${next.name}, replayed as ${name}`);
-        recorded[at] = next;
-        return structuredClone(next.value) as never;
-      }
-      const value = structuredClone(await fn());
-      recorded[at] = { name, value };
-      return value;
-    },
-    async close() {},
-  };
-  return {
-    engine,
-    recorded: () => recorded,
-    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
-      replay = structuredClone(steps);
-      recorded = [];
-      return registration!.run(turnId, input);
-    },
-  };
-}
+import type { DurableTurnInput } from '../src/provider.js';
+import { journalEngine, type Step } from './shared-journal.js';
 
 const asked: string[] = [];
 const keys: string[] = [];
@@ -120,7 +73,7 @@ const input: DurableTurnInput = { id: 'c1', owner: null, input: 'Charge me' };
 
 async function firstTurn(calls: number, slow = 0) {
   const store = memoryStore();
-  const first = journalEngine();
+  const first = journalEngine({ numbered: true });
   const sessions = createSessions(<Shop slow={slow} />, { store, model: parentModel(calls), engine: first.engine });
   asked.length = 0;
   keys.length = 0;
@@ -130,7 +83,7 @@ async function firstTurn(calls: number, slow = 0) {
 }
 
 async function recoverFrom(store: ReturnType<typeof memoryStore>, calls: number, steps: Step[], slow = 0) {
-  const second = journalEngine();
+  const second = journalEngine({ numbered: true });
   const other = createSessions(<Shop slow={slow} />, { store, model: parentModel(calls), engine: second.engine });
   asked.length = 0;
   keys.length = 0;
@@ -244,7 +197,7 @@ describe('subagent runs are child scopes of their durable turn', () => {
         </Agent>
       );
     }
-    const first = journalEngine();
+    const first = journalEngine({ numbered: true });
     const sessions = createSessions(<Nested />, { store: memoryStore(), model: parent, engine: first.engine });
     keys.length = 0;
     await sessions.send('c1', 'Charge me');
@@ -261,7 +214,7 @@ describe('subagent runs are child scopes of their durable turn', () => {
     const cut = journal.findIndex((s) => s.name === 'sub/bill-1/model-1') + 1;
     const tampered = structuredClone(journal.slice(0, cut));
     (tampered.at(-1)!.value as { request: string }).request = 'another request';
-    const second = journalEngine();
+    const second = journalEngine({ numbered: true });
     const other = createSessions(<Shop />, { store, model: parentModel(1), engine: second.engine });
     asked.length = 0;
     const recovering = second.recover('t', input, tampered);

@@ -7,45 +7,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
-import { type DurableRegistration, durableWaitOf, type TurnEngine } from '../src/provider.js';
-
-/** An engine that runs everything live in this process, with waits kept in memory. */
-function waitingEngine(withWaits = true) {
-  const steps: string[] = [];
-  const runs = new Map<string, Promise<unknown>>();
-  const waits = new Map<string, { value: Promise<unknown>; resolve(value: unknown): void }>();
-  let registration: DurableRegistration | null = null;
-  let current: string | null = null;
-  const engine: TurnEngine = {
-    name: 'waiting',
-    register(given) {
-      registration = given;
-    },
-    run(turnId, input) {
-      if (!registration) throw new Error('not registered');
-      current = turnId;
-      const run = registration.run(turnId, JSON.parse(JSON.stringify(input)));
-      runs.set(turnId, run);
-      return run;
-    },
-    async step(name, fn) {
-      steps.push(name);
-      return JSON.parse(JSON.stringify(await fn()));
-    },
-    async close() {},
-  };
-  if (withWaits) {
-    engine.wait = async (name) => {
-      const id = `${current}#${name}`;
-      let resolve!: (value: unknown) => void;
-      const value = new Promise<unknown>((r) => (resolve = r));
-      waits.set(id, { value, resolve });
-      return { id, received: () => value };
-    };
-    engine.signal = async (id, value) => waits.get(id)?.resolve(value);
-  }
-  return { engine, steps, runs };
-}
+import { durableWaitOf } from '../src/provider.js';
+import { liveEngine } from './shared-journal.js';
 
 function Shop() {
   return (
@@ -71,7 +34,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 describe('waiting calls on an engine with durable waits', () => {
   test('a turn that ends waiting returns to its caller, and its run stays pending on a wait its chat names', async () => {
-    const { engine, runs } = waitingEngine();
+    const { engine, runs } = liveEngine({ waits: true });
     const store = memoryStore();
     const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
     const turn = await sessions.send('c1', 'Charge me');
@@ -83,7 +46,7 @@ describe('waiting calls on an engine with durable waits', () => {
   });
 
   test('the answering turn gets an id derived from the waiting turn and the answers, signals the wait as a step, and the waiting run ends with its outcome', async () => {
-    const { engine, steps, runs } = waitingEngine();
+    const { engine, steps, runs } = liveEngine({ waits: true });
     const store = memoryStore();
     const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
     await sessions.send('c1', 'Charge me');
@@ -104,7 +67,7 @@ describe('waiting calls on an engine with durable waits', () => {
   test('the same answers to the same waiting turn get the same turn id (an engine that dedups by id starts one workflow)', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const { engine, runs } = waitingEngine();
+      const { engine, runs } = liveEngine({ waits: true });
       const store = memoryStore();
       const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
       await sessions.send('c1', 'Charge me');
@@ -118,7 +81,7 @@ describe('waiting calls on an engine with durable waits', () => {
   });
 
   test('an engine without waits ends a waiting turn, as without an engine', async () => {
-    const { engine, runs } = waitingEngine(false);
+    const { engine, runs } = liveEngine();
     const store = memoryStore();
     const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
     const turn = await sessions.send('c1', 'Charge me');

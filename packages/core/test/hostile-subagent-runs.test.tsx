@@ -6,17 +6,9 @@
  * most a few dozen characters of what was given), never another chat's data.
  */
 import { describe, expect, it } from 'vitest';
-import { Agent, createSessions, Instructions, memoryStore, Subagent, scriptedModel } from '../src/index.js';
+import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
 import { ownerKey } from '../src/provider.js';
-
-const App = () => (
-  <Agent>
-    <Instructions>You delegate.</Instructions>
-    <Subagent name="researcher" description="Research">
-      <Instructions>Research.</Instructions>
-    </Subagent>
-  </Agent>
-);
+import { Researcher } from './researcher.js';
 
 const model = () =>
   scriptedModel([{ toolCalls: [{ name: 'researcher', input: { task: 'secret of alice' } }] }, { text: 'done' }], {
@@ -24,7 +16,7 @@ const model = () =>
   });
 
 async function aliceHasRuns() {
-  const sessions = createSessions(<App />, { store: memoryStore(), model });
+  const sessions = createSessions(<Researcher />, { store: memoryStore(), model });
   await sessions.send('c1', 'go', { owner: 'alice' });
   expect(await sessions.subagentRuns('c1', { owner: 'alice' })).toHaveLength(1);
   return sessions;

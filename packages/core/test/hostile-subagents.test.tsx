@@ -23,17 +23,7 @@ import {
 } from '../src/index.js';
 import { nestsWithin, TOO_DEEP_INPUT } from '../src/parts/tool-input-depth.js';
 import type { ModelResponse } from '../src/provider.js';
-
-function Delegating({ input }: { input?: ReturnType<typeof jsonSchema> }) {
-  return (
-    <Agent>
-      <Instructions>You delegate.</Instructions>
-      <Subagent name="researcher" description="Research" {...(input ? { input } : {})}>
-        <Instructions>Research.</Instructions>
-      </Subagent>
-    </Agent>
-  );
-}
+import { Researcher } from './researcher.js';
 
 /** `levels` objects nested in one another, built without recursion. */
 function nested(levels: number): unknown {
@@ -54,7 +44,7 @@ async function expectWhole(session: Session) {
   expect(session.transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   expect(ownTextOf(session.transcript[3])).toBe('went on');
   const snapshot = JSON.parse(JSON.stringify(session.snapshot()));
-  const back = await restoreSession(<Delegating />, snapshot);
+  const back = await restoreSession(<Researcher />, snapshot);
   expect(back.transcript).toHaveLength(4);
 }
 
@@ -70,7 +60,7 @@ describe('a <Subagent> call with input that is not an object is an error result,
     ['5 MB of text that is not JSON', 'x'.repeat(5 * 1024 * 1024)],
   ])('input that is %s: the model reads why, the parent goes on', async (_, input) => {
     const model = oneCall('researcher', input);
-    const session = createSession(<Delegating />, { model });
+    const session = createSession(<Researcher />, { model });
     const turn = await session.send('go');
     expect(turn.text).toBe('went on');
     const result = session.transcript[2];
@@ -87,7 +77,7 @@ describe('a <Subagent> call with input that is not an object is an error result,
   it('a task of 5 MB is a valid task: the run gets it whole as its first message', async () => {
     const task = 'y'.repeat(5 * 1024 * 1024);
     const model = oneCall('researcher', { task });
-    const session = createSession(<Delegating />, { model });
+    const session = createSession(<Researcher />, { model });
     expect((await session.send('go')).text).toBe('went on');
     const first = model.requests.find((r) => r.subagent)!;
     expect(ownTextOf(first.messages[0])).toHaveLength(task.length);
@@ -97,7 +87,7 @@ describe('a <Subagent> call with input that is not an object is an error result,
 
   it('with an input schema that takes anything, null input reaches the run as {}', async () => {
     const model = oneCall('researcher', null);
-    const session = createSession(<Delegating input={jsonSchema({})} />, { model });
+    const session = createSession(<Researcher input={jsonSchema({})} />, { model });
     expect((await session.send('go')).text).toBe('went on');
     const first = model.requests.find((r) => r.subagent)!;
     expect(ownTextOf(first.messages[0])).toBe('{}');
@@ -111,7 +101,7 @@ describe('a <Subagent> call with input that is not an object is an error result,
     'with an input schema that takes anything, %s is still refused: tool input is an object',
     async (_, input, kind) => {
       const model = oneCall('researcher', input);
-      const session = createSession(<Delegating input={jsonSchema({})} />, { model });
+      const session = createSession(<Researcher input={jsonSchema({})} />, { model });
       expect((await session.send('go')).text).toBe('went on');
       expect(textOf(session.transcript[2])).toBe(
         `Invalid input for tool "researcher": (input): expected object, received ${kind}`,
@@ -127,7 +117,7 @@ describe('a <Subagent> call with input that is not an object is an error result,
     'with an input schema that takes anything, 10,000 levels deep as %s is an error result naming the tool and the fix',
     async (_, input) => {
       const model = oneCall('researcher', input);
-      const session = createSession(<Delegating input={jsonSchema({})} />, { model });
+      const session = createSession(<Researcher input={jsonSchema({})} />, { model });
       expect((await session.send('go')).text).toBe('went on');
       expect(session.transcript[2]).toMatchObject({ role: 'tool', isError: true });
       expect(textOf(session.transcript[2])).toMatch(
@@ -143,7 +133,7 @@ describe('a call of a name that is no subagent, or a prototype key, is Unknown t
   it('a call with an empty name is dropped with a warning; the turn ends with the transcript whole', async () => {
     const model = oneCall('', { task: 't' });
     const warnings: string[] = [];
-    const session = createSession(<Delegating />, { model });
+    const session = createSession(<Researcher />, { model });
     session.on('warning', (w) => warnings.push(w.message));
     await session.send('go');
     expect(warnings.join('\n')).toContain(
@@ -157,7 +147,7 @@ describe('a call of a name that is no subagent, or a prototype key, is Unknown t
     'a call of %j is an error result, and no run starts',
     async (name) => {
       const model = oneCall(name, { task: 't' });
-      const session = createSession(<Delegating />, { model });
+      const session = createSession(<Researcher />, { model });
       expect((await session.send('go')).text).toBe('went on');
       expect(session.transcript[2]).toMatchObject({ role: 'tool', isError: true });
       expect(session.subagentRuns).toEqual([]);
@@ -219,14 +209,6 @@ function twoFaced(parent: ModelResponse[], run: ModelResponse[]): Model & { requ
 }
 
 describe("a run's model that emits broken tool calls, or calls finish twice or wrongly", () => {
-  const Forked = ({ result }: { result?: z.ZodType }) => (
-    <Agent>
-      <Instructions>You delegate.</Instructions>
-      <Subagent name="researcher" description="Research" context="fork" {...(result ? { result } : {})}>
-        <Instructions>Research.</Instructions>
-      </Subagent>
-    </Agent>
-  );
   const parentSteps = (): ModelResponse[] => [
     { text: '', toolCalls: [{ id: 'p1', name: 'researcher', input: { task: 't' } }] },
     { text: 'went on', toolCalls: [] },
@@ -244,7 +226,7 @@ describe("a run's model that emits broken tool calls, or calls finish twice or w
       { text: '', toolCalls: broken },
       { text: 'found it', toolCalls: [] },
     ]);
-    const session = createSession(<Forked />, { model });
+    const session = createSession(<Researcher context="fork" />, { model });
     const turn = await session.send('go');
     expect(turn.text).toBe('went on');
     const [run] = session.subagentRuns;
@@ -271,7 +253,7 @@ describe("a run's model that emits broken tool calls, or calls finish twice or w
         ],
       },
     ]);
-    const session = createSession(<Forked result={z.object({ answer: z.string() })} />, { model });
+    const session = createSession(<Researcher context="fork" result={z.object({ answer: z.string() })} />, { model });
     expect((await session.send('go')).text).toBe('went on');
     const [run] = session.subagentRuns;
     expect(run.result).toEqual({ answer: 'first' });
@@ -285,7 +267,7 @@ describe("a run's model that emits broken tool calls, or calls finish twice or w
       { text: '', toolCalls: [{ id: 'f2', name: 'finish', input: '{"answer": null' }] },
       { text: 'I give up', toolCalls: [] },
     ]);
-    const session = createSession(<Forked result={z.object({ answer: z.string() })} />, { model });
+    const session = createSession(<Researcher context="fork" result={z.object({ answer: z.string() })} />, { model });
     expect((await session.send('go')).text).toBe('went on');
     const [run] = session.subagentRuns;
     expect(run.status).toBe('failed');
@@ -313,7 +295,7 @@ describe('tool input depth is checked without recursion', () => {
 
   it('a call whose input nests too deep is kept with a placeholder its error result explains', async () => {
     const model = oneCall('researcher', { task: nested(10_000) });
-    const session = createSession(<Delegating />, { model });
+    const session = createSession(<Researcher />, { model });
     await session.send('go');
     const call = session.transcript[1];
     expect(call.role === 'assistant' && call.toolCalls?.[0].input).toBe(TOO_DEEP_INPUT);

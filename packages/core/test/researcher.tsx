@@ -8,15 +8,22 @@ import {
   type ScriptedResponse,
   type ScriptedStep,
   Subagent,
+  type SubagentProps,
   Tool,
 } from '../src/index.js';
 
-/** An agent that delegates to one subagent, `researcher`, whose tools are `children`. */
-export function Researcher({ children }: { children?: ReactNode }) {
+/**
+ * An agent that delegates to one subagent, `researcher`, whose tools are `children`; `input`,
+ * `result` and `context` go to the `<Subagent>` as given.
+ */
+export function Researcher({
+  children,
+  ...subagent
+}: { children?: ReactNode } & Pick<SubagentProps, 'input' | 'result' | 'context'>) {
   return (
     <Agent>
       <Instructions>You delegate.</Instructions>
-      <Subagent name="researcher" description="Research">
+      <Subagent name="researcher" description="Research" {...subagent}>
         <Instructions>Research.</Instructions>
         {children}
       </Subagent>

@@ -20,6 +20,7 @@ import {
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
 import { call, cart, expectResultsFollowCalls as expectValidTranscript, ShopAgent } from './fixtures.js';
+import { heldModel } from './gate.js';
 
 describe('bad tool input and failing tools', () => {
   test('invalid input: an error result naming each failing field; run is not called', async () => {
@@ -208,16 +209,7 @@ describe('the model loop', () => {
   });
 
   test('a second send while a turn runs is refused clearly', async () => {
-    let release!: () => void;
-    let started!: () => void;
-    const calling = new Promise<void>((resolve) => (started = resolve));
-    const model: Model = {
-      generate: () =>
-        new Promise((resolve) => {
-          release = () => resolve({ text: 'done', toolCalls: [] });
-          started();
-        }),
-    };
+    const { model, called: calling, release } = heldModel();
     const session = createSession(<ShopAgent />, { model });
     const first = session.send('one');
     await expect(session.send('two')).rejects.toThrow('A turn is already running');

@@ -3,6 +3,7 @@ import { createSessions, type Model, memoryStore, SessionBusyError, scriptedMode
 import { textOf } from '../src/parts/message-parts.js';
 import { snapshotFromStore, storedState } from '../src/provider.js';
 import { bumper, CounterAgent, commitOldChat } from './fixtures.js';
+import { heldModel } from './gate.js';
 
 const App = CounterAgent;
 
@@ -54,16 +55,7 @@ describe('createSessions', () => {
   });
 
   test("onBusy 'reject' fails a second turn at once with SessionBusyError; 'wait' queues it", async () => {
-    let release!: () => void;
-    let entered!: () => void;
-    const called = new Promise<void>((resolve) => (entered = resolve));
-    const slow: Model = {
-      generate: () =>
-        new Promise((resolve) => {
-          release = () => resolve({ text: 'done', toolCalls: [] });
-          entered();
-        }),
-    };
+    const { model: slow, called, release } = heldModel();
     const store = memoryStore();
     const rejecting = createSessions(<App />, { store, model: slow, onBusy: 'reject' });
     const first = rejecting.send('s', 'one');

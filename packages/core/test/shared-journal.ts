@@ -1,9 +1,124 @@
 /**
- * An in-memory durable engine for tests: a journal the "processes" of one test share (each turn's
- * input and its recorded steps, in order), and one engine per process on it, which records a step
- * when it ends and returns the record to a recovered turn instead of running the step again.
+ * In-memory durable engines for tests. `liveEngine` runs every step live and notes it (with
+ * durable waits kept in memory as an option). `journalEngine` records one turn's steps in order and runs a
+ * turn again (a recovery) replaying a given journal, the way a test cuts a turn short by hand.
+ * `sharedJournal` is a journal the "processes" of one test share (each turn's input and its recorded
+ * steps), with one engine per process on it, which records a step when it ends and returns the
+ * record to a recovered turn instead of running the step again.
  */
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+
+/** What an engine keeps of `register`: `register` for the engine, and `registered()` to run a turn through. */
+function registration(engine: string) {
+  let given: DurableRegistration | null = null;
+  return {
+    register(registration: DurableRegistration) {
+      given = registration;
+    },
+    registered(): DurableRegistration {
+      if (!given) throw new Error(`${engine}: not registered; pass its engine to createSessions first`);
+      return given;
+    },
+  };
+}
+
+/**
+ * An engine that runs everything live in this process: it notes each step's name (`steps`), each
+ * turn it runs (`turns`, in order; `runs`, each turn's run by id), and passes inputs and step
+ * values through JSON as a real engine's storage would. With `waits`, durable waits are kept in
+ * memory (`wait` and `signal`); without, the engine has none and a waiting turn's run ends.
+ */
+export function liveEngine({ waits: withWaits = false }: { waits?: boolean } = {}) {
+  const steps: string[] = [];
+  const turns: string[] = [];
+  const runs = new Map<string, Promise<unknown>>();
+  const waits = new Map<string, { value: Promise<unknown>; resolve(value: unknown): void }>();
+  const { register, registered } = registration('liveEngine');
+  let current: string | null = null;
+  const engine: TurnEngine = {
+    name: 'live',
+    register,
+    run(turnId, input) {
+      turns.push(turnId);
+      const registration = registered();
+      current = turnId;
+      const run = registration.run(turnId, JSON.parse(JSON.stringify(input)));
+      runs.set(turnId, run);
+      return run;
+    },
+    async step(name, fn) {
+      steps.push(name);
+      return JSON.parse(JSON.stringify(await fn()));
+    },
+    async close() {},
+  };
+  if (withWaits) {
+    engine.wait = async (name) => {
+      const id = `${current}#${name}`;
+      let resolve!: (value: unknown) => void;
+      const value = new Promise<unknown>((r) => (resolve = r));
+      waits.set(id, { value, resolve });
+      return { id, received: () => value };
+    };
+    engine.signal = async (id, value) => waits.get(id)?.resolve(value);
+  }
+  return { engine, steps, turns, runs };
+}
+
+/** One recorded step of a turn: its name and the value it returned. */
+export interface Step {
+  name: string;
+  value: unknown;
+}
+
+/**
+ * An engine that records each turn's steps and runs a turn again (`recover`) replaying a journal:
+ * a replayed step whose name differs from the recorded one fails. `numbered` places each step at
+ * the index where it started, as DBOS (function ids) and Restate (journal entries) number steps,
+ * so a step started out of its recorded order fails; without it a step is recorded when it ends.
+ */
+export function journalEngine({ numbered = false }: { numbered?: boolean } = {}) {
+  const { register, registered } = registration('journalEngine');
+  let replay: Step[] = [];
+  let recorded: Step[] = [];
+  const engine: TurnEngine = {
+    name: 'journal',
+    register,
+    run(turnId, input) {
+      recorded = [];
+      return registered().run(turnId, input);
+    },
+    async step(name, fn) {
+      const at = recorded.length;
+      if (numbered) recorded.push({ name, value: undefined });
+      const put = (step: Step) => {
+        if (numbered) recorded[at] = step;
+        else recorded.push(step);
+      };
+      const next = replay.shift();
+      if (next) {
+        if (next.name !== name) throw new Error(`step ${at} was recorded as ${next.name}, replayed as ${name}`);
+        put(next);
+        return structuredClone(next.value) as never;
+      }
+      const value = structuredClone(await fn());
+      put({ name, value });
+      return value;
+    },
+    async close() {},
+  };
+  return {
+    engine,
+    /** The steps the last run recorded, in order (a copy). */
+    recorded: () => structuredClone(recorded),
+    /** Runs turn `turnId` again as a recovery would, replaying `steps` first. */
+    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
+      replay = structuredClone(steps);
+      recorded = [];
+      return registered().run(turnId, input);
+    },
+  };
+}
 
 /** The journal the processes of one test share: each turn's input and its recorded steps, in order. */
 export function sharedJournal() {
@@ -15,7 +130,7 @@ export function sharedJournal() {
   };
   /** One process's engine on the journal (one turn at a time), and its way to recover a turn. */
   const process = () => {
-    let registration: DurableRegistration | null = null;
+    const { register, registered } = registration('sharedJournal');
     let active = '';
     const runs: { turnId: string; settled: boolean }[] = [];
     const track = (turnId: string, running: Promise<unknown>) => {
@@ -29,13 +144,11 @@ export function sharedJournal() {
     };
     const engine: TurnEngine = {
       name: 'shared-journal',
-      register(given) {
-        registration = given;
-      },
+      register,
       run(turnId, input) {
         inputs.set(turnId, JSON.parse(JSON.stringify(input)));
         active = turnId;
-        return track(turnId, (registration as DurableRegistration).run(turnId, inputs.get(turnId) as DurableTurnInput));
+        return track(turnId, registered().run(turnId, inputs.get(turnId) as DurableTurnInput));
       },
       async step(name, fn) {
         const recorded = of(active);
@@ -51,7 +164,7 @@ export function sharedJournal() {
       runs,
       recover(turnId: string) {
         active = turnId;
-        return track(turnId, (registration as DurableRegistration).run(turnId, inputs.get(turnId) as DurableTurnInput));
+        return track(turnId, registered().run(turnId, inputs.get(turnId) as DurableTurnInput));
       },
     };
   };

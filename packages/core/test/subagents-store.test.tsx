@@ -3,25 +3,8 @@
  * (kept with the chat in its store, deleted with it, owner-scoped).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  createSession,
-  createSessions,
-  Instructions,
-  memoryStore,
-  restoreSession,
-  Subagent,
-  scriptedModel,
-} from '../src/index.js';
-
-const App = () => (
-  <Agent>
-    <Instructions>You delegate.</Instructions>
-    <Subagent name="researcher" description="Research">
-      <Instructions>Research.</Instructions>
-    </Subagent>
-  </Agent>
-);
+import { createSession, createSessions, memoryStore, restoreSession, scriptedModel } from '../src/index.js';
+import { Researcher } from './researcher.js';
 
 const script = () =>
   scriptedModel(
@@ -36,7 +19,7 @@ const script = () =>
 
 describe('runs kept with the chat', () => {
   it('session.subagentRuns lists each run: id, name, toolCallId, status, transcript, usage', async () => {
-    const session = createSession(<App />, { model: script() });
+    const session = createSession(<Researcher />, { model: script() });
     await session.send('go');
     const [run] = session.subagentRuns;
     expect(run).toMatchObject({
@@ -52,11 +35,11 @@ describe('runs kept with the chat', () => {
 
   it('a snapshot keeps the runs, and a restored session has them', async () => {
     const model = script();
-    const session = createSession(<App />, { model });
+    const session = createSession(<Researcher />, { model });
     await session.send('go');
     const snapshot = JSON.parse(JSON.stringify(session.snapshot()));
     expect(snapshot.subagentRuns).toHaveLength(1);
-    const restored = restoreSession(<App />, snapshot, { model });
+    const restored = restoreSession(<Researcher />, snapshot, { model });
     expect(restored.subagentRuns).toEqual(session.subagentRuns);
     await restored.send('more');
     expect(restored.subagentRuns.map((r) => r.result)).toEqual(['found', 'found again']);
@@ -65,7 +48,7 @@ describe('runs kept with the chat', () => {
 
   it("sessions.subagentRuns(id) reads a chat's runs from its store; another owner reads none; deleting the chat deletes them", async () => {
     const store = memoryStore();
-    const sessions = createSessions(<App />, { store, model: script() });
+    const sessions = createSessions(<Researcher />, { store, model: script() });
     await sessions.send('chat-1', 'go', { owner: 'ada' });
     const runs = await sessions.subagentRuns('chat-1', { owner: 'ada' });
     expect(runs).toHaveLength(1);
@@ -73,7 +56,7 @@ describe('runs kept with the chat', () => {
     expect(await sessions.subagentRuns('chat-1', { owner: 'bob' })).toEqual([]);
     expect(await sessions.subagentRuns('nope', { owner: 'ada' })).toEqual([]);
     // Another process reads the same from the store.
-    const other = createSessions(<App />, { store, model: script() });
+    const other = createSessions(<Researcher />, { store, model: script() });
     expect(await other.subagentRuns('chat-1', { owner: 'ada' })).toEqual(runs);
     await sessions.delete('chat-1', { owner: 'ada' });
     expect(await other.subagentRuns('chat-1', { owner: 'ada' })).toEqual([]);

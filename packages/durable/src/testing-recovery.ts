@@ -5,32 +5,16 @@
  * (`./testing.ts`), which runs them on each engine with its own setup.
  */
 import { join } from 'node:path';
-import { type Message, textOf } from '@skilltree/core';
+import { textOf } from '@skilltree/core';
 import { expect, test } from 'vitest';
-import { hangs, logLines, type Worker, type WorkerConfig } from './testing-workers.js';
+import type { CaseKit, CaseSetup } from './testing-kit.js';
+import { hangs, logLines, type SpanLine } from './testing-workers.js';
 
 /** One case's chat and workers, as {@link durableConformance} sets them up. */
-export interface RecoverySetup {
-  dir: string;
-  chat: string;
-  start(
-    name: string,
-    config: Omit<WorkerConfig, 'engine' | 'storeUrl' | 'dir' | 'chat' | 'owner' | 'engineOptions' | 'leaseTtl'> & {
-      leaseTtl?: number;
-    },
-    recover?: boolean,
-  ): Worker;
-  read(): Promise<{ messages: Message[]; tokens: number | undefined }>;
-}
+export type RecoverySetup = CaseSetup;
 
 /** What the recovery cases take from the suite. */
-export interface RecoveryHelpers {
-  withSetup(body: (t: RecoverySetup & { owner?: string }) => Promise<void>): Promise<void>;
-  recovered(worker: Worker): Promise<{ chatId: string; error?: string }>;
-  models(dir: string): string[];
-  attempts(dir: string): string[];
-  effects(dir: string): number;
-}
+export type RecoveryHelpers = CaseKit<RecoverySetup & { owner?: string }>;
 
 /** The chunks of a UI message stream (server-sent events, one JSON chunk per `data:` line), read to its end. */
 async function* uiChunks(response: Response): AsyncGenerator<{ type: string; [key: string]: unknown }> {
@@ -51,18 +35,6 @@ async function* uiChunks(response: Response): AsyncGenerator<{ type: string; [ke
       }
     }
   }
-}
-
-/** One line of the workers' `spans.log` (see `WorkerConfig.telemetry`). */
-interface SpanLine {
-  pid: number;
-  event: 'start' | 'end';
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  links?: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
-  attributes?: Record<string, unknown>;
 }
 
 const spans = (dir: string) => logLines(dir, 'spans.log').map((l) => JSON.parse(l) as SpanLine);

@@ -4,37 +4,23 @@
  * from any process (its own may be dead), the answered call runs once, and the waiting workflow
  * ends once it is answered.
  */
-import { type Message, textOf } from '@skilltree/core';
+import { textOf } from '@skilltree/core';
 import type { DurableWaitState } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
-import type { Worker, WorkerConfig } from './testing-workers.js';
+import type { CaseKit, CaseSetup } from './testing-kit.js';
+import type { Worker } from './testing-workers.js';
 
 /** Where an engine has a turn's workflow: running or waiting (`pending`), `ended`, or `missing` (never started). */
 export type TurnWorkflowState = 'pending' | 'ended' | 'missing';
 
 /** One case's chat, scratch folder and workers (made by `durableConformance`). */
-export interface WaitCaseSetup {
-  dir: string;
-  chat: string;
-  start(
-    name: string,
-    config: Omit<WorkerConfig, 'engine' | 'storeUrl' | 'dir' | 'chat' | 'owner' | 'engineOptions' | 'leaseTtl'> & {
-      leaseTtl?: number;
-    },
-    recover?: boolean,
-  ): Worker;
-  read(): Promise<{ messages: Message[]; tokens: number | undefined }>;
+export interface WaitCaseSetup extends CaseSetup {
   /** The durable wait the chat's committed state names, or null. */
   waitOf(): Promise<DurableWaitState | null>;
 }
 
 /** What the wait cases need of the suite. */
-export interface WaitCaseKit {
-  withSetup(body: (t: WaitCaseSetup) => Promise<void>): Promise<void>;
-  recovered(worker: Worker): Promise<{ turnId?: string; chatId: string; error?: string }>;
-  models(dir: string): string[];
-  attempts(dir: string): string[];
-  effects(dir: string): number;
+export interface WaitCaseKit extends CaseKit<WaitCaseSetup> {
   /** The engine's state of turn `turnId`'s workflow (see `DurableConformanceOptions.workflowState`). */
   workflowState(turnId: string): Promise<TurnWorkflowState>;
 }

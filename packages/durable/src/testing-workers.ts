@@ -55,6 +55,18 @@ export interface WorkerConfig {
   closeTimeout?: number;
 }
 
+/** One line of a worker's `spans.log` (see {@link WorkerConfig.telemetry}): a span's start, or its end with its parent, links and attributes. */
+export interface SpanLine {
+  pid: number;
+  event: 'start' | 'end';
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  links?: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
+  attributes?: Record<string, unknown>;
+}
+
 /** A worker process and what it said. */
 export interface Worker {
   child: ChildProcess;
