@@ -26,13 +26,13 @@ export function openaiUsageObject(prompt: number, completion: number, cached: nu
   };
 }
 
-/** One chunk of a streamed completion from `gpt-test`, with `extra` fields (the last chunk's `usage`). */
-export function openaiChunkObject(choices: unknown[], extra: Record<string, unknown> = {}) {
-  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices, ...extra };
+/** One chunk of a streamed completion from `model`, with `extra` fields (the last chunk's `usage`). */
+export function openaiChunkObject(choices: unknown[], extra: Record<string, unknown> = {}, model = 'gpt-test') {
+  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model, choices, ...extra };
 }
 
-/** A non-streamed chat completion from `gpt-test` answering `step`, with `usage`. */
-export function openaiCompletionObject(step: OpenAIStep, usage: unknown) {
+/** A non-streamed chat completion from `model` (`gpt-test` when left out) answering `step`, with `usage`. */
+export function openaiCompletionObject(step: OpenAIStep, usage: unknown, model = 'gpt-test') {
   const message: Record<string, unknown> = { role: 'assistant', content: step.text ?? null, refusal: null };
   if (step.toolCalls?.length) {
     message.tool_calls = step.toolCalls.map((c) => ({
@@ -45,7 +45,7 @@ export function openaiCompletionObject(step: OpenAIStep, usage: unknown) {
     id: 'chatcmpl-1',
     object: 'chat.completion',
     created: 1,
-    model: 'gpt-test',
+    model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop' }],
     usage,
   };
