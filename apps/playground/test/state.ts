@@ -80,11 +80,23 @@ const object = (properties: Record<string, unknown>) => ({
   required: Object.keys(properties),
 });
 
+/** The system prompt of that request. */
+const system =
+  'You keep notes for the user.\n\n## Skills\n- notes — Write and list notes\n- weather — Report the weather';
+
+/** The two tools the request offers, as the model sees them. */
+const readSkill = {
+  name: 'read_skill',
+  description: 'Load a skill by name',
+  inputSchema: object({ name: { type: 'string' } }),
+};
+const addNote = { name: 'add_note', description: 'Add a note', inputSchema: object({ text: { type: 'string' } }) };
+
 /** Core's view of the session after that turn, as `skilltree dev` sends it. */
 export function makeView(overrides: Partial<SessionView> = {}): SessionView {
   return {
     agent: { props: { maxLoadedSkills: 2 }, instructions: ['You keep notes for the user.'] },
-    system: 'You keep notes for the user.\n\n## Skills\n- notes — Write and list notes\n- weather — Report the weather',
+    system,
     context,
     contextPlacement: 'end',
     sections: [
@@ -103,21 +115,9 @@ export function makeView(overrides: Partial<SessionView> = {}): SessionView {
       },
     ],
     tools: [
-      {
-        name: 'read_skill',
-        description: 'Load a skill by name',
-        inputSchema: object({ name: { type: 'string' } }),
-        skill: null,
-        owner: 'skilltree',
-      },
+      { ...readSkill, skill: null, owner: 'skilltree' },
       { name: 'now', description: 'The current time', inputSchema: object({}), skill: null, owner: 'Clock' },
-      {
-        name: 'add_note',
-        description: 'Add a note',
-        inputSchema: object({ text: { type: 'string' } }),
-        skill: 'notes',
-        owner: 'Notes',
-      },
+      { ...addNote, skill: 'notes', owner: 'Notes' },
     ],
     skills: [
       {
@@ -164,22 +164,10 @@ export function makeState(overrides: Partial<DevState> = {}): DevState {
     transcript,
     windowStart: 0,
     request: {
-      system:
-        'You keep notes for the user.\n\n## Skills\n- notes — Write and list notes\n- weather — Report the weather',
+      system,
       context,
       messages: transcript,
-      tools: [
-        {
-          name: 'read_skill',
-          description: 'Load a skill by name',
-          inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        },
-        {
-          name: 'add_note',
-          description: 'Add a note',
-          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-        },
-      ],
+      tools: [readSkill, addNote],
       contextPlacement: 'end',
     },
     // The add_note result: the last user-role message of the window.

@@ -5,16 +5,17 @@ import { edits } from '../src/store.js';
 import { makeSandbox, SECRET } from './fixtures.js';
 import { allText, failed, ok, renderFs, text } from './helpers.js';
 
-async function loaded(root: string, ...skills: string[]) {
-  const agent = renderFs(root);
+/** A fresh sandbox, and the agent on it with `skills` read. */
+async function inSandbox(...skills: string[]) {
+  const sandbox = makeSandbox();
+  const agent = renderFs(sandbox.root);
   for (const name of skills) await agent.callTool('read_skill', { name });
-  return agent;
+  return { ...sandbox, agent };
 }
 
 describe('files skill', () => {
   test('list_dir lists folders, files and where symlinks go', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'files');
+    const { agent } = await inSandbox('files');
     expect(ok(await agent.callTool('list_dir', {}))).toBe(
       [
         '.:',
@@ -31,8 +32,7 @@ describe('files skill', () => {
   });
 
   test('read_file numbers lines and reads ranges', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'files');
+    const { agent } = await inSandbox('files');
     expect(ok(await agent.callTool('read_file', { path: 'notes/todo.md' }))).toBe(
       'notes/todo.md, lines 1-4 of 4:\n1\t# To do\n2\t\n3\t- [ ] Call the dentist\n4\t- [ ] Renew passport',
     );
@@ -45,8 +45,7 @@ describe('files skill', () => {
   });
 
   test('read_file errors are clear', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'files');
+    const { agent } = await inSandbox('files');
     expect(failed(await agent.callTool('read_file', { path: 'nope.md' }))).toBe(
       'Tool "read_file" failed: No such file or directory: "nope.md".',
     );
@@ -81,8 +80,7 @@ describe('nothing outside the sandbox is reachable', () => {
   ];
 
   test.each(attempts)('%s %j is refused', async (tool, input) => {
-    const { root, outside } = makeSandbox();
-    const agent = await loaded(root, 'files', 'search', 'edit');
+    const { agent, outside } = await inSandbox('files', 'search', 'edit');
     const content = failed(await agent.callTool(tool, input));
     expect(content).toMatch(/^Tool "\w+" failed: Refused: ".*" (is outside the sandbox|goes through a symlink)/);
     expect(content).not.toContain(SECRET);
@@ -93,8 +91,7 @@ describe('nothing outside the sandbox is reachable', () => {
   });
 
   test('searching the whole sandbox never follows a link outside', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'search');
+    const { agent } = await inSandbox('search');
     expect(ok(await agent.callTool('grep', { pattern: 'SECRET', ignoreCase: true }))).toBe(
       'No matches for /SECRET/i in the sandbox.',
     );
@@ -105,8 +102,7 @@ describe('nothing outside the sandbox is reachable', () => {
 
 describe('search skill', () => {
   test('find_files matches names anywhere, or whole paths with /', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'search');
+    const { agent } = await inSandbox('search');
     expect(ok(await agent.callTool('find_files', { pattern: '*.md' }))).toBe(
       '3 files match *.md:\ntodo-link.md\nnotes/todo.md\nnotes/meetings/monday.md',
     );
@@ -119,8 +115,7 @@ describe('search skill', () => {
   });
 
   test('grep returns path:line: text, skips binaries, and explains a bad pattern', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'search');
+    const { agent } = await inSandbox('search');
     expect(ok(await agent.callTool('grep', { pattern: 'dentist', ignoreCase: true }))).toBe(
       '3 matches:\ntodo-link.md:3: - [ ] Call the dentist\nnotes/todo.md:3: - [ ] Call the dentist\nnotes/meetings/monday.md:1: Dentist on Friday.',
     );
@@ -133,8 +128,7 @@ describe('search skill', () => {
 
 describe('edit skill', () => {
   test('replace_in_file changes exactly one occurrence', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'edit');
+    const { agent, root } = await inSandbox('edit');
     const file = path.join(root, 'notes', 'todo.md');
     expect(
       ok(await agent.callTool('replace_in_file', { path: 'notes/todo.md', old: '[ ] Call', new: '[x] Call' })),
@@ -149,8 +143,7 @@ describe('edit skill', () => {
   });
 
   test('write_file creates folders inside the sandbox', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'edit');
+    const { agent, root } = await inSandbox('edit');
     expect(ok(await agent.callTool('write_file', { path: 'recipes/soup.md', content: '# Soup\n' }))).toBe(
       'Created recipes/soup.md (7 characters).',
     );
@@ -161,8 +154,7 @@ describe('edit skill', () => {
   });
 
   test('undo_last_edit is offered only while there is an edit to undo', async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'edit');
+    const { agent, root } = await inSandbox('edit');
     expect(agent).not.toHaveTool('undo_last_edit');
     const todo = path.join(root, 'notes', 'todo.md');
     const before = readFileSync(todo, 'utf8');
@@ -182,8 +174,7 @@ describe('edit skill', () => {
   });
 
   test("the previous contents an edit keeps for undo stay out of the model's view", async () => {
-    const { root } = makeSandbox();
-    const agent = await loaded(root, 'edit');
+    const { agent } = await inSandbox('edit');
     await agent.callTool('write_file', { path: 'notes/todo.md', content: 'all done' });
     expect(agent.session.store(edits).getState().log[0].before).toContain('Renew passport');
     const request = agent.request();

@@ -121,6 +121,15 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
+/** `name` signs in and asks for a story, which streams up to its last word and holds there (see holdStory). */
+async function storyHeld(name: string) {
+  const page = await signIn(name);
+  const story = holdStory();
+  await send(page, 'tell me a story');
+  const signal = await story.reached;
+  return { page, story, signal };
+}
+
 /** The chat id the page put in its URL. */
 function chatOf(page: Page): string {
   return new URL(page.url()).searchParams.get('chat') ?? '';
@@ -372,10 +381,7 @@ describe('photos, approvals, reloads and stops in a browser', () => {
   });
 
   it('a reload while the answer streams shows the whole answer, once (useChat resume)', async () => {
-    const page = await signIn('gina');
-    const story = holdStory();
-    await send(page, 'tell me a story');
-    await story.reached;
+    const { page, story } = await storyHeld('gina');
     // Everything but the last word has streamed, and the page shows it.
     const conversation = page.getByLabel('Conversation');
     await conversation.getByText(STORY.slice(0, STORY.lastIndexOf(' '))).waitFor();
@@ -397,10 +403,7 @@ describe('photos, approvals, reloads and stops in a browser', () => {
   });
 
   it('a turn that ends between loading the chat and resuming it shows its answer all the same', async () => {
-    const page = await signIn('iris');
-    const story = holdStory();
-    await send(page, 'tell me a story');
-    await story.reached;
+    const { page, story } = await storyHeld('iris');
     const chat = chatOf(page);
     // The reloaded page loads the chat while the turn runs (its answer left out, for the resume to
     // send); the turn ends before the resume is asked, which then finds none running (204).
@@ -424,10 +427,7 @@ describe('photos, approvals, reloads and stops in a browser', () => {
   });
 
   it('Stop stops the turn on the server too: the model call is aborted, and the chat takes the next message', async () => {
-    const page = await signIn('hank');
-    const story = holdStory();
-    await send(page, 'tell me a story');
-    const signal = await story.reached;
+    const { page, story, signal } = await storyHeld('hank');
     expect(signal).toBeDefined();
     const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
     const chat = chatOf(page);

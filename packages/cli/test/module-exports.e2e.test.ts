@@ -8,17 +8,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UIMessage } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { chat, type ServeProcess, startServe } from './serve-helpers.js';
+import { chat, type ServeProcess, startServe, stopServesAfterEach } from './serve-helpers.js';
 
 const MODULE = 'test/fixtures/serve-options-agent.tsx';
 
 let serve: ServeProcess | undefined;
-afterEach(async () => {
-  await serve?.stop();
-  serve = undefined;
-});
+stopServesAfterEach();
 
 const as = (user: string) => ({ 'x-user': user });
 const textOf = (message: UIMessage) =>

@@ -6,15 +6,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { chat, type ServeProcess, startServe } from './serve-helpers.js';
+import { chat, type ServeProcess, startServe, stopServesAfterEach } from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
-afterEach(async () => {
-  await serve?.stop();
-  serve = undefined;
-});
+stopServesAfterEach();
 
 describe("skilltree serve runs turns on the module's engine", () => {
   it('makes the engine once in the serving process, runs each turn on it, and closes it on stop', async () => {

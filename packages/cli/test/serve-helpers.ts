@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendChatTurn } from '@skilltree/test-kit';
+import { afterEach } from 'vitest';
 import { tracked } from './helpers/children.js';
 import { CLI_DIR, cliEnv } from './helpers/run-cli.js';
 
@@ -29,6 +30,21 @@ function occurrences(haystack: string, text: string): number {
   let count = 0;
   for (let at = haystack.indexOf(text); at !== -1; at = haystack.indexOf(text, at + text.length)) count++;
   return count;
+}
+
+/** Every serve started since the last test ended (see {@link stopServesAfterEach}). */
+const started = new Set<ServeProcess>();
+
+/**
+ * Stops, after each test of the file that calls it (once, at its top), every `skilltree serve` the
+ * test started and left running: stopping one that has exited already only reads its exit code.
+ */
+export function stopServesAfterEach(): void {
+  afterEach(async () => {
+    const serves = [...started];
+    started.clear();
+    await Promise.all(serves.map((serve) => serve.stop()));
+  });
 }
 
 /**
@@ -69,7 +85,10 @@ export function startServe(args: string[], extraEnv: Record<string, string | nul
     child.stdout.setEncoding('utf8').on('data', (d) => {
       stdout += d;
       const match = /skilltree serve: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) resolve({ url: match[1], child, stdout: () => stdout, stderr: () => stderr, waitForStderr, stop });
+      if (!match) return;
+      const serve = { url: match[1], child, stdout: () => stdout, stderr: () => stderr, waitForStderr, stop };
+      started.add(serve);
+      resolve(serve);
     });
     child.once('close', (code) => {
       reject(new Error(`skilltree serve exited with ${code}.\nstdout: ${stdout}\nstderr: ${stderr}`));

@@ -2,15 +2,12 @@
  * `skilltree serve` runs React's production build whatever NODE_ENV says (the development build
  * costs about twice the memory per mounted chat), unless `--react-dev` asks for the development one.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { chat, type ServeProcess, startServe } from './serve-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { chat, type ServeProcess, startServe, stopServesAfterEach } from './serve-helpers.js';
 
 const agent = 'test/fixtures/react-build-agent.tsx';
 let serve: ServeProcess | undefined;
-afterEach(async () => {
-  await serve?.stop();
-  serve = undefined;
-});
+stopServesAfterEach();
 
 const replyText = async (url: string) => {
   const reply = await chat(url, 'c1', 'which build?');

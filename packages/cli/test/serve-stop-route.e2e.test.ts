@@ -4,21 +4,24 @@
  * running turn, whose stream ends as stopped; the chat goes on. Against real SQLite, PostgreSQL and
  * Redis. Every wait is on an event (output, a stream's end), never on a clock.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOLD_STARTED } from './fixtures/serve-hold-agent.js';
-import { chatId, holdServeArgs, postChat as post, type ServeProcess, startServe, testStores } from './serve-helpers.js';
+import {
+  chatId,
+  holdServeArgs,
+  postChat as post,
+  type ServeProcess,
+  startServe,
+  stopServesAfterEach,
+  testStores,
+} from './serve-helpers.js';
 
-const running: ServeProcess[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((serve) => serve.stop()));
-});
+stopServesAfterEach();
 
 const stores = testStores('skilltree-serve-stop-route-');
 
-async function serve(spec: string, extra: string[] = []): Promise<ServeProcess> {
-  const process = await startServe(holdServeArgs(spec, ...extra));
-  running.push(process);
-  return process;
+function serve(spec: string, extra: string[] = []): Promise<ServeProcess> {
+  return startServe(holdServeArgs(spec, ...extra));
 }
 
 /** A stop on a connection of its own: with `--workers`, the primary hands it to either worker. */

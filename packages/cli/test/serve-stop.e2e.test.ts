@@ -11,15 +11,20 @@ import { LOCAL_USER } from '@skilltree/server';
 import { openStore } from '@skilltree/store';
 import { transcriptIsValid } from '@skilltree/test-kit';
 import { createElement } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import HoldAgent, { HOLD_STARTED, holdModel } from './fixtures/serve-hold-agent.js';
-import { chatId, holdServeArgs, postChat as post, type ServeProcess, startServe, testStores } from './serve-helpers.js';
+import {
+  chatId,
+  holdServeArgs,
+  postChat as post,
+  type ServeProcess,
+  startServe,
+  stopServesAfterEach,
+  testStores,
+} from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
-afterEach(async () => {
-  await serve?.stop();
-  serve = undefined;
-});
+stopServesAfterEach();
 
 const stores = testStores('skilltree-serve-stop-');
 

@@ -6,15 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UIMessage } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
-import { chat, type ServeProcess, startServe } from './serve-helpers.js';
+import { chat, type ServeProcess, startServe, stopServesAfterEach } from './serve-helpers.js';
 
 let serve: ServeProcess | undefined;
-afterEach(async () => {
-  await serve?.stop();
-  serve = undefined;
-});
+stopServesAfterEach();
 
 describe('skilltree serve', () => {
   it('serves the agent module to useChat: a streamed reply with tool parts and the skill load, restored by GET', async () => {

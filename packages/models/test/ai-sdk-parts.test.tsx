@@ -9,6 +9,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { Agent, createSession, type ModelRequest, Skill } from '@skilltree/core';
 import type { ReasoningPart } from '@skilltree/core/provider';
+import { anthropicMessageObject } from '@skilltree/test-kit';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkCallOptions } from '../src/ai-sdk.js';
@@ -36,16 +37,7 @@ const generateOnly = (model: ReturnType<typeof aiSdk>) => ({ name: model.name, g
 
 describe('ai-sdk: @ai-sdk/anthropic thinking round-trips with its signature', () => {
   const usage = { input_tokens: 10, output_tokens: 5 };
-  const message = (content: unknown[], stop: string) => ({
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-opus-5-5',
-    content,
-    stop_reason: stop,
-    stop_sequence: null,
-    usage,
-  });
+  const message = (content: unknown[], stop: string) => anthropicMessageObject(content, stop, usage, 'claude-opus-5-5');
   const thinking = { type: 'thinking', thinking: 'They want the lamp.', signature: 'sig-Abc123==' };
   const call = { type: 'tool_use', id: 'toolu_1', name: 'read_skill', input: { name: 'shopping' } };
 

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropic, ModelError } from '../src/anthropic.js';
 import { collect, collectAll, inputStreamedBeforeCall, withEnv } from './helpers/collect.js';
-import { CONTEXT, generateError, rawInputRequest, SYSTEM, sampleRequest, simpleRequest } from './helpers/request.js';
+import {
+  CONTEXT,
+  generateError,
+  rawInputRequest,
+  SYSTEM,
+  sampleRequest,
+  simpleRequest,
+  TOOLS,
+} from './helpers/request.js';
 import { drop, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
 
@@ -15,19 +23,13 @@ function model(extra: Partial<Parameters<typeof anthropic>[0]> = {}) {
   return anthropic({ model: 'claude-test', apiKey: 'sk-test', baseURL: server.url, initialRetryDelayMs: 1, ...extra });
 }
 
-const toolsOnWire = [
-  {
-    name: 'read_skill',
-    description: 'Read a skill',
-    input_schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-  },
-  {
-    name: 'add_to_cart',
-    description: 'Add an item',
-    input_schema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
-    cache_control: CACHE,
-  },
-];
+/** TOOLS as the Messages API takes them: the last carries the breakpoint that caches every tool. */
+const toolsOnWire = TOOLS.map((t, i) => ({
+  name: t.name,
+  description: t.description,
+  input_schema: t.inputSchema,
+  ...(i === TOOLS.length - 1 ? { cache_control: CACHE } : {}),
+}));
 
 describe('anthropic: request body', () => {
   it("sends system, tools, merged turns, cache breakpoints and the context at the end ('end')", async () => {

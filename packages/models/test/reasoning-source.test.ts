@@ -5,6 +5,7 @@
  */
 import type { Message, ModelRequest } from '@skilltree/core';
 import type { ReasoningPart } from '@skilltree/core/provider';
+import { anthropicMessageObject } from '@skilltree/test-kit';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
@@ -43,18 +44,15 @@ const RESPONSES_ANSWER = {
   usage: { input_tokens: 5, output_tokens: 3 },
 };
 
-const MESSAGES_ANSWER = {
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-opus-5-5',
-  content: [
+const MESSAGES_ANSWER = anthropicMessageObject(
+  [
     { type: 'thinking', thinking: 'hm', signature: 'sig-from-the-proxy' },
     { type: 'text', text: 'hello' },
   ],
-  stop_reason: 'end_turn',
-  usage: { input_tokens: 5, output_tokens: 3 },
-};
+  'end_turn',
+  { input_tokens: 5, output_tokens: 3 },
+  'claude-opus-5-5',
+);
 
 describe('reasoning names the adapter that produced it', () => {
   it("an OpenAI-compatible provider's reasoning never reaches openai()", async () => {

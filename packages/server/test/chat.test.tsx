@@ -27,6 +27,18 @@ afterEach(async () => {
   await server?.close();
 });
 
+/**
+ * Sends `wait` to chat `c1` and resolves once the turn runs the `wait` tool (which holds until the
+ * turn is aborted): `controller` drops the client, `pending` settles when the send does.
+ */
+async function waitingTurn(sender: ReturnType<typeof client>) {
+  const controller = new AbortController();
+  const before = waiting.count;
+  const pending = sender.send('c1', 'wait', controller.signal).catch((error: unknown) => error);
+  while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
+  return { controller, pending };
+}
+
 describe('POST /api/chat', () => {
   it('answers with the AI SDK UI message stream: SSE with the x-vercel-ai-ui-message-stream: v1 header', async () => {
     server = await startServer();
@@ -129,10 +141,7 @@ describe('POST /api/chat', () => {
   it('a client that goes away does not stop the turn; POST /chat/:id/stop does; the transcript stays valid and the chat goes on', async () => {
     server = await startServer();
     const alice = client(server.url);
-    const controller = new AbortController();
-    const before = waiting.count;
-    const pending = alice.send('c1', 'wait', controller.signal).catch((error: unknown) => error);
-    while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
+    const { controller, pending } = await waitingTurn(alice);
     controller.abort();
     await pending;
     // The turn is still running after the client left: the stop route finds it (202), and stops it.
@@ -155,10 +164,7 @@ describe('POST /api/chat', () => {
   it('a second message while a turn runs on the same chat answers 409 with onBusy: reject', async () => {
     server = await startServer({ sessionsOptions: { onBusy: 'reject' } });
     const alice = client(server.url);
-    const controller = new AbortController();
-    const before = waiting.count;
-    const pending = alice.send('c1', 'wait', controller.signal).catch(() => {});
-    while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
+    const { controller, pending } = await waitingTurn(alice);
     const response = await postChat(server.url, 'alice', {
       id: 'c1',
       message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
@@ -201,10 +207,7 @@ describe('GET /api/chat/:id', () => {
   it('restores a conversation whose turn was stopped, with the unanswered tool call as an error', async () => {
     server = await startServer();
     const alice = client(server.url);
-    const controller = new AbortController();
-    const before = waiting.count;
-    const pending = alice.send('c1', 'wait', controller.signal).catch(() => {});
-    while (waiting.count === before) await new Promise((r) => setTimeout(r, 10));
+    const { controller, pending } = await waitingTurn(alice);
     controller.abort();
     await pending;
     await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });

@@ -11,6 +11,13 @@ export { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 export { copyFixture, type FixtureCopy } from './fixture-copy.js';
 export { AppendTool, type AppendToolProps, type ListKey } from './list-tool.js';
 export { type AnyMessage, type AnyToolMessage, changes, failed, ok, own, text } from './message-text.js';
+export {
+  type OpenAIStep,
+  openaiArguments,
+  openaiChunkObject,
+  openaiCompletionObject,
+  openaiUsageObject,
+} from './openai-completion.js';
 export { type Handler, type Recorded, startServer, type TestServer } from './recording-server.js';
 export { ApprovedRefundTool, type ApprovedRefundToolProps } from './refund-tool.js';
 export { type Demo, playDemo, type Sayer, sayAll } from './say-all.js';

@@ -5,7 +5,13 @@
  * tests can see what reached the wire.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { anthropicMessageObject, startServer } from '@skilltree/test-kit';
+import {
+  anthropicMessageObject,
+  openaiChunkObject,
+  openaiCompletionObject,
+  openaiUsageObject,
+  startServer,
+} from '@skilltree/test-kit';
 
 /** One scripted answer: text and/or tool calls, after a thinking block (Anthropic) when given. */
 export interface WireStep {
@@ -108,16 +114,10 @@ function anthropicStream(step: WireStep): string {
   return out + sse('message_stop', { type: 'message_stop' });
 }
 
-const openaiUsage = {
-  prompt_tokens: 120,
-  completion_tokens: 8,
-  total_tokens: 128,
-  prompt_tokens_details: { cached_tokens: 100 },
-};
+const openaiUsage = openaiUsageObject(120, 8, 100);
 
 function openaiStream(step: WireStep): string {
-  const chunk = (choices: unknown[], extra = {}) =>
-    sse(null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices, ...extra });
+  const chunk = (choices: unknown[], extra = {}) => sse(null, openaiChunkObject(choices, extra));
   let out = chunk([{ index: 0, delta: { role: 'assistant', content: step.text ?? '' }, finish_reason: null }]);
   (step.toolCalls ?? []).forEach((c, i) => {
     out += chunk([
@@ -134,26 +134,6 @@ function openaiStream(step: WireStep): string {
   });
   out += chunk([{ index: 0, delta: {}, finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop' }]);
   return out + chunk([], { usage: openaiUsage }) + sse(null, '[DONE]');
-}
-
-function openaiCompletion(step: WireStep) {
-  const message: Record<string, unknown> = { role: 'assistant', content: step.text ?? null };
-  if (step.toolCalls?.length) {
-    message.tool_calls = step.toolCalls.map((c) => ({
-      id: c.id,
-      type: 'function',
-      function: { name: c.name, arguments: JSON.stringify(c.input) },
-    }));
-  }
-  const finish = step.toolCalls?.length ? 'tool_calls' : 'stop';
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-test',
-    choices: [{ index: 0, message, finish_reason: finish }],
-    usage: openaiUsage,
-  };
 }
 
 /** Starts a server on a free port of 127.0.0.1 (the test kit's recording server, answering from the script). */
@@ -182,7 +162,7 @@ export async function startWireServer(): Promise<WireServer> {
                 step.toolCalls?.length ? 'tool_use' : 'end_turn',
                 anthropicUsage,
               )
-            : openaiCompletion(step),
+            : openaiCompletionObject(step, openaiUsage),
         ),
       );
     },

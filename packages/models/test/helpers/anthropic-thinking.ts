@@ -13,6 +13,7 @@
  * that changed is refused with the API's text.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { anthropicMessageObject } from '@skilltree/test-kit';
 import { anthropicProblem, betaHeader } from './anthropic-rules.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
 import { halves, messageStart, type WireStep } from './wire.js';
@@ -256,17 +257,7 @@ export function claudeScript(steps: ThinkingStep[]): ClaudeScript {
     };
     const stop = step.toolCalls?.length ? 'tool_use' : 'end_turn';
     if (body?.stream) return sse(events(body, blocks, usage, stop))(req, res, body);
-    const message = {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: body.model,
-      content: blocks,
-      stop_reason: stop,
-      stop_sequence: null,
-      usage,
-    };
-    return json(200, message)(req, res, body);
+    return json(200, anthropicMessageObject(blocks, stop, usage, body.model))(req, res, body);
   };
   return { handler, refusals };
 }

@@ -17,6 +17,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { openaiChunkObject, openaiCompletionObject, openaiUsageObject } from '@skilltree/test-kit';
 import { allowedNames, allowedToolsProblem } from './openai-allowed-tools.js';
 import { type OutputItem, outputItems, type ResponsesUsage, responseEvents, responseObject } from './openai-wire.js';
 import { type Handler, json, type SseEvent, sse } from './server.js';
@@ -472,44 +473,17 @@ function chatReply(req: IncomingMessage, res: ServerResponse, body: any, step: O
     function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
   }));
   const finish = toolCalls.length ? 'tool_calls' : 'stop';
-  const usage = {
-    prompt_tokens: 50,
-    completion_tokens: 5,
-    total_tokens: 55,
-    prompt_tokens_details: { cached_tokens: 0 },
-  };
-  if (!body.stream) {
-    const message = {
-      role: 'assistant',
-      content: step.text ?? null,
-      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-    };
-    return json(200, {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1,
-      model: body.model,
-      choices: [{ index: 0, message, finish_reason: finish }],
-      usage,
-    })(req, res, body);
-  }
+  const usage = openaiUsageObject(50, 5, 0);
+  if (!body.stream) return json(200, openaiCompletionObject(step, usage, body.model))(req, res, body);
   const chunk = (delta: unknown, reason: string | null = null): SseEvent => ({
-    data: {
-      id: 'chatcmpl-1',
-      object: 'chat.completion.chunk',
-      created: 1,
-      model: body.model,
-      choices: [{ index: 0, delta, finish_reason: reason }],
-    },
+    data: openaiChunkObject([{ index: 0, delta, finish_reason: reason }], {}, body.model),
   });
   const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
   if (step.text) events.push(chunk({ content: step.text }));
   for (const [index, call] of toolCalls.entries()) events.push(chunk({ tool_calls: [{ index, ...call }] }));
   events.push(chunk({}, finish));
   if (body.stream_options?.include_usage) {
-    events.push({
-      data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage },
-    });
+    events.push({ data: openaiChunkObject([], { usage }, body.model) });
   }
   events.push({ data: '[DONE]' });
   return sse(events)(req, res, body);

@@ -3,16 +3,20 @@
  * an Anthropic message / SSE stream, an OpenAI chat completion / chunk stream, or AI SDK v3 results.
  */
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { anthropicMessageObject } from '@skilltree/test-kit';
+import {
+  anthropicMessageObject,
+  openaiArguments as args,
+  type OpenAIStep,
+  openaiChunkObject,
+  openaiCompletionObject,
+  openaiUsageObject,
+} from '@skilltree/test-kit';
 import type { SseEvent } from './server.js';
 
-export interface WireStep {
-  text?: string;
-  /** An empty `id` is left out of the wire format (as some compatible servers do). */
-  toolCalls?: { id: string; name: string; input: unknown }[];
-}
+/** One scripted answer; an empty tool call `id` is left out of the wire format (as some compatible servers do). */
+export type WireStep = OpenAIStep;
 
-const idField = (id: string, key = 'id') => (id ? { [key]: id } : {});
+const idField = (id: string) => (id ? { id } : {});
 
 /** `s` in two pieces (one when shorter than two characters), as a stream splits a value. */
 export function halves(s: string): string[] {
@@ -82,41 +86,17 @@ export function anthropicEvents(step: WireStep, usage: Record<string, number> = 
   return events;
 }
 
-const openaiUsage = {
-  prompt_tokens: 110,
-  completion_tokens: 5,
-  total_tokens: 115,
-  prompt_tokens_details: { cached_tokens: 100 },
-};
-
-function args(input: unknown): string {
-  return typeof input === 'string' ? input : JSON.stringify(input);
-}
+const openaiUsage = openaiUsageObject(110, 5, 100);
 
 /** A non-streaming chat completion. */
 export function openaiCompletion(step: WireStep, usage: unknown = openaiUsage): unknown {
-  const message: Record<string, unknown> = { role: 'assistant', content: step.text ?? null, refusal: null };
-  if (step.toolCalls?.length) {
-    message.tool_calls = step.toolCalls.map((c) => ({
-      ...idField(c.id),
-      type: 'function',
-      function: { name: c.name, arguments: args(c.input) },
-    }));
-  }
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-test',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop' }],
-    usage,
-  };
+  return openaiCompletionObject(step, usage);
 }
 
 /** The SSE events of a streamed chat completion, `[DONE]` last. */
 export function openaiChunks(step: WireStep, usage: unknown = openaiUsage): SseEvent[] {
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseEvent => ({
-    data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices, ...extra },
+    data: openaiChunkObject(choices, extra),
   });
   const events: SseEvent[] = [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }])];
   for (const part of step.text ? halves(step.text) : []) {
