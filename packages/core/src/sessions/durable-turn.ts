@@ -125,6 +125,11 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
   };
 }
 
+/** What a turn left pending in this process waits on: it never ends here (another process ends it). */
+function pendingForever(): Promise<never> {
+  return new Promise<never>(() => {});
+}
+
 /** Whether the chat's running turn (as its commits say) began after `length` messages: it is another, later turn. */
 function laterTurn(turn: { from: number } | undefined, length: number): boolean {
   return turn !== undefined && turn.from > length;
@@ -142,39 +147,42 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   engine.register({
     async run(turnId, input) {
       const sink = sinks.get(turnId);
-      const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
-      const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
-      // In the process that started the turn, the caller's own context; elsewhere its span's ids.
-      const traceContext =
-        sink?.traceContext ?? (input.parentSpan ? await contextOfSpanIds(input.parentSpan) : input.traceContext);
-      const extra = {
-        ...(input.budget ? { budget: input.budget } : {}),
-        ...(input.files ? { files: input.files } : {}),
-        ...(traceContext !== undefined ? { traceContext } : {}),
-      };
-      // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
-      const waits = waitsDurably(engine) ? engine : null;
-      const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
-      const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+      // A turn without a caller here was recovered from another process: a closing process never
+      // fails it (an engine never runs a failed workflow again), it leaves it for another process.
+      if (handover.active && !sink) return pendingForever();
       // Whether this attempt's turn had begun (the store says it runs): only such a turn is handed over.
       let begun: () => boolean = () => false;
-      const turnCtx: TurnContext = {
-        ...ctx,
-        durable: {
-          ...hooks,
-          async open(resolved, live, trace) {
-            const opened = await hooks.open(resolved, live, trace);
-            const { entry } = opened;
-            const recovered = entry.replayTo !== undefined;
-            const version = entry.version;
-            begun = () => recovered || entry.version > version;
-            return opened;
-          },
-        },
-      };
-      const it = chatTurn(turnCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
-      self.it = it;
       try {
+        const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
+        const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
+        // In the process that started the turn, the caller's own context; elsewhere its span's ids.
+        const traceContext =
+          sink?.traceContext ?? (input.parentSpan ? await contextOfSpanIds(input.parentSpan) : input.traceContext);
+        const extra = {
+          ...(input.budget ? { budget: input.budget } : {}),
+          ...(input.files ? { files: input.files } : {}),
+          ...(traceContext !== undefined ? { traceContext } : {}),
+        };
+        // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
+        const waits = waitsDurably(engine) ? engine : null;
+        const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
+        const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+        const turnCtx: TurnContext = {
+          ...ctx,
+          durable: {
+            ...hooks,
+            async open(resolved, live, trace) {
+              const opened = await hooks.open(resolved, live, trace);
+              const { entry } = opened;
+              const recovered = entry.replayTo !== undefined;
+              const version = entry.version;
+              begun = () => recovered || entry.version > version;
+              return opened;
+            },
+          },
+        };
+        const it = chatTurn(turnCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
+        self.it = it;
         for (;;) {
           const next = await it.next();
           if (next.done) {
@@ -187,7 +195,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         if (handover.active) {
           sink?.end({ error: new TurnHandedOverError(engine.name, begun()) });
           // Left pending, as a crash leaves it: the engine recovers it in another process.
-          if (begun()) return new Promise<never>(() => {});
+          if (begun() || !sink) return pendingForever();
         }
         sink?.end({ error });
         throw error;
