@@ -35,6 +35,8 @@ interface Sink {
   traceContext?: unknown;
   push(event: SessionEvent): void;
   end(outcome: { turn?: Turn; error?: unknown }): void;
+  /** Set once a run of this process took the sink: the engine ran the turn here. */
+  taken?: boolean;
 }
 
 /** The durable turns of one `createSessions`: `turn` runs one, and the engine recovers the rest. */
@@ -147,6 +149,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   engine.register({
     async run(turnId, input) {
       const sink = sinks.get(turnId);
+      if (sink) sink.taken = true;
       // A turn without a caller here was recovered from another process: a closing process never
       // fails it (an engine never runs a failed workflow again), it leaves it for another process.
       if (handover.active && !sink) return pendingForever();
@@ -217,6 +220,63 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       return true;
     },
   });
+  /**
+   * Runs turn `turnId` on the engine and streams its events here until it ends for its caller:
+   * its outcome, and whether a run of this process took it (`ranHere`; false when the engine handed
+   * back the outcome of a run of that id elsewhere or earlier).
+   */
+  async function* follow(
+    turnId: string,
+    body: DurableTurnInput,
+    signal: AbortSignal,
+    traceContext: unknown,
+  ): AsyncGenerator<SessionEvent, { turn?: Turn; error?: unknown; ranHere: boolean }> {
+    const queue: SessionEvent[] = [];
+    let wake: (() => void) | null = null;
+    let outcome: { turn?: Turn; error?: unknown } | null = null;
+    const sink: Sink = {
+      signal,
+      ...(traceContext !== undefined ? { traceContext } : {}),
+      push(event) {
+        queue.push(event);
+        wake?.();
+      },
+      end(o) {
+        outcome ??= o;
+        wake?.();
+      },
+    };
+    sinks.set(turnId, sink);
+    // The engine's own failure (it could not start the workflow) ends the turn too.
+    const ran = engine.run(turnId, body).then(
+      (turn) => {
+        outcome ??= { turn: turn as Turn };
+        wake?.();
+      },
+      (error: unknown) => {
+        outcome ??= { error };
+        wake?.();
+      },
+    );
+    try {
+      for (;;) {
+        while (queue.length > 0) yield queue.shift() as SessionEvent;
+        if (outcome) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const ended = outcome as { turn?: Turn; error?: unknown };
+      // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
+      // one that ended waiting: its workflow waits on for the answers.
+      const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
+      const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
+      if (!handedOver && !waitsOn) await ran;
+      return { ...ended, ranHere: sink.taken === true };
+    } finally {
+      if (sinks.get(turnId) === sink) sinks.delete(turnId);
+    }
+  }
+
   return {
     async *turn(chat, input, signal, extra) {
       // The waiting turn this one answers (or supersedes), as the chat's committed state names it.
@@ -224,21 +284,6 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         ? ((await resolveChat(ctx.store, chat.id, chat.owner)).record?.state.wait ?? null)
         : null;
       const turnId = turnIdFor(follows, input);
-      const queue: SessionEvent[] = [];
-      let wake: (() => void) | null = null;
-      let outcome: { turn?: Turn; error?: unknown } | null = null;
-      sinks.set(turnId, {
-        signal,
-        ...(extra.traceContext !== undefined ? { traceContext: extra.traceContext } : {}),
-        push(event) {
-          queue.push(event);
-          wake?.();
-        },
-        end(o) {
-          outcome ??= o;
-          wake?.();
-        },
-      });
       const body: DurableTurnInput = {
         id: chat.id,
         owner: chat.owner ?? null,
@@ -253,35 +298,17 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       else if (extra.traceContext !== undefined && !isTraceContext(extra.traceContext)) {
         body.traceContext = extra.traceContext;
       }
-      // The engine's own failure (it could not start the workflow) ends the turn too.
-      const ran = engine.run(turnId, body).then(
-        (turn) => {
-          outcome ??= { turn: turn as Turn };
-          wake?.();
-        },
-        (error: unknown) => {
-          outcome ??= { error };
-          wake?.();
-        },
-      );
-      try {
-        for (;;) {
-          while (queue.length > 0) yield queue.shift() as SessionEvent;
-          if (outcome) break;
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = null;
-        }
-        const ended = outcome as { turn?: Turn; error?: unknown };
-        // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
-        // one that ended waiting: its workflow waits on for the answers.
-        const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
-        const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
-        if (!handedOver && !waitsOn) await ran;
-        if (ended.error !== undefined || !ended.turn) throw ended.error;
-        return ended.turn;
-      } finally {
-        sinks.delete(turnId);
-      }
+      const ended = yield* follow(turnId, body, signal, extra.traceContext);
+      // An answer's id is derived (see durable-wait.ts), and an engine hands every later start of an
+      // id the outcome of the run that had it, a failure too. A failure no run here produced is an
+      // earlier attempt's (one that failed before it began, or another process's that failed): the
+      // answer is sent again under an id of its own, and the chat's state decides what it may do.
+      const retry = follows && typeof input !== 'string' && ended.error !== undefined && !ended.ranHere;
+      const outcome = retry
+        ? yield* follow(`${turnId}/retry-${crypto.randomUUID()}`, body, signal, extra.traceContext)
+        : ended;
+      if (outcome.error !== undefined || !outcome.turn) throw outcome.error;
+      return outcome.turn;
     },
     handOver: () => handover.begin(),
   };
