@@ -140,4 +140,23 @@ describe('a turn recovered while its process closes', () => {
     expect(await pending(recovering)).toBe(true);
     expect(asked).toEqual(['charge']);
   });
+
+  test('a caller whose turn had not begun when close() handed over hears it was not handed over, and to send it again', async () => {
+    const journal = sharedJournal();
+    const leaseAsked = gate();
+    const a = journal.process();
+    const closing = createSessions(
+      shop(async () => 'charged'),
+      { store: closableStore(memoryStore(), { asked: leaseAsked.open }), model: countingModel([]), engine: a.engine },
+    );
+    const sending = closing.send('c1', 'Charge me').catch((error: unknown) => error);
+    await leaseAsked.opened;
+    await closing.close({ timeout: 0 });
+    const error = (await sending) as TurnHandedOverError;
+    expect(error).toBeInstanceOf(TurnHandedOverError);
+    expect(error.handedOver).toBe(false);
+    expect(error.message).toMatch(/before this turn began/);
+    expect(error.message).toMatch(/Send the message \(or the answers\) again/);
+    expect(error.message).not.toMatch(/the turn was handed over/);
+  });
 });
