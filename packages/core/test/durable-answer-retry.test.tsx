@@ -98,4 +98,38 @@ describe('an answer sent again after its attempt failed before it began', () => 
     expect((await sessions.messages('c1')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     await sessions.close();
   });
+
+  test('the same answers sent twice at once in one process: both callers get the turn, even when it ends waiting again', async () => {
+    const { engine, bodies } = deduplicatingEngine();
+    const store = memoryStore();
+    // The answer's turn asks for another approval: its run goes on waiting after its callers have it.
+    const twice = () =>
+      scriptedModel([
+        { toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] },
+        { toolCalls: [{ id: 'pay-2', name: 'charge', input: {} }] },
+        { text: 'Done.' },
+      ]);
+    const sessions = createSessions(<Shop />, { store, model: () => twice(), engine });
+    expect((await sessions.send('c1', 'Charge me')).waiting).toHaveLength(1);
+    const first = sessions.approve('c1', 'pay-1');
+    const second = sessions.approve('c1', 'pay-1');
+    second.catch(() => {});
+    expect((await first).waiting?.map((w) => w.toolCallId)).toEqual(['pay-2']);
+    // The second caller joined the first's run (the engine started one): it has the same turn now.
+    expect(await pending(second)).toBe(false);
+    expect((await second).waiting?.map((w) => w.toolCallId)).toEqual(['pay-2']);
+    expect(bodies()).toBe(2);
+    await sessions.close();
+  });
 });
+
+/** Whether `promise` is still pending once everything queued now has run. */
+async function pending(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return !settled;
+}

@@ -37,6 +37,10 @@ interface Sink {
   end(outcome: { turn?: Turn; error?: unknown }): void;
   /** Set once a run of this process took the sink: the engine ran the turn here. */
   taken?: boolean;
+  /** How the turn ended for its caller, once it did. */
+  ended?: { turn?: Turn; error?: unknown };
+  /** Callers in this process that started the same turn id meanwhile: they hear what this one hears. */
+  followers?: Set<Sink>;
 }
 
 /** The durable turns of one `createSessions`: `turn` runs one, and the engine recovers the rest. */
@@ -233,46 +237,51 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   ): AsyncGenerator<SessionEvent, { turn?: Turn; error?: unknown; ranHere: boolean }> {
     const queue: SessionEvent[] = [];
     let wake: (() => void) | null = null;
-    let outcome: { turn?: Turn; error?: unknown } | null = null;
     const sink: Sink = {
       signal,
       ...(traceContext !== undefined ? { traceContext } : {}),
       push(event) {
         queue.push(event);
         wake?.();
+        for (const follower of sink.followers ?? []) follower.push(event);
       },
       end(o) {
-        outcome ??= o;
+        sink.ended ??= o;
         wake?.();
+        for (const follower of sink.followers ?? []) follower.end(o);
       },
     };
-    sinks.set(turnId, sink);
-    // The engine's own failure (it could not start the workflow) ends the turn too.
-    const ran = engine.run(turnId, body).then(
-      (turn) => {
-        outcome ??= { turn: turn as Turn };
-        wake?.();
-      },
-      (error: unknown) => {
-        outcome ??= { error };
-        wake?.();
-      },
-    );
+    // The same id started here already (the same answers sent twice at once): an engine that dedups
+    // by id runs it once, so this caller follows that turn's caller, and hears how it ends for it.
+    const leader = sinks.get(turnId);
+    let ran: Promise<void> | null = null;
+    if (leader) {
+      (leader.followers ??= new Set()).add(sink);
+      if (leader.ended) sink.end(leader.ended);
+    } else {
+      sinks.set(turnId, sink);
+      // The engine's own failure (it could not start the workflow) ends the turn too.
+      ran = engine.run(turnId, body).then(
+        (turn) => sink.end({ turn: turn as Turn }),
+        (error: unknown) => sink.end({ error }),
+      );
+    }
     try {
       for (;;) {
         while (queue.length > 0) yield queue.shift() as SessionEvent;
-        if (outcome) break;
+        if (sink.ended) break;
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
-      const ended = outcome as { turn?: Turn; error?: unknown };
+      const ended = sink.ended as { turn?: Turn; error?: unknown };
       // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
       // one that ended waiting: its workflow waits on for the answers.
       const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
       const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
-      if (!handedOver && !waitsOn) await ran;
-      return { ...ended, ranHere: sink.taken === true };
+      if (ran && !handedOver && !waitsOn) await ran;
+      return { ...ended, ranHere: (leader ?? sink).taken === true };
     } finally {
+      leader?.followers?.delete(sink);
       if (sinks.get(turnId) === sink) sinks.delete(turnId);
     }
   }
