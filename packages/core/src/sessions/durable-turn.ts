@@ -256,7 +256,8 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
     const leader = sinks.get(turnId);
     let ran: Promise<void> | null = null;
     if (leader) {
-      (leader.followers ??= new Set()).add(sink);
+      leader.followers ??= new Set();
+      leader.followers.add(sink);
       if (leader.ended) sink.end(leader.ended);
     } else {
       sinks.set(turnId, sink);
