@@ -33,6 +33,19 @@ describe("skilltree serve runs turns on the module's engine", () => {
     expect(lines.at(-1)).toBe('close');
   });
 
+  it('closes an engine given in sessionOptions on stop too, after the sessions', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'skilltree-engine-')), 'engine.log');
+    serve = await startServe(['test/fixtures/serve-options-engine-agent.tsx', '--port', '0'], {
+      SKILLTREE_TEST_ENGINE_LOG: log,
+    });
+    await chat(serve.url, 'c1', 'hello');
+    expect(await serve.stop()).toBe(0);
+    serve = undefined;
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toContain('run c1');
+    expect(lines.at(-1)).toBe('close');
+  });
+
   it('an engine export that is not an engine is refused with its name, before serve listens', async () => {
     const result = await runCli(['serve', 'test/fixtures/serve-bad-engine-agent.tsx', '--port', '0']);
     expect(result.code).not.toBe(0);

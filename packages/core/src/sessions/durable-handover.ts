@@ -22,9 +22,12 @@ export class TurnHandedOverError extends Error {
   readonly handedOver: boolean;
   constructor(engine: string, handedOver = true) {
     super(
-      `The sessions were closed (sessions.close()) while this turn ran on the ${engine} engine: the turn was handed over, ` +
-        'not stopped. Another process with the same engine finishes it once this chat is free (read it with ' +
-        'sessions.messages or GET /chat/:id/stream on any worker). A turn that had not begun yet was not handed over: send it again.',
+      handedOver
+        ? `The sessions were closed (sessions.close()) while this turn ran on the ${engine} engine: the turn was handed over, ` +
+            'not stopped. Another process with the same engine finishes it once this chat is free (read it with ' +
+            'sessions.messages or GET /chat/:id/stream on any worker).'
+        : `The sessions were closed (sessions.close()) before this turn began on the ${engine} engine (its message was not ` +
+            'saved): nothing was handed over and no process will run it. Send the message (or the answers) again.',
     );
     this.name = 'TurnHandedOverError';
     this.handedOver = handedOver;

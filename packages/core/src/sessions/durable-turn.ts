@@ -35,6 +35,12 @@ interface Sink {
   traceContext?: unknown;
   push(event: SessionEvent): void;
   end(outcome: { turn?: Turn; error?: unknown }): void;
+  /** Set once a run of this process took the sink: the engine ran the turn here. */
+  taken?: boolean;
+  /** How the turn ended for its caller, once it did. */
+  ended?: { turn?: Turn; error?: unknown };
+  /** Callers in this process that started the same turn id meanwhile: they hear what this one hears. */
+  followers?: Set<Sink>;
 }
 
 /** The durable turns of one `createSessions`: `turn` runs one, and the engine recovers the rest. */
@@ -125,6 +131,11 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
   };
 }
 
+/** What a turn left pending in this process waits on: it never ends here (another process ends it). */
+function pendingForever(): Promise<never> {
+  return new Promise<never>(() => {});
+}
+
 /** Whether the chat's running turn (as its commits say) began after `length` messages: it is another, later turn. */
 function laterTurn(turn: { from: number } | undefined, length: number): boolean {
   return turn !== undefined && turn.from > length;
@@ -142,39 +153,43 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   engine.register({
     async run(turnId, input) {
       const sink = sinks.get(turnId);
-      const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
-      const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
-      // In the process that started the turn, the caller's own context; elsewhere its span's ids.
-      const traceContext =
-        sink?.traceContext ?? (input.parentSpan ? await contextOfSpanIds(input.parentSpan) : input.traceContext);
-      const extra = {
-        ...(input.budget ? { budget: input.budget } : {}),
-        ...(input.files ? { files: input.files } : {}),
-        ...(traceContext !== undefined ? { traceContext } : {}),
-      };
-      // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
-      const waits = waitsDurably(engine) ? engine : null;
-      const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
-      const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+      if (sink) sink.taken = true;
+      // A turn without a caller here was recovered from another process: a closing process never
+      // fails it (an engine never runs a failed workflow again), it leaves it for another process.
+      if (handover.active && !sink) return pendingForever();
       // Whether this attempt's turn had begun (the store says it runs): only such a turn is handed over.
       let begun: () => boolean = () => false;
-      const turnCtx: TurnContext = {
-        ...ctx,
-        durable: {
-          ...hooks,
-          async open(resolved, live, trace) {
-            const opened = await hooks.open(resolved, live, trace);
-            const { entry } = opened;
-            const recovered = entry.replayTo !== undefined;
-            const version = entry.version;
-            begun = () => recovered || entry.version > version;
-            return opened;
-          },
-        },
-      };
-      const it = chatTurn(turnCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
-      self.it = it;
       try {
+        const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
+        const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
+        // In the process that started the turn, the caller's own context; elsewhere its span's ids.
+        const traceContext =
+          sink?.traceContext ?? (input.parentSpan ? await contextOfSpanIds(input.parentSpan) : input.traceContext);
+        const extra = {
+          ...(input.budget ? { budget: input.budget } : {}),
+          ...(input.files ? { files: input.files } : {}),
+          ...(traceContext !== undefined ? { traceContext } : {}),
+        };
+        // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
+        const waits = waitsDurably(engine) ? engine : null;
+        const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
+        const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+        const turnCtx: TurnContext = {
+          ...ctx,
+          durable: {
+            ...hooks,
+            async open(resolved, live, trace) {
+              const opened = await hooks.open(resolved, live, trace);
+              const { entry } = opened;
+              const recovered = entry.replayTo !== undefined;
+              const version = entry.version;
+              begun = () => recovered || entry.version > version;
+              return opened;
+            },
+          },
+        };
+        const it = chatTurn(turnCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
+        self.it = it;
         for (;;) {
           const next = await it.next();
           if (next.done) {
@@ -187,7 +202,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         if (handover.active) {
           sink?.end({ error: new TurnHandedOverError(engine.name, begun()) });
           // Left pending, as a crash leaves it: the engine recovers it in another process.
-          if (begun()) return new Promise<never>(() => {});
+          if (begun() || !sink) return pendingForever();
         }
         sink?.end({ error });
         throw error;
@@ -209,6 +224,69 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       return true;
     },
   });
+  /**
+   * Runs turn `turnId` on the engine and streams its events here until it ends for its caller:
+   * its outcome, and whether a run of this process took it (`ranHere`; false when the engine handed
+   * back the outcome of a run of that id elsewhere or earlier).
+   */
+  async function* follow(
+    turnId: string,
+    body: DurableTurnInput,
+    signal: AbortSignal,
+    traceContext: unknown,
+  ): AsyncGenerator<SessionEvent, { turn?: Turn; error?: unknown; ranHere: boolean }> {
+    const queue: SessionEvent[] = [];
+    let wake: (() => void) | null = null;
+    const sink: Sink = {
+      signal,
+      ...(traceContext !== undefined ? { traceContext } : {}),
+      push(event) {
+        queue.push(event);
+        wake?.();
+        for (const follower of sink.followers ?? []) follower.push(event);
+      },
+      end(o) {
+        sink.ended ??= o;
+        wake?.();
+        for (const follower of sink.followers ?? []) follower.end(o);
+      },
+    };
+    // The same id started here already (the same answers sent twice at once): an engine that dedups
+    // by id runs it once, so this caller follows that turn's caller, and hears how it ends for it.
+    const leader = sinks.get(turnId);
+    let ran: Promise<void> | null = null;
+    if (leader) {
+      leader.followers ??= new Set();
+      leader.followers.add(sink);
+      if (leader.ended) sink.end(leader.ended);
+    } else {
+      sinks.set(turnId, sink);
+      // The engine's own failure (it could not start the workflow) ends the turn too.
+      ran = engine.run(turnId, body).then(
+        (turn) => sink.end({ turn: turn as Turn }),
+        (error: unknown) => sink.end({ error }),
+      );
+    }
+    try {
+      for (;;) {
+        while (queue.length > 0) yield queue.shift() as SessionEvent;
+        if (sink.ended) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const ended = sink.ended as { turn?: Turn; error?: unknown };
+      // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
+      // one that ended waiting: its workflow waits on for the answers.
+      const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
+      const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
+      if (ran && !handedOver && !waitsOn) await ran;
+      return { ...ended, ranHere: (leader ?? sink).taken === true };
+    } finally {
+      leader?.followers?.delete(sink);
+      if (sinks.get(turnId) === sink) sinks.delete(turnId);
+    }
+  }
+
   return {
     async *turn(chat, input, signal, extra) {
       // The waiting turn this one answers (or supersedes), as the chat's committed state names it.
@@ -216,21 +294,6 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         ? ((await resolveChat(ctx.store, chat.id, chat.owner)).record?.state.wait ?? null)
         : null;
       const turnId = turnIdFor(follows, input);
-      const queue: SessionEvent[] = [];
-      let wake: (() => void) | null = null;
-      let outcome: { turn?: Turn; error?: unknown } | null = null;
-      sinks.set(turnId, {
-        signal,
-        ...(extra.traceContext !== undefined ? { traceContext: extra.traceContext } : {}),
-        push(event) {
-          queue.push(event);
-          wake?.();
-        },
-        end(o) {
-          outcome ??= o;
-          wake?.();
-        },
-      });
       const body: DurableTurnInput = {
         id: chat.id,
         owner: chat.owner ?? null,
@@ -245,35 +308,17 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       else if (extra.traceContext !== undefined && !isTraceContext(extra.traceContext)) {
         body.traceContext = extra.traceContext;
       }
-      // The engine's own failure (it could not start the workflow) ends the turn too.
-      const ran = engine.run(turnId, body).then(
-        (turn) => {
-          outcome ??= { turn: turn as Turn };
-          wake?.();
-        },
-        (error: unknown) => {
-          outcome ??= { error };
-          wake?.();
-        },
-      );
-      try {
-        for (;;) {
-          while (queue.length > 0) yield queue.shift() as SessionEvent;
-          if (outcome) break;
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = null;
-        }
-        const ended = outcome as { turn?: Turn; error?: unknown };
-        // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
-        // one that ended waiting: its workflow waits on for the answers.
-        const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
-        const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
-        if (!handedOver && !waitsOn) await ran;
-        if (ended.error !== undefined || !ended.turn) throw ended.error;
-        return ended.turn;
-      } finally {
-        sinks.delete(turnId);
-      }
+      const ended = yield* follow(turnId, body, signal, extra.traceContext);
+      // An answer's id is derived (see durable-wait.ts), and an engine hands every later start of an
+      // id the outcome of the run that had it, a failure too. A failure no run here produced is an
+      // earlier attempt's (one that failed before it began, or another process's that failed): the
+      // answer is sent again under an id of its own, and the chat's state decides what it may do.
+      const retry = follows && typeof input !== 'string' && ended.error !== undefined && !ended.ranHere;
+      const outcome = retry
+        ? yield* follow(`${turnId}/retry-${crypto.randomUUID()}`, body, signal, extra.traceContext)
+        : ended;
+      if (outcome.error !== undefined || !outcome.turn) throw outcome.error;
+      return outcome.turn;
     },
     handOver: () => handover.begin(),
   };

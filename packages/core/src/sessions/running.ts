@@ -51,12 +51,17 @@ export class RunningTurns {
    * with `reason` and waits until they have committed and released their leases. With `handOver`
    * (turns on a durable engine), the others are handed over instead: `handOver` runs, and each is
    * fenced with `reason` (it writes nothing more and gives its lease up for another process).
+   * `handOver` runs even when no turn was left to hand over: a turn the engine recovers here
+   * afterwards is left to another process, never run against a store that is closing.
    */
   async drain(timeout: number, reason: Error, handOver?: () => void): Promise<void> {
     const all = () => Promise.allSettled([...this.#turns].map((turn) => turn.done));
-    if (this.#turns.size === 0) return;
+    if (this.#turns.size === 0) return void handOver?.();
     // Beyond setTimeout's range (Infinity included): wait for them without a deadline.
-    if (timeout > 2 ** 31 - 1) return void (await all());
+    if (timeout > 2 ** 31 - 1) {
+      await all();
+      return void handOver?.();
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeout))));
     await Promise.race([all(), expired]);

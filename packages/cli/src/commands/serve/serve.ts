@@ -94,14 +94,15 @@ export async function startServe(args: ServeArgs, io: Io, prepared?: Prepared): 
   if (args.maxLoadedSkills !== undefined) options.maxLoadedSkills = args.maxLoadedSkills;
   if (args.maxTranscriptMessages !== undefined) options.maxTranscriptMessages = args.maxTranscriptMessages;
   if (args.maxSteps !== undefined) options.maxSteps = args.maxSteps;
-  // The module's engine, made in this serving process (each worker of --workers N makes its own).
+  // The module's engine, made in this serving process (each worker of --workers N makes its own);
+  // one given in sessionOptions instead is serve's to close all the same.
   const engine = own.engine
     ? await makeEngine(own.engine, args.module).catch(async (error) => {
         await store.close().catch(() => {});
         await tracing?.shutdown();
         throw error;
       })
-    : undefined;
+    : own.sessionOptions?.engine;
   if (engine) options.engine = engine;
   const telemetry = serveTelemetry(own.telemetry, tracing !== null);
   if (telemetry.sessions !== undefined) options.telemetry = telemetry.sessions;
