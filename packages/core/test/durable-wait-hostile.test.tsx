@@ -175,3 +175,33 @@ describe("a chat's state naming another chat's wait is not followed", () => {
     await sessions.close();
   });
 });
+
+describe('answers with ids taken from another chat reach no wait of that chat', () => {
+  /** Each owner's call has an id of its own: `pay-<owner>`. */
+  const ownCalls = (_id: string, owner: string | undefined) =>
+    scriptedModel([
+      { toolCalls: [{ id: `pay-${owner}`, name: 'charge', input: {} }] },
+      { text: `Secret of ${owner}.` },
+    ]);
+
+  test("approving another chat's call, in one's own chat or in the other's, signals nothing and leaves its turn waiting", async () => {
+    const { engine, runs, signals } = dedupingEngine();
+    const store = memoryStore();
+    const sessions = createSessions(<Shop />, { store, model: ownCalls, engine });
+    await sessions.send('alice-chat', 'Charge me', { owner: 'alice' });
+    const alice = (await durableWaitOf(store, 'alice-chat', 'alice')) as NonNullable<StoredState['wait']>;
+    await sessions.send('bob-chat', 'Charge me', { owner: 'bob' });
+    // Bob answers Alice's call id in his own chat, then in hers (her chat id, his owner).
+    await expect(sessions.approve('bob-chat', 'pay-alice', { owner: 'bob' })).rejects.toThrow(/pay-alice/);
+    await expect(sessions.approve('alice-chat', 'pay-alice', { owner: 'bob' })).rejects.toThrow();
+    await expect(
+      sessions.answer('alice-chat', [{ toolCallId: 'pay-alice', type: 'result', output: 'stolen' }], { owner: 'bob' }),
+    ).rejects.toThrow();
+    expect(signals).toEqual([]);
+    expect(await settled(runs.get(alice.turn))).toBe(false);
+    // Her own answer is still hers to give.
+    expect((await sessions.approve('alice-chat', 'pay-alice', { owner: 'alice' })).text).toBe('Secret of alice.');
+    expect(signals).toEqual([alice.wait]);
+    await sessions.close();
+  });
+});
