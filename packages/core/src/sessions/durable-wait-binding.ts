@@ -15,8 +15,12 @@ import type { DurableWaitState } from '../types/engine.js';
 /** What every turn id of `createSessions(…, { engine })` begins with, before its chat's tag. */
 export const TURN_PREFIX = 'skilltree-turn-';
 
-/** The longest turn or wait id a chat's state may name (DBOS ids are a turn id and a topic; Restate's ~100). */
-const MAX_ID = 1_000;
+/**
+ * The longest turn or wait id a chat's state may name: an answering turn's id is the waiting turn's
+ * and ~30 characters, so a chat's ids grow with each answered wait (a DBOS wait id is a turn id and
+ * a topic; Restate's are ~100 characters).
+ */
+const MAX_ID = 8_192;
 
 /**
  * The tag of the chat kept under store key `key`: 16 hex digits of its SHA-256 (the key holds the
