@@ -55,3 +55,41 @@ describe('a hostile engine export ends with an error naming the module and the f
     );
   });
 });
+
+describe('an engine export whose properties throw when read is refused, naming the export', () => {
+  const hostile = {
+    get register(): never {
+      throw new Error('boom');
+    },
+  };
+  const proxy = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('trap');
+      },
+    },
+  );
+
+  it('as the export, or as what the function returns', async () => {
+    for (const engine of [hostile, proxy]) {
+      expect(() => readModuleOptions({ engine }, 'agent.tsx')).toThrow(
+        /agent\.tsx: "engine" must be a durable engine \(with register, run, step and close\) or a function that returns one/,
+      );
+      // Returned, a Proxy is read as a Promise first (its `then`): either way, the export is named.
+      await expect(makeEngine(() => engine as never, 'agent.tsx')).rejects.toThrow(
+        /agent\.tsx: "engine" (returned object, not a durable engine|failed: trap)/,
+      );
+    }
+  });
+
+  it('an export with a then that throws is no Promise, and the module still loads', async () => {
+    const odd = Object.defineProperty({}, 'then', {
+      get() {
+        throw new Error('no then');
+      },
+    });
+    const { exports } = await importNotingRejections(async () => ({ default: null, engine: odd }), 'agent.tsx');
+    expect(() => readModuleOptions(exports, 'agent.tsx')).toThrow(/"engine" must be a durable engine/);
+  });
+});

@@ -34,7 +34,11 @@ export async function importNotingRejections(
   try {
     exports = await load();
     for (const value of Object.values(exports)) {
-      if (isThenable(value)) value.then(undefined, (reason: unknown) => rejected.set(value, reason));
+      try {
+        if (isThenable(value)) value.then(undefined, (reason: unknown) => rejected.set(value, reason));
+      } catch {
+        // A `then` that throws when read or called is no Promise: the export's own check names it.
+      }
     }
     // An export that has rejected already hands its reason to the handler above in this turn.
     await new Promise((resolve) => setImmediate(resolve));

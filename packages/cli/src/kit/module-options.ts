@@ -103,11 +103,18 @@ function readSessionOptions(value: unknown, name: string): ModuleSessionOptions 
   return { ...value } as ModuleSessionOptions;
 }
 
-/** Whether `value` has the methods of a `TurnEngine` (`register`, `run`, `step`, `close`). */
+/**
+ * Whether `value` has the methods of a `TurnEngine` (`register`, `run`, `step`, `close`). An object
+ * whose properties throw when read (a getter, a Proxy) is not one.
+ */
 export function isTurnEngine(value: unknown): value is TurnEngine {
   if (value === null || typeof value !== 'object') return false;
   const engine = value as Record<string, unknown>;
-  return ['register', 'run', 'step', 'close'].every((key) => typeof engine[key] === 'function');
+  try {
+    return ['register', 'run', 'step', 'close'].every((key) => typeof engine[key] === 'function');
+  } catch {
+    return false;
+  }
 }
 
 const ENGINE_EXAMPLE =
@@ -120,6 +127,15 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     (typeof value === 'object' || typeof value === 'function') &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/** `isThenable`, for a value whose `then` may throw when read (it is then no Promise). */
+function safelyThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return isThenable(value);
+  } catch {
+    return false;
+  }
 }
 
 /** An error (or anything thrown) as one line of a message. */
@@ -141,7 +157,7 @@ function readEngine(
   }
   if (isTurnEngine(value)) return value;
   if (typeof value === 'function') return value as () => TurnEngine | Promise<TurnEngine>;
-  if (isThenable(value)) {
+  if (safelyThenable(value)) {
     // Made at import, in every command that imports the module: refused, and never left unhandled.
     value.then(undefined, () => {});
     const why = rejected?.has(value) ? `, and it rejected: ${describe(rejected.get(value))}` : '';
