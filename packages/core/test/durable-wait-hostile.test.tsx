@@ -79,6 +79,8 @@ function Shop() {
 const modelOf = (_id: string, owner: string | undefined) =>
   scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: `Secret of ${owner}.` }]);
 
+type Wait = NonNullable<StoredState['wait']>;
+
 /** Whether `promise` has settled by the time the queued callbacks ran. */
 async function settled(promise: Promise<unknown> | undefined): Promise<boolean> {
   let done = false;
@@ -202,6 +204,36 @@ describe('answers with ids taken from another chat reach no wait of that chat', 
     // Her own answer is still hers to give.
     expect((await sessions.approve('alice-chat', 'pay-alice', { owner: 'alice' })).text).toBe('Secret of alice.');
     expect(signals).toEqual([alice.wait]);
+    await sessions.close();
+  });
+});
+
+describe("a chat's state naming a wait of the wrong shape is not followed, and its answer runs", () => {
+  test.each([
+    ['a NUL in the wait id', (w: Wait) => ({ turn: w.turn, wait: `${w.turn}\u0000#wait:answers` })],
+    [
+      '#wait: twice, naming another turn',
+      (w: Wait) => ({ turn: w.turn, wait: `${w.turn}#wait:skilltree-turn-0000000000000000-x#wait:answers` }),
+    ],
+    ['a 10 KB wait id', (w: Wait) => ({ turn: w.turn, wait: `${w.turn}#wait:${'a'.repeat(10_240)}` })],
+    ['a 10 KB turn id', (w: Wait) => ({ turn: `${w.turn}${'a'.repeat(10_240)}`, wait: w.wait })],
+    ['ids that are objects', (w: Wait) => ({ turn: { toString: () => w.turn }, wait: [w.wait] })],
+    ['an empty wait id', (w: Wait) => ({ turn: w.turn, wait: '' })],
+    ['a string', (w: Wait) => `${w.turn} ${w.wait}`],
+    ['null', () => null],
+  ])('%s', async (_what, forge) => {
+    const { engine, signals } = dedupingEngine();
+    let forging = false;
+    const store = forgingStore((key, state) => {
+      if (forging && key.endsWith('\u001fc1') && state.wait) state.wait = forge(state.wait) as never;
+    });
+    const sessions = createSessions(<Shop />, { store, model: modelOf, engine });
+    await sessions.send('c1', 'Charge me', { owner: 'alice' });
+    forging = true;
+    expect(await durableWaitOf(store, 'c1', 'alice')).toBeNull();
+    const answered = await sessions.approve('c1', 'pay-1', { owner: 'alice' });
+    expect(answered.text).toBe('Secret of alice.');
+    expect(signals).toEqual([]);
     await sessions.close();
   });
 });
