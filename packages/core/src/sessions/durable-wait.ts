@@ -41,7 +41,8 @@ export function waitsDurably(engine: TurnEngine): engine is WaitingEngine {
 
 /**
  * The durable wait chat `id` of `owner` is waiting on, as its committed state names it, or null:
- * the waiting turn and the wait to signal.
+ * the waiting turn and the wait to signal. A state naming a wait that is not this chat's (another
+ * chat's turn, an id of the wrong shape) gives null: it is never followed.
  */
 export async function durableWaitOf(
   store: SessionStore,
@@ -88,7 +89,8 @@ export function waitState(
 /**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
  * turn signals its wait (once: a recorded step); a turn that ends waiting waits for its own answers
- * and ends with what answered them. Returns the workflow's result.
+ * and ends with what answered them, when a turn of its own chat (tagged `tag`) did, else null.
+ * Returns the workflow's result.
  */
 export async function endOfTurn(
   engine: WaitingEngine,
