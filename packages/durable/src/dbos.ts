@@ -11,6 +11,7 @@
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
 
 /** Options of {@link dbosEngine}. */
 export interface DbosEngineOptions {
@@ -59,8 +60,6 @@ export const TURN_WORKFLOW = 'skilltree-turn';
  */
 export const TURN_APP_VERSION = 'skilltree-turns-1';
 
-/** What separates a wait's workflow from its topic in the wait's id (`<workflow>#wait:<name>`). */
-const WAIT_TOPIC = '#wait:';
 /** How long one `DBOS.recv` of a wait lasts before it is asked again: a day. */
 const WAIT_SLICE_SECONDS = 86_400;
 
@@ -88,6 +87,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       'dbosEngine needs { connectionString }: the PostgreSQL URL DBOS keeps its workflows in (postgres://user@host:5432/db).',
     );
   }
+  // Names that reach SQL or the database's logs, refused before DBOS sees them (see dbos-options.ts).
+  checkDbosOptions(options);
   if (taken) {
     throw new Error(
       'dbosEngine: DBOS runs once per process, and this process made an engine already. Share that engine (one createSessions per process), or close() it first.',
@@ -206,10 +207,9 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       };
     },
     async signal(waitId, value) {
-      const at = waitId.lastIndexOf(WAIT_TOPIC);
-      if (at < 0) throw new Error(`dbosEngine: "${waitId}" names no wait of this engine (ids come from wait()).`);
+      const { workflow, topic } = waitTarget(waitId);
       await launch();
-      await DBOS.send(waitId.slice(0, at), value, waitId.slice(at + WAIT_TOPIC.length));
+      await DBOS.send(workflow, value, topic);
     },
     async close() {
       closed = true;

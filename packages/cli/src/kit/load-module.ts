@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Model } from '@skilltree/core';
 import type { ReactElement } from 'react';
 import { CliError, errorMessage } from './errors.js';
+import { importNotingRejections } from './import-rejections.js';
 import { type ModuleOptions, readModuleOptions } from './module-options.js';
 import { importNextTo } from './resolve.js';
 
@@ -225,12 +226,16 @@ export class AgentLoader {
     const attempt = ++this.#attempt;
     this.files.add(this.file);
     let exports: Record<string, unknown>;
+    let rejected: Map<unknown, unknown>;
     try {
-      exports = (await import(`${pathToFileURL(this.file).href}?${VERSION_PARAM}=${attempt}`)) as Record<
-        string,
-        unknown
-      >;
+      // A Promise the module leaves rejected (an export, or one it never awaits) is named, not fatal.
+      ({ exports, rejected } = await importNotingRejections(
+        async () =>
+          (await import(`${pathToFileURL(this.file).href}?${VERSION_PARAM}=${attempt}`)) as Record<string, unknown>,
+        name,
+      ));
     } catch (error) {
+      if (error instanceof CliError) throw error;
       const stack = error instanceof Error && error.stack ? `\n${error.stack.split('\n').slice(1, 4).join('\n')}` : '';
       throw new CliError(`Could not load ${name}: ${explainError(error)}${stack}`);
     }
@@ -250,7 +255,7 @@ export class AgentLoader {
       );
     }
     const demo = readDemo(exports.demo, name);
-    const options = readModuleOptions(exports, name);
+    const options = readModuleOptions(exports, name, rejected);
     this.generation++;
     return { path: this.file, element, demo, core, exports, options };
   }

@@ -103,20 +103,51 @@ function readSessionOptions(value: unknown, name: string): ModuleSessionOptions 
   return { ...value } as ModuleSessionOptions;
 }
 
-/** Whether `value` has the methods of a `TurnEngine` (`register`, `run`, `step`, `close`). */
+/**
+ * Whether `value` has the methods of a `TurnEngine` (`register`, `run`, `step`, `close`). An object
+ * whose properties throw when read (a getter, a Proxy) is not one.
+ */
 export function isTurnEngine(value: unknown): value is TurnEngine {
   if (value === null || typeof value !== 'object') return false;
   const engine = value as Record<string, unknown>;
-  return ['register', 'run', 'step', 'close'].every((key) => typeof engine[key] === 'function');
+  try {
+    return ['register', 'run', 'step', 'close'].every((key) => typeof engine[key] === 'function');
+  } catch {
+    return false;
+  }
 }
 
 const ENGINE_EXAMPLE =
   'e.g. export function engine() { return dbosEngine({ connectionString: process.env.DATABASE_URL }) } (dbosEngine: @skilltree/durable/dbos)';
 
+/** Whether `value` is a Promise (or another thenable). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** `isThenable`, for a value whose `then` may throw when read (it is then no Promise). */
+function safelyThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return isThenable(value);
+  } catch {
+    return false;
+  }
+}
+
+/** An error (or anything thrown) as one line of a message. */
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function readEngine(
   value: unknown,
   name: string,
   sessionOptions: ModuleSessionOptions | undefined,
+  rejected?: ReadonlyMap<unknown, unknown>,
 ): ModuleEngine | undefined {
   if (value === undefined) return undefined;
   if (sessionOptions?.engine !== undefined) {
@@ -126,22 +157,51 @@ function readEngine(
   }
   if (isTurnEngine(value)) return value;
   if (typeof value === 'function') return value as () => TurnEngine | Promise<TurnEngine>;
+  if (safelyThenable(value)) {
+    // Made at import, in every command that imports the module: refused, and never left unhandled.
+    value.then(undefined, () => {});
+    const why = rejected?.has(value) ? `, and it rejected: ${describe(rejected.get(value))}` : '';
+    throw new CliError(
+      `${name}: "engine" is a Promise (made when the module was imported${why}): export a function that makes the engine instead (serve calls it once in each serving process; it may be async), ${ENGINE_EXAMPLE}.`,
+    );
+  }
   throw new CliError(
     `${name}: "engine" must be a durable engine (with register, run, step and close) or a function that returns one, ${ENGINE_EXAMPLE}.`,
   );
 }
 
+/** How long serve waits for the module's `engine` function to make its engine: 30 seconds. */
+export const ENGINE_TIMEOUT = 30_000;
+
 /**
  * The engine of a module's `engine` export, made now when it is a function (once per serving
- * process). Throws a {@link CliError} naming the export when the function fails or returns no engine.
+ * process). Throws a {@link CliError} naming the export when the function throws, rejects, returns
+ * no engine, or has not settled after `timeout` milliseconds (a Promise that never settles would
+ * otherwise leave serve waiting on nothing, and Node would exit without a word).
  */
-export async function makeEngine(engine: ModuleEngine, name: string): Promise<TurnEngine> {
+export async function makeEngine(engine: ModuleEngine, name: string, timeout = ENGINE_TIMEOUT): Promise<TurnEngine> {
   if (isTurnEngine(engine)) return engine;
   let made: unknown;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    // A referenced timer: it keeps the process alive while the engine is awaited.
+    timer = setTimeout(
+      () =>
+        reject(
+          new CliError(
+            `${name}: "engine" has not returned an engine after ${timeout / 1000} s (a Promise that never settles?): make sure everything engine() awaits ends, or return the engine itself, ${ENGINE_EXAMPLE}.`,
+          ),
+        ),
+      timeout,
+    );
+  });
   try {
-    made = await engine();
+    made = await Promise.race([Promise.resolve().then(() => engine()), late]);
   } catch (error) {
-    throw new CliError(`${name}: "engine" failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof CliError) throw error;
+    throw new CliError(`${name}: "engine" failed: ${describe(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
   if (!isTurnEngine(made)) {
     throw new CliError(
@@ -178,8 +238,13 @@ function readAuthorize(value: unknown, name: string): Authorize | undefined {
  * export and what it must be.
  *
  * @param name The module as the user named it, for messages.
+ * @param rejected Promises that rejected while the module was imported, and why (see `load-module.ts`).
  */
-export function readModuleOptions(exports: Readonly<Record<string, unknown>>, name: string): ModuleOptions {
+export function readModuleOptions(
+  exports: Readonly<Record<string, unknown>>,
+  name: string,
+  rejected?: ReadonlyMap<unknown, unknown>,
+): ModuleOptions {
   const options: ModuleOptions = {};
   const model = readModel(exports.model, name);
   if (model !== undefined) options.model = model;
@@ -191,7 +256,7 @@ export function readModuleOptions(exports: Readonly<Record<string, unknown>>, na
   if (telemetry !== undefined) options.telemetry = telemetry;
   const authorize = readAuthorize(exports.authorize, name);
   if (authorize !== undefined) options.authorize = authorize;
-  const engine = readEngine(exports.engine, name, sessionOptions);
+  const engine = readEngine(exports.engine, name, sessionOptions, rejected);
   if (engine !== undefined) options.engine = engine;
   return options;
 }

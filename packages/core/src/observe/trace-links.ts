@@ -11,10 +11,17 @@ export type { SpanIds } from '../types/telemetry.js';
 
 const HEX = /^[0-9a-f]+$/;
 
-/** Whether `ids` are a valid span's ids (32 and 16 lower-case hex digits, not all zero). */
+/**
+ * Whether `ids` are a valid span's ids (32 and 16 lower-case hex digits, not all zero), with trace
+ * flags, when given, a byte: flags of another type would reach the sampler, which reads them as
+ * "not sampled" and drops the span.
+ */
 export function validSpanIds(ids: unknown): ids is SpanIds {
-  const { traceId, spanId } = (ids ?? {}) as Partial<SpanIds>;
+  if (ids === null || typeof ids !== 'object') return false;
+  const { traceId, spanId, traceFlags } = ids as Partial<Record<keyof SpanIds, unknown>>;
   return (
+    (traceFlags === undefined ||
+      (Number.isInteger(traceFlags) && (traceFlags as number) >= 0 && (traceFlags as number) <= 255)) &&
     typeof traceId === 'string' &&
     typeof spanId === 'string' &&
     traceId.length === 32 &&

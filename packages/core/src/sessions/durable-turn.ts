@@ -16,7 +16,8 @@ import { type ResolvedChat, resolveChat } from './chat.js';
 import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
 import { type Handover, handoverEngine, TurnHandedOverError } from './durable-handover.js';
-import { ANSWERS_WAIT, endOfTurn, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
+import { ANSWERS_WAIT, chatTag, endOfTurn, followsOf, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
+import { chatKey } from './key.js';
 
 /** The session a turn opened, as its `open` step records it. */
 interface OpenRecord {
@@ -173,7 +174,10 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         // A turn that may end waiting opens its wait first, so its commits can name it (see durable-wait.ts).
         const waits = waitsDurably(engine) ? engine : null;
         const wait: DurableWait | null = waits ? await waits.wait(ANSWERS_WAIT) : null;
-        const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, input.follows, wait) : undefined);
+        // The recorded input is hostile too: a wait it names is followed only when it is this chat's.
+        const tag = await chatTag(chat.key);
+        const follows = followsOf(input.follows, tag) ?? undefined;
+        const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, follows, wait) : undefined);
         const turnCtx: TurnContext = {
           ...ctx,
           durable: {
@@ -194,7 +198,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           const next = await it.next();
           if (next.done) {
             sink?.end({ turn: next.value });
-            return waits ? await endOfTurn(waits, turnId, input.follows, wait, next.value) : next.value;
+            return waits ? await endOfTurn(waits, turnId, follows, wait, next.value, tag) : next.value;
           }
           sink?.push(next.value);
         }
@@ -290,10 +294,11 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   return {
     async *turn(chat, input, signal, extra) {
       // The waiting turn this one answers (or supersedes), as the chat's committed state names it.
-      const follows = waitsDurably(engine)
-        ? ((await resolveChat(ctx.store, chat.id, chat.owner)).record?.state.wait ?? null)
-        : null;
-      const turnId = turnIdFor(follows, input);
+      // Only a wait of this chat is followed (see durable-wait-binding.ts): a state naming another's is ignored.
+      const resolved = waitsDurably(engine) ? await resolveChat(ctx.store, chat.id, chat.owner) : null;
+      const tag = await chatTag(resolved?.key ?? (await chatKey(chat.id, chat.owner)));
+      const follows = resolved ? followsOf(resolved.record?.state.wait, tag) : null;
+      const turnId = turnIdFor(follows, input, tag);
       const body: DurableTurnInput = {
         id: chat.id,
         owner: chat.owner ?? null,

@@ -13,7 +13,10 @@ import { digest } from '../turn/journal.js';
 import type { DurableTurnInput, DurableWait, DurableWaitState, TurnEngine } from '../types/engine.js';
 import type { ToolAnswer, Turn } from '../types/session.js';
 import { resolveChat } from './chat.js';
+import { chatTag, followsOf, ownOutcome, TURN_PREFIX } from './durable-wait-binding.js';
 import type { SessionStore, StoredState } from './session-store.js';
+
+export { chatTag, followsOf } from './durable-wait-binding.js';
 
 /** The name of the wait a turn opens for its answers. */
 export const ANSWERS_WAIT = 'answers';
@@ -38,7 +41,8 @@ export function waitsDurably(engine: TurnEngine): engine is WaitingEngine {
 
 /**
  * The durable wait chat `id` of `owner` is waiting on, as its committed state names it, or null:
- * the waiting turn and the wait to signal.
+ * the waiting turn and the wait to signal. A state naming a wait that is not this chat's (another
+ * chat's turn, an id of the wrong shape) gives null: it is never followed.
  */
 export async function durableWaitOf(
   store: SessionStore,
@@ -46,20 +50,25 @@ export async function durableWaitOf(
   owner: string | undefined,
 ): Promise<DurableWaitState | null> {
   const chat = await resolveChat(store, id, owner);
-  return chat.record?.state.wait ?? null;
+  return followsOf(chat.record?.state.wait, await chatTag(chat.key));
 }
 
 /**
- * The id of a turn sent with `input`: one that answers the calls of waiting turn `follows` gets an
- * id derived from that turn and the answers (the same answers from two processes start one
- * workflow, the engine dedups it); any other turn a new id.
+ * The id of a turn of the chat tagged `tag` (see {@link chatTag}) sent with `input`: one that
+ * answers the calls of waiting turn `follows` gets an id derived from that turn and the answers
+ * (the same answers from two processes start one workflow, the engine dedups it); any other turn a
+ * new id. Every id begins with the chat's tag, so two chats never share a turn id.
  */
-export function turnIdFor(follows: DurableWaitState | null, input: string | readonly ToolAnswer[]): string {
+export function turnIdFor(
+  follows: DurableWaitState | null,
+  input: string | readonly ToolAnswer[],
+  tag: string,
+): string {
   if (follows && typeof input !== 'string') {
     const answers = [...input].map((a) => JSON.stringify(a)).sort();
     return `${follows.turn}/answers-${digest(answers).replace(':', '-')}`;
   }
-  return `skilltree-turn-${crypto.randomUUID()}`;
+  return `${TURN_PREFIX}${tag}-${crypto.randomUUID()}`;
 }
 
 /**
@@ -80,7 +89,8 @@ export function waitState(
 /**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
  * turn signals its wait (once: a recorded step); a turn that ends waiting waits for its own answers
- * and ends with what answered them. Returns the workflow's result.
+ * and ends with what answered them, when a turn of its own chat (tagged `tag`) did, else null.
+ * Returns the workflow's result.
  */
 export async function endOfTurn(
   engine: WaitingEngine,
@@ -88,11 +98,12 @@ export async function endOfTurn(
   follows: DurableTurnInput['follows'],
   wait: DurableWait | null,
   turn: Turn,
+  tag: string,
 ): Promise<unknown> {
   if (follows) {
     const outcome: WaitOutcome = { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 };
     await engine.step(`signal-${follows.turn}`, () => engine.signal(follows.wait, outcome));
   }
   if (!wait || !turn.waiting?.length) return turn;
-  return wait.received();
+  return ownOutcome(await wait.received(), tag);
 }

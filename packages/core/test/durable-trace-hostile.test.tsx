@@ -1,0 +1,101 @@
+/**
+ * The span ids a durable turn keeps (its input's `parentSpan`, its `open` step's `span`) come back
+ * from the engine's database, so a recovered turn treats them as hostile: ids that are not hex, of
+ * the wrong length, a megabyte long, objects or arrays, or trace flags that are not a number are
+ * not linked. The turn runs and ends as always, its span opens (in a trace of its own), and
+ * nothing throws. Tested with the in-memory engine (`shared-journal.ts`) and the memory store.
+ */
+import { context, trace } from '@opentelemetry/api';
+import { afterEach, describe, expect, test } from 'vitest';
+import { Agent, createSessions, type Model, memoryStore, Tool } from '../src/index.js';
+import { sharedJournal } from './shared-journal.js';
+import { shutDownTracing, tracing } from './tracing.js';
+
+afterEach(shutDownTracing);
+
+const model: Model = {
+  async generate(req) {
+    if (req.messages.at(-1)?.role === 'tool') return { text: 'Charged.', toolCalls: [] };
+    return { text: '', toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] };
+  },
+};
+
+const shop = (run: () => Promise<string>) => (
+  <Agent>
+    <Tool name="charge" description="Charges the card" run={run} />
+  </Agent>
+);
+
+const HEX32 = 'ab'.repeat(16);
+const HEX16 = 'cd'.repeat(8);
+const MEGABYTE = 'a'.repeat(1 << 20);
+
+/** Hostile span ids, as a tampered journal may hold them. */
+const hostile: [string, unknown][] = [
+  ['not hex', { traceId: 'z'.repeat(32), spanId: 'y'.repeat(16) }],
+  ['upper-case hex', { traceId: HEX32.toUpperCase(), spanId: HEX16.toUpperCase() }],
+  ['the wrong length', { traceId: HEX32.slice(2), spanId: `${HEX16}00` }],
+  ['all zero', { traceId: '0'.repeat(32), spanId: '0'.repeat(16) }],
+  ['a megabyte long', { traceId: MEGABYTE, spanId: MEGABYTE }],
+  ['objects for ids', { traceId: { length: 32 }, spanId: ['cd'] }],
+  ['a string', `00-${HEX32}-${HEX16}-01`],
+  ['an array', [HEX32, HEX16]],
+  ['a number', 42],
+  ['trace flags that are an object', { traceId: HEX32, spanId: HEX16, traceFlags: { sampled: true } }],
+  ['trace flags that are a string', { traceId: HEX32, spanId: HEX16, traceFlags: 'x' }],
+  ['trace flags out of range', { traceId: HEX32, spanId: HEX16, traceFlags: 1e9 }],
+];
+
+/** A turn handed over mid-tool (the journal keeps its input and its `open` step), ready to recover. */
+async function handedOver() {
+  const t = tracing();
+  const journal = sharedJournal();
+  const store = memoryStore();
+  let started = () => {};
+  const inTool = new Promise<void>((resolve) => (started = resolve));
+  const a = journal.process();
+  const first = createSessions(
+    shop(() => {
+      started();
+      return new Promise<string>(() => {});
+    }),
+    { store, model, engine: a.engine, telemetry: { tracer: t.tracer } },
+  );
+  const request = t.tracer.startSpan('request');
+  const sending = first
+    .send('c1', 'Charge me', { traceContext: trace.setSpan(context.active(), request) })
+    .catch(() => {});
+  await inTool;
+  await first.close({ timeout: 0 });
+  await sending;
+  request.end();
+  const [{ turnId }] = a.runs;
+  return { t, journal, store, turnId };
+}
+
+describe('hostile span ids in a durable turn are not linked, and the turn runs', () => {
+  test.each(hostile)('%s', async (_what, ids) => {
+    const { t, journal, store, turnId } = await handedOver();
+    // The journal, as a tampered database returns it: the parent's ids and the first attempt's.
+    const input = journal.inputs.get(turnId);
+    if (input) input.parentSpan = ids as never;
+    const open = journal.steps(turnId).get('open') as { span?: unknown };
+    open.span = ids;
+    const b = journal.process();
+    const second = createSessions(
+      shop(async () => 'charged'),
+      { store, model, engine: b.engine, telemetry: { tracer: t.tracer } },
+    );
+    const ended = (await b.recover(turnId)) as { text: string };
+    expect(ended.text).toBe('Charged.');
+    expect((await second.messages('c1')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    const recovered = t.exporter.getFinishedSpans().filter((s) => s.name === 'invoke_agent')[1];
+    // The recovered span was recorded (not dropped by a sampler reading bad flags), under no hostile parent.
+    expect(recovered).toBeDefined();
+    expect(recovered?.links).toEqual([]);
+    const parent = recovered?.parentSpanContext?.spanId;
+    expect(parent === undefined || parent === HEX16).toBe(true);
+    expect(JSON.stringify(recovered?.spanContext())).not.toContain('zzzz');
+    await second.close();
+  });
+});
