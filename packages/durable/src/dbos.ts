@@ -4,13 +4,15 @@
  * `DBOS.runStep`. A process that restarts with the same `executorId` recovers its own turns when
  * DBOS launches. A process that never comes back is covered by the others: DBOS without its
  * Conductor recovers only its own executor's workflows, so each process watches for pending turns
- * of other executors whose chat lease expired (nobody holds it: the process died) and recovers that
- * executor's workflows itself; the chat's lease lets one process at a time run a turn. A turn that
+ * of other executors whose chat lease expired (nobody holds it: the process died) and claims each
+ * such turn, only it, to run it itself (`dbos-claim.ts`); the chat's lease lets one process at a
+ * time run a turn. A turn that
  * ends waiting (approval, a client's result) waits in `DBOS.recv` for the turn that answers it,
  * which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+import { claimTurn } from './dbos-claim.js';
 
 /** Options of {@link dbosEngine}. */
 export interface DbosEngineOptions {
@@ -64,11 +66,6 @@ const WAIT_TOPIC = '#wait:';
 /** How long one `DBOS.recv` of a wait lasts before it is asked again: a day. */
 const WAIT_SLICE_SECONDS = 86_400;
 
-/** The DBOS executor's own recovery (the SDK's internal API: recover another executor's pending workflows). */
-interface Executor {
-  recoverPendingWorkflows(executorIDs?: string[]): Promise<unknown[]>;
-}
-
 let taken = false;
 
 /**
@@ -104,27 +101,37 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   let closed = false;
   /** Turns started here (not recovered): their caller hears how they end. */
   const started = new Set<string>();
-  /** Turns found abandoned on the last look. */
+  /** Turns found abandoned on the last look, each as `<workflow id> <executor>`. */
   let suspects = new Set<string>();
 
-  /** Pending turns of other executors whose chats nobody holds: their executors are recovered here. */
+  /**
+   * Pending turns of other executors whose chats nobody holds: each such turn, and only it, is
+   * claimed by this process and run here (`claimTurn`). Never the executor's other turns: a process
+   * that only stalled past one chat's lease keeps its live turns, and its waiting turns stay where
+   * they wait.
+   */
   async function recoverDead(): Promise<void> {
     if (!registration || closed) return;
     const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
-    const dead = new Set<string>();
     const seen = new Set<string>();
+    const abandoned: { id: string; owner: string }[] = [];
     for (const wf of pending) {
       const owner = wf.executorId;
-      if (!owner || owner === executorId || dead.has(owner)) continue;
+      if (!owner || owner === executorId) continue;
       const input = wf.input?.[1] as DurableTurnInput | undefined;
       if (!input || !(await registration.abandoned(input, wf.workflowID))) continue;
-      seen.add(wf.workflowID);
+      // Seen per executor: a turn another process just claimed has to look abandoned there twice
+      // again (it may not have taken its lease yet), or it would be taken from that process at once.
+      const look = `${wf.workflowID} ${owner}`;
+      seen.add(look);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
-      if (suspects.has(wf.workflowID)) dead.add(owner);
+      if (suspects.has(look)) abandoned.push({ id: wf.workflowID, owner });
     }
     suspects = seen;
-    if (dead.size === 0 || closed) return;
-    await (await executor()).recoverPendingWorkflows([...dead]);
+    for (const turn of abandoned) {
+      if (closed) return;
+      await claimTurn(turn.id, turn.owner, executorId);
+    }
   }
 
   function launch(): Promise<void> {
@@ -167,6 +174,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
             options.onRecovered?.({ turnId, chatId: input.id });
             return result;
           } catch (error) {
+            // Fenced: another process claimed the turn meanwhile and finishes it; this run did not recover it.
+            if (error instanceof DBOSWorkflowConflictError) throw error;
             options.onRecovered?.({ turnId, chatId: input.id, error: String((error as Error)?.message ?? error) });
             throw error;
           }
@@ -222,18 +231,4 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       taken = false;
     },
   };
-}
-
-/**
- * The SDK's executor, for recovering another executor's workflows: its `recoverPendingWorkflows`
- * is what DBOS's launch (and Conductor) call; no public API takes another executor's id.
- */
-async function executor(): Promise<Executor> {
-  const mod = (await import('@dbos-inc/dbos-sdk/internal/dbos-executor')) as {
-    DBOSExecutor?: { globalInstance?: Executor };
-    default?: { DBOSExecutor?: { globalInstance?: Executor } };
-  };
-  const found = (mod.DBOSExecutor ?? mod.default?.DBOSExecutor)?.globalInstance;
-  if (!found) throw new Error('dbosEngine: DBOS is not launched in this process.');
-  return found;
 }
