@@ -27,9 +27,14 @@ interface Executor {
  * it here, replaying its recorded steps. Only one claim of a turn seen on `from` wins (the write is
  * conditional on the row still naming `from`); the claim gives the row a new owner token, so an
  * execution of `from` that is still alive (stalled) is fenced by DBOS at its next step and adopts
- * this run's outcome. Resolves whether this process took the turn.
+ * this run's outcome. Resolves with the run (its `outcome` settles once DBOS recorded it), or null
+ * when this process did not take the turn.
  */
-export async function claimTurn(workflowId: string, from: string, to: string): Promise<boolean> {
+export async function claimTurn(
+  workflowId: string,
+  from: string,
+  to: string,
+): Promise<{ outcome: Promise<unknown> } | null> {
   const exec = await executor();
   const db = exec.systemDatabase;
   const ownerXid = crypto.randomUUID();
@@ -45,13 +50,14 @@ export async function claimTurn(workflowId: string, from: string, to: string): P
      RETURNING workflow_uuid`,
     [to, ownerXid, workflowId, from],
   );
-  if (rows.length === 0) return false;
+  if (rows.length === 0) return null;
   const status = (await db.getWorkflowStatuses([workflowId])).get(workflowId);
-  if (!status) return false;
+  if (!status) return null;
   const handle = await exec.executeDequeuedWorkflow(status, ownerXid);
-  // The run reports through the workflow's own wrapper (onRecovered); nobody here waits for it.
-  handle.getResult().catch(() => {});
-  return true;
+  const outcome = handle.getResult();
+  outcome.catch(() => {});
+  // Wrapped: a promise returned from an async function would be awaited with it.
+  return { outcome };
 }
 
 /** The SDK's executor (`DBOSExecutor.globalInstance`): no public API takes one workflow of another executor. */

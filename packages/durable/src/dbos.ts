@@ -101,6 +101,16 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   let closed = false;
   /** Turns started here (not recovered): their caller hears how they end. */
   const started = new Set<string>();
+  /** Turns this process claimed from another executor: reported once their outcome is recorded. */
+  const claimed = new Set<string>();
+  /** Claimed turns whose run here was fenced (another process claimed them meanwhile): not reported. */
+  const fenced = new Set<string>();
+  const report = (turnId: string, chatId: string, error?: unknown) =>
+    options.onRecovered?.({
+      turnId,
+      chatId,
+      ...(error !== undefined ? { error: String((error as Error)?.message ?? error) } : {}),
+    });
   /** Turns found abandoned on the last look, each as `<workflow id> <executor>`. */
   let suspects = new Set<string>();
 
@@ -114,7 +124,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     if (!registration || closed) return;
     const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
     const seen = new Set<string>();
-    const abandoned: { id: string; owner: string }[] = [];
+    const abandoned: { id: string; owner: string; chatId: string }[] = [];
     for (const wf of pending) {
       const owner = wf.executorId;
       if (!owner || owner === executorId) continue;
@@ -125,12 +135,31 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       const look = `${wf.workflowID} ${owner}`;
       seen.add(look);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
-      if (suspects.has(look)) abandoned.push({ id: wf.workflowID, owner });
+      if (suspects.has(look)) abandoned.push({ id: wf.workflowID, owner, chatId: input.id });
     }
     suspects = seen;
     for (const turn of abandoned) {
       if (closed) return;
-      await claimTurn(turn.id, turn.owner, executorId);
+      claimed.add(turn.id);
+      const run = await claimTurn(turn.id, turn.owner, executorId).catch((error: unknown) => {
+        claimed.delete(turn.id);
+        throw error;
+      });
+      if (!run) {
+        claimed.delete(turn.id);
+        continue;
+      }
+      // Reported once DBOS recorded the outcome, so whoever hears it finds the workflow ended.
+      run.outcome
+        .then(
+          () => fenced.has(turn.id) || report(turn.id, turn.chatId),
+          (error: unknown) => fenced.has(turn.id) || report(turn.id, turn.chatId, error),
+        )
+        .finally(() => {
+          claimed.delete(turn.id);
+          fenced.delete(turn.id);
+        })
+        .catch(() => {});
     }
   }
 
@@ -171,12 +200,13 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
           if (started.has(turnId)) return body(turnId, input);
           try {
             const result = await body(turnId, input);
-            options.onRecovered?.({ turnId, chatId: input.id });
+            // A turn the watch claimed is reported when its outcome is recorded (see recoverDead).
+            if (!claimed.has(turnId)) report(turnId, input.id);
             return result;
           } catch (error) {
             // Fenced: another process claimed the turn meanwhile and finishes it; this run did not recover it.
-            if (error instanceof DBOSWorkflowConflictError) throw error;
-            options.onRecovered?.({ turnId, chatId: input.id, error: String((error as Error)?.message ?? error) });
+            if (error instanceof DBOSWorkflowConflictError) fenced.add(turnId);
+            else if (!claimed.has(turnId)) report(turnId, input.id, error);
             throw error;
           }
         },
