@@ -34,7 +34,7 @@ export interface DbosEngineOptions {
   appName?: string;
   /**
    * The PostgreSQL schema DBOS keeps its workflows in (default `dbos`). Processes that recover each
-   * other's turns must share it; a separate schema is a separate deployment (tests use one per case).
+   * other's turns must share it; a separate schema is a separate deployment.
    */
   schema?: string;
   /** DBOS's log level. Default `warn`. */
