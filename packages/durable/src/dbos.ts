@@ -6,9 +6,8 @@
  * Conductor recovers only its own executor's workflows, so each process watches for pending turns
  * of other executors whose chat lease expired (nobody holds it: the process died) and claims each
  * such turn, only it, to run it itself (`dbos-claim.ts`); the chat's lease lets one process at a
- * time run a turn. A turn that
- * ends waiting (approval, a client's result) waits in `DBOS.recv` for the turn that answers it,
- * which `DBOS.send`s it its outcome (`wait`/`signal`).
+ * time run a turn. A turn that ends waiting (approval, a client's result) waits in `DBOS.recv` for
+ * the turn that answers it, which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
 import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
@@ -205,8 +204,9 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
             return result;
           } catch (error) {
             // Fenced: another process claimed the turn meanwhile and finishes it; this run did not recover it.
-            if (error instanceof DBOSWorkflowConflictError) fenced.add(turnId);
-            else if (!claimed.has(turnId)) report(turnId, input.id, error);
+            if (error instanceof DBOSWorkflowConflictError) {
+              if (claimed.has(turnId)) fenced.add(turnId);
+            } else if (!claimed.has(turnId)) report(turnId, input.id, error);
             throw error;
           }
         },
