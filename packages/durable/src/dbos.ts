@@ -4,13 +4,14 @@
  * `DBOS.runStep`. A process that restarts with the same `executorId` recovers its own turns when
  * DBOS launches. A process that never comes back is covered by the others: DBOS without its
  * Conductor recovers only its own executor's workflows, so each process watches for pending turns
- * of other executors whose chat lease expired (nobody holds it: the process died) and recovers that
- * executor's workflows itself; the chat's lease lets one process at a time run a turn. A turn that
- * ends waiting (approval, a client's result) waits in `DBOS.recv` for the turn that answers it,
- * which `DBOS.send`s it its outcome (`wait`/`signal`).
+ * of other executors whose chat lease expired (nobody holds it: the process died) and claims each
+ * such turn, only it, to run it itself (`dbos-claim.ts`); the chat's lease lets one process at a
+ * time run a turn. A turn that ends waiting (approval, a client's result) waits in `DBOS.recv` for
+ * the turn that answers it, which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+import { claimTurn } from './dbos-claim.js';
 import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
 
 /** Options of {@link dbosEngine}. */
@@ -33,7 +34,7 @@ export interface DbosEngineOptions {
   appName?: string;
   /**
    * The PostgreSQL schema DBOS keeps its workflows in (default `dbos`). Processes that recover each
-   * other's turns must share it; a separate schema is a separate deployment (tests use one per case).
+   * other's turns must share it; a separate schema is a separate deployment.
    */
   schema?: string;
   /** DBOS's log level. Default `warn`. */
@@ -62,11 +63,6 @@ export const TURN_APP_VERSION = 'skilltree-turns-1';
 
 /** How long one `DBOS.recv` of a wait lasts before it is asked again: a day. */
 const WAIT_SLICE_SECONDS = 86_400;
-
-/** The DBOS executor's own recovery (the SDK's internal API: recover another executor's pending workflows). */
-interface Executor {
-  recoverPendingWorkflows(executorIDs?: string[]): Promise<unknown[]>;
-}
 
 let taken = false;
 
@@ -105,27 +101,66 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   let closed = false;
   /** Turns started here (not recovered): their caller hears how they end. */
   const started = new Set<string>();
-  /** Turns found abandoned on the last look. */
+  /** Turns this process claimed from another executor: reported once their outcome is recorded. */
+  const claimed = new Set<string>();
+  /** Claimed turns whose run here was fenced (another process claimed them meanwhile): not reported. */
+  const fenced = new Set<string>();
+  const report = (turnId: string, chatId: string, error?: unknown) =>
+    options.onRecovered?.({
+      turnId,
+      chatId,
+      ...(error !== undefined ? { error: String((error as Error)?.message ?? error) } : {}),
+    });
+  /** Turns found abandoned on the last look, each as `<workflow id> <executor>`. */
   let suspects = new Set<string>();
 
-  /** Pending turns of other executors whose chats nobody holds: their executors are recovered here. */
+  /**
+   * Pending turns of other executors whose chats nobody holds: each such turn, and only it, is
+   * claimed by this process and run here (`claimTurn`). Never the executor's other turns: a process
+   * that only stalled past one chat's lease keeps its live turns, and its waiting turns stay where
+   * they wait.
+   */
   async function recoverDead(): Promise<void> {
     if (!registration || closed) return;
     const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
-    const dead = new Set<string>();
     const seen = new Set<string>();
+    const abandoned: { id: string; owner: string; chatId: string }[] = [];
     for (const wf of pending) {
       const owner = wf.executorId;
-      if (!owner || owner === executorId || dead.has(owner)) continue;
+      if (!owner || owner === executorId) continue;
       const input = wf.input?.[1] as DurableTurnInput | undefined;
       if (!input || !(await registration.abandoned(input, wf.workflowID))) continue;
-      seen.add(wf.workflowID);
+      // Seen per executor: a turn another process just claimed has to look abandoned there twice
+      // again (it may not have taken its lease yet), or it would be taken from that process at once.
+      const look = `${wf.workflowID} ${owner}`;
+      seen.add(look);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
-      if (suspects.has(wf.workflowID)) dead.add(owner);
+      if (suspects.has(look)) abandoned.push({ id: wf.workflowID, owner, chatId: input.id });
     }
     suspects = seen;
-    if (dead.size === 0 || closed) return;
-    await (await executor()).recoverPendingWorkflows([...dead]);
+    for (const turn of abandoned) {
+      if (closed) return;
+      claimed.add(turn.id);
+      const run = await claimTurn(turn.id, turn.owner, executorId).catch((error: unknown) => {
+        claimed.delete(turn.id);
+        throw error;
+      });
+      if (!run) {
+        claimed.delete(turn.id);
+        continue;
+      }
+      // Reported once DBOS recorded the outcome, so whoever hears it finds the workflow ended.
+      run.outcome
+        .then(
+          () => fenced.has(turn.id) || report(turn.id, turn.chatId),
+          (error: unknown) => fenced.has(turn.id) || report(turn.id, turn.chatId, error),
+        )
+        .finally(() => {
+          claimed.delete(turn.id);
+          fenced.delete(turn.id);
+        })
+        .catch(() => {});
+    }
   }
 
   function launch(): Promise<void> {
@@ -165,10 +200,14 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
           if (started.has(turnId)) return body(turnId, input);
           try {
             const result = await body(turnId, input);
-            options.onRecovered?.({ turnId, chatId: input.id });
+            // A turn the watch claimed is reported when its outcome is recorded (see recoverDead).
+            if (!claimed.has(turnId)) report(turnId, input.id);
             return result;
           } catch (error) {
-            options.onRecovered?.({ turnId, chatId: input.id, error: String((error as Error)?.message ?? error) });
+            // Fenced: another process claimed the turn meanwhile and finishes it; this run did not recover it.
+            if (error instanceof DBOSWorkflowConflictError) {
+              if (claimed.has(turnId)) fenced.add(turnId);
+            } else if (!claimed.has(turnId)) report(turnId, input.id, error);
             throw error;
           }
         },
@@ -222,18 +261,4 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       taken = false;
     },
   };
-}
-
-/**
- * The SDK's executor, for recovering another executor's workflows: its `recoverPendingWorkflows`
- * is what DBOS's launch (and Conductor) call; no public API takes another executor's id.
- */
-async function executor(): Promise<Executor> {
-  const mod = (await import('@dbos-inc/dbos-sdk/internal/dbos-executor')) as {
-    DBOSExecutor?: { globalInstance?: Executor };
-    default?: { DBOSExecutor?: { globalInstance?: Executor } };
-  };
-  const found = (mod.DBOSExecutor ?? mod.default?.DBOSExecutor)?.globalInstance;
-  if (!found) throw new Error('dbosEngine: DBOS is not launched in this process.');
-  return found;
 }

@@ -53,6 +53,14 @@ export interface WorkerConfig {
   telemetry?: boolean;
   /** The `timeout` of `sessions.close()` when the worker is ended politely (default: the sessions' own). */
   closeTimeout?: number;
+  /** With `send`: a second chat the worker sends the same message to at the same time (it says `also <json>` when that turn ends). */
+  also?: string;
+  /**
+   * One of the worker's chats whose turn stalls, as on a starved machine: its lease is never renewed
+   * and its tool hangs (writing `dir/hang`). The tool of any other chat of the worker then waits
+   * for the file `dir/release` before it returns (writing `dir/held` first).
+   */
+  stall?: string;
 }
 
 /** One line of a worker's `spans.log` (see {@link WorkerConfig.telemetry}): a span's start, or its end with its parent, links and attributes. */

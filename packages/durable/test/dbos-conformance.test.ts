@@ -15,15 +15,11 @@ if (!url) {
 }
 
 /**
- * Each case runs on a DBOS schema of its own, as a deployment of its own: a workflow a case leaves
- * pending (a waiting turn, a handed-over one) is no concern of the next case's processes.
+ * Every case runs on one DBOS schema, as one deployment: workflows a case leaves pending (a waiting
+ * turn, a handed-over one) are there for the later cases' processes, which must still run and
+ * recover their own turns (see also dbos-shared-schema.test.ts).
  */
-const schemas = new Set<string>();
-const schemaOf = (executorId: string) => {
-  const schema = `dbos_${executorId.slice(executorId.indexOf('chat-')).replace(/[^a-z0-9]/gi, '_')}`.toLowerCase();
-  schemas.add(schema);
-  return schema;
-};
+const schema = `dbos_conformance_${process.pid}`;
 
 durableConformance({
   engine: 'dbos',
@@ -34,20 +30,17 @@ durableConformance({
   engineOptions: ({ executorId, recover }) => ({
     connectionString: url,
     executorId,
-    schema: schemaOf(executorId),
+    schema,
     recoveryInterval: recover ? 200 : 0,
   }),
   async workflowState(turnId) {
-    for (const schema of schemas) {
-      const client = await DBOSClient.create({ systemDatabaseUrl: url, systemDatabaseSchemaName: schema });
-      try {
-        const status = await client.getWorkflow(turnId).catch(() => undefined);
-        if (!status) continue;
-        return status.status === 'PENDING' || status.status === 'ENQUEUED' ? 'pending' : 'ended';
-      } finally {
-        await client.destroy();
-      }
+    const client = await DBOSClient.create({ systemDatabaseUrl: url, systemDatabaseSchemaName: schema });
+    try {
+      const status = await client.getWorkflow(turnId).catch(() => undefined);
+      if (!status) return 'missing';
+      return status.status === 'PENDING' || status.status === 'ENQUEUED' ? 'pending' : 'ended';
+    } finally {
+      await client.destroy();
     }
-    return 'missing';
   },
 });

@@ -1,0 +1,72 @@
+/**
+ * Taking over ONE turn of another DBOS executor, and running it in this process. DBOS (without its
+ * Conductor) recovers only by executor: `recoverPendingWorkflows([executor])` puts every pending
+ * workflow of that executor back on DBOS's internal queue, which every process of the deployment
+ * polls. That moved a stalled (not dead) process's live turns and its waiting turns along with the
+ * one turn whose lease lapsed, and let any process take them, the ones that look for nothing among
+ * them. So the watch claims the turn itself: one conditional write on DBOS's status row (still
+ * pending, still on the executor it was seen on), then the SDK's own dispatch of a claimed workflow.
+ */
+
+/** The parts of DBOS's system database the claim uses (the SDK's internal API). */
+interface SystemDatabase {
+  readonly schemaName: string;
+  readonly pool: { query(sql: string, params: unknown[]): Promise<{ rows: { workflow_uuid: string }[] }> };
+  getWorkflowStatuses(workflowIDs: string[]): Promise<Map<string, unknown>>;
+}
+
+/** The parts of DBOS's executor the claim uses (the SDK's internal API). */
+interface Executor {
+  readonly systemDatabase: SystemDatabase;
+  /** Runs a workflow a claim just took (the queue dispatcher's path): `ownerXid` is the claim's token. */
+  executeDequeuedWorkflow(status: unknown, ownerXid: string): Promise<{ getResult(): Promise<unknown> }>;
+}
+
+/**
+ * Moves pending workflow `workflowId` from executor `from` to executor `to` (this process) and runs
+ * it here, replaying its recorded steps. Only one claim of a turn seen on `from` wins (the write is
+ * conditional on the row still naming `from`); the claim gives the row a new owner token, so an
+ * execution of `from` that is still alive (stalled) is fenced by DBOS at its next step and adopts
+ * this run's outcome. Resolves with the run (its `outcome` settles once DBOS recorded it), or null
+ * when this process did not take the turn.
+ */
+export async function claimTurn(
+  workflowId: string,
+  from: string,
+  to: string,
+): Promise<{ outcome: Promise<unknown> } | null> {
+  const exec = await executor();
+  const db = exec.systemDatabase;
+  const ownerXid = crypto.randomUUID();
+  // The same columns DBOS's dequeue writes when a process takes a queued workflow.
+  const { rows } = await db.pool.query(
+    `UPDATE "${db.schemaName}".workflow_status
+       SET executor_id = $1,
+           owner_xid = $2,
+           recovery_attempts = recovery_attempts + 1,
+           started_at_epoch_ms = (EXTRACT(epoch FROM now()) * 1000)::bigint,
+           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
+     WHERE workflow_uuid = $3 AND status = 'PENDING' AND executor_id = $4
+     RETURNING workflow_uuid`,
+    [to, ownerXid, workflowId, from],
+  );
+  if (rows.length === 0) return null;
+  const status = (await db.getWorkflowStatuses([workflowId])).get(workflowId);
+  if (!status) return null;
+  const handle = await exec.executeDequeuedWorkflow(status, ownerXid);
+  const outcome = handle.getResult();
+  outcome.catch(() => {});
+  // Wrapped: a promise returned from an async function would be awaited with it.
+  return { outcome };
+}
+
+/** The SDK's executor (`DBOSExecutor.globalInstance`): no public API takes one workflow of another executor. */
+async function executor(): Promise<Executor> {
+  const mod = (await import('@dbos-inc/dbos-sdk/internal/dbos-executor')) as {
+    DBOSExecutor?: { globalInstance?: Executor };
+    default?: { DBOSExecutor?: { globalInstance?: Executor } };
+  };
+  const found = (mod.DBOSExecutor ?? mod.default?.DBOSExecutor)?.globalInstance;
+  if (!found) throw new Error('dbosEngine: DBOS is not launched in this process.');
+  return found;
+}
