@@ -493,7 +493,13 @@ describe('the runs of one step run side by side on an engine, their steps starti
     expect(new Set(keys.filter((k) => k.endsWith('/bill-2/pay-1'))).size).toBe(1);
     expect(keys).toHaveLength(5);
     expect(effects.size).toBe(4);
-    expect((await taking.messages('c1')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect((await taking.messages('c1')).map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
     expect((await taking.subagentRuns('c1')).map((r) => [r.toolCallId, r.status])).toEqual([
       ['bill-1', 'done'],
       ['bill-2', 'done'],
