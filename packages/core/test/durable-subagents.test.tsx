@@ -544,4 +544,82 @@ describe('the runs of one step run side by side on an engine, their steps starti
     ]);
     await sessions.close();
   });
+
+  test('runs of a round that run rounds of their own start every step in one order on every attempt', async () => {
+    // The parent calls `desk` twice in one step; each `desk` run calls `billing` and `refunds` in one step.
+    const desk: Model = {
+      name: 'desk',
+      async generate(request) {
+        const done = request.messages.some((m) => m.role === 'tool');
+        return done
+          ? { text: 'desk done.', toolCalls: [] }
+          : {
+              text: '',
+              toolCalls: [
+                { id: 'in-1', name: 'billing', input: { task: 'Charge.' } },
+                { id: 'in-2', name: 'refunds', input: { task: 'Refund.' } },
+              ],
+            };
+      },
+    };
+    const parent: Model = {
+      name: 'parent',
+      async generate(request) {
+        const done = request.messages.some((m) => m.role === 'tool');
+        return done
+          ? { text: 'Done.', toolCalls: [] }
+          : {
+              text: '',
+              toolCalls: [
+                { id: 'out-1', name: 'desk', input: { task: 'One.' } },
+                { id: 'out-2', name: 'desk', input: { task: 'Two.' } },
+              ],
+            };
+      },
+    };
+    const Desks = ({ slow }: { slow: number }) => (
+      <Agent>
+        <Subagent name="desk" description="Delegates" model={desk}>
+          <Subagent name="billing" description="Charges cards" model={subModel('billing', slow)}>
+            <Tool
+              name="charge"
+              description="Charges the card"
+              input={z.object({ cents: z.number() })}
+              run={() => 'ok'}
+            />
+          </Subagent>
+          <Subagent name="refunds" description="Refunds cards" model={subModel('refunds', 0)}>
+            <Tool
+              name="charge"
+              description="Charges the card"
+              input={z.object({ cents: z.number() })}
+              run={() => 'ok'}
+            />
+          </Subagent>
+        </Subagent>
+      </Agent>
+    );
+    const first = journalEngine();
+    const store = memoryStore();
+    const sessions = createSessions(<Desks slow={20} />, { store, model: parent, engine: first.engine });
+    await sessions.send('c1', 'Go');
+    const names = first.recorded().map((s) => s.name);
+    // Each of the four inner runs: three model calls and two charges.
+    expect(names.filter((n) => n.includes('/sub/in-'))).toHaveLength(20);
+    // Recovered halfway, with the other timing: the same steps in the same order, and the turn ends.
+    const second = journalEngine();
+    const other = createSessions(<Desks slow={0} />, { store, model: parent, engine: second.engine });
+    const cut = Math.floor(names.length / 2);
+    const turn = (await second.recover(
+      't',
+      { id: 'c1', owner: null, input: 'Go' },
+      first.recorded().slice(0, cut),
+    )) as {
+      text: string;
+    };
+    expect(turn.text).toBe('Done.');
+    expect(second.recorded().map((s) => s.name)).toEqual(names);
+    await sessions.close();
+    await other.close();
+  });
 });
