@@ -41,7 +41,7 @@ export interface WorkerConfig {
   /**
    * The parent delegates the charge to subagent `billing` (`<Subagent>`, whose own model calls
    * `charge` then answers): once (call `bill-1`), or twice in one step (`bill-1`, `bill-2`; the
-   * second run charges twice, and the two runs' first model calls wait for each other).
+   * second run charges twice).
    * `hang: 'tool'` then hangs in the last run's last `charge` (`pay-1` of one run, `pay-2` of two).
    */
   subagents?: 1 | 2;
