@@ -22,6 +22,7 @@ import {
   registerDeployment,
   resumeInvocation,
 } from './restate-admin.js';
+import { awaitInOrder } from './restate-order.js';
 
 /** Options of {@link restateEngine}. */
 export interface RestateEngineOptions {
@@ -266,7 +267,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       const ctx = contexts.getStore();
       if (!ctx) throw new Error(`restateEngine: step ${name} ran outside a turn of this engine.`);
       let live: { error: unknown } | undefined;
-      const record = await ctx.run<StepRecord>(name, async () => {
+      // Journaled now, in the order steps start; awaited in that order (see restate-order.ts).
+      const running = ctx.run<StepRecord>(name, async () => {
         try {
           return { value: await fn() };
         } catch (error) {
@@ -274,6 +276,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
           return { failed: { name: (error as Error)?.name ?? 'Error', message: messageOf(error) } };
         }
       });
+      const record = await awaitInOrder(ctx, running);
       if (live) throw live.error;
       if ('failed' in record) throw Object.assign(new Error(record.failed.message), { name: record.failed.name });
       return record.value as T;
@@ -284,7 +287,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       // An awakeable: its id is journaled, so a replayed turn opens the same one, and anyone may
       // resolve it through the ingress. The invocation waits on it (suspended, not ended).
       const { id, promise } = ctx.awakeable<unknown>();
-      return { id, received: () => promise };
+      return { id, received: () => awaitInOrder(ctx, promise) };
     },
     async signal(waitId, value) {
       await resolveAwakeable(ingress, waitId, value);

@@ -40,8 +40,9 @@ export interface WorkerConfig {
   approval?: boolean;
   /**
    * The parent delegates the charge to subagent `billing` (`<Subagent>`, whose own model calls
-   * `charge` then answers): once (call `bill-1`), or twice in one step (`bill-1`, `bill-2`).
-   * `hang: 'tool'` then hangs in the last run's `charge`, after that run's first model call.
+   * `charge` then answers): once (call `bill-1`), or twice in one step (`bill-1`, `bill-2`; the
+   * second run charges twice).
+   * `hang: 'tool'` then hangs in the last run's last `charge` (`pay-1` of one run, `pay-2` of two).
    */
   subagents?: 1 | 2;
   /** Serves the chat routes of `@skilltree/server` on a free loopback port and says `http <base URL>` (users by `x-user`). */

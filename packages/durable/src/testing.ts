@@ -159,26 +159,35 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(tokens).toBe(640);
       }));
 
-    test('two subagent runs of one step, the process killed in the second: the first replays without asking, the second goes on', () =>
+    test('two subagent runs of one step side by side, the process killed in the second: the first replays without asking, the second goes on', () =>
       withSetup(async (t) => {
+        // The runs' first model calls wait for each other (see the worker): they ran side by side.
         const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool', subagents: 2 });
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
         const survivor = t.start('survivor', { role: 'serve', subagents: 2 });
         expect((await recovered(survivor)).error).toBeUndefined();
-        expect(models(t.dir)).toEqual([
+        // The second run hung in its second charge, after the first run had ended (its steps start in
+        // rounds: the first run's last step started before the second's third charge step could):
+        // the survivor asks only the second run's last call and the parent's answer.
+        const lines = logLines(t.dir, 'model.log').map((l) => l.split(' '));
+        const asked = (pid: string) => lines.filter(([p]) => p === pid).map((l) => l.slice(1).join(' '));
+        const victimPid = lines[0]?.[0] ?? '';
+        const survivorPid = lines.find(([p]) => p !== victimPid)?.[0] ?? '';
+        expect(asked(victimPid).sort()).toEqual([
           'step 1',
           'sub-1 step 1',
           'sub-1 step 2',
           'sub-2 step 1',
           'sub-2 step 2',
-          'step 2',
         ]);
-        // The first run's tool ran once; the second's twice, with one key; one effect per run.
+        expect(asked(survivorPid)).toEqual(['sub-2 step 3', 'step 2']);
+        // The first run's tool ran once; the second's first charge once, its second twice with one key.
         const keys = attempts(t.dir);
         expect(keys.filter((k) => k.endsWith('/bill-1/pay-1'))).toHaveLength(1);
-        expect(keys.filter((k) => k.endsWith('/bill-2/pay-1'))).toHaveLength(2);
-        expect(effects(t.dir)).toBe(2);
+        expect(keys.filter((k) => k.endsWith('/bill-2/pay-1'))).toHaveLength(1);
+        expect(keys.filter((k) => k.endsWith('/bill-2/pay-2'))).toHaveLength(2);
+        expect(effects(t.dir)).toBe(3);
         const { messages, runs } = await t.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
         expect(runs.map((r) => [r.toolCallId, r.status])).toEqual([

@@ -6,9 +6,9 @@
  * the owner's spend. A recovered turn re-mounts the snapshot, replays the recorded steps through the
  * tree, and writes nothing until it has caught up with what the store already has.
  */
-import type { SpendLedger } from '../observe/budget.js';
 import type { StoreTurnTrace } from '../observe/telemetry-store.js';
 import { contextOfSpanIds, isTraceContext, type SpanIds, spanIdsOf, validSpanIds } from '../observe/trace-links.js';
+import { journaledLedger } from '../turn/spend-steps.js';
 import type { DurableTurnInput, DurableWait, TurnEngine } from '../types/engine.js';
 import type { SendOptions } from '../types/options.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
@@ -57,19 +57,6 @@ export interface DurableTurns {
    * here, and each turn that had begun is left pending for another process to recover.
    */
   handOver(): void;
-}
-
-/** Recorded steps of the owner's spend: a recovered turn never reserves or settles a recorded call again. */
-function journaledLedger(engine: TurnEngine, spend: SpendLedger): SpendLedger {
-  let n = 0;
-  return {
-    owner: spend.owner,
-    spent: (period) => engine.step(`spend-read-${++n}`, () => spend.spent(period)),
-    reserve: (period, amount, limits, expiresAt) =>
-      engine.step(`spend-reserve-${++n}`, () => spend.reserve(period, amount, limits, expiresAt)),
-    settle: (period, reserved, used, expiresAt) =>
-      engine.step(`spend-settle-${++n}`, () => spend.settle(period, reserved, used, expiresAt)),
-  };
 }
 
 /** The hooks that make a chat's turn durable on `engine` (`state`: what the turn adds to its commits' state). */

@@ -9,8 +9,8 @@
  *
  * Engines number a workflow's steps in the order they start (DBOS's function ids, Restate's journal
  * entries), so steps of runs running side by side would interleave by timing and replay in another
- * order. Under a journal, the runs of one step therefore run one after another, in call order:
- * each step of the turn starts in an order that depends only on recorded values.
+ * order. The runs of one step therefore start their steps in rounds (`rounds.ts`): each step of the
+ * turn starts in an order that depends only on recorded values, and the runs still run together.
  */
 import type { SessionState } from '../state/state.js';
 import { bindJournal, journalOf, type TurnJournal } from '../turn/journal.js';
@@ -44,13 +44,17 @@ export function childJournal(parent: TurnJournal, toolCallId: string): TurnJourn
   return { engine, chatId: parent.chatId, scope: `${parent.scope ?? ''}${prefix}` };
 }
 
-/** Binds the run `child` (of call `toolCallId`) to its parent's journal, when the parent's turn has one. */
-export function bindRunJournal(parent: SessionState, child: SessionState, toolCallId: string): void {
-  const journal = journalOf(parent);
-  if (journal) bindJournal(child, childJournal(journal, toolCallId));
-}
-
-/** Whether `state`'s turn records its steps: its subagent calls then run one at a time, in call order. */
-export function runsInOrder(state: SessionState): boolean {
-  return journalOf(state) !== undefined;
+/**
+ * Binds the run `child` (of call `toolCallId`) to its journal when the parent's turn has one: the
+ * lane's journal of its round (`lane`), else its call's scope of the parent's journal.
+ */
+export function bindRunJournal(
+  parent: SessionState,
+  child: SessionState,
+  toolCallId: string,
+  lane?: TurnJournal,
+): TurnJournal | undefined {
+  const journal = lane ?? (journalOf(parent) ? childJournal(journalOf(parent) as TurnJournal, toolCallId) : undefined);
+  if (journal) bindJournal(child, journal);
+  return journal;
 }

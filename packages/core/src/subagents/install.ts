@@ -1,7 +1,8 @@
 /**
  * Gives a session's tree its subagent runner: a `<Subagent>` call runs through `runSubagent`, and the
  * subagent calls of one step start together (bounded by `subagentConcurrency`) while the loop records
- * their results in call order. Says, when the session is made, that a fork cannot keep the parent's
+ * their results in call order; in a durable turn they run as the lanes of a round (`rounds.ts`), so
+ * their steps start in an order that replays. Says, when the session is made, that a fork cannot keep the parent's
  * prefix with a model outside the append-only table.
  */
 import { type SubagentProps, subagentOf } from '../host/subagent.js';
@@ -10,8 +11,9 @@ import { warn } from '../state/events.js';
 import { type SessionState, tree } from '../state/state.js';
 import { parseInput } from '../turn/tool-call.js';
 import type { ToolCall } from '../types/messages.js';
-import { runsInOrder } from './durable-run.js';
+import { boundOf } from './limit.js';
 import { resumeRuns } from './resume.js';
+import { openRound } from './rounds.js';
 import { runSubagent } from './run.js';
 
 /** Runs started ahead of the loop, by tool call id, until the call's `run` takes them. */
@@ -65,25 +67,47 @@ function prestart(
     const tool = snap.toolsByName.get(call.name);
     return tool !== undefined && subagentOf(tool.node.props) !== undefined;
   });
-  // A durable turn runs them one at a time, in call order: its steps must start in a replayable order.
-  if (subagents.length < 2 || runsInOrder(state)) return;
+  if (subagents.length < 2) return;
   let map = started.get(state);
   if (!map) {
     map = new Map();
     started.set(state, map);
   }
   const ahead = map;
+  // In a durable turn, each run is a lane of a round: its steps start in cursor order.
+  const lanes = openRound(
+    state,
+    subagents.map((call) => call.id),
+    boundOf(state),
+    signal,
+  );
+  // The runs are created in call order (their records, their ids), whatever their input's checks take.
+  let previous: Promise<unknown> = Promise.resolve();
   for (const call of subagents) {
     const tool = snap.toolsByName.get(call.name);
     const props = tool && subagentOf(tool.node.props);
-    if (!tool || !props) continue;
+    const lane = lanes?.get(call.id);
+    if (!tool || !props) {
+      lane?.end();
+      continue;
+    }
     starting?.(call);
     // Input the tool's schema refuses is left to the call, which records the refusal.
-    const run = parseInput(tool, call.input).then((parsed) => {
-      if (typeof parsed === 'string') throw new Error(parsed);
+    const parsed = parseInput(tool, call.input);
+    const turn = lane ? previous.then(() => parsed) : parsed;
+    const run = turn.then((given) => {
+      if (typeof given === 'string') throw new Error(given);
       checkFork(state, props);
-      return runSubagent(state, props, parsed.input, call.id, signal, installRunner);
+      return runSubagent(state, props, given.input, call.id, signal, installRunner, lane);
     });
+    // A lane ends when its run does: it starts no more steps.
+    if (lane) {
+      previous = turn.catch(() => {});
+      run.then(
+        () => lane.end(),
+        (error: unknown) => lane.end(error),
+      );
+    }
     run.catch(() => {});
     ahead.set(call.id, run);
   }

@@ -16,7 +16,7 @@ interface Limiter {
 const limiters = new WeakMap<SessionState, Limiter>();
 
 /** The bound in effect: the option when it is a whole number of at least 1, else the default. */
-function boundOf(state: SessionState): number {
+export function boundOf(state: SessionState): number {
   const given = state.options.subagentConcurrency;
   return typeof given === 'number' && Number.isFinite(given) && given >= 1 ? Math.floor(given) : DEFAULT_CONCURRENCY;
 }

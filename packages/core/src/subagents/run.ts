@@ -20,6 +20,7 @@ import { DurableReplayError } from '../turn/journal.js';
 import { runTurn, type TurnScope } from '../turn/loop.js';
 import { abortError, addUsage, NO_MODEL } from '../turn/model-call.js';
 import { RunWaits } from '../turn/run-waits.js';
+import { runLedger } from '../turn/spend-steps.js';
 import type { Usage } from '../types/model.js';
 import type { ModelRequest } from '../types/request.js';
 import type { SessionEvent, SessionSnapshot, ToolAnswer, Turn } from '../types/session.js';
@@ -27,6 +28,7 @@ import type { SpawnCost, SubagentRun } from '../types/subagents.js';
 import { bindRunJournal } from './durable-run.js';
 import { takeSlot } from './limit.js';
 import { type Finished, mountRun } from './mount-run.js';
+import type { Lane } from './rounds.js';
 import { keepRunState } from './run-state.js';
 
 /** The default of `maxSubagentDepth`. */
@@ -150,13 +152,16 @@ interface Start {
   input: string | readonly ToolAnswer[];
   /** The run's own state to go on from (a run resumed), else none. */
   restore?: SessionSnapshot;
+  /** Its lane, when it runs in a round of a durable turn (see `rounds.ts`): its slot and its journal. */
+  lane?: Lane;
 }
 
 /**
  * Runs one call of `props` (a `<Subagent>` rendered in `parent`'s tree) with its validated input,
  * and returns its result: the parent's tool result, or {@link RunWaits} when a call inside it waits
  * (then its calls are the chat's waiting calls). A run that fails, is aborted or reaches its
- * `maxSteps` throws a {@link SubagentError} naming the subagent (the call's error result).
+ * `maxSteps` throws a {@link SubagentError} naming the subagent (the call's error result). With
+ * `lane` (a run of a round, in a durable turn) it takes its slot and records its steps through it.
  */
 export async function runSubagent(
   parent: SessionState,
@@ -165,6 +170,7 @@ export async function runSubagent(
   toolCallId: string,
   signal: AbortSignal,
   install: (child: SessionState) => void,
+  lane?: Lane,
 ): Promise<unknown> {
   const depth = (runSelf(parent)?.run.depth ?? 0) + 1;
   const run = newRun(parent, props, toolCallId, depth);
@@ -175,7 +181,12 @@ export async function runSubagent(
     depth > limit
       ? `Subagent "${props.name}" cannot run: it would be ${depth} runs deep, and maxSubagentDepth is ${limit}. Do the task here, or raise createSession(…, { maxSubagentDepth }).`
       : null;
-  return drive({ self: { run, parent, fork }, props, input: taskText(input) }, signal, install, refusal);
+  return drive(
+    { self: { run, parent, fork }, props, input: taskText(input), ...(lane ? { lane } : {}) },
+    signal,
+    install,
+    refusal,
+  );
 }
 
 /** Runs (or resumes) a run's turn to its end: its result, its waits, or a {@link SubagentError}. */
@@ -194,12 +205,14 @@ export async function drive(
   run.status = 'running';
   try {
     if (refusal) throw new SubagentError(refusal);
-    release = await takeSlot(parent, signal);
+    // A run of a round takes its slot from the round (in an order that replays), any other from the limiter.
+    if (start.lane) await start.lane.admitted();
+    else release = await takeSlot(parent, signal);
     child = mountRun(self, props, finished, start.restore);
     // Its own `<Subagent>`s run too, one level deeper.
     install(child);
     // On a durable turn, the run's steps are recorded in the turn's journal, under its call's scope.
-    bindRunJournal(parent, child, run.toolCallId);
+    const journal = bindRunJournal(parent, child, run.toolCallId, start.lane?.journal);
     run.transcript = transcriptOf(child).messages;
     forward(child, self, props);
     if (signal.aborted) throw abortError(signal);
@@ -207,6 +220,8 @@ export async function drive(
     // at once); a resumed run's call has none open, so the parent's innermost open span.
     const traceContext = callTraceContext(parent, run.toolCallId) ?? modelCallTrace(parent).traceContext;
     const scope = { ...(turnScope(parent) as TurnScope) };
+    // Its charges of the owner's spend are steps of its own scope, numbered by the run.
+    if (journal) scope.ledger = runLedger(scope.ledger, journal.engine);
     const turns = runTurn(child, model, start.input, signal, { traceContext }, scope, false);
     let next = await turns.next();
     while (!next.done) next = await turns.next();

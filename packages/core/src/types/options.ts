@@ -71,7 +71,9 @@ export interface SessionOptions extends LifecycleOptions {
   /**
    * How many `<Subagent>` runs one step may run at once (SPEC §19): the calls of one assistant
    * message that call subagents start together, up to this many, the rest as earlier ones end.
-   * Default 4. Their results are recorded in call order all the same.
+   * Default 4. Their results are recorded in call order all the same. In a durable turn a run
+   * waiting for a slot joins when an earlier run of the step is seen to end in its step rounds
+   * (docs/durable.md, Subagent runs).
    */
   subagentConcurrency?: number;
   /** How deep runs may nest (a run's `<Subagent>` spawning another): a call past it is an error result. Default 3. */
