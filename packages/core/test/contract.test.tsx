@@ -62,14 +62,7 @@ describe('the model can never brick a session', () => {
     return <Tool name="lookup" description={label} run={() => label} />;
   }
   const Clashing = () => (
-    <Agent>
-      <Skill name="shopping" description="s">
-        <Lookup label="shopping" />
-      </Skill>
-      <Skill name="orders" description="o">
-        <Lookup label="orders" />
-      </Skill>
-    </Agent>
+    <SkillsAgent skills={{ shopping: <Lookup label="shopping" />, orders: <Lookup label="orders" /> }} />
   );
 
   test('a read whose tool clashes with a loaded skill is refused, naming both skills and the tool; the skill stays unloaded', async () => {
@@ -174,13 +167,7 @@ describe('Suspense', () => {
         </>
       );
     }
-    return (
-      <Agent>
-        <Skill name="orders" description="o">
-          <Orders />
-        </Skill>
-      </Agent>
-    );
+    return <SkillsAgent skills={{ orders: <Orders /> }} />;
   }
 
   /** A component that suspends for ever: its data never comes. */
