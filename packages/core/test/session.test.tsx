@@ -21,6 +21,7 @@ import {
 import { textOf } from '../src/parts/message-parts.js';
 import { call, cart, expectResultsFollowCalls as expectValidTranscript, ShopAgent, SkillsAgent } from './fixtures.js';
 import { heldModel } from './gate.js';
+import { WaitTool } from './researcher.js';
 
 describe('bad tool input and failing tools', () => {
   test('invalid input: an error result naming each failing field; run is not called', async () => {
@@ -211,19 +212,10 @@ describe('the model loop', () => {
 
   test('abort: send rejects, every call has a result', async () => {
     const controller = new AbortController();
-    const model = scriptedModel([{ toolCalls: [{ name: 'slow' }, { name: 'slow' }] }, { text: 'never' }]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'wait' }, { name: 'wait' }] }, { text: 'never' }]);
     const session = createSession(
       <Agent>
-        <Tool
-          name="slow"
-          description="slow"
-          run={(_, ctx) =>
-            new Promise((_resolve, reject) => {
-              ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
-              setTimeout(() => controller.abort(), 5);
-            })
-          }
-        />
+        <WaitTool onWaiting={() => controller.abort()} />
       </Agent>,
       { model },
     );
