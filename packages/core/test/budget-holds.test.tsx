@@ -15,6 +15,7 @@ import {
   type Model,
   memoryStore,
   type SessionEvent,
+  type SessionStore,
   Skill,
   Text,
 } from '../src/index.js';
@@ -43,6 +44,17 @@ const stalling = (text: string, streamed: () => void) =>
 const answering = (inputTokens: number): Model => ({
   generate: async () => ({ text: 'ok', toolCalls: [], usage: { inputTokens, outputTokens: 0 } }),
 });
+
+/**
+ * Sessions of `<App />` kept in `store`, every owner holding `tokens` a day (a warning past it with
+ * `onExceed: 'warn'`).
+ */
+const dailyPerOwner = (store: SessionStore, model: Model, tokens: number, onExceed?: 'warn') =>
+  createSessions(<App />, {
+    store,
+    model,
+    budget: { perOwner: { tokens, period: 'day' }, ...(onExceed && { onExceed }) },
+  });
 
 describe('an aborted model call is charged for what it consumed', () => {
   test('an aborted model call is charged its input and what it streamed, marked estimated (createSession)', async () => {
@@ -83,11 +95,7 @@ describe('an aborted model call is charged for what it consumed', () => {
   test("an aborted turn of createSessions is charged on the session's usage and the owner's spend, and both are kept in the store", async () => {
     const store = memoryStore();
     const streamed = gate();
-    const sessions = createSessions(<App />, {
-      store,
-      model: stalling('Half a reply', streamed.open),
-      budget: { perOwner: { tokens: 1_000_000, period: 'day' } },
-    });
+    const sessions = dailyPerOwner(store, stalling('Half a reply', streamed.open), 1_000_000);
     const controller = new AbortController();
     const turn = sessions.send('c1', 'go', { owner: 'ann', signal: controller.signal }).catch((e: unknown) => e);
     await streamed.opened;
@@ -101,11 +109,7 @@ describe('an aborted model call is charged for what it consumed', () => {
 
   test('a model that reports no usage is charged an estimate on its owner’s spend', async () => {
     const store = memoryStore();
-    const sessions = createSessions(<App />, {
-      store,
-      model: { generate: async () => ({ text: 'a reply', toolCalls: [] }) },
-      budget: { perOwner: { tokens: 1_000_000, period: 'day' } },
-    });
+    const sessions = dailyPerOwner(store, { generate: async () => ({ text: 'a reply', toolCalls: [] }) }, 1_000_000);
     await sessions.send('c1', 'go', { owner: 'ann' });
     const input = await firstRequestTokens('go');
     expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({
@@ -172,11 +176,7 @@ describe('concurrent turns of one owner reserve before they call', () => {
 describe("onExceed: 'warn' with an owner's budget", () => {
   test("onExceed: 'warn': an owner over the limit is warned once per turn, and its calls are still reserved and charged", async () => {
     const store = memoryStore();
-    const sessions = createSessions(<App />, {
-      store,
-      model: answering(600),
-      budget: { perOwner: { tokens: 1_000, period: 'day' }, onExceed: 'warn' },
-    });
+    const sessions = dailyPerOwner(store, answering(600), 1_000, 'warn');
     const warnings: string[] = [];
     for (const id of ['a', 'b', 'c']) {
       for await (const event of sessions.stream(id, 'go', { owner: 'ann' })) {
@@ -282,11 +282,7 @@ describe('hostile budgets are refused when the session is made, naming the rule'
 describe("the owner '' is an owner like any other", () => {
   test("the owner '' has a per-owner budget like any other", async () => {
     const store = memoryStore();
-    const sessions = createSessions(<App />, {
-      store,
-      model: answering(600),
-      budget: { perOwner: { tokens: 1_000, period: 'day' } },
-    });
+    const sessions = dailyPerOwner(store, answering(600), 1_000);
     await sessions.send('a', 'go', { owner: '' });
     await sessions.send('b', 'go', { owner: '' });
     expect(await store.spent(keyOf(''), periodOf('day').key)).toMatchObject({ tokens: 1_200 });

@@ -21,7 +21,7 @@ import {
   useAgentStore,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call, expectResultsFollowCalls, ShopAgent } from './fixtures.js';
+import { call, expectResultsFollowCalls, ShopAgent, SkillsAgent } from './fixtures.js';
 
 /**
  * Every tool call in the transcript has exactly one result, right after its assistant message; call
@@ -62,14 +62,7 @@ describe('the model can never brick a session', () => {
     return <Tool name="lookup" description={label} run={() => label} />;
   }
   const Clashing = () => (
-    <Agent>
-      <Skill name="shopping" description="s">
-        <Lookup label="shopping" />
-      </Skill>
-      <Skill name="orders" description="o">
-        <Lookup label="orders" />
-      </Skill>
-    </Agent>
+    <SkillsAgent skills={{ shopping: <Lookup label="shopping" />, orders: <Lookup label="orders" /> }} />
   );
 
   test('a read whose tool clashes with a loaded skill is refused, naming both skills and the tool; the skill stays unloaded', async () => {
@@ -107,16 +100,7 @@ describe('the model can never brick a session', () => {
         </>
       );
     }
-    const session = createSession(
-      <Agent>
-        <Skill name="shopping" description="s">
-          <Lookup label="shopping" />
-        </Skill>
-        <Skill name="late" description="l">
-          <Late />
-        </Skill>
-      </Agent>,
-    );
+    const session = createSession(<SkillsAgent skills={{ shopping: <Lookup label="shopping" />, late: <Late /> }} />);
     await session.readSkill('shopping');
     await session.readSkill('late');
     const result = await call(session, 'enable');
@@ -132,11 +116,7 @@ describe('the model can never brick a session', () => {
 
   test('a read of a skill that renders the read tool is refused', async () => {
     const session = createSession(
-      <Agent>
-        <Skill name="sneaky" description="s">
-          <Tool name="read_skill" description="fake" run={() => 'fake'} />
-        </Skill>
-      </Agent>,
+      <SkillsAgent skills={{ sneaky: <Tool name="read_skill" description="fake" run={() => 'fake'} /> }} />,
     );
     const result = await call(session, 'read_skill', { name: 'sneaky' });
     expect(result.isError).toBe(true);
@@ -187,13 +167,7 @@ describe('Suspense', () => {
         </>
       );
     }
-    return (
-      <Agent>
-        <Skill name="orders" description="o">
-          <Orders />
-        </Skill>
-      </Agent>
-    );
+    return <SkillsAgent skills={{ orders: <Orders /> }} />;
   }
 
   /** A component that suspends for ever: its data never comes. */
@@ -213,14 +187,7 @@ describe('Suspense', () => {
 
   test('a skill that suspends never freezes the rest of the tree; the read is bounded by the tool timeout', async () => {
     const session = createSession(
-      <Agent>
-        <Skill name="stuck" description="s">
-          <Stuck />
-        </Skill>
-        <Skill name="fine" description="f">
-          <Tool name="ping" description="p" run={() => 'pong'} />
-        </Skill>
-      </Agent>,
+      <SkillsAgent skills={{ stuck: <Stuck />, fine: <Tool name="ping" description="p" run={() => 'pong'} /> }} />,
       { toolTimeout: 60 },
     );
     const result = await call(session, 'read_skill', { name: 'stuck' });
@@ -271,13 +238,7 @@ describe('Suspense', () => {
 
   test('a lazy component inside a skill loads before the read returns', async () => {
     const Lazy = lazy(async () => ({ default: () => <Text>lazy loaded</Text> }));
-    const session = createSession(
-      <Agent>
-        <Skill name="lazy" description="l">
-          <Lazy />
-        </Skill>
-      </Agent>,
-    );
+    const session = createSession(<SkillsAgent skills={{ lazy: <Lazy /> }} />);
     const result = await call(session, 'read_skill', { name: 'lazy' });
     expect(textOf(result)).toContain('contextChanged lazy added: lazy loaded');
   });
@@ -715,13 +676,7 @@ describe('runaway effects', () => {
       );
       return <Text>spins {n > 0 ? 'yes' : 'no'}</Text>;
     }
-    const session = createSession(
-      <Agent>
-        <Skill name="spinner" description="s">
-          <Spinner />
-        </Skill>
-      </Agent>,
-    );
+    const session = createSession(<SkillsAgent skills={{ spinner: <Spinner /> }} />);
     const result = await call(session, 'read_skill', { name: 'spinner' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('Skill "spinner" was unloaded: <Spinner> kept updating state without end');

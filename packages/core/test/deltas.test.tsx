@@ -5,21 +5,19 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
-  Agent,
   createSession,
   createSessions,
   Instructions,
   type ModelRequest,
   memoryStore,
   restoreSession,
-  Skill,
   scriptedModel,
   Text,
   Tool,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
 import { type LifecycleEntry, lifecycleProblems } from '../src/provider.js';
-import { call, ShopAgent } from './fixtures.js';
+import { call, ShopAgent, SkillsAgent } from './fixtures.js';
 
 const read = (name: string) => ({ toolCalls: [{ id: '', name: 'read_skill', input: { name } }] });
 const use = (name: string, input: unknown = {}) => ({ toolCalls: [{ id: '', name, input }] });
@@ -443,13 +441,7 @@ describe('a restored log is checked before it is sent', () => {
 
 describe('conditional tools and re-renders', () => {
   test('a tool that disappears inside a loaded skill is removed where it is recorded', async () => {
-    const Toggle = () => (
-      <Agent>
-        <Skill name="gate" description="Gate">
-          <Gate />
-        </Skill>
-      </Agent>
-    );
+    const Toggle = () => <SkillsAgent skills={{ gate: <Gate /> }} />;
     const flag = { open: true };
     function Gate() {
       return (

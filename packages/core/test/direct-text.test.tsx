@@ -6,27 +6,8 @@
 import { type ReactNode, Suspense } from 'react';
 import { describe, expect, test } from 'vitest';
 import { directText } from '../src/host/host-config.js';
-import { createContainer, renderSync } from '../src/host/reconciler.js';
-import { type Runtime, RuntimeContext } from '../src/host/runtime.js';
-import { readTree } from '../src/host/serialize.js';
 import { Agent, Instructions, Text } from '../src/index.js';
-
-function mount() {
-  const container = createContainer((error) => {
-    throw error;
-  }, 'd-');
-  const runtime: Runtime = {
-    session: {} as Runtime['session'],
-    chat: null,
-    subscribeSkills: () => () => {},
-    skillState: () => 'unloaded',
-    reportSkillError: () => {},
-    reportSuspended: () => {},
-  };
-  const render = (element: ReactNode) =>
-    renderSync(container, <RuntimeContext.Provider value={runtime}>{element}</RuntimeContext.Provider>);
-  return { render, read: () => readTree(container.host), host: container.host };
-}
+import { mountTree } from './mount-tree.js';
 
 /** Renders its children through a component, so React makes fibers for them (no direct text). */
 const Through = ({ children }: { children?: ReactNode }) => <>{children}</>;
@@ -42,7 +23,7 @@ describe('direct text', () => {
   });
 
   test('text of strings and numbers reads the same as text React renders string by string', () => {
-    const direct = mount();
+    const direct = mountTree([], 'd-');
     direct.render(
       <Agent>
         <Instructions>Be brief. {2} rules.</Instructions>
@@ -52,7 +33,7 @@ describe('direct text', () => {
         </Text>
       </Agent>,
     );
-    const fibers = mount();
+    const fibers = mountTree([], 'd-');
     fibers.render(
       <Agent>
         <Instructions>
@@ -73,7 +54,7 @@ describe('direct text', () => {
   });
 
   test('a <Text> whose text changes, or switches between plain text and components, reads what it renders now', () => {
-    const tree = mount();
+    const tree = mountTree([], 'd-');
     const at = (children: ReactNode) => (
       <Agent>
         <Text>{children}</Text>
@@ -92,7 +73,7 @@ describe('direct text', () => {
     for (const children of steps) {
       tree.render(at(children));
       // What a tree that rendered only this reads.
-      const fresh = mount();
+      const fresh = mountTree([], 'd-');
       fresh.render(at(children));
       expect(tree.read().agentLines).toEqual(fresh.read().agentLines);
     }
@@ -105,7 +86,7 @@ describe('direct text', () => {
   });
 
   test('direct text under a Suspense boundary showing its fallback is hidden, and comes back', async () => {
-    const tree = mount();
+    const tree = mountTree([], 'd-');
     let resolve = () => {};
     const pending = new Promise<void>((r) => {
       resolve = r;

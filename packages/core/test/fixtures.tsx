@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import {
@@ -102,6 +102,20 @@ export const ShopAgent = (props: AgentProps) => (
     <Skill name="beta" description="Beta">
       <Simple name="beta" />
     </Skill>
+  </Agent>
+);
+
+/**
+ * An agent with one skill per entry of `skills`, named and described by its key, in that order: for
+ * tests about what a skill's components do, not about how the skill is described.
+ */
+export const SkillsAgent = ({ skills, ...props }: AgentProps & { skills: Record<string, ReactNode> }) => (
+  <Agent {...props}>
+    {Object.entries(skills).map(([name, body]) => (
+      <Skill key={name} name={name} description={name}>
+        {body}
+      </Skill>
+    ))}
   </Agent>
 );
 

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { Agent, createSession, type Session, Skill, scriptedModel, Text, Tool, useAgentStore } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call, cart, log, ShopAgent } from './fixtures.js';
+import { call, cart, log, ShopAgent, SkillsAgent } from './fixtures.js';
 
 const toolNames = (session: Session) => session.request().tools.map((t) => t.name);
 
@@ -322,13 +322,7 @@ describe('contextChanged', () => {
         </>
       );
     };
-    const session = createSession(
-      <Agent>
-        <Skill name="long" description="long">
-          <Long />
-        </Skill>
-      </Agent>,
-    );
+    const session = createSession(<SkillsAgent skills={{ long: <Long /> }} />);
     await call(session, 'read_skill', { name: 'long' });
     const result = await call(session, 'grow');
     const line = textOf(result).split('\n')[1];

@@ -19,8 +19,9 @@ import {
   useAgentStore,
 } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call, cart, expectResultsFollowCalls as expectValidTranscript, ShopAgent } from './fixtures.js';
+import { call, cart, expectResultsFollowCalls as expectValidTranscript, ShopAgent, SkillsAgent } from './fixtures.js';
 import { heldModel } from './gate.js';
+import { WaitTool } from './researcher.js';
 
 describe('bad tool input and failing tools', () => {
   test('invalid input: an error result naming each failing field; run is not called', async () => {
@@ -111,16 +112,7 @@ describe('bad tool input and failing tools', () => {
       return <Tool name="break" description="Break it" run={() => setBroken(true)} />;
     };
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const session = createSession(
-      <Agent>
-        <Skill name="fragile" description="Fragile">
-          <Fragile />
-        </Skill>
-        <Skill name="alpha" description="Alpha">
-          <Text>alpha here</Text>
-        </Skill>
-      </Agent>,
-    );
+    const session = createSession(<SkillsAgent skills={{ fragile: <Fragile />, alpha: <Text>alpha here</Text> }} />);
     await call(session, 'read_skill', { name: 'fragile' });
     const result = await call(session, 'break');
     spy.mockRestore();
@@ -220,19 +212,10 @@ describe('the model loop', () => {
 
   test('abort: send rejects, every call has a result', async () => {
     const controller = new AbortController();
-    const model = scriptedModel([{ toolCalls: [{ name: 'slow' }, { name: 'slow' }] }, { text: 'never' }]);
+    const model = scriptedModel([{ toolCalls: [{ name: 'wait' }, { name: 'wait' }] }, { text: 'never' }]);
     const session = createSession(
       <Agent>
-        <Tool
-          name="slow"
-          description="slow"
-          run={(_, ctx) =>
-            new Promise((_resolve, reject) => {
-              ctx.signal.addEventListener('abort', () => reject(new Error('stopped')));
-              setTimeout(() => controller.abort(), 5);
-            })
-          }
-        />
+        <WaitTool onWaiting={() => controller.abort()} />
       </Agent>,
       { model },
     );
@@ -308,16 +291,7 @@ describe('mistakes in the tree get errors naming the components', () => {
     function Orders() {
       return <Tool name="lookup" description="b" run={() => 'b'} />;
     }
-    const session = createSession(
-      <Agent>
-        <Skill name="shopping" description="s">
-          <Shopping />
-        </Skill>
-        <Skill name="orders" description="o">
-          <Orders />
-        </Skill>
-      </Agent>,
-    );
+    const session = createSession(<SkillsAgent skills={{ shopping: <Shopping />, orders: <Orders /> }} />);
     await session.readSkill('shopping');
     await expect(session.readSkill('orders')).rejects.toThrow(
       'Cannot load skill "orders"; it stays unloaded. Its tool "lookup" (rendered by <Orders>) clashes with tool "lookup" of skill "shopping" (rendered by <Shopping>).',

@@ -2,29 +2,9 @@
  * readTree's cache: the same snapshot while nothing changed, a new one when anything did, and a
  * skill's problems kept while its cached entry is reused.
  */
-import type { ReactNode } from 'react';
 import { describe, expect, test } from 'vitest';
-import { createContainer, renderSync } from '../src/host/reconciler.js';
-import { type Runtime, RuntimeContext } from '../src/host/runtime.js';
-import { readTree } from '../src/host/serialize.js';
 import { Agent, Instructions, Skill, Text, Tool } from '../src/index.js';
-
-function mount(loaded: string[]) {
-  const container = createContainer((error) => {
-    throw error;
-  }, 't-');
-  const runtime: Runtime = {
-    session: {} as Runtime['session'],
-    chat: null,
-    subscribeSkills: () => () => {},
-    skillState: (name) => (loaded.includes(name) ? 'loaded' : 'unloaded'),
-    reportSkillError: () => {},
-    reportSuspended: () => {},
-  };
-  const render = (element: ReactNode) =>
-    renderSync(container, <RuntimeContext.Provider value={runtime}>{element}</RuntimeContext.Provider>);
-  return { render, read: () => readTree(container.host) };
-}
+import { mountTree } from './mount-tree.js';
 
 const Tree = ({ note, shop }: { note: string; shop: string }) => (
   <Agent>
@@ -42,7 +22,7 @@ const Tree = ({ note, shop }: { note: string; shop: string }) => (
 
 describe('readTree cache', () => {
   test('returns the same snapshot while nothing changed, even across a re-render with equal props', () => {
-    const tree = mount(['shop', 'nest']);
+    const tree = mountTree(['shop', 'nest']);
     tree.render(<Tree note="a" shop="x" />);
     const first = tree.read();
     expect(tree.read()).toBe(first);
@@ -51,7 +31,7 @@ describe('readTree cache', () => {
   });
 
   test('a change anywhere gives a new snapshot; unchanged skills keep their cached entry', () => {
-    const tree = mount(['shop', 'nest']);
+    const tree = mountTree(['shop', 'nest']);
     tree.render(<Tree note="a" shop="x" />);
     const first = tree.read();
     tree.render(<Tree note="b" shop="x" />);
@@ -66,7 +46,7 @@ describe('readTree cache', () => {
   });
 
   test("a skill's problems stay reported while its entry is reused", () => {
-    const tree = mount(['shop', 'nest']);
+    const tree = mountTree(['shop', 'nest']);
     tree.render(<Tree note="a" shop="x" />);
     const problem = 'Skill "inner" is rendered inside skill "nest"';
     expect(

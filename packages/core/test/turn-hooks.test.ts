@@ -26,6 +26,11 @@ function recorder(name: string, log: string[], overrides: Partial<TurnHook> = {}
   };
 }
 
+/** A hook step that fails with `message`, as a store that is down or a budget used up does. */
+const throwing = (message: string) => () => {
+  throw new Error(message);
+};
+
 async function* model(log: string[]): ModelCallEvents {
   log.push('model');
   yield { type: 'text-delta', text: 'hi' } as SessionEvent;
@@ -68,14 +73,7 @@ describe('turn hooks', () => {
 
   test('a hook that throws at the end never keeps the others from ending', async () => {
     const log: string[] = [];
-    const hooks = composeHooks([
-      recorder('trace', log),
-      recorder('budget', log, {
-        end: () => {
-          throw new Error('store down');
-        },
-      }),
-    ]);
+    const hooks = composeHooks([recorder('trace', log), recorder('budget', log, { end: throwing('store down') })]);
     await hooks.end({ error: new Error('the turn failed') });
     expect(log).toEqual(['trace.end']);
   });
@@ -84,11 +82,7 @@ describe('turn hooks', () => {
     const log: string[] = [];
     const hooks = composeHooks([
       recorder('trace', log),
-      recorder('budget', log, {
-        start: () => {
-          throw new Error('budget used up');
-        },
-      }),
+      recorder('budget', log, { start: throwing('budget used up') }),
       recorder('later', log),
     ]);
     await expect(hooks.start()).rejects.toThrow('budget used up');

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Agent, createSession, restoreSession, Skill, Text, Tool } from '../src/index.js';
 import { textOf } from '../src/parts/message-parts.js';
-import { call } from './fixtures.js';
+import { call, SkillsAgent } from './fixtures.js';
 
 function Refunds() {
   const [verified, setVerified] = useState(false);
@@ -51,12 +51,42 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     );
   });
 
-  test('a conditional tool of a loaded skill, not rendered yet, is not available right now in that skill', async () => {
-    const session = createSession(<Support />);
-    await session.readSkill('refunds');
-    expect(first(textOf(await call(session, 'refund', { cents: 100 })))).toBe(
-      'Unknown tool: refund (not available right now in skill "refunds")',
-    );
+  // Each case: the agent (its tools declared or not), the skills read in order, then a call the model
+  // makes to a tool it is not offered, and the first sentence of the error it reads.
+  test.each([
+    {
+      rule: 'a conditional tool of a loaded skill, not rendered yet, is not available right now in that skill',
+      declare: true,
+      reads: ['refunds'],
+      tool: 'refund',
+      input: { cents: 100 },
+      says: 'Unknown tool: refund (not available right now in skill "refunds")',
+    },
+    {
+      rule: 'a tool seen in an earlier mount of a skill that is now unloaded says to read it first',
+      declare: false,
+      reads: ['shipping', 'refunds'],
+      tool: 'track',
+      says: 'Unknown tool: track (skill "shipping" is not loaded; read it first with read_skill)',
+    },
+    {
+      rule: 'a name no skill declares or rendered, while a skill is not loaded, says such a skill may offer it',
+      declare: false,
+      reads: ['refunds'],
+      tool: 'cancel_order',
+      says: 'Unknown tool: cancel_order (not offered right now; if a skill that is not loaded offers it, read that skill first with read_skill)',
+    },
+    {
+      rule: 'a close name of a tool available now is still suggested when no skill claims the name',
+      declare: false,
+      reads: ['shipping'],
+      tool: 'trak',
+      says: 'Unknown tool: trak (did you mean "track"?)',
+    },
+  ])('$rule', async ({ declare, reads, tool, input = {}, says }) => {
+    const session = createSession(<Support declare={declare} />);
+    for (const skill of reads) await session.readSkill(skill);
+    expect(first(textOf(await call(session, tool, input)))).toBe(says);
   });
 
   test('a conditional tool seen before and hidden again is not available right now in its skill, declared or not', async () => {
@@ -69,15 +99,6 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     await session.readSkill('refunds');
     expect(first(textOf(await call(session, 'close_case')))).toBe(
       'Unknown tool: close_case (not available right now in skill "refunds")',
-    );
-  });
-
-  test('a tool seen in an earlier mount of a skill that is now unloaded says to read it first', async () => {
-    const session = createSession(<Support declare={false} />);
-    await session.readSkill('shipping');
-    await session.readSkill('refunds');
-    expect(first(textOf(await call(session, 'track')))).toBe(
-      'Unknown tool: track (skill "shipping" is not loaded; read it first with read_skill)',
     );
   });
 
@@ -103,27 +124,9 @@ describe('Unknown tool names the skill whenever the session can know it', () => 
     );
   });
 
-  test('a name no skill declares or rendered, while a skill is not loaded, says such a skill may offer it', async () => {
-    const session = createSession(<Support declare={false} />);
-    await session.readSkill('refunds');
-    expect(first(textOf(await call(session, 'cancel_order')))).toBe(
-      'Unknown tool: cancel_order (not offered right now; if a skill that is not loaded offers it, read that skill first with read_skill)',
-    );
-  });
-
-  test('a close name of a tool available now is still suggested when no skill claims the name', async () => {
-    const session = createSession(<Support declare={false} />);
-    await session.readSkill('shipping');
-    expect(first(textOf(await call(session, 'trak')))).toBe('Unknown tool: trak (did you mean "track"?)');
-  });
-
   test('with every skill loaded and no skill that claims the name, there is nothing to read', async () => {
     const session = createSession(
-      <Agent>
-        <Skill name="only" description="The only skill">
-          <Tool name="ping" description="Ping" run={() => 'pong'} />
-        </Skill>
-      </Agent>,
+      <SkillsAgent skills={{ only: <Tool name="ping" description="Ping" run={() => 'pong'} /> }} />,
     );
     await session.readSkill('only');
     expect(textOf(await call(session, 'launch_rockets')).split('\n')[0]).toBe(
