@@ -15,7 +15,6 @@ import {
   emptySnapshot,
   readSkill,
   sameEntries,
-  type ToolEntry,
   type TreeSnapshot,
   toolEntry,
   toolProblems,
