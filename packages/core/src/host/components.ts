@@ -9,10 +9,11 @@ import {
   type ErrorInfo,
   type ReactNode,
   Suspense,
+  useCallback,
   useContext,
   useLayoutEffect,
   useMemo,
-  useState,
+  useSyncExternalStore,
 } from 'react';
 import { useStore } from 'zustand';
 import type { CatalogOptions } from '../types/catalog.js';
@@ -26,7 +27,6 @@ import {
   type SessionHandle,
   SkillContext,
   type SkillInfo,
-  SkillsVersionContext,
 } from './runtime.js';
 
 /**
@@ -188,11 +188,14 @@ export const Skill = markInternal(function Skill({
       `<Skill> needs a non-empty "name" prop (got ${JSON.stringify(name)}${description ? ` for "${description}"` : ''}).`,
     );
   }
-  // The clock at the root re-renders every <Skill> when the loaded set changes; the state is read
-  // from the runtime on each render. One subscription per session instead of one store hook (two
-  // effects, their closures and records) per skill: a mounted chat holds less.
-  useContext(SkillsVersionContext);
-  const state = runtime.skillState(name);
+  // Each <Skill> listens for its own name: a load or an unload renders the skills it moved (the
+  // runtime tells those, and React renders one only if its state changed), never the whole catalog.
+  const subscribe = useCallback(
+    (listener: () => void) =>
+      runtime.watchSkill ? runtime.watchSkill(name, listener) : runtime.subscribeSkills(listener),
+    [runtime, name],
+  );
+  const state = useSyncExternalStore(subscribe, () => runtime.skillState(name));
   const active = state === 'active';
   const info = useMemo<SkillInfo>(() => ({ name, active }), [name, active]);
   // Each skill suspends on its own: a skill waiting for data shows nothing (the model sees it as
@@ -246,23 +249,6 @@ function skillProps(
   if (searchText !== undefined) props.searchText = searchText;
   return props as ReturnType<typeof skillProps>;
 }
-
-/**
- * Re-renders every `<Skill>` of the session when its loaded skills change (the root renders it,
- * `state/render.ts`): one subscription to the runtime for the whole tree. Subscribed in a layout
- * effect, so it listens from the commit that mounted it; unmounted, it listens no more.
- */
-export const SkillsClock = markInternal(function SkillsClock({
-  runtime,
-  children,
-}: {
-  runtime: Runtime;
-  children?: ReactNode;
-}) {
-  const [version, setVersion] = useState(0);
-  useLayoutEffect(() => runtime.subscribeSkills(() => setVersion((v) => v + 1)), [runtime]);
-  return createElement(SkillsVersionContext.Provider, { value: version }, children);
-});
 
 /** The fallback of a skill's (or, with `name: null`, the agent's) Suspense boundary: tells the session it waits. */
 export const Suspended = markInternal(function Suspended({ name, runtime }: { name: string | null; runtime: Runtime }) {
