@@ -9,11 +9,10 @@ import {
   type ErrorInfo,
   type ReactNode,
   Suspense,
-  useCallback,
   useContext,
   useLayoutEffect,
   useMemo,
-  useSyncExternalStore,
+  useReducer,
 } from 'react';
 import { useStore } from 'zustand';
 import type { CatalogOptions } from '../types/catalog.js';
@@ -162,6 +161,9 @@ export interface SkillProps {
   searchText?: string;
 }
 
+/** A `<Skill>`'s render count: told its state may have changed, it renders again. */
+const bump = (n: number) => n + 1;
+
 function useRuntime(hook: string): Runtime {
   const runtime = useContext(RuntimeContext);
   if (!runtime) throw new Error(`${hook} must be used inside a tree rendered by createSession or renderAgent.`);
@@ -188,14 +190,15 @@ export const Skill = markInternal(function Skill({
       `<Skill> needs a non-empty "name" prop (got ${JSON.stringify(name)}${description ? ` for "${description}"` : ''}).`,
     );
   }
-  // Each <Skill> listens for its own name: a load or an unload renders the skills it moved (the
-  // runtime tells those, and React renders one only if its state changed), never the whole catalog.
-  const subscribe = useCallback(
-    (listener: () => void) =>
-      runtime.watchSkill ? runtime.watchSkill(name, listener) : runtime.subscribeSkills(listener),
+  // Each <Skill> listens for its own name: a load or an unload renders the skills it may have moved
+  // (the runtime tells the loaded ones and those that were), never the whole catalog. One reducer
+  // and one layout effect per skill: lighter than a store hook (two effects and a callback each).
+  const [, rerender] = useReducer(bump, 0);
+  useLayoutEffect(
+    () => (runtime.watchSkill ? runtime.watchSkill(name, rerender) : runtime.subscribeSkills(rerender)),
     [runtime, name],
   );
-  const state = useSyncExternalStore(subscribe, () => runtime.skillState(name));
+  const state = runtime.skillState(name);
   const active = state === 'active';
   const info = useMemo<SkillInfo>(() => ({ name, active }), [name, active]);
   // Each skill suspends on its own: a skill waiting for data shows nothing (the model sees it as
