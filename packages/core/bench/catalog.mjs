@@ -230,6 +230,7 @@ if (!STEP_ONLY) {
       size,
       step: median(steps),
       load: median(loads),
+      idle: median(idle),
       compare: compares.length ? median(compares) : Number.NaN,
     });
   }

@@ -15,7 +15,7 @@ function Big() {
     <Agent catalog="search">
       <Instructions>You help.</Instructions>
       {Array.from({ length: CATALOG }, (_, i) => (
-        <Skill key={i} name={`skill_${i}`} description={`Skill number ${i}`}>
+        <Skill key={`skill_${i}`} name={`skill_${i}`} description={`Skill number ${i}`}>
           <Instructions>Body of skill {i}.</Instructions>
         </Skill>
       ))}

@@ -44,7 +44,7 @@ function Big({ catalog }: { catalog: 'list' | 'search' }) {
     <Agent catalog={catalog}>
       <Instructions>You help.</Instructions>
       {Array.from({ length: CATALOG }, (_, i) => (
-        <Skill key={i} name={`skill_${i}`} description={`Skill number ${i}`}>
+        <Skill key={`skill_${i}`} name={`skill_${i}`} description={`Skill number ${i}`}>
           <Counted name={`skill_${i}`} />
         </Skill>
       ))}
