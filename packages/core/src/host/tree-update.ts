@@ -144,7 +144,10 @@ export function updateSnapshot(root: HostRoot, last: TreeSnapshot, touched: Read
     agentSources: others ? [] : last.agentSources,
     tools: [],
     toolsByName: new Map(),
-    skills: [],
+    // Made when something reads it (a step reads names and the count, never the whole list).
+    get skills() {
+      return view.list();
+    },
     skillsByName: view === lastView ? last.skillsByName : new SkillsByName(view),
     skillCount: last.skillCount,
     pinned,
@@ -152,8 +155,6 @@ export function updateSnapshot(root: HostRoot, last: TreeSnapshot, touched: Read
     problems: [],
     clashes: [],
   };
-  // Made when something reads it (a step reads names and the count, never the whole list).
-  Object.defineProperty(snap, 'skills', { get: () => view.list(), enumerable: true });
   return assemble(snap, layout, view, others);
 }
 
