@@ -9,13 +9,14 @@ import { Agent, Instructions, restoreSession, type Session, Skill } from '../src
 import { stateOf } from '../src/sessions/session.js';
 
 const CATALOG = 2000;
+const NAMES = Array.from({ length: CATALOG }, (_, i) => `skill_${i}`);
 
 function Big() {
   return (
     <Agent catalog="search">
       <Instructions>You help.</Instructions>
-      {Array.from({ length: CATALOG }, (_, i) => (
-        <Skill key={`skill_${i}`} name={`skill_${i}`} description={`Skill number ${i}`}>
+      {NAMES.map((name, i) => (
+        <Skill key={name} name={name} description={`Skill number ${i}`}>
           <Instructions>Body of skill {i}.</Instructions>
         </Skill>
       ))}

@@ -18,6 +18,7 @@ import { tree } from '../src/state/state.js';
 import { call } from './fixtures.js';
 
 const CATALOG = 2000;
+const NAMES = Array.from({ length: CATALOG }, (_, i) => `skill_${i}`);
 
 function Counted({ name }: { name: string }) {
   const [count, setCount] = useState(0);
@@ -43,9 +44,9 @@ function Big({ catalog }: { catalog: 'list' | 'search' }) {
   return (
     <Agent catalog={catalog}>
       <Instructions>You help.</Instructions>
-      {Array.from({ length: CATALOG }, (_, i) => (
-        <Skill key={`skill_${i}`} name={`skill_${i}`} description={`Skill number ${i}`}>
-          <Counted name={`skill_${i}`} />
+      {NAMES.map((name, i) => (
+        <Skill key={name} name={name} description={`Skill number ${i}`}>
+          <Counted name={name} />
         </Skill>
       ))}
     </Agent>
