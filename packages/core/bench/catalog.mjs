@@ -19,6 +19,7 @@ import { readTree } from '../dist/host/serialize.js';
 import { Agent, createSession, Instructions, restoreSession, Skill } from '../dist/index.js';
 import { estimateTokens } from '../dist/provider.js';
 import { stateOf } from '../dist/sessions/session.js';
+import { shedIdle } from '../dist/state/idle.js';
 import { makeAgent } from './agent.mjs';
 import { bm25 } from './catalog/bm25.mjs';
 import { generatedSkills, queries, realSkills, sources } from './catalog/corpus.mjs';
@@ -33,6 +34,8 @@ const cpu = (f) => {
 };
 /** The median of `xs` (sorts it in place). */
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** `--step-only`: only the step table (search mode as the catalog grows), for before/after runs. */
+const STEP_ONLY = process.argv.includes('--step-only');
 const SIZES = [20, 200, 2000, 10000];
 const real = realSkills();
 const asked = queries();
@@ -109,56 +112,58 @@ function pct(x) {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-console.log(`catalog search: ${real.length} real skills, ${asked.length} queries\n`);
-console.log('| skills | ranker | recall@5 | MRR@10 | search median | search p95 | build | memory per skill |');
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
 const all = generatedSkills(SIZES.at(-1), real);
-for (const size of QUALITY_SIZES) {
-  const skills = [...real, ...all.slice(0, size - real.length)];
-  for (const [label, make] of Object.entries(systems)) {
-    gc();
-    // Typed arrays live outside the JS heap: count their buffers too.
-    const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-    const before = used();
-    const t = performance.now();
-    let system = make(skills);
-    const build = performance.now() - t;
-    gc();
-    const heap = (used() - before) / skills.length;
-    const q = quality(system.search);
-    const l = latency(system.search);
-    console.log(
-      `| ${size.toLocaleString('en')} | ${label} | ${pct(q.recall5)} | ${q.mrr.toFixed(3)} | ${l.median.toFixed(2)} ms | ${l.p95.toFixed(2)} ms | ${build.toFixed(0)} ms | ${(heap / 1024).toFixed(1)} KB |`,
-    );
-    system = null;
+if (!STEP_ONLY) {
+  console.log(`catalog search: ${real.length} real skills, ${asked.length} queries\n`);
+  console.log('| skills | ranker | recall@5 | MRR@10 | search median | search p95 | build | memory per skill |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const size of QUALITY_SIZES) {
+    const skills = [...real, ...all.slice(0, size - real.length)];
+    for (const [label, make] of Object.entries(systems)) {
+      gc();
+      // Typed arrays live outside the JS heap: count their buffers too.
+      const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+      const before = used();
+      const t = performance.now();
+      let system = make(skills);
+      const build = performance.now() - t;
+      gc();
+      const heap = (used() - before) / skills.length;
+      const q = quality(system.search);
+      const l = latency(system.search);
+      console.log(
+        `| ${size.toLocaleString('en')} | ${label} | ${pct(q.recall5)} | ${q.mrr.toFixed(3)} | ${l.median.toFixed(2)} ms | ${l.p95.toFixed(2)} ms | ${build.toFixed(0)} ms | ${(heap / 1024).toFixed(1)} KB |`,
+      );
+      system = null;
+    }
   }
-}
 
-// Incremental updates at 10,000 skills: one skill re-rendered, one added, one removed; each the
-// median CPU time of 5 (the machine's other load does not count), beside a rebuild.
-{
-  const skills = [...real, ...all.slice(0, 10000 - real.length)];
-  const snapOf = (entries) => ({ skills: entries, skillsByName: new Map(entries.map((e) => [e.name, e])) });
-  const base = snapshotOf(skills).skills;
-  const index = new CatalogIndex();
-  index.sync(snapOf(base));
-  const rerender = [];
-  const add = [];
-  const remove = [];
-  for (let k = 0; k < 5; k++) {
-    const changed = base.map((e, i) => (i === 100 + k ? { ...e, lines: [`A line rendered in round ${k}.`] } : e));
-    const extra = { name: `brand-new-${k}`, description: 'A new skill', lines: [], tools: [], node: { props: {} } };
-    // Snapshots are made before the clock starts: the tree makes them, the index only reads them.
-    const [one, more, back] = [snapOf(changed), snapOf([...changed, extra]), snapOf(changed)];
-    rerender.push(cpu(() => index.sync(one)));
-    add.push(cpu(() => index.sync(more)));
-    remove.push(cpu(() => index.sync(back)));
+  // Incremental updates at 10,000 skills: one skill re-rendered, one added, one removed; each the
+  // median CPU time of 5 (the machine's other load does not count), beside a rebuild.
+  {
+    const skills = [...real, ...all.slice(0, 10000 - real.length)];
+    const snapOf = (entries) => ({ skills: entries, skillsByName: new Map(entries.map((e) => [e.name, e])) });
+    const base = snapshotOf(skills).skills;
+    const index = new CatalogIndex();
+    index.sync(snapOf(base));
+    const rerender = [];
+    const add = [];
+    const remove = [];
+    for (let k = 0; k < 5; k++) {
+      const changed = base.map((e, i) => (i === 100 + k ? { ...e, lines: [`A line rendered in round ${k}.`] } : e));
+      const extra = { name: `brand-new-${k}`, description: 'A new skill', lines: [], tools: [], node: { props: {} } };
+      // Snapshots are made before the clock starts: the tree makes them, the index only reads them.
+      const [one, more, back] = [snapOf(changed), snapOf([...changed, extra]), snapOf(changed)];
+      rerender.push(cpu(() => index.sync(one)));
+      add.push(cpu(() => index.sync(more)));
+      remove.push(cpu(() => index.sync(back)));
+    }
+    const whole = snapOf(base);
+    const full = cpu(() => new CatalogIndex().sync(whole));
+    console.log(
+      `\nincremental at 10,000 skills (CPU, median of 5): re-rendered ${median(rerender).toFixed(1)} ms, added ${median(add).toFixed(1)} ms, removed ${median(remove).toFixed(1)} ms; a rebuild: ${full.toFixed(0)} ms`,
+    );
   }
-  const whole = snapOf(base);
-  const full = cpu(() => new CatalogIndex().sync(whole));
-  console.log(
-    `\nincremental at 10,000 skills (CPU, median of 5): re-rendered ${median(rerender).toFixed(1)} ms, added ${median(add).toFixed(1)} ms, removed ${median(remove).toFixed(1)} ms; a rebuild: ${full.toFixed(0)} ms`,
-  );
 }
 
 // A step in search mode as the catalog grows: one of three loaded skills re-renders on every tool
@@ -184,6 +189,27 @@ for (const size of QUALITY_SIZES) {
       const used = process.cpuUsage(start);
       if (i >= 30) steps.push((used.user + used.system) / 1000);
     }
+    // A load that unloads the least recently read (read_skill of a skill not loaded, the loaded set
+    // full), then the next request: only the two skills whose state changed should render again.
+    const loads = [];
+    for (let i = 0; i < 40; i++) {
+      const [call] = session.addAssistantMessage({
+        content: '',
+        toolCalls: [{ id: '', name: 'read_skill', input: { name: `skill_${3 + (i % 12)}` } }],
+      }).toolCalls;
+      const start = process.cpuUsage();
+      await session.callTool(call);
+      session.request();
+      const used = process.cpuUsage(start);
+      if (i >= 10) loads.push((used.user + used.system) / 1000);
+    }
+    // A chat kept mounted between turns lets go of the serializer's caches (state/idle.ts); the
+    // next turn's first request reads the tree whole again.
+    const idle = [];
+    for (let i = 0; i < 20; i++) {
+      shedIdle(stateOf(session));
+      idle.push(cpu(() => session.request()));
+    }
     // Two snapshots of one tree a re-render apart, compared as request building compares them.
     const root = stateOf(session).container.host;
     if (root) {
@@ -195,18 +221,26 @@ for (const size of QUALITY_SIZES) {
       }
     }
     session.dispose();
-    rows.push({ size, step: median(steps), compare: compares.length ? median(compares) : Number.NaN });
+    rows.push({
+      size,
+      step: median(steps),
+      load: median(loads),
+      idle: median(idle),
+      compare: compares.length ? median(compares) : Number.NaN,
+    });
   }
   console.log(
-    '\n| skills (search mode, a loaded skill re-renders) | step: call + next request (CPU, median) | system prompt comparison |',
+    '\n| skills (search mode, a loaded skill re-renders) | step: call + next request (CPU, median) | load + unload: read_skill + next request | first request after idle | system prompt comparison |',
   );
-  console.log('|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.size.toLocaleString('en')} | ${r.step.toFixed(2)} ms | ${Number.isNaN(r.compare) ? '-' : `${(r.compare * 1000).toFixed(1)} µs`} |`,
+      `| ${r.size.toLocaleString('en')} | ${r.step.toFixed(2)} ms | ${r.load.toFixed(2)} ms | ${r.idle.toFixed(2)} ms | ${Number.isNaN(r.compare) ? '-' : `${(r.compare * 1000).toFixed(1)} µs`} |`,
     );
   }
 }
+
+if (STEP_ONLY) process.exit(0);
 
 // First-request tokens: real sessions, generated skills (description ~120 characters).
 console.log(

@@ -78,7 +78,8 @@ function keywordsOf(entry: SkillEntry): string[] {
 export class CatalogIndex {
   private byName = new Map<string, Indexed>();
   private postings = this.newPostings();
-  private synced: readonly SkillEntry[] | null = null;
+  /** The catalog synced last: a snapshot whose commit changed no skill shares it with the one before. */
+  private synced: ReadonlyMap<string, SkillEntry> | null = null;
   private round = 0;
   private list: CatalogSkill[] | null = null;
   /** What each skill rendered last (its instructions, text and tools), kept after it unloads. */
@@ -112,7 +113,7 @@ export class CatalogIndex {
 
   /** Brings the index up to `snap`'s catalog: adds, replaces and removes only what changed. */
   sync(snap: TreeSnapshot): void {
-    if (this.synced === snap.skills) return;
+    if (this.synced === snap.skillsByName) return;
     const round = ++this.round;
     for (const entry of snap.skillsByName.values()) {
       const last = this.byName.get(entry.name);
@@ -159,7 +160,7 @@ export class CatalogIndex {
         this.list = null;
       }
     }
-    this.synced = snap.skills;
+    this.synced = snap.skillsByName;
   }
 
   /** How many skills the index holds. */

@@ -4,6 +4,7 @@
  * layer that builds or checks a request reads the same answer from the same snapshot.
  */
 import type { ToolSpec } from '../types/request.js';
+import { sameShape } from './catalog-view.js';
 import type { SkillEntry, TreeSnapshot } from './serialize.js';
 
 export { catalogListLimit, DEFAULT_CATALOG_LIST_LIMIT } from './catalog-mode.js';
@@ -56,12 +57,15 @@ export function catalogSection(snap: TreeSnapshot, readToolName: string, maxLoad
 }
 
 /**
- * Whether two snapshots give the same catalog section (same mode; same listed skills). Searched, it
- * reads the pinned skills each snapshot gathered when it was built: O(pinned), whatever the catalog's
- * size. Listed, the section names every skill, so it compares them all.
+ * Whether two snapshots give the same catalog section (same mode; same listed skills). Two snapshots
+ * of one catalog shape (tree-update.ts) give the same section: O(1). Else, searched, it reads the
+ * pinned skills each snapshot gathered when it was built: O(pinned), whatever the catalog's size;
+ * listed, the section names every skill, so it compares them all.
  */
 export function sameCatalog(a: TreeSnapshot, b: TreeSnapshot): boolean {
   if (a.searched !== b.searched) return false;
+  // One shape (a commit changed only what some skills render): the same section, listed or searched.
+  if (sameShape(a.skillsByName, b.skillsByName)) return true;
   const x = a.searched ? a.pinned : a.skills;
   const y = b.searched ? b.pinned : b.skills;
   if (x.length !== y.length) return false;
@@ -98,6 +102,6 @@ export function searchToolSpec(): ToolSpec {
 
 /** Whether `name` is a built-in tool of this snapshot: the read tool, or the search tool in search mode. */
 export function isBuiltinTool(snap: TreeSnapshot, name: string, readToolName: string): boolean {
-  if (snap.skills.length === 0) return false;
+  if (snap.skillCount === 0) return false;
   return name === readToolName || (name === SEARCH_TOOL_NAME && searching(snap));
 }

@@ -12,7 +12,7 @@ import {
   useContext,
   useLayoutEffect,
   useMemo,
-  useState,
+  useReducer,
 } from 'react';
 import { useStore } from 'zustand';
 import type { CatalogOptions } from '../types/catalog.js';
@@ -26,7 +26,6 @@ import {
   type SessionHandle,
   SkillContext,
   type SkillInfo,
-  SkillsVersionContext,
 } from './runtime.js';
 
 /**
@@ -162,6 +161,9 @@ export interface SkillProps {
   searchText?: string;
 }
 
+/** A `<Skill>`'s render count: told its state may have changed, it renders again. */
+const bump = (n: number) => n + 1;
+
 function useRuntime(hook: string): Runtime {
   const runtime = useContext(RuntimeContext);
   if (!runtime) throw new Error(`${hook} must be used inside a tree rendered by createSession or renderAgent.`);
@@ -188,10 +190,14 @@ export const Skill = markInternal(function Skill({
       `<Skill> needs a non-empty "name" prop (got ${JSON.stringify(name)}${description ? ` for "${description}"` : ''}).`,
     );
   }
-  // The clock at the root re-renders every <Skill> when the loaded set changes; the state is read
-  // from the runtime on each render. One subscription per session instead of one store hook (two
-  // effects, their closures and records) per skill: a mounted chat holds less.
-  useContext(SkillsVersionContext);
+  // Each <Skill> listens for its own name: a load or an unload renders the skills it may have moved
+  // (the runtime tells the loaded ones and those that were), never the whole catalog. One reducer
+  // and one layout effect per skill: lighter than a store hook (two effects and a callback each).
+  const [, rerender] = useReducer(bump, 0);
+  useLayoutEffect(
+    () => (runtime.watchSkill ? runtime.watchSkill(name, rerender) : runtime.subscribeSkills(rerender)),
+    [runtime, name],
+  );
   const state = runtime.skillState(name);
   const active = state === 'active';
   const info = useMemo<SkillInfo>(() => ({ name, active }), [name, active]);
@@ -246,23 +252,6 @@ function skillProps(
   if (searchText !== undefined) props.searchText = searchText;
   return props as ReturnType<typeof skillProps>;
 }
-
-/**
- * Re-renders every `<Skill>` of the session when its loaded skills change (the root renders it,
- * `state/render.ts`): one subscription to the runtime for the whole tree. Subscribed in a layout
- * effect, so it listens from the commit that mounted it; unmounted, it listens no more.
- */
-export const SkillsClock = markInternal(function SkillsClock({
-  runtime,
-  children,
-}: {
-  runtime: Runtime;
-  children?: ReactNode;
-}) {
-  const [version, setVersion] = useState(0);
-  useLayoutEffect(() => runtime.subscribeSkills(() => setVersion((v) => v + 1)), [runtime]);
-  return createElement(SkillsVersionContext.Provider, { value: version }, children);
-});
 
 /** The fallback of a skill's (or, with `name: null`, the agent's) Suspense boundary: tells the session it waits. */
 export const Suspended = markInternal(function Suspended({ name, runtime }: { name: string | null; runtime: Runtime }) {

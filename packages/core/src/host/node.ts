@@ -26,6 +26,8 @@ export interface HostElement {
   dirty: boolean;
   /** Serializer cache: whatever it computed for this subtree when it was last clean. */
   cache: unknown;
+  /** A skill's index in the catalog of the last snapshot (set by the serializer; see tree-update.ts). */
+  slot?: number;
 }
 
 export interface HostTextNode {
@@ -41,13 +43,19 @@ export interface HostRoot {
   children: HostChild[];
   dirty: boolean;
   cache: unknown;
+  /**
+   * The children of the root's child (the agent's) that changes went through since the serializer
+   * last read the tree, or true when a change reached the root or the agent itself (its props, its
+   * list of children): then the serializer reads the whole tree again. See `markDirty`.
+   */
+  touched: Set<HostChild> | true;
 }
 
 export type HostChild = HostElement | HostTextNode;
 export type HostParent = HostElement | HostRoot;
 
 export function createRoot(): HostRoot {
-  return { kind: 'root', children: [], dirty: true, cache: undefined };
+  return { kind: 'root', children: [], dirty: true, cache: undefined, touched: true };
 }
 
 /**
@@ -80,10 +88,30 @@ export function createTextNode(value: string): HostTextNode {
  */
 export function markDirty(node: HostChild | HostParent | null): void {
   let current: HostChild | HostParent | null = node;
+  // The last two nodes below the one reached: at the root, the agent and the agent's child.
+  let below: HostChild | null = null;
+  let second: HostChild | null = null;
   while (current) {
+    if (current.kind === 'root') {
+      current.dirty = true;
+      touch(current, second);
+      return;
+    }
     if (current.kind !== 'text') current.dirty = true;
-    current = current.kind === 'root' ? null : current.parent;
+    second = below;
+    below = current;
+    current = current.parent;
   }
+}
+
+/**
+ * Notes which of the agent's children a change went through, so the serializer reads those again
+ * and not every skill of the catalog (tree-update.ts). A change at the agent or the root: all.
+ */
+function touch(root: HostRoot, second: HostChild | null): void {
+  if (root.touched === true) return;
+  if (second === null) root.touched = true;
+  else root.touched.add(second);
 }
 
 export function appendChild(parent: HostParent, child: HostChild): void {

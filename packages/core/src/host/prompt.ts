@@ -17,7 +17,7 @@ function escapeAttribute(value: string): string {
 export function renderSystem(snap: TreeSnapshot, readToolName: string, maxLoadedSkills: number): string {
   const parts: string[] = [];
   for (const block of snap.instructions) if (block.trim()) parts.push(block);
-  if (snap.skills.length > 0) parts.push(catalogSection(snap, readToolName, maxLoadedSkills));
+  if (snap.skillCount > 0) parts.push(catalogSection(snap, readToolName, maxLoadedSkills));
   return parts.join('\n\n');
 }
 

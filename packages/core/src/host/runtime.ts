@@ -42,6 +42,11 @@ export interface Runtime {
   readonly chat: ChatInfo | null;
   /** Subscribes to changes of the loaded-skill order (useSyncExternalStore contract). */
   subscribeSkills(listener: () => void): () => void;
+  /**
+   * Subscribes to changes of one skill's state (useSyncExternalStore contract): told when the loaded
+   * order changed in a way that may move `name`. Without it, a `<Skill>` listens to every change.
+   */
+  watchSkill?(name: string, listener: () => void): () => void;
   skillState(name: string): SkillState;
   /** A skill's subtree threw while rendering; the session unloads it and reports the error. */
   reportSkillError(name: string, error: unknown): void;
@@ -71,14 +76,6 @@ export interface Runtime {
 
 export const RuntimeContext = createContext<Runtime | null>(null);
 RuntimeContext.displayName = 'SkilltreeRuntime';
-
-/**
- * How many times the loaded skills changed, as the session's root tells its `<Skill>`s (see
- * `SkillsClock` in components.ts): a change re-renders every `<Skill>`, which reads its state from
- * the runtime. 0 in a tree rendered without the clock (a `<Skill>` then reads its state once per render).
- */
-export const SkillsVersionContext = createContext(0);
-SkillsVersionContext.displayName = 'SkilltreeSkillsVersion';
 
 /** What `useSkill()` returns inside a skill. */
 export interface SkillInfo {

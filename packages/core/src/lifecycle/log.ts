@@ -97,7 +97,7 @@ function offeredBySkill(
   readToolName: string,
 ): ReadonlyMap<string, ToolSpec[]> {
   // No skills, listed skills, or searched skills (the search tool's name is then taken).
-  const withSkills = snap.skills.length === 0 ? 0 : searching(snap) ? 2 : 1;
+  const withSkills = snap.skillCount === 0 ? 0 : searching(snap) ? 2 : 1;
   const last = offeredOf.get(snap.tools);
   if (last && last.loaded === loaded && last.readToolName === readToolName && last.withSkills === withSkills) {
     return last.out;

@@ -17,6 +17,12 @@ import { estimateRequestTokens, messageEstimate, requestChars, specText } from '
 export interface AttributionInputs {
   snap: TreeSnapshot;
   loaded: readonly string[];
+  /**
+   * The loaded skills' entries when the request was built, one per name of `loaded`: a later commit
+   * swaps a re-rendered skill's entry into the same catalog (host/tree-update.ts), and the
+   * attribution, counted on first read, counts what the request held.
+   */
+  entries?: readonly (SkillEntry | undefined)[];
   /** The session's tokenizer, when it has one. */
   tokenizer?: Tokenizer;
 }
@@ -159,8 +165,8 @@ export function attributeRequest(request: ModelRequest, inputs: AttributionInput
   const skills: Record<string, SkillAttribution> = {};
   let partChars = instructions.chars + text.chars + agentTools.chars + catalog.chars;
   let partTokens = instructions.count() + text.count() + agentTools.count() + catalog.count();
-  for (const name of loaded) {
-    const skill = snap.skillsByName.get(name);
+  for (const [i, name] of loaded.entries()) {
+    const skill = inputs.entries ? inputs.entries[i] : snap.skillsByName.get(name);
     if (!skill || skills[name]) continue;
     const pieces = piecesOf(skill);
     const own = sum().add(pieces.instructions);

@@ -83,7 +83,7 @@ function memoOf(state: SessionState): Memo {
  * broken: tool names in a request are always unique, whatever the tree holds.
  */
 export function offeredTools(snap: TreeSnapshot, readToolName: string): ToolSpec[] {
-  const tools: ToolSpec[] = snap.skills.length > 0 ? [readToolSpec(readToolName)] : [];
+  const tools: ToolSpec[] = snap.skillCount > 0 ? [readToolSpec(readToolName)] : [];
   if (searching(snap)) tools.push(searchToolSpec());
   for (const tool of snap.tools) if (isOffered(snap, tool, readToolName)) tools.push(toolSpec(tool));
   return tools;
@@ -228,7 +228,7 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
   // The offered tools depend on the snapshot's tool list only (and whether it has skills): a commit
   // that changed no tool keeps that list, and the specs made from it.
   // No skills, listed skills, or searched skills (which add the search tool).
-  const withSkills = snap.skills.length === 0 ? 0 : searching(snap) ? 2 : 1;
+  const withSkills = snap.skillCount === 0 ? 0 : searching(snap) ? 2 : 1;
   if (memo.toolsLoaded !== loadedSkills(state) || memo.toolsOf !== snap.tools || memo.toolsWithSkills !== withSkills) {
     memo.tools = offeredTools(snap, cfg.readToolName);
     memo.toolsLoaded = loadedSkills(state);
@@ -282,7 +282,9 @@ function buildClassic(state: SessionState, turnStart: boolean): { request: Model
 
 /** Sets up `request.attribution`: counted on first read, from the tree and loaded skills it was built from. */
 function withAttribution(state: SessionState, request: ModelRequest, snap: TreeSnapshot): void {
-  attributions.set(request, { snap, loaded: loadedSkills(state), tokenizer: state.options.tokenizer });
+  const loaded = loadedSkills(state);
+  const entries = loaded.map((name) => snap.skillsByName.get(name));
+  attributions.set(request, { snap, loaded, entries, tokenizer: state.options.tokenizer });
 }
 
 /** `request` with its lifecycle getter set up. */

@@ -92,7 +92,7 @@ export function developerProblems(state: SessionState): string[] {
         `Tool "${SEARCH_TOOL_NAME}" (rendered by <${tool.owner}>) clashes with the built-in tool that searches the catalog in search mode. Rename it, or set <Agent catalog="list">.`,
       );
     }
-    if (snap.skills.length > 0 && tool.name === read) {
+    if (snap.skillCount > 0 && tool.name === read) {
       out.push(
         `Tool "${read}" (rendered by <${tool.owner}>) clashes with the built-in tool that reads skills. Rename it, or set <Agent readToolName="...">.`,
       );

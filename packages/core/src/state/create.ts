@@ -40,7 +40,24 @@ export function createState(
       state.skills.listeners.add(listener);
       return () => state.skills.listeners.delete(listener);
     },
-    skillState: (name) => skillState(state, name),
+    watchSkill(name, listener) {
+      const { watchers } = state.skills;
+      const list = watchers.get(name);
+      if (list) list.push(listener);
+      else watchers.set(name, [listener]);
+      return () => {
+        const now = watchers.get(name);
+        if (!now) return;
+        const left = now.filter((l) => l !== listener);
+        if (left.length > 0) watchers.set(name, left);
+        else watchers.delete(name);
+      };
+    },
+    skillState(name) {
+      const now = skillState(state, name);
+      if (now !== 'unloaded') state.skills.shown.add(name);
+      return now;
+    },
     reportSkillError(name, error) {
       state.skills.errors.set(name, `Skill "${name}" threw while rendering and was unloaded: ${errorMessage(error)}`);
     },
@@ -70,6 +87,8 @@ export function createState(
       awaited: new Set(),
       errors: new Map(),
       listeners: new Set(),
+      watchers: new Map(),
+      shown: new Set(),
       // Restored: the skills its tools were told with, so `Unknown tool` still names them.
       toolHistory: toolSkillsOf(restore?.lifecycle),
       toolOwners: new Map(),

@@ -90,4 +90,5 @@ export function assertLive(state: SessionState): void {
 export function dropListeners(state: SessionState): void {
   state.listeners.clear();
   state.skills.listeners.clear();
+  state.skills.watchers.clear();
 }

@@ -3,7 +3,7 @@
  * while rendering marks the session crashed.
  */
 import { createElement, type ReactNode, StrictMode, Suspense } from 'react';
-import { SkillsClock, Suspended } from '../host/components.js';
+import { Suspended } from '../host/components.js';
 import { reconciler, renderSync } from '../host/reconciler.js';
 import { RuntimeContext } from '../host/runtime.js';
 import type { SessionState } from './state.js';
@@ -16,13 +16,9 @@ export function render(state: SessionState): void {
     RuntimeContext.Provider,
     { value: state.runtime },
     createElement(
-      SkillsClock,
-      { runtime: state.runtime },
-      createElement(
-        Suspense,
-        { fallback: createElement(Suspended, { name: null, runtime: state.runtime }) },
-        state.element,
-      ),
+      Suspense,
+      { fallback: createElement(Suspended, { name: null, runtime: state.runtime }) },
+      state.element,
     ),
   );
   if (state.options.strictMode) tree = createElement(StrictMode, null, tree);

@@ -42,8 +42,15 @@ export interface SkillsRecord {
   awaited: Set<string>;
   /** Skills whose subtree failed (threw, or updated without end), to unload and report. */
   errors: Map<string, string>;
-  /** `<Skill>` components listening for a change of the loaded order. */
+  /** Listeners for any change of the loaded order (`Runtime.subscribeSkills`). */
   listeners: Set<() => void>;
+  /**
+   * Each `<Skill>`'s listener, by name (`Runtime.watchSkill`): a change of the loaded order tells
+   * the skills whose state may have changed, not the whole catalog.
+   */
+  watchers: Map<string, (() => void)[]>;
+  /** Skills rendered as loaded or active since the last change was told: with the loaded ones, who may need to render again. */
+  shown: Set<string>;
   /** Tool name → the skill that rendered it most recently, for `Unknown tool` hints. */
   toolHistory: Map<string, string>;
   /** Tool name → who offered it (skill, or null at agent level) when the tree was last checked: a clash is blamed on the newcomer. */

@@ -143,9 +143,19 @@ export function recordUnloaded(state: SessionState, name: string, why?: UnloadRe
   emit(state, why ? { type: 'skill-unloaded', name, reason: why } : { type: 'skill-unloaded', name });
 }
 
-/** Re-renders every `<Skill>` with the new loaded order, and commits. */
+/**
+ * Tells the `<Skill>`s whose state may have changed (those loaded now, and those rendered loaded
+ * or active before) of the new loaded order, and commits: each renders again only if its state did
+ * change. A load or an unload renders the skills it moved, never the whole catalog.
+ */
 export function notifySkills(state: SessionState): void {
   for (const listener of [...state.skills.listeners]) listener();
+  const { watchers, shown, loaded } = state.skills;
+  for (const name of new Set([...shown, ...loaded])) {
+    const list = watchers.get(name);
+    if (list) for (const listener of list) listener();
+  }
+  state.skills.shown = new Set(loaded);
   flush(state);
 }
 

@@ -199,7 +199,7 @@ function findTool(state: SessionState, snap: TreeSnapshot, name: string): ToolEn
 /** The names of the tools the session offers now: the built-in skill tools, then the tree's. */
 function offeredNames(state: SessionState, snap: TreeSnapshot): string[] {
   const read = config(state).readToolName;
-  const builtins = snap.skills.length === 0 ? [] : searching(snap) ? [read, SEARCH_TOOL_NAME] : [read];
+  const builtins = snap.skillCount === 0 ? [] : searching(snap) ? [read, SEARCH_TOOL_NAME] : [read];
   return [...builtins, ...snap.toolsByName.keys()];
 }
 

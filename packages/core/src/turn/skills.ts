@@ -145,7 +145,7 @@ export function checkSkills(state: SessionState): string[] {
   state.skills.errors.clear();
   const snap = tree(state);
   const read = config(state).readToolName;
-  const hasSkills = snap.skills.length > 0;
+  const hasSkills = snap.skillCount > 0;
   const drop = (name: string, reason: string) => {
     if (!state.skills.loaded.includes(name)) return;
     reasons.push(`Skill "${name}" was unloaded: ${reason}`);
