@@ -8,6 +8,7 @@
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs            (after pnpm build)
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs --engine none
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs --engine dbos
+ *   bash .ci/with-services <node 22+> packages/server/bench/load-crash.mjs --engine restate
  *
  * Needs SKILLTREE_TEST_POSTGRES_URL (`.ci/with-services` starts a throwaway server) and
  * @skilltree/store; without them it says so and exits 0 (it is part of `pnpm bench`).
@@ -20,7 +21,10 @@
  * the dead process's lease to expire. `--engine dbos` runs every process's turns on DBOS Transact
  * (SPEC §21, `@skilltree/durable/dbos`, through the agent module's `engine` export): a turn in flight
  * on the killed process is finished by another one, and the client follows it there (see
- * `engineSetup` and `follow` below, and docs/serving.md, "Crash load test"). BENCH_FOLLOW_TIMEOUT
+ * `engineSetup` and `follow` below, and docs/serving.md, "Crash load test"). `--engine restate` does
+ * the same on Restate (`@skilltree/durable/restate`): the test starts a throwaway Restate server (the
+ * `@restatedev/restate-server` binary, bench/restate-server.mjs) and each process serves its turns
+ * to it; it needs Node 22 or later and says so on an older one. BENCH_FOLLOW_TIMEOUT
  * (ms, default 120000) bounds how long the client follows one broken turn.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,8 +63,18 @@ function engineSetup(name) {
       resume: true,
     };
   }
+  if (name === 'restate') {
+    return {
+      label: 'restate (@skilltree/durable/restate)',
+      agent: join(here, 'crash-engine-agent.tsx'),
+      serveArgs: [],
+      env: { BENCH_ENGINE: 'restate' },
+      resume: true,
+      restate: true,
+    };
+  }
   throw new Error(
-    `--engine ${name}: the engines of this test are none and dbos (see engineSetup in ${fileURLToPath(import.meta.url)}).`,
+    `--engine ${name}: the engines of this test are none, dbos and restate (see engineSetup in ${fileURLToPath(import.meta.url)}).`,
   );
 }
 
@@ -159,8 +173,39 @@ async function follow(servers, user, chatId, text, started) {
     : { ...again, error: `never received in ${FOLLOW_TIMEOUT} ms; resent, then: ${again.error}` };
 }
 
+/**
+ * The Restate SDK needs Node 22 or later (`Promise.withResolvers`), and the serve processes run on
+ * this process's Node: on an older one the test says how to run it and fails.
+ */
+function needsNode22(engine) {
+  if (!engine.restate) return;
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 22) return;
+  console.error(
+    `crash load test: --engine restate needs Node 22 or later (the Restate SDK, @restatedev/restate-sdk 1.17, uses ` +
+      `Promise.withResolvers), and this is Node ${process.versions.node}. Run it with a Node 22+ binary, e.g. ` +
+      '`bash .ci/with-services /path/to/node22/bin/node packages/server/bench/load-crash.mjs --engine restate`, or use --engine dbos.',
+  );
+  process.exit(1);
+}
+
+/** The turn invocations the Restate server has not completed, counted by status. */
+async function restatePending(adminUrl) {
+  const response = await fetch(new URL('/query', adminUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      query:
+        "SELECT status, COUNT(*) AS n FROM sys_invocation WHERE target_service_name LIKE 'skilltree-turn-%' AND status <> 'completed' GROUP BY status",
+    }),
+  });
+  if (!response.ok) throw new Error(`Restate admin /query: ${response.status} ${await response.text()}`);
+  return (await response.json()).rows;
+}
+
 async function main() {
   const engine = engineSetup(ENGINE);
+  needsNode22(engine);
   const postgres = process.env.SKILLTREE_TEST_POSTGRES_URL;
   if (!postgres || !storeAvailable('postgres')) {
     console.log(
@@ -181,7 +226,15 @@ async function main() {
   );
   const env = { BENCH_TOOL_LOG: toolLog, BENCH_LEASE_TTL: String(LEASE_TTL) };
   const servers = [];
+  /** With --engine restate: the Restate server every process registers its endpoint with. */
+  let restate = null;
   try {
+    if (engine.restate) {
+      const { startRestateServer } = await import('./restate-server.mjs');
+      restate = await startRestateServer();
+      env.BENCH_RESTATE_INGRESS = restate.ingressUrl;
+      env.BENCH_RESTATE_ADMIN = restate.adminUrl;
+    }
     for (let i = 0; i < PROCESSES; i++) servers.push(await startServe(i, postgres, engine, env));
     // Warm each process's code paths: not counted.
     await Promise.all(servers.map((s) => turn(s.url, 'warmup', `warmup-${run}-${s.index}`, 'hello')));
@@ -302,6 +355,21 @@ async function main() {
     console.log(
       `| turn latency p50 / p99 / max | ${fmt(percentile(latencies, 50))} / ${fmt(percentile(latencies, 99))} / ${fmt(latencies.at(-1))} ms |`,
     );
+    if (restate) {
+      // What the engine still holds: a turn left pending on the server would run again some day.
+      const rows = await restatePending(restate.adminUrl);
+      const recoveredLines = servers
+        .filter((s) => s.alive)
+        .flatMap((s) => s.stderr().split('\n'))
+        .filter((line) => line.startsWith('skilltree-bench recovered '));
+      const recoveredFailed = recoveredLines.filter((line) => line.includes('"error"')).length;
+      console.log(
+        `| turns recovered by another process (of them failed) | ${recoveredLines.length} (${recoveredFailed}) |`,
+      );
+      console.log(
+        `| invocations not completed on the Restate server at the end | ${rows.map((r) => `${r.n} ${r.status}`).join(', ') || 0} |`,
+      );
+    }
     if (unanswered !== lost) console.log(`\nnote: ${unanswered} user messages in the chats have no answer.`);
     if (failures.length > 0) {
       const kinds = new Map();
@@ -330,6 +398,7 @@ async function main() {
     }
   } finally {
     await Promise.all(servers.map((s) => (s.alive ? s.stop() : undefined)));
+    await restate?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
