@@ -22,6 +22,7 @@ import {
   registerDeployment,
   resumeInvocation,
 } from './restate-admin.js';
+import { refused } from './restate-endpoint.js';
 
 /** Options of {@link restateEngine}. */
 export interface RestateEngineOptions {
@@ -175,11 +176,17 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     const pending = await pendingTurns(admin, [...byService.keys()]);
     const seen = new Set<string>();
     const dead = new Map<string, { name: string; invocations: string[] }>();
+    /** Whether each deployment's endpoint refuses connections (looked up once per look). */
+    const gone = new Map<string, Promise<boolean>>();
     for (const turn of pending) {
       const deployment = byService.get(turn.service);
       const request = turn.request as TurnRequest | undefined;
       if (!deployment || !request?.input) continue;
-      if (!(await registration.abandoned(request.input, request.turnId))) continue;
+      if (!gone.has(deployment.id)) gone.set(deployment.id, refused(deployment.uri));
+      // A turn whose endpoint is gone is abandoned even if it never began (the chat does not show
+      // it): its caller lost it with the process, and nobody else would ever run it.
+      const unreachable = await (gone.get(deployment.id) as Promise<boolean>);
+      if (!(await registration.abandoned(request.input, request.turnId, { unreachable }))) continue;
       seen.add(turn.invocationId);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
       if (!suspects.has(turn.invocationId)) continue;

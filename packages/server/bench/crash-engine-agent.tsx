@@ -33,7 +33,9 @@ export async function engine(): Promise<TurnEngine> {
     const ingressUrl = process.env.BENCH_RESTATE_INGRESS;
     const adminUrl = process.env.BENCH_RESTATE_ADMIN;
     if (!ingressUrl || !adminUrl)
-      throw new Error('BENCH_ENGINE=restate needs BENCH_RESTATE_INGRESS and BENCH_RESTATE_ADMIN (load-crash.mjs sets them).');
+      throw new Error(
+        'BENCH_ENGINE=restate needs BENCH_RESTATE_INGRESS and BENCH_RESTATE_ADMIN (load-crash.mjs sets them).',
+      );
     const { restateEngine } = (await import(RESTATE_BUILD)) as {
       restateEngine(options: {
         ingressUrl: string;
