@@ -246,7 +246,10 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         throw new Error('restateEngine: no createSessions registered with this engine (pass it as { engine }).');
       }
       await launch();
-      const waiter = deferred();
+      // Two calls with one id (two answers of one waiting turn at once) send it twice: the
+      // server's idempotency key starts one invocation, and both hear how it ended.
+      const waiter = started.get(turnId) ?? deferred();
+      waiter.callers++;
       started.set(turnId, waiter);
       try {
         const response = await send(ingress, service, { turnId, input });
@@ -266,7 +269,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         if ('error' in settled) throw settled.error;
         return settled.value;
       } finally {
-        started.delete(turnId);
+        if (--waiter.callers === 0 && started.get(turnId) === waiter) started.delete(turnId);
       }
     },
     async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -373,6 +376,8 @@ export function serviceName(executorId: string): string {
 /** A promise with its settlers (Promise.withResolvers, typed for ES2023). */
 interface Deferred {
   promise: Promise<unknown>;
+  /** How many `run` calls of this process wait for it. */
+  callers: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -385,7 +390,7 @@ function deferred(): Deferred {
     reject = no;
   });
   promise.catch(() => {});
-  return { promise, resolve, reject };
+  return { promise, resolve, reject, callers: 0 };
 }
 
 function messageOf(error: unknown): string {

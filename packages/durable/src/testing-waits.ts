@@ -4,10 +4,12 @@
  * from any process (its own may be dead), the answered call runs once, and the waiting workflow
  * ends once it is answered.
  */
+
+import { join } from 'node:path';
 import { type Message, textOf } from '@skilltree/core';
 import type { DurableWaitState } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
-import type { Worker, WorkerConfig } from './testing-workers.js';
+import { hangs, type Worker, type WorkerConfig } from './testing-workers.js';
 
 /** Where an engine has a turn's workflow: running or waiting (`pending`), `ended`, or `missing` (never started). */
 export type TurnWorkflowState = 'pending' | 'ended' | 'missing';
@@ -96,6 +98,41 @@ export function waitCases(kit: WaitCaseKit): void {
       expect((await t.read()).messages).toHaveLength(4);
     }));
 
+  test('an answer whose process dies after its last commit, before it signals the wait: another process recovers it, it signals, and both workflows end without asking or running anything again', () =>
+    withSetup(async (t) => {
+      const { asker, wait } = await waitingTurn(t, kit);
+      await asker.kill();
+      // The approver commits the answer, then dies at the step that signals the waiting turn.
+      const approver = t.start('approver', { role: 'approve', approval: true, leaseTtl: 1_500, hang: 'signal' });
+      await hangs(approver, join(t.dir, 'hang'));
+      await approver.kill();
+      const { messages } = await t.read();
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(await workflowState(wait.turn)).toBe('pending');
+      // A live process finds the answer abandoned (its commits are in, its workflow pending) and
+      // recovers it: it replays, sends the signal, and the waiting workflow ends too.
+      const survivor = t.start('survivor', { role: 'serve', approval: true });
+      const answer = JSON.parse(
+        (
+          await survivor.match(
+            (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(`${wait.turn}/answers-`).slice(0, -1)),
+            `recovered ${wait.turn}/answers-…`,
+          )
+        ).slice('recovered '.length),
+      ) as { turnId: string; chatId: string; error?: string };
+      expect(answer).toEqual({ turnId: expect.stringMatching(/\/answers-/), chatId: t.chat });
+      await survivor.match(
+        (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(wait.turn)),
+        `recovered ${wait.turn}`,
+      );
+      expect(await workflowState(answer.turnId)).toBe('ended');
+      expect(await workflowState(wait.turn)).toBe('ended');
+      expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+      expect(attempts(t.dir)).toHaveLength(1);
+      expect(effects(t.dir)).toBe(1);
+      expect((await t.read()).messages).toHaveLength(4);
+    }));
+
   test('two processes approve the same waiting call at once: the tool runs once, the model is asked once, one answer', () =>
     withSetup(async (t) => {
       await waitingTurn(t, kit);
@@ -109,6 +146,23 @@ export function waitCases(kit: WaitCaseKit): void {
         if (turn.error !== undefined) expect(turn.error).toMatch(/not waiting for an answer/);
         else expect(turn).toEqual({ text: 'Charged 500 cents.', waiting: 0 });
       }
+      expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+      expect(attempts(t.dir)).toHaveLength(1);
+      expect(effects(t.dir)).toBe(1);
+      const { messages } = await t.read();
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    }));
+
+  test('the engine itself runs one turn id once: two starts of the same id at once (past the lease) run the model once per step and the tool once', () =>
+    withSetup(async (t) => {
+      const racer = t.start('racer', { role: 'race' });
+      const turns = () => racer.lines.filter((l) => l.startsWith('turn '));
+      await racer.match(() => turns().length >= 2, 'both calls ended');
+      const said = turns().map(turnOf);
+      expect(said).toEqual([
+        { text: 'Charged 500 cents.', waiting: 0 },
+        { text: 'Charged 500 cents.', waiting: 0 },
+      ]);
       expect(models(t.dir)).toEqual(['step 1', 'step 2']);
       expect(attempts(t.dir)).toHaveLength(1);
       expect(effects(t.dir)).toBe(1);

@@ -189,6 +189,19 @@ function needsNode22(engine) {
   process.exit(1);
 }
 
+/** How many turn invocations the Restate server has of services whose name starts with `prefix`. */
+async function restateTurnsOf(adminUrl, prefix) {
+  const response = await fetch(new URL('/query', adminUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      query: `SELECT COUNT(*) AS n FROM sys_invocation WHERE target_service_name LIKE '${prefix.replaceAll("'", "''")}%'`,
+    }),
+  });
+  if (!response.ok) throw new Error(`Restate admin /query: ${response.status} ${await response.text()}`);
+  return Number((await response.json()).rows[0]?.n ?? 0);
+}
+
 /** The turn invocations the Restate server has not completed, counted by status. */
 async function restatePending(adminUrl) {
   const response = await fetch(new URL('/query', adminUrl), {
@@ -246,6 +259,8 @@ async function main() {
     let resent = 0;
     const resentKeys = new Set();
     const sent = Array.from({ length: CHATS }, () => []);
+    /** Turns sent to each process, by its index. */
+    const sentTo = new Map();
     let done = 0;
     let killedAt = null;
     const victim = servers[0];
@@ -262,6 +277,7 @@ async function main() {
           const text = `message ${k}`;
           sent[i].push(text);
           const sentAt = performance.now();
+          sentTo.set(server.index, (sentTo.get(server.index) ?? 0) + 1);
           let result = await turn(server.url, user, chatId, text);
           if (!result.ok && engine.resume) {
             broken.push({ chat: i, text, server: server.index, error: result.error });
@@ -358,6 +374,12 @@ async function main() {
     if (restate) {
       // What the engine still holds: a turn left pending on the server would run again some day.
       const rows = await restatePending(restate.adminUrl);
+      const onServer = await restateTurnsOf(restate.adminUrl, `skilltree-turn-${victim.pid}-`);
+      // Its warm-up turn counts on the server too.
+      const sentToVictim = (sentTo.get(victim.index) ?? 0) + 1;
+      console.log(
+        `| turns sent to the killed process (its warm-up included) / started by it on the Restate server | ${sentToVictim} / ${onServer} |`,
+      );
       const recoveredLines = servers
         .filter((s) => s.alive)
         .flatMap((s) => s.stderr().split('\n'))
