@@ -3,7 +3,7 @@
  * input and its recorded steps, in order), and one engine per process on it, which records a step
  * when it ends and returns the record to a recovered turn instead of running the step again.
  */
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+import type { AbandonedHint, DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
 
 /** Options of {@link sharedJournal}. */
 export interface SharedJournalOptions {
@@ -91,8 +91,8 @@ export function sharedJournal(options: SharedJournalOptions = {}) {
       /** Resolves with the step's name once the process died at it (see `dieAt`). */
       died: death,
       /** The registered runner's own look at turn `turnId` (as an engine's recovery watch asks it). */
-      abandoned(turnId: string) {
-        return (registration as DurableRegistration).abandoned(inputs.get(turnId) as DurableTurnInput, turnId);
+      abandoned(turnId: string, seen?: AbandonedHint) {
+        return (registration as DurableRegistration).abandoned(inputs.get(turnId) as DurableTurnInput, turnId, seen);
       },
       recover(turnId: string) {
         active = turnId;
