@@ -393,6 +393,14 @@ async function main() {
       );
     }
     if (unanswered !== lost) console.log(`\nnote: ${unanswered} user messages in the chats have no answer.`);
+    if (broken.length > 0) {
+      const kinds = new Map();
+      for (const b of broken) {
+        const kind = `${b.server === victim.index ? 'killed process' : 'live process'}: ${b.error.slice(0, 120)}`;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      console.log(`\nbroken streams by error:\n  ${[...kinds].map(([e, n]) => `${n} × ${e}`).join('\n  ')}`);
+    }
     if (failures.length > 0) {
       const kinds = new Map();
       for (const f of failures) kinds.set(f.error.slice(0, 120), (kinds.get(f.error.slice(0, 120)) ?? 0) + 1);
