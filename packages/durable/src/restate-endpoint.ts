@@ -6,7 +6,9 @@ import { connect } from 'node:net';
 
 /**
  * Whether the endpoint at `uri` refuses connections (nothing listens there: its process is gone).
- * One that does not answer within two seconds counts as gone too; one that accepts is alive.
+ * Only a refusal counts. A connection that does not answer within five seconds says nothing: on an
+ * overloaded machine the watch's own event loop may be what is late, and taking a live process's
+ * turns is worse than leaving a dead one's for its lease to show.
  */
 export function refused(uri: string): Promise<boolean> {
   let url: URL;
@@ -21,7 +23,7 @@ export function refused(uri: string): Promise<boolean> {
       socket.destroy();
       resolve(value);
     };
-    socket.setTimeout(2_000, () => done(true));
+    socket.setTimeout(5_000, () => done(false));
     socket.once('connect', () => done(false));
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
   });
