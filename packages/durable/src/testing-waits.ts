@@ -71,6 +71,21 @@ async function endedElsewhere(t: WaitCaseSetup, wait: DurableWaitState, answerer
   expect(JSON.parse(line.slice('recovered '.length))).toEqual({ turnId: wait.turn, chatId: t.chat });
 }
 
+/**
+ * The state of turn `turnId`'s workflow once the engine has recorded its end, or the last state
+ * seen. A process says `recovered` when the turn's body returned, and the engine records the end
+ * just after (Restate acknowledges the handler's return on its own time): the state is looked at
+ * again until it reads `ended`, at most 200 times, 50 ms apart.
+ */
+async function ended(kit: WaitCaseKit, turnId: string): Promise<TurnWorkflowState> {
+  let state = await kit.workflowState(turnId);
+  for (let look = 0; state !== 'ended' && look < 200; look++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    state = await kit.workflowState(turnId);
+  }
+  return state;
+}
+
 /** Registers the wait cases (inside the suite's `describe`). */
 export function waitCases(kit: WaitCaseKit): void {
   const { withSetup, models, attempts, effects, workflowState } = kit;
@@ -91,7 +106,7 @@ export function waitCases(kit: WaitCaseKit): void {
       expect(await t.waitOf()).toBeNull();
       // The waiting workflow was signalled; its own process is gone, so a live one ends it.
       await endedElsewhere(t, wait, [approver]);
-      expect(await workflowState(wait.turn)).toBe('ended');
+      expect(await ended(kit, wait.turn)).toBe('ended');
       // Ending it asked and ran nothing again.
       expect(models(t.dir)).toEqual(['step 1', 'step 2']);
       expect(attempts(t.dir)).toHaveLength(1);
@@ -125,8 +140,8 @@ export function waitCases(kit: WaitCaseKit): void {
         (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(wait.turn)),
         `recovered ${wait.turn}`,
       );
-      expect(await workflowState(answer.turnId)).toBe('ended');
-      expect(await workflowState(wait.turn)).toBe('ended');
+      expect(await ended(kit, answer.turnId)).toBe('ended');
+      expect(await ended(kit, wait.turn)).toBe('ended');
       expect(models(t.dir)).toEqual(['step 1', 'step 2']);
       expect(attempts(t.dir)).toHaveLength(1);
       expect(effects(t.dir)).toBe(1);
@@ -184,6 +199,6 @@ export function waitCases(kit: WaitCaseKit): void {
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
       expect(textOf(messages[2])).toMatch(/^Denied: over the limit/);
       await endedElsewhere(t, wait, [denier]);
-      expect(await workflowState(wait.turn)).toBe('ended');
+      expect(await ended(kit, wait.turn)).toBe('ended');
     }));
 }
