@@ -384,7 +384,10 @@ async function main() {
         .filter((s) => s.alive)
         .flatMap((s) => s.stderr().split('\n'))
         .filter((line) => line.startsWith('skilltree-bench recovered '));
-      const recoveredFailed = recoveredLines.filter((line) => line.includes('"error"')).length;
+      const failedLines = recoveredLines.filter((line) => line.includes('"error"'));
+      const recoveredFailed = failedLines.length;
+      // Why a recovered turn failed (its message then waits for the client to send it again).
+      for (const line of failedLines.slice(0, 5)) console.log(`recovered turn failed: ${line.slice(0, 300)}`);
       console.log(
         `| turns recovered by another process (of them failed) | ${recoveredLines.length} (${recoveredFailed}) |`,
       );
