@@ -386,14 +386,15 @@ async function main() {
         .filter((line) => line.startsWith('skilltree-bench recovered '));
       const failedLines = recoveredLines.filter((line) => line.includes('"error"'));
       const recoveredFailed = failedLines.length;
-      // Why a recovered turn failed (its message then waits for the client to send it again).
-      for (const line of failedLines.slice(0, 5)) console.log(`recovered turn failed: ${line.slice(0, 300)}`);
+
       console.log(
         `| turns recovered by another process (of them failed) | ${recoveredLines.length} (${recoveredFailed}) |`,
       );
       console.log(
         `| invocations not completed on the Restate server at the end | ${rows.map((r) => `${r.n} ${r.status}`).join(', ') || 0} |`,
       );
+      // Why a recovered turn failed (its message then waits for the client to send it again).
+      for (const line of failedLines.slice(0, 5)) console.log(`\nrecovered turn failed: ${line.slice(0, 300)}`);
     }
     if (unanswered !== lost) console.log(`\nnote: ${unanswered} user messages in the chats have no answer.`);
     if (broken.length > 0) {
