@@ -97,6 +97,7 @@ export { estimateTokens, type Tokenizer } from './transcript/window.js';
 export { abortError, addUsage } from './turn/model-call.js';
 export { cutResult, truncationNote } from './turn/tool-call.js';
 export type {
+  AbandonedHint,
   DurableRegistration,
   DurableTurnInput,
   DurableTurnRunner,

@@ -8,7 +8,22 @@
  * (journal entries), it numbers each attempt's steps in the order they start: a recovered attempt that
  * starts another step at a position whose step was recorded fails, naming both.
  */
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+import type { AbandonedHint, DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+
+/** Options of {@link sharedJournal}. */
+export interface SharedJournalOptions {
+  /** Durable waits (`wait`/`signal`) the processes share, so a waiting turn waits for its answer. */
+  waits?: boolean;
+}
+
+/** Options of one process on the journal. */
+export interface JournalProcessOptions {
+  /**
+   * The process dies when it reaches the first step whose name starts with this: the step never
+   * runs or records, the turn never goes on (as a SIGKILL there), and `died` resolves.
+   */
+  dieAt?: string;
+}
 
 /** What an engine keeps of `register`: `register` for the engine, and `registered()` to run a turn through. */
 function registration(engine: string) {
@@ -123,7 +138,17 @@ export function journalEngine({ numbered = false }: { numbered?: boolean } = {})
 }
 
 /** The journal the processes of one test share: each turn's input and its recorded steps, in order. */
-export function sharedJournal() {
+export function sharedJournal(options: SharedJournalOptions = {}) {
+  /** The shared waits: a value once signalled (the first signal wins). */
+  const waits = new Map<string, { value: Promise<unknown>; resolve(value: unknown): void }>();
+  const waitOf = (id: string) => {
+    if (!waits.has(id)) {
+      let resolve!: (value: unknown) => void;
+      const value = new Promise<unknown>((r) => (resolve = r));
+      waits.set(id, { value, resolve });
+    }
+    return waits.get(id) as { value: Promise<unknown>; resolve(value: unknown): void };
+  };
   const inputs = new Map<string, DurableTurnInput>();
   const steps = new Map<string, Map<string, unknown>>();
   /** Each turn's steps by the position they started at: the name, and whether it was recorded. */
@@ -139,14 +164,16 @@ export function sharedJournal() {
     return steps.get(turnId) as Map<string, unknown>;
   };
   /** One process's engine on the journal (one turn at a time), and its way to recover a turn. */
-  const process = () => {
+  const process = (own: JournalProcessOptions = {}) => {
     const { register, registered } = registration('sharedJournal');
+    let died!: (step: string) => void;
+    const death = new Promise<string>((resolve) => (died = resolve));
     let active = '';
     /** The position the next step of this process's attempt starts at. */
     let position = 0;
-    const runs: { turnId: string; settled: boolean }[] = [];
+    const runs: { turnId: string; settled: boolean; ended: Promise<unknown> }[] = [];
     const track = (turnId: string, running: Promise<unknown>) => {
-      const run = { turnId, settled: false };
+      const run = { turnId, settled: false, ended: running };
       runs.push(run);
       const mark = () => {
         run.settled = true;
@@ -174,6 +201,10 @@ export function sharedJournal() {
         if (!was?.done) log[at] = { name, done: false };
         const recorded = of(turnId);
         if (recorded.has(name)) return recorded.get(name) as never;
+        if (own.dieAt !== undefined && name.startsWith(own.dieAt)) {
+          died(name);
+          return new Promise<never>(() => {});
+        }
         const value = JSON.parse(JSON.stringify((await fn()) ?? null));
         recorded.set(name, value);
         log[at] = { name, done: true };
@@ -185,9 +216,23 @@ export function sharedJournal() {
       },
       async close() {},
     };
+    if (options.waits) {
+      // The wait's id is the turn's and the name's: a recovered turn opens the same one.
+      engine.wait = async (name) => {
+        const id = `${active}#${name}`;
+        return { id, received: () => waitOf(id).value };
+      };
+      engine.signal = async (id, value) => waitOf(id).resolve(value);
+    }
     return {
       engine,
       runs,
+      /** Resolves with the step's name once the process died at it (see `dieAt`). */
+      died: death,
+      /** The registered runner's own look at turn `turnId` (as an engine's recovery watch asks it). */
+      abandoned(turnId: string, seen?: AbandonedHint) {
+        return registered().abandoned(inputs.get(turnId) as DurableTurnInput, turnId, seen);
+      },
       recover(turnId: string) {
         active = turnId;
         position = 0;

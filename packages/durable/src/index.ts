@@ -7,4 +7,10 @@
  */
 
 export { DurableReplayError } from '@skilltree/core';
-export type { DurableRegistration, DurableTurnInput, DurableTurnRunner, TurnEngine } from '@skilltree/core/provider';
+export type {
+  AbandonedHint,
+  DurableRegistration,
+  DurableTurnInput,
+  DurableTurnRunner,
+  TurnEngine,
+} from '@skilltree/core/provider';

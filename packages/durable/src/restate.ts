@@ -23,6 +23,7 @@ import {
   resumeInvocation,
 } from './restate-admin.js';
 import { awaitInOrder } from './restate-order.js';
+import { refused } from './restate-endpoint.js';
 
 /** Options of {@link restateEngine}. */
 export interface RestateEngineOptions {
@@ -176,11 +177,17 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     const pending = await pendingTurns(admin, [...byService.keys()]);
     const seen = new Set<string>();
     const dead = new Map<string, { name: string; invocations: string[] }>();
+    /** Whether each deployment's endpoint refuses connections (looked up once per look). */
+    const gone = new Map<string, Promise<boolean>>();
     for (const turn of pending) {
       const deployment = byService.get(turn.service);
       const request = turn.request as TurnRequest | undefined;
       if (!deployment || !request?.input) continue;
-      if (!(await registration.abandoned(request.input, request.turnId))) continue;
+      if (!gone.has(deployment.id)) gone.set(deployment.id, refused(deployment.uri));
+      // A turn whose endpoint is gone is abandoned even if it never began (the chat does not show
+      // it): its caller lost it with the process, and nobody else would ever run it.
+      const unreachable = await (gone.get(deployment.id) as Promise<boolean>);
+      if (!(await registration.abandoned(request.input, request.turnId, { unreachable }))) continue;
       seen.add(turn.invocationId);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
       if (!suspects.has(turn.invocationId)) continue;
@@ -240,7 +247,10 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         throw new Error('restateEngine: no createSessions registered with this engine (pass it as { engine }).');
       }
       await launch();
-      const waiter = deferred();
+      // Two calls with one id (two answers of one waiting turn at once) send it twice: the
+      // server's idempotency key starts one invocation, and both hear how it ended.
+      const waiter = started.get(turnId) ?? deferred();
+      waiter.callers++;
       started.set(turnId, waiter);
       try {
         const response = await send(ingress, service, { turnId, input });
@@ -260,7 +270,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         if ('error' in settled) throw settled.error;
         return settled.value;
       } finally {
-        started.delete(turnId);
+        if (--waiter.callers === 0 && started.get(turnId) === waiter) started.delete(turnId);
       }
     },
     async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -369,6 +379,8 @@ export function serviceName(executorId: string): string {
 /** A promise with its settlers (Promise.withResolvers, typed for ES2023). */
 interface Deferred {
   promise: Promise<unknown>;
+  /** How many `run` calls of this process wait for it. */
+  callers: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -381,7 +393,7 @@ function deferred(): Deferred {
     reject = no;
   });
   promise.catch(() => {});
-  return { promise, resolve, reject };
+  return { promise, resolve, reject, callers: 0 };
 }
 
 function messageOf(error: unknown): string {

@@ -4,11 +4,13 @@
  * from any process (its own may be dead), the answered call runs once, and the waiting workflow
  * ends once it is answered.
  */
-import { textOf } from '@skilltree/core';
+
+import { join } from 'node:path';
+import { type Message, textOf } from '@skilltree/core';
 import type { DurableWaitState } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import type { CaseKit, CaseSetup } from './testing-kit.js';
-import type { Worker } from './testing-workers.js';
+import { hangs, type Worker, type WorkerConfig } from './testing-workers.js';
 
 /** Where an engine has a turn's workflow: running or waiting (`pending`), `ended`, or `missing` (never started). */
 export type TurnWorkflowState = 'pending' | 'ended' | 'missing';
@@ -56,14 +58,15 @@ async function endedElsewhere(t: WaitCaseSetup, wait: DurableWaitState, answerer
 }
 
 /**
- * The engine's state of turn `turnId` once it has caught up with the turn's end: a process says it
- * ended the turn when the turn's body returns, and the engine records the end just after, so a
- * `pending` read is asked again (a few times, never for long) before it counts.
+ * The state of turn `turnId`'s workflow once the engine has recorded its end, or the last state
+ * seen. A process says `recovered` when the turn's body returned, and the engine records the end
+ * just after (Restate acknowledges the handler's return on its own time): the state is looked at
+ * again until it reads `ended`, at most 200 times, 50 ms apart.
  */
-async function endedOnEngine(kit: WaitCaseKit, turnId: string): Promise<TurnWorkflowState> {
+async function ended(kit: WaitCaseKit, turnId: string): Promise<TurnWorkflowState> {
   let state = await kit.workflowState(turnId);
-  for (let tries = 0; state === 'pending' && tries < 50; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let look = 0; state !== 'ended' && look < 200; look++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
     state = await kit.workflowState(turnId);
   }
   return state;
@@ -89,10 +92,45 @@ export function waitCases(kit: WaitCaseKit): void {
       expect(await t.waitOf()).toBeNull();
       // The waiting workflow was signalled; its own process is gone, so a live one ends it.
       await endedElsewhere(t, wait, [approver]);
-      expect(await endedOnEngine(kit, wait.turn)).toBe('ended');
+      expect(await ended(kit, wait.turn)).toBe('ended');
       // Ending it asked and ran nothing again.
       expect(models(t.dir)).toEqual(['step 1', 'step 2']);
       expect(attempts(t.dir)).toHaveLength(1);
+      expect((await t.read()).messages).toHaveLength(4);
+    }));
+
+  test('an answer whose process dies after its last commit, before it signals the wait: another process recovers it, it signals, and both workflows end without asking or running anything again', () =>
+    withSetup(async (t) => {
+      const { asker, wait } = await waitingTurn(t, kit);
+      await asker.kill();
+      // The approver commits the answer, then dies at the step that signals the waiting turn.
+      const approver = t.start('approver', { role: 'approve', approval: true, leaseTtl: 1_500, hang: 'signal' });
+      await hangs(approver, join(t.dir, 'hang'));
+      await approver.kill();
+      const { messages } = await t.read();
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(await workflowState(wait.turn)).toBe('pending');
+      // A live process finds the answer abandoned (its commits are in, its workflow pending) and
+      // recovers it: it replays, sends the signal, and the waiting workflow ends too.
+      const survivor = t.start('survivor', { role: 'serve', approval: true });
+      const answer = JSON.parse(
+        (
+          await survivor.match(
+            (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(`${wait.turn}/answers-`).slice(0, -1)),
+            `recovered ${wait.turn}/answers-…`,
+          )
+        ).slice('recovered '.length),
+      ) as { turnId: string; chatId: string; error?: string };
+      expect(answer).toEqual({ turnId: expect.stringMatching(/\/answers-/), chatId: t.chat });
+      await survivor.match(
+        (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(wait.turn)),
+        `recovered ${wait.turn}`,
+      );
+      expect(await ended(kit, answer.turnId)).toBe('ended');
+      expect(await ended(kit, wait.turn)).toBe('ended');
+      expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+      expect(attempts(t.dir)).toHaveLength(1);
+      expect(effects(t.dir)).toBe(1);
       expect((await t.read()).messages).toHaveLength(4);
     }));
 
@@ -116,6 +154,23 @@ export function waitCases(kit: WaitCaseKit): void {
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     }));
 
+  test('the engine itself runs one turn id once: two starts of the same id at once (past the lease) run the model once per step and the tool once', () =>
+    withSetup(async (t) => {
+      const racer = t.start('racer', { role: 'race' });
+      const turns = () => racer.lines.filter((l) => l.startsWith('turn '));
+      await racer.match(() => turns().length >= 2, 'both calls ended');
+      const said = turns().map(turnOf);
+      expect(said).toEqual([
+        { text: 'Charged 500 cents.', waiting: 0 },
+        { text: 'Charged 500 cents.', waiting: 0 },
+      ]);
+      expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+      expect(attempts(t.dir)).toHaveLength(1);
+      expect(effects(t.dir)).toBe(1);
+      const { messages } = await t.read();
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    }));
+
   test('a denial from another process reaches the model as the tool result; the tool never runs, and the waiting workflow ends', () =>
     withSetup(async (t) => {
       const { asker, wait } = await waitingTurn(t, kit);
@@ -130,6 +185,6 @@ export function waitCases(kit: WaitCaseKit): void {
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
       expect(textOf(messages[2])).toMatch(/^Denied: over the limit/);
       await endedElsewhere(t, wait, [denier]);
-      expect(await endedOnEngine(kit, wait.turn)).toBe('ended');
+      expect(await ended(kit, wait.turn)).toBe('ended');
     }));
 }

@@ -25,15 +25,21 @@ export interface WorkerConfig {
   leaseTtl: number;
   /**
    * `send`: send to `chat`; `approve`: approve call `pay-1` of `chat`; `deny`: deny it (`text` is the
-   * reason); `serve`: only recover turns of others.
+   * reason); `serve`: only recover turns of others; `race`: run one turn (id `race-<chat>`, sending
+   * `text`) twice at once through the engine itself, past the sessions and their lease, and say
+   * `turn <json>` for each call.
    */
-  role: 'send' | 'serve' | 'approve' | 'deny';
+  role: 'send' | 'serve' | 'approve' | 'deny' | 'race';
   chat: string;
   owner: string;
   /** The message `send` sends, or the reason `deny` gives. */
   text?: string;
-  /** Where the worker hangs (writing `dir/hang` first): in the tool (after its side effect), in the second model call, or nowhere. */
-  hang?: 'tool' | 'model' | 'none';
+  /**
+   * Where the worker hangs (writing `dir/hang` first): in the tool (after its side effect), in the
+   * second model call, at the step that signals the waiting turn it answered (after its last
+   * commit), or nowhere.
+   */
+  hang?: 'tool' | 'model' | 'signal' | 'none';
   /** The agent as deployed: `v1`; `v2-compatible` (another tool body, the same prompt); `v2-changed` (another prompt). */
   agent?: 'v1' | 'v2-compatible' | 'v2-changed';
   /** The tool needs approval. */

@@ -8,6 +8,7 @@
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs            (after pnpm build)
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs --engine none
  *   bash .ci/with-services node packages/server/bench/load-crash.mjs --engine dbos
+ *   bash .ci/with-services <node 22+> packages/server/bench/load-crash.mjs --engine restate
  *
  * Needs SKILLTREE_TEST_POSTGRES_URL (`.ci/with-services` starts a throwaway server) and
  * @skilltree/store; without them it says so and exits 0 (it is part of `pnpm bench`).
@@ -20,7 +21,10 @@
  * the dead process's lease to expire. `--engine dbos` runs every process's turns on DBOS Transact
  * (SPEC §21, `@skilltree/durable/dbos`, through the agent module's `engine` export): a turn in flight
  * on the killed process is finished by another one, and the client follows it there (see
- * `engineSetup` and `follow` below, and docs/serving.md, "Crash load test"). BENCH_FOLLOW_TIMEOUT
+ * `engineSetup` and `follow` below, and docs/serving.md, "Crash load test"). `--engine restate` does
+ * the same on Restate (`@skilltree/durable/restate`): the test starts a throwaway Restate server (the
+ * `@restatedev/restate-server` binary, bench/restate-server.mjs) and each process serves its turns
+ * to it; it needs Node 22 or later and says so on an older one. BENCH_FOLLOW_TIMEOUT
  * (ms, default 120000) bounds how long the client follows one broken turn.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,8 +63,18 @@ function engineSetup(name) {
       resume: true,
     };
   }
+  if (name === 'restate') {
+    return {
+      label: 'restate (@skilltree/durable/restate)',
+      agent: join(here, 'crash-engine-agent.tsx'),
+      serveArgs: [],
+      env: { BENCH_ENGINE: 'restate' },
+      resume: true,
+      restate: true,
+    };
+  }
   throw new Error(
-    `--engine ${name}: the engines of this test are none and dbos (see engineSetup in ${fileURLToPath(import.meta.url)}).`,
+    `--engine ${name}: the engines of this test are none, dbos and restate (see engineSetup in ${fileURLToPath(import.meta.url)}).`,
   );
 }
 
@@ -159,8 +173,52 @@ async function follow(servers, user, chatId, text, started) {
     : { ...again, error: `never received in ${FOLLOW_TIMEOUT} ms; resent, then: ${again.error}` };
 }
 
+/**
+ * The Restate SDK needs Node 22 or later (`Promise.withResolvers`), and the serve processes run on
+ * this process's Node: on an older one the test says how to run it and fails.
+ */
+function needsNode22(engine) {
+  if (!engine.restate) return;
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 22) return;
+  console.error(
+    `crash load test: --engine restate needs Node 22 or later (the Restate SDK, @restatedev/restate-sdk 1.17, uses ` +
+      `Promise.withResolvers), and this is Node ${process.versions.node}. Run it with a Node 22+ binary, e.g. ` +
+      '`bash .ci/with-services /path/to/node22/bin/node packages/server/bench/load-crash.mjs --engine restate`, or use --engine dbos.',
+  );
+  process.exit(1);
+}
+
+/** How many turn invocations the Restate server has of services whose name starts with `prefix`. */
+async function restateTurnsOf(adminUrl, prefix) {
+  const response = await fetch(new URL('/query', adminUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      query: `SELECT COUNT(*) AS n FROM sys_invocation WHERE target_service_name LIKE '${prefix.replaceAll("'", "''")}%'`,
+    }),
+  });
+  if (!response.ok) throw new Error(`Restate admin /query: ${response.status} ${await response.text()}`);
+  return Number((await response.json()).rows[0]?.n ?? 0);
+}
+
+/** The turn invocations the Restate server has not completed, counted by status. */
+async function restatePending(adminUrl) {
+  const response = await fetch(new URL('/query', adminUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      query:
+        "SELECT status, COUNT(*) AS n FROM sys_invocation WHERE target_service_name LIKE 'skilltree-turn-%' AND status <> 'completed' GROUP BY status",
+    }),
+  });
+  if (!response.ok) throw new Error(`Restate admin /query: ${response.status} ${await response.text()}`);
+  return (await response.json()).rows;
+}
+
 async function main() {
   const engine = engineSetup(ENGINE);
+  needsNode22(engine);
   const postgres = process.env.SKILLTREE_TEST_POSTGRES_URL;
   if (!postgres || !storeAvailable('postgres')) {
     console.log(
@@ -181,7 +239,15 @@ async function main() {
   );
   const env = { BENCH_TOOL_LOG: toolLog, BENCH_LEASE_TTL: String(LEASE_TTL) };
   const servers = [];
+  /** With --engine restate: the Restate server every process registers its endpoint with. */
+  let restate = null;
   try {
+    if (engine.restate) {
+      const { startRestateServer } = await import('./restate-server.mjs');
+      restate = await startRestateServer();
+      env.BENCH_RESTATE_INGRESS = restate.ingressUrl;
+      env.BENCH_RESTATE_ADMIN = restate.adminUrl;
+    }
     for (let i = 0; i < PROCESSES; i++) servers.push(await startServe(i, postgres, engine, env));
     // Warm each process's code paths: not counted.
     await Promise.all(servers.map((s) => turn(s.url, 'warmup', `warmup-${run}-${s.index}`, 'hello')));
@@ -193,6 +259,8 @@ async function main() {
     let resent = 0;
     const resentKeys = new Set();
     const sent = Array.from({ length: CHATS }, () => []);
+    /** Turns sent to each process, by its index. */
+    const sentTo = new Map();
     let done = 0;
     let killedAt = null;
     const victim = servers[0];
@@ -209,6 +277,7 @@ async function main() {
           const text = `message ${k}`;
           sent[i].push(text);
           const sentAt = performance.now();
+          sentTo.set(server.index, (sentTo.get(server.index) ?? 0) + 1);
           let result = await turn(server.url, user, chatId, text);
           if (!result.ok && engine.resume) {
             broken.push({ chat: i, text, server: server.index, error: result.error });
@@ -302,7 +371,40 @@ async function main() {
     console.log(
       `| turn latency p50 / p99 / max | ${fmt(percentile(latencies, 50))} / ${fmt(percentile(latencies, 99))} / ${fmt(latencies.at(-1))} ms |`,
     );
+    if (restate) {
+      // What the engine still holds: a turn left pending on the server would run again some day.
+      const rows = await restatePending(restate.adminUrl);
+      const onServer = await restateTurnsOf(restate.adminUrl, `skilltree-turn-${victim.pid}-`);
+      // Its warm-up turn counts on the server too.
+      const sentToVictim = (sentTo.get(victim.index) ?? 0) + 1;
+      console.log(
+        `| turns sent to the killed process (its warm-up included) / started by it on the Restate server | ${sentToVictim} / ${onServer} |`,
+      );
+      const recoveredLines = servers
+        .filter((s) => s.alive)
+        .flatMap((s) => s.stderr().split('\n'))
+        .filter((line) => line.startsWith('skilltree-bench recovered '));
+      const failedLines = recoveredLines.filter((line) => line.includes('"error"'));
+      const recoveredFailed = failedLines.length;
+
+      console.log(
+        `| turns recovered by another process (of them failed) | ${recoveredLines.length} (${recoveredFailed}) |`,
+      );
+      console.log(
+        `| invocations not completed on the Restate server at the end | ${rows.map((r) => `${r.n} ${r.status}`).join(', ') || 0} |`,
+      );
+      // Why a recovered turn failed (its message then waits for the client to send it again).
+      for (const line of failedLines.slice(0, 5)) console.log(`\nrecovered turn failed: ${line.slice(0, 300)}`);
+    }
     if (unanswered !== lost) console.log(`\nnote: ${unanswered} user messages in the chats have no answer.`);
+    if (broken.length > 0) {
+      const kinds = new Map();
+      for (const b of broken) {
+        const kind = `${b.server === victim.index ? 'killed process' : 'live process'}: ${b.error.slice(0, 120)}`;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      console.log(`\nbroken streams by error:\n  ${[...kinds].map(([e, n]) => `${n} × ${e}`).join('\n  ')}`);
+    }
     if (failures.length > 0) {
       const kinds = new Map();
       for (const f of failures) kinds.set(f.error.slice(0, 120), (kinds.get(f.error.slice(0, 120)) ?? 0) + 1);
@@ -330,6 +432,7 @@ async function main() {
     }
   } finally {
     await Promise.all(servers.map((s) => (s.alive ? s.stop() : undefined)));
+    await restate?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

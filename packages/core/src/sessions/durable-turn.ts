@@ -199,7 +199,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         throw error;
       }
     },
-    async abandoned(input, turnId) {
+    async abandoned(input, turnId, seen) {
       // A turn runs (its commits say so) and its lease is free to take: the process that ran it is
       // gone. A turn that ended, or one about to take its lease, has no running turn on record.
       const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
@@ -208,7 +208,12 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       if (turnId !== undefined && state?.wait?.turn === turnId) return false;
       // A waiting turn that was answered (and signalled) ends wherever a process can run it.
       const answered = turnId !== undefined && state?.answered === turnId;
-      if (state && !state.turn && !answered) return false;
+      // An answer whose commits are all in but whose run is pending: its process died before it
+      // signalled the waiting turn. Recovered, it replays, writes nothing, and sends the signal.
+      const unsignalled = input.follows !== undefined && state?.answered === input.follows.turn;
+      // A turn whose process is gone for sure, though the chat does not show it running: it never
+      // began (recovered, it runs its message), or ended before the engine recorded its end.
+      if (state && !state.turn && !answered && !unsignalled && !seen?.unreachable) return false;
       const probe = `recovery-probe:${crypto.randomUUID()}`;
       if (!(await ctx.store.acquire(chat.key, probe, 1_000))) return false;
       await ctx.store.release(chat.key, probe);

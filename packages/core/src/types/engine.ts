@@ -67,6 +67,12 @@ export interface DurableWait {
  */
 export type DurableTurnRunner = (turnId: string, input: DurableTurnInput) => Promise<unknown>;
 
+/** What an engine knows of a turn's process when it asks whether the turn is abandoned. */
+export interface AbandonedHint {
+  /** The process that ran the turn cannot be reached (its endpoint refuses connections): it is gone. */
+  unreachable?: boolean;
+}
+
 /** What `createSessions` tells its engine when it registers (see {@link TurnEngine.register}). */
 export interface DurableRegistration {
   /** Runs a turn: the workflow's body. */
@@ -74,9 +80,12 @@ export interface DurableRegistration {
   /**
    * Whether the turn of `input` is abandoned: no process holds its chat's lease any more (the one
    * that ran it died, and the lease expired). An engine recovers an abandoned turn of another
-   * process; a turn whose process still holds the lease is left to it.
+   * process; a turn whose process still holds the lease is left to it. `seen.unreachable`: the
+   * engine knows the turn's process cannot be reached (its endpoint refuses connections), so a turn
+   * the chat does not show running (it never began, or ended before the engine recorded its end)
+   * is abandoned too once the lease is free.
    */
-  abandoned(input: DurableTurnInput, turnId?: string): Promise<boolean>;
+  abandoned(input: DurableTurnInput, turnId?: string, seen?: AbandonedHint): Promise<boolean>;
 }
 
 /**
