@@ -19,7 +19,7 @@ import {
   TurnHandedOverError,
 } from '../src/index.js';
 import type { DurableTurnInput } from '../src/provider.js';
-import { journalEngine, sharedJournal, type Step } from './shared-journal.js';
+import { journalEngine, type Step, sharedJournal } from './shared-journal.js';
 
 const asked: string[] = [];
 const keys: string[] = [];

@@ -22,8 +22,8 @@ import {
   registerDeployment,
   resumeInvocation,
 } from './restate-admin.js';
-import { awaitInOrder } from './restate-order.js';
 import { refused } from './restate-endpoint.js';
+import { awaitInOrder } from './restate-order.js';
 
 /** Options of {@link restateEngine}. */
 export interface RestateEngineOptions {

@@ -6,11 +6,11 @@
  */
 
 import { join } from 'node:path';
-import { type Message, textOf } from '@skilltree/core';
+import { textOf } from '@skilltree/core';
 import type { DurableWaitState } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import type { CaseKit, CaseSetup } from './testing-kit.js';
-import { hangs, type Worker, type WorkerConfig } from './testing-workers.js';
+import { hangs, type Worker } from './testing-workers.js';
 
 /** Where an engine has a turn's workflow: running or waiting (`pending`), `ended`, or `missing` (never started). */
 export type TurnWorkflowState = 'pending' | 'ended' | 'missing';
