@@ -290,7 +290,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       const resolved = waitsDurably(engine) ? await resolveChat(ctx.store, chat.id, chat.owner) : null;
       const tag = await chatTag(resolved?.key ?? (await chatKey(chat.id, chat.owner)));
       const follows = resolved ? followsOf(resolved.record?.state.wait, tag) : null;
-      const turnId = turnIdFor(follows, input, tag);
+      const turnId = await turnIdFor(follows, input, tag);
       const body: DurableTurnInput = {
         id: chat.id,
         owner: chat.owner ?? null,

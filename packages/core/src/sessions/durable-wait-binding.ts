@@ -16,9 +16,10 @@ import type { DurableWaitState } from '../types/engine.js';
 export const TURN_PREFIX = 'skilltree-turn-';
 
 /**
- * The longest turn or wait id a chat's state may name: an answering turn's id is the waiting turn's
- * and ~30 characters, so a chat's ids grow with each answered wait (a DBOS wait id is a turn id and
- * a topic; Restate's are ~100 characters).
+ * The longest turn or wait id a chat's state may name. Every turn id has a fixed size (~100
+ * characters: an answering turn's is a SHA-256, however many waits came before it; a retried
+ * answer's adds one UUID), a DBOS wait id is a turn id and a topic, Restate's are ~100 characters:
+ * anything near this limit was not written by a turn.
  */
 const MAX_ID = 8_192;
 

@@ -9,7 +9,6 @@
  * dedups workflows by id. When it ends it signals the wait (a recorded step) with its outcome, and
  * the waiting workflow ends with it.
  */
-import { digest } from '../turn/journal.js';
 import type { DurableTurnInput, DurableWait, DurableWaitState, TurnEngine } from '../types/engine.js';
 import type { ToolAnswer, Turn } from '../types/session.js';
 import { resolveChat } from './chat.js';
@@ -56,19 +55,30 @@ export async function durableWaitOf(
 /**
  * The id of a turn of the chat tagged `tag` (see {@link chatTag}) sent with `input`: one that
  * answers the calls of waiting turn `follows` gets an id derived from that turn and the answers
- * (the same answers from two processes start one workflow, the engine dedups it); any other turn a
- * new id. Every id begins with the chat's tag, so two chats never share a turn id.
+ * (the same answers from two processes start one workflow on an engine that dedups by id); any
+ * other turn a new id. Every id begins with the chat's tag, so two chats never share a turn id.
+ *
+ * The derived id is a SHA-256 of the waiting turn's id and the sorted answers, so it has the same
+ * length however many approval rounds came before (each round's waiting turn is the last answer),
+ * and two different answers (approve or deny, two client results, user text in either) cannot be
+ * made to share one id: an engine that dedups by id would hand the second the first's outcome.
  */
-export function turnIdFor(
+export async function turnIdFor(
   follows: DurableWaitState | null,
   input: string | readonly ToolAnswer[],
   tag: string,
-): string {
+): Promise<string> {
   if (follows && typeof input !== 'string') {
     const answers = [...input].map((a) => JSON.stringify(a)).sort();
-    return `${follows.turn}/answers-${digest(answers).replace(':', '-')}`;
+    return `${TURN_PREFIX}${tag}-answers-${await sha256Hex(JSON.stringify([follows.turn, ...answers]))}`;
   }
   return `${TURN_PREFIX}${tag}-${crypto.randomUUID()}`;
+}
+
+/** The SHA-256 of `text` in hex (Web Crypto: core runs wherever `crypto.subtle` does, as `chatTag`). */
+async function sha256Hex(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
