@@ -96,9 +96,37 @@ export function waitState(
   };
 }
 
+/** How many times an answer sends its signal before its workflow fails (see {@link signalWithRetries}). */
+export const SIGNAL_ATTEMPTS = 4;
+
+/**
+ * Signals waiting turn `follows` with `outcome`, trying again (after 50, 100, 200 ms) when the
+ * engine fails to send (Restate's ingress refused or out of reach, a DBOS `send` that failed):
+ * sending twice is harmless, a wait keeps the first value it gets. It resolves only once a signal
+ * went out, so a step around it never records a failed signal as its value; after
+ * {@link SIGNAL_ATTEMPTS} failures it throws, naming the waiting turn, and the answer's workflow
+ * fails where the engine shows it.
+ */
+async function signalWithRetries(engine: WaitingEngine, follows: DurableWaitState, outcome: WaitOutcome) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await engine.signal(follows.wait, outcome);
+      return null;
+    } catch (error) {
+      if (attempt >= SIGNAL_ATTEMPTS) {
+        throw new Error(
+          `${engine.name}: the answer could not signal waiting turn ${follows.turn} (wait ${follows.wait}) after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}. The chat has the answer; the waiting turn ends once it is signalled (check that the engine's ingress is reachable).`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    }
+  }
+}
+
 /**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
- * turn signals its wait (once: a recorded step); a turn that ends waiting waits for its own answers
+ * turn signals its wait (once: a recorded step, retried inside while the engine fails to send); a turn that ends waiting waits for its own answers
  * and ends with what answered them, when a turn of its own chat (tagged `tag`) did, else null.
  * Returns the workflow's result.
  */
@@ -112,7 +140,7 @@ export async function endOfTurn(
 ): Promise<unknown> {
   if (follows) {
     const outcome: WaitOutcome = { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 };
-    await engine.step(`signal-${follows.turn}`, () => engine.signal(follows.wait, outcome));
+    await engine.step(`signal-${follows.turn}`, () => signalWithRetries(engine, follows, outcome));
   }
   if (!wait || !turn.waiting?.length) return turn;
   return ownOutcome(await wait.received(), tag);
