@@ -18,8 +18,9 @@ export const TURN_PREFIX = 'skilltree-turn-';
 /**
  * The longest turn or wait id a chat's state may name. Every turn id has a fixed size (~100
  * characters: an answering turn's is a SHA-256, however many waits came before it; a retried
- * answer's adds one UUID), a DBOS wait id is a turn id and a topic, Restate's are ~100 characters:
- * anything near this limit was not written by a turn.
+ * answer's adds one UUID), a DBOS wait id is a turn id and a topic, Restate's are ~100 characters.
+ * The limit stays where it was when answer ids grew with each round, so a chat that waits under
+ * such an id (stored before ids were hashed) is still followed.
  */
 const MAX_ID = 8_192;
 
