@@ -134,9 +134,10 @@ describe("a chat's state naming another chat's wait is not followed", () => {
     const bob = await sessions.approve('bob-chat', 'pay-1', { owner: 'bob' });
     expect(bob.text).toBe('Secret of bob.');
     expect(JSON.stringify(bob)).not.toContain('alice');
-    const answering = [...runs.keys()].filter((id) => id.includes('/answers-'));
+    const answering = [...runs.keys()].filter((id) => id.includes('-answers-'));
     expect(answering).toHaveLength(1);
-    expect(answering[0]?.startsWith(alice.turn)).toBe(true);
+    // Alice's answering turn carries Alice's chat tag (`skilltree-turn-<tag>-`), never Bob's.
+    expect(answering[0]?.startsWith(alice.turn.slice(0, 'skilltree-turn-'.length + 17))).toBe(true);
     await sessions.close();
   });
 

@@ -113,15 +113,17 @@ export function waitCases(kit: WaitCaseKit): void {
       // A live process finds the answer abandoned (its commits are in, its workflow pending) and
       // recovers it: it replays, sends the signal, and the waiting workflow ends too.
       const survivor = t.start('survivor', { role: 'serve', approval: true });
+      // An answer's id is its chat's turn prefix (`skilltree-turn-<tag>`), `-answers-` and a SHA-256.
+      const answers = `${wait.turn.slice(0, 'skilltree-turn-'.length + 16)}-answers-`;
       const answer = JSON.parse(
         (
           await survivor.match(
-            (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(`${wait.turn}/answers-`).slice(0, -1)),
-            `recovered ${wait.turn}/answers-…`,
+            (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(answers).slice(0, -1)),
+            `recovered ${answers}…`,
           )
         ).slice('recovered '.length),
       ) as { turnId: string; chatId: string; error?: string };
-      expect(answer).toEqual({ turnId: expect.stringMatching(/\/answers-/), chatId: t.chat });
+      expect(answer).toEqual({ turnId: expect.stringMatching(/-answers-[0-9a-f]{64}/), chatId: t.chat });
       await survivor.match(
         (l) => l.startsWith('recovered ') && l.includes(JSON.stringify(wait.turn)),
         `recovered ${wait.turn}`,

@@ -16,6 +16,7 @@ import { type ResolvedChat, resolveChat } from './chat.js';
 import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
 import { type Handover, handoverEngine, TurnHandedOverError } from './durable-handover.js';
+import { takenOver } from './durable-taken.js';
 import { ANSWERS_WAIT, chatTag, endOfTurn, followsOf, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
 import { chatKey } from './key.js';
 
@@ -29,17 +30,24 @@ interface OpenRecord {
   span?: SpanIds;
 }
 
+/** How a turn ended for its caller; `pending`: its run is left pending here (another process has the turn). */
+interface Ended {
+  turn?: Turn;
+  error?: unknown;
+  pending?: boolean;
+}
+
 /** A running turn's way back to the caller in this process: its events, its end, its abort signal. */
 interface Sink {
   signal: AbortSignal;
   /** The caller's trace context, as given (the input keeps only its span's ids). */
   traceContext?: unknown;
   push(event: SessionEvent): void;
-  end(outcome: { turn?: Turn; error?: unknown }): void;
+  end(outcome: Ended): void;
   /** Set once a run of this process took the sink: the engine ran the turn here. */
   taken?: boolean;
   /** How the turn ended for its caller, once it did. */
-  ended?: { turn?: Turn; error?: unknown };
+  ended?: Ended;
   /** Callers in this process that started the same turn id meanwhile: they hear what this one hears. */
   followers?: Set<Sink>;
 }
@@ -147,8 +155,11 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       if (handover.active && !sink) return pendingForever();
       // Whether this attempt's turn had begun (the store says it runs): only such a turn is handed over.
       let begun: () => boolean = () => false;
+      // The chat and the session this attempt opened (its epoch, and its version as commits move it).
+      let chat: ResolvedChat | undefined;
+      let session: Opened['entry'] | undefined;
       try {
-        const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
+        chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
         const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
         // In the process that started the turn, the caller's own context; elsewhere its span's ids.
         const traceContext =
@@ -172,6 +183,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
             async open(resolved, live, trace) {
               const opened = await hooks.open(resolved, live, trace);
               const { entry } = opened;
+              session = entry;
               const recovered = entry.replayTo !== undefined;
               const version = entry.version;
               begun = () => recovered || entry.version > version;
@@ -194,6 +206,13 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           sink?.end({ error: new TurnHandedOverError(engine.name, begun()) });
           // Left pending, as a crash leaves it: the engine recovers it in another process.
           if (begun() || !sink) return pendingForever();
+        }
+        // Fenced because another process took the chat's lease (this one was starved past its TTL,
+        // and the engine recovered the turn there): the turn is that process's now. As a handover,
+        // it is left pending here; a failure recorded first would end it for every process.
+        if (chat && session && begun() && (await takenOver(ctx, chat, session, error))) {
+          sink?.end({ error, pending: true });
+          return pendingForever();
         }
         sink?.end({ error });
         throw error;
@@ -270,12 +289,13 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
-      const ended = sink.ended as { turn?: Turn; error?: unknown };
+      const ended = sink.ended as Ended;
       // A turn handed over stays pending in the engine: its workflow does not end here. Nor does
-      // one that ended waiting: its workflow waits on for the answers.
+      // one that ended waiting (its workflow waits on for the answers), or one another process took
+      // over (see durable-taken.ts).
       const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
       const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
-      if (ran && !handedOver && !waitsOn) await ran;
+      if (ran && !handedOver && !waitsOn && !ended.pending) await ran;
       return { ...ended, ranHere: (leader ?? sink).taken === true };
     } finally {
       leader?.followers?.delete(sink);
@@ -290,7 +310,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       const resolved = waitsDurably(engine) ? await resolveChat(ctx.store, chat.id, chat.owner) : null;
       const tag = await chatTag(resolved?.key ?? (await chatKey(chat.id, chat.owner)));
       const follows = resolved ? followsOf(resolved.record?.state.wait, tag) : null;
-      const turnId = turnIdFor(follows, input, tag);
+      const turnId = await turnIdFor(follows, input, tag);
       const body: DurableTurnInput = {
         id: chat.id,
         owner: chat.owner ?? null,

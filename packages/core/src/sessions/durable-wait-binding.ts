@@ -16,9 +16,11 @@ import type { DurableWaitState } from '../types/engine.js';
 export const TURN_PREFIX = 'skilltree-turn-';
 
 /**
- * The longest turn or wait id a chat's state may name: an answering turn's id is the waiting turn's
- * and ~30 characters, so a chat's ids grow with each answered wait (a DBOS wait id is a turn id and
- * a topic; Restate's are ~100 characters).
+ * The longest turn or wait id a chat's state may name. Every turn id has a fixed size (~100
+ * characters: an answering turn's is a SHA-256, however many waits came before it; a retried
+ * answer's adds one UUID), a DBOS wait id is a turn id and a topic, Restate's are ~100 characters.
+ * The limit stays where it was when answer ids grew with each round, so a chat that waits under
+ * such an id (stored before ids were hashed) is still followed.
  */
 const MAX_ID = 8_192;
 

@@ -9,7 +9,6 @@
  * dedups workflows by id. When it ends it signals the wait (a recorded step) with its outcome, and
  * the waiting workflow ends with it.
  */
-import { digest } from '../turn/journal.js';
 import type { DurableTurnInput, DurableWait, DurableWaitState, TurnEngine } from '../types/engine.js';
 import type { ToolAnswer, Turn } from '../types/session.js';
 import { resolveChat } from './chat.js';
@@ -56,19 +55,30 @@ export async function durableWaitOf(
 /**
  * The id of a turn of the chat tagged `tag` (see {@link chatTag}) sent with `input`: one that
  * answers the calls of waiting turn `follows` gets an id derived from that turn and the answers
- * (the same answers from two processes start one workflow, the engine dedups it); any other turn a
- * new id. Every id begins with the chat's tag, so two chats never share a turn id.
+ * (the same answers from two processes start one workflow on an engine that dedups by id); any
+ * other turn a new id. Every id begins with the chat's tag, so two chats never share a turn id.
+ *
+ * The derived id is a SHA-256 of the waiting turn's id and the sorted answers, so it has the same
+ * length however many approval rounds came before (each round's waiting turn is the last answer),
+ * and two different answers (approve or deny, two client results, user text in either) cannot be
+ * made to share one id: an engine that dedups by id would hand the second the first's outcome.
  */
-export function turnIdFor(
+export async function turnIdFor(
   follows: DurableWaitState | null,
   input: string | readonly ToolAnswer[],
   tag: string,
-): string {
+): Promise<string> {
   if (follows && typeof input !== 'string') {
     const answers = [...input].map((a) => JSON.stringify(a)).sort();
-    return `${follows.turn}/answers-${digest(answers).replace(':', '-')}`;
+    return `${TURN_PREFIX}${tag}-answers-${await sha256Hex(JSON.stringify([follows.turn, ...answers]))}`;
   }
   return `${TURN_PREFIX}${tag}-${crypto.randomUUID()}`;
+}
+
+/** The SHA-256 of `text` in hex (Web Crypto: core runs wherever `crypto.subtle` does, as `chatTag`). */
+async function sha256Hex(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -86,9 +96,37 @@ export function waitState(
   };
 }
 
+/** How many times an answer sends its signal before its workflow fails (see {@link signalWithRetries}). */
+export const SIGNAL_ATTEMPTS = 4;
+
+/**
+ * Signals waiting turn `follows` with `outcome`, trying again (after 50, 100, 200 ms) when the
+ * engine fails to send (Restate's ingress refused or out of reach, a DBOS `send` that failed):
+ * sending twice is harmless, a wait keeps the first value it gets. It resolves only once a signal
+ * went out, so a step around it never records a failed signal as its value; after
+ * {@link SIGNAL_ATTEMPTS} failures it throws, naming the waiting turn, and the answer's workflow
+ * fails where the engine shows it.
+ */
+async function signalWithRetries(engine: WaitingEngine, follows: DurableWaitState, outcome: WaitOutcome) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await engine.signal(follows.wait, outcome);
+      return null;
+    } catch (error) {
+      if (attempt >= SIGNAL_ATTEMPTS) {
+        throw new Error(
+          `${engine.name}: the answer could not signal waiting turn ${follows.turn} (wait ${follows.wait}) after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}. The chat has the answer; the waiting turn ends once it is signalled (check that the engine's ingress is reachable).`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    }
+  }
+}
+
 /**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
- * turn signals its wait (once: a recorded step); a turn that ends waiting waits for its own answers
+ * turn signals its wait (once: a recorded step, retried inside while the engine fails to send); a turn that ends waiting waits for its own answers
  * and ends with what answered them, when a turn of its own chat (tagged `tag`) did, else null.
  * Returns the workflow's result.
  */
@@ -102,7 +140,7 @@ export async function endOfTurn(
 ): Promise<unknown> {
   if (follows) {
     const outcome: WaitOutcome = { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 };
-    await engine.step(`signal-${follows.turn}`, () => engine.signal(follows.wait, outcome));
+    await engine.step(`signal-${follows.turn}`, () => signalWithRetries(engine, follows, outcome));
   }
   if (!wait || !turn.waiting?.length) return turn;
   return ownOutcome(await wait.received(), tag);
