@@ -5,26 +5,11 @@
  * not linked. The turn runs and ends as always, its span opens (in a trace of its own), and
  * nothing throws. Tested with the in-memory engine (`shared-journal.ts`) and the memory store.
  */
-import { context, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, Tool } from '../src/index.js';
-import { sharedJournal } from './shared-journal.js';
-import { shutDownTracing, tracing } from './tracing.js';
+import { handedOverTraced } from './traced-handover.js';
+import { shutDownTracing } from './tracing.js';
 
 afterEach(shutDownTracing);
-
-const model: Model = {
-  async generate(req) {
-    if (req.messages.at(-1)?.role === 'tool') return { text: 'Charged.', toolCalls: [] };
-    return { text: '', toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] };
-  },
-};
-
-const shop = (run: () => Promise<string>) => (
-  <Agent>
-    <Tool name="charge" description="Charges the card" run={run} />
-  </Agent>
-);
 
 const HEX32 = 'ab'.repeat(16);
 const HEX16 = 'cd'.repeat(8);
@@ -48,44 +33,20 @@ const hostile: [string, unknown][] = [
 
 /** A turn handed over mid-tool (the journal keeps its input and its `open` step), ready to recover. */
 async function handedOver() {
-  const t = tracing();
-  const journal = sharedJournal();
-  const store = memoryStore();
-  let started = () => {};
-  const inTool = new Promise<void>((resolve) => (started = resolve));
-  const a = journal.process();
-  const first = createSessions(
-    shop(() => {
-      started();
-      return new Promise<string>(() => {});
-    }),
-    { store, model, engine: a.engine, telemetry: { tracer: t.tracer } },
-  );
-  const request = t.tracer.startSpan('request');
-  const sending = first
-    .send('c1', 'Charge me', { traceContext: trace.setSpan(context.active(), request) })
-    .catch(() => {});
-  await inTool;
-  await first.close({ timeout: 0 });
-  await sending;
-  request.end();
-  const [{ turnId }] = a.runs;
-  return { t, journal, store, turnId };
+  const handed = await handedOverTraced();
+  handed.request.end();
+  return handed;
 }
 
 describe('hostile span ids in a durable turn are not linked, and the turn runs', () => {
   test.each(hostile)('%s', async (_what, ids) => {
-    const { t, journal, store, turnId } = await handedOver();
+    const { t, journal, turnId, second: secondProcess } = await handedOver();
     // The journal, as a tampered database returns it: the parent's ids and the first attempt's.
     const input = journal.inputs.get(turnId);
     if (input) input.parentSpan = ids as never;
     const open = journal.steps(turnId).get('open') as { span?: unknown };
     open.span = ids;
-    const b = journal.process();
-    const second = createSessions(
-      shop(async () => 'charged'),
-      { store, model, engine: b.engine, telemetry: { tracer: t.tracer } },
-    );
+    const { b, sessions: second } = secondProcess();
     const ended = (await b.recover(turnId)) as { text: string };
     expect(ended.text).toBe('Charged.');
     expect((await second.messages('c1')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
