@@ -5,17 +5,16 @@
  * again only when its shape changed (a skill added, removed, moved, renamed, re-described, pinned).
  * Counted in host-node visits, not in time.
  */
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createContainer, renderSync } from '../src/host/reconciler.js';
-import { type Runtime, RuntimeContext } from '../src/host/runtime.js';
-import { readTree, type TreeSnapshot } from '../src/host/serialize.js';
+import type { TreeSnapshot } from '../src/host/serialize.js';
 import { skillVisits } from '../src/host/tree-update.js';
 import { Agent, Instructions, restoreSession, Skill, Text, Tool } from '../src/index.js';
 import { stateOf } from '../src/sessions/session.js';
 import { tree } from '../src/state/state.js';
 import { call } from './fixtures.js';
+import { mountTree } from './mount-tree.js';
 
 const CATALOG = 2000;
 const NAMES = Array.from({ length: CATALOG }, (_, i) => `skill_${i}`);
@@ -107,24 +106,6 @@ describe('a step reads only what its commit changed, never the whole catalog', (
   });
 });
 
-/** A tree rendered as a session renders it, read with readTree. */
-function mount(loaded: string[]) {
-  const container = createContainer((error) => {
-    throw error;
-  }, 't-');
-  const runtime: Runtime = {
-    session: {} as Runtime['session'],
-    chat: null,
-    subscribeSkills: () => () => {},
-    skillState: (name) => (loaded.includes(name) ? 'loaded' : 'unloaded'),
-    reportSkillError: () => {},
-    reportSuspended: () => {},
-  };
-  const render = (element: ReactNode) =>
-    renderSync(container, <RuntimeContext.Provider value={runtime}>{element}</RuntimeContext.Provider>);
-  return { render, read: () => readTree(container.host) };
-}
-
 /** What a snapshot says, as plain data. */
 function said(snap: TreeSnapshot) {
   return {
@@ -194,10 +175,10 @@ describe('an updated snapshot says what a whole read of the same tree says', () 
     ['one', 'two', 'three', 'four', 'five'],
   ]) {
     test(`every commit, loaded ${loaded.join(', ')}`, () => {
-      const live = mount(loaded);
+      const live = mountTree(loaded);
       for (const step of steps) {
         live.render(<Shaped {...step} />);
-        const fresh = mount(loaded);
+        const fresh = mountTree(loaded);
         fresh.render(<Shaped {...step} />);
         expect(said(live.read())).toEqual(said(fresh.read()));
       }
