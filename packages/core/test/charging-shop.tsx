@@ -1,14 +1,24 @@
 /** The agent the durable engine tests drive: one tool, `charge`, whose runs a test observes through their context. */
-import { Agent, Text, Tool, type ToolContext } from '../src/index.js';
+import { Agent, scriptedModel, Text, Tool, type ToolContext } from '../src/index.js';
 
-/** An agent with one tool, `charge` (no input), that hands each run's context to `onCharge` and answers `charged`. */
-export function ChargingShop({ onCharge }: { onCharge: (ctx: ToolContext) => void }) {
+/**
+ * An agent with one tool, `charge` (no input), that hands each run's context to `onCharge` and
+ * answers `charged`. With `needsApproval`, each call waits for an approval first.
+ */
+export function ChargingShop({
+  onCharge = () => {},
+  needsApproval = false,
+}: {
+  onCharge?: (ctx: ToolContext) => void;
+  needsApproval?: boolean;
+}) {
   return (
     <Agent>
       <Text>You charge cards.</Text>
       <Tool
         name="charge"
         description="Charges the card"
+        needsApproval={needsApproval}
         run={(_input, ctx) => {
           onCharge(ctx);
           return 'charged';
@@ -17,3 +27,7 @@ export function ChargingShop({ onCharge }: { onCharge: (ctx: ToolContext) => voi
     </Agent>
   );
 }
+
+/** A model that calls `charge` once (call id `pay-1`), then answers `Done.`. */
+export const chargeThenDone = () =>
+  scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);

@@ -7,8 +7,9 @@
  * accepted when it is sent again: the retry runs, it does not get the failed attempt's error back.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
+import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
 import { type DurableRegistration, durableWaitOf, type SessionStore, type TurnEngine } from '../src/provider.js';
+import { ChargingShop, chargeThenDone } from './charging-shop.js';
 
 /**
  * An engine that runs everything live in this process, with waits kept in memory, and that dedups
@@ -68,23 +69,19 @@ function flakyStore(inner: SessionStore, outage: { down: boolean }): SessionStor
   });
 }
 
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool name="charge" description="Charges the card" needsApproval run={() => 'charged'} />
-    </Agent>
-  );
-}
-
-const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
+/** The shop of these tests: each `charge` call waits for an approval. */
+const Shop = () => <ChargingShop needsApproval />;
 
 describe('an answer sent again after its attempt failed before it began', () => {
   test('runs again on an engine that dedups turns by id: the approval is not lost to the failed attempt', async () => {
     const { engine, bodies } = deduplicatingEngine();
     const memory = memoryStore();
     const outage = { down: false };
-    const sessions = createSessions(<Shop />, { store: flakyStore(memory, outage), model: () => charging(), engine });
+    const sessions = createSessions(<Shop />, {
+      store: flakyStore(memory, outage),
+      model: chargeThenDone,
+      engine,
+    });
     expect((await sessions.send('c1', 'Charge me')).waiting).toHaveLength(1);
     // The first approval fails before it took the chat: the store is down.
     outage.down = true;

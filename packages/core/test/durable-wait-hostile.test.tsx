@@ -8,9 +8,10 @@
  * test's own that keeps waits in memory and dedups runs by turn id, as DBOS and Restate do.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, type SessionStore, scriptedModel, Text, Tool } from '../src/index.js';
+import { createSessions, memoryStore, type SessionStore, scriptedModel } from '../src/index.js';
 import { type DurableRegistration, durableWaitOf, type TurnEngine } from '../src/provider.js';
 import type { StoredState } from '../src/sessions/session-store.js';
+import { ChargingShop } from './charging-shop.js';
 
 /** An engine with waits in memory that dedups runs by turn id; `randomWaits`: wait ids carry no turn (Restate's awakeables). */
 function dedupingEngine(randomWaits = false) {
@@ -66,14 +67,8 @@ function forgingStore(forge: (key: string, state: StoredState) => void): Session
   });
 }
 
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool name="charge" description="Charges the card" needsApproval run={() => 'charged'} />
-    </Agent>
-  );
-}
+/** The shop of these tests: each `charge` call waits for an approval. */
+const Shop = () => <ChargingShop needsApproval />;
 
 /** Each owner's model answers with a reply of its own: one owner's reply reaching the other shows. */
 const modelOf = (_id: string, owner: string | undefined) =>

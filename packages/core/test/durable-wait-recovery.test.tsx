@@ -6,26 +6,13 @@
  * end. The engine is the in-memory shared journal, with waits.
  */
 import { expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, Text, Tool } from '../src/index.js';
+import { createSessions, type Model, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
+import { ChargingShop } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
-function Shop({ ran }: { ran: string[] }) {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool
-        name="charge"
-        description="Charges the card"
-        needsApproval
-        run={() => {
-          ran.push('charge');
-          return 'charged';
-        }}
-      />
-    </Agent>
-  );
-}
+/** The shop of this test: each `charge` call waits for an approval; the charges that ran are noted in `ran`. */
+const Shop = ({ ran }: { ran: string[] }) => <ChargingShop needsApproval onCharge={() => ran.push('charge')} />;
 
 test('an answer whose process dies before it signals the wait is recovered by another process: it sends the signal, writes nothing, and the waiting run ends', async () => {
   const journal = sharedJournal({ waits: true });

@@ -6,24 +6,17 @@
  * engine without waits ends a waiting turn's run, as before.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
+import { createSessions, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
 import { chatTag, turnIdFor } from '../src/sessions/durable-wait.js';
 import { TURN_PREFIX } from '../src/sessions/durable-wait-binding.js';
 import { chatKey } from '../src/sessions/key.js';
 import type { StoredState } from '../src/sessions/session-store.js';
+import { ChargingShop, chargeThenDone } from './charging-shop.js';
 import { liveEngine } from './shared-journal.js';
 
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool name="charge" description="Charges the card" needsApproval run={() => 'charged'} />
-    </Agent>
-  );
-}
-
-const charging = () => scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
+/** The shop of these tests: each `charge` call waits for an approval. */
+const Shop = () => <ChargingShop needsApproval />;
 
 /** Whether `promise` has settled by the time the queued callbacks ran. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -40,7 +33,7 @@ describe('waiting calls on an engine with durable waits', () => {
   test('a turn that ends waiting returns to its caller, and its run stays pending on a wait its chat names', async () => {
     const { engine, runs } = liveEngine({ waits: true });
     const store = memoryStore();
-    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    const sessions = createSessions(<Shop />, { store, model: chargeThenDone, engine });
     const turn = await sessions.send('c1', 'Charge me');
     expect(turn.waiting?.map((w) => w.toolCallId)).toEqual(['pay-1']);
     const wait = await durableWaitOf(store, 'c1', undefined);
@@ -52,7 +45,7 @@ describe('waiting calls on an engine with durable waits', () => {
   test('the answering turn gets an id derived from the waiting turn and the answers, signals the wait as a step, and the waiting run ends with its outcome', async () => {
     const { engine, steps, runs } = liveEngine({ waits: true });
     const store = memoryStore();
-    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    const sessions = createSessions(<Shop />, { store, model: chargeThenDone, engine });
     await sessions.send('c1', 'Charge me');
     const wait = await durableWaitOf(store, 'c1', undefined);
     const waiting = wait?.turn as string;
@@ -71,7 +64,7 @@ describe('waiting calls on an engine with durable waits', () => {
   test('the same answers to the same waiting turn get the same turn id (an engine that dedups by id starts one workflow)', async () => {
     const { engine, runs } = liveEngine({ waits: true });
     const store = memoryStore();
-    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    const sessions = createSessions(<Shop />, { store, model: chargeThenDone, engine });
     await sessions.send('c1', 'Charge me');
     const wait = (await durableWaitOf(store, 'c1', undefined)) as NonNullable<StoredState['wait']>;
     await sessions.approve('c1', 'pay-1');
@@ -85,7 +78,7 @@ describe('waiting calls on an engine with durable waits', () => {
   test('an engine without waits ends a waiting turn, as without an engine', async () => {
     const { engine, runs } = liveEngine();
     const store = memoryStore();
-    const sessions = createSessions(<Shop />, { store, model: () => charging(), engine });
+    const sessions = createSessions(<Shop />, { store, model: chargeThenDone, engine });
     const turn = await sessions.send('c1', 'Charge me');
     expect(turn.waiting).toHaveLength(1);
     expect(await durableWaitOf(store, 'c1', undefined)).toBeNull();
