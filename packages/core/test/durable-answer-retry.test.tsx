@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
 import { type DurableRegistration, durableWaitOf, type SessionStore, type TurnEngine } from '../src/provider.js';
 import { ChargingShop, chargeThenDone } from './charging-shop.js';
+import { pending } from './gate.js';
 
 /**
  * An engine that runs everything live in this process, with waits kept in memory, and that dedups
@@ -119,14 +120,3 @@ describe('an answer sent again after its attempt failed before it began', () => 
     await sessions.close();
   });
 });
-
-/** Whether `promise` is still pending once everything queued now has run. */
-async function pending(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return !settled;
-}

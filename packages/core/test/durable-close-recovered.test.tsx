@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, type Model, memoryStore, Tool, TurnHandedOverError } from '../src/index.js';
 import type { SessionStore } from '../src/provider.js';
+import { pending } from './gate.js';
 import { sharedJournal } from './shared-journal.js';
 
 /** A gate a test opens: `opened` settles once `open` is called. */
@@ -80,17 +81,6 @@ async function handedOverTurn(journal: ReturnType<typeof sharedJournal>, store: 
   await closing.close({ timeout: 0 });
   expect(await sending).toBeInstanceOf(TurnHandedOverError);
   return a.runs[0].turnId;
-}
-
-/** Whether `promise` is still pending once everything queued now has run. */
-async function pending(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return !settled;
 }
 
 describe('a turn recovered while its process closes', () => {

@@ -12,6 +12,7 @@ import { createSessions, memoryStore, type SessionStore, scriptedModel } from '.
 import { type DurableRegistration, durableWaitOf, type TurnEngine } from '../src/provider.js';
 import type { StoredState } from '../src/sessions/session-store.js';
 import { ChargingShop } from './charging-shop.js';
+import { settled } from './gate.js';
 
 /** An engine with waits in memory that dedups runs by turn id; `randomWaits`: wait ids carry no turn (Restate's awakeables). */
 function dedupingEngine(randomWaits = false) {
@@ -75,17 +76,6 @@ const modelOf = (_id: string, owner: string | undefined) =>
   scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: `Secret of ${owner}.` }]);
 
 type Wait = NonNullable<StoredState['wait']>;
-
-/** Whether `promise` has settled by the time the queued callbacks ran. */
-async function settled(promise: Promise<unknown> | undefined): Promise<boolean> {
-  let done = false;
-  promise?.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
 
 /** Alice's and Bob's chats, both waiting for approval; Bob's committed state names Alice's wait. */
 async function bobNamesAlicesWait(randomWaits = false) {

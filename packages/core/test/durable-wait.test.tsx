@@ -13,21 +13,11 @@ import { TURN_PREFIX } from '../src/sessions/durable-wait-binding.js';
 import { chatKey } from '../src/sessions/key.js';
 import type { StoredState } from '../src/sessions/session-store.js';
 import { ChargingShop, chargeThenDone } from './charging-shop.js';
+import { settled } from './gate.js';
 import { liveEngine } from './shared-journal.js';
 
 /** The shop of these tests: each `charge` call waits for an approval. */
 const Shop = () => <ChargingShop needsApproval />;
-
-/** Whether `promise` has settled by the time the queued callbacks ran. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
 
 describe('waiting calls on an engine with durable waits', () => {
   test('a turn that ends waiting returns to its caller, and its run stays pending on a wait its chat names', async () => {

@@ -25,3 +25,22 @@ export function heldModel(text = 'done') {
   };
   return { model, called: called.opened, release: () => release() };
 }
+
+/**
+ * Whether `promise` has settled once everything queued now has run (one macrotask later): how a
+ * test tells a run that goes on waiting from one that ended, without a clock. `undefined` never settles.
+ */
+export async function settled(promise: Promise<unknown> | undefined): Promise<boolean> {
+  let done = false;
+  promise?.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+/** Whether `promise` is still pending once everything queued now has run (see {@link settled}). */
+export async function pending(promise: Promise<unknown>): Promise<boolean> {
+  return !(await settled(promise));
+}
