@@ -1,5 +1,5 @@
 /** The agent the durable engine tests drive: one tool, `charge`, whose runs a test observes through their context. */
-import { Agent, scriptedModel, Text, Tool, type ToolContext } from '../src/index.js';
+import { Agent, type Model, scriptedModel, Text, Tool, type ToolContext } from '../src/index.js';
 
 /**
  * An agent with one tool, `charge` (no input), that hands each run's context to `onCharge` and
@@ -31,3 +31,18 @@ export function ChargingShop({
 /** A model that calls `charge` once (call id `pay-1`), then answers `Done.`. */
 export const chargeThenDone = () =>
   scriptedModel([{ toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }, { text: 'Done.' }]);
+
+/**
+ * A model that calls `charge` first (call id `pay-1`), then answers `Charged.` once the charge's
+ * result is in; it notes in `asked` what each call was asked for (`charge` or `answer`).
+ */
+export function countingChargeModel(asked: string[]): Model {
+  return {
+    async generate(req) {
+      const last = req.messages.at(-1);
+      asked.push(last?.role === 'tool' ? 'answer' : 'charge');
+      if (last?.role === 'tool') return { text: 'Charged.', toolCalls: [] };
+      return { text: '', toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] };
+    },
+  };
+}

@@ -5,17 +5,11 @@
  * again, so a recovered turn failed by the closing process's store would never be finished.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, Tool, TurnHandedOverError } from '../src/index.js';
+import { Agent, createSessions, memoryStore, Tool, TurnHandedOverError } from '../src/index.js';
 import type { SessionStore } from '../src/provider.js';
-import { pending } from './gate.js';
+import { countingChargeModel } from './charging-shop.js';
+import { gate, pending } from './gate.js';
 import { sharedJournal } from './shared-journal.js';
-
-/** A gate a test opens: `opened` settles once `open` is called. */
-const gate = <T = void>() => {
-  let open: (value: T) => void = () => {};
-  const opened = new Promise<T>((resolve) => (open = resolve));
-  return { opened, open };
-};
 
 /**
  * The memory store as a real store behaves once closed (a database pool that was ended): every call
@@ -45,18 +39,6 @@ function closableStore(inner: SessionStore, busy?: { asked: () => void }): Sessi
   });
 }
 
-/** The model: a charge first, then an answer once the charge's result is in; it counts what it is asked. */
-function countingModel(asked: string[]): Model {
-  return {
-    async generate(req) {
-      const last = req.messages.at(-1);
-      asked.push(last?.role === 'tool' ? 'answer' : 'charge');
-      if (last?.role === 'tool') return { text: 'Charged.', toolCalls: [] };
-      return { text: '', toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] };
-    },
-  };
-}
-
 function shop(run: () => Promise<string>) {
   return (
     <Agent>
@@ -74,7 +56,7 @@ async function handedOverTurn(journal: ReturnType<typeof sharedJournal>, store: 
       started.open();
       return new Promise<string>(() => {});
     }),
-    { store, model: countingModel(asked), engine: a.engine },
+    { store, model: countingChargeModel(asked), engine: a.engine },
   );
   const sending = closing.send('c1', 'Charge me').catch((error: unknown) => error);
   await started.opened;
@@ -93,7 +75,7 @@ describe('a turn recovered while its process closes', () => {
     const b = journal.process();
     const closed = createSessions(
       shop(async () => 'charged'),
-      { store: closableStore(memory), model: countingModel(asked), engine: b.engine },
+      { store: closableStore(memory), model: countingChargeModel(asked), engine: b.engine },
     );
     await closed.close({ timeout: 0 });
     const recovering = b.recover(turnId);
@@ -103,7 +85,7 @@ describe('a turn recovered while its process closes', () => {
     const c = journal.process();
     const taking = createSessions(
       shop(async () => 'charged'),
-      { store: memory, model: countingModel(asked), engine: c.engine },
+      { store: memory, model: countingChargeModel(asked), engine: c.engine },
     );
     expect(((await c.recover(turnId)) as { text: string }).text).toBe('Charged.');
     expect(asked).toEqual(['charge', 'answer']);
@@ -121,7 +103,7 @@ describe('a turn recovered while its process closes', () => {
     const b = journal.process();
     const closing = createSessions(
       shop(async () => 'charged'),
-      { store: closableStore(memory, { asked: leaseAsked.open }), model: countingModel(asked), engine: b.engine },
+      { store: closableStore(memory, { asked: leaseAsked.open }), model: countingChargeModel(asked), engine: b.engine },
     );
     const recovering = b.recover(turnId);
     recovering.catch(() => {});
@@ -137,7 +119,11 @@ describe('a turn recovered while its process closes', () => {
     const a = journal.process();
     const closing = createSessions(
       shop(async () => 'charged'),
-      { store: closableStore(memoryStore(), { asked: leaseAsked.open }), model: countingModel([]), engine: a.engine },
+      {
+        store: closableStore(memoryStore(), { asked: leaseAsked.open }),
+        model: countingChargeModel([]),
+        engine: a.engine,
+      },
     );
     const sending = closing.send('c1', 'Charge me').catch((error: unknown) => error);
     await leaseAsked.opened;

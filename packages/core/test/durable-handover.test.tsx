@@ -7,21 +7,10 @@
  * rules on real engines with real processes are in `@skilltree/durable/testing`.
  */
 import { describe, expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, Tool, TurnHandedOverError } from '../src/index.js';
+import { Agent, createSessions, memoryStore, Tool, TurnHandedOverError } from '../src/index.js';
+import { countingChargeModel } from './charging-shop.js';
 import { gate } from './gate.js';
 import { sharedJournal } from './shared-journal.js';
-
-/** The model: a charge first, then an answer once the charge's result is in; it counts what it is asked. */
-function countingModel(asked: string[]): Model {
-  return {
-    async generate(req) {
-      const last = req.messages.at(-1);
-      asked.push(last?.role === 'tool' ? 'answer' : 'charge');
-      if (last?.role === 'tool') return { text: 'Charged.', toolCalls: [] };
-      return { text: '', toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] };
-    },
-  };
-}
 
 /** `charge` runs `run` (which the test holds or lets go), noting each attempt's idempotency key. */
 function shop(keys: string[], run: (signal: AbortSignal) => Promise<string>) {
@@ -54,7 +43,7 @@ describe('sessions.close() on a durable engine', () => {
         started.open();
         return late.opened;
       }),
-      { store, model: countingModel(asked), engine: a.engine },
+      { store, model: countingChargeModel(asked), engine: a.engine },
     );
     const sending = closing.send('c1', 'Charge me').catch((error: unknown) => error);
     await started.opened;
@@ -72,7 +61,7 @@ describe('sessions.close() on a durable engine', () => {
     const b = journal.process();
     const taking = createSessions(
       shop(keys, async () => 'charged'),
-      { store, model: countingModel(asked), engine: b.engine },
+      { store, model: countingChargeModel(asked), engine: b.engine },
     );
     expect((await taking.messages('c1')).map((m) => m.role)).toEqual(['user', 'assistant']);
     expect((await taking.get('c1'))?.running).toEqual({ from: 0 });
@@ -98,7 +87,7 @@ describe('sessions.close() on a durable engine', () => {
           signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
         );
       }),
-      { store: memoryStore(), model: countingModel([]), engine: a.engine },
+      { store: memoryStore(), model: countingChargeModel([]), engine: a.engine },
     );
     const sending = sessions.send('c1', 'Charge me').catch((error: unknown) => error);
     await started.opened;
@@ -121,7 +110,7 @@ describe('sessions.close() on a durable engine', () => {
         started.open();
         return release.opened;
       }),
-      { store: memoryStore(), model: countingModel([]), engine: a.engine },
+      { store: memoryStore(), model: countingChargeModel([]), engine: a.engine },
     );
     const sending = sessions.send('c1', 'Charge me');
     await started.opened;
