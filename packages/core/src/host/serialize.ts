@@ -6,21 +6,11 @@
  * again while its catalog keeps its shape (tree-update.ts).
  */
 
-import { splitLines } from '../parts/text.js';
 import { TOOL_NAME } from '../parts/tool-name.js';
 import { catalogSearched } from './catalog-mode.js';
-import { type HostChild, type HostRoot, textContent } from './node.js';
-import {
-  type Clash,
-  emptySnapshot,
-  readSkill,
-  sameEntries,
-  type TreeSnapshot,
-  toolEntry,
-  toolProblems,
-  where,
-} from './tree-entries.js';
-import { readLayout, type ToolSource, type TreeRead, updateSnapshot } from './tree-update.js';
+import type { HostChild, HostRoot } from './node.js';
+import { type Clash, emptySnapshot, readSkill, sameEntries, type TreeSnapshot, where } from './tree-entries.js';
+import { readAgentChild, readLayout, type ToolSource, type TreeRead, updateSnapshot } from './tree-update.js';
 
 export type {
   Clash,
@@ -81,20 +71,10 @@ function readWhole(root: HostRoot): TreeRead {
         for (const child of node.children) visit(child, true);
         return;
       case 'skilltree-instructions':
-        snap.instructions.push(textContent(node));
-        return;
       case 'skilltree-text':
-        for (const line of splitLines(textContent(node))) {
-          snap.agentLines.push(line);
-          snap.agentSources.push({ line, kind: 'text', owner: node.owner });
-        }
+      case 'skilltree-tool':
+        readAgentChild(node, snap, sources, true);
         return;
-      case 'skilltree-tool': {
-        const tool = toolEntry(node, null);
-        for (const message of toolProblems(tool)) agentProblem(message);
-        sources.push(tool);
-        return;
-      }
       case 'skilltree-skill': {
         const skill = readSkill(node);
         const name = String(node.props.name);

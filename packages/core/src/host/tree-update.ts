@@ -184,7 +184,7 @@ function assemble(snap: TreeSnapshot, layout: TreeLayout, view: CatalogView, tex
   let c = 0;
   // The agent's children before skill `at` (each `before` counts the skills ahead of it).
   const upTo = (at: number) => {
-    for (; o < others.length && others[o].before <= at; o++) readOther(others[o].node, snap, sources, text);
+    for (; o < others.length && others[o].before <= at; o++) readAgentChild(others[o].node, snap, sources, text);
   };
   while (c < content.length || n < named.length) {
     const at = Math.min(content[c] ?? Number.POSITIVE_INFINITY, named[n]?.at ?? Number.POSITIVE_INFINITY);
@@ -203,8 +203,11 @@ function assemble(snap: TreeSnapshot, layout: TreeLayout, view: CatalogView, tex
   return { snap, sources };
 }
 
-/** One agent-level `<Instructions>`, `<Text>` or `<Tool>`: its tool always, its text with `text`. */
-function readOther(node: HostElement, snap: TreeSnapshot, sources: ToolSource[], text: boolean): void {
+/**
+ * Reads one agent-level `<Instructions>`, `<Text>` or `<Tool>` into `snap`: its tool always (into
+ * `sources`, its problems into `snap.problems`), its text with `text`. The whole read uses it too.
+ */
+export function readAgentChild(node: HostElement, snap: TreeSnapshot, sources: ToolSource[], text: boolean): void {
   node.dirty = false;
   switch (node.type) {
     case 'skilltree-instructions':
