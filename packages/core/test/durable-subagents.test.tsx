@@ -16,6 +16,7 @@ import {
   memoryStore,
   Subagent,
   Tool,
+  type ToolCall,
   TurnHandedOverError,
 } from '../src/index.js';
 import type { DurableTurnInput } from '../src/provider.js';
@@ -55,6 +56,21 @@ function subModel(name: string, delay: number): Model {
       await tick(delay);
       if (tools >= 2) return { text: `${name} done.`, toolCalls: [] };
       return { text: '', toolCalls: [{ id: `pay-${tools + 1}`, name: 'charge', input: { cents: 100 } }] };
+    },
+  };
+}
+
+/**
+ * A model named `name` that makes `calls` in its first step and answers `answer` once a tool's
+ * result is in; with `note`, each step is noted in `asked` (`<name> 1`, `<name> 2`).
+ */
+function delegating(name: string, answer: string, calls: ToolCall[], note = false): Model {
+  return {
+    name,
+    async generate(request) {
+      const done = request.messages.some((m) => m.role === 'tool');
+      if (note) asked.push(`${name} ${done ? 2 : 1}`);
+      return done ? { text: answer, toolCalls: [] } : { text: '', toolCalls: structuredClone(calls) };
     },
   };
 }
@@ -201,25 +217,8 @@ describe('subagent runs are child scopes of their durable turn', () => {
   });
 
   test('a run inside a run records one scope deeper, and its tools key by the whole call path', async () => {
-    const outer: Model = {
-      name: 'outer',
-      async generate(request) {
-        const done = request.messages.some((m) => m.role === 'tool');
-        asked.push(`outer ${done ? 2 : 1}`);
-        return done
-          ? { text: 'outer done.', toolCalls: [] }
-          : { text: '', toolCalls: [{ id: 'in-1', name: 'inner', input: { task: 'Charge.' } }] };
-      },
-    };
-    const parent: Model = {
-      name: 'parent',
-      async generate(request) {
-        const done = request.messages.some((m) => m.role === 'tool');
-        return done
-          ? { text: 'Done.', toolCalls: [] }
-          : { text: '', toolCalls: [{ id: 'out-1', name: 'outer', input: { task: 'Delegate.' } }] };
-      },
-    };
+    const outer = delegating('outer', 'outer done.', [{ id: 'in-1', name: 'inner', input: { task: 'Charge.' } }], true);
+    const parent = delegating('parent', 'Done.', [{ id: 'out-1', name: 'outer', input: { task: 'Delegate.' } }]);
     function Nested() {
       return (
         <Agent>
@@ -499,36 +498,14 @@ describe('the runs of one step run side by side on an engine, their steps starti
 
   test('runs of a round that run rounds of their own start every step in one order on every attempt', async () => {
     // The parent calls `desk` twice in one step; each `desk` run calls `billing` and `refunds` in one step.
-    const desk: Model = {
-      name: 'desk',
-      async generate(request) {
-        const done = request.messages.some((m) => m.role === 'tool');
-        return done
-          ? { text: 'desk done.', toolCalls: [] }
-          : {
-              text: '',
-              toolCalls: [
-                { id: 'in-1', name: 'billing', input: { task: 'Charge.' } },
-                { id: 'in-2', name: 'refunds', input: { task: 'Refund.' } },
-              ],
-            };
-      },
-    };
-    const parent: Model = {
-      name: 'parent',
-      async generate(request) {
-        const done = request.messages.some((m) => m.role === 'tool');
-        return done
-          ? { text: 'Done.', toolCalls: [] }
-          : {
-              text: '',
-              toolCalls: [
-                { id: 'out-1', name: 'desk', input: { task: 'One.' } },
-                { id: 'out-2', name: 'desk', input: { task: 'Two.' } },
-              ],
-            };
-      },
-    };
+    const desk = delegating('desk', 'desk done.', [
+      { id: 'in-1', name: 'billing', input: { task: 'Charge.' } },
+      { id: 'in-2', name: 'refunds', input: { task: 'Refund.' } },
+    ]);
+    const parent = delegating('parent', 'Done.', [
+      { id: 'out-1', name: 'desk', input: { task: 'One.' } },
+      { id: 'out-2', name: 'desk', input: { task: 'Two.' } },
+    ]);
     const Desks = ({ slow }: { slow: number }) => (
       <Agent>
         <Subagent name="desk" description="Delegates" model={desk}>
