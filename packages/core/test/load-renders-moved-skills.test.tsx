@@ -24,6 +24,18 @@ function Big() {
   );
 }
 
+/** A session of `<Big />` whose loaded set is full (`skill_0`, `skill_1`, `skill_2`), its tree read once. */
+function fullSession(): Session {
+  const session = restoreSession(<Big />, {
+    version: 1,
+    transcript: [],
+    loadedSkills: ['skill_0', 'skill_1', 'skill_2'],
+    stores: {},
+  });
+  session.request();
+  return session;
+}
+
 /** The names whose state `<Skill>`s read while `run` ran. */
 async function read(session: Session, run: () => Promise<unknown>): Promise<Set<string>> {
   const runtime = stateOf(session).runtime;
@@ -43,13 +55,7 @@ async function read(session: Session, run: () => Promise<unknown>): Promise<Set<
 
 describe('a load or an unload renders the skills it moved, never the whole catalog', () => {
   test(`reading a skill when the loaded set is full (${CATALOG} skills) reads the state of the skills it moved only`, async () => {
-    const session = restoreSession(<Big />, {
-      version: 1,
-      transcript: [],
-      loadedSkills: ['skill_0', 'skill_1', 'skill_2'],
-      stores: {},
-    });
-    session.request();
+    const session = fullSession();
     const names = await read(session, () => session.readSkill('skill_700'));
     expect(session.loadedSkills).toEqual(['skill_1', 'skill_2', 'skill_700']);
     expect([...names].sort()).toEqual(['skill_0', 'skill_1', 'skill_2', 'skill_700']);
@@ -59,13 +65,7 @@ describe('a load or an unload renders the skills it moved, never the whole catal
   });
 
   test('reading a loaded skill again (it becomes the active one) asks the loaded skills only', async () => {
-    const session = restoreSession(<Big />, {
-      version: 1,
-      transcript: [],
-      loadedSkills: ['skill_0', 'skill_1', 'skill_2'],
-      stores: {},
-    });
-    session.request();
+    const session = fullSession();
     const names = await read(session, () => session.readSkill('skill_0'));
     expect(session.loadedSkills).toEqual(['skill_1', 'skill_2', 'skill_0']);
     expect([...names].sort()).toEqual(['skill_0', 'skill_1', 'skill_2']);
