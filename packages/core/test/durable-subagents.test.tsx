@@ -506,24 +506,18 @@ describe('the runs of one step run side by side on an engine, their steps starti
       { id: 'out-1', name: 'desk', input: { task: 'One.' } },
       { id: 'out-2', name: 'desk', input: { task: 'Two.' } },
     ]);
+    // Both inner runs have the same `charge` tool.
+    const charge = (
+      <Tool name="charge" description="Charges the card" input={z.object({ cents: z.number() })} run={() => 'ok'} />
+    );
     const Desks = ({ slow }: { slow: number }) => (
       <Agent>
         <Subagent name="desk" description="Delegates" model={desk}>
           <Subagent name="billing" description="Charges cards" model={subModel('billing', slow)}>
-            <Tool
-              name="charge"
-              description="Charges the card"
-              input={z.object({ cents: z.number() })}
-              run={() => 'ok'}
-            />
+            {charge}
           </Subagent>
           <Subagent name="refunds" description="Refunds cards" model={subModel('refunds', 0)}>
-            <Tool
-              name="charge"
-              description="Charges the card"
-              input={z.object({ cents: z.number() })}
-              run={() => 'ok'}
-            />
+            {charge}
           </Subagent>
         </Subagent>
       </Agent>
