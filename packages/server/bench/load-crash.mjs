@@ -54,23 +54,15 @@ const ENGINE = engineFlag === -1 ? 'none' : (process.argv[engineFlag + 1] ?? 'no
  */
 function engineSetup(name) {
   if (name === 'none') return { label: 'none', agent, serveArgs: [], env: {}, resume: false };
-  if (name === 'dbos') {
+  if (name === 'dbos' || name === 'restate') {
     return {
-      label: 'dbos (@skilltree/durable/dbos)',
+      label: `${name} (@skilltree/durable/${name})`,
       agent: join(here, 'crash-engine-agent.tsx'),
       serveArgs: [],
-      env: { BENCH_ENGINE: 'dbos' },
+      env: { BENCH_ENGINE: name },
       resume: true,
-    };
-  }
-  if (name === 'restate') {
-    return {
-      label: 'restate (@skilltree/durable/restate)',
-      agent: join(here, 'crash-engine-agent.tsx'),
-      serveArgs: [],
-      env: { BENCH_ENGINE: 'restate' },
-      resume: true,
-      restate: true,
+      // Restate runs a server of its own beside the processes (see startRestateServer).
+      restate: name === 'restate',
     };
   }
   throw new Error(
