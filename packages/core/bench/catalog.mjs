@@ -32,6 +32,15 @@ const cpu = (f) => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
 };
+/** The CPU time (ms) of one tool call `name(input)` the model asks `session` for, and the request after it. */
+async function callThenRequest(session, name, input) {
+  const [call] = session.addAssistantMessage({ content: '', toolCalls: [{ id: '', name, input }] }).toolCalls;
+  const start = process.cpuUsage();
+  await session.callTool(call);
+  session.request();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
 /** The median of `xs` (sorts it in place). */
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** `--step-only`: only the step table (search mode as the catalog grows), for before/after runs. */
@@ -179,29 +188,15 @@ if (!STEP_ONLY) {
     const steps = [];
     const compares = [];
     for (let i = 0; i < 130; i++) {
-      const [call] = session.addAssistantMessage({
-        content: '',
-        toolCalls: [{ id: '', name: `skill_${i % 3}_tool_0`, input: { id: 'A' } }],
-      }).toolCalls;
-      const start = process.cpuUsage();
-      await session.callTool(call);
-      session.request();
-      const used = process.cpuUsage(start);
-      if (i >= 30) steps.push((used.user + used.system) / 1000);
+      const ms = await callThenRequest(session, `skill_${i % 3}_tool_0`, { id: 'A' });
+      if (i >= 30) steps.push(ms);
     }
     // A load that unloads the least recently read (read_skill of a skill not loaded, the loaded set
     // full), then the next request: only the two skills whose state changed should render again.
     const loads = [];
     for (let i = 0; i < 40; i++) {
-      const [call] = session.addAssistantMessage({
-        content: '',
-        toolCalls: [{ id: '', name: 'read_skill', input: { name: `skill_${3 + (i % 12)}` } }],
-      }).toolCalls;
-      const start = process.cpuUsage();
-      await session.callTool(call);
-      session.request();
-      const used = process.cpuUsage(start);
-      if (i >= 10) loads.push((used.user + used.system) / 1000);
+      const ms = await callThenRequest(session, 'read_skill', { name: `skill_${3 + (i % 12)}` });
+      if (i >= 10) loads.push(ms);
     }
     // A chat kept mounted between turns lets go of the serializer's caches (state/idle.ts); the
     // next turn's first request reads the tree whole again.
