@@ -8,27 +8,14 @@
  * engine is the in-memory shared journal, with waits.
  */
 import { expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, Text, Tool } from '../src/index.js';
+import { createSessions, type Model, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
 import { SIGNAL_ATTEMPTS } from '../src/sessions/durable-wait.js';
+import { ChargingShop } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
-function Shop({ ran }: { ran: string[] }) {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool
-        name="charge"
-        description="Charges the card"
-        needsApproval
-        run={() => {
-          ran.push('charge');
-          return 'charged';
-        }}
-      />
-    </Agent>
-  );
-}
+/** The shop of these tests: each `charge` call waits for an approval; the charges that ran are noted in `ran`. */
+const Shop = ({ ran }: { ran: string[] }) => <ChargingShop needsApproval onCharge={() => ran.push('charge')} />;
 
 /** A chat waiting for approval in process A, and process B (whose engine fails to send `failures` signals) to answer. */
 async function waitingChat(failures: number) {
