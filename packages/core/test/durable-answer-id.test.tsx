@@ -4,21 +4,16 @@
  * round's waiting turn is the previous answer), and two different answers never share an id.
  */
 import { expect, test } from 'vitest';
-import { Agent, createSessions, memoryStore, scriptedModel, Text, Tool } from '../src/index.js';
+import { createSessions, memoryStore, scriptedModel } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
 import { chatTag, turnIdFor } from '../src/sessions/durable-wait.js';
 import { TURN_PREFIX } from '../src/sessions/durable-wait-binding.js';
 import { chatKey } from '../src/sessions/key.js';
+import { ChargingShop } from './charging-shop.js';
 import { liveEngine } from './shared-journal.js';
 
-function Shop() {
-  return (
-    <Agent>
-      <Text>You charge cards.</Text>
-      <Tool name="charge" description="Charges the card" needsApproval run={() => 'charged'} />
-    </Agent>
-  );
-}
+/** The shop of these tests: each `charge` call waits for an approval. */
+const Shop = () => <ChargingShop needsApproval />;
 
 const ROUNDS = 300;
 

@@ -16,6 +16,7 @@ import {
   type SessionStore,
   Text,
 } from '../src/index.js';
+import { gate, settled } from './gate.js';
 import { sharedJournal } from './shared-journal.js';
 
 function Helper() {
@@ -24,24 +25,6 @@ function Helper() {
       <Text>You help.</Text>
     </Agent>
   );
-}
-
-/** A gate a test opens. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
-
-/** Whether `promise` has settled by the time the queued callbacks ran. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
 }
 
 /** A model that is called (`called` resolves), then answers `text` once `go` opens, or fails when aborted. */
