@@ -43,26 +43,35 @@ function heldModel(text: string, go: Promise<void>) {
   return { model, called: called.opened };
 }
 
-/** Process A's view of the store: once `starve()` ran, its lease has lapsed and its renewals fail (it was starved). */
+/**
+ * Process A's view of the store. `lapse()` gives its lease up as a TTL that passed while A was
+ * starved would; from then on A's renewals are held (A is asleep) until `wake()`, and then fail.
+ */
 function starvable(store: SessionStore) {
   const holders = new Map<string, string>();
-  let starved = false;
+  let lapsed = false;
+  const awake = gate();
   const view: SessionStore = Object.create(store);
   view.acquire = async (id, holder, ttl) => {
     const took = await store.acquire(id, holder, ttl);
     if (took) holders.set(id, holder);
     return took;
   };
-  view.renew = async (id, holder, ttl) => (starved ? false : store.renew(id, holder, ttl));
+  view.renew = async (id, holder, ttl) => {
+    if (!lapsed) return store.renew(id, holder, ttl);
+    await awake.opened;
+    return false;
+  };
   return {
     view,
-    /** A's lease lapses (as its TTL passed while it was starved). */
+    /** A's lease lapses (its TTL passed while it was starved); A sleeps through it. */
     async lapse() {
+      lapsed = true;
       for (const [id, holder] of holders) await store.release(id, holder);
     },
-    /** A's renewals fail from now on (the lease is gone, or another's). */
-    starve() {
-      starved = true;
+    /** A wakes: its held renewals fail (the lease is gone, or another's). */
+    wake() {
+      awake.open();
     },
   };
 }
@@ -107,7 +116,7 @@ test('a turn fenced because another process took its lease is left pending, neve
   const recovered = pb.recover(turnId);
   await b.took;
   // A wakes: its renewal fails, its turn is fenced while B holds the chat.
-  a.starve();
+  a.wake();
   await expect(caller).rejects.toBeInstanceOf(SessionConflictError);
   goB.open();
   expect(await recovered).toEqual(expect.objectContaining({ text: 'Done in B.' }));
