@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type * as Restate from '@restatedev/restate-sdk';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+import type { DurableRegistration, TurnEngine } from '@skilltree/core/provider';
 import {
   killInvocation,
   listDeployments,
@@ -23,6 +23,7 @@ import {
   resumeInvocation,
 } from './restate-admin.js';
 import { refused } from './restate-endpoint.js';
+import { attach, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
 import { awaitInOrder } from './restate-order.js';
 
 /** Options of {@link restateEngine}. */
@@ -69,12 +70,6 @@ export interface RecoveredTurn {
 
 /** The prefix of every process's turn service. */
 export const TURN_SERVICE_PREFIX = 'skilltree-turn-';
-
-/** What the turn handler is called with. */
-interface TurnRequest {
-  turnId: string;
-  input: DurableTurnInput;
-}
 
 /** A recorded step: its value, or the error it threw (name and message). */
 type StepRecord = { value: unknown } | { failed: { name: string; message: string } };
@@ -320,55 +315,6 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       clearTimeout(grace);
     },
   };
-}
-
-/**
- * Starts turn `request` on `service` through the ingress. The turn id is the idempotency key, so a
- * repeated send starts nothing twice. An ingress that has not learnt a just-registered service yet
- * (it answers 404) is asked again, a few times.
- */
-async function send(ingress: string, service: string, request: TurnRequest): Promise<Response> {
-  for (let attempt = 0; ; attempt++) {
-    const response = await fetch(new URL(`/${service}/run/send`, ingress), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': request.turnId },
-      body: JSON.stringify(request),
-    });
-    if (response.status !== 404 || attempt >= 20) return response;
-    await response.arrayBuffer();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/**
- * Resolves awakeable `id` with `value` through the ingress (from any process). An awakeable that
- * was resolved already keeps its first value.
- */
-async function resolveAwakeable(ingress: string, id: string, value: unknown): Promise<void> {
-  const url = new URL(`/restate/awakeables/${encodeURIComponent(id)}/resolve`, ingress);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(value),
-  });
-  const text = await response.text();
-  if (!response.ok) {
-    throw new Error(
-      `restateEngine: the Restate ingress (${ingress}) refused to resolve wait ${id}: ${response.status} ${text}`,
-    );
-  }
-}
-
-/** Resolves once the server has recorded invocation `id`'s end (whatever it was). */
-async function attach(ingress: string, id: string, signal: AbortSignal): Promise<void> {
-  try {
-    const url = new URL(`/restate/invocation/${encodeURIComponent(id)}/attach`, ingress);
-    const response = await fetch(url, { signal });
-    await response.arrayBuffer();
-  } catch (error) {
-    // Closed while the server still held the turn: its caller hears how it ended here, all the same.
-    if (!signal.aborted) throw error;
-  }
 }
 
 /** The turn service of executor `executorId` (Restate service names: letters, digits, `_` and `-`). */

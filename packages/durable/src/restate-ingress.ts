@@ -1,0 +1,61 @@
+/**
+ * The Restate ingress as `restateEngine` calls it over HTTP: starting a turn (its id the
+ * idempotency key), resolving a wait's awakeable from any process, and following an invocation to
+ * its end.
+ */
+import type { DurableTurnInput } from '@skilltree/core/provider';
+
+/** What the turn handler is called with. */
+export interface TurnRequest {
+  turnId: string;
+  input: DurableTurnInput;
+}
+
+/**
+ * Starts turn `request` on `service` through the ingress. The turn id is the idempotency key, so a
+ * repeated send starts nothing twice. An ingress that has not learnt a just-registered service yet
+ * (it answers 404) is asked again, a few times.
+ */
+export async function send(ingress: string, service: string, request: TurnRequest): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(new URL(`/${service}/run/send`, ingress), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': request.turnId },
+      body: JSON.stringify(request),
+    });
+    if (response.status !== 404 || attempt >= 20) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Resolves awakeable `id` with `value` through the ingress (from any process). An awakeable that
+ * was resolved already keeps its first value.
+ */
+export async function resolveAwakeable(ingress: string, id: string, value: unknown): Promise<void> {
+  const url = new URL(`/restate/awakeables/${encodeURIComponent(id)}/resolve`, ingress);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(value),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new Error(
+      `restateEngine: the Restate ingress (${ingress}) refused to resolve wait ${id}: ${response.status} ${text}`,
+    );
+  }
+}
+
+/** Resolves once the server has recorded invocation `id`'s end (whatever it was). */
+export async function attach(ingress: string, id: string, signal: AbortSignal): Promise<void> {
+  try {
+    const url = new URL(`/restate/invocation/${encodeURIComponent(id)}/attach`, ingress);
+    const response = await fetch(url, { signal });
+    await response.arrayBuffer();
+  } catch (error) {
+    // Closed while the server still held the turn: its caller hears how it ended here, all the same.
+    if (!signal.aborted) throw error;
+  }
+}
