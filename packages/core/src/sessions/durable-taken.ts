@@ -9,6 +9,7 @@
 
 import type { ResolvedChat } from './chat.js';
 import type { Opened } from './chat-turn.js';
+import { leaseIsFree } from './lease.js';
 import { SessionConflictError, type SessionStore } from './session-store.js';
 
 /**
@@ -29,10 +30,7 @@ export async function takenOver(
     if (!record || String(record.epoch) !== session.epoch) return false;
     if (record.version > session.version) return true;
     // Nobody committed since: someone holds the lease (the probe cannot take it), or nobody does.
-    const probe = `takeover-probe:${crypto.randomUUID()}`;
-    if (!(await ctx.store.acquire(chat.key, probe, 1_000))) return true;
-    await ctx.store.release(chat.key, probe);
-    return false;
+    return !(await leaseIsFree(ctx.store, chat.key, 'takeover-probe'));
   } catch {
     // The store cannot say: the turn fails as before, its caller hears why.
     return false;

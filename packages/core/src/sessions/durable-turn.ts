@@ -19,6 +19,7 @@ import { type Handover, handoverEngine, TurnHandedOverError } from './durable-ha
 import { takenOver } from './durable-taken.js';
 import { ANSWERS_WAIT, chatTag, endOfTurn, followsOf, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
 import { chatKey } from './key.js';
+import { leaseIsFree } from './lease.js';
 
 /** The session a turn opened, as its `open` step records it. */
 interface OpenRecord {
@@ -233,10 +234,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       // A turn whose process is gone for sure, though the chat does not show it running: it never
       // began (recovered, it runs its message), or ended before the engine recorded its end.
       if (state && !state.turn && !answered && !unsignalled && !seen?.unreachable) return false;
-      const probe = `recovery-probe:${crypto.randomUUID()}`;
-      if (!(await ctx.store.acquire(chat.key, probe, 1_000))) return false;
-      await ctx.store.release(chat.key, probe);
-      return true;
+      return leaseIsFree(ctx.store, chat.key, 'recovery-probe');
     },
   });
   /**

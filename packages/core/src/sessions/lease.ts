@@ -43,6 +43,18 @@ export async function takeLease(
 }
 
 /**
+ * Whether nobody holds the lease on `key`: a probe holder named `probe-<uuid>` takes it for a
+ * second and gives it back. Used by the durable recovery checks (is a turn's process gone? did
+ * another process take the chat?), which must not keep a chat they only looked at.
+ */
+export async function leaseIsFree(store: SessionStore, key: string, probe: string): Promise<boolean> {
+  const holder = `${probe}:${crypto.randomUUID()}`;
+  if (!(await store.acquire(key, holder, 1_000))) return false;
+  await store.release(key, holder);
+  return true;
+}
+
+/**
  * Renews the lease every third of its time to live. `onLost` runs once, when the store says the
  * lease is no longer the holder's (a store error is not a loss: the next commit tells). Returns
  * the function that stops renewing.
