@@ -103,6 +103,7 @@ export type {
   DurableTurnRunner,
   DurableWait,
   DurableWaitState,
+  LeaseHold,
   TurnEngine,
 } from './types/engine.js';
 export type {

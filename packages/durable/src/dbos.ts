@@ -124,7 +124,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     if (!registration || closed) return;
     const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
     const seen = new Set<string>();
-    const abandoned: { id: string; owner: string; chatId: string }[] = [];
+    const abandoned: { id: string; owner: string; input: DurableTurnInput }[] = [];
     for (const wf of pending) {
       const owner = wf.executorId;
       if (!owner || owner === executorId) continue;
@@ -135,29 +135,36 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       const look = `${wf.workflowID} ${owner}`;
       seen.add(look);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
-      if (suspects.has(look)) abandoned.push({ id: wf.workflowID, owner, chatId: input.id });
+      if (suspects.has(look)) abandoned.push({ id: wf.workflowID, owner, input });
     }
     suspects = seen;
     for (const turn of abandoned) {
       if (closed) return;
+      // The chat's lease first: until the run here takes it over, other processes find the chat held.
+      const hold = await registration.hold(turn.input, turn.id);
+      if (!hold) continue;
       claimed.add(turn.id);
-      const run = await claimTurn(turn.id, turn.owner, executorId).catch((error: unknown) => {
+      const run = await claimTurn(turn.id, turn.owner, executorId).catch(async (error: unknown) => {
         claimed.delete(turn.id);
+        await hold.release();
         throw error;
       });
       if (!run) {
         claimed.delete(turn.id);
+        await hold.release();
         continue;
       }
+      const chatId = turn.input.id;
       // Reported once DBOS recorded the outcome, so whoever hears it finds the workflow ended.
       run.outcome
         .then(
-          () => fenced.has(turn.id) || report(turn.id, turn.chatId),
-          (error: unknown) => fenced.has(turn.id) || report(turn.id, turn.chatId, error),
+          () => fenced.has(turn.id) || report(turn.id, chatId),
+          (error: unknown) => fenced.has(turn.id) || report(turn.id, chatId, error),
         )
         .finally(() => {
           claimed.delete(turn.id);
           fenced.delete(turn.id);
+          return hold.release();
         })
         .catch(() => {});
     }

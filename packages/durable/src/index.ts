@@ -12,5 +12,6 @@ export type {
   DurableRegistration,
   DurableTurnInput,
   DurableTurnRunner,
+  LeaseHold,
   TurnEngine,
 } from '@skilltree/core/provider';

@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type * as Restate from '@restatedev/restate-sdk';
-import type { DurableRegistration, TurnEngine } from '@skilltree/core/provider';
+import type { DurableRegistration, LeaseHold, TurnEngine } from '@skilltree/core/provider';
 import {
   killInvocation,
   listDeployments,
@@ -106,6 +106,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   const started = new Map<string, Deferred>();
   /** Deployments of dead processes this process serves now. */
   const adopted = new Set<string>();
+  /** Chat leases held for the turns of deployments moved here, by turn id, until their runs here end. */
+  const holds = new Map<string, LeaseHold>();
   let suspects = new Set<string>();
   let registration: DurableRegistration | null = null;
   let launched: Promise<void> | null = null;
@@ -121,6 +123,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         run: async (ctx: Restate.Context, request: TurnRequest) => {
           const { turnId, input } = request;
           const own = started.get(turnId);
+          const hold = holds.get(turnId);
           try {
             const value = await contexts.run(ctx, () => (registration as DurableRegistration).run(turnId, input));
             if (own) own.resolve(value);
@@ -135,6 +138,10 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
             await killInvocation(admin, ctx.request().id);
             // The turn's own failure is its end: the server must not run it again.
             throw new sdk.TerminalError(messageOf(error));
+          } finally {
+            // Adopted by the run (then a no-op), or given back: the turn ended without taking it.
+            if (hold && holds.get(turnId) === hold) holds.delete(turnId);
+            await hold?.release();
           }
         },
       },
@@ -171,7 +178,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     const byService = new Map(deployments.flatMap((d) => d.services.map((s) => [s, d] as const)));
     const pending = await pendingTurns(admin, [...byService.keys()]);
     const seen = new Set<string>();
-    const dead = new Map<string, { name: string; invocations: string[] }>();
+    const dead = new Map<string, { name: string; invocations: string[]; turns: TurnRequest[] }>();
     /** Whether each deployment's endpoint refuses connections (looked up once per look). */
     const gone = new Map<string, Promise<boolean>>();
     for (const turn of pending) {
@@ -186,18 +193,36 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       seen.add(turn.invocationId);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
       if (!suspects.has(turn.invocationId)) continue;
-      const entry = dead.get(deployment.id) ?? { name: turn.service, invocations: [] };
+      const entry = dead.get(deployment.id) ?? { name: turn.service, invocations: [], turns: [] };
       entry.invocations.push(turn.invocationId);
+      entry.turns.push(request);
       dead.set(deployment.id, entry);
     }
     suspects = seen;
-    for (const [id, { name, invocations }] of dead) {
+    for (const [id, { name, invocations, turns }] of dead) {
       if (closed) return;
+      // Each chat's lease first: until the runs here take them over, other processes find the chats held.
+      if (!(await holdAll(turns))) continue;
       adopted.add(id);
       const uri = await serveService(sdk, name, 0);
       await moveDeployment(admin, id, uri);
       for (const invocation of invocations) await resumeInvocation(admin, invocation);
     }
+  }
+
+  /** Holds the leases of `turns`' chats for this process; when one is taken already, none (another process moves them). */
+  async function holdAll(turns: TurnRequest[]): Promise<boolean> {
+    const taken: [string, LeaseHold][] = [];
+    for (const { turnId, input } of turns) {
+      const hold = await (registration as DurableRegistration).hold(input, turnId);
+      if (!hold) {
+        await Promise.all(taken.map(([, h]) => h.release()));
+        return false;
+      }
+      taken.push([turnId, hold]);
+    }
+    for (const [turnId, hold] of taken) holds.set(turnId, hold);
+    return true;
   }
 
   function launch(): Promise<void> {

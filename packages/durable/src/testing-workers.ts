@@ -68,6 +68,13 @@ export interface WorkerConfig {
    * for the file `dir/release` before it returns (writing `dir/held` first).
    */
   stall?: string;
+  /**
+   * A turn of another process that this one's engine moves here waits before its run begins
+   * (saying `claimed <turn id>`, then waiting for the file `dir/go`), as on a machine
+   * too busy to start it at once. Every worker says `look <turn id> <n> <true|false>` for its
+   * engine's n-th look at whether that turn is abandoned (`DurableRegistration.abandoned`).
+   */
+  slowStart?: boolean;
 }
 
 /** One line of a worker's `spans.log` (see {@link WorkerConfig.telemetry}): a span's start, or its end with its parent, links and attributes. */

@@ -4,14 +4,22 @@
  * PostgreSQL session store, SIGKILLed at the worst moments, and the turn finished by another
  * process. Each case waits on what the processes report and the files they write, never a clock.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSessions, type Message, type SubagentRun, textOf } from '@skilltree/core';
 import { durableWaitOf, ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
 import { recoveryCases } from './testing-recovery.js';
 import { type TurnWorkflowState, waitCases } from './testing-waits.js';
-import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
+import {
+  fileAppears,
+  hangs,
+  logLines,
+  scratch,
+  startWorker,
+  type Worker,
+  type WorkerConfig,
+} from './testing-workers.js';
 
 export type { TurnWorkflowState } from './testing-waits.js';
 
@@ -246,6 +254,27 @@ export function durableConformance(options: DurableConformanceOptions): void {
         const { messages, tokens } = await t.read();
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
         expect(tokens).toBe(320);
+      }));
+
+    test('a turn moved to a process that is slow to start it is not taken again: the chat is held until its run takes the lease', () =>
+      withSetup(async (t) => {
+        const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        // The engine moves the turn to `slow`, whose run then waits (a busy machine) until `go`.
+        const slow = t.start('slow', { role: 'serve', slowStart: true, leaseTtl: 60_000 });
+        const turnId = (await slow.line('claimed ')).slice('claimed '.length);
+        // Another process looks at the turn twice meanwhile (enough to take it): both looks find it held.
+        const other = t.start('other', { role: 'serve' });
+        await other.line(`look ${turnId} 2 `);
+        const looks = other.lines.filter((l) => l.startsWith(`look ${turnId} `)).map((l) => l.split(' ')[3]);
+        expect(looks).toEqual(looks.map(() => 'false'));
+        writeFileSync(join(t.dir, 'go'), '');
+        expect((await recovered(slow)).error).toBeUndefined();
+        expect(models(t.dir)).toEqual(['step 1', 'step 2']);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(effects(t.dir)).toBe(1);
+        expect(other.lines.filter((l) => l.startsWith('recovered '))).toEqual([]);
       }));
 
     test('a restarted process with the same executor id recovers its own turn at launch', () =>

@@ -58,6 +58,8 @@ export interface DurableTurnHooks {
   ledger(spend: SpendLedger): SpendLedger;
   /** Adds what the engine keeps with each commit's state (the turn's durable wait, see `durable-wait.ts`). */
   state?(stored: StoredState): void;
+  /** The holder of the chat's lease `key` when this process holds it for this turn already (a recovery's hold). */
+  heldLease?(key: string): string | undefined;
 }
 
 /** A turn's session as `open` found it. */
@@ -236,7 +238,10 @@ export async function* chatTurn(
   try {
     trace = await startStoreTurn(ctx.sessionOptions, id, owner, extra.traceContext);
     const steps = trace;
-    const holder = `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
+    // A turn moved here by a recovery takes over the lease its engine held for it (see durable-turn.ts).
+    const holder =
+      ctx.durable?.heldLease?.(key) ??
+      `${globalThis.process?.pid ?? 0}:${++turns}:${Math.random().toString(36).slice(2)}`;
     // A turn of this process that failed with the store left its lease: it holds nothing any more.
     await ctx.unreleased.settle(key);
     await steps.step(

@@ -16,6 +16,7 @@ import { type ResolvedChat, resolveChat } from './chat.js';
 import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
 import { type Handover, handoverEngine, TurnHandedOverError } from './durable-handover.js';
+import { leaseHolds } from './durable-holds.js';
 import { takenOver } from './durable-taken.js';
 import { ANSWERS_WAIT, chatTag, endOfTurn, followsOf, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
 import { chatKey } from './key.js';
@@ -147,6 +148,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   // Every step goes through the handover's engine: after `sessions.close()` handed over, none records.
   const handover: Handover = handoverEngine(engine);
   const sinks = new Map<string, Sink>();
+  const holds = leaseHolds(ctx.store, ctx.policy.leaseTtl);
   engine.register({
     async run(turnId, input) {
       const sink = sinks.get(turnId);
@@ -190,6 +192,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
               begun = () => recovered || entry.version > version;
               return opened;
             },
+            heldLease: (key) => holds.adopt(turnId, key),
           },
         };
         const it = chatTurn(turnCtx, chat, input.input, sink?.signal ?? new AbortController().signal, self, extra);
@@ -236,6 +239,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       if (state && !state.turn && !answered && !unsignalled && !seen?.unreachable) return false;
       return leaseIsFree(ctx.store, chat.key, 'recovery-probe');
     },
+    hold: (input, turnId) => holds.hold(input, turnId),
   });
   /**
    * Runs turn `turnId` on the engine and streams its events here until it ends for its caller:

@@ -86,6 +86,23 @@ export interface DurableRegistration {
    * is abandoned too once the lease is free.
    */
   abandoned(input: DurableTurnInput, turnId?: string, seen?: AbandonedHint): Promise<boolean>;
+  /**
+   * Takes the chat's lease of abandoned turn `turnId` for this process, before the engine moves the
+   * turn here: the turn's run in this process adopts the lease, and a process that looks meanwhile
+   * finds the chat held, so it cannot take the turn again before that run took its lease (a look
+   * comes every `recoveryInterval`; a process may take longer than that to start a run). Resolves
+   * with the hold, or null when the lease is not free any more (another process holds the chat).
+   */
+  hold(input: DurableTurnInput, turnId: string): Promise<LeaseHold | null>;
+}
+
+/** A chat's lease held for a turn an engine is about to move to this process (see {@link DurableRegistration.hold}). */
+export interface LeaseHold {
+  /**
+   * Gives the lease back unless the turn's run adopted it: the engine did not get the turn, or its
+   * run ended. Never throws; a lease the store did not take back expires after the sessions' `leaseTtl`.
+   */
+  release(): Promise<void>;
 }
 
 /**
