@@ -11,15 +11,7 @@ import { durableWaitOf, ownerKey, periodOf, type SessionStore } from '@skilltree
 import { describe, expect, test } from 'vitest';
 import { recoveryCases } from './testing-recovery.js';
 import { type TurnWorkflowState, waitCases } from './testing-waits.js';
-import {
-  fileAppears,
-  hangs,
-  logLines,
-  scratch,
-  startWorker,
-  type Worker,
-  type WorkerConfig,
-} from './testing-workers.js';
+import { hangs, logLines, scratch, startWorker, type Worker, type WorkerConfig } from './testing-workers.js';
 
 export type { TurnWorkflowState } from './testing-waits.js';
 
