@@ -70,3 +70,19 @@ async function executor(): Promise<Executor> {
   if (!found) throw new Error('dbosEngine: DBOS is not launched in this process.');
   return found;
 }
+
+/**
+ * Which of `workflowIds` have a message they have not received (`DBOS.send` to a turn's wait, not
+ * yet taken by its `DBOS.recv`): waiting turns that were signalled. A live process takes such a
+ * message at once; one left there belongs to a process that is gone (or stalled past its lease).
+ */
+export async function signalledTurns(workflowIds: string[]): Promise<Set<string>> {
+  if (workflowIds.length === 0) return new Set();
+  const db = (await executor()).systemDatabase;
+  const { rows } = await db.pool.query(
+    `SELECT DISTINCT destination_uuid AS workflow_uuid FROM "${db.schemaName}".notifications
+      WHERE destination_uuid = ANY($1) AND consumed = false`,
+    [workflowIds],
+  );
+  return new Set(rows.map((row) => row.workflow_uuid));
+}

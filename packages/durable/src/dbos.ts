@@ -11,7 +11,7 @@
  */
 import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
-import { claimTurn } from './dbos-claim.js';
+import { claimTurn, signalledTurns } from './dbos-claim.js';
 import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
 
 /** Options of {@link dbosEngine}. */
@@ -111,6 +111,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       chatId,
       ...(error !== undefined ? { error: String((error as Error)?.message ?? error) } : {}),
     });
+  /** The inputs of the pending turns of other executors, by workflow id (null: none readable). */
+  const inputs = new Map<string, DurableTurnInput | null>();
   /** Turns found abandoned on the last look, each as `<workflow id> <executor>`. */
   let suspects = new Set<string>();
 
@@ -122,14 +124,28 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
    */
   async function recoverDead(): Promise<void> {
     if (!registration || closed) return;
-    const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW, loadInput: true });
+    // The ids and executors of the pending turns; the inputs (which may carry files) only of turns
+    // not seen before: a turn's input never changes, and a waiting turn may be pending for days.
+    const pending = (await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW })).filter(
+      (wf) => wf.executorId && wf.executorId !== executorId,
+    );
+    const unknown = pending.map((wf) => wf.workflowID).filter((id) => !inputs.has(id));
+    if (unknown.length > 0) {
+      for (const wf of await DBOS.listWorkflows({ workflowIDs: unknown, loadInput: true })) {
+        inputs.set(wf.workflowID, (wf.input?.[1] as DurableTurnInput | undefined) ?? null);
+      }
+    }
+    const still = new Set(pending.map((wf) => wf.workflowID));
+    for (const id of inputs.keys()) if (!still.has(id)) inputs.delete(id);
+    // Waiting turns whose answer came while their process was gone: their chats may have moved on.
+    const signalled = await signalledTurns(pending.map((wf) => wf.workflowID));
     const seen = new Set<string>();
     const abandoned: { id: string; owner: string; input: DurableTurnInput }[] = [];
     for (const wf of pending) {
-      const owner = wf.executorId;
-      if (!owner || owner === executorId) continue;
-      const input = wf.input?.[1] as DurableTurnInput | undefined;
-      if (!input || !(await registration.abandoned(input, wf.workflowID))) continue;
+      const owner = wf.executorId as string;
+      const input = inputs.get(wf.workflowID);
+      const hint = signalled.has(wf.workflowID) ? { signalled: true } : undefined;
+      if (!input || !(await registration.abandoned(input, wf.workflowID, hint))) continue;
       // Seen per executor: a turn another process just claimed has to look abandoned there twice
       // again (it may not have taken its lease yet), or it would be taken from that process at once.
       const look = `${wf.workflowID} ${owner}`;

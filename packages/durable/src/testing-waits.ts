@@ -99,6 +99,26 @@ export function waitCases(kit: WaitCaseKit): void {
       expect((await t.read()).messages).toHaveLength(4);
     }));
 
+  test('a waiting turn answered after its process died ends even once the chat moved on (a later turn commits before any process recovers it)', () =>
+    withSetup(async (t) => {
+      const { asker, wait } = await waitingTurn(t, kit);
+      await asker.kill();
+      const approver = t.start('approver', { role: 'approve', approval: true });
+      expect(turnOf(await approver.line('turn '))).toEqual({ text: 'Charged 500 cents.', waiting: 0 });
+      // The chat moves on: another message and its whole turn, before any process looks for the waiting turn.
+      const sender = t.start('sender', { role: 'send', text: 'Charge me again.', hang: 'none' });
+      expect(turnOf(await sender.line('turn '))).toEqual({ text: 'Charged 500 cents.', waiting: 0 });
+      expect(await t.waitOf()).toBeNull();
+      expect(await workflowState(wait.turn)).toBe('pending');
+      await endedElsewhere(t, wait, [approver, sender]);
+      expect(await ended(kit, wait.turn)).toBe('ended');
+      // Ending it asked, ran and wrote nothing again.
+      expect(models(t.dir)).toEqual(['step 1', 'step 2', 'step 1', 'step 2']);
+      expect(new Set(attempts(t.dir)).size).toBe(2);
+      expect(effects(t.dir)).toBe(2);
+      expect((await t.read()).messages).toHaveLength(8);
+    }));
+
   test('an answer whose process dies after its last commit, before it signals the wait: another process recovers it, it signals, and both workflows end without asking or running anything again', () =>
     withSetup(async (t) => {
       const { asker, wait } = await waitingTurn(t, kit);

@@ -228,7 +228,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
       const state = chat.record?.state;
       // A turn waiting for its answers has nothing to recover until they come.
-      if (turnId !== undefined && state?.wait?.turn === turnId) return false;
+      if (turnId !== undefined && state?.wait?.turn === turnId && !seen?.signalled) return false;
       // A waiting turn that was answered (and signalled) ends wherever a process can run it.
       const answered = turnId !== undefined && state?.answered === turnId;
       // An answer whose commits are all in but whose run is pending: its process died before it
@@ -236,7 +236,9 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       const unsignalled = input.follows !== undefined && state?.answered === input.follows.turn;
       // A turn whose process is gone for sure, though the chat does not show it running: it never
       // began (recovered, it runs its message), or ended before the engine recorded its end.
-      if (state && !state.turn && !answered && !unsignalled && !seen?.unreachable) return false;
+      // Or a waiting turn the engine knows was signalled: the chat may have moved on since its answer
+      // (a later turn's commits no longer name it), and nothing else would ever end its workflow.
+      if (state && !state.turn && !answered && !unsignalled && !seen?.unreachable && !seen?.signalled) return false;
       return leaseIsFree(ctx.store, chat.key, 'recovery-probe');
     },
     hold: (input, turnId) => holds.hold(input, turnId),

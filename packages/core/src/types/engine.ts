@@ -71,6 +71,12 @@ export type DurableTurnRunner = (turnId: string, input: DurableTurnInput) => Pro
 export interface AbandonedHint {
   /** The process that ran the turn cannot be reached (its endpoint refuses connections): it is gone. */
   unreachable?: boolean;
+  /**
+   * The engine holds an answer the turn's durable wait has not received: the turn was signalled
+   * (answered, or superseded by a later turn) and waits for nothing any more, though the chat may
+   * have moved on since and no longer name it. Its process, had it lived, would have taken it.
+   */
+  signalled?: boolean;
 }
 
 /** What `createSessions` tells its engine when it registers (see {@link TurnEngine.register}). */
@@ -83,7 +89,8 @@ export interface DurableRegistration {
    * process; a turn whose process still holds the lease is left to it. `seen.unreachable`: the
    * engine knows the turn's process cannot be reached (its endpoint refuses connections), so a turn
    * the chat does not show running (it never began, or ended before the engine recorded its end)
-   * is abandoned too once the lease is free.
+   * is abandoned too once the lease is free; so is a turn the engine knows was signalled
+   * (`seen.signalled`) whatever the chat's record says now.
    */
   abandoned(input: DurableTurnInput, turnId?: string, seen?: AbandonedHint): Promise<boolean>;
   /**
