@@ -46,3 +46,19 @@ export function countingChargeModel(asked: string[]): Model {
     },
   };
 }
+
+/**
+ * A model for every process of a durable test: it notes `step <n>` in `asked` on each call, calls
+ * `charge` for the user's message (call id `pay-<n>`), and answers `Done.` once a result is in.
+ */
+export function steppingShopModel(asked: string[]): () => Model {
+  return () => ({
+    name: 'shop',
+    async generate(request) {
+      asked.push(`step ${asked.length + 1}`);
+      return request.messages.at(-1)?.role === 'user'
+        ? { text: '', toolCalls: [{ id: `pay-${asked.length}`, name: 'charge', input: {} }] }
+        : { text: 'Done.', toolCalls: [] };
+    },
+  });
+}

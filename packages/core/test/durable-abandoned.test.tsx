@@ -5,24 +5,9 @@
  * and then the recovered turn runs its message. The engine is the in-memory shared journal.
  */
 import { expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, Text } from '../src/index.js';
+import { createSessions, memoryStore } from '../src/index.js';
+import { Echo, echo } from './echo-agent.js';
 import { sharedJournal } from './shared-journal.js';
-
-function Echo() {
-  return (
-    <Agent>
-      <Text>You echo.</Text>
-    </Agent>
-  );
-}
-
-const echo = (): Model => ({
-  name: 'echo',
-  async generate(request) {
-    const last = request.messages.at(-1);
-    return { text: `echo: ${JSON.stringify(last?.content)}`, toolCalls: [] };
-  },
-});
 
 test('a turn whose process died before its first commit is abandoned only when the engine knows that process is gone; recovered, it runs its message', async () => {
   const journal = sharedJournal();

@@ -6,25 +6,9 @@
  * second time. The engine is the in-memory shared journal; one store.
  */
 import { expect, test } from 'vitest';
-import { Agent, createSessions, type Model, memoryStore, type SessionStore, Text } from '../src/index.js';
+import { createSessions, memoryStore, type SessionStore } from '../src/index.js';
+import { Echo, echo } from './echo-agent.js';
 import { sharedJournal } from './shared-journal.js';
-
-function Echo() {
-  return (
-    <Agent>
-      <Text>You echo.</Text>
-    </Agent>
-  );
-}
-
-const echo = (): Model => ({
-  name: 'echo',
-  async generate(request) {
-    const content = request.messages.at(-1)?.content;
-    const said = Array.isArray(content) ? content.map((part) => ('text' in part ? part.text : '')).join('') : content;
-    return { text: `echo: ${said}`, toolCalls: [] };
-  },
-});
 
 /**
  * The store as a process that dies sees it: its leases are real while it runs; `expire()` lets

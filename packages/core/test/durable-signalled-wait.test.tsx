@@ -6,9 +6,9 @@
  * or writing anything, takes its answer and ends. The engine is the in-memory shared journal.
  */
 import { expect, test } from 'vitest';
-import { createSessions, type Model, memoryStore } from '../src/index.js';
+import { createSessions, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
-import { ChargingShop } from './charging-shop.js';
+import { ChargingShop, steppingShopModel } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
 const Shop = ({ ran }: { ran: string[] }) => <ChargingShop needsApproval onCharge={() => ran.push('charge')} />;
@@ -18,15 +18,7 @@ test('a signalled waiting turn of a dead process is abandoned even once the chat
   const store = memoryStore();
   const ran: string[] = [];
   const asked: string[] = [];
-  const model = (): Model => ({
-    name: 'shop',
-    async generate(request) {
-      asked.push(`step ${asked.length + 1}`);
-      return request.messages.at(-1)?.role === 'user'
-        ? { text: '', toolCalls: [{ id: `pay-${asked.length}`, name: 'charge', input: {} }] }
-        : { text: 'Done.', toolCalls: [] };
-    },
-  });
+  const model = steppingShopModel(asked);
   // Process A asks, and dies while its turn waits: its wait never hears the answer.
   const a = journal.process();
   const wait = a.engine.wait?.bind(a.engine);

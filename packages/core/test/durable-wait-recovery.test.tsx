@@ -6,9 +6,9 @@
  * end. The engine is the in-memory shared journal, with waits.
  */
 import { expect, test } from 'vitest';
-import { createSessions, type Model, memoryStore } from '../src/index.js';
+import { createSessions, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
-import { ChargingShop } from './charging-shop.js';
+import { ChargingShop, steppingShopModel } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
 /** The shop of this test: each `charge` call waits for an approval; the charges that ran are noted in `ran`. */
@@ -19,16 +19,7 @@ test('an answer whose process dies before it signals the wait is recovered by an
   const store = memoryStore();
   const ran: string[] = [];
   const asked: string[] = [];
-  // One model for every process: a call to charge for the user's message, then the answer.
-  const model = (): Model => ({
-    name: 'shop',
-    async generate(request) {
-      asked.push(`step ${asked.length + 1}`);
-      return request.messages.at(-1)?.role === 'user'
-        ? { text: '', toolCalls: [{ id: 'pay-1', name: 'charge', input: {} }] }
-        : { text: 'Done.', toolCalls: [] };
-    },
-  });
+  const model = steppingShopModel(asked);
   const options = (engine: ReturnType<typeof journal.process>['engine']) => ({
     store,
     model,
