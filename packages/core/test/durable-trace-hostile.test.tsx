@@ -3,11 +3,15 @@
  * from the engine's database, so a recovered turn treats them as hostile: ids that are not hex, of
  * the wrong length, a megabyte long, objects or arrays, or trace flags that are not a number are
  * not linked. The turn runs and ends as always, its span opens (in a trace of its own), and
- * nothing throws. Tested with the in-memory engine (`shared-journal.ts`) and the memory store.
+ * nothing throws; nor does a tracer whose spans throw. Tested with the in-memory engine (`shared-journal.ts`) and the memory store.
  */
+
+import type { Tracer } from '@opentelemetry/api';
 import { afterEach, describe, expect, test } from 'vitest';
-import { handedOverTraced } from './traced-handover.js';
-import { shutDownTracing } from './tracing.js';
+import { createSessions, memoryStore } from '../src/index.js';
+import { sharedJournal } from './shared-journal.js';
+import { chargeModel, chargeShop, handedOverTraced } from './traced-handover.js';
+import { shutDownTracing, tracing } from './tracing.js';
 
 afterEach(shutDownTracing);
 
@@ -59,4 +63,26 @@ describe('hostile span ids in a durable turn are not linked, and the turn runs',
     expect(JSON.stringify(recovered?.spanContext())).not.toContain('zzzz');
     await second.close();
   });
+});
+
+test('a tracer whose spans throw when asked for their ids: the durable turn runs, and its record keeps no span', async () => {
+  const t = tracing();
+  // The user's tracer: its spans throw on `spanContext()` (a tracer that is shut down, a broken wrapper).
+  const throwing: Tracer = Object.create(t.tracer);
+  throwing.startSpan = (...args: Parameters<Tracer['startSpan']>) => {
+    const span = t.tracer.startSpan(...args);
+    span.spanContext = () => {
+      throw new Error('tracer down');
+    };
+    return span;
+  };
+  const journal = sharedJournal();
+  const a = journal.process();
+  const sessions = createSessions(
+    chargeShop(async () => 'charged'),
+    { store: memoryStore(), model: chargeModel, engine: a.engine, telemetry: { tracer: throwing } },
+  );
+  expect((await sessions.send('c1', 'Charge me')).text).toBe('Charged.');
+  expect(journal.steps(a.runs[0]?.turnId as string).get('open')).not.toHaveProperty('span');
+  await sessions.close();
 });

@@ -99,10 +99,15 @@ export async function startStoreTurn(
     end(error) {
       if (!turn.ended) endAdoptedTurn(turn, error);
     },
+    // Reads the user's span, which may throw (the span skilltree calls is guarded, this one is not).
     spanIds() {
       if (tracing.muted) return undefined;
-      const found = tracing.api.trace.getSpanContext(turnContext);
-      return found ? { traceId: found.traceId, spanId: found.spanId, traceFlags: found.traceFlags ?? 1 } : undefined;
+      try {
+        const found = tracing.api.trace.getSpanContext(turnContext);
+        return found ? { traceId: found.traceId, spanId: found.spanId, traceFlags: found.traceFlags ?? 1 } : undefined;
+      } catch {
+        return undefined;
+      }
     },
     link(ids, attributes) {
       if (tracing.muted || turn.ended) return;
