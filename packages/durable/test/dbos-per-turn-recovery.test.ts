@@ -29,8 +29,9 @@ test('a live process whose lease on one chat lapsed loses that turn only: anothe
   const y = `${x.chat}-y`;
   const owner = `owner-${x.chat}`;
   // One process (one executor) runs turns on X and Y. X stalls (its lease is not renewed, its tool
-  // hangs); Y's tool waits for the test's release.
-  const stalled = x.start('stalled', { role: 'send', also: y, stall: x.chat, leaseTtl: 1_500 }, false);
+  // hangs); Y's tool waits for the test's release. A 4 s TTL (renewed every 1.3 s): Y's renewals
+  // hold on a busy machine, while X's lease lapses soon enough.
+  const stalled = x.start('stalled', { role: 'send', also: y, stall: x.chat, leaseTtl: 4_000 }, false);
   await hangs(stalled, join(stalled.dir, 'hang'));
   await fileAppears(join(stalled.dir, 'held'));
   // Another process finds X abandoned (its lease lapsed) and recovers it.
