@@ -1,16 +1,16 @@
 /**
  * An answer's signal to the waiting turn is a recorded step; the engine may fail to send it (an
- * ingress that refused, a database that blinked). The step sends again a few times (a wait keeps
- * the first value it gets, so twice is harmless) and records only a signal that went out: a failed
- * one is never its value. A signal that never goes out fails the answer's workflow where the
- * engine shows it, and the answer's run is still found abandoned by the recovery rule for answers
- * (the chat names the turn it answered): recovered, it signals, and the waiting run ends. The
- * engine is the in-memory shared journal, with waits.
+ * ingress that refused, a database that blinked). The step sends again (a wait keeps the first
+ * value it gets, so twice is harmless), backing off, until a signal goes out, and records only
+ * that: neither a failed signal nor a failure is ever its value (an engine would replay it, and the
+ * waiting turn would never end). Meanwhile the answer's workflow is pending; if its process dies,
+ * the recovery rule for answers finds it abandoned (the chat names the turn it answered):
+ * recovered elsewhere, it signals, and the waiting run ends. The engine is the in-memory shared
+ * journal, with waits.
  */
 import { expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
-import { SIGNAL_ATTEMPTS } from '../src/sessions/durable-wait.js';
 import { ChargingShop } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
@@ -39,13 +39,22 @@ async function waitingChat(failures: number) {
   const send = b.engine.signal as NonNullable<typeof b.engine.signal>;
   const tries: string[] = [];
   let left = failures;
+  let tried = () => {};
   b.engine.signal = async (id, value) => {
     tries.push(id);
+    tried();
     if (left-- > 0) throw new Error('ingress refused the signal');
     return send(id, value);
   };
+  /** Resolves once the engine was asked to send `n` signals. */
+  const triedTimes = (n: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (tries.length >= n ? resolve() : undefined);
+      tried = check;
+      check();
+    });
   const answering = createSessions(<Shop ran={ran} />, { store, model, engine: b.engine });
-  return { journal, store, ran, model, wait, waiting, b, tries, asking, answering };
+  return { journal, store, ran, model, wait, waiting, b, tries, triedTimes, asking, answering };
 }
 
 test('a signal the engine fails to send twice is sent again inside its step: the waiting run ends, and the step records the signal that went out', async () => {
@@ -59,15 +68,26 @@ test('a signal the engine fails to send twice is sent again inside its step: the
   await Promise.all([asking.close(), answering.close()]);
 });
 
-test('a signal that never goes out fails the answer visibly, records no value, and the recovered answer signals: the waiting run ends', async () => {
-  const { journal, store, ran, model, wait, waiting, b, tries, asking, answering } = await waitingChat(
-    Number.POSITIVE_INFINITY,
-  );
-  // The caller has its turn; the answer's workflow fails, naming the waiting turn.
+test('a signal that keeps failing is sent again until it goes out: the answer records no failure, and the waiting run ends once a send works', async () => {
+  const { journal, wait, waiting, b, tries, asking, answering } = await waitingChat(5);
   expect((await answering.approve('c1', 'pay-1')).text).toBe('Done.');
   const answer = b.runs[0]?.turnId as string;
-  await expect(b.runs[0]?.ended).rejects.toThrow(`could not signal waiting turn ${wait.turn}`);
-  expect(tries).toHaveLength(SIGNAL_ATTEMPTS);
+  expect(await b.runs[0]?.ended).toEqual(expect.objectContaining({ text: 'Done.' }));
+  expect(tries).toHaveLength(6);
+  expect(await waiting?.ended).toEqual({ continuation: answer, text: 'Done.', waiting: 0 });
+  expect(journal.recorded(answer)).toContain(`signal-${wait.turn}`);
+  await Promise.all([asking.close(), answering.close()]);
+});
+
+test('an answer whose process dies while its signal keeps failing is recovered by another process, which signals: the waiting run ends', async () => {
+  const { journal, store, ran, model, wait, waiting, b, triedTimes, asking, answering } = await waitingChat(
+    Number.POSITIVE_INFINITY,
+  );
+  // The caller has its turn; the answer's workflow stays pending while it tries, and records nothing.
+  expect((await answering.approve('c1', 'pay-1')).text).toBe('Done.');
+  const answer = b.runs[0]?.turnId as string;
+  await triedTimes(3);
+  expect(b.runs[0]?.settled).toBe(false);
   expect(journal.recorded(answer)).not.toContain(`signal-${wait.turn}`);
   expect(waiting?.settled).toBe(false);
   // The chat names the turn the answer answered: the recovery rule for answers finds it abandoned.

@@ -52,6 +52,12 @@ interface Sink {
   ended?: Ended;
   /** Callers in this process that started the same turn id meanwhile: they hear what this one hears. */
   followers?: Set<Sink>;
+  /**
+   * The run's end no longer concerns the caller: all that is left is the signal to the turn it
+   * answered, which the engine failed to send and sends again (a process that dies meanwhile leaves
+   * an answer another process recovers, and that run writes nothing), so the caller stops waiting.
+   */
+  release(): void;
 }
 
 /** The durable turns of one `createSessions`: `turn` runs one, and the engine recovers the rest. */
@@ -201,7 +207,9 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           const next = await it.next();
           if (next.done) {
             sink?.end({ turn: next.value });
-            return waits ? await endOfTurn(waits, turnId, follows, wait, next.value, tag) : next.value;
+            return waits
+              ? await endOfTurn(waits, turnId, follows, wait, next.value, tag, () => sink?.release())
+              : next.value;
           }
           sink?.push(next.value);
         }
@@ -256,7 +264,10 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
   ): AsyncGenerator<SessionEvent, { turn?: Turn; error?: unknown; ranHere: boolean }> {
     const queue: SessionEvent[] = [];
     let wake: (() => void) | null = null;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     const sink: Sink = {
+      release,
       signal,
       ...(traceContext !== undefined ? { traceContext } : {}),
       push(event) {
@@ -299,7 +310,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       // over (see durable-taken.ts).
       const handedOver = ended.error instanceof TurnHandedOverError && ended.error.handedOver;
       const waitsOn = Boolean(ended.turn?.waiting?.length) && waitsDurably(engine);
-      if (ran && !handedOver && !waitsOn && !ended.pending) await ran;
+      if (ran && !handedOver && !waitsOn && !ended.pending) await Promise.race([ran, released]);
       return { ...ended, ranHere: (leader ?? sink).taken === true };
     } finally {
       leader?.followers?.delete(sink);

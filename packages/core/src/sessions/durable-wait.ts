@@ -96,37 +96,40 @@ export function waitState(
   };
 }
 
-/** How many times an answer sends its signal before its workflow fails (see {@link signalWithRetries}). */
-export const SIGNAL_ATTEMPTS = 4;
+/** The longest wait, in ms, between two sends of a signal the engine failed to send (see {@link signalWithRetries}). */
+export const SIGNAL_BACKOFF_MAX = 5_000;
 
 /**
- * Signals waiting turn `follows` with `outcome`, trying again (after 50, 100, 200 ms) when the
- * engine fails to send (Restate's ingress refused or out of reach, a DBOS `send` that failed):
- * sending twice is harmless, a wait keeps the first value it gets. It resolves only once a signal
- * went out, so a step around it never records a failed signal as its value; after
- * {@link SIGNAL_ATTEMPTS} failures it throws, naming the waiting turn, and the answer's workflow
- * fails where the engine shows it.
+ * Signals waiting turn `follows` with `outcome`, trying again while the engine fails to send
+ * (Restate's ingress refused or out of reach, a DBOS `send` that failed), after 50, 100, 200 ms…
+ * and then every {@link SIGNAL_BACKOFF_MAX} ms: sending twice is harmless, a wait keeps the first
+ * value it gets. It resolves only once a signal went out, and never throws: a step around it
+ * records neither a failed signal nor a failure (an engine replays a recorded failure, and the
+ * waiting workflow would then never end). Until then the answer's workflow is pending where the
+ * engine shows it; if its process dies meanwhile, another process recovers the answer (the chat
+ * names the turn it answered) and sends the signal from there.
  */
-async function signalWithRetries(engine: WaitingEngine, follows: DurableWaitState, outcome: WaitOutcome) {
+async function signalWithRetries(
+  engine: WaitingEngine,
+  follows: DurableWaitState,
+  outcome: WaitOutcome,
+  retrying: () => void,
+) {
   for (let attempt = 1; ; attempt++) {
     try {
       await engine.signal(follows.wait, outcome);
       return null;
-    } catch (error) {
-      if (attempt >= SIGNAL_ATTEMPTS) {
-        throw new Error(
-          `${engine.name}: the answer could not signal waiting turn ${follows.turn} (wait ${follows.wait}) after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}. The chat has the answer; the waiting turn ends once it is signalled (check that the engine's ingress is reachable).`,
-          { cause: error },
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    } catch {
+      if (attempt === 1) retrying();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, SIGNAL_BACKOFF_MAX)).unref?.());
     }
   }
 }
 
 /**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
- * turn signals its wait (once: a recorded step, retried inside while the engine fails to send); a turn that ends waiting waits for its own answers
+ * turn signals its wait (once: a recorded step, sent again inside while the engine fails to send,
+ * `retrying` called at the first failure); a turn that ends waiting waits for its own answers
  * and ends with what answered them, when a turn of its own chat (tagged `tag`) did, else null.
  * Returns the workflow's result.
  */
@@ -137,10 +140,11 @@ export async function endOfTurn(
   wait: DurableWait | null,
   turn: Turn,
   tag: string,
+  retrying: () => void = () => {},
 ): Promise<unknown> {
   if (follows) {
     const outcome: WaitOutcome = { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 };
-    await engine.step(`signal-${follows.turn}`, () => signalWithRetries(engine, follows, outcome));
+    await engine.step(`signal-${follows.turn}`, () => signalWithRetries(engine, follows, outcome, retrying));
   }
   if (!wait || !turn.waiting?.length) return turn;
   return ownOutcome(await wait.received(), tag);
