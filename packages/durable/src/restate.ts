@@ -214,7 +214,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   async function holdAll(turns: TurnRequest[]): Promise<boolean> {
     const taken: [string, LeaseHold][] = [];
     for (const { turnId, input } of turns) {
-      const hold = await (registration as DurableRegistration).hold(input, turnId);
+      // A store that fails gives back what was held so far: the next look tries again.
+      const hold = await (registration as DurableRegistration).hold(input, turnId).catch(() => null);
       if (!hold) {
         await Promise.all(taken.map(([, h]) => h.release()));
         return false;
