@@ -126,12 +126,17 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     if (!registration || closed) return;
     // The ids and executors of the pending turns; the inputs (which may carry files) only of turns
     // not seen before: a turn's input never changes, and a waiting turn may be pending for days.
-    const pending = (await DBOS.listWorkflows({ status: 'PENDING', workflowName: TURN_WORKFLOW })).filter(
-      (wf) => wf.executorId && wf.executorId !== executorId,
-    );
+    // (DBOS loads inputs and outputs unless told not to.)
+    const listed = await DBOS.listWorkflows({
+      status: 'PENDING',
+      workflowName: TURN_WORKFLOW,
+      loadInput: false,
+      loadOutput: false,
+    });
+    const pending = listed.filter((wf) => wf.executorId && wf.executorId !== executorId);
     const unknown = pending.map((wf) => wf.workflowID).filter((id) => !inputs.has(id));
     if (unknown.length > 0) {
-      for (const wf of await DBOS.listWorkflows({ workflowIDs: unknown, loadInput: true })) {
+      for (const wf of await DBOS.listWorkflows({ workflowIDs: unknown, loadInput: true, loadOutput: false })) {
         inputs.set(wf.workflowID, (wf.input?.[1] as DurableTurnInput | undefined) ?? null);
       }
     }
