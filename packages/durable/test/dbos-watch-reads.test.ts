@@ -1,0 +1,91 @@
+/**
+ * What one look of `dbosEngine`'s recovery watch reads from DBOS: the pending turns' ids and
+ * executors, without their inputs or outputs (DBOS loads both unless told not to), and then the
+ * inputs of the turns it has not seen before, once each: an input never changes, and a waiting
+ * turn may stay pending for days while every process looks every 2 s. DBOS's API is stood in for
+ * here (no database): the test counts what the watch asks of it.
+ */
+import type { DurableRegistration, DurableTurnInput } from '@skilltree/core/provider';
+import { afterEach, expect, test, vi } from 'vitest';
+
+interface Listing {
+  status?: string;
+  workflowIDs?: string[];
+  loadInput?: boolean;
+  loadOutput?: boolean;
+}
+
+const calls: Listing[] = [];
+let pending = ['t1', 't2'];
+let looked = () => {};
+
+vi.mock('@dbos-inc/dbos-sdk', () => ({
+  DBOS: {
+    setConfig: () => {},
+    launch: async () => {},
+    shutdown: async () => {},
+    registerWorkflow: (fn: unknown) => fn,
+    async listWorkflows(input: Listing) {
+      calls.push(input);
+      if (input.workflowIDs) {
+        return input.workflowIDs.map((id) => ({
+          workflowID: id,
+          executorId: 'dead',
+          input: [id, { id: `chat-${id}` }],
+        }));
+      }
+      looked();
+      return pending.map((id) => ({ workflowID: id, executorId: 'dead' }));
+    },
+  },
+  DBOSWorkflowConflictError: class extends Error {},
+}));
+vi.mock('../src/dbos-claim.js', () => ({
+  claimTurn: async () => null,
+  signalledTurns: async () => new Set<string>(),
+}));
+
+const { dbosEngine } = await import('../src/dbos.js');
+
+/** Resolves once the watch has made `n` listings of pending turns. */
+function looks(n: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (calls.filter((c) => c.status === 'PENDING').length >= n) resolve();
+    };
+    looked = check;
+    check();
+  });
+}
+
+let close: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await close?.();
+});
+
+test("the watch lists pending turns without inputs or outputs, and reads each turn's input once", async () => {
+  const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
+  close = () => engine.close();
+  const asked: string[] = [];
+  const registration: DurableRegistration = {
+    run: async () => null,
+    async abandoned(input: DurableTurnInput, turnId?: string) {
+      asked.push(`${turnId} ${input.id}`);
+      return false;
+    },
+    hold: async () => null,
+  };
+  engine.register(registration);
+  await looks(2);
+  pending = ['t1', 't2', 't3'];
+  const before = calls.filter((c) => c.status === 'PENDING').length;
+  await looks(before + 2);
+  const listings = calls.filter((c) => c.status === 'PENDING');
+  expect(listings.every((c) => c.loadInput === false && c.loadOutput === false)).toBe(true);
+  // The inputs: of t1 and t2 once, then of t3 once, whatever the number of looks.
+  expect(calls.filter((c) => c.workflowIDs).map((c) => c.workflowIDs)).toEqual([['t1', 't2'], ['t3']]);
+  expect(calls.filter((c) => c.workflowIDs).every((c) => c.loadInput === true && c.loadOutput === false)).toBe(true);
+  // Each look still asks about every pending turn, with its input.
+  expect(asked).toContain('t3 chat-t3');
+  expect(asked.filter((a) => a === 't1 chat-t1').length).toBeGreaterThanOrEqual(3);
+});
