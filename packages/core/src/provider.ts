@@ -105,6 +105,7 @@ export type {
   DurableWaitState,
   LeaseHold,
   TurnEngine,
+  TurnLook,
 } from './types/engine.js';
 export type {
   AssistantMessage,

@@ -29,6 +29,8 @@ test('a signalled waiting turn of a dead process is abandoned even once the chat
   const asking = createSessions(<Shop ran={ran} />, { store, model, engine: a.engine });
   const first = await asking.send('c1', 'Charge me');
   const waiting = (await durableWaitOf(store, 'c1', undefined))?.turn as string;
+  // Until its answer comes, a look finds it waiting (a watch may pass it over until it is signalled).
+  expect(await a.look(waiting)).toBe('waiting');
 
   // Process B approves (it signals the wait), then the chat moves on: a new message, a new wait.
   const b = journal.process();
@@ -44,7 +46,9 @@ test('a signalled waiting turn of a dead process is abandoned even once the chat
   const c = journal.process();
   const recovering = createSessions(<Shop ran={ran} />, { store, model, engine: c.engine });
   expect(await c.abandoned(waiting)).toBe(false);
+  expect(await c.look(waiting)).toBe('alive');
   expect(await c.abandoned(waiting, { signalled: true })).toBe(true);
+  expect(await c.look(waiting, { signalled: true })).toBe('abandoned');
   // Recovered, it replays, takes the answer its wait was sent, and ends.
   expect(await c.recover(waiting)).toEqual(expect.objectContaining({ text: 'Done.', waiting: 0 }));
   expect({ asked, ran, length: (await store.record('c1'))?.length }).toEqual(before);

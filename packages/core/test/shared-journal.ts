@@ -233,6 +233,10 @@ export function sharedJournal(options: SharedJournalOptions = {}) {
       abandoned(turnId: string, seen?: AbandonedHint) {
         return registered().abandoned(inputs.get(turnId) as DurableTurnInput, turnId, seen);
       },
+      /** The registered runner's look at turn `turnId` (`abandoned`, `waiting` or `alive`). */
+      look(turnId: string, seen?: AbandonedHint) {
+        return registered().look(inputs.get(turnId) as DurableTurnInput, turnId, seen);
+      },
       /** The registered runner's hold on turn `turnId`'s chat (as an engine takes it before it moves the turn here). */
       hold(turnId: string) {
         return registered().hold(inputs.get(turnId) as DurableTurnInput, turnId);

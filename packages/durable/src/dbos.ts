@@ -64,6 +64,12 @@ export const TURN_APP_VERSION = 'skilltree-turns-1';
 /** How long one `DBOS.recv` of a wait lasts before it is asked again: a day. */
 const WAIT_SLICE_SECONDS = 86_400;
 
+/**
+ * How many looks pass over a turn found waiting for its answers before the watch reads its chat
+ * again (a minute at the default interval). A signalled one is looked at on the next look.
+ */
+const WAITING_RELOOK = 30;
+
 let taken = false;
 
 /**
@@ -113,6 +119,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     });
   /** The inputs of the pending turns of other executors, by workflow id (null: none readable). */
   const inputs = new Map<string, DurableTurnInput | null>();
+  /** Turns found waiting for their answers, by workflow id: how many looks pass them over before the next. */
+  const waiting = new Map<string, number>();
   /** Turns found abandoned on the last look, each as `<workflow id> <executor>`. */
   let suspects = new Set<string>();
 
@@ -142,6 +150,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     }
     const still = new Set(pending.map((wf) => wf.workflowID));
     for (const id of inputs.keys()) if (!still.has(id)) inputs.delete(id);
+    for (const id of waiting.keys()) if (!still.has(id)) waiting.delete(id);
     // Waiting turns whose answer came while their process was gone: their chats may have moved on.
     const signalled = await signalledTurns(pending.map((wf) => wf.workflowID));
     const seen = new Set<string>();
@@ -149,8 +158,19 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     for (const wf of pending) {
       const owner = wf.executorId as string;
       const input = inputs.get(wf.workflowID);
+      if (!input) continue;
       const hint = signalled.has(wf.workflowID) ? { signalled: true } : undefined;
-      if (!input || !(await registration.abandoned(input, wf.workflowID, hint))) continue;
+      // A turn found waiting for its answers is looked at again only when signalled, or every
+      // `WAITING_RELOOK` looks (its chat may have been deleted): no store read per look for it.
+      const skips = waiting.get(wf.workflowID);
+      if (!hint && skips !== undefined && skips > 0) {
+        waiting.set(wf.workflowID, skips - 1);
+        continue;
+      }
+      const found = await registration.look(input, wf.workflowID, hint);
+      if (found === 'waiting') waiting.set(wf.workflowID, WAITING_RELOOK);
+      else waiting.delete(wf.workflowID);
+      if (found !== 'abandoned') continue;
       // Seen per executor: a turn another process just claimed has to look abandoned there twice
       // again (it may not have taken its lease yet), or it would be taken from that process at once.
       const look = `${wf.workflowID} ${owner}`;

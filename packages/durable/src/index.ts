@@ -14,4 +14,5 @@ export type {
   DurableTurnRunner,
   LeaseHold,
   TurnEngine,
+  TurnLook,
 } from '@skilltree/core/provider';

@@ -69,9 +69,10 @@ test("the watch lists pending turns without inputs or outputs, and reads each tu
   const asked: string[] = [];
   const registration: DurableRegistration = {
     run: async () => null,
-    async abandoned(input: DurableTurnInput, turnId?: string) {
+    abandoned: async () => false,
+    async look(input: DurableTurnInput, turnId?: string) {
       asked.push(`${turnId} ${input.id}`);
-      return false;
+      return 'alive';
     },
     hold: async () => null,
   };
@@ -88,4 +89,35 @@ test("the watch lists pending turns without inputs or outputs, and reads each tu
   // Each look still asks about every pending turn, with its input.
   expect(asked).toContain('t3 chat-t3');
   expect(asked.filter((a) => a === 't1 chat-t1').length).toBeGreaterThanOrEqual(3);
+});
+
+test('a turn found waiting for its answers is looked at again only when signalled, or after 30 looks', async () => {
+  calls.length = 0;
+  pending = ['w1', 'a1'];
+  let signalledNow = false;
+  const claim = await import('../src/dbos-claim.js');
+  vi.spyOn(claim, 'signalledTurns').mockImplementation(async () => new Set(signalledNow ? ['w1'] : []));
+  const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
+  close = () => engine.close();
+  const asked: string[] = [];
+  engine.register({
+    run: async () => null,
+    abandoned: async () => false,
+    async look(_input: DurableTurnInput, turnId?: string, seen?: { signalled?: boolean }) {
+      asked.push(`${turnId}${seen?.signalled ? ' signalled' : ''}`);
+      return turnId === 'w1' && !seen?.signalled ? 'waiting' : 'alive';
+    },
+    hold: async () => null,
+  });
+  // Ten looks done once the eleventh lists: the live turn every time, the waiting one once.
+  await looks(11);
+  expect(asked.filter((a) => a === 'a1').length).toBeGreaterThanOrEqual(10);
+  expect(asked.filter((a) => a.startsWith('w1'))).toEqual(['w1']);
+  // The 32nd look reads it again (its chat may have been deleted meanwhile).
+  await looks(33);
+  expect(asked.filter((a) => a.startsWith('w1'))).toEqual(['w1', 'w1']);
+  // Signalled: looked at on the next look, with the engine's word.
+  signalledNow = true;
+  await looks(35);
+  expect(asked).toContain('w1 signalled');
 });

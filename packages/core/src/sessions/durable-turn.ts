@@ -17,10 +17,10 @@ import { chatSession } from './chat-session.js';
 import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnContext } from './chat-turn.js';
 import { type Handover, handoverEngine, TurnHandedOverError } from './durable-handover.js';
 import { leaseHolds } from './durable-holds.js';
+import { lookAt } from './durable-look.js';
 import { takenOver } from './durable-taken.js';
 import { ANSWERS_WAIT, chatTag, endOfTurn, followsOf, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
 import { chatKey } from './key.js';
-import { leaseIsFree } from './lease.js';
 
 /** The session a turn opened, as its `open` step records it. */
 interface OpenRecord {
@@ -230,25 +230,8 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         throw error;
       }
     },
-    async abandoned(input, turnId, seen) {
-      // A turn runs (its commits say so) and its lease is free to take: the process that ran it is
-      // gone. A turn that ended, or one about to take its lease, has no running turn on record.
-      const chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
-      const state = chat.record?.state;
-      // A turn waiting for its answers has nothing to recover until they come.
-      if (turnId !== undefined && state?.wait?.turn === turnId && !seen?.signalled) return false;
-      // A waiting turn that was answered (and signalled) ends wherever a process can run it.
-      const answered = turnId !== undefined && state?.answered === turnId;
-      // An answer whose commits are all in but whose run is pending: its process died before it
-      // signalled the waiting turn. Recovered, it replays, writes nothing, and sends the signal.
-      const unsignalled = input.follows !== undefined && state?.answered === input.follows.turn;
-      // A turn whose process is gone for sure, though the chat does not show it running: it never
-      // began (recovered, it runs its message), or ended before the engine recorded its end.
-      // Or a waiting turn the engine knows was signalled: the chat may have moved on since its answer
-      // (a later turn's commits no longer name it), and nothing else would ever end its workflow.
-      if (state && !state.turn && !answered && !unsignalled && !seen?.unreachable && !seen?.signalled) return false;
-      return leaseIsFree(ctx.store, chat.key, 'recovery-probe');
-    },
+    look: (input, turnId, seen) => lookAt(ctx.store, input, turnId, seen),
+    abandoned: async (input, turnId, seen) => (await lookAt(ctx.store, input, turnId, seen)) === 'abandoned',
     hold: (input, turnId) => holds.hold(input, turnId),
   });
   /**

@@ -79,6 +79,9 @@ export interface AbandonedHint {
   signalled?: boolean;
 }
 
+/** What a recovery watch's look at a pending turn finds (see {@link DurableRegistration.look}). */
+export type TurnLook = 'abandoned' | 'waiting' | 'alive';
+
 /** What `createSessions` tells its engine when it registers (see {@link TurnEngine.register}). */
 export interface DurableRegistration {
   /** Runs a turn: the workflow's body. */
@@ -93,6 +96,13 @@ export interface DurableRegistration {
    * (`seen.signalled`) whatever the chat's record says now.
    */
   abandoned(input: DurableTurnInput, turnId?: string, seen?: AbandonedHint): Promise<boolean>;
+  /**
+   * What a look at turn `turnId` finds, as {@link DurableRegistration.abandoned} decides it, with
+   * the reason it is not abandoned: `waiting` (it waits for its answers: nothing changes until the
+   * engine signals it, so a watch may look again rarely, and at once when it sees it signalled)
+   * or `alive` (a process has it, or it may be about to begin).
+   */
+  look(input: DurableTurnInput, turnId?: string, seen?: AbandonedHint): Promise<TurnLook>;
   /**
    * Takes the chat's lease of abandoned turn `turnId` for this process, before the engine moves the
    * turn here: the turn's run in this process adopts the lease, and a process that looks meanwhile
