@@ -62,3 +62,8 @@ export function steppingShopModel(asked: string[]): () => Model {
     },
   });
 }
+
+/** The shop of the durable wait tests: each `charge` call waits for an approval; each charge that ran is noted in `ran`. */
+export const ApprovalShop = ({ ran }: { ran: string[] }) => (
+  <ChargingShop needsApproval onCharge={() => ran.push('charge')} />
+);

@@ -11,11 +11,8 @@
 import { expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
-import { ChargingShop } from './charging-shop.js';
+import { ApprovalShop } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
-
-/** The shop of these tests: each `charge` call waits for an approval; the charges that ran are noted in `ran`. */
-const Shop = ({ ran }: { ran: string[] }) => <ChargingShop needsApproval onCharge={() => ran.push('charge')} />;
 
 /** A chat waiting for approval in process A, and process B (whose engine fails to send `failures` signals) to answer. */
 async function waitingChat(failures: number) {
@@ -31,7 +28,7 @@ async function waitingChat(failures: number) {
     },
   });
   const a = journal.process();
-  const asking = createSessions(<Shop ran={ran} />, { store, model, engine: a.engine });
+  const asking = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: a.engine });
   await asking.send('c1', 'Charge me');
   const wait = (await durableWaitOf(store, 'c1', undefined)) as { turn: string; wait: string };
   const waiting = a.runs.find((r) => r.turnId === wait.turn);
@@ -53,7 +50,7 @@ async function waitingChat(failures: number) {
       tried = check;
       check();
     });
-  const answering = createSessions(<Shop ran={ran} />, { store, model, engine: b.engine });
+  const answering = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: b.engine });
   return { journal, store, ran, model, wait, waiting, b, tries, triedTimes, asking, answering };
 }
 
@@ -94,7 +91,7 @@ test('an answer whose process dies while its signal keeps failing is recovered b
   expect((await store.record('c1'))?.state.answered).toBe(wait.turn);
   const before = (await store.record('c1'))?.length;
   const c = journal.process();
-  const recovering = createSessions(<Shop ran={ran} />, { store, model, engine: c.engine });
+  const recovering = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: c.engine });
   expect(await c.abandoned(answer)).toBe(true);
   await c.recover(answer);
   expect(await waiting?.ended).toEqual({ continuation: answer, text: 'Done.', waiting: 0 });

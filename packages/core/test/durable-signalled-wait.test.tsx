@@ -8,10 +8,8 @@
 import { expect, test } from 'vitest';
 import { createSessions, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
-import { ChargingShop, steppingShopModel } from './charging-shop.js';
+import { ApprovalShop, steppingShopModel } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
-
-const Shop = ({ ran }: { ran: string[] }) => <ChargingShop needsApproval onCharge={() => ran.push('charge')} />;
 
 test('a signalled waiting turn of a dead process is abandoned even once the chat moved on, and recovered it only takes its answer', async () => {
   const journal = sharedJournal({ waits: true });
@@ -26,7 +24,7 @@ test('a signalled waiting turn of a dead process is abandoned even once the chat
     const opened = await (wait as NonNullable<typeof wait>)(name);
     return { id: opened.id, received: () => new Promise<never>(() => {}) };
   };
-  const asking = createSessions(<Shop ran={ran} />, { store, model, engine: a.engine });
+  const asking = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: a.engine });
   const first = await asking.send('c1', 'Charge me');
   const waiting = (await durableWaitOf(store, 'c1', undefined))?.turn as string;
   // Until its answer comes, a look finds it waiting (a watch may pass it over until it is signalled).
@@ -34,7 +32,7 @@ test('a signalled waiting turn of a dead process is abandoned even once the chat
 
   // Process B approves (it signals the wait), then the chat moves on: a new message, a new wait.
   const b = journal.process();
-  const answering = createSessions(<Shop ran={ran} />, { store, model, engine: b.engine });
+  const answering = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: b.engine });
   expect((await answering.approve('c1', first.waiting?.[0]?.toolCallId as string)).text).toBe('Done.');
   expect((await answering.send('c1', 'Charge me again')).waiting).toHaveLength(1);
   const record = await store.record('c1');
@@ -44,7 +42,7 @@ test('a signalled waiting turn of a dead process is abandoned even once the chat
 
   // Process C: the chat no longer names the turn, so without the engine's word it is not abandoned.
   const c = journal.process();
-  const recovering = createSessions(<Shop ran={ran} />, { store, model, engine: c.engine });
+  const recovering = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: c.engine });
   expect(await c.abandoned(waiting)).toBe(false);
   expect(await c.look(waiting)).toBe('alive');
   expect(await c.abandoned(waiting, { signalled: true })).toBe(true);

@@ -8,11 +8,8 @@
 import { expect, test } from 'vitest';
 import { createSessions, memoryStore } from '../src/index.js';
 import { durableWaitOf } from '../src/provider.js';
-import { ChargingShop, steppingShopModel } from './charging-shop.js';
+import { ApprovalShop, steppingShopModel } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
-
-/** The shop of this test: each `charge` call waits for an approval; the charges that ran are noted in `ran`. */
-const Shop = ({ ran }: { ran: string[] }) => <ChargingShop needsApproval onCharge={() => ran.push('charge')} />;
 
 test('an answer whose process dies before it signals the wait is recovered by another process: it sends the signal, writes nothing, and the waiting run ends', async () => {
   const journal = sharedJournal({ waits: true });
@@ -28,7 +25,7 @@ test('an answer whose process dies before it signals the wait is recovered by an
 
   // Process A asks; its turn ends waiting, and its run waits for the answer.
   const a = journal.process();
-  const asking = createSessions(<Shop ran={ran} />, options(a.engine));
+  const asking = createSessions(<ApprovalShop ran={ran} />, options(a.engine));
   const asked1 = await asking.send('c1', 'Charge me');
   expect(asked1.waiting).toHaveLength(1);
   const wait = await durableWaitOf(store, 'c1', undefined);
@@ -37,7 +34,7 @@ test('an answer whose process dies before it signals the wait is recovered by an
 
   // Process B approves and dies after its last commit, at the signal step.
   const b = journal.process({ dieAt: 'signal-' });
-  const answering = createSessions(<Shop ran={ran} />, options(b.engine));
+  const answering = createSessions(<ApprovalShop ran={ran} />, options(b.engine));
   void answering.approve('c1', asked1.waiting?.[0]?.toolCallId as string).catch(() => {});
   expect(await b.died).toBe(`signal-${wait?.turn}`);
   const answer = b.runs[0]?.turnId as string;
@@ -48,7 +45,7 @@ test('an answer whose process dies before it signals the wait is recovered by an
 
   // Process C's watch finds the answer abandoned, and recovers it.
   const c = journal.process();
-  const recovering = createSessions(<Shop ran={ran} />, options(c.engine));
+  const recovering = createSessions(<ApprovalShop ran={ran} />, options(c.engine));
   expect(await c.abandoned(answer)).toBe(true);
   await c.recover(answer);
   // The signal reached the waiting run, which ends with the answer's outcome.
