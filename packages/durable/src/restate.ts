@@ -204,10 +204,24 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       // Each chat's lease first: until the runs here take them over, other processes find the chats held.
       if (!(await holdAll(turns))) continue;
       adopted.add(id);
-      const uri = await serveService(sdk, name, 0);
-      await moveDeployment(admin, id, uri);
+      try {
+        const uri = await serveService(sdk, name, 0);
+        await moveDeployment(admin, id, uri);
+      } catch (error) {
+        // Not moved: the chats go back, so that the next look (here or elsewhere) can take them.
+        adopted.delete(id);
+        await Promise.all(turns.map(({ turnId }) => releaseHold(turnId)));
+        throw error;
+      }
       for (const invocation of invocations) await resumeInvocation(admin, invocation);
     }
+  }
+
+  /** Gives back the hold of turn `turnId`, unless its run here adopted it (then nothing). */
+  async function releaseHold(turnId: string): Promise<void> {
+    const hold = holds.get(turnId);
+    holds.delete(turnId);
+    await hold?.release();
   }
 
   /** Holds the leases of `turns`' chats for this process; when one is taken already, none (another process moves them). */

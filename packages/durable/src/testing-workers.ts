@@ -20,7 +20,12 @@ export interface WorkerConfig {
   engineOptions: Record<string, unknown>;
   /** The PostgreSQL URL of the session store. */
   storeUrl: string;
-  /** Where the worker logs its model requests (`model.log`), tool attempts (`attempts.log`) and side effects (`effects/<key>`). */
+  /**
+   * Where the worker logs its model requests (`model.log`), tool attempts (`attempts.log`, each with
+   * its idempotency key, which starts with the chat id) and side effects (`effects/<key>`). Turns of
+   * chats other than `chat` and `also` that the engine recovers here (an earlier case left them)
+   * log their model requests to `model-others.log`, have no side effect and never hang.
+   */
   dir: string;
   leaseTtl: number;
   /**

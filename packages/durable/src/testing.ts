@@ -55,9 +55,12 @@ export interface DurableConformanceOptions {
 /** Runs the durable-turn conformance suite on one engine. */
 export function durableConformance(options: DurableConformanceOptions): void {
   let n = 0;
+  /** Each case's chat by its scratch folder. */
+  const chats = new Map<string, string>();
   const setup = () => {
     const dir = scratch();
     const chat = `chat-${process.pid}-${Date.now()}-${++n}`;
+    chats.set(dir, chat);
     const base = { engine: options.engine, storeUrl: options.storeUrl, dir, chat, owner: `owner-${chat}` };
     const workers: Worker[] = [];
     const start = (
@@ -113,7 +116,11 @@ export function durableConformance(options: DurableConformanceOptions): void {
   const recovered = async (worker: Worker) =>
     JSON.parse((await worker.line('recovered ')).slice('recovered '.length)) as { chatId: string; error?: string };
   const models = (dir: string) => logLines(dir, 'model.log').map((l) => l.split(' ').slice(1).join(' '));
-  const attempts = (dir: string) => logLines(dir, 'attempts.log').map((l) => l.split(' ')[1]);
+  // A case's own chat's attempts only: a worker may also recover a turn an earlier case left (it logs there too).
+  const attempts = (dir: string) =>
+    logLines(dir, 'attempts.log')
+      .map((l) => l.split(' ')[1] as string)
+      .filter((key) => key.startsWith(`${chats.get(dir)}/`));
   const effects = (dir: string) => readdirSync(join(dir, 'effects')).length;
 
   describe(`durable turns on ${options.engine}`, () => {
