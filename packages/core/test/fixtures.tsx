@@ -1,11 +1,10 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
   type AgentProps,
   createAgentStore,
-  Instructions,
   type Message,
   type Model,
   type Session,
@@ -14,96 +13,11 @@ import {
   Text,
   Tool,
   useAgentStore,
-  useSkill,
 } from '../src/index.js';
 import type { Commit } from '../src/provider.js';
 
-/** Records mounts, unmounts and effect cleanups so tests can see the lifecycle from inside. */
-export const log: string[] = [];
-
-export const cart = createAgentStore('cart', () => ({ items: [] as string[] }));
-
-export function Shopping() {
-  const [searches, setSearches] = useState(0);
-  const ref = useRef(0);
-  const items = useAgentStore(cart, (s) => s.items);
-  const { active } = useSkill();
-  useEffect(() => {
-    log.push('shopping mounted');
-    return () => {
-      log.push('shopping cleanup');
-    };
-  }, []);
-  return (
-    <>
-      <Instructions>Search before you add.{active ? ' Be brief.' : ''}</Instructions>
-      <Text>Searches: {searches}</Text>
-      <Text>Ref: {ref.current}</Text>
-      <Text>Cart: {items.join(', ') || 'empty'}</Text>
-      <Tool
-        name="search"
-        description="Search the catalog"
-        input={z.object({ q: z.string() })}
-        run={({ q }) => {
-          ref.current += 1;
-          setSearches((n) => n + 1);
-          return `found ${q}`;
-        }}
-      />
-      <Tool
-        name="add_to_cart"
-        description="Add an item"
-        input={z.object({ sku: z.string(), qty: z.number().int().positive().optional() })}
-        run={({ sku }, ctx) => {
-          cart.of(ctx).setState((s) => ({ items: [...s.items, sku] }));
-          return `added ${sku}`;
-        }}
-      />
-      {items.length > 0 && <Tool name="checkout" description="Pay" input={z.object({})} run={() => 'paid'} />}
-    </>
-  );
-}
-
-export function Refunds() {
-  return (
-    <>
-      <Instructions>Refunds within 30 days.</Instructions>
-      <Tool
-        name="refund_order"
-        description="Refund"
-        input={z.object({ id: z.string() })}
-        run={({ id }) => `refunded ${id}`}
-      />
-    </>
-  );
-}
-
-export function Simple({ name }: { name: string }) {
-  return (
-    <>
-      <Text>{name} is here</Text>
-      <Tool name={`${name}_ping`} description={`Ping ${name}`} input={z.object({})} run={() => `${name} pong`} />
-    </>
-  );
-}
-
-export const ShopAgent = (props: AgentProps) => (
-  <Agent {...props}>
-    <Instructions>You are a shop assistant.</Instructions>
-    <Skill name="shopping" description="Find and buy products">
-      <Shopping />
-    </Skill>
-    <Skill name="refunds" description="Refund an order">
-      <Refunds />
-    </Skill>
-    <Skill name="alpha" description="Alpha">
-      <Simple name="alpha" />
-    </Skill>
-    <Skill name="beta" description="Beta">
-      <Simple name="beta" />
-    </Skill>
-  </Agent>
-);
+// The shop agent the lifecycle tests use is test-kit's, shared with the testing package's tests.
+export { cart, ShopAgent, shopLog as log } from '@skilltree/test-kit';
 
 /**
  * An agent with one skill per entry of `skills`, named and described by its key, in that order: for

@@ -93,8 +93,8 @@ describe('ByText', () => {
   });
 
   test('a string with line breaks matches consecutive lines of one section', () => {
-    expect(agent.getByText('Searches: 0\nCart: empty')).toEqual({
-      text: 'Searches: 0\nCart: empty',
+    expect(agent.getByText('Searches: 0\nRef: 0\nCart: empty')).toEqual({
+      text: 'Searches: 0\nRef: 0\nCart: empty',
       source: 'context',
       skill: 'shopping',
     });
@@ -127,7 +127,7 @@ describe('BySkill', () => {
       description: 'Find and buy products',
       loaded: true,
       active: true,
-      text: 'Search before you add. Be brief.\nSearches: 0\nCart: empty',
+      text: 'Search before you add. Be brief.\nSearches: 0\nRef: 0\nCart: empty',
       tools: ['search', 'add_to_cart'],
     });
     expect(agent.getBySkill('refunds')).toEqual({
@@ -148,7 +148,7 @@ describe('BySkill', () => {
     expect((await agent.findBySkill('refunds')).loaded).toBe(false);
     expect(await agent.findAllBySkill(/^r/)).toHaveLength(1);
     expect(errorOf(() => agent.getBySkill('billing'))).toMatch(
-      /^Unable to find a skill "billing"\. Skills in the catalog: shopping, refunds\./,
+      /^Unable to find a skill "billing"\. Skills in the catalog: shopping, refunds, alpha, beta\./,
     );
   });
 
@@ -156,9 +156,9 @@ describe('BySkill', () => {
     expect(agent.getSkill('shopping')).toMatchObject({ loaded: true, active: true });
     await agent.readSkill('refunds');
     expect(agent.getSkill('shopping')).toMatchObject({ loaded: true, active: false });
-    expect(agent.getSkill('refunds')).toMatchObject({ loaded: true, active: true, tools: ['refund'] });
+    expect(agent.getSkill('refunds')).toMatchObject({ loaded: true, active: true, tools: ['refund_order'] });
     expect(() => agent.getSkill('billing')).toThrow(
-      'agent.getSkill("billing"): no such skill. Skills in the catalog: shopping, refunds.',
+      'agent.getSkill("billing"): no such skill. Skills in the catalog: shopping, refunds, alpha, beta.',
     );
   });
 });

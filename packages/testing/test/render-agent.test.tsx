@@ -13,7 +13,9 @@ test('renderAgent mounts synchronously; readSkill loads a skill', async () => {
   const read = await agent.readSkill('shopping');
   expect(read).toEqual({ name: 'shopping', mounted: true, unloaded: [] });
   expect(agent.getByTool('add_to_cart').skill).toBe('shopping');
-  await expect(agent.readSkill('billing')).rejects.toThrow('Unknown skill: "billing". Skills: shopping, refunds.');
+  await expect(agent.readSkill('billing')).rejects.toThrow(
+    'Unknown skill: "billing". Skills: shopping, refunds, alpha, beta.',
+  );
 });
 
 test('callTool appends an assistant message holding the call, runs it, and returns the tool message', async () => {
@@ -36,6 +38,7 @@ test('callTool appends an assistant message holding the call, runs it, and retur
           { kind: 'loaded', skill: 'shopping' },
           { kind: 'line', skill: 'shopping', text: 'Search before you add. Be brief.' },
           { kind: 'line', skill: 'shopping', text: 'Searches: 0' },
+          { kind: 'line', skill: 'shopping', text: 'Ref: 0' },
           { kind: 'line', skill: 'shopping', text: 'Cart: lamp' },
         ],
       },
@@ -47,6 +50,7 @@ test('callTool appends an assistant message holding the call, runs it, and retur
       'contextChanged shopping loaded',
       'contextChanged shopping added: Search before you add. Be brief.',
       'contextChanged shopping added: Searches: 0',
+      'contextChanged shopping added: Ref: 0',
       'contextChanged shopping added: Cart: lamp',
     ].join('\n'),
   );

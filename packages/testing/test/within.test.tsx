@@ -12,8 +12,8 @@ test('within(skill) scopes every query to one skill', async () => {
   const refunds = within(agent.getBySkill('refunds'));
 
   expect(shopping.getAllTools().map((t) => t.name)).toEqual(['search', 'add_to_cart']);
-  expect(refunds.getAllTools().map((t) => t.name)).toEqual(['refund']);
-  expect(shopping.queryByTool('refund')).toBeNull();
+  expect(refunds.getAllTools().map((t) => t.name)).toEqual(['refund_order']);
+  expect(shopping.queryByTool('refund_order')).toBeNull();
   expect(shopping.queryByTool('whoami')).toBeNull();
   expect(shopping.getByText('Cart: empty').skill).toBe('shopping');
   expect(refunds.queryByText('Cart: empty')).toBeNull();
@@ -21,7 +21,7 @@ test('within(skill) scopes every query to one skill', async () => {
   expect(shopping.queryByText('Plan: free')).toBeNull();
   expect(shopping.queryAllBySkill(/./).map((s) => s.name)).toEqual(['shopping']);
   expect(() => refunds.getByTool('search')).toThrow(
-    'Unable to find a tool "search" in skill "refunds". Tools in the request: refund.',
+    'Unable to find a tool "search" in skill "refunds". Tools in the request: refund_order.',
   );
 });
 
