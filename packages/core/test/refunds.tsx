@@ -2,6 +2,7 @@
  * The `refund` tools the approval tests offer: each waits for a person's approval (or, with a
  * `limit`, only past it) and records every run in `ran`, so a test sees what ran and how often.
  */
+import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { z } from 'zod';
 import { Agent, Tool } from '../src/index.js';
 
@@ -9,12 +10,8 @@ import { Agent, Tool } from '../src/index.js';
 export function OrderRefunds({ ran }: { ran: string[] }) {
   return (
     <Agent>
-      <Tool
-        name="refund"
-        description="Refund an order"
-        input={z.object({ order: z.string() })}
-        needsApproval
-        run={({ order }) => {
+      <ApprovedRefundTool
+        run={(order) => {
           ran.push(order);
           return `refunded ${order}`;
         }}

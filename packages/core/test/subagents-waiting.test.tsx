@@ -3,8 +3,8 @@
  * the chat's waiting calls, with `path` [subagent, tool]; answering it continues the run, then the
  * parent, in any process (a snapshot, or a store), and the call runs once.
  */
+import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   Agent,
   createSession,
@@ -25,14 +25,10 @@ const App = () => (
     <Instructions>You delegate refunds.</Instructions>
     <Subagent name="refunder" description="Refund an order">
       <Instructions>Refund what you are asked to.</Instructions>
-      <Tool
-        name="refund"
-        description="Refund an order"
-        input={z.object({ id: z.string() })}
-        needsApproval
-        run={({ id }) => {
+      <ApprovedRefundTool
+        run={(order) => {
           refunds++;
-          return `refunded ${id}`;
+          return `refunded ${order}`;
         }}
       />
     </Subagent>
@@ -43,7 +39,7 @@ const script = () =>
   scriptedModel([{ toolCalls: [{ name: 'refunder', input: { task: 'refund A-1' } }] }, { text: 'A-1 is refunded.' }], {
     subagents: {
       refunder: [
-        { toolCalls: [{ name: 'refund', input: { id: 'A-1' } }] },
+        { toolCalls: [{ name: 'refund', input: { order: 'A-1' } }] },
         (req) => ({ text: `Done: ${ownTextOf(req.messages.at(-1)!)}` }),
       ],
     },
@@ -57,7 +53,7 @@ describe('a call inside a run that waits', () => {
     expect(turn.waiting?.[0]).toMatchObject({
       name: 'refund',
       for: 'approval',
-      input: { id: 'A-1' },
+      input: { order: 'A-1' },
       path: ['refunder', 'refund'],
     });
     expect(session.waiting).toEqual(turn.waiting);
@@ -109,7 +105,7 @@ describe('a call inside a run that waits', () => {
   it("a new message while it waits supersedes the run: the parent's call reads that it did not run", async () => {
     const model = scriptedModel(
       [{ toolCalls: [{ name: 'refunder', input: { task: 'refund A-1' } }] }, { text: 'Never mind then.' }],
-      { subagents: { refunder: [{ toolCalls: [{ name: 'refund', input: { id: 'A-1' } }] }] } },
+      { subagents: { refunder: [{ toolCalls: [{ name: 'refund', input: { order: 'A-1' } }] }] } },
     );
     const session = createSession(<App />, { model });
     await session.send('refund A-1');
