@@ -20,6 +20,7 @@ import { AppendTool } from '@skilltree/test-kit';
 import type { ReactNode } from 'react';
 import { expect } from 'vitest';
 import { z } from 'zod';
+import { streamedOrNot } from './generate-only.js';
 import type { Handler, TestServer } from './server.js';
 
 /** A scripted step any of the test servers takes: text and tool calls. */
@@ -164,11 +165,6 @@ export function script(callId: (n: number) => string): ScriptedTurn[] {
     turn('bye', [], 'Bye.'),
     turn('one more: thanks', [], 'You are welcome.'),
   ];
-}
-
-/** The model a long-conversation test runs on: the adapter itself, or only its `generate` when not streamed. */
-function streamedOrNot(adapter: Model, streamed: boolean): Model {
-  return streamed ? adapter : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
 }
 
 /**
