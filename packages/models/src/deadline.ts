@@ -168,17 +168,15 @@ export async function deadlineCall<T>(
   signal: AbortSignal | undefined,
   call: (attempt: Attempt) => PromiseLike<T>,
 ): Promise<T> {
-  const attempt = new Attempt(settings, signal);
-  let completed = false;
-  try {
-    const result = await attempt.race(call(attempt));
-    completed = true;
-    return result;
-  } catch (error) {
-    throw attempt.expired ?? error;
-  } finally {
-    attempt.end(completed);
+  // A stream of one item, read to its end: how an attempt ends (the timeout error wins, the request
+  // is aborted unless it completed) is then ruled in one place, deadlineStream.
+  let result!: T;
+  for await (const value of deadlineStream(settings, signal, async function* (attempt) {
+    yield await attempt.race(call(attempt));
+  })) {
+    result = value;
   }
+  return result;
 }
 
 /**

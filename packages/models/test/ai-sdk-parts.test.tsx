@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkCallOptions } from '../src/ai-sdk.js';
 import { ev, thinkingEvents } from './helpers/anthropic-thinking.js';
 import { collect } from './helpers/collect.js';
+import { streamedOrNot } from './helpers/generate-only.js';
 import { openaiScript } from './helpers/openai-rules.js';
 import { simpleRequest, text } from './helpers/request.js';
 import { json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
@@ -32,8 +33,6 @@ function Shop() {
     </Agent>
   );
 }
-
-const generateOnly = (model: ReturnType<typeof aiSdk>) => ({ name: model.name, generate: model.generate });
 
 describe('ai-sdk: @ai-sdk/anthropic thinking round-trips with its signature', () => {
   const usage = { input_tokens: 10, output_tokens: 5 };
@@ -70,7 +69,7 @@ describe('ai-sdk: @ai-sdk/anthropic thinking round-trips with its signature', ()
       );
       const model = aiSdk(createAnthropic({ apiKey: 'k', baseURL: `${server.url}/v1` })('claude-opus-5-5'));
       const seen: unknown[] = [];
-      const session = createSession(<Shop />, { model: streamed ? model : generateOnly(model) });
+      const session = createSession(<Shop />, { model: streamedOrNot(model, streamed) });
       session.on('event', (e) => {
         if (e.type === 'reasoning' || e.type === 'reasoning-delta') seen.push(e);
       });
@@ -117,7 +116,7 @@ describe('ai-sdk: @ai-sdk/openai reasoning round-trips with its item id and encr
       const model = aiSdk(createOpenAI({ apiKey: 'k', baseURL: `${server.url}/v1` }).responses('gpt-5.6'), {
         providerOptions: { openai: { store: false, include: ['reasoning.encrypted_content'] } },
       });
-      const session = createSession(<Shop />, { model: streamed ? model : generateOnly(model) });
+      const session = createSession(<Shop />, { model: streamedOrNot(model, streamed) });
       try {
         expect((await session.send('a lamp')).text).toBe('Found it.');
       } finally {

@@ -21,6 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
+import { streamedOrNot } from './helpers/generate-only.js';
 import { json, type Recorded, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage, openaiChunks, openaiCompletion, type WireStep } from './helpers/wire.js';
 
@@ -110,7 +111,7 @@ describe.each(['end', 'system'] as const)('cache-aware Anthropic requests (conte
     it(`${stream ? 'stream' : 'generate'}: tools, system and messages up to the last breakpoint are byte-identical at the next step`, async () => {
       server.queue(...LOOP.map((step) => (stream ? sse(anthropicEvents(step)) : json(200, anthropicMessage(step)))));
       const model = anthropic({ model: 'claude-test', apiKey: 'k', baseURL: server.url });
-      const requests = await runLoop(stream ? model : { name: model.name, generate: model.generate }, placement);
+      const requests = await runLoop(streamedOrNot(model, stream), placement);
 
       for (let step = 0; step + 1 < requests.length; step++) {
         const [before, after] = [requests[step], requests[step + 1]];
@@ -164,7 +165,7 @@ describe.each(['end', 'system'] as const)('cache-aware OpenAI requests (contextP
     it(`${stream ? 'stream' : 'generate'}: every byte before the context is a prefix of the next step's request, tools identical`, async () => {
       server.queue(...LOOP.map((step) => (stream ? sse(openaiChunks(step)) : json(200, openaiCompletion(step)))));
       const model = openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${server.url}/v1` });
-      const requests = await runLoop(stream ? model : { name: model.name, generate: model.generate }, placement);
+      const requests = await runLoop(streamedOrNot(model, stream), placement);
 
       for (let step = 0; step + 1 < requests.length; step++) {
         const [before, after] = [requests[step], requests[step + 1]];

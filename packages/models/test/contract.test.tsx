@@ -22,6 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
+import { streamedOrNot } from './helpers/generate-only.js';
 import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { json, sse, startServer, type TestServer } from './helpers/server.js';
 import {
@@ -110,11 +111,6 @@ async function server(): Promise<TestServer> {
   return s;
 }
 
-const generateOnly = (model: Model): Model => ({
-  name: model.name,
-  generate: (req, opts) => model.generate(req, opts),
-});
-
 type Adapter = (placement: ContextPlacement, stream: boolean) => Promise<Run>;
 
 const adapters: Record<string, Adapter> = {
@@ -122,7 +118,7 @@ const adapters: Record<string, Adapter> = {
     const s = await server();
     s.queue(...SCRIPT.map((step) => (stream ? sse(anthropicEvents(step)) : json(200, anthropicMessage(step)))));
     const model = anthropic({ model: 'claude-test', apiKey: 'k', baseURL: s.url });
-    return converse(stream ? model : generateOnly(model), placement, () =>
+    return converse(streamedOrNot(model, stream), placement, () =>
       s.requests.map((r) => r.body.tools.map((t: { name: string }) => t.name)),
     );
   },
@@ -130,7 +126,7 @@ const adapters: Record<string, Adapter> = {
     const s = await server();
     s.queue(...SCRIPT.map((step) => (stream ? sse(openaiChunks(step)) : json(200, openaiCompletion(step)))));
     const model = openai({ model: 'gpt-test', api: 'chat', apiKey: 'k', baseURL: `${s.url}/v1` });
-    return converse(stream ? model : generateOnly(model), placement, () =>
+    return converse(streamedOrNot(model, stream), placement, () =>
       s.requests.map((r) => r.body.tools.map((t: { function: { name: string } }) => t.function.name)),
     );
   },
@@ -142,7 +138,7 @@ const adapters: Record<string, Adapter> = {
       ),
     );
     const model = openai({ model: 'gpt-test', apiKey: 'k', baseURL: `${s.url}/v1` });
-    return converse(stream ? model : generateOnly(model), placement, () =>
+    return converse(streamedOrNot(model, stream), placement, () =>
       s.requests.map((r) => r.body.tools.map((t: { name: string }) => t.name)),
     );
   },
@@ -153,7 +149,7 @@ const adapters: Record<string, Adapter> = {
       doStream: async () => ({ stream: convertArrayToReadableStream(v3Parts(SCRIPT[i++])) }),
     });
     const model = aiSdk(mock);
-    return converse(stream ? model : generateOnly(model), placement, () =>
+    return converse(streamedOrNot(model, stream), placement, () =>
       [...mock.doGenerateCalls, ...mock.doStreamCalls].map((c) => (c.tools ?? []).map((t) => t.name)),
     );
   },

@@ -16,6 +16,7 @@ import {
 import { Agent, createSession, Instructions, type Model } from '@skilltree/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropic } from '../src/anthropic.js';
+import { generateOnly } from './helpers/generate-only.js';
 import { simpleRequest } from './helpers/request.js';
 import { json, sse, startServer, type TestServer } from './helpers/server.js';
 import { anthropicEvents, anthropicMessage } from './helpers/wire.js';
@@ -47,9 +48,6 @@ const Shop = () => (
 function model(extra: Partial<Parameters<typeof anthropic>[0]> = {}): Model {
   return anthropic({ model: 'claude-test', apiKey: 'sk-test', baseURL: server.url, initialRetryDelayMs: 1, ...extra });
 }
-
-/** `model` without `stream`: the session calls `generate`. */
-const generateOnly = (m: Model): Model => ({ name: m.name, generate: (req, opts) => m.generate(req, opts) });
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 

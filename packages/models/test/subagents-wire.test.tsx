@@ -11,8 +11,10 @@ import { z } from 'zod';
 import { anthropic } from '../src/anthropic.js';
 import { openai } from '../src/openai.js';
 import { claudeScript } from './helpers/anthropic-thinking.js';
+import { queueRules, Refunds } from './helpers/long-conversation.js';
 import { openaiScript } from './helpers/openai-rules.js';
 import { serverPerTest } from './helpers/server.js';
+import type { WireStep } from './helpers/wire.js';
 
 const server = serverPerTest();
 
@@ -27,15 +29,7 @@ function Desk() {
         input={z.object({ id: z.string() })}
         run={({ id }) => `order ${id}: paid`}
       />
-      <Skill name="refunds" description="Refund orders">
-        <Instructions>Refunds within 30 days.</Instructions>
-        <Tool
-          name="refund_order"
-          description="Refund"
-          input={z.object({ id: z.string() })}
-          run={({ id }) => `refunded ${id}`}
-        />
-      </Skill>
+      <Refunds />
       <Subagent name="checker" description="Check a policy question" context="fork">
         <Instructions>You check one policy question.</Instructions>
         <Tool name="note" description="Note a finding" input={z.object({ text: z.string() })} run={() => 'noted'} />
@@ -58,11 +52,6 @@ function Desk() {
   );
 }
 
-interface Step {
-  text?: string;
-  toolCalls?: { id: string; name: string; input: unknown }[];
-}
-
 /**
  * Two turns: a fork that loads a skill, an isolated run whose LRU of one unloads a skill, then a
  * second fork that calls a parent tool it does not offer.
@@ -70,11 +59,11 @@ interface Step {
 function conversation(
   callId: (n: number) => string,
   restricted: boolean,
-): { turns: { user: string; reply: string }[]; steps: Step[] } {
+): { turns: { user: string; reply: string }[]; steps: WireStep[] } {
   let n = 0;
-  const call = (name: string, input: unknown): Step => ({ toolCalls: [{ id: callId(++n), name, input }] });
+  const call = (name: string, input: unknown): WireStep => ({ toolCalls: [{ id: callId(++n), name, input }] });
   const read = (skill: string) => call('read_skill', { name: skill });
-  const steps: Step[] = [
+  const steps: WireStep[] = [
     read('refunds'),
     call('checker', { task: 'May A-1 be refunded under the policy?' }),
     read('policies'),
@@ -126,8 +115,7 @@ const unmarked = (value: unknown) => JSON.stringify(value, (k, v) => (k === 'cac
 describe('subagents on Claude Opus 5.5 (preserved thinking, mid-conversation system messages)', () => {
   it('fork and isolated runs that load and unload skills: nothing refused', async () => {
     const { turns, steps } = conversation((n) => `toolu_${n}`, false);
-    const claude = claudeScript(steps);
-    server.queue(...steps.map(() => claude.handler));
+    const claude = queueRules(server, claudeScript(steps), steps);
     const adapter = anthropic({ model: 'claude-opus-5-5', apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
     const runs = await play(adapter, turns);
     expect(claude.refusals).toEqual([]);
@@ -163,8 +151,7 @@ describe('subagents on Claude Opus 5.5 (preserved thinking, mid-conversation sys
 describe('subagents on GPT-5.6 (Responses, reasoning bound to the prefix)', () => {
   it('fork and isolated runs that load and unload skills: nothing refused, no reasoning dropped', async () => {
     const { turns, steps } = conversation((n) => `call_${n}`, true);
-    const gpt = openaiScript(steps);
-    server.queue(...steps.map(() => gpt.handler));
+    const gpt = queueRules(server, openaiScript(steps), steps);
     const adapter = openai({ model: 'gpt-5.6', apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     const runs = await play(adapter, turns);
     expect(gpt.refusals).toEqual([]);

@@ -29,7 +29,7 @@ import {
   usesToolChanges,
 } from '../src/anthropic.js';
 import { anthropicProblem, betaHeader, checked } from './helpers/anthropic-rules.js';
-import { RefundOrder, Track } from './helpers/long-conversation.js';
+import { Refunds, Track } from './helpers/long-conversation.js';
 import { type Recorded, serverPerTest, sse } from './helpers/server.js';
 import { anthropicEvents, type WireStep } from './helpers/wire.js';
 
@@ -39,10 +39,7 @@ function Ops() {
   return (
     <Agent maxLoadedSkills={2}>
       <Instructions>You run operations.</Instructions>
-      <Skill name="refunds" description="Refund orders">
-        <Instructions>Refunds within 30 days.</Instructions>
-        <RefundOrder />
-      </Skill>
+      <Refunds />
       <Skill name="billing" description="Invoices">
         <Instructions>Invoices are monthly.</Instructions>
         <Text>Open invoices: 2</Text>

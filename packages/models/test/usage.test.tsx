@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdk, aiSdkUsage } from '../src/ai-sdk.js';
 import { anthropic, anthropicUsage } from '../src/anthropic.js';
 import { openai, openaiUsage } from '../src/openai.js';
+import { streamedOrNot } from './helpers/generate-only.js';
 import { outputItems, responseEvents, responseObject } from './helpers/openai-wire.js';
 import { type Handler, json, type SseEvent, serverPerTest, sse } from './helpers/server.js';
 import { Shop } from './helpers/shop.js';
@@ -125,18 +126,13 @@ const cases: Record<string, Case> = {
   },
 };
 
-const generateOnly = (model: Model): Model => ({
-  name: model.name,
-  generate: (req, opts) => model.generate(req, opts),
-});
-
 describe('usage everywhere, cache included: wire → adapter → turn.usage', () => {
   for (const [name, c] of Object.entries(cases)) {
     for (const stream of [true, false]) {
       it(`${name} (${stream ? 'stream' : 'generate'}): every field, summed over the steps of a turn`, async () => {
         server.queue(...LOOP.map((step) => c.handler(step, stream)));
         const model = c.model();
-        const session = createSession(<Shop />, { model: stream ? model : generateOnly(model) });
+        const session = createSession(<Shop />, { model: streamedOrNot(model, stream) });
         try {
           const turn = await session.send('a lamp, please');
           expect(turn.steps).toBe(2);

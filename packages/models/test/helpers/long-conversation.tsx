@@ -17,8 +17,10 @@ import {
   useAgentStore,
 } from '@skilltree/core';
 import { AppendTool } from '@skilltree/test-kit';
+import type { ReactNode } from 'react';
 import { expect } from 'vitest';
 import { z } from 'zod';
+import { streamedOrNot } from './generate-only.js';
 import type { Handler, TestServer } from './server.js';
 
 /** A scripted step any of the test servers takes: text and tool calls. */
@@ -27,7 +29,7 @@ export interface ScriptedStep {
   toolCalls?: { id: string; name: string; input: unknown }[];
 }
 
-/** The `refund_order` tool of the refunds skill, as both Ops agents (this one and tool-changes') offer it. */
+/** The `refund_order` tool of the refunds skill ({@link Refunds}). */
 export function RefundOrder() {
   return (
     <Tool
@@ -36,6 +38,20 @@ export function RefundOrder() {
       input={z.object({ id: z.string() })}
       run={({ id }) => `refunded ${id}`}
     />
+  );
+}
+
+/**
+ * The refunds skill as the Ops agents and the subagents' desk offer it: its instructions and
+ * {@link RefundOrder}, then `children` (a tool only some agents add).
+ */
+export function Refunds({ children }: { children?: ReactNode }) {
+  return (
+    <Skill name="refunds" description="Refund orders">
+      <Instructions>Refunds within 30 days.</Instructions>
+      <RefundOrder />
+      {children}
+    </Skill>
   );
 }
 
@@ -78,9 +94,7 @@ export function Ops() {
         field="text"
         reply={() => 'noted'}
       />
-      <Skill name="refunds" description="Refund orders">
-        <Instructions>Refunds within 30 days.</Instructions>
-        <RefundOrder />
+      <Refunds>
         {tier === 'gold' && (
           <Tool
             name="refund_express"
@@ -89,7 +103,7 @@ export function Ops() {
             run={({ id }) => `refunded ${id} at once`}
           />
         )}
-      </Skill>
+      </Refunds>
       <Skill name="billing" description="Invoices">
         <Instructions>Invoices are monthly.</Instructions>
         <Tool
@@ -151,11 +165,6 @@ export function script(callId: (n: number) => string): ScriptedTurn[] {
     turn('bye', [], 'Bye.'),
     turn('one more: thanks', [], 'You are welcome.'),
   ];
-}
-
-/** The model a long-conversation test runs on: the adapter itself, or only its `generate` when not streamed. */
-function streamedOrNot(adapter: Model, streamed: boolean): Model {
-  return streamed ? adapter : { name: adapter.name, appendOnly: adapter.appendOnly, generate: adapter.generate };
 }
 
 /**
