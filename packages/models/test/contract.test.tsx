@@ -4,19 +4,16 @@
  */
 import {
   Agent,
-  createAgentStore,
   createSession,
   Instructions,
   type Message,
   type Model,
   Skill,
   scriptedModel,
-  Text,
   textOf,
-  useAgentStore,
 } from '@skilltree/core';
 import type { ContextPlacement } from '@skilltree/core/provider';
-import { AppendTool } from '@skilltree/test-kit';
+import { CartSkill, cart } from '@skilltree/test-kit';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aiSdk } from '../src/ai-sdk.js';
@@ -35,25 +32,12 @@ import {
   type WireStep,
 } from './helpers/wire.js';
 
-const cart = createAgentStore('cart', () => ({ items: [] as string[] }));
-
-function Shopping() {
-  const items = useAgentStore(cart, (s) => s.items);
-  return (
-    <>
-      <Instructions>Search before you add.</Instructions>
-      <Text>Cart: {items.join(', ') || 'empty'}</Text>
-      <AppendTool store={cart} list="items" name="add_to_cart" description="Add an item" field="sku" />
-    </>
-  );
-}
-
 function ShopAgent() {
   return (
     <Agent>
       <Instructions>You are a shop assistant.</Instructions>
       <Skill name="shopping" description="Find and buy products">
-        <Shopping />
+        <CartSkill />
       </Skill>
     </Agent>
   );

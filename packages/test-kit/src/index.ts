@@ -21,6 +21,6 @@ export {
 export { type Handler, type Recorded, startServer, type TestServer } from './recording-server.js';
 export { ApprovedRefundTool, type ApprovedRefundToolProps } from './refund-tool.js';
 export { type Demo, playDemo, type Sayer, sayAll } from './say-all.js';
-export { cart, Refunds, ShopAgent, Shopping, Simple, shopLog } from './shop.js';
+export { CartSkill, cart, Refunds, ShopAgent, Shopping, Simple, shopLog } from './shop.js';
 export { NESTED_CHECKER, subagentRun } from './subagent-run.js';
 export { transcriptIsValid } from './transcript-check.js';

@@ -15,8 +15,9 @@ import {
   useAgentStore,
   useSkill,
 } from '@skilltree/core';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
+import { AppendTool } from './list-tool.js';
 
 /** Mounts, unmounts and effect cleanups of the shopping skill, so a test sees the lifecycle from inside. */
 export const shopLog: string[] = [];
@@ -66,6 +67,22 @@ export function Shopping() {
         }}
       />
       {items.length > 0 && <Tool name="checkout" description="Pay" input={z.object({})} run={() => 'paid'} />}
+    </>
+  );
+}
+
+/**
+ * The smallest shopping skill's body, for tests about what goes over the wire rather than about the
+ * lifecycle: its instructions, the cart (`cart`), `children` (more tools), then `add_to_cart`.
+ */
+export function CartSkill({ children }: { children?: ReactNode }) {
+  const items = useAgentStore(cart, (s) => s.items);
+  return (
+    <>
+      <Instructions>Search before you add.</Instructions>
+      <Text>Cart: {items.join(', ') || 'empty'}</Text>
+      {children}
+      <AppendTool store={cart} list="items" name="add_to_cart" description="Add an item" field="sku" />
     </>
   );
 }

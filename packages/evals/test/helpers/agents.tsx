@@ -1,26 +1,22 @@
 /**
  * The agent the runner tests evaluate: a shop with three skills and a cart store.
  */
-import { Agent, createAgentStore, Instructions, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
-import { AppendTool } from '@skilltree/test-kit';
+import { Agent, Instructions, Skill, Tool } from '@skilltree/core';
+import { CartSkill } from '@skilltree/test-kit';
 import { z } from 'zod';
 
-export const cart = createAgentStore('cart', () => ({ items: [] as string[] }));
+export { cart } from '@skilltree/test-kit';
 
 function Shopping() {
-  const items = useAgentStore(cart, (s) => s.items);
   return (
-    <>
-      <Instructions>Search before you add.</Instructions>
-      <Text>Cart: {items.join(', ') || 'empty'}</Text>
+    <CartSkill>
       <Tool
         name="search"
         description="Search products"
         input={z.object({ q: z.string() })}
         run={({ q }) => `3 results for ${q}`}
       />
-      <AppendTool store={cart} list="items" name="add_to_cart" description="Add an item" field="sku" />
-    </>
+    </CartSkill>
   );
 }
 
