@@ -13,6 +13,7 @@ import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
 import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
 import { claimTurn, signalledTurns } from './dbos-claim.js';
 import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
+import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
 
 /** Options of {@link dbosEngine}. */
 export interface DbosEngineOptions {
@@ -102,8 +103,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   let registration: DurableRegistration | null = null;
   let turn: ((turnId: string, input: DurableTurnInput) => Promise<unknown>) | null = null;
   let launched: Promise<void> | null = null;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let watching: Promise<void> = Promise.resolve();
+  let watch: RecoveryWatch | undefined;
   let closed = false;
   /** Turns started here (not recovered): their caller hears how they end. */
   const started = new Set<string>();
@@ -222,13 +222,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
         ...(options.schema ? { systemDatabaseSchemaName: options.schema } : {}),
       });
       await DBOS.launch();
-      if (interval > 0) {
-        timer = setInterval(() => {
-          // One look at a time; a failed look (the database restarting) is tried again next time.
-          watching = watching.then(recoverDead).catch(() => {});
-        }, interval);
-        timer.unref?.();
-      }
+      if (!closed) watch = watchEvery(interval, recoverDead);
     })();
     return launched;
   }
@@ -236,12 +230,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   return {
     name: 'dbos',
     register(given) {
-      if (registration) {
-        throw new Error(
-          'dbosEngine: this engine serves one createSessions already; make one engine per createSessions.',
-        );
-      }
-      registration = given;
+      registration = registerOnce('dbosEngine', registration, given);
       const body = given.run;
       turn = DBOS.registerWorkflow(
         async (turnId: string, input: DurableTurnInput) => {
@@ -300,8 +289,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     },
     async close() {
       closed = true;
-      clearInterval(timer);
-      await watching;
+      await watch?.stop();
       if (launched) {
         await launched.catch(() => {});
         await DBOS.shutdown();

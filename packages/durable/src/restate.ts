@@ -25,6 +25,7 @@ import {
 import { refused } from './restate-endpoint.js';
 import { attach, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
 import { awaitInOrder } from './restate-order.js';
+import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
 
 /** Options of {@link restateEngine}. */
 export interface RestateEngineOptions {
@@ -111,8 +112,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   let suspects = new Set<string>();
   let registration: DurableRegistration | null = null;
   let launched: Promise<void> | null = null;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let watching: Promise<void> = Promise.resolve();
+  let watch: RecoveryWatch | undefined;
   let closed = false;
   const stopping = new AbortController();
 
@@ -254,13 +254,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       if (mine.length > 0) {
         for (const turn of await pendingTurns(admin, [service])) await resumeInvocation(admin, turn.invocationId);
       }
-      if (interval > 0) {
-        timer = setInterval(() => {
-          // One look at a time; a failed look (the server restarting) is tried again next time.
-          watching = watching.then(() => recoverDead(sdk)).catch(() => {});
-        }, interval);
-        timer.unref?.();
-      }
+      if (!closed) watch = watchEvery(interval, () => recoverDead(sdk));
     })();
     return launched;
   }
@@ -268,12 +262,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   return {
     name: 'restate',
     register(given) {
-      if (registration) {
-        throw new Error(
-          'restateEngine: this engine serves one createSessions already; make one engine per createSessions.',
-        );
-      }
-      registration = given;
+      registration = registerOnce('restateEngine', registration, given);
       // Launching takes back this executor's own pending turns: the runner is there to take them.
       launch().catch(() => {});
     },
@@ -340,8 +329,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     async close() {
       closed = true;
       stopping.abort();
-      clearInterval(timer);
-      await watching;
+      await watch?.stop();
       await launched?.catch(() => {});
       for (const waiter of started.values()) waiter.reject(new Error('restateEngine: closed while the turn ran.'));
       const down = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
