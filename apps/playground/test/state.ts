@@ -3,59 +3,43 @@ import type { DevState, Message, SessionConfig, SessionView } from '../src/proto
 
 const text = (value: string) => [{ type: 'text' as const, text: value }];
 
+/** A reasoning part as Claude returns it: readable `text` (maybe none) and the provider's opaque data. */
+const reasoning = (value: string, providerData: Record<string, string>) => ({
+  type: 'reasoning' as const,
+  provider: 'anthropic',
+  model: 'claude-sonnet-4-5',
+  text: value,
+  providerData,
+});
+
+type ContextChanges = Extract<Message['content'][number], { type: 'context-changed' }>['changes'];
+
+/** A tool message as core records it: the tool's text, then what the call changed in the context. */
+const toolResult = (toolCallId: string, name: string, result: string, changes: ContextChanges): Message => ({
+  role: 'tool',
+  toolCallId,
+  name,
+  content: [...text(result), { type: 'context-changed', changes }],
+});
+
 export const transcript: Message[] = [
   { role: 'user', content: text('Remember to buy milk') },
   {
     role: 'assistant',
-    content: [
-      {
-        type: 'reasoning',
-        provider: 'anthropic',
-        model: 'claude-sonnet-4-5',
-        text: 'The notes skill can add notes.',
-        providerData: { signature: 'c2lnbmVk' },
-      },
-      ...text('Let me open my notes.'),
-    ],
+    content: [reasoning('The notes skill can add notes.', { signature: 'c2lnbmVk' }), ...text('Let me open my notes.')],
     toolCalls: [{ id: 'call_1', name: 'read_skill', input: { name: 'notes' } }],
   },
-  {
-    role: 'tool',
-    toolCallId: 'call_1',
-    name: 'read_skill',
-    content: [
-      ...text('Loaded skill "notes"; it is now active.'),
-      {
-        type: 'context-changed',
-        changes: [
-          { kind: 'loaded', skill: 'notes' },
-          { kind: 'line', skill: 'notes', text: 'Notes: none' },
-        ],
-      },
-    ],
-  },
+  toolResult('call_1', 'read_skill', 'Loaded skill "notes"; it is now active.', [
+    { kind: 'loaded', skill: 'notes' },
+    { kind: 'line', skill: 'notes', text: 'Notes: none' },
+  ]),
   {
     role: 'assistant',
-    content: [
-      {
-        type: 'reasoning',
-        provider: 'anthropic',
-        model: 'claude-sonnet-4-5',
-        text: '',
-        providerData: { redactedData: 'cmVkYWN0ZWQ=' },
-      },
-    ],
+    // Redacted thinking: no readable text, only the encrypted data.
+    content: [reasoning('', { redactedData: 'cmVkYWN0ZWQ=' })],
     toolCalls: [{ id: 'call_2', name: 'add_note', input: { text: 'buy milk' } }],
   },
-  {
-    role: 'tool',
-    toolCallId: 'call_2',
-    name: 'add_note',
-    content: [
-      ...text('added buy milk'),
-      { type: 'context-changed', changes: [{ kind: 'line', skill: 'notes', text: 'Notes: buy milk' }] },
-    ],
-  },
+  toolResult('call_2', 'add_note', 'added buy milk', [{ kind: 'line', skill: 'notes', text: 'Notes: buy milk' }]),
   { role: 'assistant', content: text('Noted: buy milk.') },
 ];
 

@@ -6,7 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendChatTurn } from '@skilltree/test-kit';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import { HOLD_STARTED } from './fixtures/serve-hold-agent.js';
 import { tracked } from './helpers/children.js';
 import { CLI_DIR, cliEnv } from './helpers/run-cli.js';
 
@@ -146,4 +147,24 @@ export function postChat(url: string, id: string, text: string): Promise<Respons
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id, message: { role: 'user', parts: [{ type: 'text', text }] } }),
   });
+}
+
+/**
+ * Sends "hold" to chat `id` on a serve of the hold agent (see {@link holdServeArgs}) and resolves
+ * once its `hold` call runs (read on the serve's stderr, not on a clock). The turn's stream comes
+ * in an object, so that awaiting this does not await it: it ends only when the turn is stopped.
+ */
+export async function startHeldTurn(serve: ServeProcess, id: string): Promise<{ stream: Promise<string> }> {
+  const response = await postChat(serve.url, id, 'hold');
+  expect(response.status).toBe(200);
+  const stream = response.text();
+  await serve.waitForStderr(HOLD_STARTED);
+  return { stream };
+}
+
+/** Sends "hello" to chat `id` on a serve of the hold agent: nothing holds it, the turn echoes it. */
+export async function expectHelloEchoed(url: string, id: string): Promise<void> {
+  const next = await postChat(url, id, 'hello');
+  expect(next.status).toBe(200);
+  expect(await next.text()).toContain('"delta":"echo: hello"');
 }

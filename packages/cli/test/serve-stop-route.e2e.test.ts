@@ -5,12 +5,12 @@
  * Redis. Every wait is on an event (output, a stream's end), never on a clock.
  */
 import { describe, expect, it } from 'vitest';
-import { HOLD_STARTED } from './fixtures/serve-hold-agent.js';
 import {
   chatId,
+  expectHelloEchoed,
   holdServeArgs,
-  postChat as post,
   type ServeProcess,
+  startHeldTurn,
   startServe,
   stopServesAfterEach,
   testStores,
@@ -41,12 +41,9 @@ function expectStopped(sse: string): void {
  * accepted (202) and the turn's stream ends as stopped.
  */
 async function holdAndStop(runsOn: ServeProcess, stopsOn: ServeProcess, id: string): Promise<void> {
-  const response = await post(runsOn.url, id, 'hold');
-  expect(response.status).toBe(200);
-  const body = response.text();
-  await runsOn.waitForStderr(HOLD_STARTED);
+  const { stream } = await startHeldTurn(runsOn, id);
   expect((await stop(stopsOn.url, id)).status).toBe(202);
-  expectStopped(await body);
+  expectStopped(await stream);
 }
 
 describe.each(['sqlite', 'postgres', 'redis'] as const)('a stop on %s', (store) => {
@@ -57,9 +54,7 @@ describe.each(['sqlite', 'postgres', 'redis'] as const)('a stop on %s', (store) 
     await holdAndStop(first, second, id);
     // Nothing runs now, on either process; the next message is answered by the one that stopped it.
     expect((await stop(first.url, id)).status).toBe(204);
-    const next = await post(second.url, id, 'hello');
-    expect(next.status).toBe(200);
-    expect(await next.text()).toContain('"delta":"echo: hello"');
+    await expectHelloEchoed(second.url, id);
   });
 });
 

@@ -15,9 +15,11 @@ import { describe, expect, it } from 'vitest';
 import HoldAgent, { HOLD_STARTED, holdModel } from './fixtures/serve-hold-agent.js';
 import {
   chatId,
+  expectHelloEchoed,
   holdServeArgs,
   postChat as post,
   type ServeProcess,
+  startHeldTurn,
   startServe,
   stopServesAfterEach,
   testStores,
@@ -71,11 +73,7 @@ async function expectInterruptedAndFree(spec: string, ids: string[]): Promise<vo
 /** Starts `serve` again on `args` and sends `hello` to each chat: each is answered. */
 async function expectAnsweredAfterRestart(args: string[], ids: string[]): Promise<void> {
   serve = await startServe(args);
-  for (const id of ids) {
-    const next = await post(serve.url, id, 'hello');
-    expect(next.status).toBe(200);
-    expect(await next.text()).toContain('"delta":"echo: hello"');
-  }
+  for (const id of ids) await expectHelloEchoed(serve.url, id);
 }
 
 const cases = [
@@ -92,16 +90,13 @@ describe.each(cases)('SIGTERM mid-turn on $store with $workers worker(s)', ({ st
     const args = holdServeArgs(spec, ...(workers > 1 ? ['--workers', String(workers)] : []));
     serve = await startServe(args);
     const running = serve;
-    const response = await post(running.url, id, 'hold');
-    expect(response.status).toBe(200);
-    const body = response.text();
-    await running.waitForStderr(HOLD_STARTED);
+    const { stream } = await startHeldTurn(running, id);
 
     serve = undefined;
     expect(await running.stop('SIGTERM')).toBe(0);
     // The stop stayed within its bound: no process had to be killed or exit on its own timer.
     expect(running.stderr()).not.toContain('did not stop');
-    expectStoppedStream(await body);
+    expectStoppedStream(await stream);
     await expectInterruptedAndFree(spec, [id]);
     await expectAnsweredAfterRestart(args, [id]);
   });

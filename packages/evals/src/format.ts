@@ -8,6 +8,7 @@
  */
 import type { Metric } from './score.js';
 import type { Stat } from './stats.js';
+import type { ThresholdResult } from './thresholds.js';
 import type { RequestAttribution, ToolCallRecord } from './types.js';
 
 const unitOf = (metric: Pick<Metric, 'unit'> | undefined) => metric?.unit ?? 'ratio';
@@ -189,4 +190,19 @@ export function formatAttribution(a: RequestAttribution): string {
   add('transcript', a.transcript);
   add('machinery', a.machinery);
   return `${n(a.total)} tokens: ${parts.join(' · ')}`;
+}
+
+/** A variant as a report's heading names it: `oracle (claude-haiku-4-5, 3 trials)`. */
+export function formatVariantHeading(variant: { name: string; models: readonly string[]; trials: number }): string {
+  return `${variant.name} (${variant.models.join(', ')}, ${variant.trials} trials)`;
+}
+
+/**
+ * A threshold checked against a variant, as the HTML page and the playground list it:
+ * `✓ success >= 0.9 [oracle]`, or `✗ … [careless]: <why it failed>`.
+ */
+export function formatThresholdResult(
+  result: Pick<ThresholdResult, 'threshold' | 'variant' | 'passed' | 'message'>,
+): string {
+  return `${result.passed ? '✓' : '✗'} ${result.threshold} [${result.variant}]${result.message ? `: ${result.message}` : ''}`;
 }

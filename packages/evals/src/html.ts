@@ -9,7 +9,9 @@ import {
   formatAttribution,
   formatCall,
   formatStat,
+  formatThresholdResult,
   formatValue,
+  formatVariantHeading,
   summaryNotes,
   summaryRows,
 } from './format.js';
@@ -123,7 +125,7 @@ function caseSection(c: CaseReport, report: EvalReport): string {
 /** The report as a self-contained HTML page. */
 export function renderHtml(report: EvalReport): string {
   const thresholds = report.thresholds.length
-    ? `<h2>Thresholds</h2><ul>${report.thresholds.map((t) => `<li class="${t.passed ? 'pass' : 'fail'}">${t.passed ? '✓' : '✗'} ${e(t.threshold)} [${e(t.variant)}]${t.message ? `: ${e(t.message)}` : ''}</li>`).join('')}</ul>`
+    ? `<h2>Thresholds</h2><ul>${report.thresholds.map((t) => `<li class="${t.passed ? 'pass' : 'fail'}">${e(formatThresholdResult(t))}</li>`).join('')}</ul>`
     : '';
   const problems = report.problems.length
     ? `<h2>Problems</h2><ul>${report.problems.map((p) => `<li class="fail">${e(p)}</li>`).join('')}</ul>`
@@ -134,7 +136,7 @@ export function renderHtml(report: EvalReport): string {
 <title>${e(report.name)} · skilltree eval</title><style>${STYLE}</style></head>
 <body>
 <h1>${e(report.name)} <span class="${report.passed ? 'pass' : 'fail'}">${report.passed ? 'passed' : 'FAILED'}</span></h1>
-<p class="muted">${e(report.startedAt)} · ${e(formatValue(report.durationMs, { unit: 'ms' }))} · ${report.cases.length} cases · ${report.variants.map((v) => `${e(v.name)} (${e(v.models.join(', '))}, ${v.trials} trials)`).join(' · ')}</p>
+<p class="muted">${e(report.startedAt)} · ${e(formatValue(report.durationMs, { unit: 'ms' }))} · ${report.cases.length} cases · ${report.variants.map((v) => e(formatVariantHeading(v))).join(' · ')}</p>
 <h2>Summary</h2>${summary(report)}
 ${deltas.length ? `<h2>Changes against ${e(report.variants[0].name)}</h2><ul>${deltas.map((d) => `<li>${e(d.variant)}: ${e(d.text)}</li>`).join('')}</ul>` : ''}
 ${thresholds}${problems}

@@ -96,6 +96,15 @@ describe('the HTML report', () => {
     expect(html).toMatch(/selection\.recall[\s\S]*?\+1\.00/);
   });
 
+  it('names each variant in its heading and lists each threshold with its verdict, as the playground does', () => {
+    const html = renderHtml(report);
+    expect(html).toContain(' · 2 cases · scripted (scripted, 2 trials) · oracle (scripted, 2 trials)</p>');
+    expect(html).toContain(
+      '<li class="fail">✗ selection.recall &#62;= 0.9 [scripted]: scripted: selection.recall is 0, needs &#62;= 0.9</li>',
+    );
+    expect(html).toContain('<li class="pass">✓ selection.recall &#62;= 0.9 [oracle]</li>');
+  });
+
   it('writeReport writes HTML for .html and JSON otherwise', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-report-'));
     writeReport(report, join(dir, 'out', 'report.html'));

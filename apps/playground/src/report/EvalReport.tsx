@@ -10,7 +10,9 @@ import {
   formatAttribution,
   formatCall,
   formatStat,
+  formatThresholdResult,
   formatValue,
+  formatVariantHeading,
   summaryNotes,
   summaryRows,
 } from '@skilltree/evals/format';
@@ -215,8 +217,7 @@ export function EvalReport({ report }: { report: Report }) {
       extra={<span className={report.passed ? 'good' : 'bad'}>{report.passed ? 'passed' : 'FAILED'}</span>}
     >
       <p className="muted small">
-        {report.startedAt} · {report.cases.length} cases ·{' '}
-        {report.variants.map((v) => `${v.name} (${v.models.join(', ')}, ${v.trials} trials)`).join(' · ')}
+        {report.startedAt} · {report.cases.length} cases · {report.variants.map(formatVariantHeading).join(' · ')}
       </p>
       <Summary report={report} />
       {changes.length > 0 ? (
@@ -232,7 +233,7 @@ export function EvalReport({ report }: { report: Report }) {
         <ul data-thresholds>
           {report.thresholds.map((t) => (
             <li key={`${t.index}-${t.variant}`} className={t.passed ? 'good' : 'bad'}>
-              {t.passed ? '✓' : '✗'} {t.threshold} [{t.variant}]{t.message ? `: ${t.message}` : ''}
+              {formatThresholdResult(t)}
             </li>
           ))}
         </ul>
