@@ -5,40 +5,13 @@
  * reads as interrupted in `GET /chat/:id` and in a resumed stream once no turn runs, never pending.
  * (packages/store/test/durable-chat.test.ts plays the same with real processes on every store.)
  */
-import { Agent, createSessions, memoryStore, Tool } from '@skilltree/core';
+import { createSessions, memoryStore } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
 import { apiPath } from './helpers.js';
-import { slowToolModel } from './slow-model.js';
+import { slowToolAgent, slowToolModel } from './slow-tool.js';
 import { stoppable } from './stoppable.js';
-
-/** A tool `slow` that says when it started and ends when the test releases it. */
-function slowTool() {
-  let release: (text: string) => void = () => {};
-  const gate = new Promise<string>((resolve) => {
-    release = resolve;
-  });
-  let started: () => void = () => {};
-  const inTool = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const agent = (
-    <Agent>
-      <Tool
-        name="slow"
-        description="Slow"
-        input={z.object({})}
-        run={() => {
-          started();
-          return gate;
-        }}
-      />
-    </Agent>
-  );
-  return { agent, inTool, release };
-}
 
 const model = slowToolModel;
 
@@ -58,7 +31,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     // Renewals come every third of the lease: a lease of a second leaves a busy machine room to
     // renew on time (the rule holds for any lease; a short one only tests the scheduler).
     const leaseTtl = 1000;
-    const { agent, inTool, release } = slowTool();
+    const { agent, inTool, release } = slowToolAgent();
     const store = memoryStore();
     const [running, other] = [0, 1].map(() => createSessions(agent, { store, model, leaseTtl }));
     const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
@@ -84,7 +57,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
 
   it('a call whose process stopped mid-tool reads as interrupted in a resumed stream and in GET /chat/:id once no turn runs, never pending', async () => {
     const leaseTtl = 100;
-    const { agent, inTool, release } = slowTool();
+    const { agent, inTool, release } = slowToolAgent();
     const store = memoryStore();
     const dying = stoppable(store);
     const crashed = createSessions(agent, { store: dying, model, leaseTtl });

@@ -13,18 +13,16 @@ import {
   type ModelRequest,
   memoryStore,
   type Sessions,
-  Tool,
   textOf,
 } from '@skilltree/core';
 import type { FilePart } from '@skilltree/core/provider';
 import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath, postChat } from './helpers.js';
 import { serveUsers } from './served.js';
-import { slowToolModel } from './slow-model.js';
+import { slowToolAgent, slowToolModel } from './slow-tool.js';
 
 const refunds: string[] = [];
 
@@ -297,31 +295,10 @@ describe('files and reasoning over HTTP', () => {
 
 describe('a reload mid-stream', () => {
   it('GET /chat/:id/stream on another worker (same store) resumes the running turn: the whole answer, once; 204 when none runs', async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started: () => void = () => {};
-    const inTool = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const Slow = () => (
-      <Agent>
-        <Tool
-          name="slow"
-          description="Slow"
-          input={z.object({})}
-          run={async () => {
-            started();
-            await gate;
-            return 'slow done';
-          }}
-        />
-      </Agent>
-    );
+    const { agent, inTool, release } = slowToolAgent();
     const model = slowToolModel;
     const store = memoryStore();
-    const workers = [0, 1].map(() => createSessions(<Slow />, { store, model }));
+    const workers = [0, 1].map(() => createSessions(agent, { store, model }));
     const handlers = workers.map((sessions) =>
       createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }),
     );
@@ -346,7 +323,7 @@ describe('a reload mid-stream', () => {
     const resumed = await get(apiPath('chat-stream', 'c1'));
     expect(resumed.status).toBe(200);
     const body = resumed.text();
-    release();
+    release('slow done');
     const text = await body;
     expect(text).toContain('Let me look.');
     expect(text).toContain('slow done');
