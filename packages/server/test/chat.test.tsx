@@ -39,6 +39,25 @@ async function waitingTurn(sender: ReturnType<typeof client>) {
   return { controller, pending };
 }
 
+/**
+ * How the notes agent's last two steps for `note <text>` show in the UI: the `add_note` call with
+ * its result and the context change it made, then the answer.
+ */
+const noteStepParts = (text: string) => [
+  { type: 'step-start' },
+  {
+    type: 'dynamic-tool',
+    toolName: 'add_note',
+    toolCallId: 'a',
+    state: 'output-available',
+    input: { text },
+    output: `added ${text}`,
+  },
+  { type: 'data-context-changed', data: { lines: [`contextChanged notes added: Notes: ${text}`] } },
+  { type: 'step-start' },
+  { type: 'text', text: `Noted: ${text}.`, state: 'done' },
+];
+
 describe('POST /api/chat', () => {
   it('answers with the AI SDK UI message stream: SSE with the x-vercel-ai-ui-message-stream: v1 header', async () => {
     server = await startServer();
@@ -94,18 +113,7 @@ describe('POST /api/chat', () => {
           lines: ["contextChanged notes added: Keep the user's notes.", 'contextChanged notes added: Notes: none'],
         },
       },
-      { type: 'step-start' },
-      {
-        type: 'dynamic-tool',
-        toolName: 'add_note',
-        toolCallId: 'a',
-        state: 'output-available',
-        input: { text: 'milk' },
-        output: 'added milk',
-      },
-      { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: milk'] } },
-      { type: 'step-start' },
-      { type: 'text', text: 'Noted: milk.', state: 'done' },
+      ...noteStepParts('milk'),
     ]);
   });
 
@@ -246,20 +254,7 @@ describe('GET /api/chat/:id', () => {
       {
         id: 'm3',
         role: 'assistant',
-        parts: [
-          { type: 'step-start' },
-          {
-            type: 'dynamic-tool',
-            toolName: 'add_note',
-            toolCallId: 'a',
-            state: 'output-available',
-            input: { text: 'a' },
-            output: 'added a',
-          },
-          { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: a'] } },
-          { type: 'step-start' },
-          { type: 'text', text: 'Noted: a.', state: 'done' },
-        ],
+        parts: noteStepParts('a'),
       },
     ]);
   });
