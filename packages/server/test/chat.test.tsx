@@ -153,10 +153,8 @@ describe('POST /api/chat', () => {
     controller.abort();
     await pending;
     // The turn is still running after the client left: the stop route finds it (202), and stops it.
-    const stop = (user: string) =>
-      fetch(`${server!.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': user } });
-    expect((await stop('bob')).status).toBe(204);
-    expect((await stop('alice')).status).toBe(202);
+    expect((await client(server.url, 'bob').stop('c1')).status).toBe(204);
+    expect((await alice.stop('c1')).status).toBe(202);
     // Waits for the commit itself, however long a busy machine takes (the test's timeout bounds it).
     let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     while (messages.at(-1)?.role !== 'tool') {
@@ -181,7 +179,7 @@ describe('POST /api/chat', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'busy' } });
     controller.abort();
     await pending;
-    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await alice.stop('c1');
   });
 
   it('accepts { id, message } from a transport that sends only the new message', async () => {
@@ -218,7 +216,7 @@ describe('GET /api/chat/:id', () => {
     const { controller, pending } = await waitingTurn(alice);
     controller.abort();
     await pending;
-    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await alice.stop('c1');
     let restored: { role: string; parts: { type: string; state?: string }[] }[] = [];
     // Until the aborted turn's commit is there (the test's timeout bounds the wait, not a count).
     for (;;) {

@@ -307,10 +307,8 @@ export function userMessage(text: string, id = `u-${Math.random().toString(36).s
 
 /** The `ai` package's own client: `DefaultChatTransport` sends, `readUIMessageStream` reads. */
 export function client(url: string, user: string | null = 'alice') {
-  const transport = new DefaultChatTransport<SkilltreeUIMessage>({
-    api: `${url}${apiPath('chat')}`,
-    headers: user === null ? {} : { 'x-user': user },
-  });
+  const headers: Record<string, string> = user === null ? {} : { 'x-user': user };
+  const transport = new DefaultChatTransport<SkilltreeUIMessage>({ api: `${url}${apiPath('chat')}`, headers });
   return {
     transport,
     /** Sends `text` to chat `chatId` and reads the whole reply: the final assistant message and every chunk. */
@@ -343,9 +341,11 @@ export function client(url: string, user: string | null = 'alice') {
     },
     /** `GET /api/chat/:id` */
     async history(chatId: string): Promise<Response> {
-      return fetch(`${url}${apiPath('chat-id', chatId)}`, {
-        headers: user === null ? {} : { 'x-user': user },
-      });
+      return fetch(`${url}${apiPath('chat-id', chatId)}`, { headers });
+    },
+    /** `POST /api/chat/:id/stop` */
+    async stop(chatId: string): Promise<Response> {
+      return fetch(`${url}${apiPath('chat-stop', chatId)}`, { method: 'POST', headers });
     },
   };
 }
