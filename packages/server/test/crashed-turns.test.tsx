@@ -8,15 +8,13 @@
 import { createSessions, memoryStore } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
-import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
+import { type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
 import { apiPath } from './helpers.js';
-import { slowToolAgent, slowToolModel } from './slow-tool.js';
+import { getAs, usersHandler } from './served.js';
+import { reloadWhileSlow, slowToolAgent, slowToolModel } from './slow-tool.js';
 import { stoppable } from './stoppable.js';
 
 const model = slowToolModel;
-
-const get = (handler: ReturnType<typeof createHandler>, path: string) =>
-  handler(new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));
 
 const toolParts = (messages: SkilltreeUIMessage[]) =>
   messages.flatMap((m) => m.parts).filter((p) => p.type === 'dynamic-tool') as { state: string; errorText?: string }[];
@@ -34,23 +32,15 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     const { agent, inTool, release } = slowToolAgent();
     const store = memoryStore();
     const [running, other] = [0, 1].map(() => createSessions(agent, { store, model, leaseTtl }));
-    const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
+    const handler = usersHandler(other);
     const turn = running.send('c1', 'go', { owner: 'alice' });
     await inTool;
     // The tool's call was the last commit; the turn writes nothing more while the tool runs.
     const since = Date.now();
     await until(() => Date.now() - since > 3 * leaseTtl);
     expect((await other.get('c1', { owner: 'alice' }))?.running).toEqual({ from: 0 });
-    const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
-    expect(history.map((m) => m.role)).toEqual(['user']);
-    const resumed = await get(handler, apiPath('chat-stream', 'c1'));
-    expect(resumed.status).toBe(200);
-    const body = resumed.text();
-    release('slow done');
-    const text = await body;
-    expect(text).toContain('Let me look.');
+    const text = await reloadWhileSlow(handler, release);
     expect(text).toContain('"output":"slow done"');
-    expect(text).toContain('Answer: slow done');
     expect((await turn).text).toBe('Answer: slow done');
     await Promise.all([running.close(), other.close()]);
   });
@@ -62,12 +52,12 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     const dying = stoppable(store);
     const crashed = createSessions(agent, { store: dying, model, leaseTtl });
     const other = createSessions(agent, { store, model, leaseTtl });
-    const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
+    const handler = usersHandler(other);
     const turn = crashed.send('c1', 'go', { owner: 'alice' }).catch((error: Error) => error);
     await inTool;
     dying.stop();
     // A page reloaded right after the crash follows the turn until it reads as over.
-    const resumed = await get(handler, apiPath('chat-stream', 'c1'));
+    const resumed = await getAs(handler, apiPath('chat-stream', 'c1'));
     expect(resumed.status).toBe(200);
     const text = await resumed.text();
     expect(text).toContain('"type":"tool-input-available"');
@@ -76,7 +66,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
       `"type":"tool-output-error","toolCallId":"call_${incarnation}_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
     );
     await until(async () => (await other.get('c1', { owner: 'alice' }))?.running === null);
-    const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
+    const history = (await (await getAs(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(toolParts(history)).toEqual([
       expect.objectContaining({ state: 'output-error', errorText: INTERRUPTED_RESULT }),
     ]);
@@ -85,7 +75,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     expect(await turn).toBeInstanceOf(Error);
     // The next message records the same result, as the history showed it.
     expect((await other.send('c1', 'again', { owner: 'alice' })).text).toBe('Answer: too late');
-    const after = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
+    const after = (await (await getAs(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(toolParts(after)[0]).toEqual(history.flatMap((m) => m.parts).find((p) => p.type === 'dynamic-tool'));
     await Promise.all([crashed.close(), other.close()]);
   });

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sessions } from '@skilltree/core';
-import { createHandler, toNodeListener } from '../src/index.js';
+import { createHandler, type Handler, toNodeListener } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
 import { defaultToolErrorText } from '../src/tool-errors.js';
 
@@ -61,9 +61,19 @@ export async function listen(handler: Parameters<typeof toNodeListener>[0], sess
   };
 }
 
+/** A handler over `sessions`, users named by the `x-user` header, logging nothing. */
+export function usersHandler(sessions: Sessions): Handler {
+  return createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+}
+
+/** `GET path` handed straight to `handler` (no server in between), as `user`. */
+export function getAs(handler: Handler, path: string, user = 'alice'): Promise<Response> {
+  return handler(new Request(`http://localhost${path}`, { headers: { 'x-user': user } }));
+}
+
 /** Serves `sessions` on 127.0.0.1, users named by the `x-user` header, logging nothing. */
 export function serveUsers(sessions: Sessions): Promise<Listening> {
-  return listen(createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }), sessions);
+  return listen(usersHandler(sessions), sessions);
 }
 
 /**

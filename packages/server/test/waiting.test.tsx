@@ -18,11 +18,11 @@ import {
 import type { FilePart } from '@skilltree/core/provider';
 import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
+import type { SkilltreeUIMessage } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath, postChat } from './helpers.js';
-import { serveUsers } from './served.js';
-import { slowToolAgent, slowToolModel } from './slow-tool.js';
+import { getAs, serveUsers, usersHandler } from './served.js';
+import { reloadWhileSlow, slowToolAgent, slowToolModel } from './slow-tool.js';
 
 const refunds: string[] = [];
 
@@ -299,9 +299,7 @@ describe('a reload mid-stream', () => {
     const model = slowToolModel;
     const store = memoryStore();
     const workers = [0, 1].map(() => createSessions(agent, { store, model }));
-    const handlers = workers.map((sessions) =>
-      createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }),
-    );
+    const handlers = workers.map(usersHandler);
     const post = handlers[0](
       new Request(`http://localhost${apiPath('chat')}`, {
         method: 'POST',
@@ -316,18 +314,9 @@ describe('a reload mid-stream', () => {
     // The page reloads: the first response is dropped, and the turn goes on.
     await first.body?.cancel();
     await inTool;
-    const get = (path: string) =>
-      handlers[1](new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));
-    const history = (await (await get(apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
-    expect(history.map((m) => m.role)).toEqual(['user']);
-    const resumed = await get(apiPath('chat-stream', 'c1'));
-    expect(resumed.status).toBe(200);
-    const body = resumed.text();
-    release('slow done');
-    const text = await body;
-    expect(text).toContain('Let me look.');
+    const text = await reloadWhileSlow(handlers[1], release);
     expect(text).toContain('slow done');
-    expect(text).toContain('Answer: slow done');
+    const get = (path: string) => getAs(handlers[1], path);
     expect((await get(apiPath('chat-stream', 'c1'))).status).toBe(204);
     const after = (await (await get(apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant']);
