@@ -1,9 +1,10 @@
 /**
- * What the server's chat tests share to serve sessions over HTTP and to hold a tool until the test
- * lets it go, so each test file keeps only what is its own.
+ * What the server's chat tests share to serve sessions over HTTP (or hand requests straight to a
+ * handler, or write raw bytes on a socket) and to hold a tool until the test lets it go, so each
+ * test file keeps only what is its own.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import type { Sessions } from '@skilltree/core';
 import { createHandler, type Handler, toNodeListener } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
@@ -84,6 +85,24 @@ export async function serveSessions(sessions: Sessions, closers: Closers): Promi
   const { url, close } = await serveUsers(sessions);
   closers.push(close);
   return url;
+}
+
+/**
+ * Writes `bytes` on a socket to 127.0.0.1:`port` and resolves with all the server answered, once it
+ * closed the socket: for requests `fetch` cannot send as written (header names, connection rules).
+ */
+export function rawExchange(port: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+    });
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
 }
 
 /** The call a raw approval answers, as the page's assistant message `m1` shows it. */
