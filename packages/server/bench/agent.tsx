@@ -2,18 +2,9 @@
  * The load test's agent for `skilltree serve`: one skill, a fast fake model that answers at once
  * (so a turn's time is the framework's), and `authorize` from a header (one user per chat).
  */
-import {
-  Agent,
-  createAgentStore,
-  Instructions,
-  type Model,
-  Skill,
-  Text,
-  Tool,
-  textOf,
-  useAgentStore,
-} from '@skilltree/core';
+import { Agent, createAgentStore, Instructions, type Model, Skill, Text, Tool, useAgentStore } from '@skilltree/core';
 import { z } from 'zod';
+import { echoModel } from './echo-model.js';
 
 const counter = createAgentStore('counter', () => ({ turns: 0 }));
 
@@ -47,21 +38,11 @@ export default function BenchAgent() {
   );
 }
 
-/** Answers at once: reads the skill on a chat's first turn, then echoes every message. */
+/** Reads the skill on a chat's first turn, then echoes every message. */
 function fastModel(): Model {
-  let calls = 0;
-  return {
-    name: 'fast',
-    async generate(req) {
-      const last = req.messages.findLast((m) => m.role === 'user');
-      const text = last ? textOf(last).split('\n')[0] : '';
-      const tail = req.messages.at(-1);
-      if (!req.context.includes('<skill name="bench"') && tail?.role === 'user') {
-        return { text: '', toolCalls: [{ id: `f${++calls}`, name: 'read_skill', input: { name: 'bench' } }] };
-      }
-      return { text: `echo: ${text}`, toolCalls: [] };
-    },
-  };
+  return echoModel('fast', (req) =>
+    req.context.includes('<skill name="bench"') ? null : { name: 'read_skill', input: { name: 'bench' } },
+  );
 }
 
 export const demo = { messages: [], model: fastModel };

@@ -6,8 +6,9 @@
  * takes a few milliseconds, so a process killed under load is often killed while one runs.
  */
 import { appendFileSync } from 'node:fs';
-import { Agent, Instructions, type Model, Tool, textOf } from '@skilltree/core';
+import { Agent, Instructions, type Model, Tool } from '@skilltree/core';
 import { z } from 'zod';
+import { echoModel } from './echo-model.js';
 
 const log = process.env.BENCH_TOOL_LOG;
 
@@ -33,21 +34,9 @@ export default function CrashAgent() {
   );
 }
 
-/** Calls `record` for the newest user message, then echoes it. */
+/** Calls `record` with the newest user message, then echoes it. */
 function recordingModel(): Model {
-  let calls = 0;
-  return {
-    name: 'recording',
-    async generate(req) {
-      const tail = req.messages.at(-1);
-      const last = req.messages.findLast((m) => m.role === 'user');
-      const text = last ? textOf(last).split('\n')[0] : '';
-      if (tail?.role === 'user') {
-        return { text: '', toolCalls: [{ id: `r${++calls}`, name: 'record', input: { text } }] };
-      }
-      return { text: `echo: ${text}`, toolCalls: [] };
-    },
-  };
+  return echoModel('recording', (_req, text) => ({ name: 'record', input: { text } }));
 }
 
 export const demo = { messages: [], model: recordingModel };

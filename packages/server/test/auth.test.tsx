@@ -4,7 +4,6 @@
  * created.
  */
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { createSessions, memoryStore } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +15,7 @@ import {
   proxyHeader,
 } from '../src/index.js';
 import { apiPath, NotesAgent, ruleModel, startServer, type TestServer } from './helpers.js';
+import { rawExchange } from './served.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -152,21 +152,13 @@ describe('without authorize: loopback clients only', () => {
 });
 
 /** Sends raw bytes on a real socket and returns the status and body of the answer (header names exactly as written). */
-function rawRequest(port: string, head: string, body = ''): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      data += chunk;
-    });
-    socket.on('end', () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
-      resolve({ status, text: data.slice(data.indexOf('\r\n\r\n') + 4) });
-    });
-    socket.on('error', reject);
-    socket.write(`${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  });
+async function rawRequest(port: string, head: string, body = ''): Promise<{ status: number; text: string }> {
+  const data = await rawExchange(
+    port,
+    `${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+  return { status, text: data.slice(data.indexOf('\r\n\r\n') + 4) };
 }
 
 describe('without authorize: a request that came through a proxy is refused', () => {

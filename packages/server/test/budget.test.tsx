@@ -154,7 +154,7 @@ describe('budgets over HTTP', () => {
       if (done) break;
       seen += decoder.decode(value, { stream: true });
     }
-    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await client(server.url).stop('c1');
     controller.abort();
     await reader.cancel().catch(() => {});
     // The next message of this chat waits for the stopped turn to commit and give its lease up.

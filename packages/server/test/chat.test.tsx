@@ -39,6 +39,25 @@ async function waitingTurn(sender: ReturnType<typeof client>) {
   return { controller, pending };
 }
 
+/**
+ * How the notes agent's last two steps for `note <text>` show in the UI: the `add_note` call with
+ * its result and the context change it made, then the answer.
+ */
+const noteStepParts = (text: string) => [
+  { type: 'step-start' },
+  {
+    type: 'dynamic-tool',
+    toolName: 'add_note',
+    toolCallId: 'a',
+    state: 'output-available',
+    input: { text },
+    output: `added ${text}`,
+  },
+  { type: 'data-context-changed', data: { lines: [`contextChanged notes added: Notes: ${text}`] } },
+  { type: 'step-start' },
+  { type: 'text', text: `Noted: ${text}.`, state: 'done' },
+];
+
 describe('POST /api/chat', () => {
   it('answers with the AI SDK UI message stream: SSE with the x-vercel-ai-ui-message-stream: v1 header', async () => {
     server = await startServer();
@@ -94,18 +113,7 @@ describe('POST /api/chat', () => {
           lines: ["contextChanged notes added: Keep the user's notes.", 'contextChanged notes added: Notes: none'],
         },
       },
-      { type: 'step-start' },
-      {
-        type: 'dynamic-tool',
-        toolName: 'add_note',
-        toolCallId: 'a',
-        state: 'output-available',
-        input: { text: 'milk' },
-        output: 'added milk',
-      },
-      { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: milk'] } },
-      { type: 'step-start' },
-      { type: 'text', text: 'Noted: milk.', state: 'done' },
+      ...noteStepParts('milk'),
     ]);
   });
 
@@ -145,10 +153,8 @@ describe('POST /api/chat', () => {
     controller.abort();
     await pending;
     // The turn is still running after the client left: the stop route finds it (202), and stops it.
-    const stop = (user: string) =>
-      fetch(`${server!.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': user } });
-    expect((await stop('bob')).status).toBe(204);
-    expect((await stop('alice')).status).toBe(202);
+    expect((await client(server.url, 'bob').stop('c1')).status).toBe(204);
+    expect((await alice.stop('c1')).status).toBe(202);
     // Waits for the commit itself, however long a busy machine takes (the test's timeout bounds it).
     let messages = await server.sessions.messages('c1', { limit: 100, owner: 'alice' });
     while (messages.at(-1)?.role !== 'tool') {
@@ -173,7 +179,7 @@ describe('POST /api/chat', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'busy' } });
     controller.abort();
     await pending;
-    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await alice.stop('c1');
   });
 
   it('accepts { id, message } from a transport that sends only the new message', async () => {
@@ -210,7 +216,7 @@ describe('GET /api/chat/:id', () => {
     const { controller, pending } = await waitingTurn(alice);
     controller.abort();
     await pending;
-    await fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': 'alice' } });
+    await alice.stop('c1');
     let restored: { role: string; parts: { type: string; state?: string }[] }[] = [];
     // Until the aborted turn's commit is there (the test's timeout bounds the wait, not a count).
     for (;;) {
@@ -246,20 +252,7 @@ describe('GET /api/chat/:id', () => {
       {
         id: 'm3',
         role: 'assistant',
-        parts: [
-          { type: 'step-start' },
-          {
-            type: 'dynamic-tool',
-            toolName: 'add_note',
-            toolCallId: 'a',
-            state: 'output-available',
-            input: { text: 'a' },
-            output: 'added a',
-          },
-          { type: 'data-context-changed', data: { lines: ['contextChanged notes added: Notes: a'] } },
-          { type: 'step-start' },
-          { type: 'text', text: 'Noted: a.', state: 'done' },
-        ],
+        parts: noteStepParts('a'),
       },
     ]);
   });

@@ -5,45 +5,16 @@
  * reads as interrupted in `GET /chat/:id` and in a resumed stream once no turn runs, never pending.
  * (packages/store/test/durable-chat.test.ts plays the same with real processes on every store.)
  */
-import { Agent, createSessions, memoryStore, Tool } from '@skilltree/core';
+import { createSessions, memoryStore } from '@skilltree/core';
 import { INTERRUPTED_RESULT } from '@skilltree/core/provider';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
+import { type SkilltreeUIMessage, toUIMessages } from '../src/index.js';
 import { apiPath } from './helpers.js';
-import { slowToolModel } from './slow-model.js';
+import { getAs, usersHandler } from './served.js';
+import { reloadWhileSlow, slowToolAgent, slowToolModel } from './slow-tool.js';
 import { stoppable } from './stoppable.js';
 
-/** A tool `slow` that says when it started and ends when the test releases it. */
-function slowTool() {
-  let release: (text: string) => void = () => {};
-  const gate = new Promise<string>((resolve) => {
-    release = resolve;
-  });
-  let started: () => void = () => {};
-  const inTool = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const agent = (
-    <Agent>
-      <Tool
-        name="slow"
-        description="Slow"
-        input={z.object({})}
-        run={() => {
-          started();
-          return gate;
-        }}
-      />
-    </Agent>
-  );
-  return { agent, inTool, release };
-}
-
 const model = slowToolModel;
-
-const get = (handler: ReturnType<typeof createHandler>, path: string) =>
-  handler(new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));
 
 const toolParts = (messages: SkilltreeUIMessage[]) =>
   messages.flatMap((m) => m.parts).filter((p) => p.type === 'dynamic-tool') as { state: string; errorText?: string }[];
@@ -58,43 +29,35 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     // Renewals come every third of the lease: a lease of a second leaves a busy machine room to
     // renew on time (the rule holds for any lease; a short one only tests the scheduler).
     const leaseTtl = 1000;
-    const { agent, inTool, release } = slowTool();
+    const { agent, inTool, release } = slowToolAgent();
     const store = memoryStore();
     const [running, other] = [0, 1].map(() => createSessions(agent, { store, model, leaseTtl }));
-    const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
+    const handler = usersHandler(other);
     const turn = running.send('c1', 'go', { owner: 'alice' });
     await inTool;
     // The tool's call was the last commit; the turn writes nothing more while the tool runs.
     const since = Date.now();
     await until(() => Date.now() - since > 3 * leaseTtl);
     expect((await other.get('c1', { owner: 'alice' }))?.running).toEqual({ from: 0 });
-    const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
-    expect(history.map((m) => m.role)).toEqual(['user']);
-    const resumed = await get(handler, apiPath('chat-stream', 'c1'));
-    expect(resumed.status).toBe(200);
-    const body = resumed.text();
-    release('slow done');
-    const text = await body;
-    expect(text).toContain('Let me look.');
+    const text = await reloadWhileSlow(handler, release);
     expect(text).toContain('"output":"slow done"');
-    expect(text).toContain('Answer: slow done');
     expect((await turn).text).toBe('Answer: slow done');
     await Promise.all([running.close(), other.close()]);
   });
 
   it('a call whose process stopped mid-tool reads as interrupted in a resumed stream and in GET /chat/:id once no turn runs, never pending', async () => {
     const leaseTtl = 100;
-    const { agent, inTool, release } = slowTool();
+    const { agent, inTool, release } = slowToolAgent();
     const store = memoryStore();
     const dying = stoppable(store);
     const crashed = createSessions(agent, { store: dying, model, leaseTtl });
     const other = createSessions(agent, { store, model, leaseTtl });
-    const handler = createHandler({ sessions: other, authorize: (r) => r.headers.get('x-user'), log: false });
+    const handler = usersHandler(other);
     const turn = crashed.send('c1', 'go', { owner: 'alice' }).catch((error: Error) => error);
     await inTool;
     dying.stop();
     // A page reloaded right after the crash follows the turn until it reads as over.
-    const resumed = await get(handler, apiPath('chat-stream', 'c1'));
+    const resumed = await getAs(handler, apiPath('chat-stream', 'c1'));
     expect(resumed.status).toBe(200);
     const text = await resumed.text();
     expect(text).toContain('"type":"tool-input-available"');
@@ -103,7 +66,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
       `"type":"tool-output-error","toolCallId":"call_${incarnation}_1","errorText":${JSON.stringify(INTERRUPTED_RESULT)}`,
     );
     await until(async () => (await other.get('c1', { owner: 'alice' }))?.running === null);
-    const history = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
+    const history = (await (await getAs(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(toolParts(history)).toEqual([
       expect.objectContaining({ state: 'output-error', errorText: INTERRUPTED_RESULT }),
     ]);
@@ -112,7 +75,7 @@ describe('a long turn and a crashed one, seen from another worker', () => {
     expect(await turn).toBeInstanceOf(Error);
     // The next message records the same result, as the history showed it.
     expect((await other.send('c1', 'again', { owner: 'alice' })).text).toBe('Answer: too late');
-    const after = (await (await get(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
+    const after = (await (await getAs(handler, apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(toolParts(after)[0]).toEqual(history.flatMap((m) => m.parts).find((p) => p.type === 'dynamic-tool'));
     await Promise.all([crashed.close(), other.close()]);
   });

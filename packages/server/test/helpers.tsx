@@ -305,47 +305,60 @@ export function userMessage(text: string, id = `u-${Math.random().toString(36).s
   return { id, role: 'user', parts: [{ type: 'text', text }] };
 }
 
+/**
+ * Sends `text` to chat `chatId` through `transport` and reads the whole reply with `readUIMessageStream`:
+ * the final assistant message, every chunk, and what the reader reported as errors. `onChunk` sees
+ * each chunk (and those before it) before the next one is read.
+ */
+export async function sendThrough(
+  transport: DefaultChatTransport<SkilltreeUIMessage>,
+  chatId: string,
+  text: string,
+  options: {
+    signal?: AbortSignal;
+    onChunk?: (chunk: UIMessageChunk, before: readonly UIMessageChunk[]) => Promise<void> | void;
+  } = {},
+) {
+  const stream = await transport.sendMessages({
+    chatId,
+    messages: [userMessage(text)],
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: options.signal,
+  });
+  const chunks: UIMessageChunk[] = [];
+  const errors: unknown[] = [];
+  const tapped = stream.pipeThrough(
+    new TransformStream<UIMessageChunk, UIMessageChunk>({
+      async transform(chunk, controller) {
+        await options.onChunk?.(chunk, chunks);
+        chunks.push(chunk);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  let message: SkilltreeUIMessage | undefined;
+  for await (const m of readUIMessageStream<SkilltreeUIMessage>({ stream: tapped, onError: (e) => errors.push(e) })) {
+    message = m;
+  }
+  return { message: message as SkilltreeUIMessage, chunks, errors };
+}
+
 /** The `ai` package's own client: `DefaultChatTransport` sends, `readUIMessageStream` reads. */
 export function client(url: string, user: string | null = 'alice') {
-  const transport = new DefaultChatTransport<SkilltreeUIMessage>({
-    api: `${url}${apiPath('chat')}`,
-    headers: user === null ? {} : { 'x-user': user },
-  });
+  const headers: Record<string, string> = user === null ? {} : { 'x-user': user };
+  const transport = new DefaultChatTransport<SkilltreeUIMessage>({ api: `${url}${apiPath('chat')}`, headers });
   return {
     transport,
     /** Sends `text` to chat `chatId` and reads the whole reply: the final assistant message and every chunk. */
-    async send(chatId: string, text: string, signal?: AbortSignal) {
-      const stream = await transport.sendMessages({
-        chatId,
-        messages: [userMessage(text)],
-        trigger: 'submit-message',
-        messageId: undefined,
-        abortSignal: signal,
-      });
-      const chunks: UIMessageChunk[] = [];
-      const errors: unknown[] = [];
-      const tapped = stream.pipeThrough(
-        new TransformStream<UIMessageChunk, UIMessageChunk>({
-          transform(chunk, controller) {
-            chunks.push(chunk);
-            controller.enqueue(chunk);
-          },
-        }),
-      );
-      let message: SkilltreeUIMessage | undefined;
-      for await (const m of readUIMessageStream<SkilltreeUIMessage>({
-        stream: tapped,
-        onError: (e) => errors.push(e),
-      })) {
-        message = m;
-      }
-      return { message: message as SkilltreeUIMessage, chunks, errors };
-    },
+    send: (chatId: string, text: string, signal?: AbortSignal) => sendThrough(transport, chatId, text, { signal }),
     /** `GET /api/chat/:id` */
     async history(chatId: string): Promise<Response> {
-      return fetch(`${url}${apiPath('chat-id', chatId)}`, {
-        headers: user === null ? {} : { 'x-user': user },
-      });
+      return fetch(`${url}${apiPath('chat-id', chatId)}`, { headers });
+    },
+    /** `POST /api/chat/:id/stop` */
+    async stop(chatId: string): Promise<Response> {
+      return fetch(`${url}${apiPath('chat-stop', chatId)}`, { method: 'POST', headers });
     },
   };
 }

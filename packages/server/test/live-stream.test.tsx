@@ -4,10 +4,10 @@
  * proxy's read timeout does not cut it). Read with the `ai` package's own client; the tool (`hold`)
  * waits until the test releases it, and the keep-alive interval is the test's own.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessageChunk } from 'ai';
+import { DefaultChatTransport } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
-import { apiPath, client, held, plain, startServer, type TestServer, userMessage } from './helpers.js';
+import { apiPath, client, held, plain, sendThrough, startServer, type TestServer, userMessage } from './helpers.js';
 
 let server: TestServer;
 afterEach(async () => {
@@ -40,50 +40,20 @@ function watchingFetch() {
   return { fetch: watched, keptAlive, raw: () => raw };
 }
 
-/** Sends `text` on chat `id` and reads the chunks as they come; `onChunk` runs for each before the next is read. */
-async function sendAndWatch(
-  transport: DefaultChatTransport<SkilltreeUIMessage>,
-  id: string,
-  text: string,
-  onChunk: (chunk: UIMessageChunk, before: readonly UIMessageChunk[]) => Promise<void> | void,
-) {
-  const stream = await transport.sendMessages({
-    chatId: id,
-    messages: [userMessage(text)],
-    trigger: 'submit-message',
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  const chunks: UIMessageChunk[] = [];
-  const tapped = stream.pipeThrough(
-    new TransformStream<UIMessageChunk, UIMessageChunk>({
-      async transform(chunk, controller) {
-        await onChunk(chunk, chunks);
-        chunks.push(chunk);
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  const errors: unknown[] = [];
-  let message: SkilltreeUIMessage | undefined;
-  for await (const m of readUIMessageStream<SkilltreeUIMessage>({ stream: tapped, onError: (e) => errors.push(e) })) {
-    message = m;
-  }
-  return { chunks, errors, message: message as SkilltreeUIMessage };
-}
-
 describe('the UI stream tells the truth as it happens', () => {
   it('tool-input-available reaches the client before the tool finishes, not with its result', async () => {
     server = await startServer();
     const { transport } = client(server.url);
     let releasedAt = -1;
-    const { chunks, errors, message } = await sendAndWatch(transport, 'c1', 'hold', (chunk, before) => {
-      if (chunk.type === 'tool-input-available' && chunk.toolName === 'hold') {
-        // The tool is still running: its output has not been sent.
-        expect(before.some((c) => c.type === 'tool-output-available' && c.toolCallId === 'h')).toBe(false);
-        releasedAt = before.length;
-        held.release?.('the held answer');
-      }
+    const { chunks, errors, message } = await sendThrough(transport, 'c1', 'hold', {
+      onChunk: (chunk, before) => {
+        if (chunk.type === 'tool-input-available' && chunk.toolName === 'hold') {
+          // The tool is still running: its output has not been sent.
+          expect(before.some((c) => c.type === 'tool-output-available' && c.toolCallId === 'h')).toBe(false);
+          releasedAt = before.length;
+          held.release?.('the held answer');
+        }
+      },
     });
     expect(errors).toEqual([]);
     expect(releasedAt).toBeGreaterThan(0);
@@ -105,12 +75,14 @@ describe('the UI stream tells the truth as it happens', () => {
       headers: { 'x-user': 'alice' },
       fetch: watch.fetch,
     });
-    const { errors, message } = await sendAndWatch(transport, 'c1', 'hold', async (chunk) => {
-      if (chunk.type === 'tool-input-available' && chunk.toolName === 'hold') {
-        // Let the tool go only after the stream was kept alive while it ran.
-        await watch.keptAlive;
-        held.release?.('kept alive');
-      }
+    const { errors, message } = await sendThrough(transport, 'c1', 'hold', {
+      onChunk: async (chunk) => {
+        if (chunk.type === 'tool-input-available' && chunk.toolName === 'hold') {
+          // Let the tool go only after the stream was kept alive while it ran.
+          await watch.keptAlive;
+          held.release?.('kept alive');
+        }
+      },
     });
     expect(errors).toEqual([]);
     expect(watch.raw().startsWith(': stream-open\n\n')).toBe(true);

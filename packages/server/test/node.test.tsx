@@ -2,9 +2,10 @@
  * toNodeListener: node:http and Express-style middleware around a Web-standard handler.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../src/index.js';
+import { rawExchange } from './served.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -150,18 +151,8 @@ describe('toNodeListener', () => {
       ),
     );
     const { port } = new URL(url);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1');
-      let data = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => {
-        data += chunk;
-      });
-      // The server closes the socket once the response is written (a kept-alive one would wait for its timeout).
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-      socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-    });
+    // The answer is all there once the server closed the socket (a kept-alive one would wait for its timeout).
+    const answer = await rawExchange(port, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(answer.toLowerCase()).toContain('connection: close');
     expect(answer.toLowerCase()).not.toContain('keep-alive');

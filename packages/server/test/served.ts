@@ -1,11 +1,12 @@
 /**
- * What the server's chat tests share to serve sessions over HTTP and to hold a tool until the test
- * lets it go, so each test file keeps only what is its own.
+ * What the server's chat tests share to serve sessions over HTTP (or hand requests straight to a
+ * handler, or write raw bytes on a socket) and to hold a tool until the test lets it go, so each
+ * test file keeps only what is its own.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import type { Sessions } from '@skilltree/core';
-import { createHandler, toNodeListener } from '../src/index.js';
+import { createHandler, type Handler, toNodeListener } from '../src/index.js';
 import { resumeStream } from '../src/resume.js';
 import { defaultToolErrorText } from '../src/tool-errors.js';
 
@@ -61,9 +62,19 @@ export async function listen(handler: Parameters<typeof toNodeListener>[0], sess
   };
 }
 
+/** A handler over `sessions`, users named by the `x-user` header, logging nothing. */
+export function usersHandler(sessions: Sessions): Handler {
+  return createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+}
+
+/** `GET path` handed straight to `handler` (no server in between), as `user`. */
+export function getAs(handler: Handler, path: string, user = 'alice'): Promise<Response> {
+  return handler(new Request(`http://localhost${path}`, { headers: { 'x-user': user } }));
+}
+
 /** Serves `sessions` on 127.0.0.1, users named by the `x-user` header, logging nothing. */
 export function serveUsers(sessions: Sessions): Promise<Listening> {
-  return listen(createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }), sessions);
+  return listen(usersHandler(sessions), sessions);
 }
 
 /**
@@ -74,6 +85,24 @@ export async function serveSessions(sessions: Sessions, closers: Closers): Promi
   const { url, close } = await serveUsers(sessions);
   closers.push(close);
   return url;
+}
+
+/**
+ * Writes `bytes` on a socket to 127.0.0.1:`port` and resolves with all the server answered, once it
+ * closed the socket: for requests `fetch` cannot send as written (header names, connection rules).
+ */
+export function rawExchange(port: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+    });
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
 }
 
 /** The call a raw approval answers, as the page's assistant message `m1` shows it. */

@@ -5,7 +5,7 @@
  */
 import { memoryStore, type SessionStore } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiPath, client, startServer, type TestServer, transcriptIsValid, waiting } from './helpers.js';
+import { client, startServer, type TestServer, transcriptIsValid, waiting } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -18,8 +18,7 @@ async function start(store: SessionStore): Promise<TestServer> {
   return server;
 }
 
-const stop = (server: TestServer, user = 'alice') =>
-  fetch(`${server.url}${apiPath('chat-stop', 'c1')}`, { method: 'POST', headers: { 'x-user': user } });
+const stop = (server: TestServer, user = 'alice') => client(server.url, user).stop('c1');
 
 /** `store`, telling `onRefused` each time a turn is refused the lease (it waits for the chat). */
 function watched(store: SessionStore, onRefused: () => void): SessionStore {

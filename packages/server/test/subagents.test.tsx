@@ -7,10 +7,10 @@
 import { Agent, createSessions, type Model, memoryStore, type Sessions, Subagent, Tool, textOf } from '@skilltree/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage, type SkilltreeUIPart } from '../src/index.js';
+import type { SkilltreeUIMessage, SkilltreeUIPart } from '../src/index.js';
 import { NodeChat, resumeWhileRunning, settled } from './chat-engine.js';
 import { apiPath, plain } from './helpers.js';
-import { approvalInit, type Closers, heldRun, serveSessions } from './served.js';
+import { approvalInit, type Closers, heldRun, serveSessions, usersHandler } from './served.js';
 
 /** What the `lookup` tool inside the run knows, by order; only the run reads it. */
 const RECORDS: Record<string, string> = {
@@ -265,7 +265,7 @@ describe('a call that waits inside a run, in useChat', () => {
     async (_what, approvalId) => {
       const { agent, refunds } = refundAgent();
       const sessions = createSessions(agent, { store: memoryStore(), model: refundModel });
-      const handler = createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false });
+      const handler = usersHandler(sessions);
       await sessions.send('c1', 'Refund A-1, please', { owner: 'alice' });
       const info = await sessions.get('c1', { owner: 'alice' });
       const [inner] = info?.waiting ?? [];

@@ -13,18 +13,16 @@ import {
   type ModelRequest,
   memoryStore,
   type Sessions,
-  Tool,
   textOf,
 } from '@skilltree/core';
 import type { FilePart } from '@skilltree/core/provider';
 import { ApprovedRefundTool } from '@skilltree/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createHandler, type SkilltreeUIMessage } from '../src/index.js';
+import type { SkilltreeUIMessage } from '../src/index.js';
 import { NodeChat, settled, toolPart } from './chat-engine.js';
 import { apiPath, postChat } from './helpers.js';
-import { serveUsers } from './served.js';
-import { slowToolModel } from './slow-model.js';
+import { getAs, serveUsers, usersHandler } from './served.js';
+import { reloadWhileSlow, slowToolAgent, slowToolModel } from './slow-tool.js';
 
 const refunds: string[] = [];
 
@@ -297,34 +295,11 @@ describe('files and reasoning over HTTP', () => {
 
 describe('a reload mid-stream', () => {
   it('GET /chat/:id/stream on another worker (same store) resumes the running turn: the whole answer, once; 204 when none runs', async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started: () => void = () => {};
-    const inTool = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const Slow = () => (
-      <Agent>
-        <Tool
-          name="slow"
-          description="Slow"
-          input={z.object({})}
-          run={async () => {
-            started();
-            await gate;
-            return 'slow done';
-          }}
-        />
-      </Agent>
-    );
+    const { agent, inTool, release } = slowToolAgent();
     const model = slowToolModel;
     const store = memoryStore();
-    const workers = [0, 1].map(() => createSessions(<Slow />, { store, model }));
-    const handlers = workers.map((sessions) =>
-      createHandler({ sessions, authorize: (r) => r.headers.get('x-user'), log: false }),
-    );
+    const workers = [0, 1].map(() => createSessions(agent, { store, model }));
+    const handlers = workers.map(usersHandler);
     const post = handlers[0](
       new Request(`http://localhost${apiPath('chat')}`, {
         method: 'POST',
@@ -339,18 +314,9 @@ describe('a reload mid-stream', () => {
     // The page reloads: the first response is dropped, and the turn goes on.
     await first.body?.cancel();
     await inTool;
-    const get = (path: string) =>
-      handlers[1](new Request(`http://localhost${path}`, { headers: { 'x-user': 'alice' } }));
-    const history = (await (await get(apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
-    expect(history.map((m) => m.role)).toEqual(['user']);
-    const resumed = await get(apiPath('chat-stream', 'c1'));
-    expect(resumed.status).toBe(200);
-    const body = resumed.text();
-    release();
-    const text = await body;
-    expect(text).toContain('Let me look.');
+    const text = await reloadWhileSlow(handlers[1], release);
     expect(text).toContain('slow done');
-    expect(text).toContain('Answer: slow done');
+    const get = (path: string) => getAs(handlers[1], path);
     expect((await get(apiPath('chat-stream', 'c1'))).status).toBe(204);
     const after = (await (await get(apiPath('chat-id', 'c1'))).json()) as SkilltreeUIMessage[];
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant']);

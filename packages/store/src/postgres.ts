@@ -109,10 +109,8 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
   // An idle client's error (a restarted server): reported once; the next query connects again.
   if (own || pool.listenerCount('error') === 0) pool.on('error', (error) => outage.report(error));
 
-  const migrate = once(async () => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+  const migrate = once(() =>
+    inTransaction(pool, async (client) => {
       // One process migrates at a time; the others wait, then see the tables.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`skilltree-store:${p}`]);
       await client.query(`CREATE TABLE IF NOT EXISTS ${p}meta (key text PRIMARY KEY, value text NOT NULL)`);
@@ -124,14 +122,8 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
         `INSERT INTO ${p}meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
         [String(SCHEMA_VERSION)],
       );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  });
+    }),
+  );
   const query = async <R extends PostgresRow>(text: string, values: unknown[]) => {
     await migrate();
     const result = await pool.query<R>({ text, values });
@@ -283,23 +275,15 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
     },
     async delete(id) {
       await migrate();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      return inTransaction(pool, async (client) => {
         // The lease row first, then the session row: the order a commit locks them in, so the two
         // never deadlock. A commit in flight holds the lease row, so this waits for it and then
         // deletes its messages too; a commit that starts later finds no lease and writes nothing.
         await client.query(sql.deleteLease, [id]);
         const { rowCount } = await client.query(sql.deleteSession, [id]);
         await client.query(sql.deleteMessages, [id]);
-        await client.query('COMMIT');
         return (rowCount ?? 0) > 0;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     spent,
     async addSpend(owner, period, spend, expiresAt) {
@@ -358,4 +342,23 @@ export function postgresStore(options: PostgresStoreOptions): SessionStore {
 /** The connection string without its password, for names and errors. */
 function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+/**
+ * Runs `work` on a client of `pool` in one transaction: committed once `work` resolves, rolled back
+ * if it throws (the error goes on), the client given back either way.
+ */
+async function inTransaction<T>(pool: PostgresPool, work: (client: PostgresPoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -16,7 +16,7 @@
  *   interrupted, never pending.
  * Every wait is on what the processes print or serve, never on a clock.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ import { sqliteStore } from '@skilltree/store/sqlite';
 import { plainChatState } from '@skilltree/test-kit';
 import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runScript } from './script.js';
 import { runPrefix, server } from './servers.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/chat-server.ts', import.meta.url));
@@ -50,40 +51,27 @@ interface Proc {
 const children = new Set<ChildProcess>();
 
 async function startServer(args: string[]): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.add(child);
   const lines: string[] = [];
   const waiters = new Set<() => void>();
-  let buffer = '';
-  let stderr = '';
   let exited = false;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    lines.push(...parts);
+  const script = runScript(SERVER, args, (line) => {
+    lines.push(line);
     for (const waiter of waiters) waiter();
   });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
+  const { child } = script;
+  children.add(child);
+  const exit = script.exit.then((code) => {
+    exited = true;
+    children.delete(child);
+    for (const waiter of waiters) waiter();
+    return code;
   });
-  const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      exited = true;
-      children.delete(child);
-      for (const waiter of waiters) waiter();
-      resolve(code);
-    }),
-  );
   const line = (start: string) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
         const found = lines.find((l) => l.startsWith(start));
         if (found !== undefined) resolve(found);
-        else if (exited) reject(new Error(`The server exited before printing "${start}". stderr: ${stderr}`));
+        else if (exited) reject(new Error(`The server exited before printing "${start}". stderr: ${script.stderr()}`));
         else return;
         waiters.delete(check);
       };

@@ -20,6 +20,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { bumpModel, counterAgent } from '../src/fixture.js';
 import { postgresStore } from '../src/postgres.js';
 import { redisStore } from '../src/redis.js';
+import { runScript, type Script } from './script.js';
 import { server } from './servers.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/outage.ts', import.meta.url));
@@ -76,7 +77,7 @@ async function turnDuringOutage(backend: string, url: string, outage: () => void
       took = Date.now() - started;
     }
   });
-  await fixture.exited;
+  await fixture.exit;
   return { took, last: lines.at(-1) ?? '', stderr: fixture.stderr() };
 }
 
@@ -84,25 +85,10 @@ async function turnDuringOutage(backend: string, url: string, outage: () => void
  * Runs the fixture `file` with `args` under tsx (killed after the test if still running), handing
  * each line it prints to `onLine` as it comes; `stderr()` is what it wrote there so far.
  */
-function runFixture(file: string, args: string[], onLine: (line: string) => void) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  cleanups.push(() => child.kill('SIGKILL'));
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  let buffer = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const line of parts) onLine(line);
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return { child, exited, stderr: () => stderr };
+function runFixture(file: string, args: string[], onLine: (line: string) => void): Script {
+  const fixture = runScript(file, args, onLine);
+  cleanups.push(() => fixture.child.kill('SIGKILL'));
+  return fixture;
 }
 
 /** A redis-server on `port`; with `dir`, it keeps its data across a restart (AOF, each write on disk before it answers). */
@@ -162,7 +148,7 @@ async function outageAndRestart(mode: 'next' | 'idle', whileIdle?: (url: string)
         fixture.child.kill('SIGKILL');
       });
   });
-  await fixture.exited;
+  await fixture.exit;
   await queue;
   if (failures.length > 0) throw failures[0];
   return { lines, stderr: fixture.stderr() };

@@ -2,15 +2,15 @@
  * What the multi-process tests share: worker processes that report on stdout, and the backends they
  * run on (real PostgreSQL and Redis servers, and one SQLite file), each with a prefix of its own.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SessionStore } from '@skilltree/core';
 import { postgresStore } from '@skilltree/store/postgres';
 import { redisStore } from '@skilltree/store/redis';
 import { sqliteStore } from '@skilltree/store/sqlite';
+import { runScript } from './script.js';
 import { runPrefix, server } from './servers.js';
 
 /** A worker process: the lines it printed, when it is ready, its exit, and a wait on its accepted sends. */
@@ -32,13 +32,7 @@ export const accepted = (lines: string[]) => lines.filter((l) => l.startsWith('o
  * its stderr becomes a `stderr …` line if it exits with a failure code.
  */
 export function startWorker(file: string, args: string[]): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
   const lines: string[] = [];
-  let buffer = '';
-  let stderr = '';
   let exited = false;
   let onReady = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
@@ -46,28 +40,18 @@ export function startWorker(file: string, args: string[]): Worker {
   const check = () => {
     for (const waiter of waiters) if (waiter()) waiters.delete(waiter);
   };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    const parts = buffer.split('\n');
-    buffer = parts.pop()!;
-    for (const line of parts) {
-      if (line === 'ready') onReady();
-      else lines.push(line);
-    }
+  const script = runScript(file, args, (line) => {
+    if (line === 'ready') onReady();
+    else lines.push(line);
     check();
   });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
+  const exit = script.exit.then((code) => {
+    if (code !== 0 && code !== null) lines.push(`stderr ${script.stderr()}`);
+    exited = true;
+    onReady();
+    check();
+    return code;
   });
-  const exit = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      if (code !== 0 && code !== null) lines.push(`stderr ${stderr}`);
-      exited = true;
-      onReady();
-      check();
-      resolve(code);
-    }),
-  );
   const acceptedCount = (count: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -77,7 +61,7 @@ export function startWorker(file: string, args: string[]): Worker {
       };
       if (!done()) waiters.add(done);
     });
-  return { child, lines, ready, exit, accepted: acceptedCount };
+  return { child: script.child, lines, ready, exit, accepted: acceptedCount };
 }
 
 /** One backend: its name, and a setup that gives the URL (or file), the prefix, and a way to open the store. */
