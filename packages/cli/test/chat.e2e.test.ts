@@ -40,7 +40,7 @@ describe('skilltree chat (piped stdin)', () => {
     expect(stdout).toContain('you › I want a lamp\n');
     expect(stdout).toContain('  ⚙ read_skill {"name":"shopping"}\n');
     expect(stdout).toContain('  + skill shopping loaded\n');
-    expect(stdout).toContain('    ↳ found lamp-1\n');
+    expect(stdout).toContain('    ↳ found lamp\n');
     expect(stdout).toContain('agent › I added lamp-1 to your cart.\n');
     // /skills
     expect(stdout).toMatch(/● shopping\s+active \(mounted 1×\)\s+— Find and buy products/);

@@ -64,7 +64,7 @@ describe('skilltree eval', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilltree-eval-rec-'));
     const env = await local.start([
       { toolCalls: [{ name: 'read_skill', arguments: { name: 'refunds' } }] },
-      { toolCalls: [{ name: 'refund', arguments: { order: '7' } }] },
+      { toolCalls: [{ name: 'refund_order', arguments: { id: '7' } }] },
       { text: 'Refunded order 7.' },
     ]);
     const recorded = await runCli(['eval', EVAL, '--case', 'refund', '--model', 'openai:gpt-4.1', '--record', dir], {

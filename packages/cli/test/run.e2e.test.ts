@@ -28,7 +28,7 @@ describe('skilltree run', () => {
     expect(requests[0].messages[0].content).toContain('You are a shop assistant.');
     expect(requests[0].tools.map((t: any) => t.function.name)).toEqual(['read_skill']);
     // useState in the skill: the search tool's setter shows in the next request's context.
-    expect(JSON.stringify(requests[2].messages)).toContain('Searches so far: 1');
+    expect(JSON.stringify(requests[2].messages)).toContain('Searches: 1');
     // useAgentStore: the cart is in the context and the conditional checkout tool appears.
     expect(JSON.stringify(requests[3].messages)).toContain('Cart: lamp-1');
     expect(requests[3].tools.map((t: any) => t.function.name)).toEqual([
@@ -120,7 +120,7 @@ describe('skilltree run', () => {
   it('plays a scripted:<file.json> model', async () => {
     const out = await lampRunJson();
     expect(out.reply).toBe('Your cart has lamp-1.');
-    expect(out.request.context).toContain('Searches so far: 1');
+    expect(out.request.context).toContain('Searches: 1');
     expect(out.request.tools.map((t: any) => t.name)).toContain('checkout');
   });
 

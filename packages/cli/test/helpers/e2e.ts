@@ -11,7 +11,7 @@ export const AGENT = 'test/fixtures/shop-agent.tsx';
 /** Read the shopping skill, search, add to the cart, reply. */
 export const shoppingSteps: ServerStep[] = [
   { toolCalls: [{ name: 'read_skill', arguments: { name: 'shopping' } }] },
-  { toolCalls: [{ name: 'search', arguments: { query: 'lamp' } }] },
+  { toolCalls: [{ name: 'search', arguments: { q: 'lamp' } }] },
   { toolCalls: [{ name: 'add_to_cart', arguments: { sku: 'lamp-1' } }] },
   { text: 'I added lamp-1 to your cart.' },
 ];
