@@ -10,7 +10,7 @@
  * the turn that answers it, which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
 import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
-import type { DurableRegistration, DurableTurnInput, TurnEngine } from '@skilltree/core/provider';
+import type { DurableRegistration, DurableTurnInput, TurnEngine, TurnLook } from '@skilltree/core/provider';
 import { claimTurn, signalledTurns } from './dbos-claim.js';
 import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
 import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
@@ -167,7 +167,9 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
         waiting.set(wf.workflowID, skips - 1);
         continue;
       }
-      const found = await registration.look(input, wf.workflowID, hint);
+      // One turn's failed look (an input recorded before an upgrade tightened the chat id rules, a
+      // forged row, the store failing for that chat) passes over that turn only, not the rest.
+      const found = await registration.look(input, wf.workflowID, hint).catch((): TurnLook => 'alive');
       if (found === 'waiting') waiting.set(wf.workflowID, WAITING_RELOOK);
       else waiting.delete(wf.workflowID);
       if (found !== 'abandoned') continue;
@@ -257,8 +259,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       if (!turn) throw new Error('dbosEngine: no createSessions registered with this engine (pass it as { engine }).');
       await launch();
       started.add(turnId);
-      const handle = await DBOS.startWorkflow(turn, { workflowID: turnId })(turnId, input);
       try {
+        const handle = await DBOS.startWorkflow(turn, { workflowID: turnId })(turnId, input);
         return await handle.getResult();
       } finally {
         started.delete(turnId);

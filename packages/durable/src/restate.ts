@@ -189,7 +189,10 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       // A turn whose endpoint is gone is abandoned even if it never began (the chat does not show
       // it): its caller lost it with the process, and nobody else would ever run it.
       const unreachable = await (gone.get(deployment.id) as Promise<boolean>);
-      if (!(await registration.abandoned(request.input, request.turnId, { unreachable }))) continue;
+      // One turn's failed look (a hostile or outdated input, the store failing for that chat)
+      // passes over that turn only, not the rest.
+      const abandoned = await registration.abandoned(request.input, request.turnId, { unreachable }).catch(() => false);
+      if (!abandoned) continue;
       seen.add(turn.invocationId);
       // Abandoned on two looks in a row: a live process between taking a turn and its lease is not.
       if (!suspects.has(turn.invocationId)) continue;

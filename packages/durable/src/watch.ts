@@ -10,15 +10,22 @@ export interface RecoveryWatch {
 }
 
 /**
- * Looks every `interval` ms (0: never). A look starts only once the previous one ended, and a
+ * Looks every `interval` ms (0: never). A tick while a look still runs (a busy store, a slow admin
+ * API) is skipped, not queued: looks never pile up, nor run back to back once a slow one ends (a
+ * turn is taken after two looks in a row find it abandoned; they must stay `interval` apart). A
  * failed look (the database or server restarting) is tried again at the next tick, not thrown.
  */
 export function watchEvery(interval: number, look: () => Promise<void>): RecoveryWatch {
-  let watching: Promise<void> = Promise.resolve();
+  let watching: Promise<void> | null = null;
   const timer =
     interval > 0
       ? setInterval(() => {
-          watching = watching.then(look).catch(() => {});
+          if (watching) return;
+          watching = look()
+            .catch(() => {})
+            .finally(() => {
+              watching = null;
+            });
         }, interval)
       : undefined;
   timer?.unref?.();

@@ -121,3 +121,27 @@ test('a turn found waiting for its answers is looked at again only when signalle
   await looks(35);
   expect(asked).toContain('w1 signalled');
 });
+
+test('one turn whose look fails (a hostile or outdated input) passes over that turn only: the watch looks at the others, and again next time', async () => {
+  calls.length = 0;
+  pending = ['bad', 'good'];
+  const claim = await import('../src/dbos-claim.js');
+  vi.spyOn(claim, 'signalledTurns').mockImplementation(async () => new Set());
+  const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
+  close = () => engine.close();
+  const asked: string[] = [];
+  engine.register({
+    run: async () => null,
+    abandoned: async () => false,
+    async look(_input: DurableTurnInput, turnId?: string) {
+      asked.push(turnId as string);
+      if (turnId === 'bad') throw new Error('Invalid chat id: too long');
+      return 'alive';
+    },
+    hold: async () => null,
+  });
+  await looks(4);
+  // Every look reached the turn after the failing one, and tried the failing one again.
+  expect(asked.filter((a) => a === 'good').length).toBeGreaterThanOrEqual(3);
+  expect(asked.filter((a) => a === 'bad').length).toBeGreaterThanOrEqual(3);
+});

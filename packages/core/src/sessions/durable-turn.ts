@@ -19,7 +19,17 @@ import { type Handover, handoverEngine, TurnHandedOverError } from './durable-ha
 import { leaseHolds } from './durable-holds.js';
 import { lookAt } from './durable-look.js';
 import { takenOver } from './durable-taken.js';
-import { ANSWERS_WAIT, chatTag, endOfTurn, followsOf, turnIdFor, waitState, waitsDurably } from './durable-wait.js';
+import {
+  ANSWERS_WAIT,
+  chatTag,
+  endOfTurn,
+  followsOf,
+  signalAnswered,
+  turnIdFor,
+  type WaitingEngine,
+  waitState,
+  waitsDurably,
+} from './durable-wait.js';
 import { chatKey } from './key.js';
 
 /** The session a turn opened, as its `open` step records it. */
@@ -135,6 +145,17 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
   };
 }
 
+/**
+ * Whether the chat's committed state shows waiting turn `waiting` answered and waiting no more: an
+ * answer's commits took its calls (an answer refused before it wrote, e.g. naming a call the chat
+ * does not wait for, leaves them waiting for another answer to signal). A store that cannot say
+ * counts as no: the turn stays as it was, and the recovery watch looks at it again.
+ */
+async function tookTheCalls(ctx: TurnContext, key: string, waiting: string): Promise<boolean> {
+  const record = await ctx.store.record(key).catch(() => null);
+  return record?.state.answered === waiting && record.state.wait?.turn !== waiting;
+}
+
 /** What a turn left pending in this process waits on: it never ends here (another process ends it). */
 function pendingForever(): Promise<never> {
   return new Promise<never>(() => {});
@@ -167,6 +188,8 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
       // The chat and the session this attempt opened (its epoch, and its version as commits move it).
       let chat: ResolvedChat | undefined;
       let session: Opened['entry'] | undefined;
+      // The waiting turn this one answers, on an engine that waits: signalled however this turn ends.
+      let answering: { waits: WaitingEngine; follows: NonNullable<DurableTurnInput['follows']> } | undefined;
       try {
         chat = await resolveChat(ctx.store, input.id, input.owner ?? undefined);
         const self: { it?: AsyncGenerator<SessionEvent, Turn> } = {};
@@ -184,6 +207,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         // The recorded input is hostile too: a wait it names is followed only when it is this chat's.
         const tag = await chatTag(chat.key);
         const follows = followsOf(input.follows, tag) ?? undefined;
+        if (waits && follows) answering = { waits, follows };
         const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, follows, wait) : undefined);
         const turnCtx: TurnContext = {
           ...ctx,
@@ -227,6 +251,11 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
           return pendingForever();
         }
         sink?.end({ error });
+        // An answer that failed (the model failed, or its caller stopped it) once its commits had
+        // taken the waiting calls still ends the turn it answered (see signalAnswered).
+        if (answering && chat && (await tookTheCalls(ctx, chat.key, answering.follows.turn))) {
+          await signalAnswered(answering.waits, answering.follows, { continuation: turnId, text: '', waiting: 0 });
+        }
         throw error;
       }
     },

@@ -127,6 +127,22 @@ async function signalWithRetries(
 }
 
 /**
+ * Signals waiting turn `follows` that a turn answered it, with `outcome`: once, as a recorded step
+ * (sent again inside while the engine fails to send, `retrying` called at the first failure). An
+ * answer that failed after it began signals too: its commits took the waiting calls from the chat
+ * (`answered`), so no later answer would ever signal the waiting turn, and its workflow would wait
+ * (and look abandoned) for ever.
+ */
+export async function signalAnswered(
+  engine: WaitingEngine,
+  follows: DurableWaitState,
+  outcome: WaitOutcome,
+  retrying: () => void = () => {},
+): Promise<void> {
+  await engine.step(`signal-${follows.turn}`, () => signalWithRetries(engine, follows, outcome, retrying));
+}
+
+/**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
  * turn signals its wait (once: a recorded step, sent again inside while the engine fails to send,
  * `retrying` called at the first failure); a turn that ends waiting waits for its own answers
@@ -143,8 +159,12 @@ export async function endOfTurn(
   retrying: () => void = () => {},
 ): Promise<unknown> {
   if (follows) {
-    const outcome: WaitOutcome = { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 };
-    await engine.step(`signal-${follows.turn}`, () => signalWithRetries(engine, follows, outcome, retrying));
+    await signalAnswered(
+      engine,
+      follows,
+      { continuation: turnId, text: turn.text, waiting: turn.waiting?.length ?? 0 },
+      retrying,
+    );
   }
   if (!wait || !turn.waiting?.length) return turn;
   return ownOutcome(await wait.received(), tag);
