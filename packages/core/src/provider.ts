@@ -94,6 +94,7 @@ export {
 export { INTERRUPTED_RESULT, parseMessage, TOOL_ERROR_KINDS, upgradeContent } from './transcript/message-parse.js';
 export { isSafeToolCallId } from './transcript/transcript.js';
 export { estimateTokens, type Tokenizer } from './transcript/window.js';
+export { TurnSupersededError } from './turn/journal.js';
 export { abortError, addUsage } from './turn/model-call.js';
 export { cutResult, truncationNote } from './turn/tool-call.js';
 export type {

@@ -25,7 +25,11 @@ function shopModel(failing: { now: boolean }): Model {
   };
 }
 
-test('an answer that fails after it began signals the turn it answered: the waiting workflow ends', async () => {
+/**
+ * Process A's turn on chat c1 waits for the approval of its charge; B is another process's sessions
+ * (options `extra`) on the same store. `failing.now` makes the model fail.
+ */
+async function waitingCharge(extra: { onBusy?: 'reject' } = {}) {
   const journal = sharedJournal({ waits: true });
   const store = memoryStore();
   const ran: string[] = [];
@@ -34,44 +38,44 @@ test('an answer that fails after it began signals the turn it answered: the wait
   const asking = createSessions(<ApprovalShop ran={ran} />, { store, model: shopModel(failing), engine: a.engine });
   const first = await asking.send('c1', 'Charge me');
   const waiting = (await durableWaitOf(store, 'c1', undefined))?.turn as string;
-  const run = a.runs.find((r) => r.turnId === waiting);
-  expect(run?.settled).toBe(false);
-
   const b = journal.process();
-  const answering = createSessions(<ApprovalShop ran={ran} />, { store, model: shopModel(failing), engine: b.engine });
+  const answering = createSessions(<ApprovalShop ran={ran} />, {
+    store,
+    model: shopModel(failing),
+    engine: b.engine,
+    ...extra,
+  });
+  return {
+    store,
+    ran,
+    failing,
+    waiting,
+    answering,
+    callId: first.waiting?.[0]?.toolCallId as string,
+    run: a.runs.find((r) => r.turnId === waiting),
+    close: () => Promise.all([asking.close(), answering.close()]),
+  };
+}
+
+test('an answer that fails after it began signals the turn it answered: the waiting workflow ends', async () => {
+  const { store, ran, failing, answering, callId, run, close } = await waitingCharge();
+  expect(run?.settled).toBe(false);
   failing.now = true;
-  await expect(answering.approve('c1', first.waiting?.[0]?.toolCallId as string)).rejects.toThrow('provider 500');
+  await expect(answering.approve('c1', callId)).rejects.toThrow('provider 500');
   // The approval was committed (the charge ran) before the model failed: the calls are answered.
   expect(ran).toEqual(['charge']);
   expect((await store.record('c1'))?.state.wait).toBeUndefined();
   // The waiting turn heard the failed answer and ended (it would otherwise wait for ever).
   await run?.ended;
   expect(run?.settled).toBe(true);
-  await Promise.all([asking.close(), answering.close()]);
+  await close();
 });
 
 test('an answer that fails before it began leaves the calls waiting: the waiting turn is not signalled, a later answer ends it', async () => {
-  const journal = sharedJournal({ waits: true });
-  const store = memoryStore();
-  const ran: string[] = [];
-  const failing = { now: false };
-  const a = journal.process();
-  const asking = createSessions(<ApprovalShop ran={ran} />, { store, model: shopModel(failing), engine: a.engine });
-  const first = await asking.send('c1', 'Charge me');
-  const waiting = (await durableWaitOf(store, 'c1', undefined))?.turn as string;
-  const run = a.runs.find((r) => r.turnId === waiting);
-
+  const { store, ran, waiting, answering, callId, run, close } = await waitingCharge({ onBusy: 'reject' });
   // Another holder has the chat: the answer fails at once, before its turn begins.
-  const b = journal.process();
-  const answering = createSessions(<ApprovalShop ran={ran} />, {
-    store,
-    model: shopModel(failing),
-    engine: b.engine,
-    onBusy: 'reject',
-  });
   const key = await chatKey('c1', undefined);
   expect(await store.acquire(key, 'someone-else', 60_000)).toBeTruthy();
-  const callId = first.waiting?.[0]?.toolCallId as string;
   await expect(answering.approve('c1', callId)).rejects.toThrow();
   expect(ran).toEqual([]);
   expect((await durableWaitOf(store, 'c1', undefined))?.turn).toBe(waiting);
@@ -81,5 +85,5 @@ test('an answer that fails before it began leaves the calls waiting: the waiting
   expect((await answering.approve('c1', callId)).text).toBe('Done.');
   await run?.ended;
   expect(ran).toEqual(['charge']);
-  await Promise.all([asking.close(), answering.close()]);
+  await close();
 });

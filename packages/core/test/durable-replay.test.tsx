@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Agent, createSessions, DurableReplayError, type Model, memoryStore, Skill, Text, Tool } from '../src/index.js';
-import { journalEngine } from './shared-journal.js';
+import { diedMidTurn, journalEngine } from './shared-journal.js';
 
 function Shop({ prompt = 'You charge cards.' }: { prompt?: string }) {
   return (
@@ -47,6 +47,7 @@ describe('a recovered turn replays its recorded steps through a fresh tree', () 
     const second = journalEngine();
     const other = createSessions(<Shop />, { store, model, engine: second.engine });
     asked = 0;
+    await diedMidTurn(store, 'c1');
     const turn = (await second.recover('t', { id: 'c1', owner: null, input: 'Charge me' }, journal.slice(0, 4))) as {
       text: string;
     };

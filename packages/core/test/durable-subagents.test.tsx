@@ -20,7 +20,7 @@ import {
   TurnHandedOverError,
 } from '../src/index.js';
 import type { DurableTurnInput } from '../src/provider.js';
-import { journalEngine, type Step, sharedJournal } from './shared-journal.js';
+import { diedMidTurn, journalEngine, type Step, sharedJournal } from './shared-journal.js';
 
 const asked: string[] = [];
 const keys: string[] = [];
@@ -128,6 +128,7 @@ async function recoverFrom(store: ReturnType<typeof memoryStore>, calls: number,
   const other = createSessions(<Shop slow={slow} />, { store, model: parentModel(calls), engine: second.engine });
   asked.length = 0;
   keys.length = 0;
+  await diedMidTurn(store, 'c1');
   const turn = (await second.recover('t', input, steps)) as { text: string };
   return { other, turn, journal: second.recorded() };
 }
@@ -533,6 +534,7 @@ describe('the runs of one step run side by side on an engine, their steps starti
     const second = journalEngine({ numbered: true });
     const other = createSessions(<Desks slow={0} />, { store, model: parent, engine: second.engine });
     const cut = Math.floor(names.length / 2);
+    await diedMidTurn(store, 'c1');
     const turn = (await second.recover(
       't',
       { id: 'c1', owner: null, input: 'Go' },

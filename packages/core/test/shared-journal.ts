@@ -8,6 +8,7 @@
  * (journal entries), it numbers each attempt's steps in the order they start: a recovered attempt that
  * starts another step at a position whose step was recorded fails, naming both.
  */
+import type { SessionStore } from '../src/index.js';
 import type { AbandonedHint, DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
 
 /** Options of {@link sharedJournal}. */
@@ -262,4 +263,26 @@ export function sharedJournal(options: SharedJournalOptions = {}) {
       return new Promise<void>((resolve) => waiters.push({ turnId, name, resolve }));
     },
   };
+}
+
+/**
+ * Leaves unowned chat `id` as a process that died mid-turn leaves it: its turn (begun at message
+ * `from`) still on record as running, and its lease free. A test that runs a turn to its end and
+ * then recovers it from a journal cut short (as if the process died at the cut) calls it first: a
+ * recovered turn whose chat does not show it running may only replay (see durable-superseded.ts).
+ */
+export async function diedMidTurn(store: SessionStore, id: string, from = 0): Promise<void> {
+  const record = await store.record(id);
+  if (!record) throw new Error(`diedMidTurn: no chat "${id}" in the store`);
+  const holder = 'died-mid-turn';
+  if (!(await store.acquire(id, holder, 60_000))) throw new Error(`diedMidTurn: chat "${id}" is held`);
+  await store.commit(id, {
+    holder,
+    version: record.version,
+    epoch: record.epoch,
+    append: [],
+    state: { ...record.state, turn: { from } },
+    leaseTtl: 60_000,
+  });
+  await store.release(id, holder);
 }

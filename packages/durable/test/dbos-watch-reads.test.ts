@@ -63,6 +63,13 @@ afterEach(async () => {
   await close?.();
 });
 
+/** A DBOS engine (DBOS stood in for) whose watch looks every 5 ms with `look` as its registration's. */
+function watchWith(look: DurableRegistration['look']) {
+  const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
+  close = () => engine.close();
+  engine.register({ run: async () => null, abandoned: async () => false, look, hold: async () => null });
+}
+
 test("the watch lists pending turns without inputs or outputs, and reads each turn's input once", async () => {
   const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
   close = () => engine.close();
@@ -97,17 +104,10 @@ test('a turn found waiting for its answers is looked at again only when signalle
   let signalledNow = false;
   const claim = await import('../src/dbos-claim.js');
   vi.spyOn(claim, 'signalledTurns').mockImplementation(async () => new Set(signalledNow ? ['w1'] : []));
-  const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
-  close = () => engine.close();
   const asked: string[] = [];
-  engine.register({
-    run: async () => null,
-    abandoned: async () => false,
-    async look(_input: DurableTurnInput, turnId?: string, seen?: { signalled?: boolean }) {
-      asked.push(`${turnId}${seen?.signalled ? ' signalled' : ''}`);
-      return turnId === 'w1' && !seen?.signalled ? 'waiting' : 'alive';
-    },
-    hold: async () => null,
+  watchWith(async (_input: DurableTurnInput, turnId?: string, seen?: { signalled?: boolean }) => {
+    asked.push(`${turnId}${seen?.signalled ? ' signalled' : ''}`);
+    return turnId === 'w1' && !seen?.signalled ? 'waiting' : 'alive';
   });
   // Ten looks done once the eleventh lists: the live turn every time, the waiting one once.
   await looks(11);
@@ -127,18 +127,11 @@ test('one turn whose look fails (a hostile or outdated input) passes over that t
   pending = ['bad', 'good'];
   const claim = await import('../src/dbos-claim.js');
   vi.spyOn(claim, 'signalledTurns').mockImplementation(async () => new Set());
-  const engine = dbosEngine({ connectionString: 'postgres://nobody@127.0.0.1:1/none', recoveryInterval: 5 });
-  close = () => engine.close();
   const asked: string[] = [];
-  engine.register({
-    run: async () => null,
-    abandoned: async () => false,
-    async look(_input: DurableTurnInput, turnId?: string) {
-      asked.push(turnId as string);
-      if (turnId === 'bad') throw new Error('Invalid chat id: too long');
-      return 'alive';
-    },
-    hold: async () => null,
+  watchWith(async (_input: DurableTurnInput, turnId?: string) => {
+    asked.push(turnId as string);
+    if (turnId === 'bad') throw new Error('Invalid chat id: too long');
+    return 'alive';
   });
   await looks(4);
   // Every look reached the turn after the failing one, and tried the failing one again.

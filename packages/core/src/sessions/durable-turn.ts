@@ -8,6 +8,7 @@
  */
 import type { StoreTurnTrace } from '../observe/telemetry-store.js';
 import { contextOfSpanIds, isTraceContext, type SpanIds, spanIdsOf, validSpanIds } from '../observe/trace-links.js';
+import { TurnSupersededError } from '../turn/journal.js';
 import { journaledLedger } from '../turn/spend-steps.js';
 import type { DurableTurnInput, DurableWait, TurnEngine } from '../types/engine.js';
 import type { SendOptions } from '../types/options.js';
@@ -18,6 +19,7 @@ import { chatTurn, type DurableTurnHooks, fencedError, type Opened, type TurnCon
 import { type Handover, handoverEngine, TurnHandedOverError } from './durable-handover.js';
 import { leaseHolds } from './durable-holds.js';
 import { lookAt } from './durable-look.js';
+import { movedOnSinceSent, replayOnly, stillRunsOn } from './durable-superseded.js';
 import { takenOver } from './durable-taken.js';
 import {
   ANSWERS_WAIT,
@@ -25,12 +27,12 @@ import {
   endOfTurn,
   followsOf,
   signalAnswered,
+  tookTheCalls,
   turnIdFor,
   type WaitingEngine,
   waitState,
   waitsDurably,
 } from './durable-wait.js';
-import { chatKey } from './key.js';
 
 /** The session a turn opened, as its `open` step records it. */
 interface OpenRecord {
@@ -85,13 +87,25 @@ export interface DurableTurns {
   handOver(): void;
 }
 
-/** The hooks that make a chat's turn durable on `engine` (`state`: what the turn adds to its commits' state). */
-function hooksFor(ctx: TurnContext, engine: TurnEngine, state?: DurableTurnHooks['state']): DurableTurnHooks {
+/**
+ * The hooks that make a chat's turn durable on `engine` (`state`: what the turn adds to its commits'
+ * state). `recovered`: no caller of this process started the turn (see durable-superseded.ts).
+ */
+function hooksFor(
+  ctx: TurnContext,
+  engine: TurnEngine,
+  input: DurableTurnInput,
+  recovered: boolean,
+  state?: DurableTurnHooks['state'],
+): DurableTurnHooks {
+  // The engine the turn's steps record on: a recovered turn whose chat moved on may only replay.
+  let steps = engine;
   return {
     ...(state ? { state } : {}),
     async open(chat: ResolvedChat, live, trace?: StoreTurnTrace) {
       let opened: Opened | undefined;
       const record = await engine.step<OpenRecord>('open', async () => {
+        if (recovered && movedOnSinceSent(input, chat)) throw new TurnSupersededError(chat.id, 'open');
         opened = await live();
         const { entry } = opened;
         const span = trace?.spanIds?.();
@@ -103,23 +117,30 @@ function hooksFor(ctx: TurnContext, engine: TurnEngine, state?: DurableTurnHooks
         };
       });
       if (!opened) {
-        opened = await reopen(ctx, chat, record);
+        const reopened = await reopen(ctx, chat, record);
+        opened = reopened.opened;
+        if (!reopened.live) steps = replayOnly(engine, chat.id);
         // The recovered attempt's span links to the first attempt's (whose process died with it).
         if (validSpanIds(record.span)) trace?.link?.(record.span, { 'skilltree.link.type': 'recovered_from' });
       }
-      opened.entry.session.bind({ engine, chatId: chat.id });
+      opened.entry.session.bind({ engine: steps, chatId: chat.id });
       return opened;
     },
-    ledger: (spend) => journaledLedger(engine, spend),
+    ledger: (spend) => journaledLedger(steps, spend),
   };
 }
 
 /**
  * A recovered turn's session: the chat's snapshot at turn start, re-mounted, at the store's version
  * now, replaying up to the store's length before it writes. A chat deleted (or started again) since
- * is not this turn's any more: it is fenced.
+ * is not this turn's any more: it is fenced. `live`: the chat still shows the turn running, so it
+ * may go on from its last recorded step (else it may only replay: see durable-superseded.ts).
  */
-async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord): Promise<Opened> {
+async function reopen(
+  ctx: TurnContext,
+  chat: ResolvedChat,
+  recorded: OpenRecord,
+): Promise<{ opened: Opened; live: boolean }> {
   const record = await ctx.store.record(chat.key);
   if (!record || String(record.epoch) !== recorded.epoch) throw fencedError(chat.id);
   const { id, owner } = chat;
@@ -130,7 +151,7 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
     recorded.epoch,
     recorded.snapshot,
   );
-  return {
+  const opened: Opened = {
     entry: {
       session,
       epoch: recorded.epoch,
@@ -143,17 +164,7 @@ async function reopen(ctx: TurnContext, chat: ResolvedChat, recorded: OpenRecord
     },
     source: 'store',
   };
-}
-
-/**
- * Whether the chat's committed state shows waiting turn `waiting` answered and waiting no more: an
- * answer's commits took its calls (an answer refused before it wrote, e.g. naming a call the chat
- * does not wait for, leaves them waiting for another answer to signal). A store that cannot say
- * counts as no: the turn stays as it was, and the recovery watch looks at it again.
- */
-async function tookTheCalls(ctx: TurnContext, key: string, waiting: string): Promise<boolean> {
-  const record = await ctx.store.record(key).catch(() => null);
-  return record?.state.answered === waiting && record.state.wait?.turn !== waiting;
+  return { opened, live: stillRunsOn(record, session.length()) };
 }
 
 /** What a turn left pending in this process waits on: it never ends here (another process ends it). */
@@ -208,7 +219,13 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         const tag = await chatTag(chat.key);
         const follows = followsOf(input.follows, tag) ?? undefined;
         if (waits && follows) answering = { waits, follows };
-        const hooks = hooksFor(ctx, handover.engine, waits ? waitState(turnId, follows, wait) : undefined);
+        const hooks = hooksFor(
+          ctx,
+          handover.engine,
+          input,
+          !sink,
+          waits ? waitState(turnId, follows, wait) : undefined,
+        );
         const turnCtx: TurnContext = {
           ...ctx,
           durable: {
@@ -253,7 +270,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         sink?.end({ error });
         // An answer that failed (the model failed, or its caller stopped it) once its commits had
         // taken the waiting calls still ends the turn it answered (see signalAnswered).
-        if (answering && chat && (await tookTheCalls(ctx, chat.key, answering.follows.turn))) {
+        if (answering && chat && (await tookTheCalls(ctx.store, chat.key, answering.follows.turn))) {
           await signalAnswered(answering.waits, answering.follows, { continuation: turnId, text: '', waiting: 0 });
         }
         throw error;
@@ -334,9 +351,9 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
     async *turn(chat, input, signal, extra) {
       // The waiting turn this one answers (or supersedes), as the chat's committed state names it.
       // Only a wait of this chat is followed (see durable-wait-binding.ts): a state naming another's is ignored.
-      const resolved = waitsDurably(engine) ? await resolveChat(ctx.store, chat.id, chat.owner) : null;
-      const tag = await chatTag(resolved?.key ?? (await chatKey(chat.id, chat.owner)));
-      const follows = resolved ? followsOf(resolved.record?.state.wait, tag) : null;
+      const resolved = await resolveChat(ctx.store, chat.id, chat.owner);
+      const tag = await chatTag(resolved.key);
+      const follows = waitsDurably(engine) ? followsOf(resolved.record?.state.wait, tag) : null;
       const turnId = await turnIdFor(follows, input, tag);
       const body: DurableTurnInput = {
         id: chat.id,
@@ -345,6 +362,7 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         ...(extra.budget ? { budget: extra.budget } : {}),
         ...(extra.files ? { files: [...extra.files] as DurableTurnInput['files'] } : {}),
         ...(follows ? { follows } : {}),
+        chatVersion: resolved.record?.version ?? 0,
       };
       // An OpenTelemetry Context lives in this process only: the input keeps its span's ids.
       const parentSpan = await spanIdsOf(extra.traceContext);

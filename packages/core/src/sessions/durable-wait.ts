@@ -143,6 +143,17 @@ export async function signalAnswered(
 }
 
 /**
+ * Whether the chat's committed state shows waiting turn `waiting` answered and waiting no more: an
+ * answer's commits took its calls (an answer refused before it wrote, e.g. naming a call the chat
+ * does not wait for, leaves them waiting for another answer to signal). A store that cannot say
+ * counts as no: the turn stays as it was, and the recovery watch looks at it again.
+ */
+export async function tookTheCalls(store: SessionStore, key: string, waiting: string): Promise<boolean> {
+  const record = await store.record(key).catch(() => null);
+  return record?.state.answered === waiting && record.state.wait?.turn !== waiting;
+}
+
+/**
  * The end of a durable turn's body, once its caller has the turn: a turn that answered a waiting
  * turn signals its wait (once: a recorded step, sent again inside while the engine fails to send,
  * `retrying` called at the first failure); a turn that ends waiting waits for its own answers

@@ -26,7 +26,7 @@ import type {
   ToolResultPart,
 } from '../types/messages.js';
 import { searchFromModel } from './catalog-search.js';
-import { DurableReplayError, idempotencyKey, journaledTool } from './journal.js';
+import { DurableReplayError, idempotencyKey, journaledTool, TurnSupersededError } from './journal.js';
 import { noteRunWaits } from './run-waits.js';
 import { checkSkills, loadSkill } from './skills.js';
 import { cutResult, decodeInput, runTool, type ToolOutcome } from './tool-call.js';
@@ -73,8 +73,9 @@ export async function executeCall(
               }),
             );
   } catch (error) {
-    // A recovered call that does not replay as recorded ends the turn, as a crashed tree does.
-    if (state.crashed || error instanceof DurableReplayError) fatal = error;
+    // A recovered call that does not replay as recorded ends the turn, as a crashed tree does; so
+    // does one the turn may not run live (its chat moved on while its process was gone).
+    if (state.crashed || error instanceof DurableReplayError || error instanceof TurnSupersededError) fatal = error;
     outcome = { content: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true, kind: 'threw' };
   }
   if (outcome.waits) {

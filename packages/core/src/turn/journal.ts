@@ -41,6 +41,29 @@ export class DurableReplayError extends Error {
   }
 }
 
+/**
+ * Ends a recovered durable turn whose chat moved on while its process was gone (the message was
+ * sent again, or a later turn ran): the turn replays what it recorded and stops at the first step
+ * it would have run live, so nothing the chat shows done runs twice. Engines report it through
+ * `onRecovered`.
+ */
+export class TurnSupersededError extends Error {
+  /** The chat whose turn was superseded. */
+  readonly chatId: string;
+  /** The step the turn would have run live (`tool-charge-pay-1`, `open`). */
+  readonly step: string;
+  constructor(chatId: string, step: string) {
+    super(
+      `A recovered turn of chat "${chatId}" was not run on: the chat moved on while its process was gone ` +
+        `(the message was sent again, or a later turn ran), so step ${step} would repeat what the chat shows done. ` +
+        'Nothing of it ran twice; the chat is as its later turns left it.',
+    );
+    this.name = 'TurnSupersededError';
+    this.chatId = chatId;
+    this.step = step;
+  }
+}
+
 /** The engine a session's running turn records its steps on, and the chat it serves (for errors). */
 export interface TurnJournal {
   readonly engine: TurnEngine;

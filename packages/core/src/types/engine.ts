@@ -33,6 +33,12 @@ export interface DurableTurnInput {
    */
   follows?: DurableWaitState;
   /**
+   * The chat's version (its count of commits) when the turn was sent. A turn recovered before it
+   * began runs only while the chat is still at that version: once another turn committed, the
+   * caller (whose process died) had heard this one fail, and its message may have been sent again.
+   */
+  chatVersion?: number;
+  /**
    * The ids of the span the turn was sent under (the `traceContext` an OpenTelemetry `Context`
    * held, which is not JSON data): a recovered turn opens its span under them, in the same trace.
    */
