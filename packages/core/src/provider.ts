@@ -68,7 +68,7 @@ export { lifecycleProblems } from './request/deltas.js';
 export { type PlacedRequest, placeContext } from './request/place-context.js';
 export { type PrintOptions, printMessage, printRequest, printSchema, printTool, type Styler } from './request/print.js';
 export { estimateSessionBytes } from './sessions/chat-session.js';
-export { durableWaitOf, type WaitOutcome } from './sessions/durable-wait.js';
+export { durableWaitOf, type WaitOutcome, WaitUndeliverableError } from './sessions/durable-wait.js';
 export { ownerKey } from './sessions/key.js';
 export {
   type Commit,

@@ -10,12 +10,12 @@
  */
 import { expect, test } from 'vitest';
 import { createSessions, type Model, memoryStore } from '../src/index.js';
-import { durableWaitOf } from '../src/provider.js';
+import { durableWaitOf, WaitUndeliverableError } from '../src/provider.js';
 import { ApprovalShop } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
 /** A chat waiting for approval in process A, and process B (whose engine fails to send `failures` signals) to answer. */
-async function waitingChat(failures: number) {
+async function waitingChat(failures: number, failure: () => Error = () => new Error('ingress refused the signal')) {
   const journal = sharedJournal({ waits: true });
   const store = memoryStore();
   const ran: string[] = [];
@@ -40,7 +40,7 @@ async function waitingChat(failures: number) {
   b.engine.signal = async (id, value) => {
     tries.push(id);
     tried();
-    if (left-- > 0) throw new Error('ingress refused the signal');
+    if (left-- > 0) throw failure();
     return send(id, value);
   };
   /** Resolves once the engine was asked to send `n` signals. */
@@ -98,4 +98,20 @@ test('an answer whose process dies while its signal keeps failing is recovered b
   expect(ran).toEqual(['charge']);
   expect((await store.record('c1'))?.length).toBe(before);
   await Promise.all([asking.close(), answering.close(), recovering.close()]);
+});
+
+test('a wait no signal can ever reach (the engine says so) is not signalled again: the answer records it and ends', async () => {
+  const { journal, wait, b, tries, asking, answering } = await waitingChat(
+    Number.POSITIVE_INFINITY,
+    () => new WaitUndeliverableError(wait.wait, 'no such workflow'),
+  );
+  expect((await answering.approve('c1', 'pay-1')).text).toBe('Done.');
+  const answer = b.runs[0]?.turnId as string;
+  // The answer's workflow ends (it would otherwise send every 5 s for as long as its process lives).
+  expect(await b.runs[0]?.ended).toEqual(expect.objectContaining({ text: 'Done.' }));
+  expect(tries).toEqual([wait.wait]);
+  expect(journal.steps(answer).get(`signal-${wait.turn}`)).toEqual({
+    undeliverable: expect.stringContaining('no such workflow'),
+  });
+  await Promise.all([asking.close(), answering.close()]);
 });

@@ -9,8 +9,14 @@
  * time run a turn. A turn that ends waiting (approval, a client's result) waits in `DBOS.recv` for
  * the turn that answers it, which `DBOS.send`s it its outcome (`wait`/`signal`).
  */
-import { DBOS, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
-import type { DurableRegistration, DurableTurnInput, TurnEngine, TurnLook } from '@skilltree/core/provider';
+import { DBOS, Error as DBOSErrors, DBOSWorkflowConflictError } from '@dbos-inc/dbos-sdk';
+import {
+  type DurableRegistration,
+  type DurableTurnInput,
+  type TurnEngine,
+  type TurnLook,
+  WaitUndeliverableError,
+} from '@skilltree/core/provider';
 import { claimTurn, signalledTurns } from './dbos-claim.js';
 import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
 import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
@@ -285,9 +291,22 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       };
     },
     async signal(waitId, value) {
-      const { workflow, topic } = waitTarget(waitId);
+      let target: { workflow: string; topic: string };
+      try {
+        target = waitTarget(waitId);
+      } catch (error) {
+        throw new WaitUndeliverableError(waitId, (error as Error).message);
+      }
       await launch();
-      await DBOS.send(workflow, value, topic);
+      try {
+        await DBOS.send(target.workflow, value, target.topic);
+      } catch (error) {
+        // No such workflow (never there, or retention deleted it): no send will ever find it.
+        if (error instanceof DBOSErrors.DBOSNonExistentWorkflowError) {
+          throw new WaitUndeliverableError(waitId, `DBOS has no workflow ${target.workflow}`);
+        }
+        throw error;
+      }
     },
     async close() {
       closed = true;

@@ -4,6 +4,7 @@
  * its end.
  */
 import type { DurableTurnInput } from '@skilltree/core/provider';
+import { WaitUndeliverableError } from '@skilltree/core/provider';
 
 /** What the turn handler is called with. */
 export interface TurnRequest {
@@ -42,11 +43,15 @@ export async function resolveAwakeable(ingress: string, id: string, value: unkno
   });
   const text = await response.text();
   if (!response.ok) {
-    throw new Error(
-      `restateEngine: the Restate ingress (${ingress}) refused to resolve wait ${id}: ${response.status} ${text}`,
-    );
+    const why = `the Restate ingress (${ingress}) refused to resolve it: ${response.status} ${text.slice(0, 200)}`;
+    // An id the server cannot parse, or an awakeable it does not know: no send will ever find it.
+    if (UNDELIVERABLE.has(response.status)) throw new WaitUndeliverableError(id, why);
+    throw new Error(`restateEngine: ${why} (wait ${id})`);
   }
 }
+
+/** Statuses with which the ingress says a wait can never be resolved (others, 5xx and 429 among them, pass). */
+const UNDELIVERABLE = new Set([400, 404, 410]);
 
 /** Resolves once the server has recorded invocation `id`'s end (whatever it was). */
 export async function attach(ingress: string, id: string, signal: AbortSignal): Promise<void> {

@@ -6,6 +6,7 @@
  * refused by `signal`, naming the rule, before DBOS launches. No database is needed: every refusal
  * happens first.
  */
+import { WaitUndeliverableError } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
 import { dbosEngine } from '../src/dbos.js';
 
@@ -62,7 +63,7 @@ describe('dbosEngine refuses an executorId or appName with control characters or
   });
 });
 
-describe("dbosEngine's signal refuses a wait id that is not one of its waits, before DBOS launches", () => {
+describe("dbosEngine's signal refuses a wait id that is not one of its waits, before DBOS launches, as undeliverable (never sent again)", () => {
   test.each([
     ['#wait: twice', 'skilltree-turn-a#wait:b#wait:answers'],
     ['no #wait:', 'skilltree-turn-a'],
@@ -74,9 +75,11 @@ describe("dbosEngine's signal refuses a wait id that is not one of its waits, be
   ])('%s', async (_what, waitId) => {
     const engine = dbosEngine({ connectionString });
     try {
-      await expect(
-        (engine.signal as (id: unknown, v: unknown) => Promise<void>)(waitId, { text: 'x' }),
-      ).rejects.toThrow(/dbosEngine: .* names no wait of this engine \(.*\); pass the id wait\(\) gave/);
+      const sent = (engine.signal as (id: unknown, v: unknown) => Promise<void>)(waitId, { text: 'x' });
+      await expect(sent).rejects.toThrow(
+        /dbosEngine: .* names no wait of this engine \(.*\); pass the id wait\(\) gave/,
+      );
+      await expect(sent).rejects.toBeInstanceOf(WaitUndeliverableError);
     } finally {
       await engine.close();
     }

@@ -39,6 +39,7 @@ vi.mock('@dbos-inc/dbos-sdk', () => ({
     },
   },
   DBOSWorkflowConflictError: class extends Error {},
+  Error: { DBOSNonExistentWorkflowError: class extends Error {} },
 }));
 vi.mock('../src/dbos-claim.js', () => ({
   claimTurn: async () => null,

@@ -96,6 +96,27 @@ export function waitState(
   };
 }
 
+/**
+ * Thrown by an engine's `signal` when the wait can never take a value: no such wait (its workflow
+ * was never there, or retention deleted it), or an id the engine refuses. Sending again would fail
+ * the same way for ever, so the answer records that the signal could not be delivered, and ends.
+ */
+export class WaitUndeliverableError extends Error {
+  /** The wait the signal was for (cut to 80 characters). */
+  readonly waitId: string;
+  constructor(waitId: unknown, reason: string) {
+    const shown = typeof waitId === 'string' ? waitId.slice(0, 80) : `(${typeof waitId})`;
+    super(`No signal can reach wait ${JSON.stringify(shown)}: ${reason}. The answer ends without signalling it.`);
+    this.name = 'WaitUndeliverableError';
+    this.waitId = shown;
+  }
+}
+
+/** Whether `error` is a {@link WaitUndeliverableError}, from this copy of core or another (an engine's). */
+function undeliverable(error: unknown): error is WaitUndeliverableError {
+  return error instanceof WaitUndeliverableError || (error instanceof Error && error.name === 'WaitUndeliverableError');
+}
+
 /** The longest wait, in ms, between two sends of a signal the engine failed to send (see {@link signalWithRetries}). */
 export const SIGNAL_BACKOFF_MAX = 5_000;
 
@@ -103,7 +124,8 @@ export const SIGNAL_BACKOFF_MAX = 5_000;
  * Signals waiting turn `follows` with `outcome`, trying again while the engine fails to send
  * (Restate's ingress refused or out of reach, a DBOS `send` that failed), after 50, 100, 200 ms…
  * and then every {@link SIGNAL_BACKOFF_MAX} ms: sending twice is harmless, a wait keeps the first
- * value it gets. It resolves only once a signal went out, and never throws: a step around it
+ * value it gets. It resolves only once a signal went out (or the engine said no signal ever can:
+ * {@link WaitUndeliverableError}), and never throws: a step around it
  * records neither a failed signal nor a failure (an engine replays a recorded failure, and the
  * waiting workflow would then never end). Until then the answer's workflow is pending where the
  * engine shows it; if its process dies meanwhile, another process recovers the answer (the chat
@@ -119,7 +141,9 @@ async function signalWithRetries(
     try {
       await engine.signal(follows.wait, outcome);
       return null;
-    } catch {
+    } catch (error) {
+      // A wait that can never take it: recorded as such (replayed, the answer does not try again).
+      if (undeliverable(error)) return { undeliverable: error.message };
       if (attempt === 1) retrying();
       await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, SIGNAL_BACKOFF_MAX)).unref?.());
     }

@@ -160,7 +160,9 @@ export interface TurnEngine {
   wait?(name: string): Promise<DurableWait>;
   /**
    * From any process (inside a step or outside a turn): sends `value` (JSON data) to wait `waitId`.
-   * A wait takes the first value it is sent; later ones are dropped.
+   * A wait takes the first value it is sent; later ones are dropped. Throws a
+   * `WaitUndeliverableError` (from `@skilltree/core/provider`) when no signal can ever reach the
+   * wait (no such wait, an id the engine refuses); any other failure is tried again.
    */
   signal?(waitId: string, value: unknown): Promise<void>;
   /** Stops the engine in this process (turns running elsewhere are not touched). */
