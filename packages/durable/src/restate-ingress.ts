@@ -64,3 +64,12 @@ export async function attach(ingress: string, id: string, signal: AbortSignal): 
     if (!signal.aborted) throw error;
   }
 }
+
+/** The error of a caller whose turn the server ran in another process (see the engine's `run`). */
+export function ranElsewhere(turnId: string, chatId: string): Error {
+  return new Error(
+    `restateEngine: turn ${turnId} ran in another process: the Restate server moved this process's deployment there ` +
+      `(its chat leases had lapsed, an overloaded machine). The turn ended there; read its reply in chat "${chatId}" ` +
+      'with sessions.messages or GET /chat/:id/stream. Give leases a TTL above the longest stall (leaseTtl).',
+  );
+}

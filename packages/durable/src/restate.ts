@@ -23,7 +23,7 @@ import {
   resumeInvocation,
 } from './restate-admin.js';
 import { refused } from './restate-endpoint.js';
-import { attach, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
+import { attach, ranElsewhere, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
 import { awaitInOrder } from './restate-order.js';
 import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
 
@@ -289,11 +289,24 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         const { invocationId } = (await response.json()) as { invocationId: string };
         // The turn's end counts once the server has it: a process killed before that would leave
         // the turn to be run again elsewhere, after its caller had heard it end.
-        const settled = await waiter.promise.then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error }),
+        const attached = attach(ingress, invocationId, stopping.signal);
+        // The server may run the turn in another process (this one's deployment was moved there
+        // while it lived: an overloaded machine whose leases lapsed). No handler here then settles
+        // the waiter; the end the server records is all this caller will hear.
+        // (An attach the engine's close cut short says nothing: close rejects the waiter itself.)
+        const elsewhere = attached.then(
+          () => (stopping.signal.aborted ? new Promise<never>(() => {}) : { elsewhere: true as const }),
+          () => new Promise<never>(() => {}),
         );
-        await attach(ingress, invocationId, stopping.signal);
+        const settled = await Promise.race([
+          waiter.promise.then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          ),
+          elsewhere,
+        ]);
+        if ('elsewhere' in settled) throw ranElsewhere(turnId, input.id);
+        await attached;
         if ('error' in settled) throw settled.error;
         return settled.value;
       } finally {
