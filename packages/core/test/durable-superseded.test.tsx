@@ -7,8 +7,8 @@
  */
 import { expect, test } from 'vitest';
 import { createSessions, memoryStore, type SessionStore } from '../src/index.js';
-import { TurnSupersededError } from '../src/provider.js';
-import { ChargingShop } from './charging-shop.js';
+import { durableWaitOf, TurnSupersededError } from '../src/provider.js';
+import { ApprovalShop, ChargingShop, steppingShopModel } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
 /** A model that calls `charge` for a user's message (call `pay-<n>`, n counting every call) and answers after it. */
@@ -96,4 +96,39 @@ test('a turn that began, recovered while its chat still shows it running, goes o
   expect(asked).toEqual(['call 1', 'call 2']);
   expect((await other.messages('c1')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   await other.close();
+});
+
+test('an answer that began, superseded on recovery, still ends the waiting turn it answered', async () => {
+  const journal = sharedJournal({ waits: true });
+  const store = memoryStore();
+  const ran: string[] = [];
+  const model = steppingShopModel([]);
+  // P1's turn waits for the approval of its charge.
+  const p1 = journal.process();
+  const asking = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: p1.engine });
+  const first = await asking.send('c1', 'Charge me');
+  const waiting = (await durableWaitOf(store, 'c1', undefined))?.turn as string;
+  const run = p1.runs.find((r) => r.turnId === waiting);
+  // P2 approves (its commit takes the call), and dies as the approved charge would run.
+  const p2 = journal.process({ dieAt: 'tool-' });
+  const dying = createSessions(<ApprovalShop ran={ran} />, {
+    store: lapsing(store),
+    model,
+    engine: p2.engine,
+    leaseTtl: 300,
+  });
+  void dying.approve('c1', first.waiting?.[0]?.toolCallId as string).catch(() => {});
+  await p2.died;
+  const answer = p2.runs[0]?.turnId as string;
+  // The user writes again once the lease is gone; the chat moves on without the answer.
+  const p3 = journal.process();
+  const other = createSessions(<ApprovalShop ran={ran} />, { store, model, engine: p3.engine, leaseTtl: 300 });
+  await other.send('c1', 'Charge me again');
+  expect(run?.settled).toBe(false);
+  // Recovered, the answer runs nothing (the charge stays unrun) and ends the turn it answered.
+  await expect(p3.recover(answer)).rejects.toBeInstanceOf(TurnSupersededError);
+  expect(ran).toEqual([]);
+  await run?.ended;
+  expect(run?.settled).toBe(true);
+  await Promise.all([asking.close(), other.close()]);
 });

@@ -269,8 +269,14 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         }
         sink?.end({ error });
         // An answer that failed (the model failed, or its caller stopped it) once its commits had
-        // taken the waiting calls still ends the turn it answered (see signalAnswered).
-        if (answering && chat && (await tookTheCalls(ctx.store, chat.key, answering.follows.turn))) {
+        // taken the waiting calls still ends the turn it answered (see signalAnswered). So does an
+        // answer that began and was superseded on recovery: its first commit took the calls, and
+        // the later turn that moved the chat on does not name them any more.
+        if (
+          answering &&
+          ((error instanceof TurnSupersededError && begun()) ||
+            (chat && (await tookTheCalls(ctx.store, chat.key, answering.follows.turn))))
+        ) {
           await signalAnswered(answering.waits, answering.follows, { continuation: turnId, text: '', waiting: 0 });
         }
         throw error;
