@@ -140,8 +140,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
             throw new sdk.TerminalError(messageOf(error));
           } finally {
             // Adopted by the run (then a no-op), or given back: the turn ended without taking it.
-            if (hold && holds.get(turnId) === hold) holds.delete(turnId);
-            await hold?.release();
+            if (hold) await releaseHold(turnId, hold);
           }
         },
       },
@@ -220,10 +219,12 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     }
   }
 
-  /** Gives back the hold of turn `turnId`, unless its run here adopted it (then nothing). */
-  async function releaseHold(turnId: string): Promise<void> {
-    const hold = holds.get(turnId);
-    holds.delete(turnId);
+  /**
+   * Gives back `hold` on turn `turnId`'s chat (the one held now, by default), unless its run here
+   * adopted it (then nothing); a newer hold of the same turn stays.
+   */
+  async function releaseHold(turnId: string, hold = holds.get(turnId)): Promise<void> {
+    if (hold && holds.get(turnId) === hold) holds.delete(turnId);
     await hold?.release();
   }
 

@@ -112,6 +112,12 @@ export function Simple({ name }: { name: string }) {
   );
 }
 
+/** The plain skills after shopping and refunds: name and description. */
+const PLAIN = [
+  ['alpha', 'Alpha'],
+  ['beta', 'Beta'],
+] as const;
+
 /**
  * The shop: its instructions, then `children` (agent-level parts a test adds), then the skills
  * shopping, refunds, alpha and beta, in that order. Other props go to `<Agent>`.
@@ -126,11 +132,10 @@ export const ShopAgent = ({ children, ...props }: AgentProps) => (
     <Skill name="refunds" description="Refund an order">
       <Refunds />
     </Skill>
-    <Skill name="alpha" description="Alpha">
-      <Simple name="alpha" />
-    </Skill>
-    <Skill name="beta" description="Beta">
-      <Simple name="beta" />
-    </Skill>
+    {PLAIN.map(([name, description]) => (
+      <Skill key={name} name={name} description={description}>
+        <Simple name={name} />
+      </Skill>
+    ))}
   </Agent>
 );
