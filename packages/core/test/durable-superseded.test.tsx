@@ -5,9 +5,11 @@
  * idempotency key, no model call billed where nobody sees it. A turn the chat still shows (or that
  * nothing overtook) is recovered as always. The engine is the in-memory shared journal.
  */
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createSessions, memoryStore, type SessionStore } from '../src/index.js';
-import { durableWaitOf, TurnSupersededError } from '../src/provider.js';
+import { type DurableTurnInput, durableWaitOf, TurnSupersededError } from '../src/provider.js';
+import type { ResolvedChat } from '../src/sessions/chat.js';
+import { movedOnSinceSent } from '../src/sessions/durable-superseded.js';
 import { ApprovalShop, ChargingShop, steppingShopModel } from './charging-shop.js';
 import { sharedJournal } from './shared-journal.js';
 
@@ -131,4 +133,32 @@ test('an answer that began, superseded on recovery, still ends the waiting turn 
   await run?.ended;
   expect(run?.settled).toBe(true);
   await Promise.all([asking.close(), other.close()]);
+});
+
+describe('a recorded chat version that is no count of commits says nothing: the turn runs, as one recorded before turns kept it', () => {
+  const chat = (version: number): ResolvedChat => ({
+    id: 'c1',
+    owner: undefined,
+    key: 'c1',
+    record: { version } as ResolvedChat['record'],
+  });
+  const sentAt = (chatVersion: unknown): DurableTurnInput =>
+    ({ id: 'c1', owner: null, input: 'hi', chatVersion }) as DurableTurnInput;
+  test.each([
+    ['NaN', Number.NaN],
+    ['negative', -1],
+    ['a fraction', 0.5],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['past safe integers', 2 ** 60],
+    ['a string', '0'],
+    ['null', null],
+    ['an object', { valueOf: (): number => 0 }],
+  ])('%s', (_what, chatVersion) => {
+    expect(movedOnSinceSent(sentAt(chatVersion), chat(5))).toBe(false);
+  });
+  test('a real count: moved on once another commit came, not before', () => {
+    expect(movedOnSinceSent(sentAt(4), chat(5))).toBe(true);
+    expect(movedOnSinceSent(sentAt(5), chat(5))).toBe(false);
+    expect(movedOnSinceSent(sentAt(0), { ...chat(0), record: null })).toBe(false);
+  });
 });

@@ -15,10 +15,14 @@ import type { SessionRecord } from './session-store.js';
 
 /**
  * Whether a turn that never began (no session opened on record) has been overtaken since it was
- * sent: another turn committed to its chat (`input.chatVersion`, kept since turns record it).
+ * sent: another turn committed to its chat (`input.chatVersion`, kept since turns record it; one
+ * that is not a non-negative whole number counts as not kept).
  */
 export function movedOnSinceSent(input: DurableTurnInput, chat: ResolvedChat): boolean {
-  return input.chatVersion !== undefined && (chat.record?.version ?? 0) > input.chatVersion;
+  // The recorded input is hostile too: a version that is no count of commits says nothing (the
+  // turn runs, as one recorded before turns kept it).
+  const sent = input.chatVersion;
+  return Number.isSafeInteger(sent) && (sent as number) >= 0 && (chat.record?.version ?? 0) > (sent as number);
 }
 
 /**
