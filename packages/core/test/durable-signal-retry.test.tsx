@@ -115,3 +115,17 @@ test('a wait no signal can ever reach (the engine says so) is not signalled agai
   });
   await Promise.all([asking.close(), answering.close()]);
 });
+
+test('an undeliverable wait with a hostile id (10 KB, an object whose toString throws) is named in a short message, never thrown on', () => {
+  const long = new WaitUndeliverableError(`${'x'.repeat(10_240)}#wait:answers`, 'no such workflow');
+  expect(long.waitId).toHaveLength(80);
+  expect(long.message.length).toBeLessThan(200);
+  const hostile = {
+    toString(): string {
+      throw new Error('boom');
+    },
+  };
+  const odd = new WaitUndeliverableError(hostile, 'not a string');
+  expect(odd.waitId).toBe('(object)');
+  expect(odd.message).toBe('No signal can reach wait "(object)": not a string. The answer ends without signalling it.');
+});
