@@ -99,6 +99,7 @@ export { abortError, addUsage } from './turn/model-call.js';
 export { cutResult, truncationNote } from './turn/tool-call.js';
 export type {
   AbandonedHint,
+  ChildWorkflow,
   DurableRegistration,
   DurableTurnInput,
   DurableTurnRunner,

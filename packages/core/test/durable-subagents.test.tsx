@@ -1,5 +1,6 @@
 /**
- * SPEC §19 + §21, subagent runs of a durable turn: a run is a child scope of its turn's journal.
+ * SPEC §19 + §21, subagent runs of a durable turn on an engine without child workflows: a run is a
+ * child scope of its turn's journal (engines with children: durable-subagent-children.test.tsx).
  * Its model calls and tool runs are steps named by its call path (`sub/<callId>/model-2`), the
  * parent's call of it is recorded once the run ends, a recovered turn replays the run's recorded
  * steps and asks only what was not recorded, and its tools' keys carry the call path. The runs of
@@ -16,122 +17,20 @@ import {
   memoryStore,
   Subagent,
   Tool,
-  type ToolCall,
   TurnHandedOverError,
 } from '../src/index.js';
-import type { DurableTurnInput } from '../src/provider.js';
-import { diedMidTurn, journalEngine, type Step, sharedJournal } from './shared-journal.js';
-
-const asked: string[] = [];
-const keys: string[] = [];
-const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The parent: delegates to `billing` (once, or to `billing` and `refunds` in one step, or those and
- * `billing` again), then answers.
- */
-function parentModel(calls: number): Model {
-  return {
-    name: 'parent',
-    async generate(request) {
-      const last = request.messages.at(-1);
-      const step = last?.role === 'tool' ? 2 : 1;
-      asked.push(`parent ${step}`);
-      if (step === 2) return { text: 'Done.', toolCalls: [] };
-      const toolCalls = [{ id: 'bill-1', name: 'billing', input: { task: 'Charge 500.' } }];
-      if (calls >= 2) toolCalls.push({ id: 'bill-2', name: 'refunds', input: { task: 'Refund 200.' } });
-      if (calls >= 3) toolCalls.push({ id: 'bill-3', name: 'billing', input: { task: 'Charge 300.' } });
-      return { text: '', toolCalls };
-    },
-  };
-}
-
-/** A run's model: `pay-1`, then `pay-2` (both `charge`), then an answer; `delay` ms per call. */
-function subModel(name: string, delay: number): Model {
-  return {
-    name,
-    async generate(request) {
-      const tools = request.messages.filter((m) => m.role === 'tool').length;
-      asked.push(`${name} ${tools + 1}`);
-      await tick(delay);
-      if (tools >= 2) return { text: `${name} done.`, toolCalls: [] };
-      return { text: '', toolCalls: [{ id: `pay-${tools + 1}`, name: 'charge', input: { cents: 100 } }] };
-    },
-  };
-}
-
-/**
- * A model named `name` that makes `calls` in its first step and answers `answer` once a tool's
- * result is in; with `note`, each step is noted in `asked` (`<name> 1`, `<name> 2`).
- */
-function delegating(name: string, answer: string, calls: ToolCall[], note = false): Model {
-  return {
-    name,
-    async generate(request) {
-      const done = request.messages.some((m) => m.role === 'tool');
-      if (note) asked.push(`${name} ${done ? 2 : 1}`);
-      return done ? { text: answer, toolCalls: [] } : { text: '', toolCalls: structuredClone(calls) };
-    },
-  };
-}
-
-/** The runs' `charge` tool (its key noted; `run` decides what it returns, or holds). */
-type Charge = (cents: number, key: string) => string | Promise<string>;
-
-function Shop({
-  slow = 0,
-  models,
-  charge: run = (cents) => `charged ${cents}`,
-}: {
-  slow?: number;
-  models?: { billing: Model; refunds: Model };
-  charge?: Charge;
-}) {
-  const charge = (
-    <Tool
-      name="charge"
-      description="Charges the card"
-      input={z.object({ cents: z.number() })}
-      run={({ cents }, ctx) => {
-        keys.push(ctx.idempotencyKey);
-        return run(cents, ctx.idempotencyKey);
-      }}
-    />
-  );
-  return (
-    <Agent>
-      <Subagent name="billing" description="Charges cards" model={models?.billing ?? subModel('billing', slow)}>
-        {charge}
-      </Subagent>
-      <Subagent name="refunds" description="Refunds cards" model={models?.refunds ?? subModel('refunds', 0)}>
-        {charge}
-      </Subagent>
-    </Agent>
-  );
-}
-
-const input: DurableTurnInput = { id: 'c1', owner: null, input: 'Charge me' };
-
-async function firstTurn(calls: number, slow = 0) {
-  const store = memoryStore();
-  const first = journalEngine({ numbered: true });
-  const sessions = createSessions(<Shop slow={slow} />, { store, model: parentModel(calls), engine: first.engine });
-  asked.length = 0;
-  keys.length = 0;
-  await sessions.send('c1', 'Charge me');
-  await sessions.close();
-  return { store, journal: first.recorded() };
-}
-
-async function recoverFrom(store: ReturnType<typeof memoryStore>, calls: number, steps: Step[], slow = 0) {
-  const second = journalEngine({ numbered: true });
-  const other = createSessions(<Shop slow={slow} />, { store, model: parentModel(calls), engine: second.engine });
-  asked.length = 0;
-  keys.length = 0;
-  await diedMidTurn(store, 'c1');
-  const turn = (await second.recover('t', input, steps)) as { text: string };
-  return { other, turn, journal: second.recorded() };
-}
+import { diedMidTurn, journalEngine, sharedJournal } from './shared-journal.js';
+import {
+  asked,
+  delegating,
+  firstTurn,
+  input,
+  keys,
+  parentModel,
+  recoverFrom,
+  Shop,
+  subModel,
+} from './subagent-shop.js';
 
 describe('subagent runs are child scopes of their durable turn', () => {
   test("a run's model calls and tool runs are steps under its call's scope, and its call is recorded once the run ends", async () => {

@@ -9,7 +9,13 @@
  * starts another step at a position whose step was recorded fails, naming both.
  */
 import type { SessionStore } from '../src/index.js';
-import type { AbandonedHint, DurableRegistration, DurableTurnInput, TurnEngine } from '../src/provider.js';
+import type {
+  AbandonedHint,
+  ChildWorkflow,
+  DurableRegistration,
+  DurableTurnInput,
+  TurnEngine,
+} from '../src/provider.js';
 
 /** Options of {@link sharedJournal}. */
 export interface SharedJournalOptions {
@@ -94,45 +100,67 @@ export interface Step {
  * a replayed step whose name differs from the recorded one fails. `numbered` places each step at
  * the index where it started, as DBOS (function ids) and Restate (journal entries) number steps,
  * so a step started out of its recorded order fails; without it a step is recorded when it ends.
+ * With `children`, subagent runs open child workflows (`TurnEngine.child`): each opening is a step
+ * `child:<name>` of its parent, and the run's steps are recorded in the child's own journal.
  */
-export function journalEngine({ numbered = false }: { numbered?: boolean } = {}) {
+export function journalEngine({ numbered = false, children = false }: { numbered?: boolean; children?: boolean } = {}) {
   const { register, registered } = registration('journalEngine');
-  let replay: Step[] = [];
-  let recorded: Step[] = [];
+  /** What each journal (`''` the turn's, else a child's id) replays, and what it recorded. */
+  let replay = new Map<string, Step[]>();
+  let recorded = new Map<string, Step[]>();
+  const journal = (id: string) => {
+    const steps = recorded.get(id) ?? [];
+    recorded.set(id, steps);
+    return steps;
+  };
+  const record = <T>(id: string, name: string, fn: () => Promise<T>): Promise<T> => {
+    const steps = journal(id);
+    const at = steps.length;
+    if (numbered) steps.push({ name, value: undefined });
+    const put = (step: Step) => {
+      if (numbered) steps[at] = step;
+      else steps.push(step);
+    };
+    const next = replay.get(id)?.shift();
+    if (next) {
+      if (next.name !== name)
+        return Promise.reject(new Error(`step ${at} was recorded as ${next.name}, replayed as ${name}`));
+      put(next);
+      return Promise.resolve(structuredClone(next.value) as T);
+    }
+    return fn().then((got) => {
+      const value = structuredClone(got);
+      put({ name, value });
+      return value;
+    });
+  };
+  const child = (parent: string, name: string): ChildWorkflow => {
+    const id = parent === '' ? name : `${parent}/${name}`;
+    void record(parent, `child:${name}`, async () => id);
+    journal(id);
+    return { id, step: (step, fn) => record(id, step, fn), child: (inner) => child(id, inner) };
+  };
   const engine: TurnEngine = {
     name: 'journal',
     register,
     run(turnId, input) {
-      recorded = [];
+      recorded = new Map();
       return registered().run(turnId, input);
     },
-    async step(name, fn) {
-      const at = recorded.length;
-      if (numbered) recorded.push({ name, value: undefined });
-      const put = (step: Step) => {
-        if (numbered) recorded[at] = step;
-        else recorded.push(step);
-      };
-      const next = replay.shift();
-      if (next) {
-        if (next.name !== name) throw new Error(`step ${at} was recorded as ${next.name}, replayed as ${name}`);
-        put(next);
-        return structuredClone(next.value) as never;
-      }
-      const value = structuredClone(await fn());
-      put({ name, value });
-      return value;
-    },
+    step: (name, fn) => record('', name, fn),
     async close() {},
   };
+  if (children) engine.child = (name) => child('', name);
   return {
     engine,
-    /** The steps the last run recorded, in order (a copy). */
-    recorded: () => structuredClone(recorded),
-    /** Runs turn `turnId` again as a recovery would, replaying `steps` first. */
-    recover(turnId: string, input: DurableTurnInput, steps: Step[]) {
-      replay = structuredClone(steps);
-      recorded = [];
+    /** The steps the last run recorded in the turn's own journal, in order (a copy). */
+    recorded: () => structuredClone(recorded.get('') ?? []),
+    /** The steps the last run recorded in each child workflow, by the child's id (a copy). */
+    children: () => structuredClone(Object.fromEntries([...recorded].filter(([id]) => id !== ''))),
+    /** Runs turn `turnId` again as a recovery would, replaying `steps` (and each child's `childSteps`) first. */
+    recover(turnId: string, input: DurableTurnInput, steps: Step[], childSteps: Record<string, Step[]> = {}) {
+      replay = new Map(Object.entries(structuredClone({ ...childSteps, '': steps })));
+      recorded = new Map();
       return registered().run(turnId, input);
     },
   };

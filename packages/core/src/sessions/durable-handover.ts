@@ -11,6 +11,7 @@
  * recorded step would replay as the turn's truth in the process that takes the turn over.
  */
 import type { TurnEngine } from '../types/engine.js';
+import { guardedEngine, type StepGuard } from './durable-children.js';
 
 /**
  * What a caller in this process gets for a turn `sessions.close()` handed over: the turn was not
@@ -60,13 +61,11 @@ export function handoverEngine(engine: TurnEngine): Handover {
   // The steps waiting now, each cut off by the handover. A listener per step, removed when the step
   // ends: a process runs turns for months, and a promise that never settles would keep them all.
   const waiting = new Set<() => void>();
-  const guarded: TurnEngine = {
-    name: engine.name,
-    register: (registration) => engine.register(registration),
-    run: (turnId, input) => engine.run(turnId, input),
-    step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const guard: StepGuard =
+    (record) =>
+    <T>(name: string, fn: () => Promise<T>): Promise<T> => {
       if (active) return Promise.reject(error);
-      const recorded = engine.step<T>(name, () =>
+      const recorded = record<T>(name, () =>
         fn().then(
           (value) => (active ? never<T>() : value),
           (thrown: unknown) => (active ? never<T>() : Promise.reject(thrown)),
@@ -86,9 +85,11 @@ export function handoverEngine(engine: TurnEngine): Handover {
           },
         );
       });
-    },
-    close: () => engine.close(),
-  };
+    };
+  const guarded = guardedEngine(engine, guard);
+  const open = guarded.child;
+  // A run that would begin after the handover opens no child workflow: its steps fail as the turn's do.
+  if (open) guarded.child = (name) => (active ? { id: name, step: () => Promise.reject(error) } : open(name));
   return {
     get active() {
       return active;

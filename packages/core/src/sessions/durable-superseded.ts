@@ -11,6 +11,7 @@
 import { TurnSupersededError } from '../turn/journal.js';
 import type { DurableTurnInput, TurnEngine } from '../types/engine.js';
 import type { ResolvedChat } from './chat.js';
+import { guardedEngine } from './durable-children.js';
 import type { SessionRecord } from './session-store.js';
 
 /**
@@ -37,11 +38,8 @@ export function stillRunsOn(record: SessionRecord, length: number): boolean {
 
 /** `engine` for a turn that may only replay: a step it recorded returns its record; any other ends the turn. */
 export function replayOnly(engine: TurnEngine, chatId: string): TurnEngine {
-  return {
-    name: engine.name,
-    register: (registration) => engine.register(registration),
-    run: (turnId, input) => engine.run(turnId, input),
-    step: (name) => engine.step(name, () => Promise.reject(new TurnSupersededError(chatId, name))),
-    close: () => engine.close(),
-  };
+  return guardedEngine(
+    engine,
+    (record) => (name) => record(name, () => Promise.reject(new TurnSupersededError(chatId, name))),
+  );
 }

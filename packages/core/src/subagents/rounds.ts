@@ -28,13 +28,15 @@ import { childJournal } from './durable-run.js';
 interface Asked {
   name: string;
   fn: () => Promise<unknown>;
+  /** Where it records: the turn's engine for the parent's steps, its child workflow (or scope) for a lane's. */
+  on: TurnEngine['step'];
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
 /** One run of the round, in call order: the steps it asked for, and where it stands. */
 export interface Lane {
-  /** The journal the run records on: its call's scope of the turn's journal, through the cursor. */
+  /** The journal the run records on: its child workflow (or its call's scope of the turn's journal), through the cursor. */
   readonly journal: TurnJournal;
   /** Resolves once the lane may run (a slot of `subagentConcurrency`, given in cursor order). */
   admitted(): Promise<void>;
@@ -66,11 +68,12 @@ function withStep(inner: TurnEngine, step: TurnEngine['step']): TurnEngine {
   };
   if (inner.wait) engine.wait = (name) => (inner.wait as NonNullable<TurnEngine['wait']>)(name);
   if (inner.signal) engine.signal = (id, value) => (inner.signal as NonNullable<TurnEngine['signal']>)(id, value);
+  if (inner.child) engine.child = (name) => (inner.child as NonNullable<TurnEngine['child']>)(name);
   return engine;
 }
 
-const ask = (queue: Asked[], name: string, fn: () => Promise<unknown>) =>
-  new Promise<unknown>((resolve, reject) => queue.push({ name, fn, resolve, reject }));
+const ask = (queue: Asked[], name: string, fn: () => Promise<unknown>, on: TurnEngine['step']) =>
+  new Promise<unknown>((resolve, reject) => queue.push({ name, fn, on, resolve, reject }));
 
 /**
  * Opens a round on `parent`'s journal for the subagent calls `callIds` (in call order) of one step,
@@ -98,7 +101,7 @@ export function openRound(
   const start = (asked: Asked) => {
     if (!failure && signal.aborted) failure = { error: abortError(signal) };
     if (failure) return asked.reject(failure.error);
-    inner.step(asked.name, asked.fn).then(asked.resolve, asked.reject);
+    asked.on(asked.name, asked.fn).then(asked.resolve, asked.reject);
   };
   const admitNext = () => {
     for (const lane of lanes) {
@@ -144,7 +147,7 @@ export function openRound(
     ...journal,
     engine: withStep(inner, <T>(name: string, fn: () => Promise<T>) => {
       if (over) return inner.step(name, fn);
-      return ask(held, name, fn) as Promise<T>;
+      return ask(held, name, fn, inner.step.bind(inner)) as Promise<T>;
     }),
   };
   bindJournal(parent, heldJournal);
@@ -155,13 +158,15 @@ export function openRound(
     const admission = new Promise<void>((resolve) => (admit = resolve));
     const state: LaneState = { queue: [], admitted: false, ended: false, gone: false, admit, admission };
     lanes.push(state);
-    const engine = withStep(inner, <T>(name: string, fn: () => Promise<T>) => {
-      const asked = ask(state.queue, name, fn) as Promise<T>;
+    // The run's child workflow opens here, in call order: the same place in the turn on every attempt.
+    const own = childJournal(journal, callId);
+    const engine = withStep(own.engine, <T>(name: string, fn: () => Promise<T>) => {
+      const asked = ask(state.queue, name, fn, own.engine.step.bind(own.engine)) as Promise<T>;
       pump();
       return asked;
     });
     out.set(callId, {
-      journal: childJournal({ engine, chatId: journal.chatId, ...scopeOf(journal) }, callId),
+      journal: { ...own, engine },
       admitted: () => waitAdmitted(state, signal),
       end(error) {
         if (state.ended) return;
@@ -175,10 +180,6 @@ export function openRound(
   }
   admitNext();
   return out;
-}
-
-function scopeOf(journal: TurnJournal): { scope?: string } {
-  return journal.scope === undefined ? {} : { scope: journal.scope };
 }
 
 /** Waits for the lane's slot, or the abort of `signal`. */

@@ -165,6 +165,28 @@ export interface TurnEngine {
    * wait (no such wait, an id the engine refuses); any other failure is tried again.
    */
   signal?(waitId: string, value: unknown): Promise<void>;
+  /**
+   * Inside a running turn: opens the child workflow of subagent run `name` (`sub/<toolCallId>`),
+   * whose steps the run records there instead of in the turn's own journal. Called synchronously,
+   * at the same place in the turn's order of steps on every attempt (the engine may record the
+   * start there). The child stays open until its turn ends: a recovered turn replays the run's
+   * recorded steps from it, wherever the child was recovered. An engine without children records
+   * a run's steps in the turn's journal, under the run's scope.
+   */
+  child?(name: string): ChildWorkflow;
   /** Stops the engine in this process (turns running elsewhere are not touched). */
   close(): Promise<void>;
+}
+
+/**
+ * A subagent run's child workflow (see {@link TurnEngine.child}): its steps are recorded under it,
+ * in the order the run starts them, and replayed from it when the turn is recovered.
+ */
+export interface ChildWorkflow {
+  /** The child's id on the engine (`<turn id>/sub/<toolCallId>`). */
+  readonly id: string;
+  /** Like {@link TurnEngine.step}, recorded in the child. */
+  step<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Opens the child workflow of a run this run started (`sub/<toolCallId>`), under this child. */
+  child?(name: string): ChildWorkflow;
 }

@@ -1,0 +1,63 @@
+/**
+ * SPEC §19 + §21, subagent runs of a durable turn on an engine with child workflows
+ * (`TurnEngine.child`, as DBOS and Restate have): each run opens its own child workflow when its
+ * round opens, in call order, and records its model calls and tool runs there; the turn's journal
+ * keeps only its own steps and the openings. A recovered turn replays each run from its child and
+ * asks only what the child did not record.
+ */
+import { describe, expect, test } from 'vitest';
+import { asked, firstTurn, keys, recoverFrom } from './subagent-shop.js';
+
+describe('subagent runs are child workflows of their durable turn', () => {
+  test("each run opens its child workflow in call order when its round opens; the run's steps are recorded there, the turn keeps its own", async () => {
+    const { journal, children } = await firstTurn(2, 20, true);
+    expect(journal.map((s) => s.name)).toEqual([
+      'open',
+      'model-1',
+      'child:sub/bill-1',
+      'child:sub/bill-2',
+      'tool-billing-bill-1',
+      'tool-refunds-bill-2',
+      'model-2',
+    ]);
+    expect(Object.keys(children)).toEqual(['sub/bill-1', 'sub/bill-2']);
+    expect(children['sub/bill-1']?.map((s) => s.name)).toEqual([
+      'sub/bill-1/model-1',
+      'sub/bill-1/tool-charge-pay-1',
+      'sub/bill-1/model-2',
+      'sub/bill-1/tool-charge-pay-2',
+      'sub/bill-1/model-3',
+    ]);
+    expect(children['sub/bill-2']?.map((s) => s.name)).toEqual([
+      'sub/bill-2/model-1',
+      'sub/bill-2/tool-charge-pay-1',
+      'sub/bill-2/model-2',
+      'sub/bill-2/tool-charge-pay-2',
+      'sub/bill-2/model-3',
+    ]);
+  });
+
+  test('a turn recovered mid-run replays each run from its child workflow: only what a child did not record is asked or run', async () => {
+    const { store, journal, children } = await firstTurn(2, 0, true);
+    const before = [...keys];
+    // The process died while the second run's second charge ran: the first run had ended.
+    const cutTurn = journal.findIndex((s) => s.name === 'child:sub/bill-2') + 1;
+    const second = children['sub/bill-2'] ?? [];
+    const cut = second.findIndex((s) => s.name === 'sub/bill-2/model-2') + 1;
+    const { other, turn, children: after } = await recoverFrom(store, 2, journal.slice(0, cutTurn), 0, {
+      'sub/bill-1': children['sub/bill-1'] ?? [],
+      'sub/bill-2': second.slice(0, cut),
+    });
+    expect((turn as { text: string }).text).toBe('Done.');
+    expect(asked).toEqual(['refunds 3', 'parent 2']);
+    // The unrecorded charge ran again with the key of its first attempt; nothing else ran.
+    expect(keys).toEqual([before.find((k) => k.endsWith('/bill-2/pay-2'))]);
+    expect(after['sub/bill-2']?.map((s) => s.name)).toEqual(children['sub/bill-2']?.map((s) => s.name));
+    const runs = await other.subagentRuns('c1');
+    expect(runs.map((r) => [r.toolCallId, r.status])).toEqual([
+      ['bill-1', 'done'],
+      ['bill-2', 'done'],
+    ]);
+    await other.close();
+  });
+});
