@@ -44,7 +44,11 @@ describe('subagent runs are child workflows of their durable turn', () => {
     const cutTurn = journal.findIndex((s) => s.name === 'child:sub/bill-2') + 1;
     const second = children['sub/bill-2'] ?? [];
     const cut = second.findIndex((s) => s.name === 'sub/bill-2/model-2') + 1;
-    const { other, turn, children: after } = await recoverFrom(store, 2, journal.slice(0, cutTurn), 0, {
+    const {
+      other,
+      turn,
+      children: after,
+    } = await recoverFrom(store, 2, journal.slice(0, cutTurn), 0, {
       'sub/bill-1': children['sub/bill-1'] ?? [],
       'sub/bill-2': second.slice(0, cut),
     });
