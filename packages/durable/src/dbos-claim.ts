@@ -27,7 +27,7 @@ interface Executor {
  * it here, replaying its recorded steps. Only one claim of a turn seen on `from` wins (the write is
  * conditional on the row still naming `from`); the claim gives the row a new owner token, so an
  * execution of `from` that is still alive (stalled) is fenced by DBOS at its next step and adopts
- * this run's outcome. Resolves with the run (its `outcome` settles once DBOS recorded it), or null
+ * this run's outcome. The turn's children (its subagent runs' workflows) move with it. Resolves with the run (its `outcome` settles once DBOS recorded it), or null
  * when this process did not take the turn.
  */
 export async function claimTurn(
@@ -51,8 +51,27 @@ export async function claimTurn(
     [to, ownerXid, workflowId, from],
   );
   if (rows.length === 0) return null;
-  const status = (await db.getWorkflowStatuses([workflowId])).get(workflowId);
+  // The turn's subagent runs' child workflows move with it (`dbos-children.ts`): their bodies here
+  // serve the steps the turn's replay asks of them. Claimed after the turn, so a child's body that
+  // looks finds the turn on this executor; a stalled process's executions of them are fenced as its turn's are.
+  const { rows: children } = await db.pool.query(
+    `UPDATE "${db.schemaName}".workflow_status
+       SET executor_id = $1,
+           owner_xid = $2,
+           recovery_attempts = recovery_attempts + 1,
+           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
+     WHERE starts_with(workflow_uuid, $3) AND status = 'PENDING' AND executor_id = $4
+     RETURNING workflow_uuid`,
+    [to, ownerXid, `${workflowId}/sub/`, from],
+  );
+  const ids = [workflowId, ...children.map((row) => row.workflow_uuid)];
+  const statuses = await db.getWorkflowStatuses(ids);
+  const status = statuses.get(workflowId);
   if (!status) return null;
+  for (const id of ids.slice(1)) {
+    const child = statuses.get(id);
+    if (child) exec.executeDequeuedWorkflow(child, ownerXid).catch(() => {});
+  }
   const handle = await exec.executeDequeuedWorkflow(status, ownerXid);
   const outcome = handle.getResult();
   outcome.catch(() => {});

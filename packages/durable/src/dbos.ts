@@ -17,6 +17,7 @@ import {
   type TurnLook,
   WaitUndeliverableError,
 } from '@skilltree/core/provider';
+import { dbosChildren } from './dbos-children.js';
 import { claimTurn, signalledTurns } from './dbos-claim.js';
 import { checkDbosOptions, WAIT_TOPIC, waitTarget } from './dbos-options.js';
 import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
@@ -129,6 +130,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
   const waiting = new Map<string, number>();
   /** Turns found abandoned on the last look, each as `<workflow id> <executor>`. */
   let suspects = new Set<string>();
+  /** The child workflows of the turns' subagent runs. */
+  const children = dbosChildren(executorId);
 
   /**
    * Pending turns of other executors whose chats nobody holds: each such turn, and only it, is
@@ -240,11 +243,20 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     register(given) {
       registration = registerOnce('dbosEngine', registration, given);
       const body = given.run;
+      children.register();
+      const ran = async (turnId: string, input: DurableTurnInput) => {
+        try {
+          return await body(turnId, input);
+        } finally {
+          // The run's children end once DBOS recorded how the turn ended.
+          children.turnEnded(turnId);
+        }
+      };
       turn = DBOS.registerWorkflow(
         async (turnId: string, input: DurableTurnInput) => {
-          if (started.has(turnId)) return body(turnId, input);
+          if (started.has(turnId)) return ran(turnId, input);
           try {
-            const result = await body(turnId, input);
+            const result = await ran(turnId, input);
             // A turn the watch claimed is reported when its outcome is recorded (see recoverDead).
             if (!claimed.has(turnId)) report(turnId, input.id);
             return result;
@@ -274,6 +286,11 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     },
     step(name, fn) {
       return DBOS.runStep(fn, { name });
+    },
+    child(name) {
+      const turnId = DBOS.workflowID;
+      if (!turnId) throw new Error(`dbosEngine: subagent run ${name} was opened outside a turn of this engine.`);
+      return children.open(turnId, name);
     },
     async wait(name) {
       const workflow = DBOS.workflowID;
@@ -310,6 +327,7 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
     },
     async close() {
       closed = true;
+      children.close();
       await watch?.stop();
       if (launched) {
         await launched.catch(() => {});

@@ -129,3 +129,9 @@ function findValue(node: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Whether invocation `id` has not completed (a completed one the server forgot counts as completed). */
+export async function invocationPending(admin: string, id: string): Promise<boolean> {
+  const rows = await query(admin, `SELECT status FROM sys_invocation WHERE id = ${quote(id)}`);
+  return rows.some((row) => row.status !== 'completed');
+}

@@ -22,9 +22,12 @@ import {
   registerDeployment,
   resumeInvocation,
 } from './restate-admin.js';
+import { type ChildRequest, restateChildren } from './restate-children.js';
+import { type Deferred, deferred, messageOf } from './restate-deferred.js';
 import { refused } from './restate-endpoint.js';
 import { attach, ranElsewhere, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
 import { awaitInOrder } from './restate-order.js';
+import { SUSPENDED, stepOn } from './restate-step.js';
 import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
 
 /** Options of {@link restateEngine}. */
@@ -72,9 +75,6 @@ export interface RecoveredTurn {
 /** The prefix of every process's turn service. */
 export const TURN_SERVICE_PREFIX = 'skilltree-turn-';
 
-/** A recorded step: its value, or the error it threw (name and message). */
-type StepRecord = { value: unknown } | { failed: { name: string; message: string } };
-
 type Sdk = typeof Restate;
 
 /**
@@ -101,6 +101,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   const service = serviceName(executorId);
   const interval = options.recoveryInterval ?? 2_000;
   const contexts = new AsyncLocalStorage<Restate.Context>();
+  /** The turn each running invocation runs, and the service it runs on. */
+  const turnOf = new WeakMap<Restate.Context, { turnId: string; service: string }>();
   const servers: Http2Server[] = [];
   const sessions = new Set<ServerHttp2Session>();
   /** Turns started here: their caller waits for what the handler returns. */
@@ -110,6 +112,24 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   /** Chat leases held for the turns of deployments moved here, by turn id, until their runs here end. */
   const holds = new Map<string, LeaseHold>();
   let suspects = new Set<string>();
+  let loaded: Sdk | null = null;
+  /** The child invocations of the turns' subagent runs. */
+  const children = restateChildren(admin, {
+    step: (ctx, name, fn) => stepOn(ctx, name, fn, true),
+    send(ctx, to, request) {
+      const sent = ctx.genericSend({
+        service: to,
+        method: 'subagent',
+        parameter: request,
+        inputSerde: (loaded as Sdk).serde.json,
+        idempotencyKey: request.childId,
+      });
+      // Awaited (in order) so that the SDK sends it to the server now: the run waits on the child
+      // in this process, not on a Restate promise, and nothing else would flush it.
+      awaitInOrder(ctx, sent.invocationId).catch(() => {});
+    },
+    terminal: (message) => new (loaded as Sdk).TerminalError(message),
+  });
   let registration: DurableRegistration | null = null;
   let launched: Promise<void> | null = null;
   let watch: RecoveryWatch | undefined;
@@ -124,12 +144,16 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
           const { turnId, input } = request;
           const own = started.get(turnId);
           const hold = holds.get(turnId);
+          turnOf.set(ctx, { turnId, service: name });
+          let suspended = false;
           try {
             const value = await contexts.run(ctx, () => (registration as DurableRegistration).run(turnId, input));
             if (own) own.resolve(value);
             else options.onRecovered?.({ turnId, chatId: input.id });
             return null;
           } catch (error) {
+            // The attempt ends, the turn goes on (a suspension, a dropped connection): Restate resumes it.
+            suspended = (error as { code?: unknown })?.code === SUSPENDED;
             if (own) own.reject(error);
             else options.onRecovered?.({ turnId, chatId: input.id, error: messageOf(error) });
             // A failed turn is over (as on DBOS). One that failed before its recorded steps ran out
@@ -139,10 +163,12 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
             // The turn's own failure is its end: the server must not run it again.
             throw new sdk.TerminalError(messageOf(error));
           } finally {
+            if (!suspended) children.turnEnded(turnId);
             // Adopted by the run (then a no-op), or given back: the turn ended without taking it.
             if (hold) await releaseHold(turnId, hold);
           }
         },
+        subagent: (ctx: Restate.Context, request: ChildRequest) => children.serve(ctx, name, request),
       },
       options: {
         retryPolicy: { initialInterval: 50, maxInterval: options.maxRetryInterval ?? 2_000, onMaxAttempts: 'pause' },
@@ -180,9 +206,14 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     const dead = new Map<string, { name: string; invocations: string[]; turns: TurnRequest[] }>();
     /** Whether each deployment's endpoint refuses connections (looked up once per look). */
     const gone = new Map<string, Promise<boolean>>();
+    /** The subagent children pending on each deployment: resumed with its turns when it moves here. */
+    const childrenOn = new Map<string, string[]>();
     for (const turn of pending) {
       const deployment = byService.get(turn.service);
-      const request = turn.request as TurnRequest | undefined;
+      const request = turn.request as (TurnRequest & Partial<ChildRequest>) | undefined;
+      if (deployment && typeof request?.childId === 'string') {
+        childrenOn.set(deployment.id, [...(childrenOn.get(deployment.id) ?? []), turn.invocationId]);
+      }
       if (!deployment || !request?.input) continue;
       if (!gone.has(deployment.id)) gone.set(deployment.id, refused(deployment.uri));
       // A turn whose endpoint is gone is abandoned even if it never began (the chat does not show
@@ -215,7 +246,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
         await Promise.all(turns.map(({ turnId }) => releaseHold(turnId)));
         throw error;
       }
-      for (const invocation of invocations) await resumeInvocation(admin, invocation);
+      for (const invocation of [...invocations, ...(childrenOn.get(id) ?? [])])
+        await resumeInvocation(admin, invocation);
     }
   }
 
@@ -247,6 +279,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   function launch(): Promise<void> {
     launched ??= (async () => {
       const sdk = (await import('@restatedev/restate-sdk')) as Sdk;
+      loaded = sdk;
       const uri = await serveService(sdk, service, options.port ?? 0);
       // A restarted process (same executor) points its old deployment here: its turns come back.
       const mine = (await listDeployments(admin)).filter((d) => d.services.includes(service));
@@ -317,20 +350,14 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
       const ctx = contexts.getStore();
       if (!ctx) throw new Error(`restateEngine: step ${name} ran outside a turn of this engine.`);
-      let live: { error: unknown } | undefined;
-      // Journaled now, in the order steps start; awaited in that order (see restate-order.ts).
-      const running = ctx.run<StepRecord>(name, async () => {
-        try {
-          return { value: await fn() };
-        } catch (error) {
-          live = { error };
-          return { failed: { name: (error as Error)?.name ?? 'Error', message: messageOf(error) } };
-        }
-      });
-      const record = await awaitInOrder(ctx, running);
-      if (live) throw live.error;
-      if ('failed' in record) throw Object.assign(new Error(record.failed.message), { name: record.failed.name });
-      return record.value as T;
+      return stepOn(ctx, name, fn);
+    },
+    child(name) {
+      const ctx = contexts.getStore();
+      const turn = ctx && turnOf.get(ctx);
+      if (!ctx || !turn)
+        throw new Error(`restateEngine: subagent run ${name} was opened outside a turn of this engine.`);
+      return children.open(ctx, turn.service, turn.turnId, name);
     },
     async wait(name) {
       const ctx = contexts.getStore();
@@ -345,6 +372,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
     },
     async close() {
       closed = true;
+      children.close();
       stopping.abort();
       await watch?.stop();
       await launched?.catch(() => {});
@@ -365,28 +393,4 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
 /** The turn service of executor `executorId` (Restate service names: letters, digits, `_` and `-`). */
 export function serviceName(executorId: string): string {
   return `${TURN_SERVICE_PREFIX}${executorId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
-
-/** A promise with its settlers (Promise.withResolvers, typed for ES2023). */
-interface Deferred {
-  promise: Promise<unknown>;
-  /** How many `run` calls of this process wait for it. */
-  callers: number;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: (value: unknown) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<unknown>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  promise.catch(() => {});
-  return { promise, resolve, reject, callers: 0 };
-}
-
-function messageOf(error: unknown): string {
-  return String((error as Error)?.message ?? error);
 }

@@ -50,6 +50,13 @@ export interface DurableConformanceOptions {
    * status, Restate's invocation status).
    */
   workflowState(turnId: string): Promise<TurnWorkflowState>;
+  /**
+   * The steps your engine recorded for turn `turnId`, by workflow: the turn's own under its id, and
+   * each child workflow of a subagent run (`TurnEngine.child`) under the child's id, each list in
+   * the order the steps were recorded (the names `step` was given; a child's start may be listed
+   * under any name). Read it from the engine (DBOS's workflow steps, Restate's journal).
+   */
+  recordedSteps(turnId: string): Promise<Record<string, string[]>>;
 }
 
 /** Runs the durable-turn conformance suite on one engine. */
@@ -114,7 +121,11 @@ export function durableConformance(options: DurableConformanceOptions): void {
     }
   };
   const recovered = async (worker: Worker) =>
-    JSON.parse((await worker.line('recovered ')).slice('recovered '.length)) as { chatId: string; error?: string };
+    JSON.parse((await worker.line('recovered ')).slice('recovered '.length)) as {
+      turnId: string;
+      chatId: string;
+      error?: string;
+    };
   const models = (dir: string) => logLines(dir, 'model.log').map((l) => l.split(' ').slice(1).join(' '));
   // A case's own chat's attempts only: a worker may also recover a turn an earlier case left (it logs there too).
   const attempts = (dir: string) =>
@@ -150,7 +161,8 @@ export function durableConformance(options: DurableConformanceOptions): void {
         await hangs(victim, join(t.dir, 'hang'));
         await victim.kill();
         const survivor = t.start('survivor', { role: 'serve', subagents: 1 });
-        expect((await recovered(survivor)).error).toBeUndefined();
+        const info = await recovered(survivor);
+        expect(info.error).toBeUndefined();
         // The run's first model call was recorded: only its second is asked, after the tool.
         expect(models(t.dir)).toEqual(['step 1', 'sub-1 step 1', 'sub-1 step 2', 'step 2']);
         expect(attempts(t.dir)).toHaveLength(2);
@@ -164,6 +176,19 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(runs.map((r) => [r.name, r.toolCallId, r.status])).toEqual([['billing', 'bill-1', 'done']]);
         // 110 + 210 for the parent's calls, 110 + 210 for the run's: each charged once.
         expect(tokens).toBe(640);
+        // The run is a child workflow of the turn: its steps are recorded there, none in the turn's.
+        const turnId = info.turnId;
+        const recorded = await options.recordedSteps(turnId);
+        expect(Object.keys(recorded).sort()).toEqual([turnId, `${turnId}/sub/bill-1`]);
+        expect(recorded[turnId]?.filter((name) => name.startsWith('sub/'))).toEqual([]);
+        const child = recorded[`${turnId}/sub/bill-1`] ?? [];
+        expect(child.every((name) => name.startsWith('sub/bill-1/'))).toBe(true);
+        // Its model calls and tool runs (the charges of its spend are there too), as recorded before the crash.
+        expect(child.filter((name) => /^sub\/bill-1\/(model|tool)-/.test(name))).toEqual([
+          'sub/bill-1/model-1',
+          'sub/bill-1/tool-charge-pay-1',
+          'sub/bill-1/model-2',
+        ]);
       }));
 
     test('two subagent runs of one step side by side, the process killed in the second: the first replays without asking, the second goes on', () =>

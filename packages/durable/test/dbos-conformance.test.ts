@@ -33,6 +33,21 @@ durableConformance({
     schema,
     recoveryInterval: recover ? 200 : 0,
   }),
+  async recordedSteps(turnId) {
+    const client = await DBOSClient.create({ systemDatabaseUrl: url, systemDatabaseSchemaName: schema });
+    try {
+      const out: Record<string, string[]> = {};
+      const read = async (id: string) => {
+        const steps = (await client.listWorkflowSteps(id)) ?? [];
+        out[id] = steps.map((step) => step.name);
+        for (const step of steps) if (step.childWorkflowID) await read(step.childWorkflowID);
+      };
+      await read(turnId);
+      return out;
+    } finally {
+      await client.destroy();
+    }
+  },
   async workflowState(turnId) {
     const client = await DBOSClient.create({ systemDatabaseUrl: url, systemDatabaseSchemaName: schema });
     try {

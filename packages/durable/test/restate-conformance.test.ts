@@ -49,18 +49,40 @@ durableConformance({
     recoveryInterval: recover ? 200 : 0,
     maxRetryInterval: 200,
   }),
+  async recordedSteps(turnId) {
+    // The turn's invocation and its children's (their idempotency keys are the ids), with their journals' runs.
+    const key = turnId.replaceAll("'", "''");
+    const invocations = await query<{ id: string; idempotency_key: string }>(
+      `SELECT id, idempotency_key FROM sys_invocation WHERE idempotency_key = '${key}' OR starts_with(idempotency_key, '${key}/sub/')`,
+    );
+    const out: Record<string, string[]> = {};
+    for (const invocation of invocations) {
+      const entries = await query<{ entry_type: string; name: string | null }>(
+        `SELECT entry_type, name FROM sys_journal WHERE id = '${invocation.id}' ORDER BY index`,
+      );
+      out[invocation.idempotency_key] = entries
+        .filter((entry) => entry.entry_type === 'Command: Run')
+        .map((entry) => entry.name ?? '');
+    }
+    return out;
+  },
   async workflowState(turnId) {
     // The turn is the invocation started with the turn id as its idempotency key.
-    const response = await fetch(new URL('/query', server?.adminUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({
-        query: `SELECT status FROM sys_invocation WHERE idempotency_key = '${turnId.replaceAll("'", "''")}'`,
-      }),
-    });
-    if (!response.ok) throw new Error(`The Restate admin query failed: ${response.status} ${await response.text()}`);
-    const { rows } = (await response.json()) as { rows: Array<{ status: string }> };
+    const rows = await query<{ status: string }>(
+      `SELECT status FROM sys_invocation WHERE idempotency_key = '${turnId.replaceAll("'", "''")}'`,
+    );
     if (rows.length === 0) return 'missing';
     return rows.every((row) => row.status === 'completed') ? 'ended' : 'pending';
   },
 });
+
+/** Rows of a query on the server's SQL introspection (admin API). */
+async function query<Row>(sql: string): Promise<Row[]> {
+  const response = await fetch(new URL('/query', server?.adminUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query: sql }),
+  });
+  if (!response.ok) throw new Error(`The Restate admin query failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { rows: Row[] }).rows;
+}

@@ -1,0 +1,113 @@
+/**
+ * Subagent runs as DBOS child workflows (`TurnEngine.child`, served as `child-steps.ts` says). On
+ * a first attempt the turn starts the child (DBOS records the start among the turn's steps), and
+ * the child's body records the run's steps with `DBOS.runStep` in its own context. When a process
+ * dies, DBOS recovers the child as it recovers the turn (at launch for its own executor; a claim
+ * moves a turn's children with it, `dbos-claim.ts`): the recovered body replays the child's
+ * recorded steps as the re-mounted run asks for them again, and runs live from the first it did
+ * not record.
+ *
+ * A child stays open until its turn's outcome is recorded: a turn that replays (its process died
+ * before its end was recorded) always finds its children open, never one that ended with no body
+ * left to serve the run's steps.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import type { ChildWorkflow } from '@skilltree/core/provider';
+import { childSteps } from './child-steps.js';
+
+/** The name of the workflow every subagent run's child runs as. */
+export const SUBAGENT_WORKFLOW = 'skilltree-subagent';
+
+/** Runs a function outside any workflow: a read of a turn's status, never recorded as a step. */
+const outside = AsyncLocalStorage.snapshot();
+
+/** Milliseconds between two reads of an ended turn's status, at first (doubling to a second). */
+const SETTLE_FIRST = 20;
+
+/** The child workflow body's input: the child's id and its turn's. */
+type ChildWorkflowFn = (childId: string, turnId: string) => Promise<{ steps: number }>;
+
+/**
+ * The child workflows of one engine. `register` before DBOS launches; `open` inside a running turn;
+ * `turnEnded` when a turn's run ends in this process; `close` when the engine closes.
+ */
+export function dbosChildren(executorId: string) {
+  const steps = childSteps();
+  /** The body serving each child in this process (one per process). */
+  const bodies = new Map<string, Promise<{ steps: number }>>();
+  let workflow: ChildWorkflowFn | null = null;
+  let closed = false;
+
+  /** Whether turn `turnId` is still pending on this executor (read outside any workflow). */
+  const pendingHere = async (turnId: string): Promise<boolean> => {
+    const status = await outside(() => DBOS.getWorkflowStatus(turnId));
+    return status?.status === 'PENDING' && status.executorId === executorId;
+  };
+
+  /** Waits until turn `turnId`'s outcome is recorded, or the turn was moved to another executor. */
+  const settled = async (turnId: string): Promise<void> => {
+    for (let pause = SETTLE_FIRST; await pendingHere(turnId); pause = Math.min(pause * 2, 1_000)) {
+      // Closing leaves the child pending, as a crash would: the process that takes the turn over serves it.
+      if (closed) return new Promise<void>(() => {});
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
+
+  /** Starts child `id` of turn `turnId` in the running workflow (the turn, or a child's body). */
+  const start = (id: string, turnId: string) =>
+    DBOS.startWorkflow(workflow as ChildWorkflowFn, { workflowID: id })(id, turnId);
+
+  async function serve(childId: string, turnId: string): Promise<{ steps: number }> {
+    try {
+      // Recovered after its turn ended (or moved on): no run will ask it for anything.
+      if (!steps.endedHere(turnId) && !(await pendingHere(turnId))) return { steps: 0 };
+      let count = 0;
+      const within = AsyncLocalStorage.snapshot();
+      steps.attach(childId, turnId, {
+        step: (name, fn) => {
+          count++;
+          return within(() => DBOS.runStep(fn, { name }));
+        },
+        start: (id) => within(() => start(id, turnId)),
+      });
+      await steps.turnEnds(turnId);
+      await settled(turnId);
+      return { steps: count };
+    } finally {
+      steps.forget(childId);
+      bodies.delete(childId);
+    }
+  }
+
+  return {
+    /** Registers the child workflow with DBOS (before launch, so that DBOS recovers children). */
+    register(): void {
+      workflow = DBOS.registerWorkflow(
+        async (childId: string, turnId: string) => {
+          // One body serves a child in a process; another execution of it here waits for that one.
+          let body = bodies.get(childId);
+          if (!body) {
+            body = serve(childId, turnId);
+            bodies.set(childId, body);
+          }
+          return body;
+        },
+        { name: SUBAGENT_WORKFLOW },
+      );
+    },
+    /** Inside running turn `turnId`: opens the child of run `name` (`sub/<toolCallId>`). */
+    open(turnId: string, name: string): ChildWorkflow {
+      if (!workflow) throw new Error('dbosEngine: a subagent run was opened before the engine was registered.');
+      const id = `${turnId}/${name}`;
+      // Started now, in the turn's order of steps (DBOS takes the start's function id here).
+      start(id, turnId).catch((error: unknown) => steps.fail(id, turnId, error));
+      return steps.handle(id, turnId);
+    },
+    /** Turn `turnId`'s run ended in this process: its children end once DBOS recorded how. */
+    turnEnded: (turnId: string) => steps.turnEnded(turnId),
+    close(): void {
+      closed = true;
+    },
+  };
+}

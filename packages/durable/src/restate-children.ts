@@ -1,0 +1,83 @@
+/**
+ * Subagent runs as Restate child invocations (`TurnEngine.child`, served as `child-steps.ts`
+ * says). The turn sends the child to its own service's `subagent` handler (journaled where the
+ * turn opens the run, with the child's id as idempotency key), so the child runs where the turn
+ * runs: on the same deployment, moved with it when its process dies. The child's handler records
+ * the run's steps with `ctx.run` in its own journal; a retried child replays them as the
+ * re-mounted run asks for them again, and runs live from the first it did not record.
+ *
+ * A child stays open until its turn has completed on the server: a turn that replays (its process
+ * died, or it resumed after a suspension) always finds its children open.
+ */
+import type * as Restate from '@restatedev/restate-sdk';
+import type { ChildWorkflow } from '@skilltree/core/provider';
+import { childSteps } from './child-steps.js';
+import { invocationPending, killInvocation } from './restate-admin.js';
+
+/** What the `subagent` handler is called with. */
+export interface ChildRequest {
+  /** The child's id (`<turn id>/sub/<toolCallId>`), its idempotency key. */
+  childId: string;
+  turnId: string;
+  /** The turn's invocation, whose completion ends the child. */
+  turnInvocation: string;
+}
+
+/** Milliseconds between two reads of an ended turn's status, at first (doubling to a second). */
+const SETTLE_FIRST = 20;
+
+/** How the engine records a step on an invocation, and sends a child to its service. */
+export interface RestateChildOps {
+  step(ctx: Restate.Context, name: string, fn: () => Promise<unknown>): Promise<unknown>;
+  send(ctx: Restate.Context, service: string, request: ChildRequest): void;
+  /** The error that ends an invocation for good. */
+  terminal(message: string): Error;
+}
+
+/** The child invocations of one engine in this process. */
+export function restateChildren(admin: string, ops: RestateChildOps) {
+  const steps = childSteps();
+  let closed = false;
+
+  /** Waits until the turn's invocation completed on the server. */
+  const settled = async (turnInvocation: string): Promise<void> => {
+    for (let pause = SETTLE_FIRST; await invocationPending(admin, turnInvocation); pause = Math.min(pause * 2, 1_000)) {
+      // Closing leaves the child to the server, as a crash would: it is retried where the turn goes.
+      if (closed) return new Promise<void>(() => {});
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
+
+  return {
+    /** The `subagent` handler of service `service`: serves child `request` until its turn completed. */
+    async serve(ctx: Restate.Context, service: string, request: ChildRequest): Promise<null> {
+      const { childId, turnId, turnInvocation } = request;
+      // Retried after its turn completed: no run will ask it for anything, and its journal may
+      // hold steps an early return would not replay, so it is ended for good.
+      if (!steps.endedHere(turnId) && !(await invocationPending(admin, turnInvocation))) {
+        await killInvocation(admin, ctx.request().id);
+        throw ops.terminal(`The turn of subagent child ${childId} has completed.`);
+      }
+      steps.attach(childId, turnId, {
+        step: (name, fn) => ops.step(ctx, name, fn),
+        start: async (id) => ops.send(ctx, service, { childId: id, turnId, turnInvocation }),
+      });
+      await steps.turnEnds(turnId);
+      await settled(turnInvocation);
+      // Forgotten only when it ends: an attempt the server cut short is followed by another.
+      steps.forget(childId);
+      return null;
+    },
+    /** Inside running turn `turnId` (invocation `ctx` of `service`): opens the child of run `name`. */
+    open(ctx: Restate.Context, service: string, turnId: string, name: string): ChildWorkflow {
+      const childId = `${turnId}/${name}`;
+      ops.send(ctx, service, { childId, turnId, turnInvocation: ctx.request().id });
+      return steps.handle(childId, turnId);
+    },
+    /** Turn `turnId`'s run ended in this process: its children end once the server has its end. */
+    turnEnded: (turnId: string) => steps.turnEnded(turnId),
+    close(): void {
+      closed = true;
+    },
+  };
+}
