@@ -315,6 +315,25 @@ export function durableConformance(options: DurableConformanceOptions): void {
         expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
       }));
 
+    test("a restarted process with the same executor id recovers its own turn mid-subagent at launch, the run's child workflow with it", () =>
+      withSetup(async (t) => {
+        const victim = t.start('same', { role: 'send', leaseTtl: 1_500, hang: 'tool', subagents: 1 }, false);
+        await hangs(victim, join(t.dir, 'hang'));
+        await victim.kill();
+        const restarted = t.start('same', { role: 'serve', subagents: 1 }, false);
+        const info = await recovered(restarted);
+        expect(info.error).toBeUndefined();
+        expect(models(t.dir)).toEqual(['step 1', 'sub-1 step 1', 'sub-1 step 2', 'step 2']);
+        expect(new Set(attempts(t.dir)).size).toBe(1);
+        expect(effects(t.dir)).toBe(1);
+        const recorded = await options.recordedSteps(info.turnId);
+        expect(recorded[`${info.turnId}/sub/bill-1`]?.filter((name) => /\/(model|tool)-/.test(name))).toEqual([
+          'sub/bill-1/model-1',
+          'sub/bill-1/tool-charge-pay-1',
+          'sub/bill-1/model-2',
+        ]);
+      }));
+
     test('a deploy that changes what the agent renders is refused with DurableReplayError, nothing diverges; a compatible one replays', async () => {
       await withSetup(async (t) => {
         const victim = t.start('victim', { role: 'send', leaseTtl: 1_500, hang: 'tool' });
