@@ -20,7 +20,7 @@ import { type Handover, handoverEngine, TurnHandedOverError } from './durable-ha
 import { leaseHolds } from './durable-holds.js';
 import { lookAt } from './durable-look.js';
 import { movedOnSinceSent, replayOnly, stillRunsOn } from './durable-superseded.js';
-import { takenOver } from './durable-taken.js';
+import { outageError, storeOutage, takenOver } from './durable-taken.js';
 import {
   ANSWERS_WAIT,
   chatTag,
@@ -265,6 +265,11 @@ export function durableTurns(ctx: TurnContext, engine: TurnEngine): DurableTurns
         // it is left pending here; a failure recorded first would end it for every process.
         if (chat && session && begun() && (await takenOver(ctx, chat, session, error))) {
           sink?.end({ error, pending: true });
+          return pendingForever();
+        }
+        // A store outage (durable-taken.ts): left pending as a crash leaves it, for another process.
+        if (chat && begun() && (await storeOutage(ctx, chat))) {
+          sink?.end({ error: outageError(chat.id, error), pending: true });
           return pendingForever();
         }
         sink?.end({ error });
