@@ -14,7 +14,8 @@
  * @skilltree/store; without them it says so and exits 0 (it is part of `pnpm bench`).
  * Knobs: BENCH_CHATS (default 1000), BENCH_TURNS per chat (default 3), BENCH_PROCESSES (default 4),
  * BENCH_CONCURRENCY (chats in flight at once, default 200), BENCH_LEASE_TTL (ms, default 6000:
- * how long a dead process's chats stay taken).
+ * how long a dead process's chats stay taken), BENCH_SUBAGENT=1 (the tool runs in a subagent run: on
+ * an engine, a child workflow of its turn).
  *
  * Engine-less (the default, `--engine none`): a turn in flight on the killed process is lost (its
  * call in flight is recorded as interrupted, never run again), and the chat's next turn waits for
@@ -335,6 +336,7 @@ async function main() {
     console.log('| metric | value |');
     console.log('| --- | --- |');
     console.log(`| processes, store, engine | ${PROCESSES} × serve, postgres, ${engine.label} |`);
+    if (process.env.BENCH_SUBAGENT === '1') console.log('| the tool runs in | a subagent run (BENCH_SUBAGENT=1) |');
     console.log(`| chats × turns | ${CHATS} × ${TURNS} = ${total} |`);
     console.log(`| duration | ${elapsed.toFixed(1)} s |`);
     console.log(
