@@ -15,6 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ChildWorkflow } from '@skilltree/core/provider';
 import { childSteps } from './child-steps.js';
+import { claimChild } from './dbos-claim.js';
 
 /** The name of the workflow every subagent run's child runs as. */
 export const SUBAGENT_WORKFLOW = 'skilltree-subagent';
@@ -37,6 +38,8 @@ export function dbosChildren(executorId: string) {
   /** The body serving each child in this process (one per process). */
   const bodies = new Map<string, Promise<{ steps: number }>>();
   let workflow: ChildWorkflowFn | null = null;
+  /** The turn of each pending child of another executor the sweep has seen (null: none readable). */
+  const turnOfChild = new Map<string, string | null>();
   let closed = false;
 
   /** Whether turn `turnId` is still pending on this executor (read outside any workflow). */
@@ -103,6 +106,36 @@ export function dbosChildren(executorId: string) {
       // Started now, in the turn's order of steps (DBOS takes the start's function id here).
       start(id, turnId).catch((error: unknown) => steps.fail(id, turnId, error));
       return steps.handle(id, turnId);
+    },
+    /**
+     * Children of other executors whose turn is pending nowhere (`pending`: the ids of every pending
+     * turn): their turn ended while their process died, before they did. Each is claimed here, where
+     * it ends at once, so that no child is left pending in DBOS's table.
+     */
+    async sweep(pending: ReadonlySet<string>): Promise<void> {
+      // Ids and executors only; a child's input (its turn's id) is read once, the first time it is seen.
+      const listed = (
+        await DBOS.listWorkflows({
+          status: 'PENDING',
+          workflowName: SUBAGENT_WORKFLOW,
+          loadInput: false,
+          loadOutput: false,
+        })
+      ).filter((wf) => wf.executorId && wf.executorId !== executorId);
+      const unknown = listed.map((wf) => wf.workflowID).filter((id) => !turnOfChild.has(id));
+      if (unknown.length > 0) {
+        for (const wf of await DBOS.listWorkflows({ workflowIDs: unknown, loadInput: true, loadOutput: false })) {
+          const turnId = wf.input?.[1];
+          turnOfChild.set(wf.workflowID, typeof turnId === 'string' ? turnId : null);
+        }
+      }
+      const still = new Set(listed.map((wf) => wf.workflowID));
+      for (const id of turnOfChild.keys()) if (!still.has(id)) turnOfChild.delete(id);
+      for (const wf of listed) {
+        const turnId = turnOfChild.get(wf.workflowID);
+        if (closed || !turnId || pending.has(turnId)) continue;
+        await claimChild(wf.workflowID, wf.executorId as string, executorId);
+      }
     },
     /** Turn `turnId`'s run ended in this process: its children end once DBOS recorded how. */
     turnEnded: (turnId: string) => steps.turnEnded(turnId),

@@ -79,6 +79,33 @@ export async function claimTurn(
   return { outcome };
 }
 
+/**
+ * Moves pending child workflow `workflowId` (of a subagent run) from executor `from` to `to` and
+ * runs its body here: a child whose turn has ended (its process died between the two), which ends
+ * at once (`dbos-children.ts`). Resolves with whether this process took it.
+ */
+export async function claimChild(workflowId: string, from: string, to: string): Promise<boolean> {
+  const exec = await executor();
+  const db = exec.systemDatabase;
+  const ownerXid = crypto.randomUUID();
+  const { rows } = await db.pool.query(
+    `UPDATE "${db.schemaName}".workflow_status
+       SET executor_id = $1,
+           owner_xid = $2,
+           recovery_attempts = recovery_attempts + 1,
+           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
+     WHERE workflow_uuid = $3 AND status = 'PENDING' AND executor_id = $4
+     RETURNING workflow_uuid`,
+    [to, ownerXid, workflowId, from],
+  );
+  if (rows.length === 0) return false;
+  const status = (await db.getWorkflowStatuses([workflowId])).get(workflowId);
+  if (!status) return false;
+  const handle = await exec.executeDequeuedWorkflow(status, ownerXid);
+  handle.getResult().catch(() => {});
+  return true;
+}
+
 /** The SDK's executor (`DBOSExecutor.globalInstance`): no public API takes one workflow of another executor. */
 async function executor(): Promise<Executor> {
   const mod = (await import('@dbos-inc/dbos-sdk/internal/dbos-executor')) as {

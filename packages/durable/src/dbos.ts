@@ -150,6 +150,8 @@ export function dbosEngine(options: DbosEngineOptions): TurnEngine {
       loadInput: false,
       loadOutput: false,
     });
+    // Children whose turn ended while their process died end here (the turn is pending nowhere).
+    await children.sweep(new Set(listed.map((wf) => wf.workflowID)));
     const pending = listed.filter((wf) => wf.executorId && wf.executorId !== executorId);
     const unknown = pending.map((wf) => wf.workflowID).filter((id) => !inputs.has(id));
     if (unknown.length > 0) {

@@ -10,12 +10,17 @@ import { afterEach, expect, test, vi } from 'vitest';
 
 interface Listing {
   status?: string;
+  workflowName?: string;
   workflowIDs?: string[];
   loadInput?: boolean;
   loadOutput?: boolean;
 }
 
 const calls: Listing[] = [];
+/** The listings of pending subagent children, and the children pending (their turns ended). */
+const childCalls: Listing[] = [];
+let children: string[] = [];
+const claimedChildren: string[] = [];
 let pending = ['t1', 't2'];
 let looked = () => {};
 
@@ -26,6 +31,19 @@ vi.mock('@dbos-inc/dbos-sdk', () => ({
     shutdown: async () => {},
     registerWorkflow: (fn: unknown) => fn,
     async listWorkflows(input: Listing) {
+      // The sweep of subagent runs' children is counted apart (see also dbos-orphan-children.test.ts).
+      if (input.workflowName === 'skilltree-subagent') {
+        childCalls.push(input);
+        return children.map((id) => ({ workflowID: id, executorId: 'dead' }));
+      }
+      if (input.workflowIDs?.every((id) => children.includes(id))) {
+        childCalls.push(input);
+        return input.workflowIDs.map((id) => ({
+          workflowID: id,
+          executorId: 'dead',
+          input: [id, id.startsWith('of-') ? id.slice(3) : `gone-${id}`],
+        }));
+      }
       calls.push(input);
       if (input.workflowIDs) {
         return input.workflowIDs.map((id) => ({
@@ -43,6 +61,10 @@ vi.mock('@dbos-inc/dbos-sdk', () => ({
 }));
 vi.mock('../src/dbos-claim.js', () => ({
   claimTurn: async () => null,
+  claimChild: async (id: string, from: string) => {
+    claimedChildren.push(`${id} ${from}`);
+    return true;
+  },
   signalledTurns: async () => new Set<string>(),
 }));
 
@@ -138,4 +160,19 @@ test('one turn whose look fails (a hostile or outdated input) passes over that t
   // Every look reached the turn after the failing one, and tried the failing one again.
   expect(asked.filter((a) => a === 'good').length).toBeGreaterThanOrEqual(3);
   expect(asked.filter((a) => a === 'bad').length).toBeGreaterThanOrEqual(3);
+});
+
+test("the sweep lists pending children without inputs, reads each child's input once, and claims a child whose turn is pending nowhere", async () => {
+  calls.length = 0;
+  pending = ['t1'];
+  // c1's turn ended (it is pending nowhere); the turn of of-t1 is t1, still pending.
+  children = ['c1', 'of-t1'];
+  watchWith(async () => 'alive');
+  await looks(5);
+  expect(childCalls.filter((c) => c.status === 'PENDING').every((c) => c.loadInput === false)).toBe(true);
+  expect(childCalls.filter((c) => c.workflowIDs).map((c) => c.workflowIDs)).toEqual([['c1', 'of-t1']]);
+  // c1 is claimed (on each look while DBOS still lists it pending); the child of a pending turn never.
+  expect(claimedChildren[0]).toBe('c1 dead');
+  expect(claimedChildren.every((c) => c === 'c1 dead')).toBe(true);
+  children = [];
 });
