@@ -27,8 +27,9 @@ interface Executor {
  * it here, replaying its recorded steps. Only one claim of a turn seen on `from` wins (the write is
  * conditional on the row still naming `from`); the claim gives the row a new owner token, so an
  * execution of `from` that is still alive (stalled) is fenced by DBOS at its next step and adopts
- * this run's outcome. The turn's children (its subagent runs' workflows) move with it. Resolves with the run (its `outcome` settles once DBOS recorded it), or null
- * when this process did not take the turn.
+ * this run's outcome. The turn's children (its subagent runs' workflows) move with it. Resolves
+ * with the run (its `outcome` settles once DBOS recorded it), or null when this process did not
+ * take the turn.
  */
 export async function claimTurn(
   workflowId: string,
@@ -38,33 +39,13 @@ export async function claimTurn(
   const exec = await executor();
   const db = exec.systemDatabase;
   const ownerXid = crypto.randomUUID();
-  // The same columns DBOS's dequeue writes when a process takes a queued workflow.
-  const { rows } = await db.pool.query(
-    `UPDATE "${db.schemaName}".workflow_status
-       SET executor_id = $1,
-           owner_xid = $2,
-           recovery_attempts = recovery_attempts + 1,
-           started_at_epoch_ms = (EXTRACT(epoch FROM now()) * 1000)::bigint,
-           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
-     WHERE workflow_uuid = $3 AND status = 'PENDING' AND executor_id = $4
-     RETURNING workflow_uuid`,
-    [to, ownerXid, workflowId, from],
-  );
+  const rows = await moveRows(db, 'workflow_uuid = $3', workflowId, from, to, ownerXid);
   if (rows.length === 0) return null;
   // The turn's subagent runs' child workflows move with it (`dbos-children.ts`): their bodies here
   // serve the steps the turn's replay asks of them. Claimed after the turn, so a child's body that
   // looks finds the turn on this executor; a stalled process's executions of them are fenced as its turn's are.
-  const { rows: children } = await db.pool.query(
-    `UPDATE "${db.schemaName}".workflow_status
-       SET executor_id = $1,
-           owner_xid = $2,
-           recovery_attempts = recovery_attempts + 1,
-           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
-     WHERE starts_with(workflow_uuid, $3) AND status = 'PENDING' AND executor_id = $4
-     RETURNING workflow_uuid`,
-    [to, ownerXid, `${workflowId}/sub/`, from],
-  );
-  const ids = [workflowId, ...children.map((row) => row.workflow_uuid)];
+  const children = await moveRows(db, 'starts_with(workflow_uuid, $3)', `${workflowId}/sub/`, from, to, ownerXid);
+  const ids = [workflowId, ...children];
   const statuses = await db.getWorkflowStatuses(ids);
   const status = statuses.get(workflowId);
   if (!status) return null;
@@ -88,22 +69,41 @@ export async function claimChild(workflowId: string, from: string, to: string): 
   const exec = await executor();
   const db = exec.systemDatabase;
   const ownerXid = crypto.randomUUID();
-  const { rows } = await db.pool.query(
-    `UPDATE "${db.schemaName}".workflow_status
-       SET executor_id = $1,
-           owner_xid = $2,
-           recovery_attempts = recovery_attempts + 1,
-           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
-     WHERE workflow_uuid = $3 AND status = 'PENDING' AND executor_id = $4
-     RETURNING workflow_uuid`,
-    [to, ownerXid, workflowId, from],
-  );
+  const rows = await moveRows(db, 'workflow_uuid = $3', workflowId, from, to, ownerXid);
   if (rows.length === 0) return false;
   const status = (await db.getWorkflowStatuses([workflowId])).get(workflowId);
   if (!status) return false;
   const handle = await exec.executeDequeuedWorkflow(status, ownerXid);
   handle.getResult().catch(() => {});
   return true;
+}
+
+/**
+ * Moves the pending workflows `match` picks (`$3` is `value`) from executor `from` to `to`, with
+ * the new owner token `ownerXid`: the columns DBOS's dequeue writes when a process takes a queued
+ * workflow. Conditional on each row still being pending on `from`, so of two claims one wins.
+ * Resolves with the ids moved.
+ */
+async function moveRows(
+  db: SystemDatabase,
+  match: 'workflow_uuid = $3' | 'starts_with(workflow_uuid, $3)',
+  value: string,
+  from: string,
+  to: string,
+  ownerXid: string,
+): Promise<string[]> {
+  const { rows } = await db.pool.query(
+    `UPDATE "${db.schemaName}".workflow_status
+       SET executor_id = $1,
+           owner_xid = $2,
+           recovery_attempts = recovery_attempts + 1,
+           started_at_epoch_ms = (EXTRACT(epoch FROM now()) * 1000)::bigint,
+           updated_at = (EXTRACT(epoch FROM now()) * 1000)::bigint
+     WHERE ${match} AND status = 'PENDING' AND executor_id = $4
+     RETURNING workflow_uuid`,
+    [to, ownerXid, value, from],
+  );
+  return rows.map((row) => row.workflow_uuid);
 }
 
 /** The SDK's executor (`DBOSExecutor.globalInstance`): no public API takes one workflow of another executor. */
