@@ -54,18 +54,50 @@ function outcome(): Outcome {
   return { promise, settle };
 }
 
+/** A turn whose children this process knows: their ids, and whether its run ended here. */
+interface TurnHere {
+  readonly children: Set<string>;
+  over: boolean;
+  readonly ended: Promise<void>;
+  end(): void;
+}
+
+/** Milliseconds between two reads of an ended turn's status, at first (doubling to a second). */
+const SETTLE_FIRST = 20;
+
 /** The children of one engine in this process, and the ends of their turns. */
 export function childSteps() {
   const entries = new Map<string, Entry>();
-  const endings = new Map<string, { ended: Promise<void>; end(): void }>();
+  const turns = new Map<string, TurnHere>();
+  let closed = false;
 
+  const turnOf = (turnId: string): TurnHere => {
+    let turn = turns.get(turnId);
+    if (!turn) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      turn = { children: new Set(), over: false, ended, end };
+      turns.set(turnId, turn);
+    }
+    return turn;
+  };
   const entryOf = (id: string, turnId: string): Entry => {
     let entry = entries.get(id);
     if (!entry) {
       entry = { turnId, asked: [], outcomes: [] };
       entries.set(id, entry);
+      turnOf(turnId).children.add(id);
     }
     return entry;
+  };
+  /** Forgets child `id` (and its turn, once the turn's run ended and no child of it is left). */
+  const forget = (id: string) => {
+    const entry = entries.get(id);
+    if (!entry) return;
+    entries.delete(id);
+    const turn = turns.get(entry.turnId);
+    turn?.children.delete(id);
+    if (turn?.over && turn.children.size === 0) turns.delete(entry.turnId);
   };
   const issue = (entry: Entry, at: number) => {
     const asked = entry.asked[at] as Asked;
@@ -81,16 +113,6 @@ export function childSteps() {
       (value) => settle({ value }),
       (error: unknown) => settle({ error }),
     );
-  };
-  const endingOf = (turnId: string) => {
-    let ending = endings.get(turnId);
-    if (!ending) {
-      let end!: () => void;
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      ending = { ended, end };
-      endings.set(turnId, ending);
-    }
-    return ending;
   };
 
   /** Child `id` could not be started: what its steps fail with (never waiting for a body that will not come). */
@@ -144,20 +166,35 @@ export function childSteps() {
       for (let at = 0; at < entry.asked.length; at++) issue(entry, at);
     },
     fail,
-    /** Whether turn `turnId`'s run ended in this process. */
-    endedHere: (turnId: string) => endings.has(turnId),
-    /** Resolves once turn `turnId`'s run ended in this process. */
-    turnEnds: (turnId: string) => endingOf(turnId).ended,
+    /** Whether turn `turnId`'s run ended in this process (its children here end once the engine recorded that). */
+    endedHere: (turnId: string) => turns.get(turnId)?.over === true,
+    /**
+     * Waits until turn `turnId`'s run ended in this process and then until `pending()` says the
+     * engine recorded its end (read again and again, at growing intervals up to a second). Once
+     * the engine is closed it never resolves: the child is left to the process that takes the turn
+     * over, as a crash would leave it.
+     */
+    async turnOver(turnId: string, pending: () => Promise<boolean>): Promise<void> {
+      await turnOf(turnId).ended;
+      for (let pause = SETTLE_FIRST; await pending(); pause = Math.min(pause * 2, 1_000)) {
+        if (closed) return new Promise<void>(() => {});
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    },
     /** Turn `turnId`'s run ended in this process: its children's bodies may end (once the engine recorded the turn's end). */
     turnEnded(turnId: string): void {
-      endingOf(turnId).end();
-      if (![...entries.values()].some((e) => e.turnId === turnId)) endings.delete(turnId);
+      const turn = turnOf(turnId);
+      turn.over = true;
+      turn.end();
+      // A child no body serves (its start failed) will never end by itself.
+      for (const id of [...turn.children]) if (!entries.get(id)?.body) forget(id);
+      if (turn.children.size === 0) turns.delete(turnId);
     },
     /** Child `id`'s body ended: the process forgets it (and its turn, once no child of it is left). */
-    forget(id: string): void {
-      const entry = entries.get(id);
-      entries.delete(id);
-      if (entry && ![...entries.values()].some((e) => e.turnId === entry.turnId)) endings.delete(entry.turnId);
+    forget,
+    /** The engine closed: bodies still waiting for their turn's end are left as they are. */
+    close(): void {
+      closed = true;
     },
   };
 }

@@ -23,11 +23,8 @@ export const SUBAGENT_WORKFLOW = 'skilltree-subagent';
 /** Runs a function outside any workflow: a read of a turn's status, never recorded as a step. */
 const outside = AsyncLocalStorage.snapshot();
 
-/** Milliseconds between two reads of an ended turn's status, at first (doubling to a second). */
-const SETTLE_FIRST = 20;
-
 /** The child workflow body's input: the child's id and its turn's. */
-type ChildWorkflowFn = (childId: string, turnId: string) => Promise<{ steps: number }>;
+type ChildWorkflowFn = (childId: string, turnId: string) => Promise<null>;
 
 /**
  * The child workflows of one engine. `register` before DBOS launches; `open` inside a running turn;
@@ -36,7 +33,7 @@ type ChildWorkflowFn = (childId: string, turnId: string) => Promise<{ steps: num
 export function dbosChildren(executorId: string) {
   const steps = childSteps();
   /** The body serving each child in this process (one per process). */
-  const bodies = new Map<string, Promise<{ steps: number }>>();
+  const bodies = new Map<string, Promise<null>>();
   let workflow: ChildWorkflowFn | null = null;
   /** The turn of each pending child of another executor the sweep has seen (null: none readable). */
   const turnOfChild = new Map<string, string | null>();
@@ -48,35 +45,22 @@ export function dbosChildren(executorId: string) {
     return status?.status === 'PENDING' && status.executorId === executorId;
   };
 
-  /** Waits until turn `turnId`'s outcome is recorded, or the turn was moved to another executor. */
-  const settled = async (turnId: string): Promise<void> => {
-    for (let pause = SETTLE_FIRST; await pendingHere(turnId); pause = Math.min(pause * 2, 1_000)) {
-      // Closing leaves the child pending, as a crash would: the process that takes the turn over serves it.
-      if (closed) return new Promise<void>(() => {});
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  };
-
   /** Starts child `id` of turn `turnId` in the running workflow (the turn, or a child's body). */
   const start = (id: string, turnId: string) =>
     DBOS.startWorkflow(workflow as ChildWorkflowFn, { workflowID: id })(id, turnId);
 
-  async function serve(childId: string, turnId: string): Promise<{ steps: number }> {
+  async function serve(childId: string, turnId: string): Promise<null> {
     try {
       // Recovered after its turn ended (or moved on): no run will ask it for anything.
-      if (!steps.endedHere(turnId) && !(await pendingHere(turnId))) return { steps: 0 };
-      let count = 0;
+      if (!steps.endedHere(turnId) && !(await pendingHere(turnId))) return null;
       const within = AsyncLocalStorage.snapshot();
       steps.attach(childId, turnId, {
-        step: (name, fn) => {
-          count++;
-          return within(() => DBOS.runStep(fn, { name }));
-        },
+        step: (name, fn) => within(() => DBOS.runStep(fn, { name })),
         start: (id) => within(() => start(id, turnId)),
       });
-      await steps.turnEnds(turnId);
-      await settled(turnId);
-      return { steps: count };
+      // Until DBOS recorded the turn's outcome, or the turn moved to another executor.
+      await steps.turnOver(turnId, () => pendingHere(turnId));
+      return null;
     } finally {
       steps.forget(childId);
       bodies.delete(childId);
@@ -141,6 +125,7 @@ export function dbosChildren(executorId: string) {
     turnEnded: (turnId: string) => steps.turnEnded(turnId),
     close(): void {
       closed = true;
+      steps.close();
     },
   };
 }

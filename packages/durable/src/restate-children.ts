@@ -23,9 +23,6 @@ export interface ChildRequest {
   turnInvocation: string;
 }
 
-/** Milliseconds between two reads of an ended turn's status, at first (doubling to a second). */
-const SETTLE_FIRST = 20;
-
 /** How the engine records a step on an invocation, and sends a child to its service. */
 export interface RestateChildOps {
   step(ctx: Restate.Context, name: string, fn: () => Promise<unknown>): Promise<unknown>;
@@ -37,16 +34,6 @@ export interface RestateChildOps {
 /** The child invocations of one engine in this process. */
 export function restateChildren(admin: string, ops: RestateChildOps) {
   const steps = childSteps();
-  let closed = false;
-
-  /** Waits until the turn's invocation completed on the server. */
-  const settled = async (turnInvocation: string): Promise<void> => {
-    for (let pause = SETTLE_FIRST; await invocationPending(admin, turnInvocation); pause = Math.min(pause * 2, 1_000)) {
-      // Closing leaves the child to the server, as a crash would: it is retried where the turn goes.
-      if (closed) return new Promise<void>(() => {});
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  };
 
   return {
     /** The `subagent` handler of service `service`: serves child `request` until its turn completed. */
@@ -62,8 +49,7 @@ export function restateChildren(admin: string, ops: RestateChildOps) {
         step: (name, fn) => ops.step(ctx, name, fn),
         start: async (id) => ops.send(ctx, service, { childId: id, turnId, turnInvocation }),
       });
-      await steps.turnEnds(turnId);
-      await settled(turnInvocation);
+      await steps.turnOver(turnId, () => invocationPending(admin, turnInvocation));
       // Forgotten only when it ends: an attempt the server cut short is followed by another.
       steps.forget(childId);
       return null;
@@ -76,8 +62,6 @@ export function restateChildren(admin: string, ops: RestateChildOps) {
     },
     /** Turn `turnId`'s run ended in this process: its children end once the server has its end. */
     turnEnded: (turnId: string) => steps.turnEnded(turnId),
-    close(): void {
-      closed = true;
-    },
+    close: () => steps.close(),
   };
 }

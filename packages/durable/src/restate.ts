@@ -100,9 +100,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   const executorId = options.executorId ?? `${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
   const service = serviceName(executorId);
   const interval = options.recoveryInterval ?? 2_000;
-  const contexts = new AsyncLocalStorage<Restate.Context>();
-  /** The turn each running invocation runs, and the service it runs on. */
-  const turnOf = new WeakMap<Restate.Context, { turnId: string; service: string }>();
+  /** The running turn's invocation, its id and the service it runs on. */
+  const contexts = new AsyncLocalStorage<{ ctx: Restate.Context; turnId: string; service: string }>();
   const servers: Http2Server[] = [];
   const sessions = new Set<ServerHttp2Session>();
   /** Turns started here: their caller waits for what the handler returns. */
@@ -144,10 +143,11 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
           const { turnId, input } = request;
           const own = started.get(turnId);
           const hold = holds.get(turnId);
-          turnOf.set(ctx, { turnId, service: name });
           let suspended = false;
           try {
-            const value = await contexts.run(ctx, () => (registration as DurableRegistration).run(turnId, input));
+            const value = await contexts.run({ ctx, turnId, service: name }, () =>
+              (registration as DurableRegistration).run(turnId, input),
+            );
             if (own) own.resolve(value);
             else options.onRecovered?.({ turnId, chatId: input.id });
             return null;
@@ -212,7 +212,9 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       const deployment = byService.get(turn.service);
       const request = turn.request as (TurnRequest & Partial<ChildRequest>) | undefined;
       if (deployment && typeof request?.childId === 'string') {
-        childrenOn.set(deployment.id, [...(childrenOn.get(deployment.id) ?? []), turn.invocationId]);
+        const on = childrenOn.get(deployment.id) ?? [];
+        on.push(turn.invocationId);
+        childrenOn.set(deployment.id, on);
       }
       if (!deployment || !request?.input) continue;
       if (!gone.has(deployment.id)) gone.set(deployment.id, refused(deployment.uri));
@@ -348,19 +350,17 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       }
     },
     async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-      const ctx = contexts.getStore();
+      const ctx = contexts.getStore()?.ctx;
       if (!ctx) throw new Error(`restateEngine: step ${name} ran outside a turn of this engine.`);
       return stepOn(ctx, name, fn);
     },
     child(name) {
-      const ctx = contexts.getStore();
-      const turn = ctx && turnOf.get(ctx);
-      if (!ctx || !turn)
-        throw new Error(`restateEngine: subagent run ${name} was opened outside a turn of this engine.`);
-      return children.open(ctx, turn.service, turn.turnId, name);
+      const turn = contexts.getStore();
+      if (!turn) throw new Error(`restateEngine: subagent run ${name} was opened outside a turn of this engine.`);
+      return children.open(turn.ctx, turn.service, turn.turnId, name);
     },
     async wait(name) {
-      const ctx = contexts.getStore();
+      const ctx = contexts.getStore()?.ctx;
       if (!ctx) throw new Error(`restateEngine: wait ${name} was opened outside a turn of this engine.`);
       // An awakeable: its id is journaled, so a replayed turn opens the same one, and anyone may
       // resolve it through the ingress. The invocation waits on it (suspended, not ended).

@@ -2,7 +2,7 @@
  * How one process serves the steps of subagent runs' child workflows (`src/child-steps.ts`), with
  * bodies that record in memory: the rules both engines rely on, without an engine.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { type ChildBody, childSteps } from '../src/child-steps.js';
 
 /** A body that records each step it is handed (running it, or giving back `recorded[i]`), and the children it starts. */
@@ -112,22 +112,61 @@ describe('the steps of a child workflow in one process', () => {
     expect(inner.names).toEqual(['sub/a/sub/b/model-1']);
   });
 
-  test("a child's body waits for its turn's run to end here; a turn with no child left is forgotten", async () => {
+  test("a child's body waits for its turn's run to end here, then for the engine to record the end; a turn with no child left is forgotten", async () => {
     const steps = childSteps();
     steps.handle('t/sub/a', 't');
-    let ended = false;
-    const waiting = steps.turnEnds('t').then(() => {
-      ended = true;
-    });
+    steps.attach('t/sub/a', 't', body().served);
+    let reads = 0;
+    let over = false;
+    // The engine records the end on its third read.
+    const waiting = steps
+      .turnOver('t', async () => ++reads < 3)
+      .then(() => {
+        over = true;
+      });
     await Promise.resolve();
-    expect(ended).toBe(false);
+    expect(over).toBe(false);
+    expect(reads).toBe(0);
     steps.turnEnded('t');
     await waiting;
+    expect(reads).toBe(3);
     expect(steps.endedHere('t')).toBe(true);
     steps.forget('t/sub/a');
     expect(steps.endedHere('t')).toBe(false);
     // A turn that ran no subagent is not kept once it ended.
     steps.turnEnded('u');
     expect(steps.endedHere('u')).toBe(false);
+  });
+
+  test('a child no body serves (its start failed) is forgotten when its turn ends', () => {
+    const steps = childSteps();
+    steps.handle('t/sub/a', 't');
+    steps.fail('t/sub/a', 't', new Error('refused'));
+    steps.turnEnded('t');
+    expect(steps.endedHere('t')).toBe(false);
+  });
+
+  test('once the engine closed, a body waiting for its turn to be recorded as ended is left waiting (the child stays pending for the process that takes the turn over)', async () => {
+    vi.useFakeTimers();
+    try {
+      const steps = childSteps();
+      steps.handle('t/sub/a', 't');
+      steps.attach('t/sub/a', 't', body().served);
+      steps.turnEnded('t');
+      steps.close();
+      let reads = 0;
+      let over = false;
+      // Pending on the first read, recorded as ended on the second: a body still reading would end.
+      void steps
+        .turnOver('t', async () => ++reads < 2)
+        .then(() => {
+          over = true;
+        });
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(reads).toBe(1);
+      expect(over).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

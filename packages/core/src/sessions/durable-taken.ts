@@ -8,6 +8,7 @@
  * A chat deleted, or started again, while the turn ran is another matter: that turn is over.
  */
 
+import { errorMessage } from '../state/state.js';
 import type { ResolvedChat } from './chat.js';
 import type { Opened } from './chat-turn.js';
 import { leaseIsFree } from './lease.js';
@@ -57,10 +58,9 @@ export async function storeOutage(ctx: { store: SessionStore }, chat: ResolvedCh
 
 /** What the caller of a turn left pending by a store outage hears: the store's error, and that the turn goes on. */
 export function outageError(chatId: string, error: unknown): Error {
-  const cause = String((error as Error)?.message ?? error);
   return Object.assign(
     new Error(
-      `The session store failed while the turn of chat "${chatId}" ran (${cause}). The turn was not failed: once the ` +
+      `The session store failed while the turn of chat "${chatId}" ran (${errorMessage(error)}). The turn was not failed: once the ` +
         "store is back and the chat's lease has expired, another process with the same engine finishes it from its " +
         'recorded steps (read it with sessions.messages or GET /chat/:id/stream).',
       { cause: error },

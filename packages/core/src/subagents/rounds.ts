@@ -143,11 +143,12 @@ export function openRound(
     }
   };
 
+  const recordOnTurn = inner.step.bind(inner);
   const heldJournal: TurnJournal = {
     ...journal,
     engine: withStep(inner, <T>(name: string, fn: () => Promise<T>) => {
       if (over) return inner.step(name, fn);
-      return ask(held, name, fn, inner.step.bind(inner)) as Promise<T>;
+      return ask(held, name, fn, recordOnTurn) as Promise<T>;
     }),
   };
   bindJournal(parent, heldJournal);
@@ -160,8 +161,9 @@ export function openRound(
     lanes.push(state);
     // The run's child workflow opens here, in call order: the same place in the turn on every attempt.
     const own = childJournal(journal, callId);
+    const record = own.engine.step.bind(own.engine);
     const engine = withStep(own.engine, <T>(name: string, fn: () => Promise<T>) => {
-      const asked = ask(state.queue, name, fn, own.engine.step.bind(own.engine)) as Promise<T>;
+      const asked = ask(state.queue, name, fn, record) as Promise<T>;
       pump();
       return asked;
     });
