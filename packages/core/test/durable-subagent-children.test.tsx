@@ -6,7 +6,9 @@
  * asks only what the child did not record.
  */
 import { describe, expect, test } from 'vitest';
-import { asked, firstTurn, keys, recoverFrom } from './subagent-shop.js';
+import { createSessions, type Model, memoryStore } from '../src/index.js';
+import { journalEngine } from './shared-journal.js';
+import { asked, firstTurn, keys, recoverFrom, Shop } from './subagent-shop.js';
 
 describe('subagent runs are child workflows of their durable turn', () => {
   test("each run opens its child workflow in call order when its round opens; the run's steps are recorded there, the turn keeps its own", async () => {
@@ -63,5 +65,34 @@ describe('subagent runs are child workflows of their durable turn', () => {
       ['bill-2', 'done'],
     ]);
     await other.close();
+  });
+
+  test("a model's hostile call ids never shape a child's id: a path (`a/sub/b`), a repeated id and an empty one each get a child of their own, under the turn", async () => {
+    const hostile: Model = {
+      name: 'hostile',
+      async generate(request) {
+        if (request.messages.at(-1)?.role === 'tool') return { text: 'Done.', toolCalls: [] };
+        return {
+          text: '',
+          toolCalls: [
+            { id: 'a/sub/b', name: 'billing', input: { task: 'Charge 1.' } },
+            { id: 'dup', name: 'billing', input: { task: 'Charge 2.' } },
+            { id: 'dup', name: 'refunds', input: { task: 'Refund 3.' } },
+            { id: '', name: 'billing', input: { task: 'Charge 4.' } },
+          ],
+        };
+      },
+    };
+    const engine = journalEngine({ numbered: true, children: true });
+    const sessions = createSessions(<Shop />, { store: memoryStore(), model: hostile, engine: engine.engine });
+    await sessions.send('c1', 'Charge me');
+    await sessions.close();
+    const ids = Object.keys(engine.children());
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    // Each is one safe segment under `sub/`: no run's child nests in another's or leaves its turn.
+    for (const id of ids) expect(id).toMatch(/^sub\/[A-Za-z0-9_-]{1,64}$/);
+    expect(ids).toContain('sub/dup');
+    expect(ids.some((id) => id.includes('a/sub/b'))).toBe(false);
   });
 });

@@ -201,3 +201,23 @@ export function childSteps() {
 
 /** The children of one engine in this process (see {@link childSteps}). */
 export type ChildSteps = ReturnType<typeof childSteps>;
+
+/**
+ * Why a child's body must not serve the request it was started with, or null when it may: the
+ * child id and the turn id are strings, the child is one of that turn's (`<turn id>/sub/…`), and
+ * it is the workflow the engine runs (`ownId`: its DBOS workflow id, its Restate idempotency key).
+ * A forged or corrupt request (a row written by hand, an invocation sent past the turn) would
+ * otherwise serve, and record, another run's steps.
+ */
+export function refusedChild(childId: unknown, turnId: unknown, ownId: string | undefined): string | null {
+  if (typeof childId !== 'string' || typeof turnId !== 'string' || turnId === '') {
+    return 'a subagent child was started without a child id and a turn id (strings)';
+  }
+  if (!childId.startsWith(`${turnId}/sub/`)) {
+    return `subagent child ${JSON.stringify(childId.slice(0, 200))} is not a child of turn ${JSON.stringify(turnId.slice(0, 200))}`;
+  }
+  if (ownId !== childId) {
+    return `subagent child ${JSON.stringify(childId.slice(0, 200))} was started as ${JSON.stringify(String(ownId).slice(0, 200))}`;
+  }
+  return null;
+}

@@ -14,7 +14,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ChildWorkflow } from '@skilltree/core/provider';
-import { childSteps } from './child-steps.js';
+import { childSteps, refusedChild } from './child-steps.js';
 import { claimChild } from './dbos-claim.js';
 
 /** The name of the workflow every subagent run's child runs as. */
@@ -72,6 +72,9 @@ export function dbosChildren(executorId: string) {
     register(): void {
       workflow = DBOS.registerWorkflow(
         async (childId: string, turnId: string) => {
+          // A row whose input names another child (or nothing usable) serves nothing: it fails.
+          const refused = refusedChild(childId, turnId, DBOS.workflowID);
+          if (refused) throw new Error(`dbosEngine: ${refused}.`);
           // One body serves a child in a process; another execution of it here waits for that one.
           let body = bodies.get(childId);
           if (!body) {

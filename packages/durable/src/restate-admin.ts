@@ -130,8 +130,21 @@ function findValue(node: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether invocation `id` has not completed (a completed one the server forgot counts as completed). */
-export async function invocationPending(admin: string, id: string): Promise<boolean> {
-  const rows = await query(admin, `SELECT status FROM sys_invocation WHERE id = ${quote(id)}`);
+/**
+ * Whether invocation `id`, started with idempotency key `key`, has not completed (one the server
+ * forgot, or another invocation than the one `key` started, counts as completed).
+ */
+export async function invocationPending(admin: string, id: string, key: string): Promise<boolean> {
+  const rows = await query(
+    admin,
+    `SELECT status FROM sys_invocation WHERE id = ${quote(id)} AND idempotency_key = ${quote(key)}`,
+  );
   return rows.some((row) => row.status !== 'completed');
+}
+
+/** The idempotency key invocation `id` was started with (undefined: none, or no such invocation). */
+export async function invocationKey(admin: string, id: string): Promise<string | undefined> {
+  const rows = await query(admin, `SELECT idempotency_key FROM sys_invocation WHERE id = ${quote(id)}`);
+  const key = rows[0]?.idempotency_key;
+  return typeof key === 'string' ? key : undefined;
 }

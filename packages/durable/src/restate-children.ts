@@ -11,8 +11,8 @@
  */
 import type * as Restate from '@restatedev/restate-sdk';
 import type { ChildWorkflow } from '@skilltree/core/provider';
-import { childSteps } from './child-steps.js';
-import { invocationPending, killInvocation } from './restate-admin.js';
+import { childSteps, refusedChild } from './child-steps.js';
+import { invocationKey, invocationPending, killInvocation } from './restate-admin.js';
 
 /** What the `subagent` handler is called with. */
 export interface ChildRequest {
@@ -38,10 +38,17 @@ export function restateChildren(admin: string, ops: RestateChildOps) {
   return {
     /** The `subagent` handler of service `service`: serves child `request` until its turn completed. */
     async serve(ctx: Restate.Context, service: string, request: ChildRequest): Promise<null> {
-      const { childId, turnId, turnInvocation } = request;
+      const { childId, turnId, turnInvocation } = request ?? {};
+      // An invocation sent past the turn (its own key, or none) serves nothing: it ends for good.
+      // (The SDK does not show a key a handler sent its call with: the server says which it was.)
+      const key = ctx.request().idempotencyKey ?? (await invocationKey(admin, ctx.request().id));
+      const refused =
+        refusedChild(childId, turnId, key) ??
+        (typeof turnInvocation === 'string' ? null : 'a subagent child was started without its turn invocation');
+      if (refused) throw ops.terminal(`restateEngine: ${refused}.`);
       // Retried after its turn completed: no run will ask it for anything, and its journal may
       // hold steps an early return would not replay, so it is ended for good.
-      if (!steps.endedHere(turnId) && !(await invocationPending(admin, turnInvocation))) {
+      if (!steps.endedHere(turnId) && !(await invocationPending(admin, turnInvocation, turnId))) {
         await killInvocation(admin, ctx.request().id);
         throw ops.terminal(`The turn of subagent child ${childId} has completed.`);
       }
@@ -49,7 +56,7 @@ export function restateChildren(admin: string, ops: RestateChildOps) {
         step: (name, fn) => ops.step(ctx, name, fn),
         start: async (id) => ops.send(ctx, service, { childId: id, turnId, turnInvocation }),
       });
-      await steps.turnOver(turnId, () => invocationPending(admin, turnInvocation));
+      await steps.turnOver(turnId, () => invocationPending(admin, turnInvocation, turnId));
       // Forgotten only when it ends: an attempt the server cut short is followed by another.
       steps.forget(childId);
       return null;

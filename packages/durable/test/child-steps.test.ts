@@ -3,7 +3,7 @@
  * bodies that record in memory: the rules both engines rely on, without an engine.
  */
 import { describe, expect, test, vi } from 'vitest';
-import { type ChildBody, childSteps } from '../src/child-steps.js';
+import { type ChildBody, childSteps, refusedChild } from '../src/child-steps.js';
 
 /** A body that records each step it is handed (running it, or giving back `recorded[i]`), and the children it starts. */
 function body(recorded: unknown[] = []) {
@@ -168,5 +168,29 @@ describe('the steps of a child workflow in one process', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  test('a child body serves only its own child of its own turn: forged, corrupt or borrowed requests are refused, naming the child', () => {
+    expect(refusedChild('t/sub/a', 't', 't/sub/a')).toBeNull();
+    expect(refusedChild('t/sub/a/sub/b', 't', 't/sub/a/sub/b')).toBeNull();
+    // Not strings (a corrupt row, a hand-written invocation).
+    for (const [child, turn] of [
+      [null, 't'],
+      ['t/sub/a', undefined],
+      [42, 't'],
+      ['t/sub/a', { id: 't' }],
+      ['t/sub/a', ''],
+    ] as const) {
+      expect(refusedChild(child, turn, 't/sub/a')).toMatch(/without a child id and a turn id/);
+    }
+    // Another turn's child, or a turn id that is only a prefix of the child's.
+    expect(refusedChild('u/sub/a', 't', 'u/sub/a')).toMatch(/is not a child of turn "t"/);
+    expect(refusedChild('tt/sub/a', 't', 'tt/sub/a')).toMatch(/is not a child of turn/);
+    // Another workflow's id than the one the engine runs: it would serve (and record) that run's steps.
+    expect(refusedChild('t/sub/a', 't', 't/sub/b')).toMatch(/was started as "t\/sub\/b"/);
+    expect(refusedChild('t/sub/a', 't', undefined)).toMatch(/was started as "undefined"/);
+    // A huge id is named short.
+    const huge = `t/sub/${'x'.repeat(100_000)}`;
+    expect((refusedChild(huge, 't', 'other') as string).length).toBeLessThan(600);
   });
 });
