@@ -28,3 +28,11 @@ export function refused(uri: string): Promise<boolean> {
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
   });
 }
+
+/** The prefix of every process's turn service. */
+export const TURN_SERVICE_PREFIX = 'skilltree-turn-';
+
+/** The turn service of executor `executorId` (Restate service names: letters, digits, `_` and `-`). */
+export function serviceName(executorId: string): string {
+  return `${TURN_SERVICE_PREFIX}${executorId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}

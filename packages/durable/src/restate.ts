@@ -23,8 +23,11 @@ import {
   resumeInvocation,
 } from './restate-admin.js';
 import { type ChildRequest, restateChildren } from './restate-children.js';
-import { type Deferred, deferred, messageOf } from './restate-deferred.js';
-import { refused } from './restate-endpoint.js';
+import { attempts, type Deferred, deferred, messageOf } from './restate-deferred.js';
+import { refused, serviceName, TURN_SERVICE_PREFIX } from './restate-endpoint.js';
+
+export { serviceName, TURN_SERVICE_PREFIX } from './restate-endpoint.js';
+
 import { attach, ranElsewhere, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
 import { awaitInOrder } from './restate-order.js';
 import { SUSPENDED, stepOn } from './restate-step.js';
@@ -72,9 +75,6 @@ export interface RecoveredTurn {
   error?: string;
 }
 
-/** The prefix of every process's turn service. */
-export const TURN_SERVICE_PREFIX = 'skilltree-turn-';
-
 type Sdk = typeof Restate;
 
 /**
@@ -106,6 +106,7 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
   const sessions = new Set<ServerHttp2Session>();
   /** Turns started here: their caller waits for what the handler returns. */
   const started = new Map<string, Deferred>();
+  const runs = attempts();
   /** Deployments of dead processes this process serves now. */
   const adopted = new Set<string>();
   /** Chat leases held for the turns of deployments moved here, by turn id, until their runs here end. */
@@ -143,17 +144,20 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
           const { turnId, input } = request;
           const own = started.get(turnId);
           const hold = holds.get(turnId);
+          const current = runs.begin(turnId);
           let suspended = false;
           try {
             const value = await contexts.run({ ctx, turnId, service: name }, () =>
               (registration as DurableRegistration).run(turnId, input),
             );
-            if (own) own.resolve(value);
-            else options.onRecovered?.({ turnId, chatId: input.id });
+            if (own && current()) own.resolve(value);
+            else if (current()) options.onRecovered?.({ turnId, chatId: input.id });
             return null;
           } catch (error) {
             // The attempt ends, the turn goes on (a suspension, a dropped connection): Restate resumes it.
             suspended = (error as { code?: unknown })?.code === SUSPENDED;
+            // A stale attempt (a newer one runs the turn here) neither reports nor kills the turn.
+            if (!current()) throw error;
             if (own) own.reject(error);
             else options.onRecovered?.({ turnId, chatId: input.id, error: messageOf(error) });
             // A failed turn is over (as on DBOS). One that failed before its recorded steps ran out
@@ -163,7 +167,8 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
             // The turn's own failure is its end: the server must not run it again.
             throw new sdk.TerminalError(messageOf(error));
           } finally {
-            if (!suspended) children.turnEnded(turnId);
+            if (!suspended && current()) children.turnEnded(turnId);
+            runs.end(turnId, current);
             // Adopted by the run (then a no-op), or given back: the turn ended without taking it.
             if (hold) await releaseHold(turnId, hold);
           }
@@ -388,9 +393,4 @@ export function restateEngine(options: RestateEngineOptions = {}): TurnEngine {
       clearTimeout(grace);
     },
   };
-}
-
-/** The turn service of executor `executorId` (Restate service names: letters, digits, `_` and `-`). */
-export function serviceName(executorId: string): string {
-  return `${TURN_SERVICE_PREFIX}${executorId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
