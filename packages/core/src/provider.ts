@@ -42,6 +42,7 @@ export {
 export { checkBudget, periodOf } from './observe/budget-options.js';
 export { checkPrice, pricedAs } from './observe/cost.js';
 export { listedModel, parseModelName } from './observe/model-name.js';
+export { periodKeys, spentSince } from './observe/spent-since.js';
 export { modelIdentity } from './observe/trace-attributes.js';
 export {
   errorTypeOf,

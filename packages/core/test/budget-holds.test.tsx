@@ -20,7 +20,7 @@ import {
   Text,
 } from '../src/index.js';
 import { contextChangeLine, contextChangesOf, textOf } from '../src/parts/message-parts.js';
-import { estimateTokens, periodOf } from '../src/provider.js';
+import { estimateTokens, periodOf, spentSince } from '../src/provider.js';
 import { firstRequestTokensOf, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
 import { gate } from './gate.js';
 
@@ -93,6 +93,7 @@ describe('an aborted model call is charged for what it consumed', () => {
   });
 
   test("an aborted turn of createSessions is charged on the session's usage and the owner's spend, and both are kept in the store", async () => {
+    const since = Date.now();
     const store = memoryStore();
     const streamed = gate();
     const sessions = dailyPerOwner(store, stalling('Half a reply', streamed.open), 1_000_000);
@@ -103,16 +104,17 @@ describe('an aborted model call is charged for what it consumed', () => {
     await turn;
     const input = await firstRequestTokens('go');
     const charged = input + estimateTokens('Half a reply');
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: charged, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: charged, dollars: 0 });
     expect((await sessions.get('c1', { owner: 'ann' }))?.usage).toMatchObject({ estimated: true });
   });
 
   test('a model that reports no usage is charged an estimate on its owner’s spend', async () => {
+    const since = Date.now();
     const store = memoryStore();
     const sessions = dailyPerOwner(store, { generate: async () => ({ text: 'a reply', toolCalls: [] }) }, 1_000_000);
     await sessions.send('c1', 'go', { owner: 'ann' });
     const input = await firstRequestTokens('go');
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({
       tokens: input + estimateTokens('a reply'),
       dollars: 0,
     });
@@ -121,6 +123,7 @@ describe('an aborted model call is charged for what it consumed', () => {
 
 describe('concurrent turns of one owner reserve before they call', () => {
   test('concurrent turns of one owner cannot all pass the same check: the reservations never add up past the limit', async () => {
+    const since = Date.now();
     const store = memoryStore();
     const input = await firstRequestTokens('go');
     // Room for two first calls, not three.
@@ -144,7 +147,7 @@ describe('concurrent turns of one owner reserve before they call', () => {
       expect(error.spent + error.next).toBeGreaterThan(limit);
     }
     // What was spent is what the admitted calls used: never past the limit.
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: 2 * input, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: 2 * input, dollars: 0 });
     // The refused sends left no chat behind.
     for (let i = 0; i < 6; i++) {
       const info = await processes[i % 2].get(`chat-${i}`, { owner: 'ann' });
@@ -153,6 +156,7 @@ describe('concurrent turns of one owner reserve before they call', () => {
   });
 
   test('a reservation is settled with what the call used, and released when the call failed before anything came back', async () => {
+    const since = Date.now();
     const store = memoryStore();
     let fail = true;
     const sessions = createSessions(<App />, {
@@ -166,15 +170,16 @@ describe('concurrent turns of one owner reserve before they call', () => {
       budget: { perOwner: { tokens: 1_000_000, period: 'day' } },
     });
     await expect(sessions.send('c1', 'go', { owner: 'ann' })).rejects.toThrow(/down/);
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: 0, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: 0, dollars: 0 });
     fail = false;
     await sessions.send('c1', 'again', { owner: 'ann' });
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: 10, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: 10, dollars: 0 });
   });
 });
 
 describe("onExceed: 'warn' with an owner's budget", () => {
   test("onExceed: 'warn': an owner over the limit is warned once per turn, and its calls are still reserved and charged", async () => {
+    const since = Date.now();
     const store = memoryStore();
     const sessions = dailyPerOwner(store, answering(600), 1_000, 'warn');
     const warnings: string[] = [];
@@ -183,7 +188,7 @@ describe("onExceed: 'warn' with an owner's budget", () => {
         if (event.type === 'warning') warnings.push(event.message);
       }
     }
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: 1_800, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: 1_800, dollars: 0 });
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     for (const warning of warnings) expect(warning).toMatch(/^Budget exceeded: Owner "ann" has/);
   });
@@ -281,11 +286,12 @@ describe('hostile budgets are refused when the session is made, naming the rule'
 
 describe("the owner '' is an owner like any other", () => {
   test("the owner '' has a per-owner budget like any other", async () => {
+    const since = Date.now();
     const store = memoryStore();
     const sessions = dailyPerOwner(store, answering(600), 1_000);
     await sessions.send('a', 'go', { owner: '' });
     await sessions.send('b', 'go', { owner: '' });
-    expect(await store.spent(keyOf(''), periodOf('day').key)).toMatchObject({ tokens: 1_200 });
+    expect(await spentSince(store, keyOf(''), since)).toMatchObject({ tokens: 1_200 });
     await expect(sessions.send('c', 'go', { owner: '' })).rejects.toMatchObject({ scope: 'owner', owner: '' });
     // No owner at all has no per-owner budget.
     expect((await sessions.send('d', 'go')).text).toBe('ok');

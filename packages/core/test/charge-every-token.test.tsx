@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { Agent, createSession, createSessions, Instructions, memoryStore } from '../src/index.js';
 import { DEFAULT_RESERVED_OUTPUT_TOKENS } from '../src/observe/budget.js';
-import { estimateTokens, type ModelStreamPart, periodOf } from '../src/provider.js';
+import { estimateTokens, type ModelStreamPart, spentSince } from '../src/provider.js';
 import { firstRequestTokensOf, heldTurns, keyOf, streamingModel } from './budget-helpers.js';
 import { gate } from './gate.js';
 
@@ -32,6 +32,7 @@ const deltas = (): ModelStreamPart[] => THOUGHT.map((text) => ({ type: 'reasonin
 
 describe('reasoning is output, and it is charged', () => {
   test('reasoning streamed before a stop is charged as output, on the session and on the owner', async () => {
+    const since = Date.now();
     const store = memoryStore();
     const streamed = gate();
     const sessions = createSessions(<App />, {
@@ -49,7 +50,7 @@ describe('reasoning is output, and it is charged', () => {
     expect(output).toBeGreaterThan(7_000);
     const usage = (await sessions.get('c1', { owner: 'ann' }))?.usage;
     expect(usage).toEqual({ inputTokens: input, outputTokens: output, estimated: true });
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: input + output, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: input + output, dollars: 0 });
   });
 
   test('a stream that breaks mid-reasoning is charged what it streamed', async () => {
@@ -125,6 +126,7 @@ describe('reasoning is output, and it is charged', () => {
 describe("an owner's calls reserve their most output", () => {
   /** 15 turns of one owner at once over two processes, each call held until all are admitted or refused. */
   async function fifteenAtOnce(maxOutputTokens: number | undefined, output: number, limit: number) {
+    const since = Date.now();
     const store = memoryStore();
     const input = await firstRequestTokens('go');
     const { inModel, turns } = await heldTurns(<App />, {
@@ -135,11 +137,11 @@ describe("an owner's calls reserve their most output", () => {
       usage: { inputTokens: input, outputTokens: output },
     });
     // While every admitted call is in flight, each holds its input and its most output.
-    const held = await store.spent(keyOf('ann'), periodOf('day').key);
+    const held = await spentSince(store, keyOf('ann'), since);
     for (const release of inModel) release();
     const refused = (await Promise.all(turns)).filter((r) => r !== null);
     for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner' });
-    const spent = await store.spent(keyOf('ann'), periodOf('day').key);
+    const spent = await spentSince(store, keyOf('ann'), since);
     return { input, admitted: inModel.length, held, spent };
   }
 
@@ -166,6 +168,7 @@ describe("an owner's calls reserve their most output", () => {
   });
 
   test('a single call is admitted when its input fits, whatever its most output: the output reserved is not checked', async () => {
+    const since = Date.now();
     const store = memoryStore();
     const input = await firstRequestTokens('go');
     const sessions = createSessions(<App />, {
@@ -177,6 +180,6 @@ describe("an owner's calls reserve their most output", () => {
       budget: { perOwner: { tokens: input, period: 'day' } },
     });
     expect((await sessions.send('c1', 'go', { owner: 'ann' })).text).toBe('ok');
-    expect(await store.spent(keyOf('ann'), periodOf('day').key)).toEqual({ tokens: input + 5, dollars: 0 });
+    expect(await spentSince(store, keyOf('ann'), since)).toEqual({ tokens: input + 5, dollars: 0 });
   });
 });

@@ -7,7 +7,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSessions, type Message, type SubagentRun, textOf } from '@skilltree/core';
-import { durableWaitOf, ownerKey, periodOf, type SessionStore } from '@skilltree/core/provider';
+import { durableWaitOf, ownerKey, type SessionStore, spentSince } from '@skilltree/core/provider';
 import { describe, expect, test } from 'vitest';
 import { recoveryCases } from './testing-recovery.js';
 import { type TurnWorkflowState, waitCases } from './testing-waits.js';
@@ -66,7 +66,9 @@ export function durableConformance(options: DurableConformanceOptions): void {
   const chats = new Map<string, string>();
   const setup = () => {
     const dir = scratch();
-    const chat = `chat-${process.pid}-${Date.now()}-${++n}`;
+    // Spend is kept per UTC day: a case that runs across midnight charges two (see `spentSince`).
+    const since = Date.now();
+    const chat = `chat-${process.pid}-${since}-${++n}`;
     chats.set(dir, chat);
     const base = { engine: options.engine, storeUrl: options.storeUrl, dir, chat, owner: `owner-${chat}` };
     const workers: Worker[] = [];
@@ -94,7 +96,7 @@ export function durableConformance(options: DurableConformanceOptions): void {
         const reader = createSessions(null, { store });
         const messages = await reader.messages(chat, { owner: base.owner });
         const runs = await reader.subagentRuns(chat, { owner: base.owner });
-        const spent = await store.spent(await ownerKey(base.owner), periodOf('day').key);
+        const spent = await spentSince(store, await ownerKey(base.owner), since);
         return { messages, tokens: spent.tokens, runs };
       } finally {
         await store.close();

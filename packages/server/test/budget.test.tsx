@@ -6,7 +6,7 @@
  * An aborted turn is charged what it consumed.
  */
 import { BudgetExceededError, createSession, type Model } from '@skilltree/core';
-import { estimateTokens, ownerKey, periodOf } from '@skilltree/core/provider';
+import { estimateTokens, ownerKey, spentSince } from '@skilltree/core/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   apiPath,
@@ -142,6 +142,7 @@ describe('budgets over HTTP', () => {
   });
 
   it('a turn stopped mid-stream (POST /chat/:id/stop) is charged what it consumed: its input and what streamed, as an estimate, on the chat and the owner', async () => {
+    const since = Date.now();
     server = await startServer({ sessionsOptions: { budget: { perOwner: { tokens: 1_000_000, period: 'day' } } } });
     const controller = new AbortController();
     const response = await post(server.url, 'alice', 'c1', 'ramble', controller.signal);
@@ -163,7 +164,7 @@ describe('budgets over HTTP', () => {
     const input = await firstRequestTokens('ramble');
     // The aborted call (estimated), then `hello`, which the rule model reports as 10 in and 5 out.
     expect(usage).toEqual({ inputTokens: input + 10, outputTokens: estimateTokens(RAMBLE) + 5, estimated: true });
-    const spent = await server.sessions.store.spent(await ownerKey('alice'), periodOf('day').key);
+    const spent = await spentSince(server.sessions.store, await ownerKey('alice'), since);
     expect(spent.tokens).toBe(input + estimateTokens(RAMBLE) + 15);
   });
 

@@ -1,16 +1,21 @@
 import { type Message, textOf, type Usage } from '@skilltree/core';
-import { estimateTokens, ownerKey, periodOf } from '@skilltree/core/provider';
+import { estimateTokens, ownerKey, spentSince } from '@skilltree/core/provider';
 import { expect, test } from 'vitest';
 import { bumpModel, lastUserText } from '../fixture.js';
 import { checkTranscript } from './check-transcript.js';
 import { gate } from './processes.js';
 import type { Suite } from './suite.js';
 
-/** Budgets: per-owner and per-session limits hold across processes, and what a refused or aborted turn leaves. */
+/**
+ * Budgets: per-owner and per-session limits hold across processes, and what a refused or aborted
+ * turn leaves. What a case charged is read with `spentSince` from the case's start: spend is kept
+ * per UTC day, so a case that runs across midnight charges two.
+ */
 export function budgetTests(suite: Suite): void {
   const { run, newId, sessions } = suite;
 
   test("per-owner budgets hold across processes: two createSessions over one store stop the owner's turns once the period's limit is spent", async () => {
+    const since = Date.now();
     const { a, b, c } = suite;
     const owner = `${run}-budget-owner`;
     // Every model call reports 10 000 tokens (a turn is read, bump, reply: three calls).
@@ -27,7 +32,7 @@ export function budgetTests(suite: Suite): void {
     expect(stopped.length).toBeGreaterThan(0);
     for (const error of stopped) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
     // The store holds exactly what the model reported, whichever process charged it.
-    const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+    const spent = await spentSince(c, await ownerKey(owner), since);
     expect(spent.tokens).toBe(calls * 10_000);
     expect(spent.tokens).toBeGreaterThanOrEqual(50_000);
     // The limit is spent: the next turn, in either process, is refused before anything is recorded.
@@ -80,6 +85,7 @@ export function budgetTests(suite: Suite): void {
   });
 
   test("an aborted model call is charged what it consumed (its input and what it streamed, marked estimated) on the session's usage and the owner's spend", async () => {
+    const since = Date.now();
     const { b, c } = suite;
     const id = newId('aborted');
     const owner = `${run}-aborted`;
@@ -91,11 +97,12 @@ export function budgetTests(suite: Suite): void {
       outputTokens: estimateTokens('A partial reply that was cut off'),
     });
     expect(usage?.inputTokens).toBeGreaterThan(0);
-    const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+    const spent = await spentSince(c, await ownerKey(owner), since);
     expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
   });
 
   test('concurrent turns of one owner from several processes cannot all pass the same check: the reservations never add up past the limit', async () => {
+    const since = Date.now();
     const { a } = suite;
     const owner = `${run}-concurrent-owner`;
     // What one first call reserves: its estimated input.
@@ -116,10 +123,11 @@ export function budgetTests(suite: Suite): void {
     const refused = results.filter((r) => r !== null);
     expect(refused).toHaveLength(4);
     for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
-    expect(await a.spent(await ownerKey(owner), periodOf('day').key)).toEqual({ tokens: 2 * input, dollars: 0 });
+    expect(await spentSince(a, await ownerKey(owner), since)).toEqual({ tokens: 2 * input, dollars: 0 });
   });
 
   test("15 concurrent calls of one owner from three processes overshoot the owner's limit by at most one call's output: each reserves its input and its most output", async () => {
+    const since = Date.now();
     const { b, c } = suite;
     const owner = `${run}-overshoot`;
     const input = await firstCallInput(suite);
@@ -139,18 +147,19 @@ export function budgetTests(suite: Suite): void {
     });
     const key = await ownerKey(owner);
     // While the admitted calls are in flight, each holds its input and its most output.
-    expect(await b.spent(key, periodOf('day').key)).toEqual({ tokens: inModel.length * (input + max), dollars: 0 });
+    expect(await spentSince(b, key, since)).toEqual({ tokens: inModel.length * (input + max), dollars: 0 });
     for (const release of inModel) release();
     const refused = (await Promise.all(turns)).filter((r) => r !== null);
     for (const error of refused) expect(error).toMatchObject({ name: 'BudgetExceededError', scope: 'owner', owner });
     expect(inModel).toHaveLength(4);
     expect(refused).toHaveLength(11);
-    const spent = await c.spent(key, periodOf('day').key);
+    const spent = await spentSince(c, key, since);
     expect(spent.tokens).toBe(4 * (input + max));
     expect(spent.tokens).toBeLessThanOrEqual(limit + max);
   });
 
   test("reasoning streamed before a stop is charged as output on the session's usage and the owner's spend", async () => {
+    const since = Date.now();
     const { b, c } = suite;
     const id = newId('thought');
     const owner = `${run}-thought`;
@@ -163,7 +172,7 @@ export function budgetTests(suite: Suite): void {
     expect(await stoppedTurn(suite, { id, owner, name: 'thinking', parts })).toMatchObject({ name: 'AbortError' });
     const usage = (await sessions(b).get(id, { owner }))?.usage;
     expect(usage).toMatchObject({ estimated: true, outputTokens: estimateTokens(thought) });
-    const spent = await c.spent(await ownerKey(owner), periodOf('day').key);
+    const spent = await spentSince(c, await ownerKey(owner), since);
     expect(spent.tokens).toBe((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0));
   });
 }
