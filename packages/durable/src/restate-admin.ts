@@ -135,10 +135,13 @@ function findValue(node: unknown): string | undefined {
  * forgot, or another invocation than the one `key` started, counts as completed).
  */
 export async function invocationPending(admin: string, id: string, key: string): Promise<boolean> {
-  const rows = await query(
-    admin,
-    `SELECT status FROM sys_invocation WHERE id = ${quote(id)} AND idempotency_key = ${quote(key)}`,
-  );
+  const byKey = `SELECT id, status FROM sys_invocation WHERE idempotency_key = ${quote(key)}`;
+  const rows = await query(admin, `${byKey} AND id = ${quote(id)}`).catch(async (error: unknown) => {
+    // The server fails the whole query on an id it cannot parse (a forged request's): the key's
+    // invocations are looked up instead, the id compared here. An outage fails this one too.
+    const listed = await query(admin, byKey).catch(() => Promise.reject(error));
+    return listed.filter((row) => row.id === id);
+  });
   return rows.some((row) => row.status !== 'completed');
 }
 

@@ -1,14 +1,13 @@
 /**
  * The durable-turn conformance suite on Restate: a throwaway `restate-server` (the npm package's
  * binary) on loopback, the session store on the PostgreSQL `.ci/with-services` starts, and the
- * worker processes on Node 22 (the Restate SDK needs `Promise.withResolvers`), fetched once into
- * the cache the consumer test uses (`scripts/lib/node-binaries.mjs`).
+ * worker processes on Node 22 (`fixtures/node22.ts`).
  */
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { durableConformance } from '@skilltree/durable/testing';
 import { postgresStore } from '@skilltree/store/postgres';
 import { afterAll, beforeAll } from 'vitest';
+import { node22Binary } from './fixtures/node22.js';
 import { type RestateServer, startRestateServer } from './fixtures/restate-server.js';
 
 const url = process.env.SKILLTREE_TEST_POSTGRES_URL;
@@ -17,15 +16,6 @@ if (!url) {
     'These tests need PostgreSQL: run them with `bash .ci/with-services pnpm --filter @skilltree/durable test`.',
   );
 }
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const binaries = (await import(pathToFileURL(join(root, 'scripts/lib/node-binaries.mjs')).href)) as {
-  NODE_BINARIES: string[];
-  nodeBinDir(version: string): Promise<string>;
-};
-const node22 = binaries.NODE_BINARIES.find((v) => v.startsWith('22.'));
-if (!node22) throw new Error('scripts/lib/node-binaries.mjs names no Node 22 binary: the Restate workers need one.');
-const nodeBinary = join(await binaries.nodeBinDir(node22), 'node');
 
 let server: RestateServer | undefined;
 beforeAll(async () => {
@@ -40,7 +30,7 @@ durableConformance({
   worker: fileURLToPath(new URL('./fixtures/turn-worker.tsx', import.meta.url)),
   cwd: fileURLToPath(new URL('..', import.meta.url)),
   storeUrl: url,
-  nodeBinary,
+  nodeBinary: node22Binary,
   openStore: () => postgresStore({ connectionString: url }),
   engineOptions: ({ executorId, recover }) => ({
     ingressUrl: server?.ingressUrl,
