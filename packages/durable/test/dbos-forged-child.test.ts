@@ -8,16 +8,13 @@ import { createSessions, textOf } from '@skilltree/core';
 import { postgresStore } from '@skilltree/store/postgres';
 import pg from 'pg';
 import { afterEach, expect, test, vi } from 'vitest';
-import { deployment, postgresUrl, turnOf } from './fixtures/dbos-schema.js';
+import { chatAfterSubagentTurn, deployment, postgresUrl } from './fixtures/dbos-schema.js';
 
 const d = deployment('forged');
 afterEach(() => d.end());
 
 test("a child workflow row whose input names another turn's child is refused by the process that runs it: it fails naming the child, the chat is untouched", async () => {
-  const x = d.chat();
-  const first = x.start('first', { role: 'send', subagents: 1 }, false);
-  expect(turnOf(await first.line('turn '))).toEqual({ text: 'Billing charged 500 cents.', waiting: 0 });
-  await first.end();
+  const x = await chatAfterSubagentTurn(d);
   const store = postgresStore({ connectionString: postgresUrl });
   const read = () => createSessions(null, { store }).messages(x.chat, { owner: `owner-${x.chat}` });
   const db = new pg.Client({ connectionString: postgresUrl });

@@ -6,16 +6,13 @@
  */
 import pg from 'pg';
 import { afterEach, expect, test, vi } from 'vitest';
-import { deployment, postgresUrl, turnOf } from './fixtures/dbos-schema.js';
+import { chatAfterSubagentTurn, deployment, postgresUrl } from './fixtures/dbos-schema.js';
 
 const d = deployment('orphans');
 afterEach(() => d.end());
 
 test("a child workflow left pending by a process that died after its turn ended is claimed by another process's watch and ends there", async () => {
-  const x = d.chat();
-  const first = x.start('first', { role: 'send', subagents: 1 }, false);
-  expect(turnOf(await first.line('turn '))).toEqual({ text: 'Billing charged 500 cents.', waiting: 0 });
-  await first.end();
+  const x = await chatAfterSubagentTurn(d);
   const db = new pg.Client({ connectionString: postgresUrl });
   await db.connect();
   try {
