@@ -140,7 +140,7 @@ if (process.argv.includes('--child')) {
     for (const row of rows) console.log(JSON.stringify(row));
   } else {
     console.log(
-      `\nmemory per chat: ${CHATS} chats, 5 skills (3 loaded) of 20 or 4 tools each, heap after gc (target: cached chat ≤ 60 KiB)\n`,
+      `\nmemory per chat: ${CHATS} chats, 5 skills (3 loaded) of 20 or 4 tools each, heap after gc (target: cache's share ≤ 60 KiB, what a process on Postgres or Redis holds per cached chat; "cached chat" adds the memory store's own copy)\n`,
     );
     console.log("NODE_ENV      tools/skill     session   cached chat   store only   cache's share");
     for (const r of rows) {
