@@ -9,6 +9,7 @@ import { postgresStore } from '@skilltree/store/postgres';
 import { afterAll, beforeAll } from 'vitest';
 import { node22Binary } from './fixtures/node22.js';
 import { type RestateServer, startRestateServer } from './fixtures/restate-server.js';
+import { adminQuery } from './fixtures/restate-worker.js';
 
 const url = process.env.SKILLTREE_TEST_POSTGRES_URL;
 if (!url) {
@@ -42,12 +43,14 @@ durableConformance({
   async recordedSteps(turnId) {
     // The turn's invocation and its children's (their idempotency keys are the ids), with their journals' runs.
     const key = turnId.replaceAll("'", "''");
-    const invocations = await query<{ id: string; idempotency_key: string }>(
+    const invocations = await adminQuery<{ id: string; idempotency_key: string }>(
+      server,
       `SELECT id, idempotency_key FROM sys_invocation WHERE idempotency_key = '${key}' OR starts_with(idempotency_key, '${key}/sub/')`,
     );
     const out: Record<string, string[]> = {};
     for (const invocation of invocations) {
-      const entries = await query<{ entry_type: string; name: string | null }>(
+      const entries = await adminQuery<{ entry_type: string; name: string | null }>(
+        server,
         `SELECT entry_type, name FROM sys_journal WHERE id = '${invocation.id}' ORDER BY index`,
       );
       out[invocation.idempotency_key] = entries
@@ -58,21 +61,11 @@ durableConformance({
   },
   async workflowState(turnId) {
     // The turn is the invocation started with the turn id as its idempotency key.
-    const rows = await query<{ status: string }>(
+    const rows = await adminQuery<{ status: string }>(
+      server,
       `SELECT status FROM sys_invocation WHERE idempotency_key = '${turnId.replaceAll("'", "''")}'`,
     );
     if (rows.length === 0) return 'missing';
     return rows.every((row) => row.status === 'completed') ? 'ended' : 'pending';
   },
 });
-
-/** Rows of a query on the server's SQL introspection (admin API). */
-async function query<Row>(sql: string): Promise<Row[]> {
-  const response = await fetch(new URL('/query', server?.adminUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: sql }),
-  });
-  if (!response.ok) throw new Error(`The Restate admin query failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { rows: Row[] }).rows;
-}

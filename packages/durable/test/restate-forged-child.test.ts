@@ -4,19 +4,10 @@
  * the handler records nothing. The end-to-end wiring of the rule the unit tests in
  * child-steps.test.ts hold.
  */
-import { fileURLToPath } from 'node:url';
-import { scratch, startWorker, type Worker } from '@skilltree/durable/testing';
+import type { Worker } from '@skilltree/durable/testing';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { serviceName } from '../src/restate-endpoint.js';
-import { node22Binary } from './fixtures/node22.js';
 import { type RestateServer, startRestateServer } from './fixtures/restate-server.js';
-
-const url = process.env.SKILLTREE_TEST_POSTGRES_URL;
-if (!url) {
-  throw new Error(
-    'These tests need PostgreSQL: run them with `bash .ci/with-services pnpm --filter @skilltree/durable test`.',
-  );
-}
+import { adminQuery, restateWorker } from './fixtures/restate-worker.js';
 
 let server: RestateServer;
 let worker: Worker | undefined;
@@ -28,35 +19,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Rows of a query on the server's SQL introspection (admin API). */
-async function query<Row>(sql: string): Promise<Row[]> {
-  const response = await fetch(new URL('/query', server.adminUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: sql }),
-  });
-  if (!response.ok) throw new Error(`The Restate admin query failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { rows: Row[] }).rows;
-}
-
 test('a subagent call sent past the turn (another key, no key, no turn invocation, a turn invocation forged or not running) ends for good, naming the child, and records nothing', async () => {
   const chat = `chat-${process.pid}-${Date.now()}`;
-  const executorId = `serving-${chat}`;
-  worker = startWorker(
-    fileURLToPath(new URL('./fixtures/turn-worker.tsx', import.meta.url)),
-    {
-      engine: 'restate',
-      storeUrl: url,
-      dir: scratch(),
-      chat,
-      owner: `owner-${chat}`,
-      leaseTtl: 6_000,
-      role: 'serve',
-      engineOptions: { ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, executorId, recoveryInterval: 200 },
-    },
-    { cwd: fileURLToPath(new URL('..', import.meta.url)), nodeBinary: node22Binary },
-  );
-  const service = serviceName(executorId);
+  const serving = restateWorker(server, 'serving', chat, { role: 'serve' });
+  worker = serving;
+  const { service } = serving;
   // The worker's deployment is registered once the server lists its service.
   await vi.waitFor(
     async () => {
@@ -107,7 +74,8 @@ test('a subagent call sent past the turn (another key, no key, no turn invocatio
     expect(JSON.parse(orphan.text)).toMatchObject({ message: 'killed' });
   }
   // Nothing ran: no invocation of the service recorded a step.
-  const runs = await query<{ n: number }>(
+  const runs = await adminQuery<{ n: number }>(
+    server,
     `SELECT count(*) AS n FROM sys_journal j JOIN sys_invocation i ON i.id = j.id WHERE i.target_service_name = '${service}' AND j.entry_type = 'Command: Run'`,
   );
   expect(Number(runs[0]?.n)).toBe(0);
