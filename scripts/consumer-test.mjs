@@ -170,7 +170,7 @@ test('the model adapters plug into renderAgent (no request is sent)', async () =
   }
 });
 `,
-    'evals.test.tsx': `import { mkdtempSync } from 'node:fs';
+    'evals.test.tsx': `import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineEval, oracleModel, runEval } from '@skilltree/evals';
@@ -197,10 +197,14 @@ describeEval(suite, { print: false });
 
 test('an eval recorded once replays offline, with no model', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'consumer-evals-'));
-  const recorded = await runEval(suite, { recordings: { dir, mode: 'record' } });
-  const replayed = await runEval({ ...suite, model: undefined }, { recordings: { dir, mode: 'replay' } });
-  expect(replayed.variants[0].metrics.success?.mean).toBe(recorded.variants[0].metrics.success?.mean);
-  expect(replayed.passed).toBe(true);
+  try {
+    const recorded = await runEval(suite, { recordings: { dir, mode: 'record' } });
+    const replayed = await runEval({ ...suite, model: undefined }, { recordings: { dir, mode: 'replay' } });
+    expect(replayed.variants[0].metrics.success?.mean).toBe(recorded.variants[0].metrics.success?.mean);
+    expect(replayed.passed).toBe(true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 `,
     'todos.eval.tsx': `import { defineEval, oracleModel } from '@skilltree/evals';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseSkillFile, readLines } from '../src/frontmatter.js';
+import { tempDir } from './helpers.js';
 
 const file = (front: string, body = 'Body.\n') => `---\n${front}---\n${body}`;
 
@@ -140,11 +141,10 @@ describe('readLines (the lenient reading)', () => {
 });
 
 test('readSkillFolder keeps a JSON copy of the frontmatter (YAML values JSON cannot hold become null)', async () => {
-  const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { writeFileSync, mkdirSync } = await import('node:fs');
   const path = await import('node:path');
   const { readSkillFolder } = await import('../src/index.js');
-  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'agent-skills-')), 'odd');
+  const dir = path.join(tempDir(), 'odd');
   mkdirSync(dir);
   writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: odd\ndescription: Odd values.\nx-limit: .inf\n---\n');
   const info = readSkillFolder(dir);

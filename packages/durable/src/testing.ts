@@ -4,7 +4,7 @@
  * PostgreSQL session store, SIGKILLed at the worst moments, and the turn finished by another
  * process. Each case waits on what the processes report and the files they write, never a clock.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSessions, type Message, type SubagentRun, textOf } from '@skilltree/core';
 import { durableWaitOf, ownerKey, type SessionStore, spentSince } from '@skilltree/core/provider';
@@ -113,13 +113,19 @@ export function durableConformance(options: DurableConformanceOptions): void {
     const done = () => Promise.all(workers.map((w) => w.end()));
     return { dir, chat, start, read, waitOf, done };
   };
-  /** Runs `body` on a fresh chat and scratch folder, then ends every worker it started, whatever happened. */
+  /**
+   * Runs `body` on a fresh chat and scratch folder, then ends every worker it started, whatever
+   * happened. The folder (the workers' logs) is removed when the case passed, kept when it failed.
+   */
   const withSetup = async (body: (t: ReturnType<typeof setup>) => Promise<void>) => {
     const t = setup();
+    let passed = false;
     try {
       await body(t);
+      passed = true;
     } finally {
       await t.done();
+      if (passed) rmSync(t.dir, { recursive: true, force: true });
     }
   };
   const recovered = async (worker: Worker) =>

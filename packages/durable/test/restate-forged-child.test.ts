@@ -4,18 +4,20 @@
  * the handler records nothing. The end-to-end wiring of the rule the unit tests in
  * child-steps.test.ts hold.
  */
+import { rmSync } from 'node:fs';
 import type { Worker } from '@skilltree/durable/testing';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { type RestateServer, startRestateServer } from './fixtures/restate-server.js';
 import { adminQuery, restateWorker } from './fixtures/restate-worker.js';
 
 let server: RestateServer;
-let worker: Worker | undefined;
+let worker: (Worker & { dir: string }) | undefined;
 beforeAll(async () => {
   server = await startRestateServer();
 });
 afterAll(async () => {
   await worker?.end();
+  if (worker) rmSync(worker.dir, { recursive: true, force: true });
   await server?.stop();
 });
 
