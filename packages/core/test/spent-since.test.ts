@@ -37,6 +37,15 @@ describe('spentSince', () => {
   test('a span backwards, not finite, or of more than 10,000 periods is refused with what to pass', () => {
     expect(() => periodKeys('day', MIDNIGHT, MIDNIGHT - 1)).toThrow(/from ≤ to/);
     expect(() => periodKeys('day', Number.NaN, MIDNIGHT)).toThrow(/from ≤ to/);
-    expect(() => periodKeys(1, 0, 20_000)).toThrow(/more than 10000 periods; ask for a shorter span/);
+    expect(() => periodKeys('day', 0, Number.POSITIVE_INFINITY)).toThrow(/from ≤ to/);
+    expect(() => periodKeys(1_000, 0, 20_000_000)).toThrow(/more than 10000 periods; ask for a shorter span/);
+  });
+
+  test('a period a budget could not have (0, negative, NaN, a fraction, an unknown name) is refused like the budget option', () => {
+    for (const period of [0, -1_000, Number.NaN, 1_500.5, 999, 'week', null]) {
+      expect(() => periodKeys(period as never, 0, 1_000)).toThrow(
+        /periodKeys: period must be 'day', 'month' or a whole number of milliseconds from 1000/,
+      );
+    }
   });
 });

@@ -25,13 +25,12 @@ import {
 import { type ChildRequest, restateChildren } from './restate-children.js';
 import { attempts, type Deferred, deferred, messageOf } from './restate-deferred.js';
 import { refused, serviceName, TURN_SERVICE_PREFIX } from './restate-endpoint.js';
-
-export { serviceName, TURN_SERVICE_PREFIX } from './restate-endpoint.js';
-
 import { attach, ranElsewhere, resolveAwakeable, send, type TurnRequest } from './restate-ingress.js';
 import { awaitInOrder } from './restate-order.js';
 import { SUSPENDED, stepOn } from './restate-step.js';
 import { type RecoveryWatch, registerOnce, watchEvery } from './watch.js';
+
+export { serviceName, TURN_SERVICE_PREFIX } from './restate-endpoint.js';
 
 /** Options of {@link restateEngine}. */
 export interface RestateEngineOptions {

@@ -113,14 +113,15 @@ export function periodOf(period: BudgetPeriod, now = Date.now()): { key: string;
 /** The longest per-owner period in milliseconds: ten years (365.25 days each). */
 const MAX_BUDGET_PERIOD = 315_576_000_000;
 
-function checkPeriod(period: unknown): void {
+/** Throws unless `period` is a budget period (`field` names it in the error). */
+export function checkPeriod(period: unknown, field = 'budget.perOwner.period'): void {
   const ok =
     period === 'day' ||
     period === 'month' ||
     (typeof period === 'number' && Number.isInteger(period) && period >= 1000 && period <= MAX_BUDGET_PERIOD);
   if (!ok) {
     throw new Error(
-      `budget.perOwner.period must be 'day', 'month' or a whole number of milliseconds from 1000 up to ${MAX_BUDGET_PERIOD} (ten years) (got ${String(period)}).`,
+      `${field} must be 'day', 'month' or a whole number of milliseconds from 1000 up to ${MAX_BUDGET_PERIOD} (ten years) (got ${String(period)}).`,
     );
   }
 }

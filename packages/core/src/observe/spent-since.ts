@@ -6,13 +6,14 @@
  */
 import type { BudgetPeriod } from '../types/options.js';
 import type { Spend } from './budget.js';
-import { periodOf } from './budget-options.js';
+import { checkPeriod, periodOf } from './budget-options.js';
 
 /** The most periods {@link periodKeys} lists: a span longer than this is a mistake, not a question. */
 const MAX_PERIODS = 10_000;
 
 /** The keys of every `period` that `[from, to]` touches, oldest first (one key when it fits in one). */
 export function periodKeys(period: BudgetPeriod, from: number, to = Date.now()): string[] {
+  checkPeriod(period, 'periodKeys: period');
   if (!Number.isFinite(from) || !Number.isFinite(to) || from > to) {
     throw new Error(`periodKeys needs from ≤ to as ms since the epoch (got from ${from}, to ${to}).`);
   }

@@ -60,7 +60,8 @@ export function checkOwner(owner: unknown): string | undefined {
  * owner's spend is kept under it): the SHA-256 of the owner's UTF-8 in hex. A fixed-length name
  * with no separator in it, whatever the owner holds, and one per owner: {@link checkOwner} lets
  * only well-formed strings through, and UTF-8 encodes those exactly. For code that reads a store
- * by hand, e.g. `store.spent(await ownerKey('user-42'), periodOf('day').key)`.
+ * by hand, e.g. `store.spent(await ownerKey('user-42'), periodOf('day').key)`, or over a span of
+ * days, `spentSince(store, await ownerKey('user-42'), since)`.
  */
 export async function ownerKey(owner: string): Promise<string> {
   const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(owner)));
